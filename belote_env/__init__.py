@@ -1,0 +1,28 @@
+"""belote-rl: classic team Belote as a rules engine and reinforcement-learning environments.
+
+``belote_env`` holds the pure-Python rules engine (``cards``, ``config``, ``actions``,
+``bidding``, ``rules``, ``scoring``, ``game``, ``infoset``) and, on top of it, the numpy
+observation encoders and the PettingZoo / Gymnasium environments (imported lazily).
+"""
+
+from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS, action_to_string
+from .cards import card_to_str, parse_card, parse_cards
+from .config import RuleOptionError, Rules
+from .game import GameState, IllegalActionError, Phase
+from .infoset import InfoSet
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ACTION_TABLE_VERSION", "NUM_ACTIONS", "action_to_string", "card_to_str", "parse_card",
+    "parse_cards", "Rules", "RuleOptionError", "GameState", "IllegalActionError", "Phase", "InfoSet",
+    "belote_v0",
+]
+
+
+def __getattr__(name):
+    if name == "belote_v0":  # numpy / PettingZoo only when the environment is asked for
+        import importlib
+
+        return importlib.import_module(".belote_v0", __name__)
+    raise AttributeError(f"module 'belote_env' has no attribute {name!r}")

@@ -1,0 +1,114 @@
+"""The single flat action-id table shared by every phase and every variant.
+
+The table is fixed forever (``ACTION_TABLE_VERSION``): a saved model's output ``i`` always
+means the same action. Ids that a rule set does not use are simply never legal.
+
+======== ===== =====================================================================
+ids      count meaning
+======== ===== =====================================================================
+0..31    32    play card ``id`` (``card = suit*8 + rank``, see ``cards.py``)
+32       1     pass (bidding)
+33       1     take the turned card's suit as trump (classic round 1)
+34..39   6     name a contract (classic round 2): spades, hearts, diamonds, clubs,
+               no-trump, all-trump (``34 + contract``)
+40..99   60    coinche bid: level ``80, 90, ..., 160, capot`` (10 levels) x contract
+               (6 kinds): id ``40 + level_index*6 + contract``
+100      1     coinche (double)
+101      1     surcoinche (redouble)
+102      1     declare (announce one's declarations, RULES.md §6, ``choice`` mode)
+103      1     decline to declare
+104      1     announce belote (RULES.md §5, ``optional`` mode)
+105      1     decline belote
+106      1     propose a redeal (two-player bidding, RULES.md §10)
+107      1     exchange the 7 of trump for the turned card (two-player, RULES.md §10)
+108      1     keep (decline the exchange)
+109..111 3     answer a declaration: enough / not enough / equal (two-player §10)
+======== ===== =====================================================================
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from .cards import CONTRACT_NAMES, NUM_CARDS, card_to_str
+
+__all__ = [
+    "ACTION_TABLE_VERSION", "NUM_ACTIONS", "PASS", "TAKE", "NAME_CONTRACT", "COINCHE_BID",
+    "COINCHE_LEVELS", "COINCHE", "SURCOINCHE", "DECLARE", "DECLINE_DECLARE", "ANNOUNCE_BELOTE",
+    "DECLINE_BELOTE", "PROPOSE_REDEAL", "EXCHANGE_SEVEN", "KEEP", "ANSWER_ENOUGH",
+    "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
+    "coinche_bid_action",
+]
+
+ACTION_TABLE_VERSION = 1
+
+PASS = 32
+TAKE = 33
+NAME_CONTRACT = 34  # + contract kind 0..5
+COINCHE_BID = 40  # + level_index * 6 + contract kind
+COINCHE_LEVELS = (80, 90, 100, 110, 120, 130, 140, 150, 160, "capot")
+COINCHE = 100
+SURCOINCHE = 101
+DECLARE = 102
+DECLINE_DECLARE = 103
+ANNOUNCE_BELOTE = 104
+DECLINE_BELOTE = 105
+PROPOSE_REDEAL = 106
+EXCHANGE_SEVEN = 107
+KEEP = 108
+ANSWER_ENOUGH = 109
+ANSWER_NOT_ENOUGH = 110
+ANSWER_EQUAL = 111
+NUM_ACTIONS = 112
+
+assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
+
+_FIXED_NAMES = {
+    PASS: "pass", TAKE: "take", COINCHE: "coinche", SURCOINCHE: "surcoinche",
+    DECLARE: "declare", DECLINE_DECLARE: "decline declaration",
+    ANNOUNCE_BELOTE: "announce belote", DECLINE_BELOTE: "decline belote",
+    PROPOSE_REDEAL: "propose redeal", EXCHANGE_SEVEN: "exchange 7 of trump", KEEP: "keep",
+    ANSWER_ENOUGH: "enough", ANSWER_NOT_ENOUGH: "not enough", ANSWER_EQUAL: "equal",
+}
+
+
+def is_card(action: int) -> bool:
+    """True for the card ids 0..31."""
+    return 0 <= action < NUM_CARDS
+
+
+def name_contract_action(contract: int) -> int:
+    """Action id naming contract kind ``contract`` (0..5) in classic round 2."""
+    if not 0 <= contract < 6:
+        raise ValueError(f"contract kind must be 0..5, got {contract!r}")
+    return NAME_CONTRACT + contract
+
+
+def coinche_bid_action(level: int | str, contract: int) -> int:
+    """Action id of a coinche bid (``level`` one of 80..160 by 10 or ``"capot"``)."""
+    if level not in COINCHE_LEVELS:
+        raise ValueError(f"coinche level must be one of {COINCHE_LEVELS}, got {level!r}")
+    if not 0 <= contract < 6:
+        raise ValueError(f"contract kind must be 0..5, got {contract!r}")
+    return COINCHE_BID + COINCHE_LEVELS.index(level) * 6 + contract
+
+
+def action_to_string(action: int) -> str:
+    """Human-readable name of any action id, e.g. ``"J♠"``, ``"take"``, ``"name hearts"``,
+    ``"bid 90 no-trump"``. Raises ``ValueError`` for an id outside ``0..NUM_ACTIONS-1``.
+    """
+    if type(action) is not int:
+        try:
+            action = int(action)  # numpy integers
+        except (TypeError, ValueError):
+            raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}") from None
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    if action < NUM_CARDS:
+        return card_to_str(action)
+    if NAME_CONTRACT <= action < COINCHE_BID:
+        return "name " + CONTRACT_NAMES[action - NAME_CONTRACT]
+    if COINCHE_BID <= action < COINCHE:
+        level, contract = divmod(action - COINCHE_BID, 6)
+        return f"bid {COINCHE_LEVELS[level]} {CONTRACT_NAMES[contract]}"
+    return _FIXED_NAMES[action]

@@ -1,0 +1,125 @@
+"""The rule options of RULES.md as one frozen, validated config object.
+
+``Rules()`` is the default table (seed 004: classic team Belote, 32 cards). Every other
+reading of the source documents is a named option (RULES.md §3-§8). Construction validates
+every field: an unknown option or a bad value raises ``RuleOptionError`` naming the option
+and what is allowed; nothing is silently corrected.
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+__all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES"]
+
+
+class RuleOptionError(ValueError):
+    """An unknown rule option, or a value outside what the option allows."""
+
+
+#: Allowed values of each enumerated option, the default first (RULES.md section cited).
+OPTION_CHOICES: dict[str, tuple] = {
+    "all_pass_redeal": ("same_dealer", "next_dealer"),  # §3.4
+    "round2_no_trump_all_trump": (False, True),  # §3
+    "partner_master_free": (True, False),  # §4.2
+    "undertrump": ("required", "discard_allowed"),  # §4.2
+    "obligations": ("classic", "two_player"),  # §4
+    "belote": ("auto", "optional"),  # §5
+    "declarations": ("off", "auto", "choice"),  # §6
+    "declaration_tie": ("eldest", "none"),  # §6
+    "contract_counts_bonuses": (True, False),  # §7
+    "tie": ("litige", "takers_made", "takers_fail", "defenders_keep"),  # §7
+    "all_trump_points": ("pagat", "ffb2015"),  # §4
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of RULES.md with its default (seed 004).
+
+    Attributes:
+        all_pass_redeal: who deals after eight passes, ``"same_dealer"`` or
+            ``"next_dealer"`` (§3.4).
+        round2_no_trump_all_trump: round 2 may also name no-trump / all-trump (§3).
+        partner_master_free: a seat void in the led suit may play any card while its
+            partner wins the trick (§4.2).
+        undertrump: ``"required"`` (must still trump when unable to overtrump) or
+            ``"discard_allowed"`` (may then play any card) (§4.2).
+        obligations: ``"classic"`` (§4) or ``"two_player"`` (seed 001: follow suit, must
+            trump when void, overtrump only when trump is led).
+        belote: ``"auto"`` or ``"optional"`` announcement of belote-rebelote (§5).
+        declarations: ``"off"``, ``"auto"`` or ``"choice"`` (§6).
+        declaration_tie: equal strongest declarations: ``"eldest"`` or ``"none"`` (§6).
+        contract_counts_bonuses: belote / declarations count when deciding whether the
+            contract is made (§7).
+        tie: equal totals: ``"litige"``, ``"takers_made"``, ``"takers_fail"``,
+            ``"defenders_keep"`` (§7).
+        all_trump_points: card values at all-trump, ``"pagat"`` or ``"ffb2015"`` (§4).
+        target: game target in points (positive int), or ``None`` for a single deal (§8).
+        max_deals: deal limit (positive int) or ``None`` (§8).
+
+    Raises:
+        RuleOptionError: on a bad value (at construction) or an unknown option
+            (``from_dict`` / ``replace``).
+    """
+
+    all_pass_redeal: str = "same_dealer"
+    round2_no_trump_all_trump: bool = False
+    partner_master_free: bool = True
+    undertrump: str = "required"
+    obligations: str = "classic"
+    belote: str = "auto"
+    declarations: str = "off"
+    declaration_tie: str = "eldest"
+    contract_counts_bonuses: bool = True
+    tie: str = "litige"
+    all_trump_points: str = "pagat"
+    target: int | None = 1000
+    max_deals: int | None = None
+
+    def __post_init__(self) -> None:
+        for name, allowed in OPTION_CHOICES.items():
+            value = getattr(self, name)
+            # bool options take exactly True/False (not 0/1, not "yes")
+            if not any(type(value) is type(a) and value == a for a in allowed):
+                raise RuleOptionError(
+                    f"rule option {name!r} got {value!r}; allowed values: "
+                    + ", ".join(repr(a) for a in allowed)
+                )
+        for name in ("target", "max_deals"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value <= 0):
+                raise RuleOptionError(
+                    f"rule option {name!r} got {value!r}; allowed values: a positive int or None"
+                )
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """Names of every rule option, in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> "Rules":
+        """Build from a mapping of option names to values (missing ones take defaults).
+
+        Raises ``RuleOptionError`` naming an unknown option and listing the known ones.
+        """
+        if not isinstance(options, Mapping):
+            raise RuleOptionError(f"rules must be a mapping of option names to values, got {type(options).__name__}")
+        known = cls.option_names()
+        for key in options:
+            if key not in known:
+                raise RuleOptionError(f"unknown rule option {key!r}; known options: {', '.join(known)}")
+        return cls(**dict(options))
+
+    def replace(self, **overrides: Any) -> "Rules":
+        """A copy with some options changed; validated like ``from_dict``."""
+        return Rules.from_dict({**self.to_dict(), **overrides})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict of every option."""
+        return dataclasses.asdict(self)

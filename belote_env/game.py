@@ -1,0 +1,417 @@
+"""The rules engine's one entry point: a game of four-player team Belote (RULES.md §2-§8).
+
+``GameState`` holds a whole game (deals to the target). It knows nothing of RL, numpy or
+PettingZoo: ``legal_actions()`` lists the action ids (``actions.py``) the seat to act may
+take, ``apply(action)`` plays one, ``information_set(seat)`` tells what a seat may know.
+
+A deal ends in phase ``DEAL_OVER`` (played and scored, or void after eight passes); call
+``next_deal()`` to go on, until phase ``GAME_OVER``. Every deck is drawn from the
+``random.Random`` the state owns (or given explicitly), so a game is reproducible from
+(rules, seed or decks, actions).
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+import random
+from enum import IntEnum
+from typing import Sequence
+
+from .actions import (
+    ANNOUNCE_BELOTE, DECLINE_BELOTE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
+)
+from .bidding import classic_bid_contract, classic_legal_bids
+from .cards import (
+    ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, card_to_str, cards_of,
+)
+from .config import RuleOptionError, Rules
+from .infoset import InfoSet
+from .rules import legal_cards, trick_winner
+from .scoring import DealScore, score_deal
+
+__all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES"]
+
+SEAT_NAMES = ("South", "West", "North", "East")  # RULES.md §2
+
+
+class Phase(IntEnum):
+    """Where a game stands."""
+
+    BIDDING = 0
+    PLAY = 1
+    DEAL_OVER = 2
+    GAME_OVER = 3
+
+
+class IllegalActionError(ValueError):
+    """An action that the acting seat may not take now.
+
+    Attributes: ``action`` (the id given), ``seat`` (the acting seat), ``legal`` (tuple of
+    the legal ids). The message names all three and never mentions hidden cards.
+    """
+
+    def __init__(self, message: str, action, seat: int, legal: Sequence[int]):
+        super().__init__(message)
+        self.action, self.seat, self.legal = action, seat, tuple(legal)
+
+
+def team_of(seat: int) -> int:
+    """Team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3 (RULES.md §2)."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    """The partner sitting opposite ``seat``."""
+    return seat ^ 2
+
+
+_KING, _QUEEN = Rank.KING, Rank.QUEEN
+_UNSUPPORTED = {"declarations": ("auto", "choice")}
+
+
+class GameState:
+    """A game of classic team Belote in progress (RULES.md §3-§8).
+
+    Args:
+        rules: rule options (default ``Rules()``, seed 004).
+        seed: seed of the state's own ``random.Random`` (ignored if ``rng`` is given).
+        rng: a ``random.Random`` the state owns from now on, used to shuffle each deck.
+        dealer: first dealer's seat (0..3).
+        deck: explicit card order (32 distinct ids) for the first deal, else shuffled.
+
+    Raises:
+        RuleOptionError: ``rules`` is not a ``Rules``, or uses an option value the engine
+            does not implement yet.
+        ValueError: bad ``dealer`` or ``deck``.
+    """
+
+    __slots__ = (
+        "rules", "rng", "dealer", "scores", "reserve", "deal_number", "phase", "winner",
+        "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
+        "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
+        "card_points", "tricks_won", "belote_pairs", "announcements", "pending_belote",
+        "actions", "deal_score", "void", "_legal", "decks",
+    )
+
+    def __init__(self, rules: Rules | None = None, seed: int | None = None,
+                 rng: random.Random | None = None, dealer: int = 0,
+                 deck: Sequence[int] | None = None):
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
+        for name, values in _UNSUPPORTED.items():
+            if getattr(rules, name) in values:
+                raise RuleOptionError(
+                    f"rule option {name!r}={getattr(rules, name)!r} is not implemented by the engine yet"
+                )
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        self.rules = rules
+        self.rng = rng if rng is not None else random.Random(seed)
+        self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points]
+        self.dealer = dealer
+        self.scores = [0, 0]
+        self.reserve = 0
+        self.deal_number = 0  # played (not void) deals finished
+        self.winner: int | None = None
+        self.deal_scores: list[DealScore] = []
+        self.decks: list[tuple[int, ...]] = []
+        self._start_deal(deck)
+
+    # ------------------------------------------------------------------ dealing
+    def _start_deal(self, deck: Sequence[int] | None = None) -> None:
+        if deck is None:
+            deck = list(range(NUM_CARDS))
+            self.rng.shuffle(deck)
+        else:
+            deck = list(deck)
+            if sorted(deck) != list(range(NUM_CARDS)):
+                raise ValueError("deck must hold each card id 0..31 exactly once")
+        self.deck = tuple(deck)
+        self.decks.append(self.deck)
+        eldest = (self.dealer + 1) % 4
+        hands = [0, 0, 0, 0]
+        pos = 0
+        for packet in (3, 2):  # RULES.md §3.1: packets 3 then 2, from eldest
+            for i in range(4):
+                seat = (eldest + i) % 4
+                for c in deck[pos:pos + packet]:
+                    hands[seat] |= 1 << c
+                pos += packet
+        self.hands = hands
+        self.turned_card = deck[20]
+        self.stock = deck[21:]
+        self.bids: list[tuple[int, int]] = []
+        self.bid_round = 1
+        self.contract = -1
+        self.taker = -1
+        self.current = eldest
+        self.trick: list[int] = []
+        self.trick_leader = eldest
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.played_by = [0, 0, 0, 0]
+        self.card_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.belote_pairs: list[tuple[int, int]] = []  # (seat, suit) holding K+Q
+        self.announcements: list[tuple[int, str, int]] = []
+        self.pending_belote = -1  # suit whose belote the current seat must announce/decline
+        self.actions: list[tuple[int, int]] = []
+        self.deal_score: DealScore | None = None
+        self.void = False
+        self.phase = Phase.BIDDING
+        self._legal: tuple[int, ...] | None = None
+
+    def _complete_deal(self) -> None:
+        """Taker gets the turned card + 2, the others 3, from eldest round the table (§3.5)."""
+        hands = self.hands
+        hands[self.taker] |= 1 << self.turned_card
+        pos = 0
+        eldest = (self.dealer + 1) % 4
+        for i in range(4):
+            seat = (eldest + i) % 4
+            n = 2 if seat == self.taker else 3
+            for c in self.stock[pos:pos + n]:
+                hands[seat] |= 1 << c
+            pos += n
+        k = self.contract
+        if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
+            suits = range(4) if k == ALL_TRUMP else (k,)
+            for s in suits:
+                pair = (1 << card(_KING, s)) | (1 << card(_QUEEN, s))
+                for seat in range(4):
+                    if hands[seat] & pair == pair:
+                        self.belote_pairs.append((seat, s))
+        self.phase = Phase.PLAY
+        self.current = eldest
+        self.trick_leader = eldest
+
+    # ------------------------------------------------------------------ queries
+    def legal_actions(self) -> tuple[int, ...]:
+        """Legal action ids (ascending ints) for ``current_seat``; ``()`` once the deal is over."""
+        if self._legal is None:
+            if self.phase == Phase.BIDDING:
+                self._legal = classic_legal_bids(self.bid_round, self.turned_card >> 3, self.rules)
+            elif self.phase == Phase.PLAY:
+                if self.pending_belote >= 0:
+                    self._legal = (ANNOUNCE_BELOTE, DECLINE_BELOTE)
+                else:
+                    self._legal = tuple(cards_of(legal_cards(
+                        self.hands[self.current], self.trick, self.contract, self.rules)))
+            else:
+                self._legal = ()
+        return self._legal
+
+    def legal_card_mask(self) -> int:
+        """32-bit mask of the cards the current seat may play (0 outside card play)."""
+        if self.phase != Phase.PLAY or self.pending_belote >= 0:
+            return 0
+        return legal_cards(self.hands[self.current], self.trick, self.contract, self.rules)
+
+    @property
+    def current_seat(self) -> int:
+        """Seat to act, or ``-1`` when the deal or game is over."""
+        return self.current if self.phase <= Phase.PLAY else -1
+
+    @property
+    def is_deal_over(self) -> bool:
+        """True once the deal is scored or void (and at game over)."""
+        return self.phase >= Phase.DEAL_OVER
+
+    @property
+    def is_game_over(self) -> bool:
+        """True once the game has ended (RULES.md §8)."""
+        return self.phase == Phase.GAME_OVER
+
+    @property
+    def eldest(self) -> int:
+        """The seat after the dealer."""
+        return (self.dealer + 1) % 4
+
+    # ------------------------------------------------------------------ acting
+    def _illegal(self, action, why: str) -> IllegalActionError:
+        legal = self.legal_actions()
+        names = ", ".join(f"{a} ({action_to_string(a)})" for a in legal)
+        return IllegalActionError(
+            f"illegal action {action!r} by seat {self.current}: {why}; legal ids: [{names}]",
+            action, self.current, legal)
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` (an id of ``actions.py``) for ``current_seat``.
+
+        Raises:
+            IllegalActionError: the id is not an int in range, or not legal now (the
+                message names the id, the seat and the legal ids); state unchanged.
+            RuntimeError: the deal is over (call ``next_deal()``) or the game is over.
+        """
+        if self.phase >= Phase.DEAL_OVER:
+            raise RuntimeError("the deal is over: call next_deal() (or the game is over)")
+        if type(action) is not int:
+            if hasattr(action, "__index__") and not isinstance(action, bool):
+                action = action.__index__()
+            else:
+                raise self._illegal(action, "an action id must be an int")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            if not 0 <= action < NUM_ACTIONS:
+                why = f"out of range 0..{NUM_ACTIONS - 1}"
+            elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
+                why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
+            else:
+                why = f"{action_to_string(action)} is not legal now"
+            raise self._illegal(action, why)
+        self._legal = None
+        self.actions.append((self.current, action))
+        if self.phase == Phase.BIDDING:
+            self._apply_bid(action)
+        elif self.pending_belote >= 0:
+            self._apply_belote_choice(action)
+        else:
+            self._apply_card(action)
+
+    def _apply_bid(self, action: int) -> None:
+        seat = self.current
+        self.bids.append((seat, action))
+        if action != PASS:
+            self.taker = seat
+            self.contract = classic_bid_contract(action, self.turned_card >> 3)
+            self.bid_round = 0
+            self._complete_deal()
+            return
+        self.current = (seat + 1) % 4
+        if self.current == self.eldest:  # the round is over
+            if self.bid_round == 1:
+                self.bid_round = 2
+            else:  # eight passes: the deal is void (RULES.md §3.4)
+                self.void = True
+                self.bid_round = 0
+                self.phase = Phase.DEAL_OVER
+
+    def _apply_card(self, c: int) -> None:
+        seat = self.current
+        self.hands[seat] &= ~(1 << c)
+        self.played_by[seat] |= 1 << c
+        self.trick.append(c)
+        rank = c & 7
+        if (rank == _KING or rank == _QUEEN) and self.belote_pairs:
+            s = c >> 3
+            if (seat, s) in self.belote_pairs:
+                other = card(_QUEEN if rank == _KING else _KING, s)
+                if self.hands[seat] >> other & 1:  # first of the two (§5)
+                    if self.rules.belote == "optional":
+                        self.pending_belote = s
+                        return
+                    self.announcements.append((seat, "belote", c))
+                elif any(a[0] == seat and a[2] == other for a in self.announcements):
+                    self.announcements.append((seat, "rebelote", c))
+        self._after_card()
+
+    def _apply_belote_choice(self, action: int) -> None:
+        if action == ANNOUNCE_BELOTE:
+            self.announcements.append((self.current, "belote", self.trick[-1]))
+        self.pending_belote = -1
+        self._after_card()
+
+    def _after_card(self) -> None:
+        trick = self.trick
+        if len(trick) < 4:
+            self.current = (self.current + 1) % 4
+            return
+        k = self.contract
+        winner = (self.trick_leader + trick_winner(trick, k)) % 4
+        pts = self._points[k]
+        team = winner & 1
+        self.card_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        self.tricks_won[team] += 1
+        self.tricks.append((self.trick_leader, tuple(trick), winner))
+        self.trick = []
+        self.trick_leader = self.current = winner
+        if len(self.tricks) == 8:
+            self._score()
+
+    def _score(self) -> None:
+        belote = [0, 0]
+        for seat, kind, _ in self.announcements:
+            if kind == "belote":
+                belote[seat & 1] += 20
+        result = score_deal(
+            taker_team=self.taker & 1,
+            card_points=(self.card_points[0], self.card_points[1]),
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            last_trick_team=self.tricks[-1][2] & 1,
+            belote=(belote[0], belote[1]),
+            rules=self.rules,
+            reserve_in=self.reserve,
+        )
+        self.deal_score = result
+        self.deal_scores.append(result)
+        self.scores[0] += result.points[0]
+        self.scores[1] += result.points[1]
+        self.reserve = result.reserve_out
+        self.deal_number += 1
+        self.phase = Phase.DEAL_OVER
+        r = self.rules
+        ended = (r.target is None or max(self.scores) >= r.target
+                 or (r.max_deals is not None and self.deal_number >= r.max_deals))
+        if ended and (r.target is None or self.scores[0] != self.scores[1]):  # §8: equal totals play on
+            self.phase = Phase.GAME_OVER
+            self.winner = None if self.scores[0] == self.scores[1] else int(self.scores[1] > self.scores[0])
+
+    def next_deal(self, deck: Sequence[int] | None = None) -> None:
+        """Start the next deal after ``DEAL_OVER``: the dealer rotates after a played deal,
+        and after a void deal per ``all_pass_redeal`` (RULES.md §2, §3.4).
+
+        Raises ``RuntimeError`` if the deal is not over or the game is over.
+        """
+        if self.phase != Phase.DEAL_OVER:
+            raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")
+        if not self.void or self.rules.all_pass_redeal == "next_dealer":
+            self.dealer = (self.dealer + 1) % 4
+        self._start_deal(deck)
+
+    # ------------------------------------------------------------------ views
+    def information_set(self, seat: int) -> InfoSet:
+        """What ``seat`` may know now (RULES.md §11), as an ``InfoSet``."""
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        acting = self.phase <= Phase.PLAY and self.current == seat
+        return InfoSet(
+            seat=seat,
+            dealer=self.dealer,
+            phase=int(self.phase),
+            current_seat=self.current_seat,
+            hand=self.hands[seat],
+            turned_card=self.turned_card,
+            bids=tuple(self.bids),
+            bid_round=self.bid_round,
+            contract=self.contract,
+            taker=self.taker,
+            trick=tuple(self.trick),
+            trick_leader=self.trick_leader,
+            tricks=tuple(self.tricks),
+            played_by=tuple(self.played_by),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            card_points=(self.card_points[0], self.card_points[1]),
+            announcements=tuple(self.announcements),
+            scores=(self.scores[0], self.scores[1]) if self.deal_score is None else
+            (self.scores[0] - self.deal_score.points[0], self.scores[1] - self.deal_score.points[1]),
+            reserve=self.reserve if self.deal_score is None else self.deal_score.reserve_in,
+            deal_number=self.deal_number - (self.deal_score is not None),
+            legal_actions=self.legal_actions() if acting else (),
+        )
+
+    def clone(self) -> "GameState":
+        """An independent copy (the RNG is copied too, so both continue identically)."""
+        new = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            v = getattr(self, name)
+            if isinstance(v, list):
+                v = list(v)
+            setattr(new, name, v)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+    def __repr__(self) -> str:
+        return (f"GameState(phase={self.phase.name}, dealer={self.dealer}, current={self.current_seat}, "
+                f"contract={self.contract}, taker={self.taker}, tricks={len(self.tricks)}, scores={self.scores})")

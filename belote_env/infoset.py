@@ -1,0 +1,67 @@
+"""One seat's information set (RULES.md §11) as a plain, immutable data object.
+
+An ``InfoSet`` holds exactly what a seat may know: its own cards, the turned card and who
+took it, every bid, every card played and by whom, public announcements and the scores.
+Policies, observation encoders and search bots read only this object, so they cannot
+depend on another seat's hidden cards or on the stock order.
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["InfoSet"]
+
+
+@dataclass(frozen=True, slots=True)
+class InfoSet:
+    """What ``seat`` knows at one moment of a game (RULES.md §11).
+
+    Attributes (seats are absolute 0..3; cards are ids 0..31; masks are 32-bit ints):
+        seat: the seat whose information set this is.
+        dealer: the dealer's seat; eldest is ``(dealer + 1) % 4``.
+        phase: ``Phase`` value (int): 0 bidding, 1 play, 2 deal over, 3 game over.
+        current_seat: the seat to act (``-1`` when nobody acts).
+        hand: mask of the seat's own cards.
+        turned_card: the turned card id (public; after a take the taker holds it).
+        bids: ``(seat, action id)`` of every bid of this deal, in order.
+        bid_round: 1 or 2 while bidding (0 once the contract is fixed).
+        contract: contract kind 0..5, or ``-1`` before a seat takes.
+        taker: the taker's seat, or ``-1``.
+        trick: card ids of the trick in progress, in play order.
+        trick_leader: seat that led the trick in progress.
+        tricks: completed tricks as ``(leader seat, (4 card ids in play order), winner seat)``.
+        played_by: per seat, mask of the cards it has played this deal (tricks and trick).
+        hand_sizes: cards held by each seat.
+        card_points: (team 0, team 1) card points of the tricks won so far this deal.
+        announcements: public announcements ``(seat, kind, card id)``, kind ``"belote"``
+            or ``"rebelote"``, in order.
+        scores: (team 0, team 1) game scores before this deal.
+        reserve: litige reserve pending (points).
+        deal_number: played deals before this one in the game.
+        legal_actions: legal action ids when ``seat`` is to act, else ``()``.
+    """
+
+    seat: int
+    dealer: int
+    phase: int
+    current_seat: int
+    hand: int
+    turned_card: int
+    bids: tuple[tuple[int, int], ...]
+    bid_round: int
+    contract: int
+    taker: int
+    trick: tuple[int, ...]
+    trick_leader: int
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    played_by: tuple[int, int, int, int]
+    hand_sizes: tuple[int, int, int, int]
+    card_points: tuple[int, int]
+    announcements: tuple[tuple[int, str, int], ...]
+    scores: tuple[int, int]
+    reserve: int
+    deal_number: int
+    legal_actions: tuple[int, ...]

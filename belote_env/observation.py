@@ -1,0 +1,125 @@
+"""Information-set encoders: one seat's ``InfoSet`` -> a flat float32 vector (RULES.md §11).
+
+The encoder reads only an ``InfoSet`` (``infoset.py``), so an observation cannot depend on
+hidden cards. Everything is seat-relative: relative seat ``r = (seat - me) % 4`` (0 me,
+1 the next seat to play after me, 2 my partner, 3 the seat before me); teams are "us"
+(``r`` even) and "them".
+
+Layout of ``encode_infoset`` (version ``OBS_ENCODER_VERSION``), index ranges:
+
+=========== ===== ==========================================================================
+range       size  content
+=========== ===== ==========================================================================
+0:32        32    my hand (card ids 0..31)
+32:64       32    the turned card (one-hot)
+64:72       8     round-1 bids: relative seat r at ``64 + 2r``: passed, took
+72:100      28    round-2 bids: relative seat r at ``72 + 7r``: passed, named contract 0..5
+100:106     6     contract kind (one-hot: spades hearts diamonds clubs no-trump all-trump)
+106:110     4     taker (relative seat, one-hot)
+110:114     4     dealer (relative seat, one-hot)
+114:242     128   current trick: card played by relative seat r at ``114 + 32r``
+242:370     128   every card played this deal by relative seat r at ``242 + 32r``
+370:374     4     leader of the current trick (relative seat)
+374:378     4     phase: bidding round 1, bidding round 2, card play, belote choice
+378:386     8     number of completed tricks (one-hot 0..7)
+386:390     4     card points won this deal (us, them) / 162; tricks won (us, them) / 8
+390:398     8     announcements by relative seat r at ``390 + 2r``: belote, rebelote
+398:401     3     game scores (us, them) / 1000 and the litige reserve / 162
+=========== ===== ==========================================================================
+
+Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 = 401 (``OBS_SIZE``).
+
+Version history: 1 (first release).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
+from .infoset import InfoSet
+
+__all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask"]
+
+OBS_ENCODER_VERSION = 1
+OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3
+
+_HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER = 0, 32, 64, 72, 100, 106, 110
+_TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN, _SCORES = 114, 242, 370, 374, 378, 386, 390, 398
+
+# _BITS[b] is the float32 0/1 vector of the 8 bits of byte b (least significant first).
+_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+
+
+def _mask_to_vec(mask: int) -> np.ndarray:
+    return _BITS[[mask & 255, (mask >> 8) & 255, (mask >> 16) & 255, mask >> 24]].reshape(32)
+
+
+def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
+    """Encode one seat's information set (layout in the module docstring).
+
+    Args:
+        info: the seat's ``InfoSet``.
+        out: optional float32 array of shape ``(OBS_SIZE,)`` to fill (zeroed first).
+    Returns:
+        float32 array of shape ``(OBS_SIZE,)`` with values in [0, 1] except the score
+        entries (game scores may exceed 1 past 1000 points).
+    """
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+    else:
+        out.fill(0.0)
+    me = info.seat
+    out[_HAND:_HAND + 32] = _mask_to_vec(info.hand)
+    out[_TURNED + info.turned_card] = 1.0
+    for i, (seat, action) in enumerate(info.bids):
+        r = (seat - me) % 4
+        if i < 4:
+            out[_BID1 + 2 * r + (action == TAKE)] = 1.0
+        else:
+            out[_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT)] = 1.0
+    if info.contract >= 0:
+        out[_CONTRACT + info.contract] = 1.0
+        out[_TAKER + (info.taker - me) % 4] = 1.0
+    out[_DEALER + (info.dealer - me) % 4] = 1.0
+    leader = info.trick_leader
+    for i, c in enumerate(info.trick):
+        out[_TRICK + 32 * ((leader + i - me) % 4) + c] = 1.0
+    for seat in range(4):
+        m = info.played_by[seat]
+        if m:
+            r = (seat - me) % 4
+            out[_PLAYED + 32 * r:_PLAYED + 32 * r + 32] = _mask_to_vec(m)
+    out[_LEADER + (leader - me) % 4] = 1.0
+    if info.phase == 0:
+        out[_PHASE + (0 if info.bid_round == 1 else 1)] = 1.0
+    elif info.phase == 1:
+        out[_PHASE + (3 if info.legal_actions and info.legal_actions[0] >= 32 else 2)] = 1.0
+    n = len(info.tricks)
+    if n < 8:
+        out[_NTRICKS + n] = 1.0
+    us = me & 1
+    out[_POINTS] = info.card_points[us] / 162.0
+    out[_POINTS + 1] = info.card_points[1 - us] / 162.0
+    won = [0, 0]
+    for _, _, w in info.tricks:
+        won[w & 1] += 1
+    out[_POINTS + 2] = won[us] / 8.0
+    out[_POINTS + 3] = won[1 - us] / 8.0
+    for seat, kind, _ in info.announcements:
+        out[_ANN + 2 * ((seat - me) % 4) + (kind == "rebelote")] = 1.0
+    out[_SCORES] = info.scores[us] / 1000.0
+    out[_SCORES + 1] = info.scores[1 - us] / 1000.0
+    out[_SCORES + 2] = info.reserve / 162.0
+    return out
+
+
+def action_mask(legal_actions, out: np.ndarray | None = None) -> np.ndarray:
+    """int8 array of shape ``(NUM_ACTIONS,)``: 1 at each legal id, else 0."""
+    if out is None:
+        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    else:
+        out.fill(0)
+    if legal_actions:
+        out[list(legal_actions)] = 1
+    return out

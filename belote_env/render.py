@@ -1,0 +1,53 @@
+"""Text rendering of one seat's view of the table (RULES.md §11: only what that seat knows).
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from .actions import action_to_string
+from .cards import CONTRACT_NAMES, SUIT_MASK, card_to_str, cards_of
+from .infoset import InfoSet
+
+__all__ = ["render_text", "hand_by_suit"]
+
+_SEAT_NAMES = ("South", "West", "North", "East")
+
+
+def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
+    """A hand grouped by suit, one group per suit; legal cards marked with ``*``."""
+    groups = []
+    for s in range(4):
+        cs = cards_of(hand & SUIT_MASK[s])
+        if cs:
+            groups.append(" ".join(card_to_str(c) + ("*" if c in legal else "") for c in cs))
+    return "  |  ".join(groups) if groups else "(empty)"
+
+
+def render_text(info: InfoSet) -> str:
+    """A readable multi-line table from ``info.seat``'s point of view: contract, bids,
+    the trick in progress, the seat's hand (legal cards starred), points and scores."""
+    me = info.seat
+    lines = [f"You: seat {me} ({_SEAT_NAMES[me]}), dealer seat {info.dealer}, "
+             f"game scores us {info.scores[me & 1]} - them {info.scores[1 - (me & 1)]}"]
+    if info.contract >= 0:
+        lines.append(f"Contract: {CONTRACT_NAMES[info.contract]}, taken by seat {info.taker} "
+                     f"({_SEAT_NAMES[info.taker]}); turned card {card_to_str(info.turned_card)}")
+    else:
+        lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
+    if info.bids:
+        lines.append("Bids: " + ", ".join(f"{s}:{action_to_string(a)}" for s, a in info.bids))
+    if info.contract >= 0:
+        lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[me & 1]}"
+                     f" - them {info.card_points[1 - (me & 1)]}")
+        trick = ", ".join(f"{_SEAT_NAMES[(info.trick_leader + i) % 4]} {card_to_str(c)}"
+                          for i, c in enumerate(info.trick))
+        lines.append(f"Trick: {trick or '(empty)'}")
+    for seat, kind, c in info.announcements:
+        lines.append(f"Seat {seat} announced {kind} ({card_to_str(c)})")
+    lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")
+    if info.legal_actions:
+        lines.append("Legal: " + ", ".join(f"{a}={action_to_string(a)}" for a in info.legal_actions))
+    elif info.current_seat >= 0:
+        lines.append(f"Waiting for seat {info.current_seat}")
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""Legal plays and the trick winner (RULES.md §4).
+
+Everything works on card ids (``int`` 0..31) and 32-bit card masks from ``cards.py``;
+``contract`` is a contract kind 0..5 (four suits, ``NO_TRUMP``, ``ALL_TRUMP``).
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, STRENGTH, SUIT_MASK
+from .config import Rules
+
+__all__ = ["legal_cards", "trick_winner", "POWER"]
+
+
+def _power_table():
+    # POWER[contract][led_suit][card]: 16+strength for a trump, 8+strength for a card of
+    # the led suit, 0 otherwise. The trick goes to the card of highest power.
+    table = []
+    for k in range(NUM_CONTRACTS):
+        per_led = []
+        for led in range(4):
+            row = []
+            for c in range(NUM_CARDS):
+                s = c >> 3
+                if k < 4 and s == k:
+                    row.append(16 + STRENGTH[k][c])
+                elif s == led:
+                    row.append(8 + STRENGTH[k][c])
+                else:
+                    row.append(0)
+            per_led.append(tuple(row))
+        table.append(tuple(per_led))
+    return tuple(table)
+
+
+POWER = _power_table()
+
+
+def trick_winner(trick: Sequence[int], contract: int) -> int:
+    """Index (0-based position in play order) of the card winning ``trick`` so far.
+
+    Args:
+        trick: card ids in the order played (1..4 cards).
+        contract: contract kind 0..5.
+    Returns:
+        position in ``trick`` of the highest trump, or, with no trump in it, of the
+        highest card of the led suit (RULES.md §4.3).
+    """
+    power = POWER[contract][trick[0] >> 3]
+    best, best_power = 0, power[trick[0]]
+    for i in range(1, len(trick)):
+        p = power[trick[i]]
+        if p > best_power:
+            best, best_power = i, p
+    return best
+
+
+def legal_cards(hand: int, trick: Sequence[int], contract: int, rules: Rules) -> int:
+    """Mask of the cards of ``hand`` that may be played to ``trick`` (RULES.md §4).
+
+    Args:
+        hand: 32-bit mask of the acting seat's cards (non-empty).
+        trick: card ids already played to the current trick, in order (0..3 cards). The
+            acting seat's partner played ``trick[-2]`` when ``len(trick) >= 2``.
+        contract: contract kind 0..5.
+        rules: the rule options (``partner_master_free``, ``undertrump``, ``obligations``).
+    Returns:
+        a non-empty sub-mask of ``hand``.
+    """
+    if not trick:
+        return hand
+    led = trick[0] >> 3
+    led_cards = hand & SUIT_MASK[led]
+    if contract >= 4:  # no-trump / all-trump: follow suit; at all-trump beat the winner
+        if not led_cards:
+            return hand
+        if contract == NO_TRUMP:
+            return led_cards
+        win = trick[trick_winner(trick, contract)]
+        higher = led_cards & BEATS[ALL_TRUMP][win]
+        return higher or led_cards
+    beats = BEATS[contract]
+    trumps_mask = SUIT_MASK[contract]
+    if led == contract:  # trump led: overtrump the highest trump when you can
+        if not led_cards:
+            return hand
+        win = trick[trick_winner(trick, contract)]
+        higher = led_cards & beats[win]
+        return higher or led_cards
+    if led_cards:
+        return led_cards
+    # void in a plain led suit
+    win_pos = trick_winner(trick, contract)
+    if rules.partner_master_free and win_pos == len(trick) - 2:
+        return hand
+    trumps = hand & trumps_mask
+    if not trumps:
+        return hand
+    win = trick[win_pos]
+    if win >> 3 != contract:
+        return trumps  # must trump; nobody has trumped yet
+    if rules.obligations == "two_player" or win_pos == len(trick) - 2:
+        return trumps  # two-player reading, or the partner's ruff: any trump
+    over = trumps & beats[win]
+    if over:
+        return over  # must overtrump the opponent
+    return trumps if rules.undertrump == "required" else hand
