@@ -1,0 +1,48 @@
+"""The policy interface (RULES.md §11-§12).
+
+A policy sees exactly one seat's information set (``belote_env.InfoSet``), never hidden
+cards, and returns one of ``info.legal_actions`` (an int action id of
+``belote_env.actions``), for bidding and for play alike. A policy that draws random
+numbers owns its ``random.Random``, seeded at construction.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from belote_env import InfoSet
+
+__all__ = ["Policy", "PolicyError", "RandomPolicy"]
+
+
+class PolicyError(RuntimeError):
+    """A policy raised, or returned an action that is not legal in the position."""
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything with a ``name`` and ``act(info) -> int`` (a legal action id)."""
+
+    name: str
+
+    def act(self, info: InfoSet) -> int:
+        """Choose one of ``info.legal_actions`` (non-empty) for ``info.seat``."""
+        ...
+
+
+class RandomPolicy:
+    """Uniformly random legal action (tier ``random``).
+
+    Args:
+        seed: seed of the policy's own ``random.Random``.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def act(self, info: InfoSet) -> int:
+        legal = info.legal_actions
+        return legal[self.rng.randrange(len(legal))]

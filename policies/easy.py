@@ -1,0 +1,50 @@
+"""Tier ``easy`` (RULES.md §12, seed 004: "easy plays the lowest legal card").
+
+Play: the legal card of lowest point value under the contract, ties broken by the
+weaker rank in the contract's order, then by card id (RULES.md §1 tables).
+
+Bidding, one simple rule: in round 1 take when the hand holds the jack of the turned
+card's suit; in round 2 name the suit (never the turned suit) in which the hand holds the
+jack and at least one other card, the longest such suit first, then the lowest suit id;
+otherwise pass. Optional announcements (belote, declarations) are always made.
+"""
+
+from __future__ import annotations
+
+from belote_env import InfoSet
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
+from belote_env.cards import POINTS, STRENGTH, SUIT_MASK, Rank, card
+
+__all__ = ["EasyPolicy"]
+
+
+class EasyPolicy:
+    """Deterministic rule-based tier ``easy`` (see the module docstring)."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None):
+        del seed  # deterministic
+
+    def act(self, info: InfoSet) -> int:
+        legal = info.legal_actions
+        if legal[0] < 32:  # card play
+            k = info.contract
+            pts, st = POINTS[k], STRENGTH[k]
+            return min(legal, key=lambda c: (pts[c], st[c], c))
+        if ANNOUNCE_BELOTE in legal:
+            return ANNOUNCE_BELOTE
+        if DECLARE in legal:
+            return DECLARE
+        hand = info.hand
+        if TAKE in legal:
+            turned_suit = info.turned_card >> 3
+            return TAKE if hand >> card(Rank.JACK, turned_suit) & 1 else PASS
+        best, best_len = PASS, 1
+        for s in range(4):
+            a = NAME_CONTRACT + s
+            if a in legal and hand >> card(Rank.JACK, s) & 1:
+                n = (hand & SUIT_MASK[s]).bit_count()
+                if n > best_len:
+                    best, best_len = a, n
+        return best

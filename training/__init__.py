@@ -1,0 +1,1 @@
+"""Self-play training, duplicate-match evaluation and the ``belote`` command line."""

@@ -1,0 +1,121 @@
+"""Training run configuration: a dataclass with one documented field per setting, read from YAML."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from belote_env import Rules
+
+__all__ = ["TrainConfig", "ConfigError", "load_config"]
+
+
+class ConfigError(ValueError):
+    """A training config with an unknown key or a bad value."""
+
+
+@dataclass
+class TrainConfig:
+    """Settings of one self-play run (``belote train --config FILE``)."""
+
+    exp_name: str = "quick"
+    """Experiment name, part of the run name ``belote_v0__{exp_name}__{seed}__{unix time}``."""
+    seed: int = 0
+    """Seeds the tables' decks, torch and the evaluation deals."""
+    total_timesteps: int = 200_000
+    """Learner decisions (bids and cards, all seats together) to train on."""
+    n_tables: int = 16
+    """Tables played side by side; each has 4 seat streams, all played by the learner."""
+    n_steps: int = 64
+    """Decisions per seat stream per rollout (rollout size = 4 * n_tables * n_steps)."""
+    batch_size: int = 512
+    """PPO minibatch size."""
+    n_epochs: int = 4
+    """PPO epochs per rollout."""
+    learning_rate: float = 3e-4
+    """Adam learning rate."""
+    gamma: float = 1.0
+    """Discount (a deal is short, rewards come at its end)."""
+    gae_lambda: float = 0.95
+    """GAE lambda."""
+    clip_range: float = 0.2
+    """PPO clip range."""
+    ent_coef: float = 0.01
+    """Entropy bonus coefficient."""
+    vf_coef: float = 0.5
+    """Value loss coefficient."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+    net_pi: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the policy MLP."""
+    net_vf: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the value MLP."""
+    activation: str = "relu"
+    """Activation: relu or tanh."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Rule options (RULES.md) overriding the defaults; episodes are single deals."""
+    log_dir: str = "runs"
+    """Folder holding one sub-folder per run (TensorBoard events, config, checkpoints)."""
+    checkpoint_every: int = 50_000
+    """Write a checkpoint every this many timesteps (and at the end)."""
+    eval_pairs: int = 200
+    """Deal pairs of the duplicate matches against random and easy run at the end (0: none)."""
+    torch_threads: int = 2
+    """torch intra-op threads."""
+
+    def __post_init__(self) -> None:
+        ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
+                "eval_pairs", "torch_threads")
+        for name in ints:
+            v = getattr(self, name)
+            if type(v) is not int or (v < 0 if name in ("seed", "eval_pairs") else v <= 0):
+                raise ConfigError(f"config key {name!r} must be a {'non-negative' if name in ('seed', 'eval_pairs') else 'positive'} int, got {v!r}")
+        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+                raise ConfigError(f"config key {name!r} must be a non-negative number, got {v!r}")
+        if self.activation not in ("relu", "tanh"):
+            raise ConfigError(f"config key 'activation' must be 'relu' or 'tanh', got {self.activation!r}")
+        for name in ("net_pi", "net_vf"):
+            v = getattr(self, name)
+            if not isinstance(v, list) or not all(type(x) is int and x > 0 for x in v):
+                raise ConfigError(f"config key {name!r} must be a list of positive ints, got {v!r}")
+        if not isinstance(self.rules, dict):
+            raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
+        Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @property
+    def rules_obj(self) -> Rules:
+        """The ``Rules`` of the run (single-deal episodes)."""
+        return Rules.from_dict(self.rules).replace(target=None, max_deals=None)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TrainConfig":
+        if not isinstance(d, dict):
+            raise ConfigError(f"a training config must be a mapping, got {type(d).__name__}")
+        known = [f.name for f in dataclasses.fields(cls)]
+        for k in d:
+            if k not in known:
+                raise ConfigError(f"unknown config key {k!r}; known keys: {', '.join(known)}")
+        return cls(**d)
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read a YAML training config; ``overrides`` replace keys. Raises ``ConfigError``."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except OSError as e:
+        raise ConfigError(f"cannot read config {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config {path} is not valid YAML: {e}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path} must hold a mapping of keys, got {type(data).__name__}")
+    return TrainConfig.from_dict({**data, **(overrides or {})})
