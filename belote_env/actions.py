@@ -97,11 +97,9 @@ def action_to_string(action: int) -> str:
     """Human-readable name of any action id, e.g. ``"J♠"``, ``"take"``, ``"name hearts"``,
     ``"bid 90 no-trump"``. Raises ``ValueError`` for an id outside ``0..NUM_ACTIONS-1``.
     """
-    if type(action) is not int:
-        try:
-            action = int(action)  # numpy integers
-        except (TypeError, ValueError):
-            raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}") from None
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    action = action.__index__()  # numpy integers
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     if action < NUM_CARDS:

@@ -81,6 +81,15 @@ class Rules:
     target: int | None = 1000
     max_deals: int | None = None
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
+        known = {f.name for f in dataclasses.fields(cls)}
+        for key in kwargs:
+            if key not in known:
+                raise RuleOptionError(f"unknown rule option {key!r}; known options: {', '.join(sorted(known))}")
+        if args:
+            raise RuleOptionError("rule options are keyword-only, e.g. Rules(tie='litige')")
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
         for name, allowed in OPTION_CHOICES.items():
             value = getattr(self, name)

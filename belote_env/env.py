@@ -11,7 +11,7 @@
 =================== =====================================================================
 Agents              ``player_0 .. player_3`` = seats 0..3; teams {0, 2} and {1, 3}
 Actions             ``Discrete(112)``: the flat action table below (fixed, version 1)
-Observations        ``Dict(observation=Box(0, inf, (401,), float32),
+Observations        ``Dict(observation=Box(0, inf, (506,), float32),
                     action_mask=Box(0, 1, (112,), int8))``
 Episode             one deal (a void deal, eight passes, ends the episode with reward 0)
 Rewards             zero-sum per team, only at the end, to all four agents
@@ -43,12 +43,21 @@ information set (``belote_env.observation``, ``OBS_ENCODER_VERSION = 1``):
 114:242     128   current trick, card by relative seat
 242:370     128   cards played this deal, by relative seat
 370:374     4     leader of the current trick (relative seat)
-374:378     4     phase: bid round 1, bid round 2, card play, belote choice
+374:378     4     phase: bid round 1, bid round 2, card play, a choice that is no card
 378:386     8     completed tricks (one-hot)
 386:390     4     card points (us, them) / 162, tricks won (us, them) / 8
 390:398     8     belote / rebelote announced, by relative seat
 398:401     3     game scores (us, them) / 1000, litige reserve / 162
+401:433     32    my legal cards now
+433:465     32    unseen cards (not in my hand, not played)
+465:497     32    my master cards (strongest still out in their suit)
+497:501     4     relative seat winning the current trick
+501:505     4     led suit of the current trick
+505:506     1     card points in the current trick / 80
 =========== ===== ===================================================================
+
+Size 506 = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4
++ 4 + 1; the last six blocks are derived from the others, to ease learning.
 
 Relative seat ``r = (seat - me) % 4``: 0 me, 1 left-hand opponent (plays after me), 2 partner,
 3 right-hand opponent. ``action_mask`` is int8, 1 for each legal id of the acting agent and
@@ -69,9 +78,11 @@ Arguments of ``env()`` / ``raw_env()``:
         other seats' hands.
     reward_scale: points per unit of reward (float > 0, default 162).
 
-``raw_env.step`` raises ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id,
+``raw_env.game`` is the engine's ``GameState`` (all hands: for debugging and tests, never
+for agents). ``raw_env.step`` raises ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id,
 the seat and the legal ids for an illegal or out-of-range action. ``env()`` adds
-PettingZoo's wrappers: an illegal move ends the episode with reward -1 for the offender,
+PettingZoo's wrappers: an illegal move ends the episode with reward -1 for the offender
+(and 0 for the three others: that case is not zero-sum),
 out-of-bounds ids are asserted, and the AEC order is enforced.
 
 Version history:
@@ -91,7 +102,7 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
 from .config import RuleOptionError, Rules
-from .game import GameState
+from .game import GameState, check_rules_supported
 from .observation import OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_infoset
 from .render import render_text
 
@@ -131,13 +142,14 @@ class raw_env(AECEnv):
     def __init__(self, rules: Rules | Mapping[str, Any] | None = None, render_mode: str | None = None,
                  render_seat: int = 0, reward_scale: float = 162.0):
         super().__init__()
-        self.rules = _as_rules(rules)
+        self.rules = check_rules_supported(_as_rules(rules))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        if render_seat not in (0, 1, 2, 3):
+        if isinstance(render_seat, bool) or render_seat not in (0, 1, 2, 3):
             raise ValueError(f"render_seat must be a seat 0..3, got {render_seat!r}")
-        if not (isinstance(reward_scale, (int, float)) and reward_scale > 0):
-            raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) \
+                or not 0 < reward_scale < float("inf"):
+            raise ValueError(f"reward_scale must be a finite positive number, got {reward_scale!r}")
         self.render_mode = render_mode
         self.render_seat = render_seat
         self.reward_scale = float(reward_scale)
@@ -153,7 +165,8 @@ class raw_env(AECEnv):
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.obs_encoder_version = OBS_ENCODER_VERSION
         self._rng: random.Random | None = None
-        self.state: GameState | None = None
+        #: the engine state of the deal in progress (holds every hand: not for agents)
+        self.game: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -165,22 +178,24 @@ class raw_env(AECEnv):
         """Deal a new hand. ``seed`` reseeds the env's own RNG (dealer and deck);
         without it the RNG continues (or, on the first reset, is seeded from the OS)."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+                raise ValueError(f"seed must be an int or None, got {seed!r}")
+            self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        self.state = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(4))
+        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(4))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_seat]
+        self.agent_selection = self.possible_agents[self.game.current_seat]
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        info = self.state.information_set(self._seat[agent])
+        info = self.game.information_set(self._seat[agent])
         return {"observation": encode_infoset(info), "action_mask": action_mask(info.legal_actions)}
 
     def step(self, action) -> None:
@@ -188,7 +203,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
+        st = self.game
         st.apply(action)  # raises IllegalActionError naming id, seat and legal ids
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -217,9 +232,9 @@ class raw_env(AECEnv):
             from gymnasium import logger
             logger.warn("render() called without a render_mode")
             return None
-        if self.state is None:
+        if self.game is None:
             raise RuntimeError("call reset() before render()")
-        text = render_text(self.state.information_set(self.render_seat))
+        text = render_text(self.game.information_set(self.render_seat))
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -19,7 +19,7 @@ from enum import IntEnum
 from typing import Sequence
 
 from .actions import (
-    ANNOUNCE_BELOTE, DECLINE_BELOTE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
+    ANNOUNCE_BELOTE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
 )
 from .bidding import classic_bid_contract, classic_legal_bids
 from .cards import (
@@ -30,7 +30,7 @@ from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
 from .scoring import DealScore, score_deal
 
-__all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES"]
+__all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES", "check_rules_supported"]
 
 SEAT_NAMES = ("South", "West", "North", "East")  # RULES.md §2
 
@@ -70,6 +70,22 @@ _KING, _QUEEN = Rank.KING, Rank.QUEEN
 _UNSUPPORTED = {"declarations": ("auto", "choice")}
 
 
+def check_rules_supported(rules) -> Rules:
+    """Return ``rules`` if the engine can play them, else raise ``RuleOptionError``."""
+    if not isinstance(rules, Rules):
+        raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
+    for name, values in _UNSUPPORTED.items():
+        if getattr(rules, name) in values:
+            raise RuleOptionError(f"rule option {name!r}={getattr(rules, name)!r} is not implemented by the engine yet")
+    return rules
+
+
+def _seat(value, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() not in (0, 1, 2, 3):
+        raise ValueError(f"{what} must be a seat 0..3 (int), got {value!r}")
+    return value.__index__()
+
+
 class GameState:
     """A game of classic team Belote in progress (RULES.md §3-§8).
 
@@ -90,23 +106,15 @@ class GameState:
         "rules", "rng", "dealer", "scores", "reserve", "deal_number", "phase", "winner",
         "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
         "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
-        "card_points", "tricks_won", "belote_pairs", "announcements", "pending_belote",
+        "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next",
         "actions", "deal_score", "void", "_legal", "decks",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
                  rng: random.Random | None = None, dealer: int = 0,
                  deck: Sequence[int] | None = None):
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
-        for name, values in _UNSUPPORTED.items():
-            if getattr(rules, name) in values:
-                raise RuleOptionError(
-                    f"rule option {name!r}={getattr(rules, name)!r} is not implemented by the engine yet"
-                )
-        if dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        rules = check_rules_supported(Rules() if rules is None else rules)
+        dealer = _seat(dealer, "dealer")
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(seed)
         self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points]
@@ -125,7 +133,10 @@ class GameState:
             deck = list(range(NUM_CARDS))
             self.rng.shuffle(deck)
         else:
-            deck = list(deck)
+            if isinstance(deck, (str, bytes)) or not all(
+                    hasattr(c, "__index__") and not isinstance(c, bool) for c in deck):
+                raise ValueError(f"deck must be a sequence of 32 int card ids, got {deck!r}")
+            deck = [c.__index__() for c in deck]
             if sorted(deck) != list(range(NUM_CARDS)):
                 raise ValueError("deck must hold each card id 0..31 exactly once")
         self.deck = tuple(deck)
@@ -155,7 +166,7 @@ class GameState:
         self.tricks_won = [0, 0]
         self.belote_pairs: list[tuple[int, int]] = []  # (seat, suit) holding K+Q
         self.announcements: list[tuple[int, str, int]] = []
-        self.pending_belote = -1  # suit whose belote the current seat must announce/decline
+        self.announce_next = False  # optional belote: the next card carries the announcement
         self.actions: list[tuple[int, int]] = []
         self.deal_score: DealScore | None = None
         self.void = False
@@ -188,25 +199,44 @@ class GameState:
 
     # ------------------------------------------------------------------ queries
     def legal_actions(self) -> tuple[int, ...]:
-        """Legal action ids (ascending ints) for ``current_seat``; ``()`` once the deal is over."""
+        """Legal action ids (ascending ints) for ``current_seat``; ``()`` once the deal is over.
+
+        With ``belote="optional"`` (RULES.md §5) a seat holding an unplayed K+Q pair of
+        trump, whose K or Q is playable, may also choose ``ANNOUNCE_BELOTE``; it then must
+        play one of the two, and the announcement becomes public with that card. Playing
+        the card directly declines: nothing shows the choice to the other seats.
+        """
         if self._legal is None:
             if self.phase == Phase.BIDDING:
                 self._legal = classic_legal_bids(self.bid_round, self.turned_card >> 3, self.rules)
             elif self.phase == Phase.PLAY:
-                if self.pending_belote >= 0:
-                    self._legal = (ANNOUNCE_BELOTE, DECLINE_BELOTE)
-                else:
-                    self._legal = tuple(cards_of(legal_cards(
-                        self.hands[self.current], self.trick, self.contract, self.rules)))
+                cards = legal_cards(self.hands[self.current], self.trick, self.contract, self.rules)
+                if self.rules.belote == "optional" and self.belote_pairs:
+                    ann = cards & self._announceable()
+                    if self.announce_next:
+                        cards = ann
+                    elif ann:
+                        self._legal = (*cards_of(cards), ANNOUNCE_BELOTE)
+                        return self._legal
+                self._legal = tuple(cards_of(cards))
             else:
                 self._legal = ()
         return self._legal
 
+    def _announceable(self) -> int:
+        """Mask of the current seat's K/Q of trump whose partner card is still in its hand."""
+        seat, hand, m = self.current, self.hands[self.current], 0
+        for s_, suit in self.belote_pairs:
+            pair = (1 << card(_KING, suit)) | (1 << card(_QUEEN, suit))
+            if s_ == seat and hand & pair == pair:
+                m |= pair
+        return m
+
     def legal_card_mask(self) -> int:
-        """32-bit mask of the cards the current seat may play (0 outside card play)."""
-        if self.phase != Phase.PLAY or self.pending_belote >= 0:
+        """32-bit mask of the cards the current seat may play now (0 outside card play)."""
+        if self.phase != Phase.PLAY:
             return 0
-        return legal_cards(self.hands[self.current], self.trick, self.contract, self.rules)
+        return sum(1 << a for a in self.legal_actions() if a < NUM_CARDS)
 
     @property
     def current_seat(self) -> int:
@@ -241,11 +271,13 @@ class GameState:
 
         Raises:
             IllegalActionError: the id is not an int in range, or not legal now (the
-                message names the id, the seat and the legal ids); state unchanged.
-            RuntimeError: the deal is over (call ``next_deal()``) or the game is over.
+                message names the id, the seat and the legal ids), or the deal is over
+                (no seat acts; call ``next_deal()``); the state is unchanged.
         """
         if self.phase >= Phase.DEAL_OVER:
-            raise RuntimeError("the deal is over: call next_deal() (or the game is over)")
+            raise IllegalActionError(
+                f"illegal action {action!r}: the deal is over, no seat is to act (legal ids: []); "
+                + ("the game is over" if self.phase == Phase.GAME_OVER else "call next_deal()"), action, -1, ())
         if type(action) is not int:
             if hasattr(action, "__index__") and not isinstance(action, bool):
                 action = action.__index__()
@@ -264,8 +296,8 @@ class GameState:
         self.actions.append((self.current, action))
         if self.phase == Phase.BIDDING:
             self._apply_bid(action)
-        elif self.pending_belote >= 0:
-            self._apply_belote_choice(action)
+        elif action == ANNOUNCE_BELOTE:
+            self.announce_next = True
         else:
             self._apply_card(action)
 
@@ -297,19 +329,12 @@ class GameState:
             s = c >> 3
             if (seat, s) in self.belote_pairs:
                 other = card(_QUEEN if rank == _KING else _KING, s)
-                if self.hands[seat] >> other & 1:  # first of the two (§5)
-                    if self.rules.belote == "optional":
-                        self.pending_belote = s
-                        return
-                    self.announcements.append((seat, "belote", c))
+                if self.hands[seat] >> other & 1:  # first of the two (RULES.md §5)
+                    if self.rules.belote == "auto" or self.announce_next:
+                        self.announcements.append((seat, "belote", c))
                 elif any(a[0] == seat and a[2] == other for a in self.announcements):
                     self.announcements.append((seat, "rebelote", c))
-        self._after_card()
-
-    def _apply_belote_choice(self, action: int) -> None:
-        if action == ANNOUNCE_BELOTE:
-            self.announcements.append((self.current, "belote", self.trick[-1]))
-        self.pending_belote = -1
+        self.announce_next = False
         self._after_card()
 
     def _after_card(self) -> None:
@@ -372,8 +397,7 @@ class GameState:
     # ------------------------------------------------------------------ views
     def information_set(self, seat: int) -> InfoSet:
         """What ``seat`` may know now (RULES.md §11), as an ``InfoSet``."""
-        if seat not in (0, 1, 2, 3):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        seat = _seat(seat, "seat")
         acting = self.phase <= Phase.PLAY and self.current == seat
         return InfoSet(
             seat=seat,
@@ -393,11 +417,11 @@ class GameState:
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             card_points=(self.card_points[0], self.card_points[1]),
             announcements=tuple(self.announcements),
-            scores=(self.scores[0], self.scores[1]) if self.deal_score is None else
-            (self.scores[0] - self.deal_score.points[0], self.scores[1] - self.deal_score.points[1]),
-            reserve=self.reserve if self.deal_score is None else self.deal_score.reserve_in,
-            deal_number=self.deal_number - (self.deal_score is not None),
+            scores=(self.scores[0], self.scores[1]),
+            reserve=self.reserve,
+            deal_number=self.deal_number,
             legal_actions=self.legal_actions() if acting else (),
+            rules=self.rules,
         )
 
     def clone(self) -> "GameState":

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .config import Rules
+
 __all__ = ["InfoSet"]
 
 
@@ -38,10 +40,11 @@ class InfoSet:
         card_points: (team 0, team 1) card points of the tricks won so far this deal.
         announcements: public announcements ``(seat, kind, card id)``, kind ``"belote"``
             or ``"rebelote"``, in order.
-        scores: (team 0, team 1) game scores before this deal.
-        reserve: litige reserve pending (points).
-        deal_number: played deals before this one in the game.
+        scores: (team 0, team 1) game scores now (including this deal once it is scored).
+        reserve: litige reserve pending now (points).
+        deal_number: played deals finished in the game.
         legal_actions: legal action ids when ``seat`` is to act, else ``()``.
+        rules: the rule options of the game (public).
     """
 
     seat: int
@@ -65,3 +68,4 @@ class InfoSet:
     reserve: int
     deal_number: int
     legal_actions: tuple[int, ...]
+    rules: Rules

@@ -20,14 +20,22 @@ range       size  content
 114:242     128   current trick: card played by relative seat r at ``114 + 32r``
 242:370     128   every card played this deal by relative seat r at ``242 + 32r``
 370:374     4     leader of the current trick (relative seat)
-374:378     4     phase: bidding round 1, bidding round 2, card play, belote choice
+374:378     4     phase: bidding round 1, bidding round 2, card play, a choice that is no card
 378:386     8     number of completed tricks (one-hot 0..7)
 386:390     4     card points won this deal (us, them) / 162; tricks won (us, them) / 8
 390:398     8     announcements by relative seat r at ``390 + 2r``: belote, rebelote
 398:401     3     game scores (us, them) / 1000 and the litige reserve / 162
+401:433     32    my legal cards now (0 outside card play)
+433:465     32    unseen cards: neither in my hand nor played yet
+465:497     32    my master cards: strongest card still out in its suit (contract order)
+497:501     4     relative seat winning the current trick (0 when the trick is empty)
+501:505     4     led suit of the current trick
+505:506     1     card points in the current trick / 80 (the rules' point table)
 =========== ===== ==========================================================================
 
-Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 = 401 (``OBS_SIZE``).
+Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
+= 506 (``OBS_SIZE``). The last six blocks are derived from the earlier ones (they add no
+information) to make card play easier to learn.
 
 Version history: 1 (first release).
 """
@@ -37,15 +45,18 @@ from __future__ import annotations
 import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
+from .cards import FULL_DECK, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
 from .infoset import InfoSet
+from .rules import trick_winner
 
 __all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask"]
 
 OBS_ENCODER_VERSION = 1
-OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3
+OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
 
 _HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER = 0, 32, 64, 72, 100, 106, 110
 _TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN, _SCORES = 114, 242, 370, 374, 378, 386, 390, 398
+_LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS = 401, 433, 465, 497, 501, 505
 
 # _BITS[b] is the float32 0/1 vector of the 8 bits of byte b (least significant first).
 _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
@@ -62,8 +73,9 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         info: the seat's ``InfoSet``.
         out: optional float32 array of shape ``(OBS_SIZE,)`` to fill (zeroed first).
     Returns:
-        float32 array of shape ``(OBS_SIZE,)`` with values in [0, 1] except the score
-        entries (game scores may exceed 1 past 1000 points).
+        float32 array of shape ``(OBS_SIZE,)``, values in [0, 1] except the game scores
+        (divided by 1000 whatever the target, so above 1 past 1000 points) and the litige
+        reserve (/ 162, above 1 after successive ties).
     """
     if out is None:
         out = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -111,6 +123,29 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     out[_SCORES] = info.scores[us] / 1000.0
     out[_SCORES + 1] = info.scores[1 - us] / 1000.0
     out[_SCORES + 2] = info.reserve / 162.0
+    # derived blocks
+    legal = info.legal_actions
+    if legal and legal[0] < 32:
+        out[_LEGAL + np.fromiter((c for c in legal if c < 32), dtype=np.intp)] = 1.0
+    played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
+    unseen = FULL_DECK & ~(info.hand | played)
+    out[_UNSEEN:_UNSEEN + 32] = _mask_to_vec(unseen)
+    k = info.contract
+    if k >= 0:
+        strength = STRENGTH[k]
+        out_cards = unseen | info.hand
+        for s in range(4):
+            rest = out_cards & SUIT_MASK[s]
+            if rest & info.hand:
+                top = max((c for c in range(8 * s, 8 * s + 8) if rest >> c & 1), key=strength.__getitem__)
+                if info.hand >> top & 1:
+                    out[_MASTER + top] = 1.0
+        trick = info.trick
+        if trick:
+            out[_WINNER + (leader + trick_winner(trick, k) - me) % 4] = 1.0
+            out[_LED + (trick[0] >> 3)] = 1.0
+            pts = POINTS_BY_ALL_TRUMP_OPTION[info.rules.all_trump_points][k]
+            out[_TRICK_PTS] = sum(pts[c] for c in trick) / 80.0
     return out
 
 

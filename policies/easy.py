@@ -6,7 +6,8 @@ weaker rank in the contract's order, then by card id (RULES.md §1 tables).
 Bidding, one simple rule: in round 1 take when the hand holds the jack of the turned
 card's suit; in round 2 name the suit (never the turned suit) in which the hand holds the
 jack and at least one other card, the longest such suit first, then the lowest suit id;
-otherwise pass. Optional announcements (belote, declarations) are always made.
+otherwise pass. Optional announcements are always made: belote (with ``belote:
+optional``) when the card it plays is the first of the K+Q pair, declarations always.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TA
 from belote_env.cards import POINTS, STRENGTH, SUIT_MASK, Rank, card
 
 __all__ = ["EasyPolicy"]
+
+
+def _holds_pair(hand: int, c: int) -> bool:
+    s = c >> 3
+    return bool(hand >> card(Rank.KING, s) & 1 and hand >> card(Rank.QUEEN, s) & 1)
 
 
 class EasyPolicy:
@@ -31,9 +37,10 @@ class EasyPolicy:
         if legal[0] < 32:  # card play
             k = info.contract
             pts, st = POINTS[k], STRENGTH[k]
-            return min(legal, key=lambda c: (pts[c], st[c], c))
-        if ANNOUNCE_BELOTE in legal:
-            return ANNOUNCE_BELOTE
+            choice = min((c for c in legal if c < 32), key=lambda c: (pts[c], st[c], c))
+            if ANNOUNCE_BELOTE in legal and choice & 7 in (Rank.KING, Rank.QUEEN) and _holds_pair(info.hand, choice):
+                return ANNOUNCE_BELOTE  # announce with the card it is about to play
+            return choice
         if DECLARE in legal:
             return DECLARE
         hand = info.hand

@@ -59,3 +59,16 @@ def test_orders():
     assert [card_to_str(c, True) for c in plain_order] == ["AH", "10H", "KH", "QH", "JH", "9H", "8H", "7H"]
     assert BEATS[spades][parse_card("10S")] == parse_cards("AS 9S JS")
     assert SUIT_MASK[2] == parse_cards("7D 8D 9D 10D JD QD KD AD")
+
+
+def test_action_to_string_strict():
+    import numpy as np
+
+    from belote_env.actions import NUM_ACTIONS, action_to_string
+
+    assert action_to_string(np.int64(33)) == "take"
+    assert action_to_string(34) == "name spades" and action_to_string(99) == "bid capot all-trump"
+    assert all(action_to_string(i) for i in range(NUM_ACTIONS))
+    for bad in (3.7, "5", True, -1, NUM_ACTIONS):
+        with pytest.raises(ValueError, match="action id must be an int"):
+            action_to_string(bad)

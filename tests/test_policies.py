@@ -1,0 +1,72 @@
+"""AI tiers random and easy (RULES.md §12)."""
+
+import random
+
+import pytest
+
+from belote_env import GameState, InfoSet, Rules
+from belote_env.actions import NAME_CONTRACT, PASS, TAKE
+from belote_env.cards import parse_card, parse_cards
+from policies import make_policy
+from policies.easy import EasyPolicy
+
+
+def _info(hand, legal_actions, contract=0, turned="7S", bidding=False):
+    return InfoSet(seat=0, dealer=3, phase=0 if bidding else 1, current_seat=0, hand=parse_cards(hand),
+                   turned_card=parse_card(turned), bids=(), bid_round=1 if bidding else 0,
+                   contract=-1 if bidding else contract, taker=-1 if bidding else 0, trick=(), trick_leader=0,
+                   tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5) if bidding else (8, 8, 8, 8),
+                   card_points=(0, 0), announcements=(), scores=(0, 0), reserve=0, deal_number=0,
+                   legal_actions=tuple(sorted(legal_actions)), rules=Rules())
+
+
+@pytest.mark.parametrize("legal,contract,expected", [
+    ("AH 7H 10H", 0, "7H"),  # lowest points
+    ("8H 7H", 0, "7H"),  # equal points: weaker rank
+    ("JS QS 9S", 0, "QS"),  # trump spades: Q (3) < 9 (14) < J (20)
+    ("7S 8S", 0, "7S"),  # trump, 0 points each: 7 is weaker than 8
+    ("JH QH KH", 0, "JH"),  # plain: J (2) < Q (3) < K (4)
+    ("9H AH", 1, "AH"),  # hearts trump: A (11) < 9 (14)
+    ("9H AH", 0, "9H"),  # hearts plain: 9 (0) < A (11)
+    ("AD 10C", 4, "10C"),  # no-trump: 10 (10) < A (19)
+])
+def test_easy_plays_lowest_legal_card(legal, contract, expected):
+    cards = [parse_card(c) for c in legal.split()]
+    hand = legal + " 7C 8C" if contract != 4 else legal
+    info = _info(hand, cards, contract)
+    assert EasyPolicy().act(info) == parse_card(expected)
+
+
+def test_easy_bidding_rule():
+    e = EasyPolicy()
+    assert e.act(_info("JS 7H 8H 9D AC", (PASS, TAKE), turned="10S", bidding=True)) == TAKE
+    assert e.act(_info("9S AS 7H 8H AC", (PASS, TAKE), turned="10S", bidding=True)) == PASS
+    round2 = (PASS, NAME_CONTRACT + 1, NAME_CONTRACT + 2, NAME_CONTRACT + 3)
+    assert e.act(_info("JH 7H 8H JD 9D", round2, turned="10S", bidding=True)) == NAME_CONTRACT + 1  # longest
+    assert e.act(_info("JH 7C 8C JD AS", round2, turned="10S", bidding=True)) == PASS  # jacks alone
+
+
+def test_tiers_return_legal_actions_in_random_positions():
+    rng = random.Random(0)
+    for name in ("random", "easy"):
+        pol = make_policy(name, seed=1)
+        for seed in range(300):
+            st = GameState(Rules(target=None), seed=seed)
+            while not st.is_deal_over:
+                info = st.information_set(st.current)
+                a = pol.act(info)
+                assert a in info.legal_actions
+                st.apply(a)
+
+
+def test_make_policy_unknown_name():
+    with pytest.raises(ValueError, match="unknown policy 'hardest'"):
+        make_policy("hardest")
+
+
+def test_random_policy_is_seeded():
+    st = GameState(seed=1)
+    info = st.information_set(st.current)
+    a = [make_policy("random", seed=7).act(info) for _ in range(5)]
+    b = [make_policy("random", seed=7).act(info) for _ in range(5)]
+    assert a == b

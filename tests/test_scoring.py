@@ -1,0 +1,83 @@
+"""Deal scoring: RULES.md §7 and the worked examples of §13 as exact values."""
+
+import pytest
+
+from belote_env import Rules
+from belote_env.scoring import score_deal
+
+A, B = 0, 1  # teams
+
+
+def test_example1_dedans_without_belote():
+    # takers (team A) won 62 card points + the last trick = 72; defenders 90
+    s = score_deal(taker_team=A, card_points=(62, 90), tricks_won=(4, 4), last_trick_team=A)
+    assert s.trick_points == (72, 90)
+    assert s.outcome == "dedans" and s.points == (0, 162)
+
+
+def test_example2_made_with_belote():
+    s = score_deal(taker_team=A, card_points=(62, 90), tricks_won=(4, 4), last_trick_team=A, belote=(20, 0))
+    assert s.outcome == "made" and s.points == (92, 90)
+
+
+def test_example3_capot_with_belote():
+    s = score_deal(taker_team=A, card_points=(152, 0), tricks_won=(8, 0), last_trick_team=A, belote=(20, 0))
+    assert s.capot == A and s.trick_points == (252, 0) and s.points == (272, 0)
+
+
+def test_defenders_capot_dedans_252():
+    s = score_deal(taker_team=A, card_points=(0, 152), tricks_won=(0, 8), last_trick_team=B, belote=(20, 0))
+    assert s.outcome == "dedans" and s.points == (20, 252)
+
+
+def test_example6_litige_reserve_goes_to_next_winner():
+    s = score_deal(taker_team=A, card_points=(71, 81), tricks_won=(4, 4), last_trick_team=A)
+    assert s.trick_points == (81, 81)
+    assert s.outcome == "litige" and s.points == (0, 81) and s.reserve_out == 81
+    # next deal: team B takes and makes: B adds the 81 in reserve
+    n = score_deal(taker_team=B, card_points=(50, 102), tricks_won=(3, 5), last_trick_team=B, reserve_in=81)
+    assert n.outcome == "made" and n.points == (50, 112 + 81) and n.reserve_won == (0, 81) and n.reserve_out == 0
+    # or: team B takes and fails: the defenders (A) get the reserve
+    f = score_deal(taker_team=B, card_points=(90, 62), tricks_won=(5, 3), last_trick_team=B, reserve_in=81)
+    assert f.outcome == "dedans" and f.points == (162 + 81, 0)
+
+
+def test_successive_litiges_add_up():
+    s = score_deal(taker_team=A, card_points=(71, 81), tricks_won=(4, 4), last_trick_team=A, reserve_in=81)
+    assert s.reserve_out == 162 and s.points == (0, 81)
+
+
+def test_example7_defender_belote_and_contract_counts_bonuses():
+    s = score_deal(taker_team=A, card_points=(80, 72), tricks_won=(5, 3), last_trick_team=A, belote=(0, 20))
+    assert s.trick_points == (90, 72)
+    assert s.outcome == "dedans" and s.points == (0, 182)
+    t = score_deal(taker_team=A, card_points=(80, 72), tricks_won=(5, 3), last_trick_team=A, belote=(0, 20),
+                   rules=Rules(contract_counts_bonuses=False))
+    assert t.outcome == "made" and t.points == (90, 92)
+
+
+def test_example8_takers_keep_belote_when_dedans():
+    s = score_deal(taker_team=A, card_points=(50, 102), tricks_won=(3, 5), last_trick_team=A, belote=(20, 0))
+    assert s.trick_points == (60, 102)
+    assert s.outcome == "dedans" and s.points == (20, 162)
+
+
+@pytest.mark.parametrize("tie,outcome,points,reserve", [
+    ("litige", "litige", (0, 81), 81),
+    ("takers_made", "made", (81, 81), 0),
+    ("takers_fail", "dedans", (0, 162), 0),
+    ("defenders_keep", "litige", (0, 81), 0),
+])
+def test_tie_options(tie, outcome, points, reserve):
+    s = score_deal(taker_team=A, card_points=(71, 81), tricks_won=(4, 4), last_trick_team=A, rules=Rules(tie=tie))
+    assert (s.outcome, s.points, s.reserve_out) == (outcome, points, reserve)
+
+
+def test_made_needs_strictly_more():
+    s = score_deal(taker_team=B, card_points=(70, 82), tricks_won=(4, 4), last_trick_team=A)
+    assert s.trick_points == (80, 82) and s.outcome == "made" and s.points == (80, 82)
+
+
+def test_bad_totals_raise():
+    with pytest.raises(ValueError, match="152"):
+        score_deal(taker_team=A, card_points=(70, 70), tricks_won=(4, 4), last_trick_team=A)

@@ -1,0 +1,154 @@
+"""Smoke tests of the main job (``belote train`` then ``belote eval``) and the model format."""
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from belote_env import GameState, Rules
+from policies import make_policy
+from policies.network import BeloteNet, CheckpointError, load_model, save_model
+from training.cli import main
+from training.config import ConfigError, TrainConfig, load_config
+
+TINY = {"exp_name": "smoke", "total_timesteps": 2048, "n_tables": 4, "n_steps": 32, "batch_size": 128,
+        "n_epochs": 1, "net_pi": [32], "net_vf": [32], "checkpoint_every": 1024, "eval_pairs": 5}
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("train")
+    cfg = tmp / "tiny.yaml"
+    cfg.write_text(yaml.safe_dump({**TINY, "log_dir": str(tmp / "runs")}))
+    assert main(["train", "--config", str(cfg), "--no-progress"]) == 0
+    (run,) = list((tmp / "runs").iterdir())
+    return run
+
+
+def test_train_writes_run_folder(trained_run):
+    run = trained_run
+    assert run.name.startswith("belote_v0__smoke__0__")
+    assert yaml.safe_load((run / "config.yaml").read_text())["total_timesteps"] == 2048
+    assert list(run.glob("events.out.tfevents.*")), "TensorBoard events written"
+    ckpts = sorted(p.name for p in (run / "checkpoints").iterdir())
+    assert ckpts == ["final", "step_000001024", "step_000002048"]
+    ev = json.loads((run / "eval.json").read_text())
+    assert ev["timesteps"] == 2048 and ev["vs_random"]["deals"] == 10 and ev["vs_easy"]["deals"] == 10
+    meta = json.loads((run / "checkpoints" / "final" / "meta.json").read_text())
+    assert meta["action_table_version"] == 1 and meta["obs_encoder_version"] == 1
+    assert meta["rules"]["target"] is None and meta["timesteps"] == 2048
+
+
+def test_eval_cli_on_checkpoint(trained_run, capsys, tmp_path):
+    out = tmp_path / "r.json"
+    assert main(["eval", str(trained_run / "checkpoints" / "final"), "easy", "--deals", "20", "--no-progress",
+                 "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "20 deals (10 mirrored pairs" in text and "95% CI" in text
+    r = json.loads(out.read_text())
+    assert r["deals"] == 20 and 0.0 <= r["win_rate"] <= 1.0
+
+
+def test_loaded_checkpoint_plays_legal_moves(trained_run):
+    pol = make_policy(str(trained_run / "checkpoints" / "final"))
+    rng = random.Random(0)
+    for seed in range(30):
+        st = GameState(Rules(target=None), seed=seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            a = pol.act(info) if st.current % 2 == 0 else info.legal_actions[rng.randrange(len(info.legal_actions))]
+            assert a in info.legal_actions
+            st.apply(a)
+
+
+def _model_dir(tmp_path):
+    net = BeloteNet(pi=[16], vf=[16])
+    return save_model(tmp_path / "m", net.state_dict(), net.config)
+
+
+def test_model_roundtrip(tmp_path):
+    d = _model_dir(tmp_path)
+    net, meta = load_model(d)
+    assert meta["net"]["pi"] == [16]
+    net2, _ = load_model(d / "model.safetensors")
+    x = np.zeros((1, net.config["obs_size"]), np.float32)
+    import torch
+
+    assert torch.equal(net(torch.from_numpy(x))[0], net2(torch.from_numpy(x))[0])
+
+
+def test_corrupt_and_mismatched_checkpoints_raise(tmp_path):
+    d = _model_dir(tmp_path)
+    with pytest.raises(CheckpointError, match="model.safetensors is missing"):
+        load_model(tmp_path / "nothing")
+    meta = json.loads((d / "meta.json").read_text())
+    (d / "meta.json").write_text(json.dumps({**meta, "obs_encoder_version": 99}))
+    with pytest.raises(CheckpointError, match="obs_encoder_version 99"):
+        load_model(d)
+    (d / "meta.json").write_text(json.dumps({**meta, "net": {**meta["net"], "pi": [17]}}))
+    with pytest.raises(CheckpointError, match="do not match"):
+        load_model(d)
+    (d / "meta.json").write_text("{not json")
+    with pytest.raises(CheckpointError, match="corrupt metadata"):
+        load_model(d)
+    (d / "meta.json").write_text(json.dumps(meta))
+    (d / "model.safetensors").write_bytes(b"\x00garbage" * 10)
+    with pytest.raises(CheckpointError, match="corrupt weights"):
+        load_model(d)
+
+
+def test_config_errors(tmp_path):
+    with pytest.raises(ConfigError, match="unknown config key 'lr'"):
+        TrainConfig.from_dict({"lr": 1})
+    with pytest.raises(ConfigError, match="n_tables"):
+        TrainConfig(n_tables=0)
+    p = tmp_path / "c.yaml"
+    p.write_text("rules: {tie: sometimes}\n")
+    from belote_env import RuleOptionError
+
+    with pytest.raises(RuleOptionError, match="'tie'"):
+        load_config(p)
+
+
+def test_cli_reports_bad_policy(capsys):
+    assert main(["eval", "nonexistent_tier", "easy", "--deals", "2", "--no-progress"]) == 2
+    assert "unknown policy 'nonexistent_tier'" in capsys.readouterr().err
+
+
+def test_selfplay_streams_receive_their_own_final_rewards():
+    """Every seat stream's last transition of a deal carries that seat's team reward."""
+    import torch as th
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from training.selfplay import SelfPlayCollector, StreamSpec
+
+    col = SelfPlayCollector(Rules(), n_tables=2, seed=0)
+    spec = StreamSpec(col.n_streams)
+    pol = MaskableActorCriticPolicy(spec.observation_space, spec.action_space, lambda _: 1e-3, net_arch=[16])
+    finished = []
+    orig = col._end_deal
+
+    def spy(j):
+        finished.append((j, col.tables[j].deal_score, [col.open[4 * j + s] for s in range(4)]))
+        orig(j)
+
+    col._end_deal = spy
+    while len(finished) < 20:
+        col.step(pol)
+    played = 0
+    for j, score, last in finished:
+        for s in range(4):
+            t = last[s]
+            assert t is not None and t.done
+            want = 0.0 if score is None else score.difference(s & 1) / 162.0
+            assert t.reward == pytest.approx(want)
+        played += score is not None
+    assert played > 5
+    # completed transitions in each stream: only the deal's final one is terminal and rewarded
+    for stream in col.completed:
+        for t in stream:
+            assert t.done or t.reward == 0.0
+    del th
