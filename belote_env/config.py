@@ -11,10 +11,12 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES"]
+__all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "load_rules", "preset_names", "PRESETS_DIR"]
 
 
 class RuleOptionError(ValueError):
@@ -132,3 +134,57 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of every option."""
         return dataclasses.asdict(self)
+
+
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"
+
+
+def preset_names() -> list[str]:
+    """Names of the rule presets shipped in ``belote_env/presets`` (``configs/rules``), sorted."""
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
+
+def _read_yaml_rules(path: Path) -> Rules:
+    import yaml  # only needed for presets / YAML files
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise RuleOptionError(f"cannot read rules file {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise RuleOptionError(f"rules file {path} is not valid YAML: {e}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise RuleOptionError(f"rules file {path} must hold a mapping of rule options")
+    try:
+        return Rules.from_dict(data)
+    except RuleOptionError as e:
+        raise RuleOptionError(f"{path}: {e}") from None
+
+
+def load_rules(spec: "Rules | Mapping[str, Any] | str | os.PathLike | None" = None, **overrides: Any) -> Rules:
+    """Rules from a ``Rules``, a dict of options, a preset name (``"seed000"``, see
+    ``preset_names()``) or a YAML file path, with keyword ``overrides`` applied on top.
+
+    Raises ``RuleOptionError`` for an unknown preset, an unreadable file, an unknown
+    option or a bad value (naming it and what is allowed).
+    """
+    if spec is None:
+        rules = Rules()
+    elif isinstance(spec, Rules):
+        rules = spec
+    elif isinstance(spec, Mapping):
+        rules = Rules.from_dict(spec)
+    elif isinstance(spec, (str, os.PathLike)):
+        name = str(spec)
+        if name in preset_names():
+            rules = _read_yaml_rules(PRESETS_DIR / f"{name}.yaml")
+        elif Path(name).suffix in (".yaml", ".yml") or Path(name).exists():
+            rules = _read_yaml_rules(Path(name))
+        else:
+            raise RuleOptionError(f"unknown rules preset {name!r}; presets: {', '.join(preset_names())} "
+                                  "(or give a path to a YAML file)")
+    else:
+        raise RuleOptionError(f"rules must be a Rules, a dict, a preset name or a YAML path, got {type(spec).__name__}")
+    return rules.replace(**overrides) if overrides else rules

@@ -11,7 +11,7 @@
 =================== =====================================================================
 Agents              ``player_0 .. player_3`` = seats 0..3; teams {0, 2} and {1, 3}
 Actions             ``Discrete(112)``: the flat action table below (fixed, version 1)
-Observations        ``Dict(observation=Box(0, inf, (506,), float32),
+Observations        ``Dict(observation=Box(0, inf, (618,), float32),
                     action_mask=Box(0, 1, (112,), int8))``
 Episode             one deal (a void deal, eight passes, ends the episode with reward 0)
 Rewards             zero-sum per team, only at the end, to all four agents
@@ -54,10 +54,15 @@ information set (``belote_env.observation``, ``OBS_ENCODER_VERSION = 1``):
 497:501     4     relative seat winning the current trick
 501:505     4     led suit of the current trick
 505:506     1     card points in the current trick / 80
+506:518     12    belief: relative seat r=1..3 at 506 + 4(r-1) + suit: known to lack the suit
+518:614     96    belief: card c at 518 + 3c + (r-1): relative seat r=1..3 may still hold c
+614:618     4     declaration points made, by relative seat / 250
 =========== ===== ===================================================================
 
-Size 506 = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4
-+ 4 + 1; the last six blocks are derived from the others, to ease learning.
+Size 618 = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4
++ 4 + 1 + 12 + 96 + 4. Blocks from 401 on are derived from the others (what the rules let a
+seat infer from the public history: voids, trump limits, belote and declaration reveals;
+``belote_env.inference``), to ease learning.
 
 Relative seat ``r = (seat - me) % 4``: 0 me, 1 left-hand opponent (plays after me), 2 partner,
 3 right-hand opponent. ``action_mask`` is int8, 1 for each legal id of the acting agent and

@@ -19,13 +19,14 @@ from enum import IntEnum
 from typing import Sequence
 
 from .actions import (
-    ANNOUNCE_BELOTE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
+    ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
 )
 from .bidding import classic_bid_contract, classic_legal_bids
 from .cards import (
     ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, card_to_str, cards_of,
 )
 from .config import RuleOptionError, Rules
+from .declarations import Declaration, best_declarations, declaration_winner
 from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
 from .scoring import DealScore, score_deal
@@ -67,7 +68,7 @@ def partner_of(seat: int) -> int:
 
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
-_UNSUPPORTED = {"declarations": ("auto", "choice")}
+_UNSUPPORTED: dict[str, tuple] = {}
 
 
 def check_rules_supported(rules) -> Rules:
@@ -106,8 +107,8 @@ class GameState:
         "rules", "rng", "dealer", "scores", "reserve", "deal_number", "phase", "winner",
         "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
         "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
-        "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next",
-        "actions", "deal_score", "void", "_legal", "decks",
+        "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next",
+        "actions", "deal_score", "void", "_legal", "deal_log",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
@@ -124,7 +125,8 @@ class GameState:
         self.deal_number = 0  # played (not void) deals finished
         self.winner: int | None = None
         self.deal_scores: list[DealScore] = []
-        self.decks: list[tuple[int, ...]] = []
+        #: every deal of the game so far: {"dealer", "deck", "actions"} (records.py)
+        self.deal_log: list[dict] = []
         self._start_deal(deck)
 
     # ------------------------------------------------------------------ dealing
@@ -140,7 +142,6 @@ class GameState:
             if sorted(deck) != list(range(NUM_CARDS)):
                 raise ValueError("deck must hold each card id 0..31 exactly once")
         self.deck = tuple(deck)
-        self.decks.append(self.deck)
         eldest = (self.dealer + 1) % 4
         hands = [0, 0, 0, 0]
         pos = 0
@@ -167,7 +168,10 @@ class GameState:
         self.belote_pairs: list[tuple[int, int]] = []  # (seat, suit) holding K+Q
         self.announcements: list[tuple[int, str, int]] = []
         self.announce_next = False  # optional belote: the next card carries the announcement
+        self.declared: list[tuple[Declaration, ...]] = [(), (), (), ()]  # public once made (§6)
+        self.declare_next = False  # declarations "choice": the next card carries them
         self.actions: list[tuple[int, int]] = []
+        self.deal_log.append({"dealer": self.dealer, "deck": self.deck, "actions": self.actions})
         self.deal_score: DealScore | None = None
         self.void = False
         self.phase = Phase.BIDDING
@@ -205,20 +209,28 @@ class GameState:
         trump, whose K or Q is playable, may also choose ``ANNOUNCE_BELOTE``; it then must
         play one of the two, and the announcement becomes public with that card. Playing
         the card directly declines: nothing shows the choice to the other seats.
+        With ``declarations="choice"`` (§6) a seat with declarations may choose ``DECLARE``
+        before its first card; they become public with that card. Playing the card
+        directly declines, revealing nothing. ``DECLINE_DECLARE`` and ``DECLINE_BELOTE``
+        are therefore never legal under these rules.
         """
         if self._legal is None:
             if self.phase == Phase.BIDDING:
                 self._legal = classic_legal_bids(self.bid_round, self.turned_card >> 3, self.rules)
             elif self.phase == Phase.PLAY:
                 cards = legal_cards(self.hands[self.current], self.trick, self.contract, self.rules)
+                extra: tuple[int, ...] = ()
                 if self.rules.belote == "optional" and self.belote_pairs:
                     ann = cards & self._announceable()
                     if self.announce_next:
                         cards = ann
                     elif ann:
-                        self._legal = (*cards_of(cards), ANNOUNCE_BELOTE)
-                        return self._legal
-                self._legal = tuple(cards_of(cards))
+                        extra = (ANNOUNCE_BELOTE,)
+                if (self.rules.declarations == "choice" and not self.declare_next and not self.tricks
+                        and not self.played_by[self.current]
+                        and best_declarations(self.hands[self.current], self.contract)):
+                    extra = (DECLARE,) + extra
+                self._legal = (*cards_of(cards), *extra)
             else:
                 self._legal = ()
         return self._legal
@@ -298,6 +310,8 @@ class GameState:
             self._apply_bid(action)
         elif action == ANNOUNCE_BELOTE:
             self.announce_next = True
+        elif action == DECLARE:
+            self.declare_next = True
         else:
             self._apply_card(action)
 
@@ -321,6 +335,11 @@ class GameState:
 
     def _apply_card(self, c: int) -> None:
         seat = self.current
+        if not self.tricks and not self.played_by[seat] and self.rules.declarations != "off":
+            # RULES.md §6: declarations are made with the seat's card of the first trick
+            if self.rules.declarations == "auto" or self.declare_next:
+                self.declared[seat] = best_declarations(self.hands[seat], self.contract)
+            self.declare_next = False
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
@@ -359,12 +378,17 @@ class GameState:
         for seat, kind, _ in self.announcements:
             if kind == "belote":
                 belote[seat & 1] += 20
+        decl = [0, 0]
+        team = declaration_winner(self.declared, self.contract, self.eldest, self.rules.declaration_tie)
+        if team is not None:
+            decl[team] = sum(d.points for s in (team, team + 2) for d in self.declared[s])
         result = score_deal(
             taker_team=self.taker & 1,
             card_points=(self.card_points[0], self.card_points[1]),
             tricks_won=(self.tricks_won[0], self.tricks_won[1]),
             last_trick_team=self.tricks[-1][2] & 1,
             belote=(belote[0], belote[1]),
+            declarations=(decl[0], decl[1]),
             rules=self.rules,
             reserve_in=self.reserve,
         )
@@ -417,6 +441,7 @@ class GameState:
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             card_points=(self.card_points[0], self.card_points[1]),
             announcements=tuple(self.announcements),
+            declared=tuple(self.declared),
             scores=(self.scores[0], self.scores[1]),
             reserve=self.reserve,
             deal_number=self.deal_number,
@@ -432,6 +457,8 @@ class GameState:
             if isinstance(v, list):
                 v = list(v)
             setattr(new, name, v)
+        new.deal_log = [dict(d) for d in self.deal_log]
+        new.deal_log[-1]["actions"] = new.actions
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         return new

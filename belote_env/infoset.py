@@ -40,6 +40,8 @@ class InfoSet:
         card_points: (team 0, team 1) card points of the tricks won so far this deal.
         announcements: public announcements ``(seat, kind, card id)``, kind ``"belote"``
             or ``"rebelote"``, in order.
+        declared: per seat, the declarations it made (``declarations.Declaration``; their
+            cards are public), ``()`` for none (RULES.md §6).
         scores: (team 0, team 1) game scores now (including this deal once it is scored).
         reserve: litige reserve pending now (points).
         deal_number: played deals finished in the game.
@@ -64,6 +66,7 @@ class InfoSet:
     hand_sizes: tuple[int, int, int, int]
     card_points: tuple[int, int]
     announcements: tuple[tuple[int, str, int], ...]
+    declared: tuple[tuple, tuple, tuple, tuple]
     scores: tuple[int, int]
     reserve: int
     deal_number: int

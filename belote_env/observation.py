@@ -31,11 +31,17 @@ range       size  content
 497:501     4     relative seat winning the current trick (0 when the trick is empty)
 501:505     4     led suit of the current trick
 505:506     1     card points in the current trick / 80 (the rules' point table)
+506:518     12    belief: relative seat r = 1..3 at ``506 + 4(r-1) + suit``: known to lack suit
+518:614     96    belief: card c at ``518 + 3c + (r-1)``: relative seat r = 1..3 may hold c
+614:618     4     declaration points made by relative seat r / 250 (RULES.md §6)
 =========== ===== ==========================================================================
 
 Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
-= 506 (``OBS_SIZE``). The last six blocks are derived from the earlier ones (they add no
-information) to make card play easier to learn.
++ 12 + 96 + 4 = 618 (``OBS_SIZE``). Blocks 401:614 are derived from the earlier ones (they
+add no information) to make play easier to learn; the belief block (seed 004's hard tier:
+"infers which suits each seat is void in, and ... where each unseen card lies") comes from
+``inference.public_constraints``: while bidding the stock is a fourth holder, so a card
+marked for no seat there lies in the stock.
 
 Version history: 1 (first release).
 """
@@ -46,24 +52,26 @@ import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
 from .cards import FULL_DECK, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
+from .inference import public_constraints
 from .infoset import InfoSet
 from .rules import trick_winner
 
 __all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask"]
 
 OBS_ENCODER_VERSION = 1
-OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
+OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1 + 12 + 96 + 4
 
 _HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER = 0, 32, 64, 72, 100, 106, 110
 _TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN, _SCORES = 114, 242, 370, 374, 378, 386, 390, 398
 _LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS = 401, 433, 465, 497, 501, 505
+_VOIDS, _HOLDERS, _DECL = 506, 518, 614
 
-# _BITS[b] is the float32 0/1 vector of the 8 bits of byte b (least significant first).
-_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
-
-
-def _mask_to_vec(mask: int) -> np.ndarray:
-    return _BITS[[mask & 255, (mask >> 8) & 255, (mask >> 16) & 255, mask >> 24]].reshape(32)
+def _bits(mask: int, base: int, out: list) -> None:
+    """Append ``base + c`` for every card ``c`` in ``mask``."""
+    while mask:
+        low = mask & -mask
+        out.append(base + low.bit_length() - 1)
+        mask ^= low
 
 
 def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
@@ -82,70 +90,96 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     else:
         out.fill(0.0)
     me = info.seat
-    out[_HAND:_HAND + 32] = _mask_to_vec(info.hand)
-    out[_TURNED + info.turned_card] = 1.0
+    ones: list[int] = []  # indices set to 1.0, written in one numpy call at the end
+    _bits(info.hand, _HAND, ones)
+    ones.append(_TURNED + info.turned_card)
     for i, (seat, action) in enumerate(info.bids):
         r = (seat - me) % 4
         if i < 4:
-            out[_BID1 + 2 * r + (action == TAKE)] = 1.0
+            ones.append(_BID1 + 2 * r + (action == TAKE))
         else:
-            out[_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT)] = 1.0
-    if info.contract >= 0:
-        out[_CONTRACT + info.contract] = 1.0
-        out[_TAKER + (info.taker - me) % 4] = 1.0
-    out[_DEALER + (info.dealer - me) % 4] = 1.0
+            ones.append(_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT))
+    k = info.contract
+    if k >= 0:
+        ones.append(_CONTRACT + k)
+        ones.append(_TAKER + (info.taker - me) % 4)
+    ones.append(_DEALER + (info.dealer - me) % 4)
     leader = info.trick_leader
-    for i, c in enumerate(info.trick):
-        out[_TRICK + 32 * ((leader + i - me) % 4) + c] = 1.0
+    trick = info.trick
+    for i, c in enumerate(trick):
+        ones.append(_TRICK + 32 * ((leader + i - me) % 4) + c)
+    played = 0
     for seat in range(4):
         m = info.played_by[seat]
         if m:
-            r = (seat - me) % 4
-            out[_PLAYED + 32 * r:_PLAYED + 32 * r + 32] = _mask_to_vec(m)
-    out[_LEADER + (leader - me) % 4] = 1.0
+            played |= m
+            _bits(m, _PLAYED + 32 * ((seat - me) % 4), ones)
+    ones.append(_LEADER + (leader - me) % 4)
+    legal = info.legal_actions
     if info.phase == 0:
-        out[_PHASE + (0 if info.bid_round == 1 else 1)] = 1.0
+        ones.append(_PHASE + (0 if info.bid_round == 1 else 1))
     elif info.phase == 1:
-        out[_PHASE + (3 if info.legal_actions and info.legal_actions[0] >= 32 else 2)] = 1.0
+        ones.append(_PHASE + (3 if legal and legal[0] >= 32 else 2))
     n = len(info.tricks)
     if n < 8:
-        out[_NTRICKS + n] = 1.0
+        ones.append(_NTRICKS + n)
     us = me & 1
-    out[_POINTS] = info.card_points[us] / 162.0
-    out[_POINTS + 1] = info.card_points[1 - us] / 162.0
-    won = [0, 0]
+    won_us = 0
     for _, _, w in info.tricks:
-        won[w & 1] += 1
-    out[_POINTS + 2] = won[us] / 8.0
-    out[_POINTS + 3] = won[1 - us] / 8.0
+        won_us += (w & 1) == us
     for seat, kind, _ in info.announcements:
-        out[_ANN + 2 * ((seat - me) % 4) + (kind == "rebelote")] = 1.0
-    out[_SCORES] = info.scores[us] / 1000.0
-    out[_SCORES + 1] = info.scores[1 - us] / 1000.0
-    out[_SCORES + 2] = info.reserve / 162.0
+        ones.append(_ANN + 2 * ((seat - me) % 4) + (kind == "rebelote"))
     # derived blocks
-    legal = info.legal_actions
-    if legal and legal[0] < 32:
-        out[_LEGAL + np.fromiter((c for c in legal if c < 32), dtype=np.intp)] = 1.0
-    played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
+    for c in legal:
+        if c < 32:
+            ones.append(_LEGAL + c)
     unseen = FULL_DECK & ~(info.hand | played)
-    out[_UNSEEN:_UNSEEN + 32] = _mask_to_vec(unseen)
-    k = info.contract
+    _bits(unseen, _UNSEEN, ones)
+    trick_pts = 0.0
     if k >= 0:
         strength = STRENGTH[k]
         out_cards = unseen | info.hand
-        for s in range(4):
-            rest = out_cards & SUIT_MASK[s]
+        for suit in range(4):
+            rest = out_cards & SUIT_MASK[suit]
             if rest & info.hand:
-                top = max((c for c in range(8 * s, 8 * s + 8) if rest >> c & 1), key=strength.__getitem__)
+                top, best = -1, -1
+                while rest:
+                    low = rest & -rest
+                    c = low.bit_length() - 1
+                    rest ^= low
+                    if strength[c] > best:
+                        top, best = c, strength[c]
                 if info.hand >> top & 1:
-                    out[_MASTER + top] = 1.0
-        trick = info.trick
+                    ones.append(_MASTER + top)
         if trick:
-            out[_WINNER + (leader + trick_winner(trick, k) - me) % 4] = 1.0
-            out[_LED + (trick[0] >> 3)] = 1.0
+            ones.append(_WINNER + (leader + trick_winner(trick, k) - me) % 4)
+            ones.append(_LED + (trick[0] >> 3))
             pts = POINTS_BY_ALL_TRUMP_OPTION[info.rules.all_trump_points][k]
-            out[_TRICK_PTS] = sum(pts[c] for c in trick) / 80.0
+            trick_pts = sum(pts[c] for c in trick) / 80.0
+    # belief block
+    cons = public_constraints(info)
+    for r in (1, 2, 3):
+        possible = cons.possible((me + r) % 4)
+        base = _VOIDS + 4 * (r - 1)
+        for suit in range(4):
+            if not possible & SUIT_MASK[suit]:
+                ones.append(base + suit)
+        while possible:
+            low = possible & -possible
+            ones.append(_HOLDERS + 3 * (low.bit_length() - 1) + r - 1)
+            possible ^= low
+    out[ones] = 1.0
+    out[_POINTS] = info.card_points[us] / 162.0
+    out[_POINTS + 1] = info.card_points[1 - us] / 162.0
+    out[_POINTS + 2] = won_us / 8.0
+    out[_POINTS + 3] = (n - won_us) / 8.0
+    out[_SCORES] = info.scores[us] / 1000.0
+    out[_SCORES + 1] = info.scores[1 - us] / 1000.0
+    out[_SCORES + 2] = info.reserve / 162.0
+    out[_TRICK_PTS] = trick_pts
+    for seat in range(4):
+        if info.declared[seat]:
+            out[_DECL + (seat - me) % 4] = sum(d.points for d in info.declared[seat]) / 250.0
     return out
 
 

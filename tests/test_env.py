@@ -173,8 +173,6 @@ def test_env_argument_and_seed_validation():
 
     from belote_env import RuleOptionError
 
-    with pytest.raises(RuleOptionError, match="not implemented"):
-        belote_v0.raw_env(rules={"declarations": "auto"})
     for bad in (True, float("inf"), 0, -1):
         with pytest.raises(ValueError, match="reward_scale"):
             belote_v0.raw_env(reward_scale=bad)

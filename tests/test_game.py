@@ -316,5 +316,3 @@ def test_bad_constructor_arguments():
         st.information_set(True)
     with pytest.raises(RuleOptionError, match="unknown rule option 'foo'"):
         Rules(foo=1)
-    with pytest.raises(RuleOptionError, match="not implemented"):
-        GameState(Rules(declarations="auto"))

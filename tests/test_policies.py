@@ -16,7 +16,7 @@ def _info(hand, legal_actions, contract=0, turned="7S", bidding=False):
                    turned_card=parse_card(turned), bids=(), bid_round=1 if bidding else 0,
                    contract=-1 if bidding else contract, taker=-1 if bidding else 0, trick=(), trick_leader=0,
                    tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5) if bidding else (8, 8, 8, 8),
-                   card_points=(0, 0), announcements=(), scores=(0, 0), reserve=0, deal_number=0,
+                   card_points=(0, 0), announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0,
                    legal_actions=tuple(sorted(legal_actions)), rules=Rules())
 
 

@@ -1,0 +1,159 @@
+"""Declarations ("annonces", RULES.md §6): carrés and sequences, the best partition of a
+hand, and which team's declarations score.
+
+Cards are ids 0..31 (``card = suit*8 + rank``, ranks in natural order 7 8 9 10 J Q K A,
+which is also the sequence order). A ``Declaration`` is one carré or one sequence.
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
+
+__all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS"]
+
+#: carré points by rank (natural index 0..7): suit and all-trump contracts / no-trump.
+CARRE_POINTS = {
+    "suit": (0, 0, 150, 100, 200, 100, 100, 100),  # 7 8 9 10 J Q K A
+    "no_trump": (0, 0, 100, 150, 100, 100, 100, 200),
+}
+#: sequence points by length (3, 4, 5 cards; longer runs show their five highest).
+SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100}
+
+
+@dataclass(frozen=True, order=True)
+class Declaration:
+    """One declaration.
+
+    Attributes:
+        kind: ``"carre"`` or ``"sequence"``.
+        cards: 32-bit mask of the declared cards.
+        points: its value (int points).
+        rank: carré rank, or the sequence's top rank (natural index 0..7).
+        length: cards in a sequence (3..5), 4 for a carré.
+        suit: the sequence's suit, or -1 for a carré.
+    """
+
+    kind: str
+    cards: int
+    points: int
+    rank: int
+    length: int
+    suit: int
+
+    def strength(self, contract: int) -> tuple:
+        """Comparison key (RULES.md §6): any carré beats any sequence; carrés by points
+        then rank; sequences by length, top card, then a trump sequence first."""
+        if self.kind == "carre":
+            return (1, self.points, self.rank, 0)
+        return (0, self.length, self.rank, int(self.suit == contract))
+
+
+def _carre_table(contract: int) -> tuple[int, ...]:
+    return CARRE_POINTS["no_trump" if contract == NO_TRUMP else "suit"]
+
+
+def _run_splits(ranks: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Best ways to cut a run of consecutive ranks (ascending) into segments of 3..5.
+
+    Returns ``[(points, [(top_rank, length), ...])]`` with the single best split, cutting
+    from the top so that ties keep the highest cards.
+    """
+    @lru_cache(maxsize=None)
+    def best(hi: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+        # best split of ranks[0:hi]
+        if hi < 3:
+            return 0, ()
+        options = [best(hi - 1)]
+        for length in (5, 4, 3):
+            if hi >= length:
+                pts, segs = best(hi - length)
+                options.append((pts + SEQUENCE_POINTS[length], segs + ((ranks[hi - 1], length),)))
+        return max(options, key=lambda o: (o[0], sorted(o[1], reverse=True)))
+
+    pts, segs = best(len(ranks))
+    return [(pts, list(segs))]
+
+
+def _sequences(hand: int) -> list[Declaration]:
+    out = []
+    for s in range(NUM_SUITS):
+        bits = (hand & SUIT_MASK[s]) >> (8 * s)
+        r = 0
+        while r < 8:
+            if not bits >> r & 1:
+                r += 1
+                continue
+            start = r
+            while r < 8 and bits >> r & 1:
+                r += 1
+            run = tuple(range(start, r))
+            if len(run) >= 3:
+                for _, segs in _run_splits(run):
+                    for top, length in segs:
+                        mask = sum(1 << (8 * s + x) for x in range(top - length + 1, top + 1))
+                        out.append(Declaration("sequence", mask, SEQUENCE_POINTS[length], top, length, s))
+    return out
+
+
+def best_declarations(hand: int, contract: int) -> tuple[Declaration, ...]:
+    """The partition of ``hand`` (32-bit mask, usually 8 cards) into declarations that
+    scores most, a card belonging to at most one (RULES.md §6). Among equal totals the
+    one with the stronger best declaration is kept. Returns declarations sorted strongest
+    first (empty tuple when there is none)."""
+    table = _carre_table(contract)
+    carres = []
+    for r in range(8):
+        mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
+        if hand & mask == mask and table[r] > 0:
+            carres.append(Declaration("carre", mask, table[r], r, 4, -1))
+    best: tuple = ()
+    best_key = None
+    for pick in range(1 << len(carres)):
+        chosen = [c for i, c in enumerate(carres) if pick >> i & 1]
+        rest = hand
+        for c in chosen:
+            rest &= ~c.cards
+        decls = chosen + _sequences(rest)
+        decls.sort(key=lambda d: d.strength(contract), reverse=True)
+        key = (sum(d.points for d in decls), [d.strength(contract) for d in decls])
+        if best_key is None or key > best_key:
+            best, best_key = tuple(decls), key
+    return best if best_key and best_key[0] > 0 else ()
+
+
+def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int, eldest: int,
+                       tie: str = "eldest") -> int | None:
+    """The team (0/1) whose declarations score, or ``None`` (RULES.md §6).
+
+    Args:
+        declared: per seat 0..3, the declarations it made (possibly empty).
+        contract: contract kind 0..5 (for the trump-sequence tiebreak).
+        eldest: the seat after the dealer (tiebreak ``"eldest"``: the first in play order).
+        tie: ``"eldest"`` or ``"none"`` (``declaration_tie`` option).
+    Returns:
+        the team holding the single strongest declaration; on a tie between the teams,
+        the team of the tied seat nearest eldest in play order (``"eldest"``) or ``None``.
+    """
+    best_key, holders = None, []
+    for i in range(4):
+        seat = (eldest + i) % 4
+        for d in declared[seat]:
+            k = d.strength(contract)
+            if best_key is None or k > best_key:
+                best_key, holders = k, [seat]
+            elif k == best_key:
+                holders.append(seat)
+    if best_key is None:
+        return None
+    teams = {s & 1 for s in holders}
+    if len(teams) == 1:
+        return holders[0] & 1
+    return holders[0] & 1 if tie == "eldest" else None
+
+

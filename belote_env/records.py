@@ -1,0 +1,220 @@
+"""Game records: write, read and replay any game exactly (JSON, format version 1).
+
+A record is a JSON object::
+
+    {
+      "format": "belote-rl-record",
+      "version": 1,
+      "action_table_version": 1,
+      "rules": {"all_pass_redeal": "same_dealer", ...},     # every option (RULES.md)
+      "deals": [                                           # in order, void deals included
+        {"dealer": 0,
+         "deck": [12, 3, ...],                             # 32 card ids, the dealing order
+         "actions": [[1, 32], [2, 33], [1, 7], ...]},      # [seat, action id] in order
+        {"dealer": 1,
+         "hands": [["JS", "9S", "AH", "7D", "8D"], ...],   # OR explicit 5-card hands per
+         "turned": "10S", "stock": ["KD", ...],            # seat, turned card, stock order
+         "actions": [...]}
+      ],
+      "result": {"scores": [862, 1004], "winner": 1}       # written by game_record; checked
+    }
+
+Cards may be ids (0..31) or names (``"J♠"``, ``"JS"``, ``"10H"``). With explicit hands,
+each seat's first three cards form its first packet and the last two its second
+(RULES.md §3.1); the stock is dealt from its first card. The last deal may be unfinished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
+from .cards import parse_card
+from .config import RuleOptionError, Rules
+from .game import GameState, IllegalActionError
+
+__all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "save_game",
+           "RECORD_FORMAT", "RECORD_VERSION"]
+
+RECORD_FORMAT = "belote-rl-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A malformed record, or one whose actions are illegal when replayed."""
+
+
+def game_record(state: GameState) -> dict[str, Any]:
+    """The record (a JSON-able dict) of every deal of ``state``'s game so far."""
+    rec = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "action_table_version": ACTION_TABLE_VERSION,
+        "rules": state.rules.to_dict(),
+        "deals": [{"dealer": d["dealer"], "deck": list(d["deck"]), "actions": [list(a) for a in d["actions"]]}
+                  for d in state.deal_log],
+    }
+    rec["result"] = {"scores": list(state.scores), "winner": state.winner, "game_over": state.is_game_over}
+    return rec
+
+
+def write_record(path: str | os.PathLike, record: dict[str, Any]) -> Path:
+    """Write ``record`` as JSON atomically (temporary file, fsync, rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def save_game(state: GameState, path: str | os.PathLike) -> Path:
+    """Write the record of ``state``'s game to ``path`` (one call, atomic)."""
+    return write_record(path, game_record(state))
+
+
+def read_record(path: str | os.PathLike) -> dict[str, Any]:
+    """Read and validate a record file; raises ``RecordError`` naming the problem."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise RecordError(f"cannot read record {path}: {e}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"record {path} is not valid JSON: {e}") from None
+    _validate(record)
+    return record
+
+
+def _card(value, where: str) -> int:
+    if isinstance(value, str):
+        try:
+            return parse_card(value)
+        except ValueError as e:
+            raise RecordError(f"{where}: {e}") from None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
+        raise RecordError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {value!r}")
+    return value
+
+
+def _deck_of(deal: dict, i: int) -> list[int]:
+    if "deck" in deal:
+        if "hands" in deal or "turned" in deal or "stock" in deal:
+            raise RecordError(f"deal {i}: give either 'deck' or 'hands' + 'turned' + 'stock', not both")
+        deck = deal["deck"]
+        if not isinstance(deck, list) or len(deck) != 32:
+            raise RecordError(f"deal {i}: 'deck' must be a list of 32 cards")
+        deck = [_card(c, f"deal {i} deck[{j}]") for j, c in enumerate(deck)]
+    else:
+        for key in ("hands", "turned", "stock"):
+            if key not in deal:
+                raise RecordError(f"deal {i}: missing {key!r} (or give 'deck')")
+        hands, stock = deal["hands"], deal["stock"]
+        if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, list) and len(h) == 5 for h in hands):
+            raise RecordError(f"deal {i}: 'hands' must be 4 lists of 5 cards (seats 0..3)")
+        if not isinstance(stock, list) or len(stock) != 11:
+            raise RecordError(f"deal {i}: 'stock' must be a list of 11 cards")
+        dealer = deal["dealer"]
+        hs = [[_card(c, f"deal {i} hands[{s}][{j}]") for j, c in enumerate(h)] for s, h in enumerate(hands)]
+        order = [(dealer + 1 + k) % 4 for k in range(4)]
+        deck = [c for s in order for c in hs[s][:3]] + [c for s in order for c in hs[s][3:]]
+        deck += [_card(deal["turned"], f"deal {i} turned")] + [_card(c, f"deal {i} stock[{j}]") for j, c in enumerate(stock)]
+    if sorted(deck) != list(range(32)):
+        dup = sorted({c for c in deck if deck.count(c) > 1})
+        raise RecordError(f"deal {i}: the cards must be the 32 distinct cards; repeated: {dup}")
+    return deck
+
+
+def _validate(record: Any) -> None:
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a belote-rl record: 'format' is {record.get('format')!r}, expected {RECORD_FORMAT!r}")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not supported (this package reads {RECORD_VERSION})")
+    if record.get("action_table_version", ACTION_TABLE_VERSION) != ACTION_TABLE_VERSION:
+        raise RecordError(f"record uses action table version {record['action_table_version']!r}, "
+                          f"this package uses {ACTION_TABLE_VERSION}")
+    try:
+        Rules.from_dict(record.get("rules", {}))
+    except RuleOptionError as e:
+        raise RecordError(f"record 'rules': {e}") from None
+    deals = record.get("deals")
+    if not isinstance(deals, list) or not deals:
+        raise RecordError("record 'deals' must be a non-empty list")
+    for i, deal in enumerate(deals):
+        if not isinstance(deal, dict):
+            raise RecordError(f"deal {i}: must be an object")
+        if deal.get("dealer") not in (0, 1, 2, 3) or isinstance(deal.get("dealer"), bool):
+            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3, got {deal.get('dealer')!r}")
+        _deck_of(deal, i)
+        actions = deal.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError(f"deal {i}: 'actions' must be a list of [seat, action id]")
+        for j, a in enumerate(actions):
+            if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
+                    or a[0] not in (0, 1, 2, 3) or not 0 <= a[1] < NUM_ACTIONS):
+                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {a!r}")
+
+
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, int, tuple[int, ...]]]:
+    """Replay a record step by step.
+
+    Yields ``(deal index, action index, state before the action, action id, legal ids)``,
+    then applies the action. Raises ``RecordError`` at the first problem: a malformed
+    record, a dealer that does not follow the rules' rotation, an action by the wrong
+    seat, or an illegal action (the message gives the deal, the index and the legal ids).
+    """
+    _validate(record)
+    rules = Rules.from_dict(record.get("rules", {}))
+    deals = record["deals"]
+    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0))
+    for i, deal in enumerate(deals):
+        if i > 0:
+            if not state.is_deal_over:
+                raise RecordError(f"deal {i}: deal {i - 1} is not finished in the record")
+            if state.is_game_over:
+                raise RecordError(f"deal {i}: the game was already over after deal {i - 1}")
+            state.next_deal(deck=_deck_of(deal, i))
+            if state.dealer != deal["dealer"]:
+                raise RecordError(f"deal {i}: dealer {deal['dealer']} in the record, but the rules make seat "
+                                  f"{state.dealer} deal")
+        for j, (seat, action) in enumerate(deal.get("actions", [])):
+            if state.is_deal_over:
+                raise RecordError(f"deal {i} action {j}: the deal is already over")
+            if seat != state.current:
+                raise RecordError(f"deal {i} action {j}: seat {seat} acts in the record, but it is seat "
+                                  f"{state.current}'s turn")
+            legal = state.legal_actions()
+            yield i, j, state, action, legal
+            try:
+                state.apply(action)
+            except IllegalActionError as e:
+                raise RecordError(f"deal {i} action {j}: {e}") from e
+    result = record.get("result")
+    if isinstance(result, dict) and "scores" in result and list(result["scores"]) != list(state.scores):
+        raise RecordError(f"replayed scores {state.scores} differ from the record's result {result['scores']}")
+
+
+def replay(record: dict[str, Any]) -> GameState:
+    """Re-run a record; returns the final state. Raises ``RecordError`` (see ``replay_steps``)."""
+    state = None
+    for _, _, state, _, _ in replay_steps(record):
+        pass
+    if state is None:  # no actions at all
+        _validate(record)
+        d = record["deals"][0]
+        return GameState(Rules.from_dict(record.get("rules", {})), dealer=d["dealer"], deck=_deck_of(d, 0))
+    return state

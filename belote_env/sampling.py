@@ -1,0 +1,187 @@
+"""Deal the cards a seat cannot see, consistently with everything public (RULES.md §11).
+
+``sample_hidden_hands(info, rng)`` draws, uniformly among all deals of the hidden cards
+that respect ``inference.public_constraints`` (voids, trump limits, belote and declaration
+reveals, the turned card with the taker, hand sizes), one assignment of every hidden card
+to a seat (or, while bidding, to the stock). It is exact: the number of completions is
+counted with integer dynamic programming over groups of cards that share the same set of
+possible holders, and each group's split is drawn with its exact weight, so a position
+with a single consistent deal always yields that deal, and nothing ever retries blindly.
+
+With declarations on, a seat's declarations also reveal that its first-trick hand held no
+better partition (and, in ``auto`` mode, that a silent seat held none); those non-local
+checks are applied by rejection over the exact sampler, with a bounded number of draws
+(``max_tries``), after which ``SamplingError`` is raised rather than looping.
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from math import factorial
+
+from .cards import cards_of
+from .declarations import best_declarations
+from .inference import Constraints, public_constraints
+from .infoset import InfoSet
+
+__all__ = ["HiddenDeal", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
+
+
+class SamplingError(RuntimeError):
+    """No consistent deal exists, or none was found within ``max_tries`` (declarations)."""
+
+
+@dataclass(frozen=True)
+class HiddenDeal:
+    """One completion of an information set.
+
+    Attributes:
+        hands: per seat 0..3, the 32-bit mask of the cards it holds now (the viewer's own
+            hand included, unchanged).
+        stock: mask of the stock's hidden cards while bidding (0 afterwards); the turned
+            card is not included.
+    """
+
+    hands: tuple[int, int, int, int]
+    stock: int
+
+
+def _groups(c: Constraints) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
+    """Free hidden cards grouped by the tuple of locations that may hold them, and the
+    capacity of each location once its known cards are placed."""
+    locs = [loc for loc in range(5) if c.sizes[loc] > 0]
+    free = c.hidden
+    caps = [0] * 5
+    for loc in range(5):
+        free &= ~c.known[loc]
+        caps[loc] = c.sizes[loc] - c.known[loc].bit_count()
+        if caps[loc] < 0:
+            raise SamplingError(f"location {loc} holds more known cards than its hand size")
+    groups: dict[tuple[int, ...], int] = {}
+    for x in cards_of(free):
+        allowed = tuple(loc for loc in locs if not c.cannot[loc] >> x & 1)
+        if not allowed:
+            raise SamplingError(f"no seat can hold hidden card {x}: inconsistent information set")
+        groups[allowed] = groups.get(allowed, 0) | (1 << x)
+    return sorted(groups.items()), caps
+
+
+def _splits(n: int, k: int):
+    """All ways to write n as an ordered sum of k non-negative ints."""
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _splits(n - first, k - 1):
+            yield (first,) + rest
+
+
+def _counter(groups, caps):
+    sizes = [mask.bit_count() for _, mask in groups]
+
+    @lru_cache(maxsize=None)
+    def count(i: int, caps_t: tuple[int, ...]) -> int:
+        if i == len(groups):
+            return 1 if not any(caps_t) else 0
+        allowed = groups[i][0]
+        n = sizes[i]
+        total = 0
+        for split in _splits(n, len(allowed)):
+            if any(split[j] > caps_t[loc] for j, loc in enumerate(allowed)):
+                continue
+            ways = factorial(n)
+            nxt = list(caps_t)
+            for j, loc in enumerate(allowed):
+                ways //= factorial(split[j])
+                nxt[loc] -= split[j]
+            total += ways * count(i + 1, tuple(nxt))
+        return total
+
+    return count
+
+
+def count_hidden_deals(info: InfoSet) -> int:
+    """Number of assignments of the hidden cards consistent with the local constraints
+    (exact integer; declaration-partition checks excluded)."""
+    groups, caps = _groups(public_constraints(info))
+    return _counter(groups, caps)(0, tuple(caps))
+
+
+def _draw(c: Constraints, rng: random.Random) -> list[int]:
+    groups, caps = _groups(c)
+    count = _counter(groups, caps)
+    caps_t = tuple(caps)
+    total = count(0, caps_t)
+    if total == 0:
+        raise SamplingError("no deal of the hidden cards is consistent with this information set")
+    hands = list(c.known)
+    for i, (allowed, mask) in enumerate(groups):
+        n = mask.bit_count()
+        x = rng.randrange(total)
+        for split in _splits(n, len(allowed)):
+            if any(split[j] > caps_t[loc] for j, loc in enumerate(allowed)):
+                continue
+            ways = factorial(n)
+            nxt = list(caps_t)
+            for j, loc in enumerate(allowed):
+                ways //= factorial(split[j])
+                nxt[loc] -= split[j]
+            w = ways * count(i + 1, tuple(nxt))
+            if x < w:
+                break
+            x -= w
+        cards = cards_of(mask)
+        rng.shuffle(cards)
+        pos = 0
+        for j, loc in enumerate(allowed):
+            for card_id in cards[pos:pos + split[j]]:
+                hands[loc] |= 1 << card_id
+            pos += split[j]
+        caps_t = tuple(nxt)
+        total = count(i + 1, caps_t)
+    return hands
+
+
+def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
+    mode = info.rules.declarations
+    if mode == "off" or info.contract < 0:
+        return True
+    first_trick = info.tricks[0] if info.tricks else (info.trick_leader, info.trick, -1)
+    leader, cards, _ = first_trick
+    for p in range(len(cards)):
+        seat = (leader + p) % 4
+        if seat == info.seat:
+            continue
+        declared = info.declared[seat]
+        if mode == "choice" and not declared:
+            continue  # declining reveals nothing
+        hand8 = hands[seat] | info.played_by[seat]
+        if tuple(best_declarations(hand8, info.contract)) != tuple(declared):
+            return False
+    return True
+
+
+def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_000) -> HiddenDeal:
+    """Draw one deal of the hidden cards consistent with ``info`` (see the module docstring).
+
+    Args:
+        info: the viewer's information set.
+        rng: a ``random.Random`` (the caller's; it is advanced).
+        max_tries: bound on the declaration-consistency rejection loop.
+    Returns:
+        a ``HiddenDeal``.
+    Raises:
+        SamplingError: no consistent deal exists, or (declarations on) none passed the
+            declaration checks within ``max_tries`` draws.
+    """
+    c = public_constraints(info)
+    for _ in range(max_tries):
+        hands = _draw(c, rng)
+        hands[info.seat] = info.hand
+        if _declarations_consistent(info, hands):
+            return HiddenDeal((hands[0], hands[1], hands[2], hands[3]), hands[4])
+    raise SamplingError(f"no deal consistent with the declarations found in {max_tries} draws")
