@@ -17,6 +17,8 @@ from belote_env import GameState, Rules
 
 CONFIGS = {
     "default (seed 004)": Rules(target=None),
+    "declarations auto": Rules(target=None, declarations="auto"),
+    "declarations choice + belote optional": Rules(target=None, declarations="choice", belote="optional"),
     "no-trump/all-trump in round 2": Rules(target=None, round2_no_trump_all_trump=True),
 }
 

@@ -1,7 +1,8 @@
-"""The ``belote`` command line: ``belote train``, ``belote eval``.
+"""The ``belote`` command line: ``belote train``, ``belote eval``, ``belote replay``.
 
     belote train --config configs/train/quick.yaml
     belote eval runs/<run>/checkpoints/final easy --deals 1000
+    belote replay game.json [--json]
 """
 
 from __future__ import annotations
@@ -63,6 +64,38 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from belote_env.actions import action_to_string
+    from belote_env.game import SEAT_NAMES
+    from belote_env.records import read_record, replay_steps
+
+    record = read_record(args.file)
+    steps = []
+    state = None
+    for deal_i, j, state, action, legal in replay_steps(record):
+        steps.append({"deal": deal_i, "index": j, "seat": state.current, "action": action,
+                      "action_name": action_to_string(action), "legal": list(legal)})
+        if not args.json:
+            if j == 0:
+                print(f"deal {deal_i}: dealer {state.dealer} ({SEAT_NAMES[state.dealer]}), "
+                      f"turned card {action_to_string(state.turned_card)}")
+            names = " ".join(action_to_string(a) for a in legal)
+            print(f"  {j:3d} seat {state.current} ({SEAT_NAMES[state.current]:5s}) -> "
+                  f"{action_to_string(action):16s} legal: {names}")
+    if state is None:
+        raise ValueError(f"{args.file}: the record holds no action")
+    result = {"scores": list(state.scores), "winner": state.winner, "game_over": state.is_game_over,
+              "deals": [{"outcome": d.outcome, "points": list(d.points)} for d in state.deal_scores]}
+    if args.json:
+        print(json.dumps({"steps": steps, "result": result}, ensure_ascii=False, indent=1))
+    else:
+        for i, d in enumerate(state.deal_scores):
+            print(f"deal result {i}: {d.outcome}, points team 0 (seats 0+2) {d.points[0]}, team 1 {d.points[1]}")
+        print(f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; "
+              f"winner: {'none yet' if state.winner is None else f'team {state.winner}'}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="belote", description="belote-rl: train and evaluate Belote agents")
     sub = p.add_subparsers(dest="command", required=True)
@@ -83,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", help="also write the result as JSON to this file")
     e.add_argument("--no-progress", action="store_true", help="no progress bar")
     e.set_defaults(func=_cmd_eval)
+    r = sub.add_parser("replay", help="re-run a game record, printing each decision and the scores")
+    r.add_argument("file", help="record JSON file (belote_env.records format)")
+    r.add_argument("--json", action="store_true", help="print JSON instead of text")
+    r.set_defaults(func=_cmd_replay)
     return p
 
 

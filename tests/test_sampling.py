@@ -1,0 +1,194 @@
+"""Information sets, public constraints and exact hidden-hand sampling (RULES.md §11)."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+from belote_env import GameState, Rules
+from belote_env.cards import FULL_DECK
+from belote_env.inference import public_constraints
+from belote_env.sampling import SamplingError, count_hidden_deals, sample_hidden_hands
+
+RULESETS = [
+    Rules(target=None),
+    Rules(target=None, partner_master_free=False),
+    Rules(target=None, undertrump="discard_allowed"),
+    Rules(target=None, obligations="two_player"),
+    Rules(target=None, round2_no_trump_all_trump=True),
+    Rules(target=None, declarations="auto"),
+    Rules(target=None, declarations="choice", belote="optional"),
+]
+
+
+def _position(rules, seed, cut):
+    """A state after ``cut`` random decisions of a seeded deal (stops at the deal's end)."""
+    rng = random.Random(seed)
+    st = GameState(rules, seed=seed, dealer=seed % 4)
+    n = 0
+    while not st.is_deal_over and n < cut:
+        legal = st.legal_actions()
+        st.apply(legal[rng.randrange(len(legal))])
+        n += 1
+    return st
+
+
+def _replays_identically(st, viewer, hands):
+    """Build a deck giving every seat its sampled cards (plus what it played), replay the
+    deal's public actions on it: every action must be legal, and the public events equal."""
+    if st.contract < 0:
+        return True  # bids do not depend on the cards
+    eldest = (st.dealer + 1) % 4
+    turned = st.turned_card
+    first5, rest = {}, {}
+    for s in range(4):
+        full = (st.hands[s] if s == viewer else hands[s]) | st.played_by[s]
+        cards = sorted(c for c in range(32) if full >> c & 1 and not (s == st.taker and c == turned))
+        if s == viewer:  # keep the viewer's own first five cards: it saw them
+            own5 = sorted(c for c in st.deck[:20] if full >> c & 1)
+            first5[s] = [c for c in cards if c in own5]
+            rest[s] = [c for c in cards if c not in own5]
+        else:
+            first5[s], rest[s] = cards[:5], cards[5:]
+    order = [(eldest + i) % 4 for i in range(4)]
+    deck = [c for s in order for c in first5[s][:3]] + [c for s in order for c in first5[s][3:]] + [turned]
+    deck += [c for s in order for c in rest[s]]
+    assert sorted(deck) == list(range(32))
+    alt = GameState(st.rules, dealer=st.dealer, deck=deck)
+    for seat, action in st.actions:
+        assert alt.current == seat
+        if action not in alt.legal_actions():
+            return False
+        alt.apply(action)
+    return alt.announcements == st.announcements and alt.declared == st.declared
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule_i=st_.integers(0, len(RULESETS) - 1), seed=st_.integers(0, 10**6), cut=st_.integers(0, 40),
+       sample_seed=st_.integers(0, 10**6))
+def test_samples_are_consistent_with_the_information_set(rule_i, seed, cut, sample_seed):
+    st = _position(RULESETS[rule_i], seed, cut)
+    if st.is_deal_over:
+        return
+    viewer = st.current
+    info = st.information_set(viewer)
+    rng = random.Random(sample_seed)
+    for _ in range(3):
+        deal = sample_hidden_hands(info, rng)
+        assert deal.hands[viewer] == st.hands[viewer]
+        all_cards = deal.stock | (1 << st.turned_card if st.contract < 0 else 0)
+        for s in range(4):
+            assert deal.hands[s] & all_cards == 0
+            all_cards |= deal.hands[s] | st.played_by[s]
+            if st.contract >= 0:
+                assert deal.hands[s].bit_count() == st.hands[s].bit_count()
+        assert all_cards == FULL_DECK
+        assert _replays_identically(st, viewer, deal.hands)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule_i=st_.integers(0, len(RULESETS) - 1), seed=st_.integers(0, 10**6), cut=st_.integers(8, 36))
+def test_constraints_hold_for_the_true_deal(rule_i, seed, cut):
+    """The real hidden hands always satisfy what the public history implies."""
+    st = _position(RULESETS[rule_i], seed, cut)
+    for viewer in range(4):
+        c = public_constraints(st.information_set(viewer))
+        for s in range(4):
+            if s != viewer:
+                assert c.cannot[s] & st.hands[s] == 0
+                assert c.known[s] & ~st.hands[s] == 0
+
+
+def test_no_card_ever_dealt_to_a_seat_that_cannot_hold_it():
+    rng = random.Random(0)
+    for seed in range(40):
+        st = _position(Rules(target=None), seed, 25)
+        if st.is_deal_over:
+            continue
+        info = st.information_set(st.current)
+        c = public_constraints(info)
+        for _ in range(50):
+            deal = sample_hidden_hands(info, rng)
+            for s in range(4):
+                if s != info.seat:
+                    assert deal.hands[s] & c.cannot[s] == 0
+                    assert deal.hands[s] & c.known[s] == c.known[s]
+
+
+def test_exact_when_few_deals_remain():
+    # Build a late position: play a deal to 7 tricks, then from a seat's view the last
+    # cards of the others are heavily constrained; the sampler must still find them and
+    # the count must match an enumeration.
+    import itertools
+
+    rng = random.Random(3)
+    for seed in range(200):
+        st = _position(Rules(target=None), seed, 4 + 28)  # bids + 7 tricks (roughly)
+        if st.is_deal_over or st.contract < 0 or len(st.tricks) < 6:
+            continue
+        info = st.information_set(st.current)
+        c = public_constraints(info)
+        others = [s for s in range(4) if s != info.seat]
+        hidden = [x for x in range(32) if c.hidden >> x & 1]
+        # brute-force count of assignments respecting sizes and constraints
+        count = 0
+        sizes = [c.sizes[s] for s in others]
+        for perm in set(itertools.permutations([0] * sizes[0] + [1] * sizes[1] + [2] * sizes[2])):
+            ok = all(not c.cannot[others[perm[i]]] >> x & 1 for i, x in enumerate(hidden))
+            ok = ok and all(not (c.known[s] >> x & 1) or others[perm[i]] == s
+                            for i, x in enumerate(hidden) for s in others)
+            count += ok
+        assert count_hidden_deals(info) == count
+        seen = set()
+        for _ in range(200):
+            d = sample_hidden_hands(info, rng)
+            seen.add(tuple(d.hands))
+        assert len(seen) == count  # every consistent deal is reachable, nothing else
+        return
+    pytest.fail("no late position found")
+
+
+def test_inconsistent_information_set_raises():
+    import dataclasses
+
+    st = _position(Rules(target=None), 1, 20)
+    assert st.contract >= 0 and not st.is_deal_over
+    info = st.information_set(st.current)
+    other = (info.seat + 1) % 4
+    sizes = list(info.hand_sizes)
+    sizes[other] += 1  # one more hidden card than exists
+    bad = dataclasses.replace(info, hand_sizes=tuple(sizes))
+    with pytest.raises(SamplingError, match="no deal"):
+        sample_hidden_hands(bad, random.Random(0))
+
+
+def test_belote_reveal_and_turned_card_known():
+    for seed in range(3000):
+        st = GameState(Rules(target=None), seed=seed)
+        rng = random.Random(seed)
+        while not st.is_deal_over:
+            if st.announcements and st.announcements[-1][1] == "belote":
+                seat, _, c = st.announcements[-1]
+                other = c - 1 if c & 7 == 6 else c + 1  # K <-> Q
+                viewer = (seat + 1) % 4
+                info = st.information_set(viewer)
+                cons = public_constraints(info)
+                if st.hands[seat] >> other & 1:
+                    assert cons.known[seat] >> other & 1
+                    for _ in range(10):
+                        assert sample_hidden_hands(info, rng).hands[seat] >> other & 1
+                    return
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+    pytest.fail("no belote announcement found")
+
+
+def test_taker_holds_turned_card_in_samples():
+    st = GameState(Rules(target=None), seed=0, dealer=0)
+    st.apply(33)  # eldest takes
+    viewer = 2
+    info = st.information_set(viewer)
+    rng = random.Random(1)
+    for _ in range(20):
+        assert sample_hidden_hands(info, rng).hands[st.taker] >> st.turned_card & 1
