@@ -7,15 +7,22 @@ observation encoders and the PettingZoo / Gymnasium environments (imported lazil
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS, action_to_string
 from .cards import card_to_str, parse_card, parse_cards
-from .config import RuleOptionError, Rules
+from .config import RuleOptionError, Rules, load_rules, preset_names
 from .game import GameState, IllegalActionError, Phase
 from .infoset import InfoSet
 
 __version__ = "0.1.0"
 
+try:  # gymnasium / pettingzoo registration (they import numpy; the engine modules do not)
+    from .registration import register_envs as _register_envs
+
+    _register_envs()
+except ImportError:  # pragma: no cover - an engine-only install
+    pass
+
 __all__ = [
     "ACTION_TABLE_VERSION", "NUM_ACTIONS", "action_to_string", "card_to_str", "parse_card",
-    "parse_cards", "Rules", "RuleOptionError", "GameState", "IllegalActionError", "Phase", "InfoSet",
+    "parse_cards", "Rules", "RuleOptionError", "load_rules", "preset_names", "GameState", "IllegalActionError", "Phase", "InfoSet",
     "belote_v0",
 ]
 

@@ -12,9 +12,11 @@
 Agents              ``player_0 .. player_3`` = seats 0..3; teams {0, 2} and {1, 3}
 Actions             ``Discrete(112)``: the flat action table below (fixed, version 1)
 Observations        ``Dict(observation=Box(0, inf, (618,), float32),
-                    action_mask=Box(0, 1, (112,), int8))``
-Episode             one deal (a void deal, eight passes, ends the episode with reward 0)
-Rewards             zero-sum per team, only at the end, to all four agents
+                    action_mask=Box(0, 1, (112,), int8))`` (``obs_mode="infoset"``) or
+                    ``observation=Box(-1, 111, (65, 2), int16)`` (``obs_mode="history"``)
+Episode             one deal (default; a void deal, eight passes, ends the episode with
+                    reward 0) or one game to the target (``episode="game"``)
+Rewards             zero-sum per team, at the end of each deal (or game), to all four
 =================== =====================================================================
 
 Action ids (``belote_env.actions``, ``ACTION_TABLE_VERSION = 1``):
@@ -68,20 +70,38 @@ Relative seat ``r = (seat - me) % 4``: 0 me, 1 left-hand opponent (plays after m
 3 right-hand opponent. ``action_mask`` is int8, 1 for each legal id of the acting agent and
 all zeros for every other agent.
 
-Rewards: at the end of the deal each agent receives ``(its team's deal points - the other
-team's deal points) / reward_scale`` (``reward_scale`` defaults to 162, so a dedans is
-+-1 and a capot with belote +-1.68); the same value for both partners, the negation for
-the opponents. Deal points are those of ``belote_env.scoring.score_deal`` (RULES.md §7);
-a litige reserve is not paid within a one-deal episode. ``infos[agent]`` is ``{}`` until
-the end, then ``{"deal_points": (us, them), "outcome": "made" | "dedans" | "litige" |
-"void"}``.
+``obs_mode="history"`` gives the ordered public history for sequence models: rows
+``(relative seat, id)``, int16, -1 padding: rows 0..7 my cards, row 8 the turned card with
+the relative dealer, rows 9..64 the deal's bids, cards and announcements in order
+(``belote_env.observation.encode_history``, ``HISTORY_ENCODER_VERSION = 1``).
+
+Rewards (``reward_mode``), the same for both partners and negated for the opponents, given
+at the step that ends each deal (void deals give 0):
+    ``"scaled"`` (default): (our deal points - their deal points) / 162, so a dedans is
+        +-1 and a capot with belote +-1.68;
+    ``"points"``: the raw point difference of the deal;
+    ``"win"``: +1 / -1 / 0 for the team that wins / loses / ties; with ``episode="game"``
+        given once, at the end of the game, otherwise per deal.
+Deal points are those of ``belote_env.scoring.score_deal`` (RULES.md §7); a litige reserve
+is paid to the team that wins a later deal (so never within a one-deal episode).
+``infos[agent]`` is ``{}`` until a deal ends, then holds that deal's result until the next
+one ends: ``{"deal_points": (us, them), "outcome": "made" | "dedans" | "litige" | "void",
+"scores": (us, them)}`` (all public).
 
 Arguments of ``env()`` / ``raw_env()``:
-    rules: a ``belote_env.Rules`` or a dict of rule options (default: seed 004 rules).
-    render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+    rules: a ``belote_env.Rules``, a dict of rule options, a preset name (``"seed000"``,
+        ``"seed001_4p"``, ``"seed002"``, ``"seed003"``, ``"seed004"``) or a YAML file path
+        (default: seed 004 rules). Any other keyword is a rule option overriding it, e.g.
+        ``belote_v0.env(rules="seed000", target=None)``; an unknown one raises
+        ``RuleOptionError``.
+    episode: ``"deal"`` (default) or ``"game"`` (deals until the rules' target; with
+        ``target=None`` a game is one played deal).
+    obs_mode: ``"infoset"`` (default) or ``"history"``.
+    reward_mode: ``"scaled"`` (default), ``"points"`` or ``"win"``.
+    render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it)
+        or ``"rgb_array"`` (an ``(H, W, 3)`` uint8 picture of the same view; needs Pillow).
     render_seat: the seat whose view is rendered (default 0): rendering never shows
         other seats' hands.
-    reward_scale: points per unit of reward (float > 0, default 162).
 
 ``raw_env.game`` is the engine's ``GameState`` (all hands: for debugging and tests, never
 for agents). ``raw_env.step`` raises ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id,
@@ -90,9 +110,13 @@ PettingZoo's wrappers: an illegal move ends the episode with reward -1 for the o
 (and 0 for the three others: that case is not zero-sum),
 out-of-bounds ids are asserted, and the AEC order is enforced.
 
+Registration: ``import belote_env`` registers ``pettingzoo.make("aec", "belote/belote-v0")``
+(PettingZoo versions with a registry) and ``gymnasium.make("Belote-v0")`` (the single-agent
+``belote_env.gym_env.BeloteGymEnv``).
+
 Version history:
-    v0 (belote-rl 0.1.0): classic rules, one deal per episode, infoset observation v1,
-        action table v1.
+    v0 (belote-rl 0.1.0): every rule option of RULES.md, deal or game episodes, infoset
+        observation v1 (618 floats) and history observation v1, action table v1.
 """
 
 from __future__ import annotations
@@ -106,12 +130,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .config import RuleOptionError, Rules
+from .config import Rules, load_rules
 from .game import GameState, check_rules_supported
-from .observation import OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_infoset
-from .render import render_text
+from .observation import (
+    HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
+    encode_infoset,
+)
+from .render import render_rgb, render_text
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "observation_space_for", "deal_reward"]
+
+EPISODES = ("deal", "game")
+OBS_MODES = ("infoset", "history")
+REWARD_MODES = ("scaled", "points", "win")
 
 
 def env(**kwargs) -> AECEnv:
@@ -124,53 +155,73 @@ def env(**kwargs) -> AECEnv:
     return e
 
 
-def _as_rules(rules) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, Mapping):
-        return Rules.from_dict(rules)
-    raise RuleOptionError(f"rules must be a Rules, a dict of rule options or None, got {type(rules).__name__}")
+def observation_space_for(obs_mode: str) -> spaces.Box:
+    """The ``observation`` Box of an ``obs_mode`` (``"infoset"`` or ``"history"``)."""
+    if obs_mode == "infoset":
+        return spaces.Box(low=0.0, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32)
+    if obs_mode == "history":
+        return spaces.Box(low=-1, high=NUM_ACTIONS - 1, shape=HISTORY_SHAPE, dtype=np.int16)
+    raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
+
+
+def deal_reward(state: GameState, team: int, reward_mode: str) -> float:
+    """Reward of ``team`` (0/1) for the deal just finished in ``state`` (0 for a void deal)."""
+    score = state.deal_score
+    if score is None or state.void:
+        return 0.0
+    d = score.difference(team)
+    if reward_mode == "scaled":
+        return d / 162.0
+    if reward_mode == "points":
+        return float(d)
+    return float((d > 0) - (d < 0))
+
+
+def _check_choice(name: str, value, allowed) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
 class raw_env(AECEnv):
     """The unwrapped belote_v0 AEC environment (see the module docstring)."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "belote_v0",
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, rules: Rules | Mapping[str, Any] | None = None, render_mode: str | None = None,
-                 render_seat: int = 0, reward_scale: float = 162.0):
+    def __init__(self, rules: Rules | Mapping[str, Any] | str | None = None, episode: str = "deal",
+                 obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
+                 render_seat: int = 0, **rule_overrides: Any):
         super().__init__()
-        self.rules = check_rules_supported(_as_rules(rules))
+        self.rules = check_rules_supported(load_rules(rules, **rule_overrides))
+        _check_choice("episode", episode, EPISODES)
+        _check_choice("obs_mode", obs_mode, OBS_MODES)
+        _check_choice("reward_mode", reward_mode, REWARD_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if isinstance(render_seat, bool) or render_seat not in (0, 1, 2, 3):
             raise ValueError(f"render_seat must be a seat 0..3, got {render_seat!r}")
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) \
-                or not 0 < reward_scale < float("inf"):
-            raise ValueError(f"reward_scale must be a finite positive number, got {reward_scale!r}")
+        self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
         self.render_mode = render_mode
         self.render_seat = render_seat
-        self.reward_scale = float(reward_scale)
+        self._game_rules = self.rules if episode == "game" else self.rules.replace(target=None, max_deals=None)
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(low=0.0, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
+            "observation": observation_space_for(obs_mode),
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         })
         act_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.obs_encoder_version = OBS_ENCODER_VERSION
+        self.obs_encoder_version = OBS_ENCODER_VERSION if obs_mode == "infoset" else HISTORY_ENCODER_VERSION
+        self._encode = encode_infoset if obs_mode == "infoset" else encode_history
         self._rng: random.Random | None = None
-        #: the engine state of the deal in progress (holds every hand: not for agents)
+        #: the engine state of the game in progress (holds every hand: not for agents)
         self.game: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -180,15 +231,16 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new hand. ``seed`` reseeds the env's own RNG (dealer and deck);
-        without it the RNG continues (or, on the first reset, is seeded from the OS)."""
+        """Deal a new hand (or start a new game). ``seed`` reseeds the env's own RNG
+        (dealer and decks); without it the RNG continues (or, on the first reset, is
+        seeded from the OS)."""
         if seed is not None:
             if isinstance(seed, bool) or not hasattr(seed, "__index__"):
                 raise ValueError(f"seed must be an int or None, got {seed!r}")
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(4))
+        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(4))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -201,7 +253,7 @@ class raw_env(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         info = self.game.information_set(self._seat[agent])
-        return {"observation": encode_infoset(info), "action_mask": action_mask(info.legal_actions)}
+        return {"observation": self._encode(info), "action_mask": action_mask(info.legal_actions)}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -214,32 +266,44 @@ class raw_env(AECEnv):
         self._clear_rewards()
         if st.is_deal_over:
             score = st.deal_score
+            game_end = self.episode == "deal" or st.is_game_over
             for a in self.agents:
                 team = self._seat[a] & 1
-                if score is None:
-                    self.infos[a] = {"deal_points": (0, 0), "outcome": "void"}
-                else:
-                    self.rewards[a] = score.difference(team) / self.reward_scale
-                    self.infos[a] = {"deal_points": (score.points[team], score.points[1 - team]),
-                                     "outcome": score.outcome}
-            self.terminations = dict.fromkeys(self.agents, True)
+                if self.reward_mode != "win" or self.episode == "deal":
+                    self.rewards[a] = deal_reward(st, team, self.reward_mode)
+                elif game_end and st.winner is not None:
+                    self.rewards[a] = 1.0 if st.winner == team else -1.0
+                self.infos[a] = {
+                    "deal_points": (0, 0) if score is None else (score.points[team], score.points[1 - team]),
+                    "outcome": "void" if score is None else score.outcome,
+                    "scores": (st.scores[team], st.scores[1 - team]),
+                }
             self._accumulate_rewards()
-            # next agent in seat order; PettingZoo's dead-step logic takes it from here
-            self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % 4]
+            if game_end:
+                self.terminations = dict.fromkeys(self.agents, True)
+                # next agent in seat order; PettingZoo's dead-step logic takes it from here
+                self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % 4]
+            else:
+                st.next_deal()
+                self.agent_selection = self.possible_agents[st.current_seat]
         else:
             self.agent_selection = self.possible_agents[st.current_seat]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """Text of ``render_seat``'s view (``"ansi"`` returns it, ``"human"`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """``render_seat``'s view: text (``"ansi"``), printed (``"human"``) or an RGB
+        array (``"rgb_array"``, uint8 ``(H, W, 3)``)."""
         if self.render_mode is None:
             from gymnasium import logger
             logger.warn("render() called without a render_mode")
             return None
         if self.game is None:
             raise RuntimeError("call reset() before render()")
-        text = render_text(self.game.information_set(self.render_seat))
+        info = self.game.information_set(self.render_seat)
+        if self.render_mode == "rgb_array":
+            return render_rgb(info)
+        text = render_text(info)
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -192,3 +192,61 @@ def action_mask(legal_actions, out: np.ndarray | None = None) -> np.ndarray:
     if legal_actions:
         out[list(legal_actions)] = 1
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# obs_mode="history": the ordered public history, for sequence models.
+HISTORY_ENCODER_VERSION = 1
+HISTORY_TOKENS = 56  # 8 bids + 32 cards + 4 declarations + 8 belote/rebelote, rounded up
+HISTORY_ROWS = 8 + 1 + HISTORY_TOKENS
+HISTORY_SHAPE = (HISTORY_ROWS, 2)
+
+
+def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
+    """Encode ``info`` as rows of ``(relative seat, id)`` (int16, shape ``HISTORY_SHAPE``).
+
+    ==========  ==================================================================
+    rows 0..7   my cards in hand: ``(0, card id)``, ascending, padded with ``(-1, -1)``
+    row 8       the turned card: ``(relative dealer, card id)``
+    rows 9..64  the deal's public events in order: ``(relative seat, action id)``:
+                bids, cards played, and before a card the announcements made with
+                it (``102`` declare, ``104`` belote or rebelote); padded ``(-1, -1)``
+    ==========  ==================================================================
+
+    Relative seat ``r = (seat - me) % 4``. Version ``HISTORY_ENCODER_VERSION``.
+    """
+    from .actions import ANNOUNCE_BELOTE, DECLARE
+
+    if out is None:
+        out = np.full(HISTORY_SHAPE, -1, dtype=np.int16)
+    else:
+        out.fill(-1)
+    me = info.seat
+    row = 0
+    hand = info.hand
+    while hand:
+        low = hand & -hand
+        out[row] = (0, low.bit_length() - 1)
+        hand ^= low
+        row += 1
+    out[8] = ((info.dealer - me) % 4, info.turned_card)
+    tokens = [((s - me) % 4, a) for s, a in info.bids]
+    announced = {c for _, _, c in info.announcements}
+    first_card_done = set()
+    plays = [(leader, cards) for leader, cards, _ in info.tricks]
+    if info.trick:
+        plays.append((info.trick_leader, info.trick))
+    for leader, cards in plays:
+        for i, c in enumerate(cards):
+            seat = (leader + i) % 4
+            r = (seat - me) % 4
+            if seat not in first_card_done:
+                first_card_done.add(seat)
+                if info.declared[seat]:
+                    tokens.append((r, DECLARE))
+            if c in announced:
+                tokens.append((r, ANNOUNCE_BELOTE))
+            tokens.append((r, c))
+    if tokens:
+        out[9:9 + len(tokens)] = tokens
+    return out

@@ -51,3 +51,24 @@ def render_text(info: InfoSet) -> str:
     elif info.current_seat >= 0:
         lines.append(f"Waiting for seat {info.current_seat}")
     return "\n".join(lines)
+
+
+def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
+    """A picture of ``render_text(info)`` on a green table: uint8 array ``(height, width, 3)``.
+
+    Needs Pillow (imported here, not at module import).
+    """
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (width, height), (20, 100, 50))
+    draw = ImageDraw.Draw(img)
+    y = 10
+    for line in render_text(info).splitlines():
+        # the default bitmap font has no suit symbols: use letters
+        line = line.translate(str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"}))
+        while line:
+            draw.text((10, y), line[:110], fill=(255, 255, 255))
+            line = line[110:]
+            y += 14
+    return np.asarray(img, dtype=np.uint8)

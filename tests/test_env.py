@@ -190,3 +190,16 @@ def test_state_method_not_shadowed():
     env = belote_v0.raw_env()
     env.reset(seed=0)
     assert callable(env.state)
+
+
+def test_env_rules_presets_and_overrides():
+    from belote_env import RuleOptionError, Rules
+
+    e = belote_v0.raw_env(rules="seed000", target=None)
+    assert e.rules.partner_master_free is False and e.rules.target is None
+    assert belote_v0.raw_env(rules={"tie": "takers_fail"}).rules.tie == "takers_fail"
+    assert belote_v0.raw_env(rules=Rules(belote="optional")).rules.belote == "optional"
+    with pytest.raises(RuleOptionError, match="unknown rule option 'colour'"):
+        belote_v0.raw_env(colour="red")
+    with pytest.raises(RuleOptionError, match="unknown rules preset"):
+        belote_v0.raw_env(rules="seed123")

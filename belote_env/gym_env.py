@@ -1,0 +1,213 @@
+"""A single-agent Gymnasium view of Belote: one seat (or one team) learns, the others are
+policies passed in.
+
+    import gymnasium, belote_env
+    env = gymnasium.make("Belote-v0", opponents="easy")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
+
+The learner acts at its own seat(s) only; between its decisions the env plays the other
+seats with their policies. A reward is given at the step that ends a deal (the learner's
+last decision, or ``step`` returning after the other seats finished the deal), so the
+learner's team reward arrives even when another seat plays the last card.
+
+Observation: ``Box(0, inf, (618,), float32)`` (``obs_mode="infoset"``) or
+``Box(-1, 111, (65, 2), int16)`` (``"history"``); the layouts are in ``belote_env.env``.
+Action: ``Discrete(112)`` (the flat action table). ``action_masks()`` (for sb3-contrib's
+MaskablePPO) and ``info["action_mask"]`` give the legal ids as a bool / int8 vector of
+shape ``(112,)``. An illegal action (``illegal_action="penalize"``, the default, as
+PettingZoo's ``env()``) ends the episode with reward -1 and ``info["illegal_action"]``
+naming the id, the seat and the legal ids, with a warning; with ``"raise"`` it raises
+``IllegalActionError`` and leaves the state unchanged.
+
+Arguments:
+    opponents: the policy of every seat the learner does not play: a tier name
+        (``"random"``, ``"easy"``, or any name or model path ``policies.make_policy``
+        accepts), a ``Policy`` (``act(info) -> id``), a callable ``f(info) -> id``, or a
+        dict ``{seat: spec}`` giving one per seat.
+    learner: ``"seat"`` (one seat learns; default) or ``"team"`` (both seats of a team).
+    learner_seat: the learner's seat 0..3, or ``"rotate"`` (default: a new seat drawn
+        from the env's RNG each episode).
+    partner: with ``learner="seat"``, the partner's policy (default: same as ``opponents``).
+    rules, episode, obs_mode, reward_mode, **rule_overrides: as for ``belote_v0``.
+    illegal_action: ``"penalize"`` (default) or ``"raise"``.
+    render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the learner's view).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Mapping
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .actions import NUM_ACTIONS
+from .config import Rules, load_rules
+from .env import EPISODES, OBS_MODES, REWARD_MODES, deal_reward, observation_space_for
+from .game import GameState, IllegalActionError, check_rules_supported
+from .infoset import InfoSet
+from .observation import action_mask, encode_history, encode_infoset
+from .render import render_rgb, render_text
+
+__all__ = ["BeloteGymEnv"]
+
+PolicySpec = Any  # str | Policy | Callable[[InfoSet], int]
+
+
+def _resolve(spec: PolicySpec, seed: int) -> Callable[[InfoSet], int]:
+    if isinstance(spec, str):
+        from policies import make_policy  # tiers live above belote_env; imported on demand
+
+        return make_policy(spec, seed=seed).act
+    if hasattr(spec, "act"):
+        return spec.act
+    if callable(spec):
+        return spec
+    raise ValueError(f"a seat policy must be a tier name, a Policy or a callable(info) -> action id, got {spec!r}")
+
+
+class BeloteGymEnv(gymnasium.Env):
+    """Single-agent Belote (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
+
+    def __init__(self, opponents: PolicySpec | Mapping[int, PolicySpec] = "random", learner: str = "seat",
+                 learner_seat: int | str = "rotate", partner: PolicySpec | None = None,
+                 rules: Rules | Mapping[str, Any] | str | None = None, episode: str = "deal",
+                 obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
+                 illegal_action: str = "penalize", **rule_overrides: Any):
+        rules = check_rules_supported(load_rules(rules, **rule_overrides))
+        for name, value, allowed in (("learner", learner, ("seat", "team")), ("episode", episode, EPISODES),
+                                     ("obs_mode", obs_mode, OBS_MODES), ("reward_mode", reward_mode, REWARD_MODES),
+                                     ("illegal_action", illegal_action, ("penalize", "raise"))):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in (0, 1, 2, 3)):
+            raise ValueError(f"learner_seat must be a seat 0..3 or 'rotate', got {learner_seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.rules = rules
+        self._game_rules = rules if episode == "game" else rules.replace(target=None, max_deals=None)
+        self.learner, self.learner_seat, self.episode = learner, learner_seat, episode
+        self.obs_mode, self.reward_mode, self.render_mode = obs_mode, reward_mode, render_mode
+        self.illegal_action = illegal_action
+        self._ended_by_illegal = False
+        self._specs = opponents if isinstance(opponents, Mapping) else None
+        self._opponents, self._partner = opponents, partner
+        self.observation_space = observation_space_for(obs_mode)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._encode = encode_infoset if obs_mode == "infoset" else encode_history
+        self._rng: random.Random | None = None
+        self._policies: dict[int, Callable[[InfoSet], int]] = {}
+        self.game: GameState | None = None
+        self.seats: tuple[int, ...] = ()
+
+    # --------------------------------------------------------------------------------
+    def _build_policies(self, seed: int) -> None:
+        self._policies = {}
+        for seat in range(4):
+            if seat in self.seats:
+                continue
+            if self._specs is not None:
+                if seat not in self._specs:
+                    raise ValueError(f"opponents dict lacks a policy for seat {seat}")
+                spec = self._specs[seat]
+            elif self.learner == "seat" and self._partner is not None and seat == self.seats[0] ^ 2:
+                spec = self._partner
+            else:
+                spec = self._opponents
+            self._policies[seat] = _resolve(spec, seed + seat)
+
+    def _play_others(self) -> float:
+        """Play the other seats until the learner must act or the episode ends; returns the
+        learner team's reward earned meanwhile."""
+        st = self.game
+        team = self.seats[0] & 1
+        reward = 0.0
+        while True:
+            if st.is_deal_over:
+                if self.reward_mode != "win" or self.episode == "deal":
+                    reward += deal_reward(st, team, self.reward_mode)
+                if self.episode == "deal" or st.is_game_over:
+                    if self.reward_mode == "win" and self.episode == "game" and st.winner is not None:
+                        reward += 1.0 if st.winner == team else -1.0
+                    return reward
+                st.next_deal()
+                continue
+            if st.current in self.seats:
+                return reward
+            seat = st.current
+            st.apply(int(self._policies[seat](st.information_set(seat))))
+
+    def _obs_info(self):
+        st = self.game
+        seat = st.current if not st.is_deal_over and st.current in self.seats else self.seats[0]
+        info = st.information_set(seat)
+        obs = self._encode(info)
+        mask = action_mask(info.legal_actions)
+        extra = {"action_mask": mask, "seat": seat}
+        if st.deal_score is not None and st.is_deal_over:
+            team = seat & 1
+            extra["deal_points"] = (st.deal_score.points[team], st.deal_score.points[1 - team])
+        return obs, extra
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(int(seed))
+        elif self._rng is None:
+            self._rng = random.Random(int(self.np_random.integers(1 << 62)))
+        first = self._rng.randrange(4) if self.learner_seat == "rotate" else self.learner_seat
+        self.seats = (first, first ^ 2) if self.learner == "team" else (first,)
+        self._build_policies(self._rng.randrange(1 << 30))
+        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(4))
+        self._ended_by_illegal = False
+        self._play_others()
+        if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):
+            # every other seat passed and the learner never acted: deal again
+            return self.reset(options=options)
+        return self._obs_info()
+
+    def step(self, action):
+        st = self.game
+        if st is None:
+            raise RuntimeError("call reset() before step()")
+        if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            st.apply(action)  # raises IllegalActionError naming id, seat and legal ids
+        except IllegalActionError as e:
+            if self.illegal_action == "raise":
+                raise
+            gymnasium.logger.warn(f"{e}; the episode ends with reward -1")
+            self._ended_by_illegal = True
+            obs, info = self._obs_info()
+            info["illegal_action"] = str(e)
+            return obs, -1.0, True, False, info
+        reward = self._play_others()
+        terminated = st.is_deal_over and (self.episode == "deal" or st.is_game_over)
+        obs, info = self._obs_info()
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """bool ``(112,)``: the learner's legal ids now (all False once the episode ended)."""
+        st = self.game
+        if st is None or st.is_deal_over or self._ended_by_illegal:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        return action_mask(st.legal_actions()).astype(bool)
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        info = self.game.information_set(self.seats[0])
+        if self.render_mode == "rgb_array":
+            return render_rgb(info)
+        text = render_text(info)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
