@@ -149,7 +149,7 @@ def _read_yaml_rules(path: Path) -> Rules:
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise RuleOptionError(f"cannot read rules file {path}: {e}") from None
     except yaml.YAMLError as e:
         raise RuleOptionError(f"rules file {path} is not valid YAML: {e}") from None

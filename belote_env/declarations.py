@@ -134,11 +134,12 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
     Args:
         declared: per seat 0..3, the declarations it made (possibly empty).
         contract: contract kind 0..5 (for the trump-sequence tiebreak).
-        eldest: the seat after the dealer (tiebreak ``"eldest"``: the first in play order).
+        eldest: the seat after the dealer (tiebreak ``"eldest"``).
         tie: ``"eldest"`` or ``"none"`` (``declaration_tie`` option).
     Returns:
         the team holding the single strongest declaration; on a tie between the teams,
-        the team of the tied seat nearest eldest in play order (``"eldest"``) or ``None``.
+        eldest's team ("the team of the seat that plays first in the deal", seed 000 L73)
+        with ``"eldest"``, or ``None`` with ``"none"``.
     """
     best_key, holders = None, []
     for i in range(4):
@@ -154,6 +155,6 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
     teams = {s & 1 for s in holders}
     if len(teams) == 1:
         return holders[0] & 1
-    return holders[0] & 1 if tie == "eldest" else None
+    return eldest & 1 if tie == "eldest" else None
 
 

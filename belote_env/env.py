@@ -58,7 +58,7 @@ information set (``belote_env.observation``, ``OBS_ENCODER_VERSION = 1``):
 505:506     1     card points in the current trick / 80
 506:518     12    belief: relative seat r=1..3 at 506 + 4(r-1) + suit: known to lack the suit
 518:614     96    belief: card c at 518 + 3c + (r-1): relative seat r=1..3 may still hold c
-614:618     4     declaration points made, by relative seat / 250
+614:618     4     declaration points made, by relative seat / 350
 =========== ===== ===================================================================
 
 Size 618 = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4

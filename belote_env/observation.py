@@ -33,7 +33,7 @@ range       size  content
 505:506     1     card points in the current trick / 80 (the rules' point table)
 506:518     12    belief: relative seat r = 1..3 at ``506 + 4(r-1) + suit``: known to lack suit
 518:614     96    belief: card c at ``518 + 3c + (r-1)``: relative seat r = 1..3 may hold c
-614:618     4     declaration points made by relative seat r / 250 (RULES.md §6)
+614:618     4     declaration points made by relative seat r / 350 (RULES.md §6)
 =========== ===== ==========================================================================
 
 Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
@@ -179,7 +179,7 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     out[_TRICK_PTS] = trick_pts
     for seat in range(4):
         if info.declared[seat]:
-            out[_DECL + (seat - me) % 4] = sum(d.points for d in info.declared[seat]) / 250.0
+            out[_DECL + (seat - me) % 4] = sum(d.points for d in info.declared[seat]) / 350.0
     return out
 
 
@@ -210,7 +210,8 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     row 8       the turned card: ``(relative dealer, card id)``
     rows 9..64  the deal's public events in order: ``(relative seat, action id)``:
                 bids, cards played, and before a card the announcements made with
-                it (``102`` declare, ``104`` belote or rebelote); padded ``(-1, -1)``
+                it (``102`` declare, ``104`` belote or rebelote); padded ``(-1, -1)``.
+                Which cards were declared is not in this encoding (use ``"infoset"``).
     ==========  ==================================================================
 
     Relative seat ``r = (seat - me) % 4``. Version ``HISTORY_ENCODER_VERSION``.

@@ -142,9 +142,10 @@ def _validate(record: Any) -> None:
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a belote-rl record: 'format' is {record.get('format')!r}, expected {RECORD_FORMAT!r}")
-    if record.get("version") != RECORD_VERSION:
+    if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
         raise RecordError(f"record version {record.get('version')!r} is not supported (this package reads {RECORD_VERSION})")
-    if record.get("action_table_version", ACTION_TABLE_VERSION) != ACTION_TABLE_VERSION:
+    atv = record.get("action_table_version", ACTION_TABLE_VERSION)
+    if type(atv) is not int or atv != ACTION_TABLE_VERSION:
         raise RecordError(f"record uses action table version {record['action_table_version']!r}, "
                           f"this package uses {ACTION_TABLE_VERSION}")
     try:
@@ -157,8 +158,12 @@ def _validate(record: Any) -> None:
     for i, deal in enumerate(deals):
         if not isinstance(deal, dict):
             raise RecordError(f"deal {i}: must be an object")
-        if deal.get("dealer") not in (0, 1, 2, 3) or isinstance(deal.get("dealer"), bool):
-            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3, got {deal.get('dealer')!r}")
+        if type(deal.get("dealer")) is not int or deal.get("dealer") not in (0, 1, 2, 3):
+            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {deal.get('dealer')!r}")
+        unknown = set(deal) - {"dealer", "deck", "hands", "turned", "stock", "actions"}
+        if unknown:
+            raise RecordError(f"deal {i}: unknown keys {sorted(unknown)}; allowed: dealer, deck, hands, turned, "
+                              "stock, actions")
         _deck_of(deal, i)
         actions = deal.get("actions", [])
         if not isinstance(actions, list):
@@ -167,6 +172,20 @@ def _validate(record: Any) -> None:
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
                     or a[0] not in (0, 1, 2, 3) or not 0 <= a[1] < NUM_ACTIONS):
                 raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {a!r}")
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, dict):
+            raise RecordError(f"record 'result' must be an object, got {type(result).__name__}")
+        sc = result.get("scores")
+        if sc is not None and (not isinstance(sc, list) or len(sc) != 2
+                               or any(isinstance(x, bool) or not isinstance(x, int) for x in sc)):
+            raise RecordError(f"record 'result.scores' must be [int, int], got {sc!r}")
+        w = result.get("winner")
+        if w is not None and (type(w) is not int or w not in (0, 1)):
+            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {w!r}")
+        go = result.get("game_over")
+        if go is not None and not isinstance(go, bool):
+            raise RecordError(f"record 'result.game_over' must be true or false, got {go!r}")
 
 
 def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, int, tuple[int, ...]]]:
@@ -203,9 +222,13 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, 
                 state.apply(action)
             except IllegalActionError as e:
                 raise RecordError(f"deal {i} action {j}: {e}") from e
-    result = record.get("result")
-    if isinstance(result, dict) and "scores" in result and list(result["scores"]) != list(state.scores):
+    result = record.get("result") or {}
+    if result.get("scores") is not None and list(result["scores"]) != list(state.scores):
         raise RecordError(f"replayed scores {state.scores} differ from the record's result {result['scores']}")
+    if "winner" in result and result["winner"] != state.winner:
+        raise RecordError(f"replayed winner {state.winner} differs from the record's result {result['winner']}")
+    if result.get("game_over") is not None and result["game_over"] != state.is_game_over:
+        raise RecordError(f"replayed game_over {state.is_game_over} differs from the record's {result['game_over']}")
 
 
 def replay(record: dict[str, Any]) -> GameState:

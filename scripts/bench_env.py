@@ -1,10 +1,12 @@
-"""Benchmark belote_v0: AEC steps per second with random legal actions, one process.
+"""Benchmark the environments: steps per second with random legal actions, one process.
 
     python scripts/bench_env.py [--steps 50000] [--seed 0]
 
-Prints steps per second for the raw AEC loop (``raw_env``, observation built at every
-``last()``) and the wrapped ``env()``, and the engine's own decisions per second for
-comparison.
+Prints, measured in the same run: the engine's own decisions per second; steps per second
+of the raw ``belote_v0`` AEC loop (``raw_env``, the default observation built at every
+``last()``), of the wrapped ``env()``, of the single-agent Gymnasium env (the other seats
+play ``random``), and of PettingZoo's ``texas_holdem_v4`` AEC loop (needs ``rlcard``:
+``pip install -e ".[bench]"``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 import numpy as np
 
 from belote_env import GameState, Rules, belote_v0
+from belote_env.gym_env import BeloteGymEnv
 
 
 def aec_steps_per_second(env, steps: int, seed: int) -> float:
@@ -34,6 +37,19 @@ def aec_steps_per_second(env, steps: int, seed: int) -> float:
             n += 1
         env.reset()
     return n / (time.perf_counter() - t0)
+
+
+def gym_steps_per_second(steps: int, seed: int) -> float:
+    rng = random.Random(seed)
+    env = BeloteGymEnv(opponents="random")
+    env.reset(seed=seed)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, done, _, _ = env.step(int(legal[rng.randrange(len(legal))]))
+        if done:
+            env.reset()
+    return steps / (time.perf_counter() - t0)
 
 
 def engine_decisions_per_second(steps: int, seed: int) -> float:
@@ -58,9 +74,18 @@ def main() -> None:
     eng = engine_decisions_per_second(args.steps * 4, args.seed)
     raw = aec_steps_per_second(belote_v0.raw_env(), args.steps, args.seed)
     wrapped = aec_steps_per_second(belote_v0.env(), args.steps, args.seed)
-    print(f"engine alone          {eng:10.0f} decisions/s")
-    print(f"belote_v0 raw_env()   {raw:10.0f} steps/s  ({100 * raw / eng:.0f}% of the engine)")
-    print(f"belote_v0 env()       {wrapped:10.0f} steps/s  ({100 * wrapped / eng:.0f}% of the engine)")
+    gym = gym_steps_per_second(args.steps // 2, args.seed)
+    print(f"engine alone                {eng:10.0f} decisions/s")
+    print(f"belote_v0 raw_env() AEC     {raw:10.0f} steps/s  ({100 * raw / eng:.0f}% of the engine)")
+    print(f"belote_v0 env() AEC         {wrapped:10.0f} steps/s  ({100 * wrapped / eng:.0f}% of the engine)")
+    print(f"BeloteGymEnv (vs random)    {gym:10.0f} steps/s  (learner steps; 3 policy moves each)")
+    try:
+        from pettingzoo.classic import texas_holdem_v4
+
+        holdem = aec_steps_per_second(texas_holdem_v4.env(), args.steps, args.seed)
+        print(f"texas_holdem_v4 env() AEC   {holdem:10.0f} steps/s  (belote raw_env is {raw / holdem:.1f}x)")
+    except ImportError as e:
+        print(f"texas_holdem_v4: not measured ({e}; pip install -e '.[bench]')")
 
 
 if __name__ == "__main__":

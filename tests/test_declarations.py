@@ -55,7 +55,8 @@ def _winner(per_seat, contract=S, eldest=1, tie="eldest"):
     ("equal_length_higher_top", ["7H 8H 9H", "8D 9D 10D", "", ""], S, 1),
     ("equal_top_trump_sequence_wins", ["8H 9H 10H", "8S 9S 10S", "", ""], S, 1),
     ("equal_top_no_trump_eldest_wins", ["8H 9H 10H", "8D 9D 10D", "", ""], S, 1),  # eldest = seat 1
-    ("equal_top_eldest_is_seat_3", ["8H 9H 10H", "", "", "8D 9D 10D"], S, 1),
+    ("equal_top_eldest_is_seat_1_team", ["8H 9H 10H", "", "", "8D 9D 10D"], S, 1),
+    ("tie_between_seats_2_and_3_eldest_1", ["", "", "JH QH KH", "JD QD KD"], S, 1),
     ("team_mates_tie_same_team", ["8H 9H 10H", "", "8D 9D 10D", ""], S, 0),
     ("nobody_declares", ["", "", "", ""], S, None),
 ])
@@ -66,15 +67,15 @@ def test_declaration_comparison(name, hands, contract, expected):
 def test_declaration_tie_eldest_vs_none():
     hands = ["8H 9H 10H", "8D 9D 10D", "", ""]
     assert _winner(hands, S, eldest=0, tie="eldest") == 0
-    assert _winner(hands, S, eldest=3, tie="eldest") == 0  # play order 3, 0, 1: seat 0 first
+    assert _winner(hands, S, eldest=3, tie="eldest") == 1  # eldest's own team wins the tie
     assert _winner(hands, S, eldest=1, tie="eldest") == 1
     assert _winner(hands, S, eldest=0, tie="none") is None
 
 
-def test_declaration_eldest_order_wraps():
-    hands = ["8H 9H 10H", "8D 9D 10D", "", ""]
-    # eldest 2: play order 2, 3, 0, 1 -> seat 0 is reached before seat 1
-    assert _winner(hands, S, eldest=2) == 0
+def test_declaration_tie_goes_to_eldest_team_even_if_its_seat_plays_later():
+    # seats 2 (team 0) and 3 (team 1) tie; eldest is seat 1 (team 1): team 1 wins
+    assert _winner(["", "", "JH QH KH", "JD QD KD"], S, eldest=1) == 1
+    assert _winner(["", "", "JH QH KH", "JD QD KD"], S, eldest=2) == 0
 
 
 def _play(rules, seed, chooser=None):

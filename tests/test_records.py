@@ -201,3 +201,35 @@ def test_replay_cli_text_and_json(tmp_path, capsys):
     bad.write_text("[]")
     assert main(["replay", str(bad)]) == 2
     assert "must be a JSON object" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mutate,match", [
+    (lambda r: r.update(result={"scores": 5}), "result.scores"),
+    (lambda r: r.update(result=[1, 2]), "'result' must be an object"),
+    (lambda r: r["result"].update(winner=7), "result.winner"),
+    (lambda r: r.update(version=True), "version"),
+    (lambda r: r.update(version=1.0), "version"),
+    (lambda r: r["deals"][0].update(dealer=1.0), "dealer"),
+    (lambda r: r["deals"][0].update(actoins=[]), "unknown keys"),
+])
+def test_more_malformed_records(mutate, match):
+    rec = copy.deepcopy(_base_record())
+    mutate(rec)
+    with pytest.raises(RecordError, match=match):
+        replay(rec)
+
+
+def test_tampered_winner_raises():
+    st = _random_game(Rules(target=300), 2)
+    rec = game_record(st)
+    assert st.is_game_over
+    rec["result"]["winner"] = 1 - st.winner
+    with pytest.raises(RecordError, match="winner"):
+        replay(rec)
+
+
+def test_non_utf8_rules_file(tmp_path):
+    p = tmp_path / "bin.yaml"
+    p.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RuleOptionError, match="cannot read rules file"):
+        load_rules(p)

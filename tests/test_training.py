@@ -47,7 +47,7 @@ def test_eval_cli_on_checkpoint(trained_run, capsys, tmp_path):
     assert main(["eval", str(trained_run / "checkpoints" / "final"), "easy", "--deals", "20", "--no-progress",
                  "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "20 deals (10 mirrored pairs" in text and "95% CI" in text
+    assert "10 mirrored deal pairs, 20 deals" in text and "95% CI" in text
     r = json.loads(out.read_text())
     assert r["deals"] == 20 and 0.0 <= r["win_rate"] <= 1.0
 

@@ -1,7 +1,10 @@
-"""The ``belote`` command line: ``belote train``, ``belote eval``, ``belote replay``.
+"""The ``belote`` command line.
 
     belote train --config configs/train/quick.yaml
     belote eval runs/<run>/checkpoints/final easy --deals 1000
+    belote eval normal easy --games 200 --workers 2 --json result.json
+    belote ladder random easy normal --pairs 200 --plot ladder.png
+    belote play --partner normal --opponents normal --save game.json
     belote replay game.json [--json]
 """
 
@@ -44,23 +47,75 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from belote_env import Rules
-    from policies import make_policy
+    from belote_env import load_rules
 
-    from .evaluate import duplicate_match
+    from .evaluate import PolicyFailure, duplicate_match
 
-    if args.pairs is None:
+    rules = load_rules(args.rules)
+    if args.games is not None:
+        mode, pairs = "game", args.games
+    elif args.pairs is not None:
+        mode, pairs = "deal", args.pairs
+    else:
         if args.deals < 2:
             raise ValueError(f"--deals must be at least 2 (one mirrored pair), got {args.deals}")
-        pairs = (args.deals + 1) // 2
-    else:
-        pairs = args.pairs
-    a = make_policy(args.a, seed=args.seed)
-    b = make_policy(args.b, seed=args.seed + 1)
-    result = duplicate_match(a, b, pairs, seed=args.seed, rules=Rules(), progress=not args.no_progress)
+        mode, pairs = "deal", (args.deals + 1) // 2
+    try:
+        result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
+                                 workers=args.workers, progress=not args.no_progress)
+    except PolicyFailure as e:
+        from belote_env.records import write_record
+
+        path = write_record(args.failure_record, e.record)
+        raise ValueError(f"{e} -- the position is saved as a replayable record: {path} "
+                         f"(belote replay {path})") from None
     print(result.summary())
     if args.json:
         Path(args.json).write_text(json.dumps(result.to_dict(), indent=2))
+    return 0
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from belote_env import load_rules
+
+    from .ladder import run_ladder
+
+    res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
+                     workers=args.workers, progress=not args.no_progress)
+    print(res.table())
+    if args.plot:
+        res.plot(args.plot)
+        print(f"plot saved to {args.plot}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"ratings": dict(zip(res.names, res.ratings)),
+                                               "intervals": dict(zip(res.names, res.intervals)),
+                                               "matches": [m.to_dict() for m in res.matches]}, indent=2))
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from belote_env import load_rules
+    from belote_env.records import save_game
+    from policies import make_policy
+
+    from .play import HumanPolicy, play_game_interactive
+
+    rules = load_rules(args.rules)
+    seat = args.seat
+    pols = []
+    for s in range(4):
+        if s == seat:
+            pols.append(HumanPolicy())
+        else:
+            spec = args.partner if s == seat ^ 2 else args.opponents
+            pols.append(make_policy(spec, seed=args.seed + s))
+    try:
+        state = play_game_interactive(pols, rules, args.seed, seat)
+    except KeyboardInterrupt:
+        print("\ngame abandoned")
+        return 130
+    if args.save:
+        print(f"record saved to {save_game(state, args.save)}")
     return 0
 
 
@@ -108,14 +163,38 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_train)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names or model folders)")
-    e.add_argument("a", help="policy A: random, easy, or a model folder")
-    e.add_argument("b", help="policy B: random, easy, or a model folder")
-    e.add_argument("--deals", type=int, default=1000, help="deals to play (mirrored pairs = deals / 2)")
-    e.add_argument("--pairs", type=int, help="deal pairs to play (overrides --deals)")
-    e.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    e.add_argument("a", help="policy A: random, easy, normal, or a model folder")
+    e.add_argument("b", help="policy B: random, easy, normal, or a model folder")
+    e.add_argument("--deals", type=int, default=1000, help="single deals to play (mirrored pairs = deals / 2)")
+    e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals)")
+    e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target")
+    e.add_argument("--rules", default=None, help="rules preset name or YAML file (default seed004)")
+    e.add_argument("--workers", type=int, default=1, help="processes")
+    e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
     e.add_argument("--json", help="also write the result as JSON to this file")
+    e.add_argument("--failure-record", default="belote_failure_record.json",
+                   help="where a failing position is saved as a record")
     e.add_argument("--no-progress", action="store_true", help="no progress bar")
     e.set_defaults(func=_cmd_eval)
+    lad = sub.add_parser("ladder", help="round-robin duplicate matches and Elo-style ratings")
+    lad.add_argument("policies", nargs="+", help="tier names or model folders (random is anchored at 1000)")
+    lad.add_argument("--pairs", type=int, default=200, help="mirrored pairs per match")
+    lad.add_argument("--mode", choices=["deal", "game"], default="deal", help="single deals or games to target")
+    lad.add_argument("--rules", default=None, help="rules preset name or YAML file")
+    lad.add_argument("--workers", type=int, default=1, help="processes")
+    lad.add_argument("--seed", type=int, default=0)
+    lad.add_argument("--plot", help="save a PNG bar chart of the ratings")
+    lad.add_argument("--json", help="write ratings and matches as JSON")
+    lad.add_argument("--no-progress", action="store_true")
+    lad.set_defaults(func=_cmd_ladder)
+    pl = sub.add_parser("play", help="play a game in the terminal against the bots")
+    pl.add_argument("--seat", type=int, choices=[0, 1, 2, 3], default=0, help="your seat (0 South)")
+    pl.add_argument("--partner", default="normal", help="your partner's tier")
+    pl.add_argument("--opponents", default="normal", help="the opponents' tier")
+    pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--save", help="save the finished game as a record (JSON)")
+    pl.set_defaults(func=_cmd_play)
     r = sub.add_parser("replay", help="re-run a game record, printing each decision and the scores")
     r.add_argument("file", help="record JSON file (belote_env.records format)")
     r.add_argument("--json", action="store_true", help="print JSON instead of text")

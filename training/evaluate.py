@@ -1,99 +1,184 @@
 """Duplicate matches: the same shuffled deals played twice with the teams swapping seats.
 
-Luck of the cards cancels: in each deal pair, policy A sits on seats {0, 2} and B on
-{1, 3}, then the same deck (and the same redeal decks after eight passes) is played again
-with A on {1, 3} and B on {0, 2}. A deal here is one *played* deal (RULES.md §3.4: eight
-passes are redealt by the same dealer). Figures are per deal, with 95% intervals computed
-over the independent deal pairs (normal approximation).
+Luck of the cards cancels: in each pair, policy A sits on seats {0, 2} and B on {1, 3},
+then the same decks (the k-th deck of both copies comes from the same seeded shuffle) are
+played again with A on {1, 3} and B on {0, 2}. ``mode="deal"`` plays one *played* deal per
+copy (eight passes are redealt, RULES.md §3.4); ``mode="game"`` plays whole games to the
+rules' target (RULES.md §8). Intervals are 95% normal-approximation intervals over the
+independent pairs. Work is split over processes by pair; every pair's decks and every
+policy's random numbers are seeded from (seed, pair, side), so the result does not depend
+on the number of workers.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
-from dataclasses import asdict, dataclass
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from belote_env import GameState, Rules
 from belote_env.actions import action_to_string
+from belote_env.records import game_record
 from policies.base import Policy, PolicyError
 
-__all__ = ["MatchResult", "duplicate_match", "play_deal", "MAX_VOID_DEALS"]
+__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "MAX_VOID_DEALS", "PolicyFailure"]
 
 MAX_VOID_DEALS = 100  # consecutive all-pass deals before a match is stopped
 
 
+class PolicyFailure(PolicyError):
+    """A policy raised or returned an illegal action. ``record`` is the game record (a
+    dict, ``belote_env.records`` format) up to that position, ``policy`` its name."""
+
+    def __init__(self, message: str, policy: str, record: dict):
+        super().__init__(message)
+        self.policy, self.record = policy, record
+
+
+@dataclass
+class _Tally:
+    diffs: list[float] = field(default_factory=list)  # per pair: mean deal-point diff per deal (A - B)
+    deal_wins: list[float] = field(default_factory=list)  # per pair: fraction of deals A won
+    game_wins: list[float] = field(default_factory=list)  # per pair: fraction of games A won
+    deals: int = 0
+    taken: list[int] = field(default_factory=lambda: [0, 0])
+    made: list[int] = field(default_factory=lambda: [0, 0])
+    capots: list[int] = field(default_factory=lambda: [0, 0])
+    voids: int = 0
+    time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+
+    def merge(self, o: "_Tally") -> None:
+        self.diffs += o.diffs
+        self.deal_wins += o.deal_wins
+        self.game_wins += o.game_wins
+        self.deals += o.deals
+        self.voids += o.voids
+        for i in (0, 1):
+            self.taken[i] += o.taken[i]
+            self.made[i] += o.made[i]
+            self.capots[i] += o.capots[i]
+            self.time_s[i] += o.time_s[i]
+            self.moves[i] += o.moves[i]
+
+
 @dataclass(frozen=True)
 class MatchResult:
-    """Result of a duplicate match, from policy A's side.
+    """Result of a duplicate match, from policy A's side (points, rates in [0, 1]).
 
     Attributes:
-        pairs: deal pairs played (each pair = 2 deals).
-        deals: deals played (``2 * pairs``).
-        win_rate: fraction of deals A's team scored more points than B's (ties count 1/2).
-        win_rate_ci: 95% interval of ``win_rate``.
-        mean_diff: mean (A points - B points) per deal.
-        mean_diff_ci: 95% interval of ``mean_diff``.
-        a_taken, a_made: contracts A took / made; ``b_taken``, ``b_made`` likewise.
+        mode: ``"deal"`` or ``"game"``; pairs: mirrored pairs played; deals: deals played.
+        game_win_rate, game_win_rate_ci: fraction of games A won (ties 1/2) and its 95%
+            interval (``None`` in deal mode).
+        deal_win_rate, deal_win_rate_ci: fraction of deals A's team scored more (ties 1/2).
+        mean_diff, mean_diff_ci: mean (A points - B points) per deal.
+        a_taken / a_made / a_capots (and b_...): contracts taken, made; capots won.
         void_deals: deals redealt after eight passes.
+        a_ms_per_move / b_ms_per_move: mean decision time per move (milliseconds).
     """
 
     a: str
     b: str
+    mode: str
     pairs: int
     deals: int
-    win_rate: float
-    win_rate_ci: tuple[float, float]
+    game_win_rate: float | None
+    game_win_rate_ci: tuple[float, float] | None
+    deal_win_rate: float
+    deal_win_rate_ci: tuple[float, float]
     mean_diff: float
     mean_diff_ci: tuple[float, float]
     a_taken: int
     a_made: int
+    a_capots: int
     b_taken: int
     b_made: int
+    b_capots: int
     void_deals: int
+    a_ms_per_move: float
+    b_ms_per_move: float
     seed: int
+    rules: dict
+    pair_scores: tuple[float, ...] = ()  # per pair: A's score (games, else deals won; ties 1/2)
+
+    @property
+    def win_rate(self) -> float:
+        """The headline rate: games in game mode, deals in deal mode."""
+        return self.game_win_rate if self.mode == "game" else self.deal_win_rate
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        return self.game_win_rate_ci if self.mode == "game" else self.deal_win_rate_ci
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        del d["pair_scores"]
+        d["win_rate"], d["win_rate_ci"] = self.win_rate, self.win_rate_ci
+        return d
 
     def summary(self) -> str:
-        lo, hi = self.win_rate_ci
+        lines = [f"{self.a} vs {self.b}: {self.pairs} mirrored {self.mode} pairs, {self.deals} deals (seed {self.seed})"]
+        if self.mode == "game":
+            lo, hi = self.game_win_rate_ci
+            lines.append(f"  games won by {self.a}: {100 * self.game_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+        lo, hi = self.deal_win_rate_ci
         dlo, dhi = self.mean_diff_ci
-        return (f"{self.a} vs {self.b}: {self.deals} deals ({self.pairs} mirrored pairs, seed {self.seed})\n"
-                f"  deals won by {self.a}: {100 * self.win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)\n"
-                f"  mean point difference per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})\n"
-                f"  contracts taken/made: {self.a} {self.a_taken}/{self.a_made}, "
-                f"{self.b} {self.b_taken}/{self.b_made}; void deals redealt: {self.void_deals}")
+        lines += [
+            f"  deals won by {self.a}: {100 * self.deal_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
+            f"  mean point difference per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})",
+            f"  contracts taken/made: {self.a} {self.a_taken}/{self.a_made}, {self.b} {self.b_taken}/{self.b_made}; "
+            f"capots: {self.a} {self.a_capots}, {self.b} {self.b_capots}; void deals redealt: {self.void_deals}",
+            f"  decision time per move: {self.a} {self.a_ms_per_move:.3f} ms, {self.b} {self.b_ms_per_move:.3f} ms",
+        ]
+        return "\n".join(lines)
 
 
-def play_deal(state: GameState, seat_policies: list[Policy]) -> int:
-    """Play ``state`` until a deal is scored, redealing void deals (same dealer per the rules).
+def _act(state: GameState, policy: Policy) -> int:
+    seat = state.current
+    info = state.information_set(seat)
+    try:
+        action = policy.act(info)
+    except Exception as e:
+        raise PolicyFailure(f"policy {policy.name!r} raised at seat {seat} ({e!r}) in deal {state.deal_number}, "
+                            f"decision {len(state.actions)}", policy.name, game_record(state)) from e
+    if isinstance(action, bool) or not hasattr(action, "__index__") or action not in info.legal_actions:
+        raise PolicyFailure(
+            f"policy {policy.name!r} returned illegal action {action!r} at seat {seat} in deal {state.deal_number}, "
+            f"decision {len(state.actions)}; legal: {[f'{a}={action_to_string(a)}' for a in info.legal_actions]}",
+            policy.name, game_record(state))
+    return action.__index__()
+
+
+def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float] | None = None,
+              moves: list[int] | None = None, teams: tuple[int, int, int, int] = (0, 1, 0, 1)) -> int:
+    """Play ``state`` until a deal is scored, redealing void deals (RULES.md §3.4).
 
     Args:
-        state: a fresh ``GameState`` (its rules should have ``target=None``).
+        state: a ``GameState`` at the start of a deal.
         seat_policies: the policy of each seat 0..3.
+        timing, moves: optional per-side accumulators (seconds, move counts), indexed by
+            ``teams[seat]``.
     Returns:
         the number of void deals redealt.
     Raises:
-        PolicyError: a policy raised or returned an illegal action (the message names
-            the policy, the seat, the action and the deck / actions that reproduce it), or
-            ``MAX_VOID_DEALS`` deals in a row were passed out.
+        PolicyFailure: a policy raised or returned an illegal action (the message names
+            the policy, seat, action and legal ids; ``.record`` reproduces the position),
+            or ``MAX_VOID_DEALS`` deals in a row were passed out (``PolicyError``).
     """
     voids = 0
     while True:
         while not state.is_deal_over:
             seat = state.current
-            info = state.information_set(seat)
-            pol = seat_policies[seat]
-            try:
-                action = pol.act(info)
-            except Exception as e:
-                raise PolicyError(f"policy {pol.name!r} raised at seat {seat}: {e!r}; "
-                                  f"{_position(state)}") from e
-            if action not in info.legal_actions:
-                raise PolicyError(
-                    f"policy {pol.name!r} returned illegal action {action!r} at seat {seat}; legal: "
-                    f"{[f'{a}={action_to_string(a)}' for a in info.legal_actions]}; {_position(state)}")
-            state.apply(int(action))
+            t0 = time.perf_counter()
+            action = _act(state, seat_policies[seat])
+            if timing is not None:
+                timing[teams[seat]] += time.perf_counter() - t0
+                moves[teams[seat]] += 1
+            state.apply(action)
         if state.deal_score is not None:
             return voids
         voids += 1
@@ -103,8 +188,60 @@ def play_deal(state: GameState, seat_policies: list[Policy]) -> int:
         state.next_deal()
 
 
-def _position(state: GameState) -> str:
-    return f"position: rules={state.rules.to_dict()}, dealer={state.dealer}, deck={list(state.deck)}, actions={state.actions}"
+def play_game(state: GameState, seat_policies: list[Policy], **kw) -> int:
+    """Play deals until the game is over (RULES.md §8); returns the void deals redealt."""
+    voids = 0
+    while True:
+        voids += play_deal(state, seat_policies, **kw)
+        if state.is_game_over:
+            return voids
+        state.next_deal()
+
+
+def _reseed(policy: Any, key: str) -> None:
+    rng = getattr(policy, "rng", None)
+    if isinstance(rng, random.Random):
+        rng.seed(key)
+
+
+def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, rules: Rules, mode: str) -> _Tally:
+    tally = _Tally()
+    for i in pair_ids:
+        diff_sum = win_sum = game_sum = 0.0
+        n_deals = 0
+        for a_team in (0, 1):
+            _reseed(a, f"{seed}-{i}-{a_team}-a")
+            _reseed(b, f"{seed}-{i}-{a_team}-b")
+            seats = [a if s & 1 == a_team else b for s in range(4)]
+            teams = tuple(0 if s & 1 == a_team else 1 for s in range(4))
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4)
+            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams}
+            tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
+            for score in state.deal_scores:
+                d = score.difference(a_team)
+                diff_sum += d
+                win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+                n_deals += 1
+                side = 0 if score.taker_team == a_team else 1
+                tally.taken[side] += 1
+                tally.made[side] += score.outcome == "made"
+                if score.capot is not None:
+                    tally.capots[0 if score.capot == a_team else 1] += 1
+            if mode == "game":
+                game_sum += 0.5 if state.winner is None else float(state.winner == a_team)
+        tally.diffs.append(diff_sum / n_deals)
+        tally.deal_wins.append(win_sum / n_deals)
+        tally.game_wins.append(game_sum / 2)
+        tally.deals += n_deals
+    return tally
+
+
+def _worker(args) -> _Tally:
+    a_spec, b_spec, ids, seed, rules_dict, mode = args
+    from policies import make_policy
+
+    return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed,
+                       Rules.from_dict(rules_dict), mode)
 
 
 def _ci(values: list[float]) -> tuple[float, float, float]:
@@ -117,51 +254,78 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def duplicate_match(policy_a: Policy, policy_b: Policy, pairs: int, seed: int = 0,
-                    rules: Rules | None = None, progress: bool = False) -> MatchResult:
-    """Play ``pairs`` mirrored deal pairs between two policies.
+def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, seed: int = 0,
+                    rules: Rules | None = None, mode: str = "deal", workers: int = 1,
+                    progress: bool = False, chunk: int = 25) -> MatchResult:
+    """Play ``pairs`` mirrored pairs (deals or games) between two policies.
 
     Args:
-        policy_a, policy_b: the two policies (each plays both seats of its team).
-        pairs: number of deal pairs (int >= 1); ``2 * pairs`` deals are played.
-        seed: seeds every deck (pair ``i`` uses ``random.Random(seed * 1_000_003 + i)``).
-        rules: rule options; the match plays single deals (``target`` is set to None).
-        progress: show a tqdm progress bar.
+        policy_a, policy_b: policies, or specs for ``policies.make_policy`` (tier names,
+            model folders); specs are required when ``workers > 1``.
+        pairs: number of mirrored pairs (int >= 1).
+        seed: seeds every deck and policy RNG.
+        rules: rule options (default ``Rules()``); deal mode plays single deals.
+        mode: ``"deal"`` or ``"game"`` (games to ``rules.target``; it must not be None).
+        workers: processes to use (1: in this process).
+        progress: show a tqdm progress bar (pairs).
+        chunk: pairs per task sent to a worker.
     Returns:
         a ``MatchResult`` from A's side.
     Raises:
-        ValueError: ``pairs < 1``. PolicyError: see ``play_deal``.
+        ValueError: bad ``pairs``, ``mode``, ``workers`` or a game mode without target.
+        PolicyFailure / PolicyError: see ``play_deal``.
     """
-    if not isinstance(pairs, int) or pairs < 1:
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
         raise ValueError(f"pairs must be a positive int, got {pairs!r}")
-    rules = (rules or Rules()).replace(target=None, max_deals=None)
-    wins, diffs = [], []
-    taken = [0, 0]
-    made = [0, 0]
-    voids = 0
-    it = range(pairs)
+    if mode not in ("deal", "game"):
+        raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    rules = rules or Rules()
+    if mode == "deal":
+        rules = rules.replace(target=None, max_deals=None)
+    elif rules.target is None and rules.max_deals is None:
+        raise ValueError("game mode needs rules with a target or a deal limit")
+    from policies import make_policy
+
+    a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
+    b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
+    bar = None
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(it, desc=f"{policy_a.name} vs {policy_b.name}", unit="pair")
-    for i in it:
-        pair_win = pair_diff = 0.0
-        for a_team in (0, 1):
-            seats = [policy_a if s & 1 == a_team else policy_b for s in range(4)]
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4)
-            voids += play_deal(state, seats)
-            score = state.deal_score
-            d = score.difference(a_team)
-            pair_diff += d / 2
-            pair_win += (1.0 if d > 0 else 0.5 if d == 0 else 0.0) / 2
-            who = 0 if score.taker_team == a_team else 1
-            taken[who] += 1
-            made[who] += score.outcome == "made"
-        wins.append(pair_win)
-        diffs.append(pair_diff)
-    w, wlo, whi = _ci(wins)
-    d, dlo, dhi = _ci(diffs)
+        bar = tqdm(total=pairs, desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
+    tally = _Tally()
+    chunks = [list(range(s, min(pairs, s + chunk))) for s in range(0, pairs, chunk)]
+    if workers == 1:
+        for ids in chunks:
+            tally.merge(_play_pairs(a_obj, b_obj, ids, seed, rules, mode))
+            if bar:
+                bar.update(len(ids))
+    else:
+        if not all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b)):
+            raise ValueError("workers > 1 needs policy specs (tier names or model paths), not objects")
+        tasks = [(str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode) for ids in chunks]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for ids, part in zip(chunks, pool.map(_worker, tasks)):
+                tally.merge(part)
+                if bar:
+                    bar.update(len(ids))
+    if bar:
+        bar.close()
+    d, dlo, dhi = _ci(tally.diffs)
+    w, wlo, whi = _ci(tally.deal_wins)
+    g = glo = ghi = None
+    if mode == "game":
+        g, glo, ghi = _ci(tally.game_wins)
+    clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
     return MatchResult(
-        a=policy_a.name, b=policy_b.name, pairs=pairs, deals=2 * pairs, win_rate=w,
-        win_rate_ci=(max(0.0, wlo), min(1.0, whi)), mean_diff=d, mean_diff_ci=(dlo, dhi),
-        a_taken=taken[0], a_made=made[0], b_taken=taken[1], b_made=made[1], void_deals=voids, seed=seed)
+        a=a_obj.name, b=b_obj.name, mode=mode, pairs=pairs, deals=tally.deals,
+        game_win_rate=g, game_win_rate_ci=None if g is None else clip(glo, ghi),
+        deal_win_rate=w, deal_win_rate_ci=clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
+        a_taken=tally.taken[0], a_made=tally.made[0], a_capots=tally.capots[0],
+        b_taken=tally.taken[1], b_made=tally.made[1], b_capots=tally.capots[1], void_deals=tally.voids,
+        a_ms_per_move=1000 * tally.time_s[0] / max(1, tally.moves[0]),
+        b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]),
+        seed=seed, rules=rules.to_dict(),
+        pair_scores=tuple(tally.game_wins if mode == "game" else tally.deal_wins))

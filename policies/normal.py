@@ -1,0 +1,223 @@
+"""Tier ``normal`` (RULES.md §12, seed 004: "reads the trick, saves its top trumps, trumps
+when it must or should, and supports its partner"; tips of seeds 000 and 002).
+
+Bidding: for each contract it may take, the hand (with the turned card, which the taker
+receives) is valued: trump J 4.5, 9 3.5, A 2.5, 10 2, K / Q 1 (+1.5 for both), 7 / 8 0.5,
++1 per trump beyond two; side aces 1.5, a side 10 with its ace 1, a lone side 10 0.3.
+It takes the best contract whose value reaches 8.5 (round 1) or 9.5 (round 2, where the
+contract is its own choice); no-trump values aces 3, tens 1.5 with their ace; all-trump
+values jacks 3.5 and nines 2.5.
+
+Play: it reads who wins the trick and whether that card is safe (the highest still out in
+its suit, and no opponent still to play can ruff). As leader it draws trumps while the
+opponents may hold some (when its side took), cashes master cards, returns its partner's
+suit, otherwise leads low from its longest side suit. Following, when its partner is
+surely winning it adds points (its highest-value non-trump card), otherwise plays low;
+when an opponent is winning it takes the trick with its cheapest winning card if it is
+last to play or the trick is worth it, ruffing with its lowest sufficient trump (saving the
+top trumps), else it plays its lowest card. Announcements and declarations are made.
+"""
+
+from __future__ import annotations
+
+from belote_env import InfoSet
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
+from belote_env.cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.inference import public_constraints
+from belote_env.rules import trick_winner
+
+__all__ = ["NormalPolicy", "hand_value"]
+
+_TRUMP_VALUE = {Rank.JACK: 4.5, Rank.NINE: 3.5, Rank.ACE: 2.5, Rank.TEN: 2.0, Rank.KING: 1.0, Rank.QUEEN: 1.0,
+                Rank.EIGHT: 0.5, Rank.SEVEN: 0.5}
+TAKE_THRESHOLD = (8.5, 9.5)  # round 1, round 2
+
+
+def _has(hand: int, rank: int, suit: int) -> bool:
+    return bool(hand >> card(rank, suit) & 1)
+
+
+def hand_value(hand: int, contract: int) -> float:
+    """Heuristic value of an 8-ish card ``hand`` (mask) for ``contract`` (0..5)."""
+    v = 0.0
+    if contract < 4:
+        trumps = hand & SUIT_MASK[contract]
+        for r, val in _TRUMP_VALUE.items():
+            if _has(hand, r, contract):
+                v += val
+        if _has(hand, Rank.KING, contract) and _has(hand, Rank.QUEEN, contract):
+            v += 1.5
+        v += max(0, trumps.bit_count() - 2)
+        for s in range(4):
+            if s == contract:
+                continue
+            if _has(hand, Rank.ACE, s):
+                v += 1.5
+                if _has(hand, Rank.TEN, s):
+                    v += 1.0
+            elif _has(hand, Rank.TEN, s):
+                v += 0.3
+        return v
+    for s in range(4):
+        if contract == NO_TRUMP:
+            if _has(hand, Rank.ACE, s):
+                v += 3.0
+                if _has(hand, Rank.TEN, s):
+                    v += 1.5
+        else:
+            if _has(hand, Rank.JACK, s):
+                v += 3.5
+                if _has(hand, Rank.NINE, s):
+                    v += 1.0
+            elif _has(hand, Rank.NINE, s):
+                v += 1.0
+    return v
+
+
+class NormalPolicy:
+    """Deterministic rule-based tier ``normal`` (see the module docstring)."""
+
+    name = "normal"
+
+    def __init__(self, seed: int | None = None):
+        del seed  # deterministic
+
+    # ------------------------------------------------------------------ bidding
+    def _bid(self, info: InfoSet) -> int:
+        legal = info.legal_actions
+        hand = info.hand | (1 << info.turned_card)
+        if TAKE in legal:
+            k = info.turned_card >> 3
+            return TAKE if hand_value(hand, k) >= TAKE_THRESHOLD[0] else PASS
+        best, best_v = PASS, TAKE_THRESHOLD[1]
+        for a in legal:
+            if a == PASS:
+                continue
+            k = a - NAME_CONTRACT
+            v = hand_value(hand, k) - (1.0 if k >= 4 else 0.0)
+            if v >= best_v:
+                best, best_v = a, v
+        return best
+
+    # ------------------------------------------------------------------ play
+    def act(self, info: InfoSet) -> int:
+        legal = info.legal_actions
+        if info.contract < 0:
+            return self._bid(info)
+        if DECLARE in legal:
+            return DECLARE
+        cards = [a for a in legal if a < 32]
+        choice = self._play(info, cards)
+        if ANNOUNCE_BELOTE in legal and choice & 7 in (Rank.KING, Rank.QUEEN):
+            s = choice >> 3
+            if _has(info.hand, Rank.KING, s) and _has(info.hand, Rank.QUEEN, s):
+                return ANNOUNCE_BELOTE
+        return choice
+
+    def _play(self, info: InfoSet, cards: list[int]) -> int:
+        if len(cards) == 1:
+            return cards[0]
+        k = info.contract
+        pts, st = POINTS[k], STRENGTH[k]
+        trump = SUIT_MASK[k] if k < 4 else 0
+        played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
+        out = FULL_DECK & ~played & ~info.hand  # cards the others may still hold
+        me, partner = info.seat, info.seat ^ 2
+        cons = public_constraints(info)
+
+        def master(c: int) -> bool:
+            return not (BEATS[k][c] & out)
+
+        def low_key(c: int):
+            return (pts[c], c >> 3 == k if k < 4 else False, st[c], c)
+
+        trick = info.trick
+        if not trick:
+            return self._lead(info, cards, out, cons, master, low_key)
+        pos = len(trick)
+        win_pos = trick_winner(trick, k)
+        win = trick[win_pos]
+        partner_winning = win_pos == pos - 2
+        trick_pts = sum(pts[c] for c in trick)
+        # opponents still to play after me
+        later = [(info.trick_leader + p) % 4 for p in range(pos + 1, 4)]
+        later_opps = [s for s in later if (s & 1) != (me & 1)]
+        led = trick[0] >> 3
+
+        def safe(c: int) -> bool:
+            """Would card c (winning now) stay the winner against the opponents to come?"""
+            for s in later_opps:
+                poss = cons.possible(s)
+                if c >> 3 == led or (k < 4 and c >> 3 == k):
+                    if poss & BEATS[k][c]:
+                        return False
+                if k < 4 and c >> 3 != k and (not poss & SUIT_MASK[led]) and poss & trump:
+                    return False  # may ruff
+                if k < 4 and c >> 3 != k and poss & SUIT_MASK[led] == 0 and not poss & trump:
+                    continue
+            return True
+
+        if partner_winning and safe(win):
+            non_trump = [c for c in cards if not trump >> c & 1] or cards
+            return max(non_trump, key=lambda c: (pts[c] if not master(c) or c >> 3 == led else pts[c] - 5, -st[c], -c))
+        winners = [c for c in cards if trick_winner(list(trick) + [c], k) == pos]
+        if partner_winning:
+            non_winning = [c for c in cards if c not in winners] or cards
+            return min(non_winning, key=low_key)
+        if winners:
+            last = pos == 3
+            worth = last or trick_pts >= 10 or len(info.tricks) == 7
+            ruffs = [c for c in winners if c >> 3 != led]  # trumps on a plain led suit
+            if ruffs and worth:
+                return min(ruffs, key=lambda c: st[c])  # lowest sufficient trump: save the top ones
+            safe_winners = [c for c in winners if c >> 3 == led and (last or safe(c))]
+            if safe_winners and (worth or trick_pts + max(pts[c] for c in safe_winners) >= 10):
+                return min(safe_winners, key=lambda c: (pts[c], st[c]))  # cheapest sure winner
+        return min(cards, key=low_key)
+
+    def _lead(self, info, cards, out, cons, master, low_key):
+        k = info.contract
+        pts = POINTS[k]
+        trump = SUIT_MASK[k] if k < 4 else 0
+        our_side = (info.taker & 1) == (info.seat & 1)
+        others_trumps = 0
+        if trump:
+            for s in range(4):
+                if (s & 1) != (info.seat & 1):
+                    others_trumps |= cons.possible(s) & trump
+        my_trumps = [c for c in cards if trump >> c & 1]
+        # draw trumps as the taker's side while the opponents may hold some
+        if our_side and my_trumps and others_trumps:
+            masters = [c for c in my_trumps if master(c)]
+            if masters:
+                return max(masters, key=lambda c: STRENGTH[k][c])
+            if info.seat == info.taker and len(my_trumps) >= 3:
+                return min(my_trumps, key=lambda c: STRENGTH[k][c])
+        # cash plain master cards (not trumps)
+        plain_masters = [c for c in cards if not trump >> c & 1 and master(c)]
+        if plain_masters:
+            return max(plain_masters, key=lambda c: pts[c])
+        # return the partner's suit (the suit of its first lead)
+        partner = info.seat ^ 2
+        for leader, tcards, _ in info.tricks:
+            if leader == partner:
+                suit = tcards[0] >> 3
+                same = [c for c in cards if c >> 3 == suit]
+                if same:
+                    return max(same, key=lambda c: STRENGTH[k][c]) if master(max(same, key=lambda c: STRENGTH[k][c])) \
+                        else min(same, key=low_key)
+                break
+        # lead low from the longest side suit the opponents cannot ruff
+        side = [c for c in cards if not trump >> c & 1] or cards
+        by_suit: dict[int, list[int]] = {}
+        for c in side:
+            by_suit.setdefault(c >> 3, []).append(c)
+
+        def ruffable(suit: int) -> bool:
+            if not trump or suit == k:
+                return False
+            return any(not cons.possible(s) & SUIT_MASK[suit] and cons.possible(s) & trump
+                       for s in range(4) if (s & 1) != (info.seat & 1))
+
+        suit = max(sorted(by_suit), key=lambda s: (not ruffable(s), len(by_suit[s])))
+        return min(by_suit[suit], key=low_key)

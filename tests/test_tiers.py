@@ -1,0 +1,238 @@
+"""The AI tiers (RULES.md §12) and the evaluation harness: legality under every preset,
+no reading of hidden state, normal's key behaviours, duplicate matches, ladder, play input."""
+
+import json
+import random
+
+import pytest
+
+from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
+from belote_env.actions import NAME_CONTRACT, PASS, TAKE
+from belote_env.cards import parse_card, parse_cards
+from belote_env.sampling import sample_hidden_hands
+from policies import make_policy
+from policies.normal import NormalPolicy
+from training.evaluate import PolicyFailure, duplicate_match
+from training.ladder import fit_ratings, run_ladder
+from training.play import HumanPolicy, parse_input
+
+TIERS = ["random", "easy", "normal"]
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_tiers_play_only_legal_actions_under_every_preset(preset):
+    rules = load_rules(preset, target=None, round2_no_trump_all_trump=True)
+    rng = random.Random(0)
+    for name in TIERS:
+        pol = make_policy(name, seed=1)
+        for seed in range(250):
+            st = GameState(rules, seed=seed, dealer=seed % 4)
+            while not st.is_deal_over:
+                info = st.information_set(st.current)
+                a = pol.act(info) if rng.random() < 0.75 else info.legal_actions[rng.randrange(len(info.legal_actions))]
+                assert a in info.legal_actions
+                st.apply(a)
+
+
+@pytest.mark.parametrize("name", ["easy", "normal"])
+def test_tiers_do_not_read_hidden_state(name):
+    """A decision on the real information set equals the one on an information set of a
+    state whose hidden hands were resampled (the tiers only ever see the InfoSet)."""
+    pol = make_policy(name, seed=0)
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(120):
+        st = GameState(Rules(target=None), seed=seed)
+        while not st.is_deal_over:
+            seat = st.current
+            info = st.information_set(seat)
+            deal = sample_hidden_hands(info, rng)
+            alt = st.clone()
+            for s in range(4):
+                if s != seat:
+                    alt.hands[s] = deal.hands[s]
+            alt._legal = None
+            assert pol.act(alt.information_set(seat)) == pol.act(info)
+            checked += 1
+            st.apply(pol.act(info))
+    assert checked > 2000
+
+
+def _play_info(hand, trick, contract=0, seat=0, leader=None, taker=1, tricks=(), played=None, legal=None):
+    """An InfoSet in card play: ``trick`` cards in play order led by ``leader``."""
+    from belote_env.rules import legal_cards
+
+    trick = tuple(parse_card(c) for c in trick.split())
+    leader = (seat - len(trick)) % 4 if leader is None else leader
+    hand_mask = parse_cards(hand)
+    played_by = [0, 0, 0, 0]
+    for i, c in enumerate(trick):
+        played_by[(leader + i) % 4] |= 1 << c
+    if played:
+        for s, cards in played.items():
+            played_by[s] |= parse_cards(cards)
+    if legal is None:
+        legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
+    n_tricks = len(tricks)
+    return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card("7S"),
+                   bids=((0, PASS), (1, TAKE)), bid_round=0, contract=contract, taker=taker, trick=trick,
+                   trick_leader=leader, tricks=tuple(tricks), played_by=tuple(played_by),
+                   hand_sizes=(8 - n_tricks,) * 4, card_points=(0, 0), announcements=(),
+                   declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,
+                   rules=Rules())
+
+
+def test_normal_does_not_overtrump_winning_partner():
+    # seat 1 (opponent) led 7♥, partner (seat 2) ruffed with 9♠, seat 3 followed 8♥;
+    # seat 0 is void in hearts
+    info = _play_info("JS 8S 7D AC KC", "7H 9S 8H", contract=0, seat=0, leader=1)
+    # partner wins with a ruff: any card allowed (partner_master_free); normal keeps its J♠
+    a = NormalPolicy().act(info)
+    assert a != parse_card("JS") and not (a >> 3 == 0)
+
+
+def test_normal_plays_the_master_card_when_leading():
+    # spades trump held by nobody else (all played); the A♦ is master: lead it
+    played = {1: "JS 9S AS 10S", 2: "KS QS 8S 7S"}
+    info = _play_info("AD 8D 7C 9H", "", contract=0, seat=0, leader=0, taker=1, played=played)
+    assert NormalPolicy().act(info) == parse_card("AD")
+
+
+def test_normal_adds_points_on_partners_sure_trick():
+    # partner (seat 2) leads A♦ (master); seat 3 follows with 7♦; seat 0 void in ♦? no: holds 10♦ and 8♦
+    info = _play_info("10D 8D 7C", "AD 7D", contract=0, seat=0, leader=2,
+                      played={1: "JS 9S AS 10S", 3: "KD QD JD 9D KS QS 8S 7S"})
+    # partner's A♦ is the master and seat 1, the opponent still to play, holds neither a
+    # diamond nor a trump (all are accounted for): the trick is sure, add the 10♦
+    assert NormalPolicy().act(info) == parse_card("10D")
+
+
+def _bid_info(hand, turned, legal=(PASS, TAKE)):
+    return InfoSet(seat=1, dealer=0, phase=0, current_seat=1, hand=parse_cards(hand), turned_card=parse_card(turned),
+                   bids=(), bid_round=1 if TAKE in legal else 2, contract=-1, taker=-1, trick=(), trick_leader=1,
+                   tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0), announcements=(),
+                   declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,
+                   rules=Rules())
+
+
+def test_normal_takes_with_jack_nine_ace_of_turned_suit():
+    assert NormalPolicy().act(_bid_info("JH 9H AH 7C 8D", "10H")) == TAKE
+
+
+def test_normal_passes_with_a_weak_hand():
+    assert NormalPolicy().act(_bid_info("7H 8C 9D 10C QD", "KH")) == PASS
+    round2 = (PASS, NAME_CONTRACT + 0, NAME_CONTRACT + 2, NAME_CONTRACT + 3)
+    assert NormalPolicy().act(_bid_info("7S 8C 9D 10C QD", "KH", round2)) == PASS
+
+
+def test_normal_names_its_strong_suit_in_round_two():
+    round2 = (PASS, NAME_CONTRACT + 0, NAME_CONTRACT + 2, NAME_CONTRACT + 3)
+    assert NormalPolicy().act(_bid_info("JC 9C AC 10C AS", "KH", round2)) == NAME_CONTRACT + 3
+
+
+def test_normal_ruffs_with_lowest_sufficient_trump():
+    # opponent (seat 3) leads A♦ worth 11, seat 0 void in ♦ with J♠ 7♠: must trump; saves the J
+    info = _play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
+    assert NormalPolicy().act(info) == parse_card("7S")
+
+
+def test_duplicate_match_is_deterministic_and_worker_independent():
+    a = duplicate_match("random", "easy", 30, seed=3)
+    b = duplicate_match("random", "easy", 30, seed=3, workers=2, chunk=7)
+    assert a.to_dict() | {"a_ms_per_move": 0, "b_ms_per_move": 0} == b.to_dict() | {"a_ms_per_move": 0, "b_ms_per_move": 0}
+
+
+def test_duplicate_match_games_and_json(tmp_path, capsys):
+    from training.cli import main
+
+    out = tmp_path / "r.json"
+    assert main(["eval", "normal", "easy", "--games", "6", "--rules", "seed004", "--no-progress", "--json", str(out)]) == 0
+    r = json.loads(out.read_text())
+    assert r["mode"] == "game" and r["pairs"] == 6 and r["game_win_rate"] is not None
+    assert r["deals"] >= 12 and r["a_ms_per_move"] > 0
+    assert "games won by normal" in capsys.readouterr().out
+
+
+class _Raiser:
+    name = "raiser"
+
+    def act(self, info):
+        if info.contract >= 0:
+            raise RuntimeError("boom")
+        return info.legal_actions[-1]
+
+
+class _Cheater:
+    name = "cheater"
+
+    def act(self, info):
+        return 5 if info.contract < 0 else info.legal_actions[0]
+
+
+@pytest.mark.parametrize("bad,match", [(_Raiser(), "raised"), (_Cheater(), "illegal action 5")])
+def test_harness_stops_on_bad_policy_with_replayable_record(bad, match):
+    from belote_env.records import RecordError, replay
+
+    with pytest.raises(PolicyFailure, match=match) as e:
+        duplicate_match(bad, make_policy("easy"), 3, seed=0)
+    assert e.value.policy == bad.name
+    st = replay(e.value.record)  # the record reproduces the position up to the failure
+    assert not st.is_deal_over
+    _ = RecordError
+
+
+def test_cli_eval_failure_writes_record(tmp_path, capsys, monkeypatch):
+    from training import cli
+
+    monkeypatch.chdir(tmp_path)
+    import policies.registry as reg
+
+    monkeypatch.setitem(reg.TIERS, "cheater", lambda seed=None: _Cheater())
+    assert cli.main(["eval", "cheater", "easy", "--deals", "2", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "cheater" in err and "belote_failure_record.json" in err
+    assert (tmp_path / "belote_failure_record.json").exists()
+
+
+def test_fit_ratings_recovers_elo_gap():
+    # 76% score corresponds to about +200 Elo
+    r = fit_ratings(["a", "b"], {(0, 1): (760.0, 1000)}, anchor=1)
+    assert r[1] == pytest.approx(1000) and 190 < r[0] - 1000 < 210
+
+
+def test_ladder_orders_tiers(tmp_path):
+    res = run_ladder(["random", "easy", "normal"], 60, seed=1, bootstrap=50)
+    ratings = dict(zip(res.names, res.ratings))
+    assert ratings["random"] == pytest.approx(1000)
+    assert ratings["normal"] > ratings["random"]
+    assert "rating" in res.table()
+    res.plot(str(tmp_path / "l.png"))
+    assert (tmp_path / "l.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("text,legal,want", [
+    ("JS", (4, 5), 4), ("j♠", (4, 5), 4), ("2", (4, 5), 5), ("pass", (32, 33), 32), ("Take", (32, 33), 33),
+    ("hearts", (32, 35), 35), ("name hearts", (32, 35), 35),
+])
+def test_play_input_parsing(text, legal, want):
+    assert parse_input(text, legal) == (want, "")
+
+
+@pytest.mark.parametrize("text,legal,why", [
+    ("", (4,), "empty"), ("zz", (4,), "cannot read"), ("9", (4, 5), "not in the list"), ("AS", (4, 5), "not legal"),
+    ("take", (32, 34), "not legal"),
+])
+def test_play_input_refused(text, legal, why):
+    action, reason = parse_input(text, legal)
+    assert action is None and why in reason
+
+
+def test_human_policy_asks_again_until_legal():
+    import io
+
+    answers = iter(["zz", "KH", "1"])
+    out = io.StringIO()
+    hp = HumanPolicy(input_fn=lambda prompt: next(answers), output=out)
+    info = _play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
+    assert hp.act(info) == info.legal_actions[0]
+    assert out.getvalue().count("refused") == 2

@@ -1,0 +1,124 @@
+"""``belote ladder``: a round-robin of duplicate matches and Elo-style ratings.
+
+Every pair of policies plays a duplicate match; A's score per pair (deals or games won,
+ties 1/2) feeds a Bradley-Terry model ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``
+fitted by maximum likelihood. Ratings are anchored with ``random`` at 1000 (else the first
+policy). 95% intervals come from a seeded bootstrap over the deal pairs of every match.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from .evaluate import MatchResult, duplicate_match
+
+__all__ = ["LadderResult", "run_ladder", "fit_ratings"]
+
+
+def fit_ratings(names: list[str], scores: dict[tuple[int, int], tuple[float, int]], anchor: int = 0,
+                iters: int = 2000) -> list[float]:
+    """Bradley-Terry ratings (Elo scale) from pairwise results.
+
+    Args:
+        names: the policies.
+        scores: ``{(i, j): (score of i against j summed over pairs, number of pairs)}``.
+        anchor: index whose rating is set to 1000.
+    Returns:
+        one rating per name (floats; a shutout is capped near +-800 from its opponent).
+    """
+    n = len(names)
+    r = [0.0] * n
+    eps = 0.5  # a half-win / half-loss prior per match keeps perfect scores finite
+    for _ in range(iters):
+        grad = [0.0] * n
+        for (i, j), (s, m) in scores.items():
+            s_adj = (s + eps) / (m + 2 * eps)
+            p = 1.0 / (1.0 + 10 ** ((r[j] - r[i]) / 400))
+            g = (m + 2 * eps) * (s_adj - p)
+            grad[i] += g
+            grad[j] -= g
+        step = 400 / max(1.0, max(sum(m for (a, b), (_, m) in scores.items() if k in (a, b)) for k in range(n)))
+        r = [ri + step * gi for ri, gi in zip(r, grad)]
+        if max(abs(g) for g in grad) < 1e-6:
+            break
+    shift = 1000 - r[anchor]
+    return [ri + shift for ri in r]
+
+
+@dataclass
+class LadderResult:
+    names: list[str]
+    ratings: list[float]
+    intervals: list[tuple[float, float]]
+    matches: list[MatchResult]
+
+    def table(self) -> str:
+        order = sorted(range(len(self.names)), key=lambda i: -self.ratings[i])
+        w = max(len(n) for n in self.names)
+        lines = [f"{'policy':<{w}}  rating  95% interval", "-" * (w + 26)]
+        for i in order:
+            lo, hi = self.intervals[i]
+            lines.append(f"{self.names[i]:<{w}}  {self.ratings[i]:6.0f}  {lo:6.0f} .. {hi:6.0f}")
+        lines.append("")
+        lines.append("matches (A vs B: A's score, mean point diff per deal):")
+        for m in self.matches:
+            lo, hi = m.win_rate_ci
+            lines.append(f"  {m.a} vs {m.b}: {100 * m.win_rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}), "
+                         f"{m.mean_diff:+.1f}")
+        return "\n".join(lines)
+
+    def plot(self, path: str) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        order = sorted(range(len(self.names)), key=lambda i: self.ratings[i])
+        fig, ax = plt.subplots(figsize=(6, 0.6 * len(order) + 1.2))
+        y = range(len(order))
+        vals = [self.ratings[i] for i in order]
+        err = [[self.ratings[i] - self.intervals[i][0] for i in order], [self.intervals[i][1] - self.ratings[i] for i in order]]
+        ax.barh(list(y), vals, xerr=err, color="#3a7", capsize=4)
+        ax.set_yticks(list(y), [self.names[i] for i in order])
+        ax.set_xlabel("Elo-style rating (random = 1000), 95% bootstrap interval")
+        ax.set_xlim(min(min(vals) - 200, 800), max(vals) + 200)
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
+def run_ladder(specs: list[str], pairs: int, seed: int = 0, rules=None, mode: str = "deal", workers: int = 1,
+               progress: bool = False, bootstrap: int = 300) -> LadderResult:
+    """Round-robin duplicate matches among ``specs`` (tier names or model folders)."""
+    if len(specs) < 2:
+        raise ValueError("a ladder needs at least two policies")
+    if len(set(specs)) != len(specs):
+        raise ValueError(f"policies must be distinct, got {specs}")
+    matches, scores, per_pair = [], {}, {}
+    for i in range(len(specs)):
+        for j in range(i + 1, len(specs)):
+            m = duplicate_match(specs[i], specs[j], pairs, seed=seed, rules=rules, mode=mode, workers=workers,
+                                progress=progress)
+            matches.append(m)
+            per_pair[(i, j)] = list(m.pair_scores)
+            scores[(i, j)] = (sum(m.pair_scores), len(m.pair_scores))
+    names = [m for m in specs]
+    anchor = names.index("random") if "random" in names else 0
+    ratings = fit_ratings(names, scores, anchor)
+    rng = random.Random(seed)
+    boots = []
+    for _ in range(bootstrap):
+        sample = {}
+        for key, vals in per_pair.items():
+            draw = [vals[rng.randrange(len(vals))] for _ in vals]
+            sample[key] = (sum(draw), len(draw))
+        boots.append(fit_ratings(names, sample, anchor, iters=400))
+    intervals = []
+    for k in range(len(names)):
+        col = sorted(b[k] for b in boots)
+        lo = col[max(0, math.floor(0.025 * len(col)))] if col else ratings[k]
+        hi = col[min(len(col) - 1, math.ceil(0.975 * len(col)) - 1)] if col else ratings[k]
+        intervals.append((lo, hi))
+    return LadderResult(names, ratings, intervals, matches)
