@@ -4,7 +4,7 @@ when it must or should, and supports its partner"; tips of seeds 000 and 002).
 Bidding: for each contract it may take, the hand (with the turned card, which the taker
 receives) is valued: trump J 4.5, 9 3.5, A 2.5, 10 2, K / Q 1 (+1.5 for both), 7 / 8 0.5,
 +1 per trump beyond two; side aces 1.5, a side 10 with its ace 1, a lone side 10 0.3.
-It takes the best contract whose value reaches 8.5 (round 1) or 9.5 (round 2, where the
+It takes the best contract whose value reaches 8.5 (round 1 and round 2, where the
 contract is its own choice); no-trump values aces 3, tens 1.5 with their ace; all-trump
 values jacks 3.5 and nines 2.5.
 
@@ -30,7 +30,8 @@ __all__ = ["NormalPolicy", "hand_value"]
 
 _TRUMP_VALUE = {Rank.JACK: 4.5, Rank.NINE: 3.5, Rank.ACE: 2.5, Rank.TEN: 2.0, Rank.KING: 1.0, Rank.QUEEN: 1.0,
                 Rank.EIGHT: 0.5, Rank.SEVEN: 0.5}
-TAKE_THRESHOLD = (8.5, 9.5)  # round 1, round 2
+TAKE_THRESHOLD = (8.5, 8.5)  # round 1, round 2
+RUFF_CAUTION = True  # treat an opponent with <= 2 possible cards of the led suit as a ruff risk
 
 
 def _has(hand: int, rank: int, suit: int) -> bool:
@@ -151,10 +152,9 @@ class NormalPolicy:
                 if c >> 3 == led or (k < 4 and c >> 3 == k):
                     if poss & BEATS[k][c]:
                         return False
-                if k < 4 and c >> 3 != k and (not poss & SUIT_MASK[led]) and poss & trump:
-                    return False  # may ruff
-                if k < 4 and c >> 3 != k and poss & SUIT_MASK[led] == 0 and not poss & trump:
-                    continue
+                if k < 4 and c >> 3 != k and poss & trump and (
+                        not poss & SUIT_MASK[led] or RUFF_CAUTION and (poss & SUIT_MASK[led]).bit_count() <= 2):
+                    return False  # may ruff: void, or few cards of the suit left to hold
             return True
 
         if partner_winning and safe(win):

@@ -8,6 +8,7 @@ from typing import Callable
 
 from .base import Policy, RandomPolicy
 from .easy import EasyPolicy
+from .hard import HardPolicy
 from .normal import NormalPolicy
 
 __all__ = ["TIERS", "make_policy"]
@@ -17,11 +18,12 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
     "random": RandomPolicy,
     "easy": EasyPolicy,
     "normal": NormalPolicy,
+    "hard": HardPolicy,
 }
 
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
-    """A policy from a tier name (``random``, ``easy``, ``normal``) or a model folder path.
+    """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``) or a model folder path.
 
     Raises ``ValueError`` for an unknown name that is not an existing path, and
     ``policies.network.CheckpointError`` for a bad model folder.

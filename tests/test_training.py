@@ -118,37 +118,45 @@ def test_cli_reports_bad_policy(capsys):
     assert "unknown policy 'nonexistent_tier'" in capsys.readouterr().err
 
 
-def test_selfplay_streams_receive_their_own_final_rewards():
-    """Every seat stream's last transition of a deal carries that seat's team reward."""
-    import torch as th
+def test_selfplay_trajectories_receive_their_own_final_rewards():
+    """Every learner seat's trajectory ends with that seat's team reward; packing whole
+    trajectories into buffer columns keeps each column's bootstrap consistent."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from training.selfplay import SelfPlayCollector, StreamSpec
 
     col = SelfPlayCollector(Rules(), n_tables=2, seed=0)
-    spec = StreamSpec(col.n_streams)
+    spec = StreamSpec(8)
     pol = MaskableActorCriticPolicy(spec.observation_space, spec.action_space, lambda _: 1e-3, net_arch=[16])
     finished = []
     orig = col._end_deal
 
     def spy(j):
-        finished.append((j, col.tables[j].deal_score, [col.open[4 * j + s] for s in range(4)]))
+        st = col.tables[j]
+        finished.append((st.deal_score, [list(col.traj[j][s]) for s in range(4)], [a for a in st.actions]))
         orig(j)
 
     col._end_deal = spy
     while len(finished) < 20:
         col.step(pol)
     played = 0
-    for j, score, last in finished:
+    for score, trajs, actions in finished:
         for s in range(4):
-            t = last[s]
-            assert t is not None and t.done
+            t = trajs[s]
+            assert len(t) == sum(1 for seat, _ in actions if seat == s)  # one transition per own decision
+            assert t[-1].done and all(not x.done and x.reward == 0.0 for x in t[:-1])
+            assert t[0].episode_start and not any(x.episode_start for x in t[1:])
             want = 0.0 if score is None else score.difference(s & 1) / 162.0
-            assert t.reward == pytest.approx(want)
+            assert t[-1].reward == pytest.approx(want)
         played += score is not None
     assert played > 5
-    # completed transitions in each stream: only the deal's final one is terminal and rewarded
-    for stream in col.completed:
-        for t in stream:
-            assert t.done or t.reward == 0.0
-    del th
+    ready = col.n_ready
+    cols, last_values, dones = col.take(8, 4)
+    assert col.n_ready == ready - 32 and all(len(c) == 8 for c in cols)
+    for c, column in enumerate(cols):
+        assert dones[c] == column[-1].done
+        if not dones[c]:  # cut mid-trajectory: the rest starts the next column (or the next rollout)
+            nxt = cols[c + 1][0] if c + 1 < len(cols) else col.episodes[0][0]
+            assert not nxt.episode_start and last_values[c] == pytest.approx(nxt.value)
+    with pytest.raises(RuntimeError, match="not enough"):
+        col.take(10_000, 4)

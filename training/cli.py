@@ -6,6 +6,8 @@
     belote ladder random easy normal --pairs 200 --plot ladder.png
     belote play --partner normal --opponents normal --save game.json
     belote replay game.json [--json]
+    belote train --resume runs/<run>
+    belote export runs/<run>/checkpoints/final models/mine
 """
 
 from __future__ import annotations
@@ -22,27 +24,33 @@ def _cmd_train(args: argparse.Namespace) -> int:
     from .config import load_config
     from .train import train
 
-    overrides = {}
-    if args.total_timesteps is not None:
-        overrides["total_timesteps"] = args.total_timesteps
-    if args.seed is not None:
-        overrides["seed"] = args.seed
-    if args.log_dir is not None:
-        overrides["log_dir"] = args.log_dir
-    if args.eval_pairs is not None:
-        overrides["eval_pairs"] = args.eval_pairs
-    cfg = load_config(args.config, overrides)
-    run_dir = train(cfg, progress=not args.no_progress)
+    if args.resume:
+        if args.config:
+            raise ValueError("give either --config or --resume, not both")
+        run_dir = train(progress=not args.no_progress, resume=args.resume)
+    else:
+        if not args.config:
+            raise ValueError("--config is required (or --resume RUN_FOLDER)")
+        overrides = {k: v for k, v in (("total_timesteps", args.total_timesteps), ("seed", args.seed),
+                                       ("log_dir", args.log_dir), ("eval_pairs", args.eval_pairs)) if v is not None}
+        run_dir = train(load_config(args.config, overrides), progress=not args.no_progress)
     print(f"run folder: {run_dir}")
     print(f"final model: {run_dir / 'checkpoints' / 'final'}")
     ev = json.loads((run_dir / "eval.json").read_text())
-    print(f"trained {ev['timesteps']} steps in {ev['wall_seconds']} s")
-    for tier in ("random", "easy"):
-        r = ev.get(f"vs_{tier}")
-        if r:
-            print(f"  vs {tier}: deals won {100 * r['win_rate']:.1f}% "
-                  f"(95% CI {100 * r['win_rate_ci'][0]:.1f}-{100 * r['win_rate_ci'][1]:.1f}%), "
-                  f"mean point diff {r['mean_diff']:+.1f} per deal over {r['deals']} deals")
+    print(f"trained {ev['timesteps']} steps in {ev['wall_seconds']} s (this invocation)")
+    for key in sorted(k for k in ev if k.startswith("vs_")):
+        r = ev[key]
+        print(f"  vs {key[3:]}: deals won {100 * r['win_rate']:.1f}% "
+              f"(95% CI {100 * r['win_rate_ci'][0]:.1f}-{100 * r['win_rate_ci'][1]:.1f}%), "
+              f"mean point diff {r['mean_diff']:+.1f} per deal over {r['deals']} deals")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_model
+
+    out = export_model(args.checkpoint, args.out)
+    print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json)")
     return 0
 
 
@@ -155,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="belote", description="belote-rl: train and evaluate Belote agents")
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
-    t.add_argument("--config", required=True, help="YAML config, e.g. configs/train/quick.yaml")
+    t.add_argument("--config", help="YAML config, e.g. configs/train/quick.yaml")
+    t.add_argument("--resume", help="continue this run folder from its newest checkpoint")
     t.add_argument("--total-timesteps", type=int, help="override total_timesteps")
     t.add_argument("--seed", type=int, help="override seed")
     t.add_argument("--log-dir", help="override log_dir (default runs/)")
@@ -195,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--save", help="save the finished game as a record (JSON)")
     pl.set_defaults(func=_cmd_play)
+    x = sub.add_parser("export", help="export a checkpoint as model.safetensors + meta.json (torch-only loading)")
+    x.add_argument("checkpoint", help="checkpoint folder (runs/<run>/checkpoints/...)")
+    x.add_argument("out", help="output folder")
+    x.set_defaults(func=_cmd_export)
     r = sub.add_parser("replay", help="re-run a game record, printing each decision and the scores")
     r.add_argument("file", help="record JSON file (belote_env.records format)")
     r.add_argument("--json", action="store_true", help="print JSON instead of text")

@@ -63,18 +63,53 @@ class TrainConfig:
     checkpoint_every: int = 50_000
     """Write a checkpoint every this many timesteps (and at the end)."""
     eval_pairs: int = 200
-    """Deal pairs of the duplicate matches against random and easy run at the end (0: none)."""
+    """Deal pairs of the duplicate matches against random, easy and normal at the end (0: none)."""
+    eval_every: int = 0
+    """Every this many timesteps, duplicate matches against easy and normal (TensorBoard
+    ``charts/winrate_vs_easy``, ``charts/winrate_vs_normal``); 0: only at the end."""
+    periodic_eval_pairs: int = 100
+    """Deal pairs of each periodic duplicate match."""
+    opponents: dict[str, float] = field(default_factory=lambda: {"self": 1.0})
+    """Opponent pool weights: ``self`` (all four seats learn), ``snapshots`` (frozen past
+    learners), or any tier / model path (``easy``, ``normal``)."""
+    snapshot_every: int = 0
+    """Add a frozen snapshot of the learner to the pool every this many timesteps (0: never)."""
+    max_snapshots: int = 10
+    """Snapshots kept in the pool (oldest dropped)."""
+    imitation_deals: int = 0
+    """Warm start: deals of the imitation teacher to clone before self-play (0: none)."""
+    imitation_teacher: str = "normal"
+    """The tier cloned by the warm start."""
+    imitation_epochs: int = 3
+    """Epochs over the imitation data."""
+    imitation_epsilon: float = 0.1
+    """Probability of a random move while generating imitation data (wider coverage)."""
+    init_from: str | None = None
+    """Start from this model folder's weights (``belote export`` format) instead."""
     torch_threads: int = 2
     """torch intra-op threads."""
 
     def __post_init__(self) -> None:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
-                "eval_pairs", "torch_threads")
+                "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
+                "max_snapshots", "imitation_deals", "imitation_epochs")
+        may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals")
         for name in ints:
             v = getattr(self, name)
-            if type(v) is not int or (v < 0 if name in ("seed", "eval_pairs") else v <= 0):
-                raise ConfigError(f"config key {name!r} must be a {'non-negative' if name in ('seed', 'eval_pairs') else 'positive'} int, got {v!r}")
-        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
+            if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
+                kind = "non-negative" if name in may_be_zero else "positive"
+                raise ConfigError(f"config key {name!r} must be a {kind} int, got {v!r}")
+        if not isinstance(self.opponents, dict) or not self.opponents or any(
+                not isinstance(k, str) or isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0
+                for k, w in self.opponents.items()) or sum(self.opponents.values()) <= 0:
+            raise ConfigError(f"config key 'opponents' must map names (self, snapshots, a tier or model path) "
+                              f"to non-negative weights, not all zero; got {self.opponents!r}")
+        if self.opponents.get("snapshots") and not self.snapshot_every:
+            raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
+        if self.init_from is not None and not isinstance(self.init_from, str):
+            raise ConfigError(f"config key 'init_from' must be a model folder path or null, got {self.init_from!r}")
+        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm",
+                     "imitation_epsilon"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
                 raise ConfigError(f"config key {name!r} must be a non-negative number, got {v!r}")

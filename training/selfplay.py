@@ -1,20 +1,24 @@
-"""Self-play with sb3-contrib's MaskablePPO: one shared network plays every seat.
+"""Self-play with sb3-contrib's MaskablePPO: one shared network plays every learner seat.
 
 Why not PettingZoo's SB3 tutorial wrapper: it turns the AEC game into one single-agent
 stream, so consecutive transitions belong to different seats (and teams), and the final
-rewards of the seats that did not move last are lost. Here each (table, seat) pair is its
-own *seat stream*: its transitions are that seat's decisions only, in order, and when a
-deal ends every seat's last transition receives its own team reward and is marked
-terminal. ``SelfPlayCollector`` plays ``n_tables`` tables at once, batching the decisions
-of all tables into one forward pass; ``SelfPlayPPO`` replaces MaskablePPO's
-``collect_rollouts`` to fill the rollout buffer with ``n_steps`` completed transitions per
-seat stream (a transition is complete once the seat's next decision or the deal's end is
-known; extra ones wait for the next rollout). GAE then runs per stream, as SB3 expects.
+rewards of the seats that did not move last are lost. Here every seat the learner plays
+records its own trajectory of the deal (its bids and cards, in order); when the deal ends
+each trajectory's last transition receives that seat's own team reward and is marked
+terminal. ``SelfPlayCollector`` plays ``n_tables`` tables at once and batches every
+table's learner decision into one forward pass. A table is either pure self-play (all
+four seats are the learner) or the learner's team against a frozen opponent drawn from an
+``OpponentPool`` (snapshots of the learner, and rule-based tiers). ``SelfPlayPPO``
+replaces MaskablePPO's ``collect_rollouts``: it packs whole trajectories into the columns
+of the rollout buffer (a trajectory cut at a column's end bootstraps from its next
+transition's value, and its remainder starts the next rollout), so SB3's GAE, which only
+links transitions inside one trajectory, is exact.
 """
 
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,8 +30,9 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from belote_env import GameState, Rules
 from belote_env.actions import NUM_ACTIONS
 from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
+from policies.base import Policy
 
-__all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec"]
+__all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool"]
 
 
 @dataclass
@@ -43,12 +48,12 @@ class Transition:
 
 
 class StreamSpec(VecEnv):
-    """A stand-in VecEnv that only declares the spaces and the number of seat streams;
+    """A stand-in VecEnv that only declares the spaces and the number of buffer columns;
     ``SelfPlayPPO`` never steps it (its collector plays the tables)."""
 
-    def __init__(self, n_streams: int):
+    def __init__(self, n_columns: int):
         obs_space = spaces.Box(0.0, np.inf, (OBS_SIZE,), np.float32)
-        super().__init__(n_streams, obs_space, spaces.Discrete(NUM_ACTIONS))
+        super().__init__(n_columns, obs_space, spaces.Discrete(NUM_ACTIONS))
 
     def reset(self):
         return np.zeros((self.num_envs, OBS_SIZE), dtype=np.float32)
@@ -78,58 +83,135 @@ class StreamSpec(VecEnv):
         return [None] * self.num_envs
 
 
+class OpponentPool:
+    """What the learner's team plays against at each table and deal.
+
+    Args:
+        weights: ``{"self": w, "snapshots": w, "<tier or model path>": w, ...}``: relative
+            frequencies; ``self`` is pure self-play (all four seats learn), ``snapshots``
+            a frozen past learner (uniformly among ``snapshots``), anything else a policy
+            built with ``policies.make_policy``.
+        rng: the pool's ``random.Random``.
+        max_snapshots: oldest snapshots are dropped beyond this many.
+    """
+
+    def __init__(self, weights: dict[str, float], rng: random.Random, max_snapshots: int = 10):
+        from policies import make_policy
+
+        if not weights or any((not isinstance(w, (int, float))) or w < 0 for w in weights.values()) \
+                or sum(weights.values()) <= 0:
+            raise ValueError(f"opponent weights must be non-negative numbers, not all zero: {weights!r}")
+        self.weights = dict(weights)
+        self.rng = rng
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[Policy] = []
+        self.fixed = {k: make_policy(k, seed=rng.randrange(1 << 30)) for k in weights if k not in ("self", "snapshots")}
+
+    def add_snapshot(self, policy: Policy) -> None:
+        self.snapshots.append(policy)
+        del self.snapshots[:-self.max_snapshots]
+
+    def draw(self) -> tuple[str, Policy | None]:
+        """``(kind, policy)``: ``("self", None)`` for pure self-play."""
+        keys = [k for k in self.weights if k != "snapshots" or self.snapshots]
+        x = self.rng.random() * sum(self.weights[k] for k in keys)
+        for k in keys:
+            x -= self.weights[k]
+            if x < 0:
+                break
+        if k == "self":
+            return "self", None
+        if k == "snapshots":
+            return "snapshot", self.snapshots[self.rng.randrange(len(self.snapshots))]
+        return k, self.fixed[k]
+
+
 class SelfPlayCollector:
-    """Plays ``n_tables`` tables of single deals, every seat chosen by the learner's policy.
+    """Plays ``n_tables`` tables of single deals; the learner's decisions are batched.
 
     Args:
         rules: rule options (episodes are single deals).
-        n_tables: tables played side by side; seat stream ``4 * table + seat``.
-        seed: seeds the tables' decks and dealers (``random.Random``, owned).
+        n_tables: tables played side by side.
+        seed: seeds the tables' decks, dealers and seat assignment (``random.Random``, owned).
+        pool: the opponents (``None``: pure self-play everywhere).
     """
 
-    def __init__(self, rules: Rules, n_tables: int, seed: int):
+    def __init__(self, rules: Rules, n_tables: int, seed: int, pool: OpponentPool | None = None):
         self.rules = rules.replace(target=None, max_deals=None)
         self.n_tables = n_tables
-        self.n_streams = 4 * n_tables
-        master = random.Random(seed)
-        self.table_rngs = [random.Random(master.getrandbits(64)) for _ in range(n_tables)]
-        self.tables = [GameState(self.rules, rng=r, dealer=r.randrange(4)) for r in self.table_rngs]
-        self.completed: list[list[Transition]] = [[] for _ in range(self.n_streams)]
-        self.open: list[Transition | None] = [None] * self.n_streams
-        self.started = [False] * self.n_streams
+        self.rng = random.Random(seed)
+        self.pool = pool
+        self.table_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(n_tables)]
+        self.tables: list[GameState] = []
+        self.kind: list[str] = []
+        self.opponent: list[Policy | None] = []
+        self.learner_team: list[int] = []
+        self.traj: list[list[list[Transition]]] = []
+        for j in range(n_tables):
+            r = self.table_rngs[j]
+            self.tables.append(GameState(self.rules, rng=r, dealer=r.randrange(4)))
+            self.kind.append("self")
+            self.opponent.append(None)
+            self.learner_team.append(0)
+            self.traj.append([[], [], [], []])
+            self._draw_opponent(j)
+        self.episodes: deque[list[Transition]] = deque()
+        self.n_ready = 0
         self._obs = np.zeros((n_tables, OBS_SIZE), dtype=np.float32)
         self._masks = np.zeros((n_tables, NUM_ACTIONS), dtype=np.int8)
         self.deal_stats: list[dict] = []
+
+    def _draw_opponent(self, j: int) -> None:
+        if self.pool is None:
+            self.kind[j], self.opponent[j] = "self", None
+        else:
+            self.kind[j], self.opponent[j] = self.pool.draw()
+        self.learner_team[j] = self.rng.randrange(2)
+
+    def _is_learner(self, j: int, seat: int) -> bool:
+        return self.opponent[j] is None or (seat & 1) == self.learner_team[j]
 
     def _end_deal(self, j: int) -> None:
         st = self.tables[j]
         score = st.deal_score
         for s in range(4):
-            i = 4 * j + s
-            t = self.open[i]
-            if t is not None:
-                t.reward = 0.0 if score is None else score.difference(s & 1) / 162.0
-                t.done = True
-                self.completed[i].append(t)
-                self.open[i] = None
-            self.started[i] = False
+            t = self.traj[j][s]
+            if t:
+                t[-1].reward = 0.0 if score is None else score.difference(s & 1) / 162.0
+                t[-1].done = True
+                self.episodes.append(t)
+                self.n_ready += len(t)
+            self.traj[j][s] = []
         self.deal_stats.append({
+            "kind": self.kind[j],
             "void": score is None,
             "made": score is not None and score.outcome == "made",
             "abs_diff": 0 if score is None else abs(score.difference(0)),
+            "learner_diff": None if score is None or self.opponent[j] is None else score.difference(self.learner_team[j]),
             "decisions": len(st.actions),
         })
         r = self.table_rngs[j]
         self.tables[j] = GameState(self.rules, rng=r, dealer=(st.dealer + 1) % 4)
+        self._draw_opponent(j)
+
+    def _advance_opponents(self, j: int) -> None:
+        st = self.tables[j]
+        while True:
+            if st.is_deal_over:
+                self._end_deal(j)
+                st = self.tables[j]
+                continue
+            if self._is_learner(j, st.current):
+                return
+            st.apply(self.opponent[j].act(st.information_set(st.current)))
 
     @th.no_grad()
     def step(self, policy) -> None:
-        """One decision at every table, chosen by ``policy`` (a MaskableActorCriticPolicy)."""
-        tables = self.tables
-        infos = []
-        for j, st in enumerate(tables):
+        """One learner decision at every table, chosen by ``policy`` (a MaskableActorCriticPolicy)."""
+        for j in range(self.n_tables):
+            self._advance_opponents(j)
+            st = self.tables[j]
             info = st.information_set(st.current)
-            infos.append(info)
             encode_infoset(info, self._obs[j])
             action_mask(info.legal_actions, self._masks[j])
         obs_t = th.as_tensor(self._obs, device=policy.device)
@@ -137,44 +219,47 @@ class SelfPlayCollector:
         actions = actions.cpu().numpy()
         values = values.cpu().numpy().reshape(-1)
         log_probs = log_probs.cpu().numpy()
-        for j, st in enumerate(tables):
+        for j, st in enumerate(self.tables):
             seat = st.current
-            i = 4 * j + seat
-            prev = self.open[i]
-            if prev is not None:
-                self.completed[i].append(prev)
-            self.open[i] = Transition(self._obs[j].copy(), self._masks[j].astype(bool), int(actions[j]),
-                                      float(values[j]), float(log_probs[j]), not self.started[i])
-            self.started[i] = True
+            t = self.traj[j][seat]
+            t.append(Transition(self._obs[j].copy(), self._masks[j].astype(bool), int(actions[j]),
+                                float(values[j]), float(log_probs[j]), not t))
             st.apply(int(actions[j]))
             if st.is_deal_over:
                 self._end_deal(j)
 
-    def ready(self, n_steps: int) -> bool:
-        return min(len(c) for c in self.completed) >= n_steps
+    def take(self, n_steps: int, n_columns: int) -> tuple[list[list[Transition]], np.ndarray, np.ndarray]:
+        """Pack finished trajectories into ``n_columns`` columns of ``n_steps`` transitions.
 
-    def take(self, n_steps: int) -> tuple[list[list[Transition]], np.ndarray, np.ndarray]:
-        """Remove ``n_steps`` completed transitions per stream.
-
-        Returns ``(streams, last_values, dones)``: per stream the transitions, the value of
-        the stream's next decision (bootstrap) and whether its last transition ended a deal.
+        Returns ``(columns, last_values, dones)``: per column its transitions, the value to
+        bootstrap from after its last transition, and whether that transition ended a deal.
+        Raises ``RuntimeError`` when fewer than ``n_steps * n_columns`` are ready.
         """
-        out, last_values, dones = [], np.zeros(self.n_streams, np.float32), np.zeros(self.n_streams, bool)
-        for i in range(self.n_streams):
-            batch = self.completed[i][:n_steps]
-            self.completed[i] = self.completed[i][n_steps:]
-            out.append(batch)
-            dones[i] = batch[-1].done
-            if not dones[i]:
-                nxt = self.completed[i][0] if self.completed[i] else self.open[i]
-                last_values[i] = nxt.value
-        return out, last_values, dones
+        if self.n_ready < n_steps * n_columns:
+            raise RuntimeError("not enough finished trajectories")
+        cols, last_values, dones = [], np.zeros(n_columns, np.float32), np.zeros(n_columns, bool)
+        for c in range(n_columns):
+            col: list[Transition] = []
+            while len(col) < n_steps:
+                ep = self.episodes.popleft()
+                room = n_steps - len(col)
+                if len(ep) <= room:
+                    col += ep
+                else:
+                    col += ep[:room]
+                    self.episodes.appendleft(ep[room:])  # the rest continues the trajectory
+            self.n_ready -= n_steps
+            cols.append(col)
+            dones[c] = col[-1].done
+            if not dones[c]:
+                last_values[c] = self.episodes[0][0].value
+        return cols, last_values, dones
 
 
 class SelfPlayPPO(MaskablePPO):
-    """MaskablePPO whose rollouts come from a ``SelfPlayCollector`` (all seats learn).
+    """MaskablePPO whose rollouts come from a ``SelfPlayCollector``.
 
-    Construct with ``env=StreamSpec(collector.n_streams)`` and set ``self.collector``.
+    Construct with ``env=StreamSpec(n_columns)`` and set ``self.collector``.
     """
 
     collector: SelfPlayCollector
@@ -184,12 +269,12 @@ class SelfPlayPPO(MaskablePPO):
         rollout_buffer.reset()
         callback.on_rollout_start()
         col = self.collector
-        while not col.ready(n_rollout_steps):
+        n = env.num_envs
+        while col.n_ready < n * n_rollout_steps:
             col.step(self.policy)
-        streams, last_values, dones = col.take(n_rollout_steps)
-        n = col.n_streams
+        columns, last_values, dones = col.take(n_rollout_steps, n)
         for t in range(n_rollout_steps):
-            row = [streams[i][t] for i in range(n)]
+            row = [columns[i][t] for i in range(n)]
             rollout_buffer.add(
                 np.stack([tr.obs for tr in row]),
                 np.array([[tr.action] for tr in row]),
@@ -209,6 +294,9 @@ class SelfPlayPPO(MaskablePPO):
             self.logger.record("charts/made_rate", sum(s["made"] for s in played) / len(played))
             self.logger.record("charts/mean_abs_point_diff", sum(s["abs_diff"] for s in played) / len(played))
             self.logger.record("charts/decisions_per_deal", sum(s["decisions"] for s in played) / len(played))
+            for kind in sorted({s["kind"] for s in played if s["learner_diff"] is not None}):
+                diffs = [s["learner_diff"] for s in played if s["kind"] == kind]
+                self.logger.record(f"charts/train_diff_vs_{kind}", sum(diffs) / len(diffs))
         rollout_buffer.compute_returns_and_advantage(last_values=th.as_tensor(last_values), dones=dones)
         callback.update_locals(locals())
         if not callback.on_step():

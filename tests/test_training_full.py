@@ -1,0 +1,120 @@
+"""Training with an opponent pool and a warm start, checkpoints, resume after SIGKILL, export."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from belote_env import GameState, Rules
+from policies import make_policy
+from policies.network import CheckpointError, load_model
+from training.cli import main
+from training.train import latest_checkpoint, train
+from training.config import TrainConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+POOL = {"exp_name": "pool", "total_timesteps": 3072, "n_tables": 4, "n_steps": 32, "batch_size": 256,
+        "n_epochs": 1, "net_pi": [32], "net_vf": [32], "checkpoint_every": 1024, "eval_pairs": 3,
+        "eval_every": 1024, "periodic_eval_pairs": 2, "opponents": {"self": 1, "snapshots": 1, "easy": 1, "normal": 1},
+        "snapshot_every": 1024, "imitation_deals": 20, "imitation_epochs": 1}
+
+
+def test_pool_training_resume_and_export(tmp_path):
+    cfg = TrainConfig.from_dict({**POOL, "log_dir": str(tmp_path / "runs")})
+    run = train(cfg, progress=False)
+    ev = json.loads((run / "eval.json").read_text())
+    assert ev["timesteps"] == 3072 and set(k for k in ev if k.startswith("vs_")) == {"vs_random", "vs_easy", "vs_normal"}
+    snaps = sorted(p.name for p in (run / "pool").iterdir())
+    assert snaps == ["snap_000001024", "snap_000002048", "snap_000003072"]
+    ckpt = latest_checkpoint(run)
+    assert ckpt.name == "step_000003072"
+    trainer = json.loads((ckpt / "trainer.json").read_text())
+    assert trainer["timesteps"] == 3072 and trainer["snapshots"] == snaps
+    # periodic evaluation against normal reached TensorBoard's CSV twin
+    header = (run / "progress.csv").read_text().splitlines()[0]
+    assert "charts/winrate_vs_normal" in header and "imitation/accuracy" in header
+    assert "charts/train_diff_vs_normal" in header
+    # resume with a larger budget continues from the checkpoint
+    conf = yaml.safe_load((run / "config.yaml").read_text())
+    conf["total_timesteps"] = 4096
+    (run / "config.yaml").write_text(yaml.safe_dump(conf))
+    train(progress=False, resume=run)
+    assert json.loads((run / "eval.json").read_text())["timesteps"] == 4096
+    assert (run / "progress_from_000003072.csv").exists()
+    # export and load with torch alone; the exported policy plays legal moves
+    out = tmp_path / "exported"
+    assert main(["export", str(run / "checkpoints" / "final"), str(out)]) == 0
+    net, meta = load_model(out)
+    assert meta["timesteps"] == 4096 and "vs_normal" in meta["evaluation"] and meta["rules"]["tie"] == "litige"
+    pol = make_policy(str(out))
+    for seed in range(20):
+        st = GameState(Rules(target=None), seed=seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            a = pol.act(info)
+            assert a in info.legal_actions
+            st.apply(a)
+
+
+def test_resume_errors(tmp_path):
+    with pytest.raises(CheckpointError, match="config.yaml is missing"):
+        train(progress=False, resume=tmp_path)
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"run_name": "x", **POOL}))
+    with pytest.raises(CheckpointError, match="no complete checkpoint"):
+        train(progress=False, resume=tmp_path)
+
+
+def test_sigkill_mid_run_then_resume(tmp_path):
+    conf = {**POOL, "total_timesteps": 40960, "imitation_deals": 0, "eval_every": 0, "eval_pairs": 2,
+            "opponents": {"self": 1.0}, "snapshot_every": 0, "log_dir": str(tmp_path / "runs")}
+    cfg_path = tmp_path / "c.yaml"
+    cfg_path.write_text(yaml.safe_dump(conf))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "training.cli", "train", "--config", str(cfg_path), "--no-progress"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    run = None
+    while time.time() < deadline:
+        runs = list((tmp_path / "runs").glob("*")) if (tmp_path / "runs").exists() else []
+        if runs and len(list((runs[0] / "checkpoints").glob("step_*"))) >= 2:
+            run = runs[0]
+            break
+        if proc.poll() is not None:
+            pytest.fail(f"training ended early: {proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.2)
+    assert run is not None, "no checkpoint appeared in time"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    ckpt = latest_checkpoint(run)
+    done = json.loads((ckpt / "trainer.json").read_text())["timesteps"]
+    assert 0 < done < 40960
+    # nothing half-written: every visible checkpoint folder is complete
+    for c in (run / "checkpoints").glob("step_*"):
+        load_model(c)
+    r = subprocess.run([sys.executable, "-m", "training.cli", "train", "--resume", str(run), "--no-progress"],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads((run / "eval.json").read_text())["timesteps"] == 40960
+    assert (run / f"progress_from_{done:09d}.csv").exists()
+
+
+def test_mismatched_checkpoint_rejected_on_resume(tmp_path):
+    cfg = TrainConfig.from_dict({**POOL, "total_timesteps": 1024, "imitation_deals": 0, "eval_every": 0,
+                                 "eval_pairs": 0, "opponents": {"self": 1.0}, "snapshot_every": 0,
+                                 "log_dir": str(tmp_path / "runs")})
+    run = train(cfg, progress=False)
+    ckpt = latest_checkpoint(run)
+    meta = json.loads((ckpt / "meta.json").read_text())
+    meta["obs_encoder_version"] = 0
+    (ckpt / "meta.json").write_text(json.dumps(meta))
+    conf = yaml.safe_load((run / "config.yaml").read_text())
+    conf["total_timesteps"] = 2048
+    (run / "config.yaml").write_text(yaml.safe_dump(conf))
+    with pytest.raises(CheckpointError, match="obs_encoder_version 0"):
+        train(progress=False, resume=run)
