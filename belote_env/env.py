@@ -136,7 +136,7 @@ from .observation import (
     HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
     encode_infoset,
 )
-from .render import render_rgb, render_text
+from .render import render_view
 
 __all__ = ["env", "raw_env", "observation_space_for", "deal_reward"]
 
@@ -301,13 +301,7 @@ class raw_env(AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before render()")
         info = self.game.information_set(self.render_seat)
-        if self.render_mode == "rgb_array":
-            return render_rgb(info)
-        text = render_text(info)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_view(info, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -49,7 +49,7 @@ from .env import EPISODES, OBS_MODES, REWARD_MODES, deal_reward, observation_spa
 from .game import GameState, IllegalActionError, check_rules_supported
 from .infoset import InfoSet
 from .observation import action_mask, encode_history, encode_infoset
-from .render import render_rgb, render_text
+from .render import render_view
 
 __all__ = ["BeloteGymEnv"]
 
@@ -204,10 +204,4 @@ class BeloteGymEnv(gymnasium.Env):
         if self.render_mode is None or self.game is None:
             return None
         info = self.game.information_set(self.seats[0])
-        if self.render_mode == "rgb_array":
-            return render_rgb(info)
-        text = render_text(info)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_view(info, self.render_mode)

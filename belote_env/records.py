@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
+from .atomic import atomic_write_bytes
 from .cards import parse_card
 from .config import RuleOptionError, Rules
 from .game import GameState, IllegalActionError
@@ -64,21 +64,7 @@ def game_record(state: GameState) -> dict[str, Any]:
 
 def write_record(path: str | os.PathLike, record: dict[str, Any]) -> Path:
     """Write ``record`` as JSON atomically (temporary file, fsync, rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(record, ensure_ascii=False, indent=1).encode()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return atomic_write_bytes(path, json.dumps(record, ensure_ascii=False, indent=1).encode())
 
 
 def save_game(state: GameState, path: str | os.PathLike) -> Path:

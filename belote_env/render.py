@@ -72,3 +72,15 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
             line = line[110:]
             y += 14
     return np.asarray(img, dtype=np.uint8)
+
+
+def render_view(info: InfoSet, mode: str):
+    """``info`` rendered per ``mode``: ``"ansi"`` returns the text, ``"human"`` prints it
+    (returns None), ``"rgb_array"`` returns the picture."""
+    if mode == "rgb_array":
+        return render_rgb(info)
+    text = render_text(info)
+    if mode == "human":
+        print(text + "\n")
+        return None
+    return text

@@ -80,6 +80,20 @@ def _splits(n: int, k: int):
             yield (first,) + rest
 
 
+def _split_weights(n: int, allowed: tuple[int, ...], caps_t: tuple[int, ...]):
+    """Yield ``(split, ways, caps after)`` for every way to place ``n`` distinct cards on the
+    ``allowed`` locations within the capacities ``caps_t``; ``ways`` is the multinomial."""
+    for split in _splits(n, len(allowed)):
+        if any(split[j] > caps_t[loc] for j, loc in enumerate(allowed)):
+            continue
+        ways = factorial(n)
+        nxt = list(caps_t)
+        for j, loc in enumerate(allowed):
+            ways //= factorial(split[j])
+            nxt[loc] -= split[j]
+        yield split, ways, tuple(nxt)
+
+
 def _counter(groups, caps):
     sizes = [mask.bit_count() for _, mask in groups]
 
@@ -87,19 +101,7 @@ def _counter(groups, caps):
     def count(i: int, caps_t: tuple[int, ...]) -> int:
         if i == len(groups):
             return 1 if not any(caps_t) else 0
-        allowed = groups[i][0]
-        n = sizes[i]
-        total = 0
-        for split in _splits(n, len(allowed)):
-            if any(split[j] > caps_t[loc] for j, loc in enumerate(allowed)):
-                continue
-            ways = factorial(n)
-            nxt = list(caps_t)
-            for j, loc in enumerate(allowed):
-                ways //= factorial(split[j])
-                nxt[loc] -= split[j]
-            total += ways * count(i + 1, tuple(nxt))
-        return total
+        return sum(ways * count(i + 1, nxt) for _, ways, nxt in _split_weights(sizes[i], groups[i][0], caps_t))
 
     return count
 
@@ -120,17 +122,9 @@ def _draw(c: Constraints, rng: random.Random) -> list[int]:
         raise SamplingError("no deal of the hidden cards is consistent with this information set")
     hands = list(c.known)
     for i, (allowed, mask) in enumerate(groups):
-        n = mask.bit_count()
         x = rng.randrange(total)
-        for split in _splits(n, len(allowed)):
-            if any(split[j] > caps_t[loc] for j, loc in enumerate(allowed)):
-                continue
-            ways = factorial(n)
-            nxt = list(caps_t)
-            for j, loc in enumerate(allowed):
-                ways //= factorial(split[j])
-                nxt[loc] -= split[j]
-            w = ways * count(i + 1, tuple(nxt))
+        for split, ways, nxt in _split_weights(mask.bit_count(), allowed, caps_t):
+            w = ways * count(i + 1, nxt)
             if x < w:
                 break
             x -= w
@@ -141,7 +135,7 @@ def _draw(c: Constraints, rng: random.Random) -> list[int]:
             for card_id in cards[pos:pos + split[j]]:
                 hands[loc] |= 1 << card_id
             pos += split[j]
-        caps_t = tuple(nxt)
+        caps_t = nxt
         total = count(i + 1, caps_t)
     return hands
 

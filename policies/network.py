@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
+from belote_env.atomic import atomic_write_bytes
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "NetworkPolicy", "FORMAT_VERSION"]
@@ -84,20 +84,6 @@ class BeloteNet(nn.Module):
         return logits.masked_fill(mask == 0, float("-inf"))
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], net_config: dict[str, Any],
                extra: dict[str, Any] | None = None) -> Path:
     """Write ``model.safetensors`` + ``meta.json`` into ``folder`` (created), each file atomically.
@@ -126,8 +112,8 @@ def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], n
         "net": net_config,
         **(extra or {}),
     }
-    _atomic_write_bytes(folder / "model.safetensors", save(tensors))
-    _atomic_write_bytes(folder / "meta.json", json.dumps(meta, indent=2, sort_keys=True).encode())
+    atomic_write_bytes(folder / "model.safetensors", save(tensors))
+    atomic_write_bytes(folder / "meta.json", json.dumps(meta, indent=2, sort_keys=True).encode())
     return folder
 
 

@@ -2,8 +2,8 @@
 when it must or should, and supports its partner"; tips of seeds 000 and 002).
 
 Bidding: for each contract it may take, the hand (with the turned card, which the taker
-receives) is valued: trump J 4.5, 9 3.5, A 2.5, 10 2, K / Q 1 (+1.5 for both), 7 / 8 0.5,
-+1 per trump beyond two; side aces 1.5, a side 10 with its ace 1, a lone side 10 0.3.
+receives) is valued: trump J 4.5, 9 3.5, A 2.5, 10 2, K / Q 1 (+4 for both), 7 / 8 0.5,
++1 per trump beyond two; side aces 1, a side 10 with its ace 1, a lone side 10 0.3.
 It takes the best contract whose value reaches 8.5 (round 1 and round 2, where the
 contract is its own choice); no-trump values aces 3, tens 1.5 with their ace; all-trump
 values jacks 3.5 and nines 2.5.
@@ -31,6 +31,10 @@ __all__ = ["NormalPolicy", "hand_value"]
 _TRUMP_VALUE = {Rank.JACK: 4.5, Rank.NINE: 3.5, Rank.ACE: 2.5, Rank.TEN: 2.0, Rank.KING: 1.0, Rank.QUEEN: 1.0,
                 Rank.EIGHT: 0.5, Rank.SEVEN: 0.5}
 TAKE_THRESHOLD = (8.5, 8.5)  # round 1, round 2
+BELOTE_VALUE = 4.0  # K+Q of trump: the 20 points of belote
+SIDE_ACE_VALUE = 1.0
+WORTH_POINTS = 10  # a trick is worth winning (when not last to play) from this many points
+THIRD_HAND_HIGH = True  # overtake a partner who may lose the trick, with a sure winner
 RUFF_CAUTION = True  # treat an opponent with <= 2 possible cards of the led suit as a ruff risk
 
 
@@ -47,13 +51,13 @@ def hand_value(hand: int, contract: int) -> float:
             if _has(hand, r, contract):
                 v += val
         if _has(hand, Rank.KING, contract) and _has(hand, Rank.QUEEN, contract):
-            v += 1.5
+            v += BELOTE_VALUE
         v += max(0, trumps.bit_count() - 2)
         for s in range(4):
             if s == contract:
                 continue
             if _has(hand, Rank.ACE, s):
-                v += 1.5
+                v += SIDE_ACE_VALUE
                 if _has(hand, Rank.TEN, s):
                     v += 1.0
             elif _has(hand, Rank.TEN, s):
@@ -162,16 +166,20 @@ class NormalPolicy:
             return max(non_trump, key=lambda c: (pts[c] if not master(c) or c >> 3 == led else pts[c] - 5, -st[c], -c))
         winners = [c for c in cards if trick_winner(list(trick) + [c], k) == pos]
         if partner_winning:
+            if THIRD_HAND_HIGH:  # secure the partner's shaky trick with a sure winner of the suit
+                sure = [c for c in winners if c >> 3 == led and safe(c)]
+                if sure:
+                    return min(sure, key=lambda c: (pts[c], st[c]))
             non_winning = [c for c in cards if c not in winners] or cards
             return min(non_winning, key=low_key)
         if winners:
             last = pos == 3
-            worth = last or trick_pts >= 10 or len(info.tricks) == 7
+            worth = last or trick_pts >= WORTH_POINTS or len(info.tricks) == 7
             ruffs = [c for c in winners if c >> 3 != led]  # trumps on a plain led suit
             if ruffs and worth:
                 return min(ruffs, key=lambda c: st[c])  # lowest sufficient trump: save the top ones
             safe_winners = [c for c in winners if c >> 3 == led and (last or safe(c))]
-            if safe_winners and (worth or trick_pts + max(pts[c] for c in safe_winners) >= 10):
+            if safe_winners and (worth or trick_pts + max(pts[c] for c in safe_winners) >= WORTH_POINTS):
                 return min(safe_winners, key=lambda c: (pts[c], st[c]))  # cheapest sure winner
         return min(cards, key=low_key)
 
