@@ -236,3 +236,15 @@ def test_human_policy_asks_again_until_legal():
     info = _play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
     assert hp.act(info) == info.legal_actions[0]
     assert out.getvalue().count("refused") == 2
+
+
+def test_workers_with_a_network_policy_do_not_hang(tmp_path):
+    """A torch policy used in the parent and in worker processes (spawned, not forked)."""
+    from policies.network import BeloteNet, save_model
+
+    net = BeloteNet(pi=[8], vf=[8])
+    save_model(tmp_path / "m", net.state_dict(), net.config)
+    spec = str(tmp_path / "m")
+    a = duplicate_match(spec, "easy", 6, seed=2)
+    b = duplicate_match(spec, "easy", 6, seed=2, workers=2, chunk=2)
+    assert a.mean_diff == b.mean_diff and a.deal_win_rate == b.deal_win_rate

@@ -118,3 +118,24 @@ def test_mismatched_checkpoint_rejected_on_resume(tmp_path):
     (run / "config.yaml").write_text(yaml.safe_dump(conf))
     with pytest.raises(CheckpointError, match="obs_encoder_version 0"):
         train(progress=False, resume=run)
+
+
+def test_shipped_hard_tier_loads_and_plays_fast():
+    from policies.hard import HARD_MODEL_DIR
+
+    meta = json.loads((HARD_MODEL_DIR / "meta.json").read_text())
+    assert meta["action_table_version"] == 1 and meta["obs_encoder_version"] == 1
+    assert (HARD_MODEL_DIR / "model.safetensors").stat().st_size < 5_000_000  # a few MB at most
+    pol = make_policy("hard")
+    moves, spent = 0, 0.0
+    for seed in range(10):
+        st = GameState(Rules(target=None), seed=seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            t0 = time.perf_counter()
+            a = pol.act(info)
+            spent += time.perf_counter() - t0
+            moves += 1
+            assert a in info.legal_actions
+            st.apply(a)
+    assert moves > 300 and spent / moves < 0.005  # well under a millisecond measured; 5 ms bound for slow CI

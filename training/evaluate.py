@@ -13,6 +13,7 @@ on the number of workers.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 import time
@@ -236,6 +237,15 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
     return tally
 
 
+def _init_worker() -> None:
+    try:
+        import torch
+
+        torch.set_num_threads(1)  # one process per core
+    except ImportError:  # pragma: no cover
+        pass
+
+
 def _worker(args) -> _Tally:
     a_spec, b_spec, ids, seed, rules_dict, mode = args
     from policies import make_policy
@@ -306,7 +316,9 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         if not all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b)):
             raise ValueError("workers > 1 needs policy specs (tier names or model paths), not objects")
         tasks = [(str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode) for ids in chunks]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # spawn, not fork: a forked child of a process that already ran torch can deadlock
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_init_worker) as pool:
             for ids, part in zip(chunks, pool.map(_worker, tasks)):
                 tally.merge(part)
                 if bar:
