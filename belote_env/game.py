@@ -19,7 +19,7 @@ from enum import IntEnum
 from typing import Sequence
 
 from .actions import (
-    ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE, action_to_string,
+    ANNOUNCE_BELOTE, DECLARE, NUM_ACTIONS, PASS, action_to_string,
 )
 from .bidding import classic_bid_contract, classic_legal_bids
 from .cards import (

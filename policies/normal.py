@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from belote_env import InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.inference import public_constraints
 from belote_env.rules import trick_winner
 
@@ -127,7 +127,7 @@ class NormalPolicy:
         trump = SUIT_MASK[k] if k < 4 else 0
         played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
         out = FULL_DECK & ~played & ~info.hand  # cards the others may still hold
-        me, partner = info.seat, info.seat ^ 2
+        me = info.seat
         cons = public_constraints(info)
 
         def master(c: int) -> bool:

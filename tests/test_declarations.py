@@ -132,7 +132,7 @@ def test_choice_mode_declare_or_decline_hidden():
                     return st.legal_actions()[0]
                 seen["declined"] += 1
             return None
-        st = _play(rules, seed, chooser)
+        _play(rules, seed, chooser)
         if min(seen.values()) >= 10:
             break
     assert min(seen.values()) >= 10

@@ -9,6 +9,7 @@ from pettingzoo.test import api_test, seed_test
 from belote_env import IllegalActionError, belote_v0
 from belote_env.actions import NUM_ACTIONS, PASS, TAKE
 from belote_env.observation import OBS_SIZE, encode_infoset
+from tests.conftest import random_aec_episode
 
 
 def test_api_test():
@@ -60,15 +61,7 @@ def test_rewards_zero_sum_and_equal_engine_score():
     seen_played = 0
     for _ in range(300):
         env.reset(seed=rng.randrange(1 << 30))
-        totals = dict.fromkeys(env.possible_agents, 0.0)
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            totals[agent] += reward
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
+        totals = random_aec_episode(env, rng)
         st = env.unwrapped.game
         if st.deal_score is None:
             assert all(v == 0 for v in totals.values())
@@ -170,8 +163,6 @@ def test_take_sets_contract_in_observation():
 
 def test_env_argument_and_seed_validation():
     import numpy as np
-
-    from belote_env import RuleOptionError
 
     for bad in (True, float("inf"), 0, -1):
         with pytest.raises(ValueError, match="reward_scale"):

@@ -12,6 +12,7 @@ import belote_env
 from belote_env import belote_v0
 from belote_env.gym_env import BeloteGymEnv
 from belote_env.sampling import sample_hidden_hands
+from tests.conftest import random_aec_episode
 
 CONFIGS = [
     {"rules": "seed004"}, {"rules": "seed000"}, {"rules": "seed002"}, {"rules": "seed003"},
@@ -33,19 +34,6 @@ def test_api_seed_render(cfg):
     render_test(lambda render_mode=None: belote_v0.env(render_mode=render_mode, **cfg))
 
 
-def _random_episode(env, rng):
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[rng.randrange(len(legal))]))
-    return totals
-
-
 @pytest.mark.parametrize("reward_mode", ["scaled", "points", "win"])
 @pytest.mark.parametrize("episode", ["deal", "game"])
 def test_rewards_equal_engine_scores(reward_mode, episode):
@@ -53,7 +41,7 @@ def test_rewards_equal_engine_scores(reward_mode, episode):
     rng = random.Random(7)
     for _ in range(25 if episode == "game" else 150):
         env.reset(seed=rng.randrange(1 << 30))
-        totals = _random_episode(env, rng)
+        totals = random_aec_episode(env, rng)
         g = env.game
         if episode == "game":
             assert g.is_game_over

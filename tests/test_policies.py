@@ -1,7 +1,5 @@
 """AI tiers random and easy (RULES.md §12)."""
 
-import random
-
 import pytest
 
 from belote_env import GameState, InfoSet, Rules
@@ -9,6 +7,7 @@ from belote_env.actions import NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
 from policies import make_policy
 from policies.easy import EasyPolicy
+from tests.conftest import assert_plays_legal
 
 
 def _info(hand, legal_actions, contract=0, turned="7S", bidding=False):
@@ -47,16 +46,8 @@ def test_easy_bidding_rule():
 
 
 def test_tiers_return_legal_actions_in_random_positions():
-    rng = random.Random(0)
     for name in ("random", "easy"):
-        pol = make_policy(name, seed=1)
-        for seed in range(300):
-            st = GameState(Rules(target=None), seed=seed)
-            while not st.is_deal_over:
-                info = st.information_set(st.current)
-                a = pol.act(info)
-                assert a in info.legal_actions
-                st.apply(a)
+        assert_plays_legal(make_policy(name, seed=1), range(300))
 
 
 def test_make_policy_unknown_name():

@@ -17,6 +17,7 @@ from policies.network import CheckpointError, load_model
 from training.cli import main
 from training.train import latest_checkpoint, train
 from training.config import TrainConfig
+from tests.conftest import assert_plays_legal
 
 ROOT = Path(__file__).resolve().parents[1]
 POOL = {"exp_name": "pool", "total_timesteps": 3072, "n_tables": 4, "n_steps": 32, "batch_size": 256,
@@ -52,14 +53,7 @@ def test_pool_training_resume_and_export(tmp_path):
     assert main(["export", str(run / "checkpoints" / "final"), str(out)]) == 0
     net, meta = load_model(out)
     assert meta["timesteps"] == 4096 and "vs_normal" in meta["evaluation"] and meta["rules"]["tie"] == "litige"
-    pol = make_policy(str(out))
-    for seed in range(20):
-        st = GameState(Rules(target=None), seed=seed)
-        while not st.is_deal_over:
-            info = st.information_set(st.current)
-            a = pol.act(info)
-            assert a in info.legal_actions
-            st.apply(a)
+    assert_plays_legal(make_policy(str(out)), range(20))
 
 
 def test_resume_errors(tmp_path):
