@@ -16,6 +16,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o644)  # mkstemp makes the file owner-only
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

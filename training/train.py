@@ -64,6 +64,7 @@ def _atomic_folder(folder: Path, write) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix="." + folder.name + "."))
     try:
+        os.chmod(tmp, 0o755)  # mkdtemp makes the folder owner-only
         write(tmp)
         if folder.exists():
             old = folder.with_name("." + folder.name + ".old")
