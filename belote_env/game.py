@@ -68,16 +68,11 @@ def partner_of(seat: int) -> int:
 
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
-_UNSUPPORTED: dict[str, tuple] = {}
-
-
 def check_rules_supported(rules) -> Rules:
-    """Return ``rules`` if the engine can play them, else raise ``RuleOptionError``."""
+    """Return ``rules`` if it is a ``Rules`` (the engine plays every option), else raise
+    ``RuleOptionError``."""
     if not isinstance(rules, Rules):
         raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
-    for name, values in _UNSUPPORTED.items():
-        if getattr(rules, name) in values:
-            raise RuleOptionError(f"rule option {name!r}={getattr(rules, name)!r} is not implemented by the engine yet")
     return rules
 
 
@@ -243,12 +238,6 @@ class GameState:
             if s_ == seat and hand & pair == pair:
                 m |= pair
         return m
-
-    def legal_card_mask(self) -> int:
-        """32-bit mask of the cards the current seat may play now (0 outside card play)."""
-        if self.phase != Phase.PLAY:
-            return 0
-        return sum(1 << a for a in self.legal_actions() if a < NUM_CARDS)
 
     @property
     def current_seat(self) -> int:

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from belote_env import InfoSet
 
-__all__ = ["Policy", "PolicyError", "RandomPolicy"]
+__all__ = ["Policy", "PolicyError", "RandomPolicy", "with_belote"]
 
 
 class PolicyError(RuntimeError):
@@ -46,3 +46,15 @@ class RandomPolicy:
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
         return legal[self.rng.randrange(len(legal))]
+
+
+def with_belote(info: InfoSet, choice: int) -> int:
+    """``ANNOUNCE_BELOTE`` when it is legal and ``choice`` (a card id) is the first of the
+    seat's K+Q of its suit (RULES.md §5, ``belote: optional``), else ``choice``."""
+    from belote_env.actions import ANNOUNCE_BELOTE
+
+    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6):  # Q, K
+        s = choice >> 3
+        if info.hand >> (8 * s + 5) & 1 and info.hand >> (8 * s + 6) & 1:
+            return ANNOUNCE_BELOTE
+    return choice

@@ -13,15 +13,12 @@ optional``) when the card it plays is the first of the K+Q pair, declarations al
 from __future__ import annotations
 
 from belote_env import InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
+from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import POINTS, STRENGTH, SUIT_MASK, Rank, card
 
+from .base import with_belote
+
 __all__ = ["EasyPolicy"]
-
-
-def _holds_pair(hand: int, c: int) -> bool:
-    s = c >> 3
-    return bool(hand >> card(Rank.KING, s) & 1 and hand >> card(Rank.QUEEN, s) & 1)
 
 
 class EasyPolicy:
@@ -37,10 +34,7 @@ class EasyPolicy:
         if legal[0] < 32:  # card play
             k = info.contract
             pts, st = POINTS[k], STRENGTH[k]
-            choice = min((c for c in legal if c < 32), key=lambda c: (pts[c], st[c], c))
-            if ANNOUNCE_BELOTE in legal and choice & 7 in (Rank.KING, Rank.QUEEN) and _holds_pair(info.hand, choice):
-                return ANNOUNCE_BELOTE  # announce with the card it is about to play
-            return choice
+            return with_belote(info, min((c for c in legal if c < 32), key=lambda c: (pts[c], st[c], c)))
         if DECLARE in legal:
             return DECLARE
         hand = info.hand

@@ -21,10 +21,12 @@ top trumps), else it plays its lowest card. Announcements and declarations are m
 from __future__ import annotations
 
 from belote_env import InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
+from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.inference import public_constraints
 from belote_env.rules import trick_winner
+
+from .base import with_belote
 
 __all__ = ["NormalPolicy", "hand_value"]
 
@@ -112,12 +114,7 @@ class NormalPolicy:
         if DECLARE in legal:
             return DECLARE
         cards = [a for a in legal if a < 32]
-        choice = self._play(info, cards)
-        if ANNOUNCE_BELOTE in legal and choice & 7 in (Rank.KING, Rank.QUEEN):
-            s = choice >> 3
-            if _has(info.hand, Rank.KING, s) and _has(info.hand, Rank.QUEEN, s):
-                return ANNOUNCE_BELOTE
-        return choice
+        return with_belote(info, self._play(info, cards))
 
     def _play(self, info: InfoSet, cards: list[int]) -> int:
         if len(cards) == 1:
