@@ -23,7 +23,8 @@ from .actions import (
 )
 from .bidding import classic_bid_contract, classic_legal_bids
 from .cards import (
-    ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, card_to_str, cards_of,
+    ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK, Rank, card, card_to_str,
+    cards_of,
 )
 from .config import RuleOptionError, Rules
 from .declarations import Declaration, best_declarations, declaration_winner
@@ -103,7 +104,7 @@ class GameState:
         "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
         "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
         "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next",
-        "actions", "deal_score", "void", "_legal", "deal_log",
+        "actions", "deal_score", "void", "_legal", "deal_log", "public_cannot", "public_known",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
@@ -165,6 +166,10 @@ class GameState:
         self.announce_next = False  # optional belote: the next card carries the announcement
         self.declared: list[tuple[Declaration, ...]] = [(), (), (), ()]  # public once made (§6)
         self.declare_next = False  # declarations "choice": the next card carries them
+        #: per seat, cards the public history shows it cannot hold / certainly holds
+        #: (``inference.public_constraints``, kept up to date card by card)
+        self.public_cannot = [0, 0, 0, 0]
+        self.public_known = [0, 0, 0, 0]
         self.actions: list[tuple[int, int]] = []
         self.deal_log.append({"dealer": self.dealer, "deck": self.deck, "actions": self.actions})
         self.deal_score: DealScore | None = None
@@ -309,6 +314,7 @@ class GameState:
         self.bids.append((seat, action))
         if action != PASS:
             self.taker = seat
+            self.public_known[seat] |= 1 << self.turned_card  # the taker holds the turned card
             self.contract = classic_bid_contract(action, self.turned_card >> 3)
             self.bid_round = 0
             self._complete_deal()
@@ -328,7 +334,11 @@ class GameState:
             # RULES.md §6: declarations are made with the seat's card of the first trick
             if self.rules.declarations == "auto" or self.declare_next:
                 self.declared[seat] = best_declarations(self.hands[seat], self.contract)
+                for d in self.declared[seat]:
+                    self.public_known[seat] |= d.cards
             self.declare_next = False
+        if self.trick:
+            self._infer_from_card(seat, c)
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
@@ -342,8 +352,41 @@ class GameState:
                         self.announcements.append((seat, "belote", c))
                 elif any(a[0] == seat and a[2] == other for a in self.announcements):
                     self.announcements.append((seat, "rebelote", c))
+        if (rank == _KING or rank == _QUEEN) and (self.contract == ALL_TRUMP or c >> 3 == self.contract):
+            other = card(_QUEEN if rank == _KING else _KING, c >> 3)
+            if not self.played_by[seat] >> other & 1:
+                ann = self.announcements
+                if ann and ann[-1][0] == seat and ann[-1][2] == c:
+                    self.public_known[seat] |= 1 << other  # announced: holds the other card
+                elif self.rules.belote == "auto":
+                    self.public_cannot[seat] |= 1 << other  # no automatic announcement: lacks it
         self.announce_next = False
         self._after_card()
+
+    def _infer_from_card(self, seat: int, c: int) -> None:
+        """What ``seat`` playing ``c`` into the current trick shows it lacks (RULES.md §4;
+        the same inference as ``inference.public_constraints``, one card at a time)."""
+        trick, k, rules = self.trick, self.contract, self.rules
+        led = trick[0] >> 3
+        win_pos = trick_winner(trick, k)
+        win = trick[win_pos]
+        if c >> 3 == led:
+            if (k == ALL_TRUMP or led == k) and not BEATS[k][win] >> c & 1:
+                self.public_cannot[seat] |= BEATS[k][win]  # did not beat the winner: holds nothing above
+            return
+        cannot = SUIT_MASK[led]
+        partner_winning = win_pos == len(trick) - 2
+        if k < 4 and not (partner_winning and rules.partner_master_free):
+            if not SUIT_MASK[k] >> c & 1:  # discarded: had no trump (or could not overtrump)
+                if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
+                        and win >> 3 == k and not partner_winning):
+                    cannot |= BEATS[k][win]
+                else:
+                    cannot |= SUIT_MASK[k]
+            elif (rules.obligations == "classic" and win >> 3 == k and not partner_winning
+                  and not BEATS[k][win] >> c & 1):
+                cannot |= BEATS[k][win]  # undertrumped an opponent's ruff
+        self.public_cannot[seat] |= cannot
 
     def _after_card(self) -> None:
         trick = self.trick
@@ -436,6 +479,7 @@ class GameState:
             deal_number=self.deal_number,
             legal_actions=self.legal_actions() if acting else (),
             rules=self.rules,
+            public_knowledge=(tuple(self.public_cannot), tuple(self.public_known)),
         )
 
     def clone(self) -> "GameState":

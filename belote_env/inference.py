@@ -27,7 +27,7 @@ from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, Rank, SUIT_MASK, card
 from .infoset import InfoSet
 from .rules import trick_winner
 
-__all__ = ["Constraints", "public_constraints"]
+__all__ = ["Constraints", "public_constraints", "possible_holdings"]
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
 
@@ -70,7 +70,10 @@ def public_constraints(info: InfoSet) -> Constraints:
     else:
         sizes = [info.hand_sizes[s] for s in range(4)] + [0]
     sizes[me] = 0
-    if not bidding:
+    if not bidding and info.public_knowledge is not None:  # kept by the engine card by card
+        cannot[:4] = info.public_knowledge[0]
+        known[:4] = info.public_knowledge[1]
+    elif not bidding:
         trump_mask = SUIT_MASK[k] if k < 4 else 0
         tricks = [(leader, cards) for leader, cards, _ in info.tricks]
         if info.trick:
@@ -131,6 +134,28 @@ def public_constraints(info: InfoSet) -> Constraints:
         cannot[loc] = (cannot[loc] & hidden) & ~known[loc]
     cannot[me] = hidden
     return Constraints(me, hidden, tuple(cannot), tuple(known), tuple(sizes))
+
+
+def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:
+    """Per seat, the hidden cards it may hold: ``public_constraints(info).possible(seat)``
+    for seats 0..3 (0 for the viewer), computed without building ``Constraints`` when the
+    engine supplied ``info.public_knowledge`` (the observation encoder's fast path)."""
+    me = info.seat
+    pb = info.played_by
+    hidden = FULL_DECK & ~info.hand & ~(pb[0] | pb[1] | pb[2] | pb[3])
+    if info.contract < 0:  # bidding: nothing is known yet; the turned card is public
+        hidden &= ~(1 << info.turned_card)
+        out = [hidden, hidden, hidden, hidden]
+    elif info.public_knowledge is None:
+        c = public_constraints(info)
+        return (c.possible(0), c.possible(1), c.possible(2), c.possible(3))
+    else:
+        cannot, known = info.public_knowledge
+        k0, k1, k2, k3 = known[0] & hidden, known[1] & hidden, known[2] & hidden, known[3] & hidden
+        all_known = k0 | k1 | k2 | k3
+        out = [(hidden & ~cannot[s] & ~all_known) | kn for s, kn in enumerate((k0, k1, k2, k3))]
+    out[me] = 0
+    return (out[0], out[1], out[2], out[3])
 
 
 def _played_before(info: InfoSet, seat: int, first: int, then: int) -> bool:

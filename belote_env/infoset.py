@@ -47,6 +47,11 @@ class InfoSet:
         deal_number: played deals finished in the game.
         legal_actions: legal action ids when ``seat`` is to act, else ``()``.
         rules: the rule options of the game (public).
+        public_knowledge: ``(cannot, known)``, per seat the cards the public history shows
+            it cannot hold / certainly holds (before removing the viewer's own cards), as
+            kept by the engine card by card; ``None`` (hand-built info sets) makes
+            ``inference.public_constraints`` derive them from the history instead. Both
+            ways give the same ``Constraints`` (tested).
     """
 
     seat: int
@@ -72,3 +77,4 @@ class InfoSet:
     deal_number: int
     legal_actions: tuple[int, ...]
     rules: Rules
+    public_knowledge: tuple[tuple[int, int, int, int], tuple[int, int, int, int]] | None = None

@@ -40,7 +40,7 @@ Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32
 + 12 + 96 + 4 = 618 (``OBS_SIZE``). Blocks 401:614 are derived from the earlier ones (they
 add no information) to make play easier to learn; the belief block (seed 004's hard tier:
 "infers which suits each seat is void in, and ... where each unseen card lies") comes from
-``inference.public_constraints``: while bidding the stock is a fourth holder, so a card
+``inference.public_constraints`` (``possible_holdings``): while bidding the stock is a fourth holder, so a card
 marked for no seat there lies in the stock.
 
 Version history: 1 (first release).
@@ -52,7 +52,7 @@ import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
 from .cards import FULL_DECK, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
-from .inference import public_constraints
+from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
 
@@ -66,12 +66,29 @@ _TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN, _SCORES = 114, 242, 3
 _LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS = 401, 433, 465, 497, 501, 505
 _VOIDS, _HOLDERS, _DECL = 506, 518, 614
 
-def _bits(mask: int, base: int, out: list) -> None:
-    """Append ``base + c`` for every card ``c`` in ``mask``."""
-    while mask:
-        low = mask & -mask
-        out.append(base + low.bit_length() - 1)
-        mask ^= low
+def _gather_table() -> np.ndarray:
+    """For each observation index, where its 0/1 value sits in the unpacked mask bits."""
+    g = np.full(OBS_SIZE, _ZERO_BIT, dtype=np.intp)
+    for slot, base in ((_M_HAND, _HAND), (_M_TURNED, _TURNED), (_M_LEGAL, _LEGAL), (_M_UNSEEN, _UNSEEN),
+                       (_M_MASTER, _MASTER)):
+        g[base:base + 32] = 32 * slot + np.arange(32)
+    g[_TRICK:_TRICK + 128] = 32 * _M_TRICK + np.arange(128)
+    g[_PLAYED:_PLAYED + 128] = 32 * _M_PLAYED + np.arange(128)
+    for r in (1, 2, 3):
+        g[_HOLDERS + r - 1:_HOLDERS + 96:3] = 32 * (_M_POSSIBLE + r - 1) + np.arange(32)
+    return g
+
+
+# slots of the 32-bit masks unpacked in one call: hand, turned card, trick and played
+# cards by relative seat (4 each), legal cards, unseen, master cards, possible holdings of
+# relative seats 1..3, and two empty slots (the source of every index set from scalars)
+_M_HAND, _M_TURNED, _M_TRICK, _M_PLAYED, _M_LEGAL, _M_UNSEEN, _M_MASTER, _M_POSSIBLE = 0, 1, 2, 6, 10, 11, 12, 13
+_N_MASKS = 18
+_ZERO_BIT = 32 * 16
+_GATHER = _gather_table()
+# per contract kind and suit: the suit's card ids, strongest first (contract order)
+_ORDER = tuple(tuple(tuple(sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -STRENGTH[k][c]))
+                     for suit in range(4)) for k in range(6))
 
 
 def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
@@ -79,20 +96,21 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
 
     Args:
         info: the seat's ``InfoSet``.
-        out: optional float32 array of shape ``(OBS_SIZE,)`` to fill (zeroed first).
+        out: optional float32 array of shape ``(OBS_SIZE,)`` to fill (fully overwritten).
     Returns:
         float32 array of shape ``(OBS_SIZE,)``, values in [0, 1] except the game scores
         (divided by 1000 whatever the target, so above 1 past 1000 points) and the litige
         reserve (/ 162, above 1 after successive ties).
+
+    Every 32-card block is packed as a 32-bit mask and all of them are unpacked by one
+    numpy call; the one-hot scalars are then set in one more.
     """
-    if out is None:
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
-    else:
-        out.fill(0.0)
     me = info.seat
-    ones: list[int] = []  # indices set to 1.0, written in one numpy call at the end
-    _bits(info.hand, _HAND, ones)
-    ones.append(_TURNED + info.turned_card)
+    hand = info.hand
+    masks = [0] * _N_MASKS
+    masks[_M_HAND] = hand
+    masks[_M_TURNED] = 1 << info.turned_card
+    ones: list[int] = []  # one-hot indices set from scalars
     for i, (seat, action) in enumerate(info.bids):
         r = (seat - me) % 4
         if i < 4:
@@ -107,13 +125,11 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     leader = info.trick_leader
     trick = info.trick
     for i, c in enumerate(trick):
-        ones.append(_TRICK + 32 * ((leader + i - me) % 4) + c)
-    played = 0
-    for seat in range(4):
-        m = info.played_by[seat]
-        if m:
-            played |= m
-            _bits(m, _PLAYED + 32 * ((seat - me) % 4), ones)
+        masks[_M_TRICK + (leader + i - me) % 4] |= 1 << c
+    pb = info.played_by
+    played = pb[0] | pb[1] | pb[2] | pb[3]
+    for r in range(4):
+        masks[_M_PLAYED + r] = pb[(me + r) % 4]
     ones.append(_LEADER + (leader - me) % 4)
     legal = info.legal_actions
     if info.phase == 0:
@@ -130,44 +146,45 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     for seat, kind, _ in info.announcements:
         ones.append(_ANN + 2 * ((seat - me) % 4) + (kind == "rebelote"))
     # derived blocks
+    legal_mask = 0
     for c in legal:
         if c < 32:
-            ones.append(_LEGAL + c)
-    unseen = FULL_DECK & ~(info.hand | played)
-    _bits(unseen, _UNSEEN, ones)
+            legal_mask |= 1 << c
+    masks[_M_LEGAL] = legal_mask
+    unseen = FULL_DECK & ~(hand | played)
+    masks[_M_UNSEEN] = unseen
     trick_pts = 0.0
     if k >= 0:
-        strength = STRENGTH[k]
-        out_cards = unseen | info.hand
+        out_cards = unseen | hand
+        master = 0
         for suit in range(4):
-            rest = out_cards & SUIT_MASK[suit]
-            if rest & info.hand:
-                top, best = -1, -1
-                while rest:
-                    low = rest & -rest
-                    c = low.bit_length() - 1
-                    rest ^= low
-                    if strength[c] > best:
-                        top, best = c, strength[c]
-                if info.hand >> top & 1:
-                    ones.append(_MASTER + top)
+            if hand & SUIT_MASK[suit]:
+                for c in _ORDER[k][suit]:
+                    if out_cards >> c & 1:
+                        master |= (hand >> c & 1) << c
+                        break
+        masks[_M_MASTER] = master
         if trick:
             ones.append(_WINNER + (leader + trick_winner(trick, k) - me) % 4)
             ones.append(_LED + (trick[0] >> 3))
             pts = POINTS_BY_ALL_TRUMP_OPTION[info.rules.all_trump_points][k]
-            trick_pts = sum(pts[c] for c in trick) / 80.0
+            for c in trick:
+                trick_pts += pts[c]
+            trick_pts /= 80.0
     # belief block
-    cons = public_constraints(info)
+    holdings = possible_holdings(info)
     for r in (1, 2, 3):
-        possible = cons.possible((me + r) % 4)
+        possible = holdings[(me + r) % 4]
+        masks[_M_POSSIBLE + r - 1] = possible
         base = _VOIDS + 4 * (r - 1)
         for suit in range(4):
             if not possible & SUIT_MASK[suit]:
                 ones.append(base + suit)
-        while possible:
-            low = possible & -possible
-            ones.append(_HOLDERS + 3 * (low.bit_length() - 1) + r - 1)
-            possible ^= low
+    bits = np.unpackbits(np.array(masks, dtype="<u4").view(np.uint8), bitorder="little")
+    if out is None:
+        out = bits[_GATHER].astype(np.float32)
+    else:
+        out[:] = bits[_GATHER]
     out[ones] = 1.0
     out[_POINTS] = info.card_points[us] / 162.0
     out[_POINTS + 1] = info.card_points[1 - us] / 162.0

@@ -4,7 +4,8 @@
 
 Prints, measured in the same run: the engine's own decisions per second; steps per second
 of the raw ``belote_v0`` AEC loop (``raw_env``, the default observation built at every
-``last()``), of the wrapped ``env()``, of the single-agent Gymnasium env (the other seats
+``last()``), of the same loop with a constant observation (the floor set by the
+engine, the action mask and PettingZoo's AEC bookkeeping), of the wrapped ``env()``, of the single-agent Gymnasium env (the other seats
 play ``random``), and of PettingZoo's ``texas_holdem_v4`` AEC loop (needs ``rlcard``:
 ``pip install -e ".[bench]"``).
 """
@@ -37,6 +38,20 @@ def aec_steps_per_second(env, steps: int, seed: int) -> float:
             n += 1
         env.reset()
     return n / (time.perf_counter() - t0)
+
+
+def floor_env():
+    """A raw env whose ``observe`` returns one constant observation with the real mask."""
+    from belote_env.observation import OBS_SIZE, action_mask
+
+    e = belote_v0.raw_env()
+    const = np.zeros(OBS_SIZE, dtype=np.float32)
+
+    def observe(agent):
+        return {"observation": const, "action_mask": action_mask(e.game.legal_actions())}
+
+    e.observe = observe
+    return e
 
 
 def gym_steps_per_second(steps: int, seed: int) -> float:
@@ -73,10 +88,13 @@ def main() -> None:
     args = ap.parse_args()
     eng = engine_decisions_per_second(args.steps * 4, args.seed)
     raw = aec_steps_per_second(belote_v0.raw_env(), args.steps, args.seed)
+    floor = aec_steps_per_second(floor_env(), args.steps, args.seed)
     wrapped = aec_steps_per_second(belote_v0.env(), args.steps, args.seed)
     gym = gym_steps_per_second(args.steps // 2, args.seed)
     print(f"engine alone                {eng:10.0f} decisions/s")
     print(f"belote_v0 raw_env() AEC     {raw:10.0f} steps/s  ({100 * raw / eng:.0f}% of the engine)")
+    print(f"  same loop, constant obs   {floor:10.0f} steps/s  ({100 * floor / eng:.0f}% of the engine: "
+          "engine + mask + PettingZoo's AEC loop)")
     print(f"belote_v0 env() AEC         {wrapped:10.0f} steps/s  ({100 * wrapped / eng:.0f}% of the engine)")
     print(f"BeloteGymEnv (vs random)    {gym:10.0f} steps/s  (learner steps; 3 policy moves each)")
     try:
