@@ -44,10 +44,10 @@ def _mlp(sizes: list[int], activation: str) -> nn.Sequential:
 
 
 class _Extractor(nn.Module):
-    def __init__(self, obs_size: int, pi: list[int], vf: list[int], activation: str):
+    def __init__(self, obs_size: int, pi: list[int], vf: list[int], activation: str, critic_extra: int = 0):
         super().__init__()
         self.policy_net = _mlp([obs_size] + pi, activation)
-        self.value_net = _mlp([obs_size] + vf, activation)
+        self.value_net = _mlp([obs_size + critic_extra] + vf, activation)
 
 
 class BeloteNet(nn.Module):
@@ -59,28 +59,41 @@ class BeloteNet(nn.Module):
         n_actions: action-table size (``NUM_ACTIONS``).
         pi, vf: hidden layer sizes of the policy and value MLPs.
         activation: ``"relu"`` or ``"tanh"``.
+        critic_extra: with a perfect-information critic (training only, as in PerfectDou),
+            the value MLP reads ``critic_extra`` more inputs appended after the
+            observation (the hidden hands, ``training.selfplay.encode_perfect``); the
+            policy always reads the first ``obs_size`` columns only, so acting needs the
+            observation alone. 0 (default): actor and critic read the same observation.
     """
 
     def __init__(self, obs_size: int = OBS_SIZE, n_actions: int = NUM_ACTIONS,
-                 pi: list[int] | None = None, vf: list[int] | None = None, activation: str = "relu"):
+                 pi: list[int] | None = None, vf: list[int] | None = None, activation: str = "relu",
+                 critic_extra: int = 0):
         super().__init__()
         if activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
+        if type(critic_extra) is not int or critic_extra < 0:
+            raise ValueError(f"critic_extra must be a non-negative int, got {critic_extra!r}")
         pi = list(pi or [256, 256])
         vf = list(vf or [256, 256])
         self.config = {"obs_size": obs_size, "n_actions": n_actions, "pi": pi, "vf": vf, "activation": activation}
-        self.mlp_extractor = _Extractor(obs_size, pi, vf, activation)
+        if critic_extra:
+            self.config["critic_extra"] = critic_extra
+        self.obs_size = obs_size
+        self.mlp_extractor = _Extractor(obs_size, pi, vf, activation, critic_extra)
         self.action_net = nn.Linear(pi[-1] if pi else obs_size, n_actions)
-        self.value_net = nn.Linear(vf[-1] if vf else obs_size, 1)
+        self.value_net = nn.Linear(vf[-1] if vf else obs_size + critic_extra, 1)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits = self.action_net(self.mlp_extractor.policy_net(obs))
+        """``obs``: ``(B, obs_size + critic_extra)``; returns ``(logits, value)``."""
+        logits = self.action_net(self.mlp_extractor.policy_net(obs[:, :self.obs_size]))
         value = self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
         return logits, value
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Logits with illegal actions (``mask == 0``) set to ``-inf``; shapes ``(B, n_actions)``."""
-        logits = self.action_net(self.mlp_extractor.policy_net(obs))
+        """Logits with illegal actions (``mask == 0``) set to ``-inf``; shapes ``(B, n_actions)``.
+        ``obs`` may carry the critic's extra columns (ignored)."""
+        logits = self.action_net(self.mlp_extractor.policy_net(obs[:, :self.obs_size]))
         return logits.masked_fill(mask == 0, float("-inf"))
 
 

@@ -159,3 +159,58 @@ def test_selfplay_trajectories_receive_their_own_final_rewards():
             assert not nxt.episode_start and last_values[c] == pytest.approx(nxt.value)
     with pytest.raises(RuntimeError, match="not enough"):
         col.take(10_000, 4)
+
+
+def test_encode_perfect_holds_the_other_hands_and_the_stock():
+    from belote_env.observation import OBS_SIZE
+    from training.selfplay import PERFECT_SIZE, encode_perfect
+
+    st = GameState(Rules(target=None), seed=5)
+    out = np.zeros(PERFECT_SIZE, dtype=np.float32)
+    encode_perfect(st, 1, out)
+    for r in (1, 2, 3):
+        assert np.flatnonzero(out[32 * (r - 1):32 * r]).tolist() == [c for c in range(32) if st.hands[(1 + r) % 4] >> c & 1]
+    assert sorted(np.flatnonzero(out[96:]).tolist()) == sorted(st.stock) and len(st.stock) == 11
+    while st.phase == 0:  # somebody takes (or the deal is void)
+        st.apply(33 if 33 in st.legal_actions() else st.legal_actions()[0])
+    encode_perfect(st, 1, out)
+    assert out[96:].sum() == 0 and out[:96].sum() == 24  # dealt: the stock is gone, 3 hands of 8
+    assert OBS_SIZE + PERFECT_SIZE == 746
+
+
+def test_perfect_critic_run_exports_a_policy_that_reads_the_observation_only(tmp_path):
+    """perfect_critic: the critic reads the hidden hands, the exported policy never does."""
+    import torch
+
+    from belote_env.observation import OBS_SIZE
+    from training.selfplay import PERFECT_SIZE
+    from training.train import train
+
+    cfg = TrainConfig(**{**TINY, "eval_pairs": 0, "log_dir": str(tmp_path / "runs"), "perfect_critic": True,
+                         "imitation_deals": 3})
+    run = train(cfg, progress=False)
+    net, meta = load_model(run / "checkpoints" / "final")
+    assert meta["net"]["critic_extra"] == PERFECT_SIZE
+    assert net.mlp_extractor.value_net[0].in_features == OBS_SIZE + PERFECT_SIZE
+    assert net.mlp_extractor.policy_net[0].in_features == OBS_SIZE
+    x = torch.rand(5, OBS_SIZE + PERFECT_SIZE)
+    y = x.clone()
+    y[:, OBS_SIZE:] = torch.rand(5, PERFECT_SIZE)  # other hidden hands
+    (la, va), (lb, vb) = net(x), net(y)
+    assert torch.equal(la, lb) and not torch.equal(va, vb)
+    pol = make_policy(run / "checkpoints" / "final", seed=0)
+    st = GameState(Rules(target=None), seed=9)
+    while not st.is_deal_over:
+        info = st.information_set(st.current)
+        a = pol.act(info)
+        assert a in info.legal_actions
+        st.apply(a)
+    # warm start from a model whose critic differs: the policy loads, the critic starts afresh
+    cfg2 = TrainConfig(**{**TINY, "eval_pairs": 0, "log_dir": str(tmp_path / "runs2"), "perfect_critic": False,
+                          "init_from": str(run / "checkpoints" / "final"), "total_timesteps": 1024})
+    run2 = train(cfg2, progress=False)
+    net2, meta2 = load_model(run2 / "checkpoints" / "final")
+    assert "critic_extra" not in meta2["net"]
+    with pytest.raises(ConfigError, match="policy part"):
+        train(TrainConfig(**{**TINY, "log_dir": str(tmp_path / "runs3"), "net_pi": [16],
+                             "init_from": str(run / "checkpoints" / "final")}), progress=False)

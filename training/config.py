@@ -84,6 +84,11 @@ class TrainConfig:
     """Epochs over the imitation data."""
     imitation_epsilon: float = 0.1
     """Probability of a random move while generating imitation data (wider coverage)."""
+    perfect_critic: bool = False
+    """Train with a perfect-information critic (PerfectDou): the value network also sees
+    the hidden hands (``training.selfplay.encode_perfect``), which removes most of the
+    card-luck noise from the advantages; the policy, the only part that plays, sees the
+    observation alone."""
     init_from: str | None = None
     """Start from this model folder's weights (``belote export`` format) instead."""
     torch_threads: int = 2
@@ -106,6 +111,8 @@ class TrainConfig:
                               f"to non-negative weights, not all zero; got {self.opponents!r}")
         if self.opponents.get("snapshots") and not self.snapshot_every:
             raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
+        if not isinstance(self.perfect_critic, bool):
+            raise ConfigError(f"config key 'perfect_critic' must be true or false, got {self.perfect_critic!r}")
         if self.init_from is not None and not isinstance(self.init_from, str):
             raise ConfigError(f"config key 'init_from' must be a model folder path or null, got {self.init_from!r}")
         for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm",

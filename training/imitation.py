@@ -26,8 +26,8 @@ __all__ = ["generate_teacher_data", "pretrain"]
 
 
 def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, epsilon: float = 0.1,
-                          progress: bool = False) -> dict[str, np.ndarray]:
-    """Play ``deals`` single deals with ``teacher`` on every seat.
+                          progress: bool = False, perfect: bool = False) -> dict[str, np.ndarray]:
+    """Play ``deals`` single deals with ``teacher`` (a tier name or model folder) on every seat.
 
     With probability ``epsilon`` a seat plays a random legal action instead (for a wider
     spread of positions); the label is always the teacher's choice.
@@ -35,7 +35,11 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
     Returns:
         ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, NUM_ACTIONS), "action": int64 (N,),
         "ret": float32 (N,)}`` where ``ret`` is the seat's team point difference / 162.
+        With ``perfect`` each observation row is followed by ``selfplay.encode_perfect``
+        (shape ``(N, OBS_SIZE + PERFECT_SIZE)``), the perfect-information critic's input.
     """
+    from .selfplay import PERFECT_SIZE, encode_perfect
+
     pol = make_policy(teacher, seed=seed)
     rng = random.Random(seed)
     rules = rules.replace(target=None, max_deals=None)
@@ -45,7 +49,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         from tqdm import tqdm
 
         it = tqdm(it, desc=f"imitation data ({teacher})", unit="deal")
-    buf = np.zeros(OBS_SIZE, dtype=np.float32)
+    buf = np.zeros(OBS_SIZE + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
     for d in it:
         st = GameState(rules, rng=rng, dealer=d % 4)
         seats = []
@@ -53,7 +57,10 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
             seat = st.current
             info = st.information_set(seat)
             label = pol.act(info)
-            obs.append(encode_infoset(info, buf).astype(np.float16))
+            encode_infoset(info, buf[:OBS_SIZE])
+            if perfect:
+                encode_perfect(st, seat, buf[OBS_SIZE:])
+            obs.append(buf.astype(np.float16))
             m = np.zeros(NUM_ACTIONS, dtype=bool)
             m[list(info.legal_actions)] = True
             masks.append(m)

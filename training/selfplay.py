@@ -25,6 +25,7 @@ import numpy as np
 import torch as th
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from belote_env import GameState, Rules
@@ -32,7 +33,69 @@ from belote_env.actions import NUM_ACTIONS
 from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
 from policies.base import Policy
 
-__all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool"]
+__all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool", "PERFECT_SIZE",
+           "encode_perfect", "PerfectCriticPolicy"]
+
+#: Length of ``encode_perfect``'s block: the hands of relative seats 1..3, then the stock.
+PERFECT_SIZE = 32 * 4
+
+
+def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
+    """The perfect-information critic's extra inputs for ``seat`` (training only).
+
+    Writes float32 ``(PERFECT_SIZE,)`` into ``out``: at ``32 (r - 1) + c`` whether relative
+    seat ``r = 1..3`` holds card ``c`` now; at ``96 + c`` whether ``c`` is in the stock
+    (while bidding; empty once the cards are dealt). These are hidden cards: they feed only
+    the value network during training (PerfectDou's perfect-training-imperfect-execution),
+    never the policy, which is all that is exported and played.
+    """
+    h = state.hands
+    stock = 0
+    if state.contract < 0:
+        for c in state.stock:
+            stock |= 1 << c
+    masks = np.array([h[(seat + 1) % 4], h[(seat + 2) % 4], h[(seat + 3) % 4], stock], dtype="<u4")
+    out[:] = np.unpackbits(masks.view(np.uint8), bitorder="little")
+    return out
+
+
+class _SplitExtractor(th.nn.Module):
+    """SB3 ``MlpExtractor`` look-alike whose policy MLP reads only the first ``obs_size``
+    features and whose value MLP reads all of them (observation + perfect information)."""
+
+    def __init__(self, feature_dim: int, net_arch: dict, activation_fn, obs_size: int):
+        super().__init__()
+        pi, vf = list(net_arch.get("pi", [])), list(net_arch.get("vf", []))
+
+        def mlp(sizes):
+            layers = []
+            for a, b in zip(sizes[:-1], sizes[1:]):
+                layers += [th.nn.Linear(a, b), activation_fn()]
+            return th.nn.Sequential(*layers)
+
+        self.obs_size = obs_size
+        self.policy_net = mlp([obs_size] + pi)
+        self.value_net = mlp([feature_dim] + vf)
+        self.latent_dim_pi = pi[-1] if pi else obs_size
+        self.latent_dim_vf = vf[-1] if vf else feature_dim
+
+    def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        return self.policy_net(features[:, :self.obs_size])
+
+    def forward_critic(self, features: th.Tensor) -> th.Tensor:
+        return self.value_net(features)
+
+
+class PerfectCriticPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy with a perfect-information critic: the input is the observation
+    (``OBS_SIZE``) followed by ``encode_perfect`` (``PERFECT_SIZE``); the actor sees the
+    observation only. ``net_arch`` must be a dict ``{"pi": [...], "vf": [...]}``."""
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = _SplitExtractor(self.features_dim, self.net_arch, self.activation_fn, OBS_SIZE)
 
 
 @dataclass
@@ -51,12 +114,12 @@ class StreamSpec(VecEnv):
     """A stand-in VecEnv that only declares the spaces and the number of buffer columns;
     ``SelfPlayPPO`` never steps it (its collector plays the tables)."""
 
-    def __init__(self, n_columns: int):
-        obs_space = spaces.Box(0.0, np.inf, (OBS_SIZE,), np.float32)
+    def __init__(self, n_columns: int, obs_size: int = OBS_SIZE):
+        obs_space = spaces.Box(0.0, np.inf, (obs_size,), np.float32)
         super().__init__(n_columns, obs_space, spaces.Discrete(NUM_ACTIONS))
 
     def reset(self):
-        return np.zeros((self.num_envs, OBS_SIZE), dtype=np.float32)
+        return np.zeros((self.num_envs,) + self.observation_space.shape, dtype=np.float32)
 
     def step_async(self, actions):
         raise RuntimeError("StreamSpec is not steppable; SelfPlayPPO collects with SelfPlayCollector")
@@ -134,9 +197,12 @@ class SelfPlayCollector:
         n_tables: tables played side by side.
         seed: seeds the tables' decks, dealers and seat assignment (``random.Random``, owned).
         pool: the opponents (``None``: pure self-play everywhere).
+        perfect: append ``encode_perfect`` to each learner observation (for a
+            ``PerfectCriticPolicy``).
     """
 
-    def __init__(self, rules: Rules, n_tables: int, seed: int, pool: OpponentPool | None = None):
+    def __init__(self, rules: Rules, n_tables: int, seed: int, pool: OpponentPool | None = None,
+                 perfect: bool = False):
         self.rules = rules.replace(target=None, max_deals=None)
         self.n_tables = n_tables
         self.rng = random.Random(seed)
@@ -157,7 +223,8 @@ class SelfPlayCollector:
             self._draw_opponent(j)
         self.episodes: deque[list[Transition]] = deque()
         self.n_ready = 0
-        self._obs = np.zeros((n_tables, OBS_SIZE), dtype=np.float32)
+        self.perfect = perfect
+        self._obs = np.zeros((n_tables, OBS_SIZE + (PERFECT_SIZE if perfect else 0)), dtype=np.float32)
         self._masks = np.zeros((n_tables, NUM_ACTIONS), dtype=np.int8)
         self.deal_stats: list[dict] = []
 
@@ -212,7 +279,9 @@ class SelfPlayCollector:
             self._advance_opponents(j)
             st = self.tables[j]
             info = st.information_set(st.current)
-            encode_infoset(info, self._obs[j])
+            encode_infoset(info, self._obs[j, :OBS_SIZE])
+            if self.perfect:
+                encode_perfect(st, st.current, self._obs[j, OBS_SIZE:])
             action_mask(info.legal_actions, self._masks[j])
         obs_t = th.as_tensor(self._obs, device=policy.device)
         actions, values, log_probs = policy(obs_t, action_masks=self._masks)

@@ -38,7 +38,7 @@ from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 from policies.network import BeloteNet, CheckpointError, NetworkPolicy, load_model, save_model
 
 from .config import ConfigError, TrainConfig
-from .selfplay import OpponentPool, SelfPlayCollector, SelfPlayPPO, StreamSpec
+from .selfplay import PERFECT_SIZE, OpponentPool, PerfectCriticPolicy, SelfPlayCollector, SelfPlayPPO, StreamSpec
 
 __all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint"]
 
@@ -46,8 +46,11 @@ EVAL_TIERS = ("random", "easy", "normal")
 
 
 def net_config(cfg: TrainConfig) -> dict:
-    return {"obs_size": OBS_SIZE, "n_actions": NUM_ACTIONS, "pi": cfg.net_pi, "vf": cfg.net_vf,
-            "activation": cfg.activation}
+    net = {"obs_size": OBS_SIZE, "n_actions": NUM_ACTIONS, "pi": cfg.net_pi, "vf": cfg.net_vf,
+           "activation": cfg.activation}
+    if cfg.perfect_critic:
+        net["critic_extra"] = PERFECT_SIZE
+    return net
 
 
 def _policy_net(model: SelfPlayPPO, cfg: TrainConfig) -> BeloteNet:
@@ -201,10 +204,12 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     th.manual_seed(cfg.seed + done)
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
-    collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool)
+    collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
+                                  perfect=cfg.perfect_critic)
     activation = {"relu": th.nn.ReLU, "tanh": th.nn.Tanh}[cfg.activation]
     model = SelfPlayPPO(
-        "MlpPolicy", StreamSpec(4 * cfg.n_tables), learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
+        StreamSpec(4 * cfg.n_tables, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)), learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation},
@@ -251,15 +256,21 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
 def _warm_start(model: SelfPlayPPO, cfg: TrainConfig, logger, progress: bool) -> None:
     if cfg.init_from:
         net, meta = load_model(cfg.init_from)
-        if meta["net"] != net_config(cfg):
+        want = net_config(cfg)
+        actor = ("obs_size", "n_actions", "pi", "activation")
+        if any(meta["net"].get(k) != want[k] for k in actor):
             raise ConfigError(f"init_from {cfg.init_from}: network {meta['net']} differs from the config's "
-                              f"{net_config(cfg)}")
-        model.policy.load_state_dict(net.state_dict(), strict=False)
+                              f"{want} (policy part: {', '.join(actor)})")
+        weights = net.state_dict()
+        if meta["net"] != want:  # same policy, another critic (e.g. perfect_critic): load the policy only
+            weights = {k: v for k, v in weights.items() if "value_net" not in k}
+        model.policy.load_state_dict(weights, strict=False)
+        logger.record("warm_start/init_from_critic_loaded", float(meta["net"] == want))
     if cfg.imitation_deals:
         from .imitation import generate_teacher_data, pretrain
 
         data = generate_teacher_data(cfg.imitation_teacher, cfg.imitation_deals, cfg.seed, cfg.rules_obj,
-                                     cfg.imitation_epsilon, progress=progress)
+                                     cfg.imitation_epsilon, progress=progress, perfect=cfg.perfect_critic)
         net = _policy_net(model, cfg)
         stats = pretrain(net, data, epochs=cfg.imitation_epochs, seed=cfg.seed, progress=progress)
         model.policy.load_state_dict(net.state_dict(), strict=False)
