@@ -8,6 +8,7 @@
     belote replay game.json [--json]
     belote train --resume runs/<run>
     belote export runs/<run>/checkpoints/final models/mine
+    belote train-rllib --config configs/rllib/quick.yaml [--address auto]
 """
 
 from __future__ import annotations
@@ -46,10 +47,34 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_train_rllib(args: argparse.Namespace) -> int:
+    from .rllib.config import load_rllib_config
+
+    overrides = {k: v for k, v in (("total_timesteps", args.total_timesteps), ("seed", args.seed),
+                                   ("log_dir", args.log_dir), ("eval_pairs", args.eval_pairs)) if v is not None}
+    cfg = load_rllib_config(args.config, overrides)
+    try:
+        from .rllib.train import train_rllib  # imports ray
+    except ImportError as e:
+        raise ValueError(f"train-rllib needs Ray RLlib: pip install 'belote-rl[rllib]' ({e})") from None
+    run_dir = train_rllib(cfg, address=args.address, progress=not args.no_progress)
+    ev = json.loads((run_dir / "eval.json").read_text())
+    print(f"run folder: {run_dir}\nexported model: {run_dir / 'model'}")
+    print(f"trained {ev['env_steps']} env steps in {ev['wall_seconds']} s")
+    for key in sorted(k for k in ev if k.startswith("vs_")):
+        r = ev[key]
+        print(f"  vs {key[3:]}: deals won {100 * r['win_rate']:.1f}% "
+              f"(95% CI {100 * r['win_rate_ci'][0]:.1f}-{100 * r['win_rate_ci'][1]:.1f}%), "
+              f"mean point diff {r['mean_diff']:+.1f} per deal over {r['deals']} deals")
+    return 0
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     from .export import export_model
+    from .rllib.export import export_rllib_checkpoint, is_rllib_checkpoint  # no ray needed
 
-    out = export_model(args.checkpoint, args.out)
+    rllib = is_rllib_checkpoint(args.checkpoint)
+    out = (export_rllib_checkpoint if rllib else export_model)(args.checkpoint, args.out)
     print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json)")
     return 0
 
@@ -205,9 +230,20 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", help="save the finished game as a record (JSON)")
     pl.set_defaults(func=_cmd_play)
     x = sub.add_parser("export", help="export a checkpoint as model.safetensors + meta.json (torch-only loading)")
-    x.add_argument("checkpoint", help="checkpoint folder (runs/<run>/checkpoints/...)")
+    x.add_argument("checkpoint", help="checkpoint folder (runs/<run>/checkpoints/..., or an RLlib checkpoint "
+                                      "of belote train-rllib)")
     x.add_argument("out", help="output folder")
     x.set_defaults(func=_cmd_export)
+    tr = sub.add_parser("train-rllib", help="self-play PPO on Ray RLlib (pip install 'belote-rl[rllib]')")
+    tr.add_argument("--config", required=True, help="YAML config, e.g. configs/rllib/quick.yaml")
+    tr.add_argument("--address", help="an existing Ray cluster (ray start --head; 'auto' finds it); "
+                                      "default: a local Ray with the config's num_cpus")
+    tr.add_argument("--total-timesteps", type=int, help="override total_timesteps")
+    tr.add_argument("--seed", type=int, help="override seed")
+    tr.add_argument("--log-dir", help="override log_dir (default runs/)")
+    tr.add_argument("--eval-pairs", type=int, help="override eval_pairs")
+    tr.add_argument("--no-progress", action="store_true", help="no line per iteration")
+    tr.set_defaults(func=_cmd_train_rllib)
     r = sub.add_parser("replay", help="re-run a game record, printing each decision and the scores")
     r.add_argument("file", help="record JSON file (belote_env.records format)")
     r.add_argument("--json", action="store_true", help="print JSON instead of text")

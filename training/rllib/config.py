@@ -1,0 +1,172 @@
+"""``belote train-rllib`` configuration: a dataclass with one documented field per setting,
+read from YAML (the pattern of ``training.config``). Imports no ray."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from belote_env import Rules
+from belote_env.env import REWARD_MODES
+
+from ..config import ConfigError
+
+__all__ = ["RLlibConfig", "ConfigError", "load_rllib_config"]
+
+
+@dataclass
+class RLlibConfig:
+    """Settings of one RLlib PPO self-play run (``belote train-rllib --config FILE``)."""
+
+    exp_name: str = "rllib"
+    """Experiment name, part of the run name ``belote_v0__{exp_name}__{seed}__{unix time}``."""
+    seed: int = 0
+    """Seeds RLlib (``config.debugging(seed=...)``: env runners' decks, module init) and the evaluation deals."""
+    total_timesteps: int = 100_000
+    """Stop once this many env steps (decisions of all four seats) were sampled."""
+    time_budget_s: float = 0
+    """Also stop after this many seconds of training (0: no time limit)."""
+    num_cpus: int | None = 2
+    """CPUs given to the local Ray started by the run (``ray.init(num_cpus=...)``; null: all).
+    Ignored with ``--address`` (the cluster's resources are used)."""
+    num_env_runners: int = 2
+    """Remote EnvRunner actors sampling episodes, one CPU each (0: sample in the driver)."""
+    num_envs_per_env_runner: int = 1
+    """belote_v0 copies stepped side by side in each EnvRunner."""
+    num_learners: int = 0
+    """Remote Learner actors (0: one learner in the driver process)."""
+    num_cpus_per_learner: int = 1
+    """CPUs reserved for each remote Learner (with ``num_learners >= 1``)."""
+    rollout_fragment_length: int | str = "auto"
+    """Env steps per EnvRunner sample call, or "auto" (train batch / runners)."""
+    train_batch_size: int = 4000
+    """Env steps per training iteration, per learner (``train_batch_size_per_learner``)."""
+    minibatch_size: int = 512
+    """PPO minibatch size (agent steps of the trained module)."""
+    num_epochs: int = 4
+    """PPO epochs over each train batch."""
+    lr: float = 3e-4
+    """Adam learning rate."""
+    gamma: float = 1.0
+    """Discount (a deal is short, its reward comes at the end)."""
+    lambda_: float = 0.95
+    """GAE lambda."""
+    clip_param: float = 0.2
+    """PPO clip range."""
+    entropy_coeff: float = 0.01
+    """Entropy bonus coefficient."""
+    vf_loss_coeff: float = 0.5
+    """Value loss coefficient."""
+    grad_clip: float = 0.5
+    """Gradient norm clipping."""
+    net_pi: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the policy MLP (BeloteNet ``pi``)."""
+    net_vf: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the value MLP (BeloteNet ``vf``)."""
+    activation: str = "relu"
+    """Activation: relu or tanh."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Rule options (RULES.md) overriding the defaults; episodes are single deals."""
+    reward_mode: str = "scaled"
+    """belote_v0 reward: scaled (point difference / 162), points or win."""
+    win_rate_threshold: float = 0.55
+    """Add a frozen snapshot of "main" to the opponents once main's deal win rate (ties 1/2)
+    since the last snapshot reaches this."""
+    snapshot_min_deals: int = 500
+    """Deals main must have played since the last snapshot before the win rate is judged."""
+    max_snapshots: int = 5
+    """Frozen snapshots kept; past this, a new snapshot overwrites the oldest one."""
+    checkpoint_every: int = 10
+    """Write an RLlib checkpoint (and its exported model) every this many iterations (and at the end)."""
+    eval_pairs: int = 200
+    """Deal pairs of the duplicate matches of the exported model against easy and normal (0: none)."""
+    eval_workers: int = 1
+    """Processes for those duplicate matches."""
+    log_dir: str = "runs"
+    """Folder holding one sub-folder per run."""
+
+    def __post_init__(self) -> None:
+        ints = ("seed", "total_timesteps", "num_env_runners", "num_envs_per_env_runner", "num_learners",
+                "num_cpus_per_learner", "train_batch_size", "minibatch_size", "num_epochs", "snapshot_min_deals",
+                "max_snapshots", "checkpoint_every", "eval_pairs", "eval_workers")
+        may_be_zero = ("seed", "num_env_runners", "num_learners", "snapshot_min_deals", "eval_pairs")
+        for name in ints:
+            v = getattr(self, name)
+            if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
+                kind = "non-negative" if name in may_be_zero else "positive"
+                raise ConfigError(f"config key {name!r} must be a {kind} int, got {v!r}")
+        if self.num_cpus is not None and (type(self.num_cpus) is not int or self.num_cpus <= 0):
+            raise ConfigError(f"config key 'num_cpus' must be a positive int or null, got {self.num_cpus!r}")
+        if self.rollout_fragment_length != "auto" and (
+                type(self.rollout_fragment_length) is not int or self.rollout_fragment_length <= 0):
+            raise ConfigError(f"config key 'rollout_fragment_length' must be 'auto' or a positive int, "
+                              f"got {self.rollout_fragment_length!r}")
+        if self.minibatch_size > self.train_batch_size:
+            raise ConfigError(f"config key 'minibatch_size' ({self.minibatch_size}) must not exceed "
+                              f"'train_batch_size' ({self.train_batch_size})")
+        for name in ("time_budget_s", "lr", "gamma", "lambda_", "clip_param", "entropy_coeff", "vf_loss_coeff",
+                     "grad_clip"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+                raise ConfigError(f"config key {name!r} must be a non-negative number, got {v!r}")
+        v = self.win_rate_threshold
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
+            raise ConfigError(f"config key 'win_rate_threshold' must be a number in [0, 1], got {v!r}")
+        if self.activation not in ("relu", "tanh"):
+            raise ConfigError(f"config key 'activation' must be 'relu' or 'tanh', got {self.activation!r}")
+        if self.reward_mode not in REWARD_MODES:
+            raise ConfigError(f"config key 'reward_mode' must be one of {REWARD_MODES}, got {self.reward_mode!r}")
+        for name in ("net_pi", "net_vf"):
+            v = getattr(self, name)
+            if not isinstance(v, list) or not all(type(x) is int and x > 0 for x in v):
+                raise ConfigError(f"config key {name!r} must be a list of positive ints, got {v!r}")
+        if not isinstance(self.rules, dict):
+            raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
+        Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @property
+    def rules_obj(self) -> Rules:
+        """The ``Rules`` of the run (single-deal episodes)."""
+        return Rules.from_dict(self.rules).replace(target=None, max_deals=None)
+
+    @property
+    def model_config(self) -> dict[str, Any]:
+        """The RLModule ``model_config`` (``training.rllib.module``)."""
+        return {"pi": list(self.net_pi), "vf": list(self.net_vf), "activation": self.activation}
+
+    @property
+    def env_config(self) -> dict[str, Any]:
+        """The ``env_config`` of ``BeloteMultiAgentEnv``: single deals under the run's rules."""
+        return {"rules": self.rules_obj.to_dict(), "episode": "deal", "reward_mode": self.reward_mode}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RLlibConfig":
+        """Build from a mapping; raises ``ConfigError`` naming an unknown key and the known ones."""
+        if not isinstance(d, dict):
+            raise ConfigError(f"an RLlib training config must be a mapping, got {type(d).__name__}")
+        known = [f.name for f in dataclasses.fields(cls)]
+        for k in d:
+            if k not in known:
+                raise ConfigError(f"unknown config key {k!r}; known keys: {', '.join(known)}")
+        return cls(**d)
+
+
+def load_rllib_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RLlibConfig:
+    """Read a YAML RLlib config; ``overrides`` replace keys. Raises ``ConfigError``."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except OSError as e:
+        raise ConfigError(f"cannot read config {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config {path} is not valid YAML: {e}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config {path} must hold a mapping of keys, got {type(data).__name__}")
+    return RLlibConfig.from_dict({**data, **(overrides or {})})
