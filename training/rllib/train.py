@@ -5,7 +5,8 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
 
 * ``config.yaml``: the full config, the run name and the Ray address used;
 * ``progress.jsonl``: one JSON line per training iteration (env steps, env steps per
-  second, main's win rate since the last snapshot, snapshots, policy / value losses);
+  second, main's win rate since the last snapshot, snapshots, the reward-routing checks
+  ``seats_rewarded`` / ``zero_sum_error``, policy / value losses, sampling / learning seconds);
 * ``checkpoints/iter_{iteration:06d}/``: an RLlib checkpoint (``Algorithm.save_to_path``)
   plus ``belote_meta.json``; written to a temporary name and renamed into place;
 * ``model/``: main's network at the end as ``model.safetensors`` + ``meta.json`` (the
@@ -126,7 +127,9 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
             lacks the CPUs for the runners and learners asked for.
     """
     import ray
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+    from ray.rllib.utils.metrics import (
+        ENV_RUNNER_RESULTS, ENV_RUNNER_SAMPLING_TIMER, LEARNER_UPDATE_TIMER, NUM_ENV_STEPS_SAMPLED_LIFETIME, TIMERS,
+    )
 
     run_name = f"belote_v0__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
     run_dir = Path(cfg.log_dir) / run_name
@@ -140,7 +143,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
         else:
             ray.init(num_cpus=cfg.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
         started = True
-    algo = None
+    algo, log = None, None
     try:
         algo = build_algorithm_config(cfg).build_algo()
         t0 = time.perf_counter()
@@ -155,13 +158,15 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
             dt = time.perf_counter() - t_it
             sp = result.get("selfplay", {})
             learner = result.get("learners", {}).get("main", {})
+            timers = result.get(TIMERS, {})  # RLlib's smoothed seconds per iteration
             line = {"iteration": it, "env_steps": new_steps, "wall_s": round(time.perf_counter() - t0, 2),
                     "env_steps_per_s": round((new_steps - steps) / dt, 1) if dt > 0 else None,
                     "win_rate_since_snapshot": sp.get("win_rate_since_snapshot"),
                     "snapshots_taken": sp.get("snapshots_taken"),
                     "seats_rewarded": er.get("seats_rewarded"), "zero_sum_error": er.get("zero_sum_error"),
                     "policy_loss": learner.get("policy_loss"), "vf_loss": learner.get("vf_loss"),
-                    "entropy": learner.get("entropy")}
+                    "entropy": learner.get("entropy"),
+                    "sample_s": timers.get(ENV_RUNNER_SAMPLING_TIMER), "learn_s": timers.get(LEARNER_UPDATE_TIMER)}
             steps = new_steps
             log.write(json.dumps(line, default=float) + "\n")
             log.flush()
@@ -183,13 +188,14 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
                 _atomic_folder(run_dir / "checkpoints" / f"iter_{it:06d}", write)
             if done:
                 break
-        log.close()
         wall = round(time.perf_counter() - t0, 1)
         stats = {"iteration": it, "env_steps": steps, "wall_seconds": wall}
         meta = _meta(cfg, run_name, stats)
         save_model(run_dir / "model", _main_weights(algo), meta.pop("net"),
                    {k: v for k, v in meta.items() if k not in ("action_table_version", "obs_encoder_version")})
     finally:
+        if log is not None:
+            log.close()
         if algo is not None:
             algo.stop()
         if started:
