@@ -2,27 +2,575 @@
 
 ``solve(position)`` returns the exact number of card points (dix de der included) the
 takers win from the current position on, with both sides playing perfectly to maximise /
-minimise it, and ``card_values`` gives that value after each legal card. Belote and
-declarations are fixed before the play and do not depend on it, so they are left out.
+minimise it; ``card_values`` gives that value after each legal card of the seat to play.
+Belote and declarations are fixed before the play and do not depend on it, so they are
+left out; add ``GameState.card_points`` (points so far) for the deal's final card points.
 
-Search: alpha-beta (the takers maximise) with a transposition table of bounds at trick
-boundaries (key: the four hands and the leader), moves ordered strongest first, and
-equivalent cards searched once: cards of one hand that are adjacent in the contract's
-order of a suit, once every card between them has been played, and worth the same points.
+Every contract kind (four suits, no-trump, all-trump) and every play option of
+``Rules`` is handled: ``partner_master_free``, ``undertrump``, ``obligations``
+(``classic`` / ``two_player``) and ``all_trump_points`` (RULES.md §4). The legal cards
+are computed by bit operations that reproduce ``rules.legal_cards`` exactly (tested).
 
-Pure Python (no numpy).
+Search (compiled with numba, ``@njit(cache=True)``: the first call after an install or
+an edit compiles for about 10-20 s, later processes load the cached machine code):
+
+* the value is found by null-window alpha-beta searches (fail-soft), the first at a
+  guess, then bisecting the interval their bounds leave (about 7 searches per solve);
+  the search itself is iterative (an explicit stack of one node per card), so the compiled
+  code can be cached;
+* a transposition table of lower / upper bounds at trick boundaries, a fixed-size hashed
+  array keyed by the remaining cards and the leader (within one solve the remaining cards
+  fix the four hands), with the best lead stored for move ordering; ``Solver`` keeps it
+  between solves (a new solve only changes a stamp in the key, nothing is cleared);
+* bounds: the takers win between 0 and the points still out, and the run of top trumps
+  held by one team goes to that team; the last two tricks are solved by plain minimax
+  (stored exact), the last trick directly;
+* move ordering: the table's lead first, then leads of master cards (most points first),
+  then low leads; when following, the card that wins the trick for one's side (the last
+  seat: with most points; a master card of the led suit; else the cheapest winner), points
+  on a partner's trick, else the cheapest discard;
+* equivalent cards searched once: cards of the hand to play that are adjacent in the
+  contract's order of a suit (no card of another hand or of the trick in progress between
+  them) and worth the same points.
+
+Cards are ints 0..31 and card sets 32-bit masks (``cards.py``); seats 0..3.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
+import numpy as np
+from numba import njit
+
+from .cards import BEATS, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
 from .config import Rules
 from .game import GameState, Phase
-from .rules import legal_cards, trick_winner
+from .rules import POWER
 
 __all__ = ["Position", "solve", "card_values", "position_of", "Solver"]
+
+_SUIT = np.array(SUIT_MASK, dtype=np.int64)
+# ORDER[contract][suit][i]: the suit's cards, strongest first under that contract
+_ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in range(4)]
+                   for k in range(6)], dtype=np.int64)
+_POWER = np.array(POWER, dtype=np.int64)  # [contract][led suit][card]
+_BEATS = np.array(BEATS, dtype=np.int64)  # [contract][card]: same-suit cards stronger than card
+_POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_OPTION.items()}
+
+# parameter vector of one solve (an int64 array, so the compiled search takes few arguments)
+_K, _TEAM, _PMF, _UNDER, _TWO, _STAMP = range(6)
+_TT_BITS = 20
+_MAXV = 1000  # above any value (162)
+
+
+@njit(cache=True, inline="always")
+def _two_cards(h):
+    """True when mask ``h`` holds exactly two cards."""
+    h2 = h & (h - 1)
+    return h2 != 0 and h2 & (h2 - 1) == 0
+
+
+@njit(cache=True, inline="always")
+def _lowbit(x):
+    """Index of the lowest set bit of a non-zero mask."""
+    i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _legal(hand, trick, n, win_pos, prm, beats, suit):
+    """Mask of the cards of ``hand`` playable on the ``n`` cards of ``trick`` (RULES.md §4),
+    ``win_pos`` the position of the card winning the trick so far."""
+    if n == 0:
+        return hand
+    k = prm[_K]
+    led = trick[0] >> 3
+    led_cards = hand & suit[led]
+    win = trick[win_pos]
+    if k >= 4:  # no-trump: follow suit; all-trump: follow and beat the winner when you can
+        if led_cards == 0:
+            return hand
+        if k == 4:
+            return led_cards
+        higher = led_cards & beats[win]
+        return higher if higher else led_cards
+    if led == k:  # trump led: overtrump the highest trump when you can
+        if led_cards == 0:
+            return hand
+        higher = led_cards & beats[win]
+        return higher if higher else led_cards
+    if led_cards:
+        return led_cards
+    partner_wins = win_pos == n - 2
+    if prm[_PMF] and partner_wins:
+        return hand
+    trumps = hand & suit[k]
+    if trumps == 0:
+        return hand
+    if (win >> 3) != k:
+        return trumps  # must trump: nobody has trumped yet
+    if prm[_TWO] or partner_wins:
+        return trumps  # two-player reading, or the partner's ruff: any trump
+    over = trumps & beats[win]
+    if over:
+        return over  # must overtrump the opponent
+    return trumps if prm[_UNDER] else hand
+
+
+@njit(cache=True)
+def _moves(hands, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, tt_move, out_cards, out_score):
+    """Fill ``out_cards`` with the legal cards to search (one per equivalence class), best
+    first; returns how many."""
+    hand = hands[seat]
+    legal = _legal(hand, trick, n, win_pos, prm, beats, suit)
+    live = 0  # cards that separate two cards of the hand: other hands and the trick
+    for s in range(4):
+        if s != seat:
+            live |= hands[s]
+    for i in range(n):
+        live |= np.int64(1) << trick[i]
+    m = 0
+    for s in range(4):
+        if legal & suit[s] == 0:
+            continue
+        prev = -1
+        for j in range(8):
+            c = order[s, j]
+            if (legal >> c) & 1:
+                if prev >= 0 and pts[prev] == pts[c]:
+                    continue
+                prev = c
+                # ordering score: higher first
+                if c == tt_move:
+                    sc = 10000
+                elif n == 0:
+                    if beats[c] & live == 0:
+                        sc = 300 + 8 * pts[c] + power[s, c]
+                    else:
+                        sc = 100 - 8 * pts[c] - power[s, c]
+                else:
+                    led = trick[0] >> 3
+                    wc = trick[win_pos]
+                    takes = power[led, c] > power[led, wc]
+                    partner_wins = (((seat - n + win_pos) & 1) == (seat & 1))
+                    if takes:
+                        if n == 3:
+                            sc = 2000 + pts[c]
+                        elif beats[c] & live == 0 and (c >> 3 == led or prm[_K] >= 4):
+                            sc = 1000 + pts[c]
+                        else:
+                            sc = 400 - power[led, c]
+                    elif partner_wins:
+                        sc = 1500 + pts[c] - power[led, c] if n == 3 else 500 + pts[c] - power[led, c]
+                    else:
+                        sc = -8 * pts[c] - power[led, c]
+                # insertion sort, descending score
+                i = m
+                while i > 0 and out_score[i - 1] < sc:
+                    out_cards[i] = out_cards[i - 1]
+                    out_score[i] = out_score[i - 1]
+                    i -= 1
+                out_cards[i] = c
+                out_score[i] = sc
+                m += 1
+            elif (live >> c) & 1:
+                prev = -1
+    return m
+
+
+@njit(cache=True)
+def _tt_index(key, bits):
+    h = (key & 0xFFFFFFFF) * 0x5BD1E995
+    h ^= (key >> 32) * 0x27D4EB2F
+    h ^= h >> 29
+    return h & ((np.int64(1) << bits) - 1)
+
+
+@njit(cache=True)
+def _last_trick(hands, leader, team, pts, power):
+    """Takers' points of the last trick (one card in each hand), dix de der included."""
+    c0 = _lowbit(hands[leader])
+    led = c0 >> 3
+    w = 0
+    wpow = power[led, c0]
+    tp = pts[c0] + 10
+    for p in range(1, 4):
+        c = _lowbit(hands[(leader + p) & 3])
+        tp += pts[c]
+        if power[led, c] > wpow:
+            wpow = power[led, c]
+            w = p
+    return tp if ((leader + w) & 1) == team else 0
+
+
+@njit(cache=True)
+def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
+    """Exact takers' points of the last two tricks (two cards in each hand), by plain
+    minimax over the at most 16 ways to play the first of them."""
+    team = prm[_TEAM]
+    trick = np.zeros(4, np.int64)
+    s0 = leader
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    max0 = (s0 & 1) == team
+    best0 = -1 if max0 else _MAXV
+    l0 = hands[s0]
+    while l0:
+        c0 = _lowbit(l0)
+        l0 &= l0 - 1
+        trick[0] = c0
+        led = c0 >> 3
+        hands[s0] ^= np.int64(1) << c0
+        best1 = -1 if not max0 else _MAXV  # seat 1 is on the other team
+        l1 = _legal(hands[s1], trick, 1, 0, prm, beats, suit)
+        while l1:
+            c1 = _lowbit(l1)
+            l1 &= l1 - 1
+            trick[1] = c1
+            w1 = 1 if power[led, c1] > power[led, c0] else 0
+            hands[s1] ^= np.int64(1) << c1
+            best2 = -1 if max0 else _MAXV
+            l2 = _legal(hands[s2], trick, 2, w1, prm, beats, suit)
+            while l2:
+                c2 = _lowbit(l2)
+                l2 &= l2 - 1
+                trick[2] = c2
+                w2 = 2 if power[led, c2] > power[led, trick[w1]] else w1
+                hands[s2] ^= np.int64(1) << c2
+                best3 = -1 if not max0 else _MAXV
+                l3 = _legal(hands[s3], trick, 3, w2, prm, beats, suit)
+                while l3:
+                    c3 = _lowbit(l3)
+                    l3 &= l3 - 1
+                    w3 = 3 if power[led, c3] > power[led, trick[w2]] else w2
+                    hands[s3] ^= np.int64(1) << c3
+                    stats[0] += 1
+                    wseat = (leader + w3) & 3
+                    v = pts[c0] + pts[c1] + pts[c2] + pts[c3] if (wseat & 1) == team else 0
+                    v += _last_trick(hands, wseat, team, pts, power)
+                    hands[s3] ^= np.int64(1) << c3
+                    if max0:  # seat 3 is on the other team: it minimises
+                        if v < best3:
+                            best3 = v
+                    elif v > best3:
+                        best3 = v
+                hands[s2] ^= np.int64(1) << c2
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                elif best3 < best2:
+                    best2 = best3
+            hands[s1] ^= np.int64(1) << c1
+            if max0:
+                if best2 < best1:
+                    best1 = best2
+            elif best2 > best1:
+                best1 = best2
+        hands[s0] ^= np.int64(1) << c0
+        if max0:
+            if best1 > best0:
+                best0 = best1
+        elif best1 < best0:
+            best0 = best1
+    return best0
+
+
+@njit(cache=True)
+def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
+            prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats):
+    """Takers' points from the position (``hands``, the ``n0`` cards of ``trick0`` led by
+    ``leader0``) on: exact inside ``(alpha_root, beta_root)``, else a bound on the failing
+    side (fail-soft alpha-beta). Iterative (an explicit stack of up to 33 nodes, one per
+    card still to play), so the compiled code can be cached; ``hands`` is restored."""
+    D = 34
+    N = np.empty(D, np.int64)  # cards in the trick at the node
+    LEAD = np.empty(D, np.int64)
+    WP = np.empty(D, np.int64)  # position of the card winning the trick so far
+    REST = np.empty(D, np.int64)  # card points still in the hands
+    ALPHA = np.empty(D, np.int64)
+    BETA = np.empty(D, np.int64)
+    A0 = np.empty(D, np.int64)
+    B0 = np.empty(D, np.int64)
+    BEST = np.empty(D, np.int64)
+    BESTC = np.empty(D, np.int64)
+    KEY = np.empty(D, np.int64)
+    IDX = np.empty(D, np.int64)
+    GAIN = np.empty(D, np.int64)  # points the move into this node gave the takers
+    NMV = np.empty(D, np.int64)
+    MI = np.empty(D, np.int64)
+    TR = np.zeros((D, 4), np.int64)
+    MV = np.empty((D, 8), np.int64)
+    SC = np.empty(8, np.int64)
+    team = prm[_TEAM]
+    bits = stats[1]
+    rest = 0
+    for s in range(4):
+        h = hands[s]
+        while h:
+            rest += pts[_lowbit(h)]
+            h &= h - 1
+    wp = 0
+    for i in range(n0):
+        TR[0, i] = trick0[i]
+        if i > 0 and power[trick0[0] >> 3, trick0[i]] > power[trick0[0] >> 3, trick0[wp]]:
+            wp = i
+    d = 0
+    N[0] = n0
+    LEAD[0] = leader0
+    WP[0] = wp
+    REST[0] = rest
+    ALPHA[0] = alpha_root
+    BETA[0] = beta_root
+    GAIN[0] = 0
+    entering = True
+    v = 0
+    while True:
+        ret = False
+        n = N[d]
+        seat = (LEAD[d] + n) & 3
+        maximise = (seat & 1) == team
+        if entering:
+            entering = False
+            stats[0] += 1
+            A0[d] = ALPHA[d]
+            B0[d] = BETA[d]
+            KEY[d] = -1
+            ttm = -1
+            if n == 0:
+                rem = hands[0] | hands[1] | hands[2] | hands[3]
+                if rem == 0:
+                    v = 0
+                    ret = True
+                elif hands[0] & (hands[0] - 1) == 0:  # one card each: the last trick is forced
+                    v = _last_trick(hands, LEAD[d], team, pts, power)
+                    ret = True
+
+                else:
+                    lo = 0
+                    hi = REST[d] + 10
+                    k = prm[_K]
+                    if k < 4:  # the top trumps held by one team all go to that team
+                        run = 0
+                        run_team = -1
+                        for j in range(8):
+                            c = order[k, j]
+                            if (rem >> c) & 1 == 0:
+                                continue
+                            t = 0 if (hands[0] | hands[2]) >> c & 1 else 1
+                            if run_team < 0:
+                                run_team = t
+                            elif t != run_team:
+                                break
+                            run += pts[c]
+                        if run_team == team:
+                            lo = run
+                        elif run_team >= 0:
+                            hi -= run
+                    key = rem | (LEAD[d] << 32) | (prm[_STAMP] << 34)
+                    idx = _tt_index(key, bits)
+                    if tt_key[idx] == key:
+                        if tt_lo[idx] > lo:
+                            lo = tt_lo[idx]
+                        if tt_hi[idx] < hi:
+                            hi = tt_hi[idx]
+                        ttm = tt_move[idx]
+                    if lo >= BETA[d] or lo == hi:
+                        v = lo
+                        ret = True
+                    elif _two_cards(hands[0]):  # two tricks left: plain minimax, stored exact
+                        v = _last_two(hands, LEAD[d], prm, pts, power, beats, suit, stats)
+                        tt_key[idx] = key
+                        tt_lo[idx] = v
+                        tt_hi[idx] = v
+                        tt_move[idx] = -1
+                        ret = True
+                    elif hi <= ALPHA[d]:
+                        v = hi
+                        ret = True
+                    else:
+                        if lo > ALPHA[d]:
+                            ALPHA[d] = lo
+                        if hi < BETA[d]:
+                            BETA[d] = hi
+                        KEY[d] = key
+                        IDX[d] = idx
+            else:
+                ub = REST[d] + 10
+                for i in range(n):
+                    ub += pts[TR[d, i]]
+                if ALPHA[d] >= ub:
+                    v = ub
+                    ret = True
+                elif BETA[d] <= 0:
+                    v = 0
+                    ret = True
+            if not ret:
+                NMV[d] = _moves(hands, seat, TR[d], n, WP[d], prm, pts, power, beats, order, suit, ttm, MV[d], SC)
+                MI[d] = 0
+                BEST[d] = -1 if maximise else _MAXV
+                BESTC[d] = -1
+        if not ret:
+            if MI[d] < NMV[d] and ALPHA[d] < BETA[d]:
+                c = MV[d, MI[d]]
+                MI[d] += 1
+                hands[seat] ^= np.int64(1) << c
+                if n == 0:
+                    nwp = 0
+                else:
+                    led = TR[d, 0] >> 3
+                    nwp = n if power[led, c] > power[led, TR[d, WP[d]]] else WP[d]
+                if n == 3:
+                    wseat = (LEAD[d] + nwp) & 3
+                    tp = pts[TR[d, 0]] + pts[TR[d, 1]] + pts[TR[d, 2]] + pts[c]
+                    if hands[0] | hands[1] | hands[2] | hands[3] == 0:
+                        tp += 10  # dix de der
+                    g = tp if (wseat & 1) == team else 0
+                    N[d + 1] = 0
+                    LEAD[d + 1] = wseat
+                    WP[d + 1] = 0
+                else:
+                    g = 0
+                    for i in range(n):
+                        TR[d + 1, i] = TR[d, i]
+                    TR[d + 1, n] = c
+                    N[d + 1] = n + 1
+                    LEAD[d + 1] = LEAD[d]
+                    WP[d + 1] = nwp
+                REST[d + 1] = REST[d] - pts[c]
+                GAIN[d + 1] = g
+                ALPHA[d + 1] = ALPHA[d] - g
+                BETA[d + 1] = BETA[d] - g
+                d += 1
+                entering = True
+                continue
+            v = BEST[d]
+            if KEY[d] >= 0:
+                idx = IDX[d]
+                lo = 0
+                hi = REST[d] + 10
+                if tt_key[idx] == KEY[d]:
+                    lo = tt_lo[idx]
+                    hi = tt_hi[idx]
+                if v <= A0[d]:
+                    if v < hi:
+                        hi = v
+                elif v >= B0[d]:
+                    if v > lo:
+                        lo = v
+                else:
+                    lo = v
+                    hi = v
+                tt_key[idx] = KEY[d]
+                tt_lo[idx] = lo
+                tt_hi[idx] = hi
+                tt_move[idx] = BESTC[d]
+        # hand v back to the parent
+        if d == 0:
+            return v
+        v += GAIN[d]
+        d -= 1
+        n = N[d]
+        seat = (LEAD[d] + n) & 3
+        c = MV[d, MI[d] - 1]
+        hands[seat] ^= np.int64(1) << c
+        if (seat & 1) == team:
+            if v > BEST[d]:
+                BEST[d] = v
+                BESTC[d] = c
+                if v > ALPHA[d]:
+                    ALPHA[d] = v
+        else:
+            if v < BEST[d]:
+                BEST[d] = v
+                BESTC[d] = c
+                if v < BETA[d]:
+                    BETA[d] = v
+
+
+@njit(cache=True)
+def _exact(hands, trick, n, leader, guess, prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move,
+           stats):
+    """Exact value by null-window searches: the first at ``guess``, then bisecting the
+    interval the fail-soft answers leave (the bound table makes repeated searches cheap)."""
+    lo = 0
+    hi = 162
+    beta = min(max(guess, 1), 162)
+    while lo < hi:
+        g = _search(hands, trick, n, leader, beta - 1, beta,
+                    prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+        beta = (lo + hi + 1) // 2
+    return lo
+
+
+@njit(cache=True)
+def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
+                 tt_key, tt_lo, tt_hi, tt_move, stats, per_card, out):
+    """With ``per_card``, the exact value after each legal card of the seat to play in
+    ``out[card]`` (-1 for a card not legal); else ``out[0]`` = the position's value."""
+    if not per_card:
+        out[0] = _exact(hands, trick, n, leader, 81, prm, pts, power, beats, order, suit,
+                        tt_key, tt_lo, tt_hi, tt_move, stats)
+        return
+    win_pos = 0
+    for i in range(1, n):
+        if power[trick[0] >> 3, trick[i]] > power[trick[0] >> 3, trick[win_pos]]:
+            win_pos = i
+    seat = (leader + n) & 3
+    team = prm[_TEAM]
+    legal = _legal(hands[seat], trick, n, win_pos, prm, beats, suit)
+    for c in range(32):
+        out[c] = -1
+    cards = np.empty(8, np.int64)
+    score = np.empty(8, np.int64)
+    m = _moves(hands, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, -1, cards, score)
+    child = np.zeros(4, np.int64)
+    guess = 81
+    for i in range(m):  # each class once, exactly; a sibling's value is the next guess
+        c = cards[i]
+        hands[seat] ^= np.int64(1) << c
+        if n == 3:
+            wp = 3 if power[trick[0] >> 3, c] > power[trick[0] >> 3, trick[win_pos]] else win_pos
+            wseat = (leader + wp) & 3
+            tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[c]
+            if hands[0] | hands[1] | hands[2] | hands[3] == 0:
+                tp += 10  # dix de der
+            gain = tp if (wseat & 1) == team else 0
+            v = gain + _exact(hands, child, 0, wseat, guess - gain,
+                              prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats)
+        else:
+            for j in range(n):
+                child[j] = trick[j]
+            child[n] = c
+            v = _exact(hands, child, n + 1, leader, guess,
+                       prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats)
+        hands[seat] ^= np.int64(1) << c
+        out[c] = v
+        guess = v
+    # equivalent cards (adjacent, same points) take their representative's value
+    live = 0
+    for s in range(4):
+        if s != seat:
+            live |= hands[s]
+    for i in range(n):
+        live |= np.int64(1) << trick[i]
+    for s in range(4):
+        prev = -1
+        for j in range(8):
+            c = order[s, j]
+            if (legal >> c) & 1:
+                if out[c] < 0 and prev >= 0 and pts[prev] == pts[c]:
+                    out[c] = out[prev]
+                prev = c
+            elif (live >> c) & 1:
+                prev = -1
 
 
 @dataclass(frozen=True)
@@ -30,12 +578,12 @@ class Position:
     """A play-phase position with every hand known.
 
     Attributes:
-        hands: per seat, the 32-bit mask of its cards.
-        contract: contract kind 0..5.
-        taker: the taker's seat (its team maximises).
-        trick: cards already in the current trick, in play order.
+        hands: per seat 0..3, the 32-bit mask of its cards.
+        contract: contract kind 0..5 (four suits, no-trump 4, all-trump 5).
+        taker: the taker's seat 0..3 (its team maximises).
+        trick: card ids already in the current trick, in play order (0..3 cards).
         leader: the seat that led the current trick.
-        rules: rule options (obligations, all-trump points).
+        rules: rule options (obligations, undertrump, partner master, all-trump points).
     """
 
     hands: tuple[int, int, int, int]
@@ -47,6 +595,7 @@ class Position:
 
     @property
     def to_play(self) -> int:
+        """The seat to play a card now."""
         return (self.leader + len(self.trick)) % 4
 
 
@@ -58,129 +607,118 @@ def position_of(state: GameState) -> Position:
                     state.rules)
 
 
+def _check(position: Position) -> None:
+    """Raise ``ValueError`` naming what is wrong with ``position``."""
+    p = position
+    if not isinstance(p.rules, Rules):
+        raise ValueError(f"position.rules must be a Rules, got {type(p.rules).__name__}")
+    if type(p.contract) is not int or not 0 <= p.contract < 6:
+        raise ValueError(f"contract must be a contract kind 0..5, got {p.contract!r}")
+    for name in ("taker", "leader"):
+        v = getattr(p, name)
+        if type(v) is not int or not 0 <= v < 4:
+            raise ValueError(f"{name} must be a seat 0..3, got {v!r}")
+    if len(p.hands) != 4 or not all(type(h) is int and 0 <= h < 1 << NUM_CARDS for h in p.hands):
+        raise ValueError(f"hands must be four 32-bit card masks, got {p.hands!r}")
+    if len(p.trick) > 3 or not all(type(c) is int and 0 <= c < NUM_CARDS for c in p.trick):
+        raise ValueError(f"trick must hold 0..3 card ids 0..31, got {p.trick!r}")
+    seen = 0
+    for m in (*p.hands, *(1 << c for c in p.trick)):
+        if seen & m:
+            raise ValueError("a card is in two hands, or in a hand and the trick")
+        seen |= m
+    sizes = [h.bit_count() for h in p.hands]
+    full = sizes[p.to_play]  # seats that already played to this trick hold one card fewer
+    want = [full - 1 if (s - p.leader) % 4 < len(p.trick) else full for s in range(4)]
+    if sizes != want or (full == 0 and p.trick):
+        raise ValueError(f"hand sizes {sizes} do not fit a trick of {len(p.trick)} card(s) led by seat {p.leader}")
+
+
 class Solver:
-    """Reusable solver for one contract and rule set (keeps its transposition table)."""
+    """A reusable double-dummy solver (it owns the transposition table, ~2**tt_bits
+    entries, 17 bytes each; the default 2**20 takes 17 MB).
 
-    def __init__(self, contract: int, taker: int, rules: Rules = Rules()):
-        self.k, self.team, self.rules = contract, taker & 1, rules
-        self.points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points][contract]
-        self.strength = STRENGTH[contract]
-        self.tt: dict[tuple, tuple[int, int]] = {}
+    Args:
+        tt_bits: log2 of the table size (int 10..26).
+
+    Attributes:
+        nodes: positions searched by the last call (int).
+    Raises:
+        ValueError: bad ``tt_bits``.
+    """
+
+    def __init__(self, tt_bits: int = _TT_BITS):
+        if type(tt_bits) is not int or not 10 <= tt_bits <= 26:
+            raise ValueError(f"tt_bits must be an int in 10..26, got {tt_bits!r}")
+        size = 1 << tt_bits
+        self._tt_key = np.full(size, -1, dtype=np.int64)
+        self._tt_lo = np.zeros(size, dtype=np.int32)
+        self._tt_hi = np.zeros(size, dtype=np.int32)
+        self._tt_move = np.zeros(size, dtype=np.int8)
+        self._stats = np.array([0, tt_bits], dtype=np.int64)  # nodes, table bits
+        self._stamp = 0
+        self._out = np.zeros(NUM_CARDS, dtype=np.int64)
         self.nodes = 0
-        # cards of each suit, strongest first, under this contract
-        self.order = [sorted((c for c in range(NUM_CARDS) if SUIT_MASK[s] >> c & 1), key=lambda c: -self.strength[c])
-                      for s in range(4)]
 
-    def _moves(self, hand: int, trick: list[int], out: int) -> list[int]:
-        """Legal cards, strongest first, one per equivalence class."""
-        legal = legal_cards(hand, trick, self.k, self.rules)
-        moves = []
-        for s in range(4):
-            m = legal & SUIT_MASK[s]
-            if not m:
-                continue
-            prev = -1
-            for c in self.order[s]:
-                if m >> c & 1:
-                    if prev >= 0 and self.points[prev] == self.points[c]:
-                        continue  # equivalent to the previous card kept: same points, nothing between
-                    moves.append(c)
-                    prev = c
-                elif out >> c & 1:
-                    prev = -1  # a card still in play (another hand) separates them
-        moves.sort(key=lambda c: -self.strength[c])
-        return moves
+    def _run(self, position: Position, per_card: bool) -> np.ndarray:
+        _check(position)
+        p, r = position, position.rules
+        self._stamp += 1
+        if self._stamp >= 1 << 28:  # the stamp's bits in the key are used up: start afresh
+            self._tt_key[:] = -1
+            self._stamp = 1
+        prm = np.array([p.contract, p.taker & 1, r.partner_master_free, r.undertrump == "required",
+                        r.obligations == "two_player", self._stamp], dtype=np.int64)
+        hands = np.array(p.hands, dtype=np.int64)
+        trick = np.zeros(4, dtype=np.int64)
+        trick[:len(p.trick)] = p.trick
+        self._stats[0] = 0
+        k = p.contract
+        _root_values(hands, trick, len(p.trick), p.leader, prm, _POINTS[r.all_trump_points][k], _POWER[k],
+                     _BEATS[k], _ORDER[k], _SUIT, self._tt_key, self._tt_lo, self._tt_hi, self._tt_move,
+                     self._stats, per_card, self._out)
+        self.nodes = int(self._stats[0])
+        return self._out
 
-    def value(self, hands: list[int], trick: list[int], leader: int, alpha: int = -1, beta: int = 1000) -> int:
-        """Takers' card points from here on (exact within the window ``(alpha, beta)``)."""
-        self.nodes += 1
-        seat = (leader + len(trick)) % 4
-        if not trick:
-            if not any(hands):
-                return 0
-            key = (hands[0], hands[1], hands[2], hands[3], leader)
-            lo, hi = self.tt.get(key, (0, 1000))
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            alpha0, beta0 = alpha, beta
-            alpha, beta = max(alpha, lo), min(beta, hi)
-        out = hands[0] | hands[1] | hands[2] | hands[3]
-        maximise = (seat & 1) == self.team
-        best = -1 if maximise else 1001
-        for c in self._moves(hands[seat], trick, out & ~hands[seat]):
-            hands[seat] &= ~(1 << c)
-            trick.append(c)
-            if len(trick) == 4:
-                win_seat = (leader + trick_winner(trick, self.k)) % 4
-                pts = sum(self.points[x] for x in trick)
-                if not any(hands):
-                    pts += 10  # dix de der
-                gain = pts if (win_seat & 1) == self.team else 0
-                saved = trick[:]
-                trick.clear()
-                v = gain + self.value(hands, trick, win_seat, alpha - gain, beta - gain)
-                trick.extend(saved)
-            else:
-                v = self.value(hands, trick, leader, alpha, beta)
-            trick.pop()
-            hands[seat] |= 1 << c
-            if maximise:
-                if v > best:
-                    best = v
-                if best > alpha:
-                    alpha = best
-            else:
-                if v < best:
-                    best = v
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
-        if not trick:
-            lo, hi = self.tt.get(key, (0, 1000))
-            if best <= alpha0:
-                hi = min(hi, best)
-            elif best >= beta0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.tt[key] = (lo, hi)
-        return best
+    def solve(self, position: Position) -> int:
+        """Exact card points (int 0..162, dix de der included) the takers win from
+        ``position`` on with perfect play by both sides (RULES.md §4, §7).
+
+        Raises ``ValueError`` for an inconsistent position (a card twice, hand sizes that
+        do not fit the trick, a bad contract, seat or card id).
+        """
+        return int(self._run(position, False)[0])
+
+    def card_values(self, position: Position) -> dict[int, int]:
+        """For each legal card (id) of the seat to play, the takers' card points (int) from
+        ``position`` on, the trick in progress included, if that card is played and play
+        is then perfect. Raises ``ValueError`` like ``solve``; a position with no card
+        left to play gives ``{}``."""
+        if not any(position.hands):
+            _check(position)
+            return {}
+        out = self._run(position, True)
+        return {c: int(out[c]) for c in range(NUM_CARDS) if out[c] >= 0}
+
+
+_default: Solver | None = None
+
+
+def _solver() -> Solver:
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default
 
 
 def solve(position: Position) -> int:
-    """Exact card points (0..162, dix de der included) the takers win from ``position``
-    on with perfect play by both sides."""
-    s = Solver(position.contract, position.taker, position.rules)
-    return s.value(list(position.hands), list(position.trick), position.leader)
+    """Exact card points (int 0..162, dix de der included) the takers win from
+    ``position`` on with perfect play by both sides (see ``Solver.solve``)."""
+    return _solver().solve(position)
 
 
 def card_values(position: Position) -> dict[int, int]:
     """For each legal card of the seat to play, the takers' card points from the position
-    on (the trick in progress included) if that card is played and play is then perfect."""
-    s = Solver(position.contract, position.taker, position.rules)
-    hands, trick = list(position.hands), list(position.trick)
-    seat = position.to_play
-    out = {}
-    legal = legal_cards(hands[seat], trick, position.contract, position.rules)
-    for c in range(NUM_CARDS):
-        if not legal >> c & 1:
-            continue
-        hands[seat] &= ~(1 << c)
-        trick.append(c)
-        if len(trick) == 4:
-            win_seat = (position.leader + trick_winner(trick, position.contract)) % 4
-            pts = sum(s.points[x] for x in trick) + (10 if not any(hands) else 0)
-            gain = pts if (win_seat & 1) == s.team else 0
-            out[c] = gain + s.value(hands, [], win_seat)
-        else:
-            out[c] = s.value(hands, trick, position.leader)
-        trick.pop()
-        hands[seat] |= 1 << c
-    return out
-
-
+    on (the trick in progress included) if that card is played and play is then perfect
+    (see ``Solver.card_values``)."""
+    return _solver().card_values(position)
