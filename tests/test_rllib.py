@@ -35,7 +35,7 @@ from training.rllib.train import build_algorithm_config  # noqa: E402
 AGENTS = [f"player_{i}" for i in range(4)]
 TINY = {"exp_name": "rl_smoke", "total_timesteps": 600, "train_batch_size": 200, "minibatch_size": 100,
         "num_epochs": 1, "net_pi": [32], "net_vf": [32], "num_cpus": 2, "num_env_runners": 2,
-        "checkpoint_every": 2, "eval_pairs": 3, "win_rate_threshold": 0.0, "snapshot_min_deals": 1,
+        "num_envs_per_env_runner": 1, "checkpoint_every": 2, "eval_pairs": 3, "win_rate_threshold": 0.0, "snapshot_min_deals": 1,
         "max_snapshots": 2}
 
 

@@ -35,8 +35,9 @@ class RLlibConfig:
     Ignored with ``--address`` (the cluster's resources are used)."""
     num_env_runners: int = 2
     """Remote EnvRunner actors sampling episodes, one CPU each (0: sample in the driver)."""
-    num_envs_per_env_runner: int = 1
-    """belote_v0 copies stepped side by side in each EnvRunner."""
+    num_envs_per_env_runner: int = 8
+    """belote_v0 copies stepped side by side in each EnvRunner (their acting seats share one
+    batched forward pass: 8 copies sample about 2.5x faster than 1)."""
     num_learners: int = 0
     """Remote Learner actors (0: one learner in the driver process)."""
     num_cpus_per_learner: int = 1

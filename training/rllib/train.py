@@ -64,7 +64,10 @@ def build_algorithm_config(cfg: RLlibConfig):
         .environment(BeloteMultiAgentEnv, env_config=cfg.env_config, disable_env_checking=True)
         .framework("torch")
         .env_runners(num_env_runners=cfg.num_env_runners, num_envs_per_env_runner=cfg.num_envs_per_env_runner,
-                     num_cpus_per_env_runner=1, rollout_fragment_length=cfg.rollout_fragment_length)
+                     num_cpus_per_env_runner=1, rollout_fragment_length=cfg.rollout_fragment_length,
+                     # Ray 2.60's MultiAgentEnvRunner re-numpy-izes every finished episode of a
+                     # sample call at every env step (quadratic); lists cost the learner nothing.
+                     episodes_to_numpy=False)
         .learners(num_learners=cfg.num_learners, num_cpus_per_learner=cfg.num_cpus_per_learner)
         .training(train_batch_size_per_learner=cfg.train_batch_size, minibatch_size=cfg.minibatch_size,
                   num_epochs=cfg.num_epochs, lr=cfg.lr, gamma=cfg.gamma, lambda_=cfg.lambda_,
