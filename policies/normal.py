@@ -10,9 +10,11 @@ values jacks 3.5 and nines 2.5.
 
 Play: it reads who wins the trick and whether that card is safe (the highest still out in
 its suit, and no opponent still to play can ruff). As leader it draws trumps while the
-opponents may hold some (when its side took), cashes master cards, returns its partner's
-suit, otherwise leads low from its longest side suit. Following, when its partner is
-surely winning it adds points (its highest-value non-trump card), otherwise plays low;
+opponents may hold some (when its side took) and it holds at least as many trumps as are
+still out, cashes master cards, returns its partner's suit, otherwise leads low from its
+longest side suit. Following, when its partner is surely winning it adds points (its
+highest-value non-trump card; with only trumps to play, the richest trump that will not be
+the master trump after the trick, else its weakest), otherwise plays low;
 when an opponent is winning it takes the trick with its cheapest winning card if it is
 last to play or the trick is worth it, ruffing with its lowest sufficient trump (saving the
 top trumps), else it plays its lowest card. Announcements and declarations are made.
@@ -159,7 +161,9 @@ class NormalPolicy:
             return True
 
         if partner_winning and safe(win):
-            non_trump = [c for c in cards if not trump >> c & 1] or cards
+            non_trump = [c for c in cards if not trump >> c & 1]
+            if not non_trump:  # only trumps to play (trump led): smother, but keep future masters
+                return self._trump_on_partner(cards, trick, out, k)
             return max(non_trump, key=lambda c: (pts[c] if not master(c) or c >> 3 == led else pts[c] - 5, -st[c], -c))
         winners = [c for c in cards if trick_winner(list(trick) + [c], k) == pos]
         if partner_winning:
@@ -180,6 +184,22 @@ class NormalPolicy:
                 return min(safe_winners, key=lambda c: (pts[c], st[c]))  # cheapest sure winner
         return min(cards, key=low_key)
 
+    @staticmethod
+    def _trump_on_partner(cards: list[int], trick: tuple[int, ...], out: int, k: int) -> int:
+        """The trump to play on a trick the partner surely wins (RULES.md §4.1: trump led,
+        a higher trump when one can, else any trump): the one worth most points among those
+        that would not be the master trump once this trick is gone; when every one would
+        be, the weakest (a master trump wins a trick later; seed 000 tip: save strong cards
+        rather than give them to a trick already won)."""
+        pts, st = POINTS[k], STRENGTH[k]
+        gone = out
+        for c in trick:
+            gone &= ~(1 << c)
+        spare = [c for c in cards if BEATS[k][c] & gone]
+        if spare:
+            return max(spare, key=lambda c: (pts[c], -st[c], -c))
+        return min(cards, key=lambda c: (st[c], c))
+
     def _lead(self, info, cards, out, cons, master, low_key):
         k = info.contract
         pts = POINTS[k]
@@ -191,8 +211,11 @@ class NormalPolicy:
                 if (s & 1) != (info.seat & 1):
                     others_trumps |= cons.possible(s) & trump
         my_trumps = [c for c in cards if trump >> c & 1]
-        # draw trumps as the taker's side while the opponents may hold some
-        if our_side and my_trumps and others_trumps:
+        # draw trumps as the taker's side while the opponents may hold some, but only with
+        # at least as many trumps as are still out (seed 000 tips: draw trumps early so the
+        # opponents cannot ruff your plain masters, yet keep trumps for when you cannot
+        # follow suit): drawing from a short trump suit leaves the defenders the last ruffs
+        if our_side and my_trumps and others_trumps and len(my_trumps) >= (trump & out).bit_count():
             masters = [c for c in my_trumps if master(c)]
             if masters:
                 return max(masters, key=lambda c: STRENGTH[k][c])

@@ -2,7 +2,10 @@ import random
 
 import pytest
 
-from belote_env import GameState, Rules
+from belote_env import GameState, InfoSet, Rules
+from belote_env.actions import PASS, TAKE
+from belote_env.cards import parse_card, parse_cards
+from belote_env.rules import legal_cards
 
 
 def play_random_deal(state: GameState, rng: random.Random) -> None:
@@ -44,3 +47,28 @@ def assert_plays_legal(policy, seeds, rules: Rules | None = None) -> None:
             a = policy.act(info)
             assert a in info.legal_actions
             st.apply(a)
+
+
+def play_info(hand, trick, contract=0, seat=0, leader=None, taker=1, tricks=(), played=None, legal=None):
+    """An InfoSet of ``seat`` in card play under ``Rules()`` (dealer 3, seat 1 took by
+    default): ``hand`` and ``trick`` are card names (``"JS 7H"``), the trick in play order
+    led by ``leader``; ``played`` maps seats to cards they played in earlier tricks;
+    ``legal`` defaults to the legal cards of the position (RULES.md §4)."""
+    trick = tuple(parse_card(c) for c in trick.split())
+    leader = (seat - len(trick)) % 4 if leader is None else leader
+    hand_mask = parse_cards(hand)
+    played_by = [0, 0, 0, 0]
+    for i, c in enumerate(trick):
+        played_by[(leader + i) % 4] |= 1 << c
+    if played:
+        for s, cards in played.items():
+            played_by[s] |= parse_cards(cards)
+    if legal is None:
+        legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
+    n_tricks = len(tricks)
+    return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card("7S"),
+                   bids=((0, PASS), (1, TAKE)), bid_round=0, contract=contract, taker=taker, trick=trick,
+                   trick_leader=leader, tricks=tuple(tricks), played_by=tuple(played_by),
+                   hand_sizes=(8 - n_tricks,) * 4, card_points=(0, 0), announcements=(),
+                   declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,
+                   rules=Rules())

@@ -7,7 +7,8 @@ from belote_env.actions import NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
 from policies import make_policy
 from policies.easy import EasyPolicy
-from tests.conftest import assert_plays_legal
+from policies.normal import NormalPolicy
+from tests.conftest import assert_plays_legal, play_info
 
 
 def _info(hand, legal_actions, contract=0, turned="7S", bidding=False):
@@ -61,3 +62,42 @@ def test_random_policy_is_seeded():
     a = [make_policy("random", seed=7).act(info) for _ in range(5)]
     b = [make_policy("random", seed=7).act(info) for _ in range(5)]
     assert a == b
+
+
+# ---------------------------------------------------------------- normal: hand-built positions
+# Seat 0 in card play under Rules() (tests.conftest.play_info); contract 0 = spades trump.
+
+def test_normal_taker_draws_trumps_when_as_long_as_the_trumps_out():
+    # taker seat 0 with J 9 A 10 7 of trumps: 3 trumps out (K Q 8), draw with the master J
+    info = play_info("JS 9S AS 10S 7S AH 8D 7C", "", seat=0, leader=0, taker=0)
+    assert NormalPolicy().act(info) == parse_card("JS")
+
+
+def test_normal_taker_does_not_draw_trumps_from_a_short_trump_suit():
+    # taker seat 0 with J 7 of trumps against 6 trumps out: drawing would strip it of
+    # trumps and leave the defenders the ruffs; it cashes the master A of hearts instead
+    info = play_info("JS 7S AH 10H 8D 9D 7C 8C", "", seat=0, leader=0, taker=0)
+    assert NormalPolicy().act(info) == parse_card("AH")
+
+
+def test_normal_partner_of_the_taker_keeps_its_trumps_when_short():
+    # seat 0 is the taker's partner (seat 2 took) with the master J of trumps and one
+    # other: 6 trumps out, it does not lead trumps
+    info = play_info("JS 8S AH 10H 8D 9D 7C 8C", "", seat=0, leader=0, taker=2)
+    assert NormalPolicy().act(info) == parse_card("AH")
+
+
+def test_normal_keeps_its_future_master_trump_on_partners_trump_trick():
+    # partner (seat 2) leads the J of trumps, seat 3 follows 8; seat 0 must play a trump
+    # and cannot beat the J: the 9 will be the master trump once the J is gone, so it
+    # smothers the 10 (10 points; the A of trumps is still out) and keeps the 9
+    info = play_info("9S 10S 7S AH 8D", "JS 8S", seat=0, leader=2, taker=2)
+    assert NormalPolicy().act(info) == parse_card("10S")
+
+
+def test_normal_plays_its_weakest_trump_when_every_trump_is_a_future_master():
+    # partner leads the J of trumps; seat 0 holds the 9 and the A of trumps, every higher
+    # trump is gone after this trick except the 9 it holds itself: it plays the A (weaker)
+    played = {1: "10S KS", 3: "QS"}
+    info = play_info("9S AS 7H 8D", "JS 8S", seat=0, leader=2, taker=2, played=played)
+    assert NormalPolicy().act(info) == parse_card("AS")

@@ -15,6 +15,7 @@ from policies.normal import NormalPolicy
 from training.evaluate import PolicyFailure, duplicate_match
 from training.ladder import fit_ratings, run_ladder
 from training.play import HumanPolicy, parse_input
+from tests.conftest import play_info
 
 TIERS = ["random", "easy", "normal"]
 
@@ -58,34 +59,10 @@ def test_tiers_do_not_read_hidden_state(name):
     assert checked > 2000
 
 
-def _play_info(hand, trick, contract=0, seat=0, leader=None, taker=1, tricks=(), played=None, legal=None):
-    """An InfoSet in card play: ``trick`` cards in play order led by ``leader``."""
-    from belote_env.rules import legal_cards
-
-    trick = tuple(parse_card(c) for c in trick.split())
-    leader = (seat - len(trick)) % 4 if leader is None else leader
-    hand_mask = parse_cards(hand)
-    played_by = [0, 0, 0, 0]
-    for i, c in enumerate(trick):
-        played_by[(leader + i) % 4] |= 1 << c
-    if played:
-        for s, cards in played.items():
-            played_by[s] |= parse_cards(cards)
-    if legal is None:
-        legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
-    n_tricks = len(tricks)
-    return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card("7S"),
-                   bids=((0, PASS), (1, TAKE)), bid_round=0, contract=contract, taker=taker, trick=trick,
-                   trick_leader=leader, tricks=tuple(tricks), played_by=tuple(played_by),
-                   hand_sizes=(8 - n_tricks,) * 4, card_points=(0, 0), announcements=(),
-                   declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,
-                   rules=Rules())
-
-
 def test_normal_does_not_overtrump_winning_partner():
     # seat 1 (opponent) led 7♥, partner (seat 2) ruffed with 9♠, seat 3 followed 8♥;
     # seat 0 is void in hearts
-    info = _play_info("JS 8S 7D AC KC", "7H 9S 8H", contract=0, seat=0, leader=1)
+    info = play_info("JS 8S 7D AC KC", "7H 9S 8H", contract=0, seat=0, leader=1)
     # partner wins with a ruff: any card allowed (partner_master_free); normal keeps its J♠
     a = NormalPolicy().act(info)
     assert a != parse_card("JS") and not (a >> 3 == 0)
@@ -94,13 +71,13 @@ def test_normal_does_not_overtrump_winning_partner():
 def test_normal_plays_the_master_card_when_leading():
     # spades trump held by nobody else (all played); the A♦ is master: lead it
     played = {1: "JS 9S AS 10S", 2: "KS QS 8S 7S"}
-    info = _play_info("AD 8D 7C 9H", "", contract=0, seat=0, leader=0, taker=1, played=played)
+    info = play_info("AD 8D 7C 9H", "", contract=0, seat=0, leader=0, taker=1, played=played)
     assert NormalPolicy().act(info) == parse_card("AD")
 
 
 def test_normal_adds_points_on_partners_sure_trick():
     # partner (seat 2) leads A♦ (master); seat 3 follows with 7♦; seat 0 void in ♦? no: holds 10♦ and 8♦
-    info = _play_info("10D 8D 7C", "AD 7D", contract=0, seat=0, leader=2,
+    info = play_info("10D 8D 7C", "AD 7D", contract=0, seat=0, leader=2,
                       played={1: "JS 9S AS 10S", 3: "KD QD JD 9D KS QS 8S 7S"})
     # partner's A♦ is the master and seat 1, the opponent still to play, holds neither a
     # diamond nor a trump (all are accounted for): the trick is sure, add the 10♦
@@ -132,7 +109,7 @@ def test_normal_names_its_strong_suit_in_round_two():
 
 def test_normal_ruffs_with_lowest_sufficient_trump():
     # opponent (seat 3) leads A♦ worth 11, seat 0 void in ♦ with J♠ 7♠: must trump; saves the J
-    info = _play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
+    info = play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
     assert NormalPolicy().act(info) == parse_card("7S")
 
 
@@ -233,7 +210,7 @@ def test_human_policy_asks_again_until_legal():
     answers = iter(["zz", "KH", "1"])
     out = io.StringIO()
     hp = HumanPolicy(input_fn=lambda prompt: next(answers), output=out)
-    info = _play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
+    info = play_info("JS 7S AH", "AD", contract=0, seat=0, leader=3)
     assert hp.act(info) == info.legal_actions[0]
     assert out.getvalue().count("refused") == 2
 
