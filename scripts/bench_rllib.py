@@ -31,7 +31,10 @@ def bench(config: str, runners: int, steps: int, iterations: int, cpus: int) -> 
 
     from training.rllib.train import build_algorithm_config
 
+    import torch
+
     cfg = load_rllib_config(config, {"num_env_runners": runners})
+    torch.set_num_threads(cfg.torch_threads)
     ray.init(num_cpus=cpus, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     try:
         algo = build_algorithm_config(cfg).build_algo()

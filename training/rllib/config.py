@@ -42,6 +42,9 @@ class RLlibConfig:
     """Remote Learner actors (0: one learner in the driver process)."""
     num_cpus_per_learner: int = 1
     """CPUs reserved for each remote Learner (with ``num_learners >= 1``)."""
+    torch_threads: int = 1
+    """torch intra-op threads of the driver process, which holds the learner when
+    ``num_learners`` is 0 (remote actors get Ray's ``OMP_NUM_THREADS`` = their CPUs)."""
     rollout_fragment_length: int | str = "auto"
     """Env steps per EnvRunner sample call, or "auto" (train batch / runners)."""
     train_batch_size: int = 4000
@@ -92,7 +95,7 @@ class RLlibConfig:
 
     def __post_init__(self) -> None:
         ints = ("seed", "total_timesteps", "num_env_runners", "num_envs_per_env_runner", "num_learners",
-                "num_cpus_per_learner", "train_batch_size", "minibatch_size", "num_epochs", "snapshot_min_deals",
+                "num_cpus_per_learner", "torch_threads", "train_batch_size", "minibatch_size", "num_epochs", "snapshot_min_deals",
                 "max_snapshots", "checkpoint_every", "eval_pairs", "eval_workers")
         may_be_zero = ("seed", "num_env_runners", "num_learners", "snapshot_min_deals", "eval_pairs")
         for name in ints:

@@ -130,6 +130,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
             lacks the CPUs for the runners and learners asked for.
     """
     import ray
+    import torch
     from ray.rllib.utils.metrics import (
         ENV_RUNNER_RESULTS, ENV_RUNNER_SAMPLING_TIMER, LEARNER_UPDATE_TIMER, NUM_ENV_STEPS_SAMPLED_LIFETIME, TIMERS,
     )
@@ -139,6 +140,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
     run_dir.mkdir(parents=True, exist_ok=False)
     (run_dir / "config.yaml").write_text(yaml.safe_dump({**cfg.to_dict(), "run_name": run_name,
                                                         "ray_address": address}, sort_keys=False))
+    torch.set_num_threads(cfg.torch_threads)
     started = False
     if not ray.is_initialized():
         if address:
