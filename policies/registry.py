@@ -13,23 +13,38 @@ from .normal import NormalPolicy
 
 __all__ = ["TIERS", "make_policy"]
 
+
+def _expert(seed: int | None = None) -> Policy:
+    from .search import SearchPolicy  # numba and the solver only when asked for
+
+    return SearchPolicy(seed)
+
+
 #: Built-in tiers: name -> factory(seed) (RULES.md §12).
 TIERS: dict[str, Callable[[int | None], Policy]] = {
     "random": RandomPolicy,
     "easy": EasyPolicy,
     "normal": NormalPolicy,
     "hard": HardPolicy,
+    "expert": _expert,
 }
 
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
-    """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``) or a model folder path.
+    """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``) or a
+    model folder path; ``"<spec>+search"`` puts the search of ``policies.search`` on top of
+    that policy (it searches the policy's top ``SEARCH_TOP_K`` actions).
 
     Raises ``ValueError`` for an unknown name that is not an existing path, and
     ``policies.network.CheckpointError`` for a bad model folder.
     """
     if isinstance(spec, str) and spec in TIERS:
         return TIERS[spec](seed)
+    if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
+        from .search import SEARCH_TOP_K, SearchPolicy
+
+        return SearchPolicy(seed, base=make_policy(spec[:-len("+search")], seed=seed), top_k=SEARCH_TOP_K,
+                            name=spec)
     path = Path(spec)
     if path.exists():
         from .network import NetworkPolicy

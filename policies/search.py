@@ -1,0 +1,372 @@
+"""Tier ``expert``: determinized sampling with an exact double-dummy solver (PIMC).
+
+At each card decision the policy draws hidden-hand samples consistent with its
+information set (``belote_env.sampling.sample_hidden_hands``, RULES.md §11), solves each
+sample exactly (``belote_env.solver``: every legal card's final card points for the
+takers with perfect play, RULES.md §4), turns each card's points into the deal's point
+difference for its own team (``scoring.score_deal``: made / dedans / litige, belote and
+declarations of that sample, the litige reserve, RULES.md §5-§7) and plays the card with
+the best total. Capot is not valued (the solver counts card points only).
+
+Bidding (RULES.md §3): while bidding a seat holds 5 cards and the stock is hidden. Each
+sample deals the others' 5 cards and the 11 stock cards; the stock is then shuffled and
+dealt as after a take (the taker the turned card + 2, the others 3, from eldest round the
+table), the same completion for every contract. Each contract the seat may take (a
+round-1 take, a round-2 suit, no-trump / all-trump when allowed) is solved from eldest's
+first lead and valued as above; the seat takes the contract with the best mean difference
+if it exceeds ``take_margin`` (points), else passes. A contract whose ``normal`` hand
+value (``policies.normal.hand_value``) is below ``prefilter`` is not searched (a clear
+pass, which saves the solver's time).
+
+Sampling stops after ``samples`` (``bid_samples`` while bidding) samples, or earlier once
+the solver has searched ``node_budget`` nodes (deterministic) or ``time_budget`` seconds
+have passed (wall clock: reproducible only while the budget is not reached), but never
+before ``min_samples``. With ``belief`` set, each sample is weighted by the probability
+that the belief policy, sitting in each other seat with that sample's hands, plays the
+cards that seat actually played (a soft 0/1 match for deterministic policies).
+
+Search on top of a policy: with ``base`` (a policy) and ``top_k``, only the base's
+``top_k`` preferred legal actions (by ``action_probabilities`` when it has them, else its
+choice first) are searched, and ties go to the base's preference; ``make_policy("hard+
+search")`` builds that. Decisions the search does not cover are delegated to the
+``base`` policy, by default the ``normal`` tier: declarations (RULES.md §6), any action
+other than a card, pass, take or name-a-contract (coinche or two-player ids, should a rule
+set offer them); the optional belote announcement goes with the chosen card
+(``with_belote``, RULES.md §5).
+
+The policy reads only the ``InfoSet`` it is given; its random numbers come from its own
+``random.Random`` (``rng``), so a decision is a function of (seed, calls so far, info set)
+when ``time_budget`` is None.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from belote_env import InfoSet
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
+from belote_env.cards import ALL_TRUMP, NO_TRUMP, POINTS, Rank, STRENGTH, card
+from belote_env.declarations import best_declarations, declaration_winner
+from belote_env.sampling import SamplingError, sample_hidden_hands
+from belote_env.scoring import DIX_DE_DER, score_deal
+from belote_env.solver import Position, Solver
+
+from .base import Policy, with_belote
+from .normal import NormalPolicy, hand_value
+
+__all__ = ["SearchPolicy", "DEFAULTS", "SEARCH_TOP_K"]
+
+#: Default settings of the ``expert`` tier (see ``SearchPolicy``).
+DEFAULTS = dict(samples=16, bid_samples=12, min_samples=4, node_budget=12_000_000, time_budget=None,
+                take_margin=0.0, prefilter=4.0)
+
+#: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
+SEARCH_TOP_K = 3
+
+_BID_IDS = frozenset([PASS, TAKE, *range(NAME_CONTRACT, NAME_CONTRACT + 6)])
+
+
+def _belote_points(info: InfoSet, hands: tuple[int, ...], contract: int) -> list[int]:
+    """Belote points per team (RULES.md §5) in a sample: a K+Q of trump held by one seat
+    over the deal scores 20, unless (``optional``) its first card went without the
+    announcement; a pair not yet played is assumed announced."""
+    out = [0, 0]
+    if contract == NO_TRUMP:
+        return out
+    announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
+    for s in range(4) if contract == ALL_TRUMP else (contract,):
+        king, queen = card(Rank.KING, s), card(Rank.QUEEN, s)
+        pair = (1 << king) | (1 << queen)
+        for seat in range(4):
+            held = hands[seat] | info.played_by[seat]
+            if held & pair != pair:
+                continue
+            played = info.played_by[seat] & pair
+            if (info.rules.belote == "auto" or not played or (seat, king) in announced
+                    or (seat, queen) in announced):
+                out[seat & 1] += 20
+    return out
+
+
+def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, eldest: int,
+                        first_trick_done: bool) -> list[int]:
+    """Declaration points per team that score (RULES.md §6) in a sample: the ones made,
+    and, for seats that have not played to the first trick yet, their best declarations
+    (assumed made)."""
+    out = [0, 0]
+    if info.rules.declarations == "off":
+        return out
+    declared = list(info.declared)
+    if not first_trick_done:
+        for seat in range(4):
+            if not info.played_by[seat]:
+                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
+    team = declaration_winner(declared, contract, eldest, info.rules.declaration_tie)
+    if team is not None:
+        out[team] = sum(d.points for s in (team, team + 2) for d in declared[s])
+    return out
+
+
+def _difference(takers_points: int, taker_team: int, my_team: int, belote: list[int], decl: list[int],
+                info: InfoSet) -> int:
+    """The deal's point difference for ``my_team`` (RULES.md §7) when the takers end with
+    ``takers_points`` card points (dix de der included, no capot)."""
+    if takers_points >= DIX_DE_DER:
+        cards, last = takers_points - DIX_DE_DER, taker_team
+    else:
+        cards, last = takers_points, 1 - taker_team
+    cp = (cards, 152 - cards) if taker_team == 0 else (152 - cards, cards)
+    result = score_deal(taker_team, cp, (4, 4), last, (belote[0], belote[1]), (decl[0], decl[1]), info.rules,
+                        reserve_in=info.reserve)
+    return result.difference(my_team)
+
+
+class SearchPolicy:
+    """Determinized-sampling search with a double-dummy solver (tier ``expert``; see the
+    module docstring).
+
+    Args:
+        seed: seed of the policy's own ``random.Random``.
+        samples: hidden-hand samples per card decision (int >= 1).
+        bid_samples: samples per bidding decision (int >= 1).
+        min_samples: samples always drawn before a budget may stop sampling (int >= 1).
+        node_budget: solver nodes per decision after which sampling stops (int >= 1, or
+            None for no limit); deterministic.
+        time_budget: seconds per decision after which sampling stops (float > 0, or None).
+        take_margin: mean point difference (points per deal) a contract must exceed to be
+            taken rather than passing (float).
+        prefilter: contracts whose ``normal`` hand value is below this are passed without
+            search (float; ``None`` searches every contract).
+        base: a policy that orders / limits the candidates and takes the decisions the
+            search does not cover (default: the ``normal`` tier).
+        top_k: search only the base policy's ``top_k`` preferred actions (int >= 1), or
+            None for every legal action.
+        belief: a policy whose likelihood of the other seats' observed cards weights the
+            samples, or None (uniform samples).
+        name: display name (default ``"expert"``).
+
+    Raises:
+        ValueError: a bad argument (naming it).
+    """
+
+    def __init__(self, seed: int | None = None, samples: int = DEFAULTS["samples"],
+                 bid_samples: int = DEFAULTS["bid_samples"], min_samples: int = DEFAULTS["min_samples"],
+                 node_budget: int | None = DEFAULTS["node_budget"], time_budget: float | None = DEFAULTS["time_budget"],
+                 take_margin: float = DEFAULTS["take_margin"], prefilter: float | None = DEFAULTS["prefilter"],
+                 base: Policy | None = None, top_k: int | None = None, belief: Policy | None = None,
+                 name: str = "expert"):
+        for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{arg} must be an int >= 1, got {v!r}")
+        if node_budget is not None and (isinstance(node_budget, bool) or not isinstance(node_budget, int)
+                                        or node_budget < 1):
+            raise ValueError(f"node_budget must be an int >= 1 or None, got {node_budget!r}")
+        if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+                                        or not time_budget > 0):
+            raise ValueError(f"time_budget must be a number of seconds > 0 or None, got {time_budget!r}")
+        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
+            raise ValueError(f"top_k must be an int >= 1 or None, got {top_k!r}")
+        for arg, v in (("base", base), ("belief", belief)):
+            if v is not None and not callable(getattr(v, "act", None)):
+                raise ValueError(f"{arg} must be a policy (with act(info)), got {type(v).__name__}")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
+        self.node_budget, self.time_budget = node_budget, time_budget
+        self.take_margin, self.prefilter = float(take_margin), prefilter
+        self.base: Policy = base if base is not None else NormalPolicy(seed)
+        self.top_k, self.belief = top_k, belief
+        self.solver = Solver()
+        #: after each search decision: samples drawn, solver nodes, seconds (for benches)
+        self.last_stats: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def _candidates(self, info: InfoSet, actions: list[int]) -> list[int]:
+        """``actions`` in the base policy's order of preference, cut to ``top_k``."""
+        if self.top_k is None and self.base is not None and not hasattr(self.base, "action_probabilities"):
+            return actions
+        probs = getattr(self.base, "action_probabilities", None)
+        if probs is not None:
+            p = probs(info)
+            ranked = sorted(actions, key=lambda a: (-p.get(a, 0.0), a))
+        else:
+            first = self.base.act(info)
+            ranked = sorted(actions, key=lambda a: (a != first, a))
+        return ranked[:self.top_k] if self.top_k is not None else ranked
+
+    def _budget_left(self, n: int, t0: float, nodes: int) -> bool:
+        if n < self.min_samples:
+            return True
+        if self.node_budget is not None and nodes >= self.node_budget:
+            return False
+        return self.time_budget is None or time.perf_counter() - t0 < self.time_budget
+
+    # ------------------------------------------------------------------ acting
+    def act(self, info: InfoSet) -> int:
+        """A legal action id for ``info.seat`` (see the module docstring)."""
+        legal = info.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            if info.contract < 0:
+                if not set(legal) <= _BID_IDS:
+                    return self.base.act(info)
+                return self._bid(info)
+            if DECLARE in legal or any(a >= 32 and a != ANNOUNCE_BELOTE for a in legal):
+                return self.base.act(info)
+            cards = [a for a in legal if a < 32]
+            if len(cards) == 1:
+                return with_belote(info, cards[0])
+            return with_belote(info, self._play(info, cards))
+        except SamplingError:  # no consistent deal found (declarations): the base decides
+            return self.base.act(info)
+
+    def _play(self, info: InfoSet, cards: list[int]) -> int:
+        cands = self._candidates(info, cards)
+        if len(cands) == 1:
+            return cands[0]
+        k, taker = info.contract, info.taker
+        taker_team, my_team = taker & 1, info.seat & 1
+        eldest = (info.dealer + 1) % 4
+        totals = dict.fromkeys(cands, 0.0)
+        points = dict.fromkeys(cands, 0.0)
+        t0, nodes, n = time.perf_counter(), 0, 0
+        while n < self.samples and self._budget_left(n, t0, nodes):
+            try:
+                deal = sample_hidden_hands(info, self.rng)
+            except SamplingError:
+                if n == 0:
+                    raise
+                break
+            n += 1
+            w = self._weight(info, deal.hands) if self.belief is not None else 1.0
+            if w <= 0.0:
+                continue
+            pos = Position(deal.hands, k, taker, tuple(info.trick), info.trick_leader, info.rules)
+            vals = self.solver.card_values(pos)
+            nodes += self.solver.nodes
+            bel = _belote_points(info, deal.hands, k)
+            decl = _declaration_points(info, deal.hands, k, eldest, bool(info.tricks))
+            for c in cands:
+                final = info.card_points[taker_team] + vals[c]
+                totals[c] += w * _difference(final, taker_team, my_team, bel, decl, info)
+                points[c] += w * (final if my_team == taker_team else 162 - final)
+        self.last_stats = {"samples": n, "nodes": nodes, "seconds": time.perf_counter() - t0}
+        rank = {c: i for i, c in enumerate(cands)}
+        pts, st = POINTS[k], STRENGTH[k]
+        # best difference; then most card points; then the base's preference / the cheapest card
+        return max(cands, key=lambda c: (round(totals[c], 6), round(points[c], 6), -rank[c], -pts[c], -st[c]))
+
+    def _bid(self, info: InfoSet) -> int:
+        legal = [a for a in info.legal_actions]
+        cands = self._candidates(info, legal)
+        turned_suit = info.turned_card >> 3
+        contracts = {a: (turned_suit if a == TAKE else a - NAME_CONTRACT) for a in cands if a != PASS}
+        if self.prefilter is not None:
+            hand = info.hand | (1 << info.turned_card)
+            contracts = {a: k for a, k in contracts.items() if hand_value(hand, k) >= self.prefilter}
+        if not contracts:
+            self.last_stats = {"samples": 0, "nodes": 0, "seconds": 0.0}
+            return PASS if PASS in cands else cands[0]
+        me, eldest = info.seat, (info.dealer + 1) % 4
+        totals = dict.fromkeys(contracts, 0.0)
+        t0, nodes, n = time.perf_counter(), 0, 0
+        while n < self.bid_samples and self._budget_left(n, t0, nodes):
+            try:
+                deal = sample_hidden_hands(info, self.rng)
+            except SamplingError:
+                if n == 0:
+                    raise
+                break
+            n += 1
+            stock = [c for c in range(32) if deal.stock >> c & 1]
+            self.rng.shuffle(stock)
+            hands = list(deal.hands)
+            hands[me] |= 1 << info.turned_card
+            pos_ = 0
+            for i in range(4):  # RULES.md §3.5: taker 2 more, the others 3, from eldest
+                seat = (eldest + i) % 4
+                m = 2 if seat == me else 3
+                for c in stock[pos_:pos_ + m]:
+                    hands[seat] |= 1 << c
+                pos_ += m
+            full = tuple(hands)
+            for a, k in contracts.items():
+                value = self.solver.solve(Position(full, k, me, (), eldest, info.rules))
+                nodes += self.solver.nodes
+                bel = _belote_points(info, full, k)
+                decl = _declaration_points(info, full, k, eldest, False)
+                totals[a] += _difference(value, me & 1, me & 1, bel, decl, info)
+        self.last_stats = {"samples": n, "nodes": nodes, "seconds": time.perf_counter() - t0}
+        rank = {a: i for i, a in enumerate(cands)}
+        best = max(contracts, key=lambda a: (round(totals[a], 6), -rank[a]))
+        if totals[best] / n > self.take_margin or PASS not in cands:
+            return best
+        return PASS
+
+    # ------------------------------------------------------------------ beliefs
+    def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
+        """Likelihood, under ``belief``, of the cards the other seats played this deal
+        if their hands were ``hands`` (plus their played cards)."""
+        start = [hands[s] | info.played_by[s] for s in range(4)]
+        state = _state_with_hands(info, start)
+        if state is None:
+            return 1.0
+        seq = [(leader + i) % 4 for leader, cs, _ in info.tricks for i in range(len(cs))]
+        seq += [(info.trick_leader + i) % 4 for i in range(len(info.trick))]
+        played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
+        announced = {c for _, kind, c in info.announcements if kind == "belote"}
+        w = 1.0
+        for seat, c in zip(seq, played):
+            if seat != info.seat:
+                view = state.information_set(seat)
+                legal = view.legal_actions
+                if len(legal) > 1:
+                    probs = getattr(self.belief, "action_probabilities", None)
+                    if probs is not None:
+                        p = probs(view)
+                        w *= max(p.get(c, 0.0) + p.get(ANNOUNCE_BELOTE, 0.0) * (c in announced), 1e-6)
+                    else:
+                        a = self.belief.act(view)
+                        w *= 0.8 if a == c or (a == ANNOUNCE_BELOTE and c in announced) else 0.2 / (len(legal) - 1)
+            _replay_card(state, c, c in announced, bool(info.declared[seat]))
+        return w
+
+
+def _state_with_hands(info: InfoSet, hands: list[int]):
+    """A ``GameState`` at the first lead of this deal with the given 8-card hands, the
+    public bids and contract (a deck is built to deal them), or None when the rule set's
+    deal cannot be rebuilt that way."""
+    from belote_env import GameState
+
+    taker, eldest = info.taker, (info.dealer + 1) % 4
+    rest = [hands[s] & ~((1 << info.turned_card) if s == taker else 0) for s in range(4)]
+    cards = [[c for c in range(32) if rest[s] >> c & 1] for s in range(4)]
+    first = [cs[:5] for cs in cards]  # which 5 came first does not matter for the play
+    later = [cs[5:] for cs in cards]
+    if len(later[taker]) != 2:
+        return None
+    deck: list[int] = []
+    for packet in (3, 2):
+        for i in range(4):
+            seat = (eldest + i) % 4
+            deck += first[seat][:packet] if packet == 3 else first[seat][3:5]
+    deck.append(info.turned_card)
+    for i in range(4):
+        deck += later[(eldest + i) % 4]
+    state = GameState(info.rules.replace(target=None, max_deals=None), dealer=info.dealer, deck=deck)
+    for _, a in info.bids:
+        state.apply(a)
+    return state if state.phase == 1 else None
+
+
+def _replay_card(state, c: int, announced: bool, declared: bool) -> None:
+    """Play card ``c`` for the seat to act, with the announcements it made with it."""
+    legal = state.legal_actions()
+    if declared and DECLARE in legal:
+        state.apply(DECLARE)
+        legal = state.legal_actions()
+    if announced and ANNOUNCE_BELOTE in legal:
+        state.apply(ANNOUNCE_BELOTE)
+    state.apply(c)

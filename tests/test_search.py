@@ -1,0 +1,195 @@
+"""The search tier ``expert`` (policies/search.py): legal actions under every preset, no
+reading of hidden cards (RULES.md §11), determinism for a seed, its key choices in
+hand-checked positions, search on top of a policy, and argument checks."""
+
+import random
+
+import numpy as np
+import pytest
+
+from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
+from belote_env.actions import PASS, TAKE
+from belote_env.cards import parse_card, parse_cards
+from belote_env.rules import legal_cards
+from belote_env.sampling import sample_hidden_hands
+from policies import make_policy
+from policies.search import SearchPolicy
+
+
+def _cheap(seed=0, **kw):
+    """An expert with few samples: the same code paths, fast enough for many positions."""
+    return SearchPolicy(seed, samples=3, bid_samples=2, min_samples=1, **kw)
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_expert_plays_only_legal_actions_under_every_preset(preset):
+    """Every decision of the expert is legal, in random positions (other seats play random
+    legal actions a quarter of the time), under every preset with no-trump / all-trump."""
+    rules = load_rules(preset, target=None, round2_no_trump_all_trump=True)
+    pol = _cheap(1, prefilter=None)
+    rng = random.Random(0)
+    decisions = 0
+    for seed in range(4):
+        st = GameState(rules, seed=seed, dealer=seed % 4)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if rng.random() < 0.75:
+                a = pol.act(info)
+                assert a in info.legal_actions
+                decisions += 1
+            else:
+                a = info.legal_actions[rng.randrange(len(info.legal_actions))]
+            st.apply(a)
+    assert decisions > 60
+
+
+def _resampled_info(st: GameState, seat: int, rng: random.Random) -> InfoSet:
+    """``seat``'s information set in a copy of ``st`` whose hidden cards (the other hands
+    and, while bidding, the stock's order) were dealt again consistently with it."""
+    info = st.information_set(seat)
+    deal = sample_hidden_hands(info, rng)
+    alt = st.clone()
+    for s in range(4):
+        if s != seat:
+            alt.hands[s] = deal.hands[s]
+    if st.phase == 0:
+        stock = [c for c in range(32) if deal.stock >> c & 1]
+        rng.shuffle(stock)
+        alt.stock = tuple(stock)
+    alt._legal = None
+    return alt.information_set(seat)
+
+
+def test_expert_does_not_read_hidden_cards():
+    """The decision on the real information set equals the one on the information set of
+    a state whose hidden cards were dealt again (same policy seed for both)."""
+    pol = _cheap()
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(3):
+        st = GameState(Rules(target=None, round2_no_trump_all_trump=True), seed=seed)
+        while not st.is_deal_over:
+            seat = st.current
+            info = st.information_set(seat)
+            alt = _resampled_info(st, seat, rng)
+            pol.rng.seed(f"{seed}-{len(st.actions)}")
+            a = pol.act(info)
+            pol.rng.seed(f"{seed}-{len(st.actions)}")
+            assert pol.act(alt) == a
+            checked += 1
+            st.apply(a)
+    assert checked > 75
+
+
+def _play_deal(pols, rules, seed, disturb=False):
+    st = GameState(rules, seed=seed)
+    actions = []
+    while not st.is_deal_over:
+        if disturb:  # global RNGs must not matter
+            random.seed(len(actions))
+            np.random.seed(len(actions) + 7)
+        a = pols[st.current % 2].act(st.information_set(st.current))
+        actions.append(a)
+        st.apply(a)
+    return actions
+
+
+def test_expert_is_deterministic_for_a_seed():
+    rules = Rules(target=None)
+    for seed in range(3):
+        first = _play_deal([_cheap(5), make_policy("normal")], rules, seed)
+        again = _play_deal([_cheap(5), make_policy("normal")], rules, seed, disturb=True)
+        assert first == again
+
+
+def _play_info(hand, trick, contract, seat, taker, played, hand_sizes, turned, card_points=(0, 0), tricks=()):
+    """An InfoSet in card play for ``seat``; ``trick`` cards led by the seat
+    ``len(trick)`` places before it; ``played`` maps seats to the cards they played."""
+    trick = tuple(parse_card(c) for c in trick.split())
+    leader = (seat - len(trick)) % 4
+    hand_mask = parse_cards(hand)
+    played_by = [0, 0, 0, 0]
+    for s, cards in played.items():
+        played_by[s] |= parse_cards(cards)
+    for i, c in enumerate(trick):
+        played_by[(leader + i) % 4] |= 1 << c
+    legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
+    return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card(turned),
+                   bids=((0, TAKE),), bid_round=0, contract=contract, taker=taker, trick=trick,
+                   trick_leader=leader, tricks=tricks, played_by=tuple(played_by), hand_sizes=hand_sizes,
+                   card_points=card_points, announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0,
+                   deal_number=0, legal_actions=legal, rules=Rules())
+
+
+def test_expert_draws_the_last_trump_before_cashing():
+    """Trump spades, two tricks left, South (taker) leads holding J♠ A♥; the cards still
+    out are 7♠ 7♦ 8♦ 9♦ 10♦ A♦. Leading J♠ draws the 7♠ and A♥ then wins: all the
+    points in every deal of the hidden cards. A♥ first is ruffed whenever an opponent holds
+    the 7♠ (no heart is out, so that opponent is void and must trump, RULES.md §4.2)."""
+    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
+              3: "QC KC AC JD QD KD"}
+    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS")
+    pol = SearchPolicy(0, samples=8)
+    assert pol.act(info) == parse_card("JS")
+    assert pol.last_stats["samples"] == 8
+
+
+def test_expert_takes_a_strong_hand_and_passes_a_weak_one():
+    """Round 1 (RULES.md §3.2): J♠ 9♠ A♠ with the turned 10♠ and two side aces is a clear
+    take; 7♥ 8♦ 7♣ 8♣ 9♦ under a turned 7♠ is a clear pass (not even searched)."""
+    def bid_info(hand, turned):
+        return InfoSet(seat=1, dealer=0, phase=0, current_seat=1, hand=parse_cards(hand),
+                       turned_card=parse_card(turned), bids=(), bid_round=1, contract=-1, taker=-1, trick=(),
+                       trick_leader=1, tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5),
+                       card_points=(0, 0), announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0,
+                       deal_number=0, legal_actions=(PASS, TAKE), rules=Rules())
+
+    pol = SearchPolicy(0, bid_samples=6)
+    assert pol.act(bid_info("JS 9S AS AH AD", "10S")) == TAKE
+    assert pol.last_stats["samples"] == 6
+    assert pol.act(bid_info("7H 8D 7C 8C 9D", "7S")) == PASS
+    assert pol.last_stats["samples"] == 0
+
+
+def test_search_on_top_of_a_policy_keeps_to_its_top_choices():
+    """``hard+search`` plays legal actions and only among the hard policy's top 3."""
+    pol = make_policy("hard+search", seed=0)
+    hard = make_policy("hard", seed=0)
+    assert pol.name == "hard+search"
+    pol.samples, pol.bid_samples = 3, 2
+    st = GameState(Rules(target=None), seed=3)
+    checked = 0
+    while not st.is_deal_over:
+        info = st.information_set(st.current)
+        a = pol.act(info)
+        probs = hard.action_probabilities(info)
+        top = sorted(info.legal_actions, key=lambda x: (-probs[x], x))[:3]
+        assert a in top or (a not in range(32) and a in info.legal_actions)
+        checked += 1
+        st.apply(a)
+    assert checked >= 32
+
+
+def test_belief_weighting_plays_legal_and_is_deterministic():
+    rules = Rules(target=None)
+    pols = [_cheap(2, belief=make_policy("normal")), make_policy("normal")]
+    first = _play_deal(pols, rules, 1)
+    pols = [_cheap(2, belief=make_policy("normal")), make_policy("normal")]
+    assert _play_deal(pols, rules, 1) == first
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(samples=0), "samples"), (dict(bid_samples=1.5), "bid_samples"), (dict(min_samples=True), "min_samples"),
+    (dict(node_budget=0), "node_budget"), (dict(time_budget=-1), "time_budget"), (dict(top_k=0), "top_k"),
+    (dict(base="normal"), "base"), (dict(belief=3), "belief"),
+])
+def test_bad_arguments_are_refused(kw, match):
+    with pytest.raises(ValueError, match=match):
+        SearchPolicy(0, **kw)
+
+
+def test_registry_names_expert_and_search_suffix():
+    assert make_policy("expert", seed=1).name == "expert"
+    assert make_policy("normal+search").name == "normal+search"
+    with pytest.raises(ValueError, match="unknown policy"):
+        make_policy("nonsense+search")
