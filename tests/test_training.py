@@ -128,14 +128,14 @@ def test_selfplay_trajectories_receive_their_own_final_rewards():
     spec = StreamSpec(8)
     pol = MaskableActorCriticPolicy(spec.observation_space, spec.action_space, lambda _: 1e-3, net_arch=[16])
     finished = []
-    orig = col._end_deal
+    orig = col._tables._end_deal
 
     def spy(j):
         st = col.tables[j]
         finished.append((st.deal_score, [list(col.traj[j][s]) for s in range(4)], [a for a in st.actions]))
-        orig(j)
+        return orig(j)
 
-    col._end_deal = spy
+    col._tables._end_deal = spy
     while len(finished) < 20:
         col.step(pol)
     played = 0
@@ -159,6 +159,44 @@ def test_selfplay_trajectories_receive_their_own_final_rewards():
             assert not nxt.episode_start and last_values[c] == pytest.approx(nxt.value)
     with pytest.raises(RuntimeError, match="not enough"):
         col.take(10_000, 4)
+
+
+def test_collector_worker_processes_play_the_same_kind_of_trajectories():
+    """workers=2: the tables run in two processes; each seat's trajectory still ends with
+    its own team reward, the pool (with a snapshot) is used, and runs are deterministic."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from policies.network import NetworkPolicy
+    from training.selfplay import OpponentPool, SelfPlayCollector, StreamSpec
+
+    spec = StreamSpec(16)
+    th = pytest.importorskip("torch")
+    th.manual_seed(0)
+    pol = MaskableActorCriticPolicy(spec.observation_space, spec.action_space, lambda _: 1e-3, net_arch=[16])
+    runs = []
+    for _ in range(2):
+        th.manual_seed(1)  # the learner samples its actions from torch's generator
+        pool = OpponentPool({"self": 1, "snapshots": 1, "easy": 1}, random.Random(3))
+        col = SelfPlayCollector(Rules(), n_tables=4, seed=1, pool=pool, workers=2)
+        try:
+            col.add_snapshot(NetworkPolicy(BeloteNet(pi=[8], vf=[8]), deterministic=False, seed=0, name="s0"))
+            while len(col.deal_stats) < 16:
+                col.step(pol)
+        finally:
+            col.close()
+        runs.append(col)
+        eps = list(col.episodes)
+        assert eps and all(t[-1].done and not any(x.done for x in t[:-1]) for t in eps)
+        assert any(t[-1].reward > 0 for t in eps) and any(t[-1].reward < 0 for t in eps)
+        assert all(t[0].episode_start for t in eps)
+        assert {s["kind"] for s in col.deal_stats} == {"self", "snapshot", "easy"}
+        with pytest.raises(RuntimeError, match="worker processes"):
+            col.tables
+    a, b = runs
+    assert [s["decisions"] for s in a.deal_stats] == [s["decisions"] for s in b.deal_stats]
+    assert [[x.action for x in t] for t in a.episodes] == [[x.action for x in t] for t in b.episodes]
+    with pytest.raises(ValueError, match="workers"):
+        SelfPlayCollector(Rules(), n_tables=2, seed=0, workers=3)
 
 
 def test_encode_perfect_holds_the_other_hands_and_the_stock():

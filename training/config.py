@@ -93,11 +93,15 @@ class TrainConfig:
     """Start from this model folder's weights (``belote export`` format) instead."""
     torch_threads: int = 2
     """torch intra-op threads."""
+    workers: int = 1
+    """Processes that play the tables (the learner's forward pass and the PPO update stay
+    in the main process); 2 uses both cores of a 2-core machine. The games depend on the
+    seed and this number."""
 
     def __post_init__(self) -> None:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
                 "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
-                "max_snapshots", "imitation_deals", "imitation_epochs")
+                "max_snapshots", "imitation_deals", "imitation_epochs", "workers")
         may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals")
         for name in ints:
             v = getattr(self, name)
@@ -111,6 +115,8 @@ class TrainConfig:
                               f"to non-negative weights, not all zero; got {self.opponents!r}")
         if self.opponents.get("snapshots") and not self.snapshot_every:
             raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
+        if self.workers > self.n_tables:
+            raise ConfigError(f"config key 'workers' ({self.workers}) must not exceed 'n_tables' ({self.n_tables})")
         if not isinstance(self.perfect_critic, bool):
             raise ConfigError(f"config key 'perfect_critic' must be true or false, got {self.perfect_critic!r}")
         if self.init_from is not None and not isinstance(self.init_from, str):

@@ -189,44 +189,25 @@ class OpponentPool:
         return k, self.fixed[k]
 
 
-class SelfPlayCollector:
-    """Plays ``n_tables`` tables of single deals; the learner's decisions are batched.
+class _Tables:
+    """The engine side of a collector: tables of single deals, the opponents' moves and the
+    deal results; the learner's trajectories live in ``SelfPlayCollector``.
 
-    Args:
-        rules: rule options (episodes are single deals).
-        n_tables: tables played side by side.
-        seed: seeds the tables' decks, dealers and seat assignment (``random.Random``, owned).
-        pool: the opponents (``None``: pure self-play everywhere).
-        perfect: append ``encode_perfect`` to each learner observation (for a
-            ``PerfectCriticPolicy``).
+    A deal that ends produces an event ``(table, rewards, stats)``: ``rewards[s]`` is seat
+    ``s``'s team point difference / 162 (0 for a void deal).
     """
 
-    def __init__(self, rules: Rules, n_tables: int, seed: int, pool: OpponentPool | None = None,
-                 perfect: bool = False):
-        self.rules = rules.replace(target=None, max_deals=None)
-        self.n_tables = n_tables
-        self.rng = random.Random(seed)
-        self.pool = pool
-        self.table_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(n_tables)]
+    def __init__(self, rules: Rules, table_rngs: list[random.Random], rng: random.Random,
+                 pool: OpponentPool | None, perfect: bool):
+        self.rules, self.table_rngs, self.rng, self.pool, self.perfect = rules, table_rngs, rng, pool, perfect
+        n = len(table_rngs)
         self.tables: list[GameState] = []
-        self.kind: list[str] = []
-        self.opponent: list[Policy | None] = []
-        self.learner_team: list[int] = []
-        self.traj: list[list[list[Transition]]] = []
-        for j in range(n_tables):
-            r = self.table_rngs[j]
-            self.tables.append(GameState(self.rules, rng=r, dealer=r.randrange(4)))
-            self.kind.append("self")
-            self.opponent.append(None)
-            self.learner_team.append(0)
-            self.traj.append([[], [], [], []])
+        self.kind: list[str] = ["self"] * n
+        self.opponent: list[Policy | None] = [None] * n
+        self.learner_team: list[int] = [0] * n
+        for j, r in enumerate(table_rngs):
+            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(4)))
             self._draw_opponent(j)
-        self.episodes: deque[list[Transition]] = deque()
-        self.n_ready = 0
-        self.perfect = perfect
-        self._obs = np.zeros((n_tables, OBS_SIZE + (PERFECT_SIZE if perfect else 0)), dtype=np.float32)
-        self._masks = np.zeros((n_tables, NUM_ACTIONS), dtype=np.int8)
-        self.deal_stats: list[dict] = []
 
     def _draw_opponent(self, j: int) -> None:
         if self.pool is None:
@@ -235,67 +216,226 @@ class SelfPlayCollector:
             self.kind[j], self.opponent[j] = self.pool.draw()
         self.learner_team[j] = self.rng.randrange(2)
 
-    def _is_learner(self, j: int, seat: int) -> bool:
-        return self.opponent[j] is None or (seat & 1) == self.learner_team[j]
-
-    def _end_deal(self, j: int) -> None:
+    def _end_deal(self, j: int) -> tuple:
         st = self.tables[j]
         score = st.deal_score
-        for s in range(4):
-            t = self.traj[j][s]
-            if t:
-                t[-1].reward = 0.0 if score is None else score.difference(s & 1) / 162.0
-                t[-1].done = True
-                self.episodes.append(t)
-                self.n_ready += len(t)
-            self.traj[j][s] = []
-        self.deal_stats.append({
+        rewards = tuple(0.0 if score is None else score.difference(s & 1) / 162.0 for s in range(4))
+        stats = {
             "kind": self.kind[j],
             "void": score is None,
             "made": score is not None and score.outcome == "made",
             "abs_diff": 0 if score is None else abs(score.difference(0)),
             "learner_diff": None if score is None or self.opponent[j] is None else score.difference(self.learner_team[j]),
             "decisions": len(st.actions),
-        })
+        }
         r = self.table_rngs[j]
         self.tables[j] = GameState(self.rules, rng=r, dealer=(st.dealer + 1) % 4)
         self._draw_opponent(j)
+        return j, rewards, stats
 
-    def _advance_opponents(self, j: int) -> None:
-        st = self.tables[j]
-        while True:
+    def observe(self, obs: np.ndarray, masks: np.ndarray) -> tuple[list[int], list[tuple]]:
+        """Play the opponents' moves up to a learner decision at every table and encode it
+        into ``obs[j]`` / ``masks[j]``. Returns ``(seat to act per table, deal-end events)``."""
+        events, seats = [], []
+        for j in range(len(self.tables)):
+            st = self.tables[j]
+            while True:
+                if st.is_deal_over:
+                    events.append(self._end_deal(j))
+                    st = self.tables[j]
+                elif self.opponent[j] is None or (st.current & 1) == self.learner_team[j]:
+                    break
+                else:
+                    st.apply(self.opponent[j].act(st.information_set(st.current)))
+            info = st.information_set(st.current)
+            encode_infoset(info, obs[j, :OBS_SIZE])
+            if self.perfect:
+                encode_perfect(st, st.current, obs[j, OBS_SIZE:])
+            action_mask(info.legal_actions, masks[j])
+            seats.append(st.current)
+        return seats, events
+
+    def act(self, actions) -> list[tuple]:
+        """Apply the learner's action at every table; returns the deal-end events."""
+        events = []
+        for j, st in enumerate(self.tables):
+            st.apply(int(actions[j]))
             if st.is_deal_over:
-                self._end_deal(j)
-                st = self.tables[j]
-                continue
-            if self._is_learner(j, st.current):
-                return
-            st.apply(self.opponent[j].act(st.information_set(st.current)))
+                events.append(self._end_deal(j))
+        return events
+
+    def add_snapshot(self, policy: Policy) -> None:
+        self.pool.add_snapshot(policy)
+
+
+def _worker(conn, rules, table_rngs, rng, weights, pool_seed, max_snapshots, perfect, width) -> None:
+    """A collector worker process: runs a ``_Tables`` for its share of the tables."""
+    th.set_num_threads(1)
+    from policies.network import BeloteNet, NetworkPolicy
+
+    pool = None if weights is None else OpponentPool(weights, random.Random(pool_seed), max_snapshots)
+    tables = _Tables(rules, table_rngs, rng, pool, perfect)
+    obs = np.zeros((len(table_rngs), width), dtype=np.float32)
+    masks = np.zeros((len(table_rngs), NUM_ACTIONS), dtype=np.int8)
+    while True:
+        cmd, arg = conn.recv()
+        if cmd == "observe":
+            seats, events = tables.observe(obs, masks)
+            conn.send((obs, masks, seats, events))
+        elif cmd == "act":
+            conn.send(tables.act(arg))
+        elif cmd == "snapshot":
+            state, config, name, seed = arg
+            net = BeloteNet(**config)
+            net.load_state_dict(state)
+            net.eval()
+            tables.add_snapshot(NetworkPolicy(net, deterministic=False, seed=seed, name=name))
+        else:
+            conn.close()
+            return
+
+
+class SelfPlayCollector:
+    """Plays ``n_tables`` tables of single deals; the learner's decisions are batched.
+
+    Args:
+        rules: rule options (episodes are single deals).
+        n_tables: tables played side by side.
+        seed: seeds the tables' decks, dealers and seat assignment (``random.Random``, owned).
+        pool: the opponents (``None``: pure self-play everywhere). With ``workers > 1`` it
+            only gives the weights and snapshot limit: each worker draws from its own pool
+            seeded from ``pool.rng``.
+        perfect: append ``encode_perfect`` to each learner observation (for a
+            ``PerfectCriticPolicy``).
+        workers: processes that play the tables (split evenly; 1: in this process). The
+            learner's forward pass stays in this process, batched over every table. The
+            games depend on ``seed`` and ``workers`` only.
+
+    Raises ``ValueError`` if ``workers`` is not between 1 and ``n_tables``.
+    """
+
+    def __init__(self, rules: Rules, n_tables: int, seed: int, pool: OpponentPool | None = None,
+                 perfect: bool = False, workers: int = 1):
+        if type(workers) is not int or not 1 <= workers <= n_tables:
+            raise ValueError(f"workers must be an int from 1 to n_tables={n_tables}, got {workers!r}")
+        self.rules = rules.replace(target=None, max_deals=None)
+        self.n_tables = n_tables
+        self.rng = random.Random(seed)
+        self.pool = pool
+        self.perfect = perfect
+        width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
+        table_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(n_tables)]
+        self.traj: list[list[list[Transition]]] = [[[], [], [], []] for _ in range(n_tables)]
+        self.episodes: deque[list[Transition]] = deque()
+        self.n_ready = 0
+        self._obs = np.zeros((n_tables, width), dtype=np.float32)
+        self._masks = np.zeros((n_tables, NUM_ACTIONS), dtype=np.int8)
+        self.deal_stats: list[dict] = []
+        self._conns: list = []
+        self._procs: list = []
+        self._slices: list[slice] = []
+        if workers == 1:
+            self._tables: _Tables | None = _Tables(self.rules, table_rngs, self.rng, pool, perfect)
+            return
+        import multiprocessing
+
+        self._tables = None
+        ctx = multiprocessing.get_context("spawn")  # a fork of a process that ran torch can deadlock
+        bounds = [n_tables * w // workers for w in range(workers + 1)]
+        for w in range(workers):
+            sl = slice(bounds[w], bounds[w + 1])
+            parent, child = ctx.Pipe()
+            args = (child, self.rules, table_rngs[sl], random.Random(self.rng.getrandbits(64)),
+                    None if pool is None else pool.weights, None if pool is None else pool.rng.getrandbits(64),
+                    10 if pool is None else pool.max_snapshots, perfect, width)
+            proc = ctx.Process(target=_worker, args=args, daemon=True)
+            proc.start()
+            child.close()
+            self._conns.append(parent)
+            self._procs.append(proc)
+            self._slices.append(sl)
+
+    @property
+    def tables(self) -> list[GameState]:
+        """The tables' game states (in-process collectors only)."""
+        if self._tables is None:
+            raise RuntimeError("the tables live in the worker processes")
+        return self._tables.tables
+
+    def add_snapshot(self, policy) -> None:
+        """Add a frozen learner snapshot (a ``policies.network.NetworkPolicy``) to the pool(s)."""
+        if self.pool is None:
+            raise RuntimeError("this collector has no opponent pool")
+        if self._tables is not None:
+            self._tables.add_snapshot(policy)
+            return
+        state = {k: v.detach().clone() for k, v in policy.net.state_dict().items()}
+        seed = policy.rng.getrandbits(32)
+        for conn in self._conns:
+            conn.send(("snapshot", (state, policy.net.config, policy.name, seed)))
+
+    def close(self) -> None:
+        """Stop the worker processes (if any)."""
+        for conn, proc in zip(self._conns, self._procs):
+            try:
+                conn.send(("close", None))
+            except (BrokenPipeError, OSError):
+                pass
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.kill()
+        self._conns, self._procs = [], []
+
+    def _finish(self, events: list[tuple]) -> None:
+        for j, rewards, stats in events:
+            for s in range(4):
+                t = self.traj[j][s]
+                if t:
+                    t[-1].reward = rewards[s]
+                    t[-1].done = True
+                    self.episodes.append(t)
+                    self.n_ready += len(t)
+                self.traj[j][s] = []
+            self.deal_stats.append(stats)
+
+    def _observe(self) -> list[int]:
+        if self._tables is not None:
+            seats, events = self._tables.observe(self._obs, self._masks)
+            self._finish(events)
+            return seats
+        for conn in self._conns:
+            conn.send(("observe", None))
+        seats = []
+        for conn, sl in zip(self._conns, self._slices):
+            obs, masks, s, events = conn.recv()
+            self._obs[sl], self._masks[sl] = obs, masks
+            seats += s
+            self._finish([(j + sl.start, r, st) for j, r, st in events])
+        return seats
+
+    def _act(self, actions: np.ndarray) -> None:
+        if self._tables is not None:
+            self._finish(self._tables.act(actions))
+            return
+        for conn, sl in zip(self._conns, self._slices):
+            conn.send(("act", actions[sl]))
+        for conn, sl in zip(self._conns, self._slices):
+            self._finish([(j + sl.start, r, st) for j, r, st in conn.recv()])
 
     @th.no_grad()
     def step(self, policy) -> None:
         """One learner decision at every table, chosen by ``policy`` (a MaskableActorCriticPolicy)."""
-        for j in range(self.n_tables):
-            self._advance_opponents(j)
-            st = self.tables[j]
-            info = st.information_set(st.current)
-            encode_infoset(info, self._obs[j, :OBS_SIZE])
-            if self.perfect:
-                encode_perfect(st, st.current, self._obs[j, OBS_SIZE:])
-            action_mask(info.legal_actions, self._masks[j])
+        seats = self._observe()
         obs_t = th.as_tensor(self._obs, device=policy.device)
         actions, values, log_probs = policy(obs_t, action_masks=self._masks)
         actions = actions.cpu().numpy()
         values = values.cpu().numpy().reshape(-1)
         log_probs = log_probs.cpu().numpy()
-        for j, st in enumerate(self.tables):
-            seat = st.current
+        for j, seat in enumerate(seats):
             t = self.traj[j][seat]
             t.append(Transition(self._obs[j].copy(), self._masks[j].astype(bool), int(actions[j]),
                                 float(values[j]), float(log_probs[j]), not t))
-            st.apply(int(actions[j]))
-            if st.is_deal_over:
-                self._end_deal(j)
+        self._act(actions)
 
     def take(self, n_steps: int, n_columns: int) -> tuple[list[list[Transition]], np.ndarray, np.ndarray]:
         """Pack finished trajectories into ``n_columns`` columns of ``n_steps`` transitions.

@@ -107,10 +107,11 @@ def latest_checkpoint(run_dir: Path) -> Path:
 
 
 class _Progress(BaseCallback):
-    def __init__(self, cfg: TrainConfig, run_dir: Path, run_name: str, show: bool, pool: OpponentPool | None,
+    def __init__(self, cfg: TrainConfig, run_dir: Path, run_name: str, show: bool, collector: SelfPlayCollector,
                  state: dict):
         super().__init__()
-        self.cfg, self.run_dir, self.run_name, self.show, self.pool = cfg, run_dir, run_name, show, pool
+        self.cfg, self.run_dir, self.run_name, self.show = cfg, run_dir, run_name, show
+        self.collector = collector
         self.state = state  # next_ckpt, next_eval, next_snapshot, snapshots
         self.pbar = None
         self.t0 = time.time()
@@ -134,11 +135,11 @@ class _Progress(BaseCallback):
         if self.pbar is not None:
             self.pbar.update(n - self.pbar.n)
             self.pbar.set_postfix(steps_per_s=f"{fps:.0f}")
-        if cfg.snapshot_every and self.pool is not None and n >= st["next_snapshot"]:
+        if cfg.snapshot_every and self.collector.pool is not None and n >= st["next_snapshot"]:
             folder = self.run_dir / "pool" / f"snap_{n:09d}"
             net = _policy_net(self.model, cfg)
             _atomic_folder(folder, lambda tmp: save_model(tmp, net.state_dict(), net.config, {"timesteps": n}))
-            self.pool.add_snapshot(NetworkPolicy(net, deterministic=False, seed=n, name=f"snapshot@{n}"))
+            self.collector.add_snapshot(NetworkPolicy(net, deterministic=False, seed=n, name=f"snapshot@{n}"))
             st["snapshots"] = (st["snapshots"] + [folder.name])[-cfg.max_snapshots:]
             while st["next_snapshot"] <= n:
                 st["next_snapshot"] += cfg.snapshot_every
@@ -205,11 +206,20 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
     collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
-                                  perfect=cfg.perfect_critic)
+                                  perfect=cfg.perfect_critic, workers=cfg.workers)
+    try:
+        return _train(cfg, run_dir, run_name, ckpt, done, state, collector, progress)
+    finally:
+        collector.close()
+
+
+def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, done: int, state: dict,
+           collector: SelfPlayCollector, progress: bool) -> Path:
     activation = {"relu": th.nn.ReLU, "tanh": th.nn.Tanh}[cfg.activation]
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
-        StreamSpec(4 * cfg.n_tables, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)), learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        StreamSpec(4 * cfg.n_tables, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)),
+        learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation},
@@ -224,10 +234,10 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         model.policy.load_state_dict(net.state_dict(), strict=False)
         model.policy.optimizer.load_state_dict(th.load(ckpt / "optimizer.pt", weights_only=True))
         model.num_timesteps = done
-        if pool is not None:
-            for name in state["snapshots"]:
+        if collector.pool is not None:
+            for i, name in enumerate(state["snapshots"]):
                 snap, _ = load_model(run_dir / "pool" / name)
-                pool.add_snapshot(NetworkPolicy(snap, deterministic=False, seed=len(pool.snapshots), name=name))
+                collector.add_snapshot(NetworkPolicy(snap, deterministic=False, seed=i, name=name))
         if progress:
             print(f"resuming {run_name} from {ckpt.name} ({done} timesteps)")
     else:
@@ -240,7 +250,7 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     remaining = max(0, cfg.total_timesteps - done)
     if remaining:
         model.learn(total_timesteps=remaining, reset_num_timesteps=False,
-                    callback=_Progress(cfg, run_dir, run_name, progress, pool, state))
+                    callback=_Progress(cfg, run_dir, run_name, progress, collector, state))
     wall = time.time() - t0
     results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1)}
     if cfg.eval_pairs:
