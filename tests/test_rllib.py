@@ -160,6 +160,20 @@ def test_mapping_puts_main_on_one_team_and_one_snapshot_on_the_other():
         make_mapping_fn(0)
 
 
+@pytest.mark.parametrize("recent,want", [
+    ([(10.0, 50), (60.0, 80), (40.0, 60)], (100.0, 140)),  # the last two iterations reach 100 deals
+    ([(5.0, 10)], (5.0, 10)),  # fewer deals than asked: all of them
+    ([(0.0, 0), (70.0, 100)], (70.0, 100)),  # the last iteration alone is enough
+    ([], (0.0, 0)),
+])
+def test_snapshot_win_rate_uses_the_most_recent_deals(recent, want):
+    from training.rllib.selfplay import SelfPlayCallback
+
+    cb = SelfPlayCallback(snapshot_min_deals=100)
+    cb.recent = list(recent)
+    assert cb.recent_win_rate_counts() == want
+
+
 def test_config_errors_name_keys(tmp_path):
     with pytest.raises(ConfigError, match="unknown config key 'num_runners'; known keys: .*num_env_runners"):
         RLlibConfig.from_dict({"num_runners": 2})

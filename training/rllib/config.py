@@ -79,9 +79,9 @@ class RLlibConfig:
     """belote_v0 reward: scaled (point difference / 162), points or win."""
     win_rate_threshold: float = 0.55
     """Add a frozen snapshot of "main" to the opponents once main's deal win rate (ties 1/2)
-    since the last snapshot reaches this."""
+    over its most recent ``snapshot_min_deals`` deals since the last snapshot reaches this."""
     snapshot_min_deals: int = 500
-    """Deals main must have played since the last snapshot before the win rate is judged."""
+    """Deals (at least; whole iterations) over which main's win rate is judged."""
     max_snapshots: int = 5
     """Frozen snapshots kept; past this, a new snapshot overwrites the oldest one."""
     checkpoint_every: int = 10

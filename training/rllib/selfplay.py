@@ -5,10 +5,13 @@ snapshot ``"snap_k"`` (both of its seats). Which team main sits on and which sna
 faces are drawn per episode from a CRC-32 of the episode id (RLlib draws episode ids at
 random, so the draw is uniform and the same for the four seats of an episode, in every
 process). At the start ``snap_0`` is a copy of main's initial weights. After each training
-iteration ``SelfPlayCallback`` adds up main's deal results since the last snapshot (win 1,
-tie or void deal 1/2, loss 0); once main has played ``snapshot_min_deals`` deals and its
-rate reaches ``win_rate_threshold``, a copy of main joins the snapshots (up to
-``max_snapshots``; then it overwrites the oldest one) and the count restarts.
+iteration ``SelfPlayCallback`` looks at main's deal results since the last snapshot (win 1,
+tie or void deal 1/2, loss 0) over the most recent iterations that hold at least
+``snapshot_min_deals`` deals; once that win rate reaches ``win_rate_threshold``, a copy of
+main joins the snapshots (up to ``max_snapshots``; then it overwrites the oldest one) and
+the count restarts. A deal is won when main's team scores more deal points (RULES.md §7),
+which is what ``reward_mode="win"`` rewards; with the point-difference rewards main may
+gain points while winning fewer deals (by declining contracts), and snapshots come later.
 
 Metrics logged by the EnvRunners for every episode (``result["env_runners"]``):
 ``main_score`` / ``main_deals`` (sums per iteration), and the reward-routing checks
@@ -88,8 +91,7 @@ class SelfPlayCallback(RLlibCallback):
         self.reward_mode = reward_mode
         self.n_slots = 1  # snap_0 exists from the start
         self.snapshots_taken = 0
-        self.score = 0.0
-        self.deals = 0
+        self.recent: list[tuple[float, int]] = []  # (score, deals) per iteration since the last snapshot
         self.history: list[dict] = []  # one entry per snapshot: iteration, win rate, slot
 
     # --- EnvRunner side -------------------------------------------------------------
@@ -115,15 +117,25 @@ class SelfPlayCallback(RLlibCallback):
 
     def on_train_result(self, *, algorithm, metrics_logger=None, result, **kwargs) -> None:
         er = result.get("env_runners", {})
-        self.score += float(er.get("main_score", 0.0) or 0.0)
-        self.deals += int(er.get("main_deals", 0) or 0)
-        rate = self.score / self.deals if self.deals else 0.0
-        result["selfplay"] = {"win_rate_since_snapshot": rate, "deals_since_snapshot": self.deals,
+        self.recent.append((float(er.get("main_score", 0.0) or 0.0), int(er.get("main_deals", 0) or 0)))
+        score, deals = self.recent_win_rate_counts()
+        rate = score / deals if deals else 0.0
+        result["selfplay"] = {"win_rate": rate, "deals_judged": deals,
                               "snapshots": self.n_slots, "snapshots_taken": self.snapshots_taken}
-        if self.deals >= max(1, self.snapshot_min_deals) and rate >= self.win_rate_threshold:
+        if deals >= max(1, self.snapshot_min_deals) and rate >= self.win_rate_threshold:
             self.take_snapshot(algorithm, rate)
             result["selfplay"]["snapshots"] = self.n_slots
             result["selfplay"]["snapshots_taken"] = self.snapshots_taken
+
+    def recent_win_rate_counts(self) -> tuple[float, int]:
+        """``(score, deals)`` of main over the most recent iterations since the last snapshot
+        that reach ``snapshot_min_deals`` deals (all of them when fewer)."""
+        score, deals = 0.0, 0
+        for s, d in reversed(self.recent):
+            score, deals = score + s, deals + d
+            if deals >= self.snapshot_min_deals:
+                break
+        return score, deals
 
     def take_snapshot(self, algorithm, rate: float) -> str:
         """Freeze a copy of main now (a new slot, or the oldest one when all are used);
@@ -139,7 +151,7 @@ class SelfPlayCallback(RLlibCallback):
         self._copy_main_to(algorithm, slot)
         self.snapshots_taken += 1
         self.history.append({"iteration": algorithm.iteration, "win_rate": rate, "slot": slot})
-        self.score, self.deals = 0.0, 0
+        self.recent = []
         return slot
 
     @staticmethod

@@ -5,7 +5,7 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
 
 * ``config.yaml``: the full config, the run name and the Ray address used;
 * ``progress.jsonl``: one JSON line per training iteration (env steps, env steps per
-  second, main's win rate since the last snapshot, snapshots, the reward-routing checks
+  second, main's recent deal win rate against the snapshots (``training.rllib.selfplay``), snapshots, the reward-routing checks
   ``seats_rewarded`` / ``zero_sum_error``, policy / value losses, sampling / learning seconds);
 * ``checkpoints/iter_{iteration:06d}/``: an RLlib checkpoint (``Algorithm.save_to_path``)
   plus ``belote_meta.json``; written to a temporary name and renamed into place;
@@ -166,7 +166,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
             timers = result.get(TIMERS, {})  # RLlib's smoothed seconds per iteration
             line = {"iteration": it, "env_steps": new_steps, "wall_s": round(time.perf_counter() - t0, 2),
                     "env_steps_per_s": round((new_steps - steps) / dt, 1) if dt > 0 else None,
-                    "win_rate_since_snapshot": sp.get("win_rate_since_snapshot"),
+                    "win_rate": sp.get("win_rate"), "deals_judged": sp.get("deals_judged"),
                     "snapshots_taken": sp.get("snapshots_taken"),
                     "seats_rewarded": er.get("seats_rewarded"), "zero_sum_error": er.get("zero_sum_error"),
                     "policy_loss": learner.get("policy_loss"), "vf_loss": learner.get("vf_loss"),
@@ -176,9 +176,9 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
             log.write(json.dumps(line, default=float) + "\n")
             log.flush()
             if progress:
-                wr = line["win_rate_since_snapshot"]
-                print(f"iter {it}: {steps} env steps, {line['env_steps_per_s']} steps/s, main win rate since "
-                      f"snapshot {'-' if wr is None else f'{wr:.3f}'}, snapshots taken {line['snapshots_taken']}",
+                wr = line["win_rate"]
+                print(f"iter {it}: {steps} env steps, {line['env_steps_per_s']} steps/s, main's recent deal win "
+                      f"rate {'-' if wr is None else f'{wr:.3f}'}, snapshots taken {line['snapshots_taken']}",
                       flush=True)
             if on_iteration is not None:
                 on_iteration(algo, result)
