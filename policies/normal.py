@@ -4,9 +4,10 @@ when it must or should, and supports its partner"; tips of seeds 000 and 002).
 Bidding: for each contract it may take, the hand (with the turned card, which the taker
 receives) is valued: trump J 4.5, 9 3.5, A 2.5, 10 2, K / Q 1 (+4 for both), 7 / 8 0.5,
 +1 per trump beyond two; side aces 1, a side 10 with its ace 1, a lone side 10 0.3.
-It takes the best contract whose value reaches 8.5 (round 1 and round 2, where the
-contract is its own choice); no-trump values aces 3, tens 1.5 with their ace; all-trump
-values jacks 3.5 and nines 2.5.
+It takes the turned suit in round 1 when the value reaches 7.5, and in round 2 names the
+contract of highest value when it reaches 8 (seed 000 tip: passing lets the opponents
+score); no-trump values aces 3, tens 1.5 with their ace; all-trump values jacks 3.5
+(+1 with their nine) and lone nines 1; both count 1 less in round 2.
 
 Play: it reads who wins the trick and whether that card is safe (the highest still out in
 its suit, and no opponent still to play can ruff). As leader it draws trumps while the
@@ -34,7 +35,7 @@ __all__ = ["NormalPolicy", "hand_value"]
 
 _TRUMP_VALUE = {Rank.JACK: 4.5, Rank.NINE: 3.5, Rank.ACE: 2.5, Rank.TEN: 2.0, Rank.KING: 1.0, Rank.QUEEN: 1.0,
                 Rank.EIGHT: 0.5, Rank.SEVEN: 0.5}
-TAKE_THRESHOLD = (8.5, 8.5)  # round 1, round 2
+TAKE_THRESHOLD = (7.5, 8.0)  # round 1, round 2
 BELOTE_VALUE = 4.0  # K+Q of trump: the 20 points of belote
 SIDE_ACE_VALUE = 1.0
 WORTH_POINTS = 10  # a trick is worth winning (when not last to play) from this many points

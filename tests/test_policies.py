@@ -101,3 +101,10 @@ def test_normal_plays_its_weakest_trump_when_every_trump_is_a_future_master():
     played = {1: "10S KS", 3: "QS"}
     info = play_info("9S AS 7H 8D", "JS 8S", seat=0, leader=2, taker=2, played=played)
     assert NormalPolicy().act(info) == parse_card("AS")
+
+
+def test_normal_takes_jack_ten_of_the_turned_suit_in_round_one():
+    # hearts turned (8♥): J♥ 4.5 + 10♥ 2 + 8♥ 0.5 + one trump beyond two 1 = 8.0 >= 7.5
+    assert NormalPolicy().act(_info("JH 10H 7C 8D 9S", (PASS, TAKE), turned="8H", bidding=True)) == TAKE
+    # without the 10: 4.5 + 0.5 + 0.5 + 1 = 6.5 < 7.5, pass
+    assert NormalPolicy().act(_info("JH 7H 7C 8D 9S", (PASS, TAKE), turned="8H", bidding=True)) == PASS
