@@ -214,7 +214,7 @@ def rllib_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("rllib")
     cfg = tmp / "tiny.yaml"
     cfg.write_text(yaml.safe_dump({**TINY, "log_dir": str(tmp / "runs")}))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         assert main(["train-rllib", "--config", str(cfg), "--no-progress"]) == 0
     finally:

@@ -146,7 +146,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
         if address:
             ray.init(address=address, logging_level=logging.WARNING)
         else:
-            ray.init(num_cpus=cfg.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
+            ray.init(address="local", num_cpus=cfg.num_cpus, include_dashboard=False, logging_level=logging.WARNING)
         started = True
     algo, log = None, None
     try:
