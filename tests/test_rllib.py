@@ -267,3 +267,7 @@ def test_export_refuses_code_in_pickles(rllib_run, tmp_path):
         read_module_weights(ckpt)
     with pytest.raises(CheckpointError, match="belote_meta.json is missing"):
         export_rllib_checkpoint(tmp_path / "nothing", tmp_path / "out")
+    state.write_bytes(pickle.dumps({"net.action_net.weight": np.zeros((3, 3), np.float32)}))
+    with pytest.raises(CheckpointError, match="weights do not match the network"):
+        export_rllib_checkpoint(ckpt, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from policies.network import CheckpointError, save_model
+from policies.network import BeloteNet, CheckpointError, save_model
 
 __all__ = ["export_rllib_checkpoint", "is_rllib_checkpoint", "read_module_weights", "META_NAME",
            "MODULE_STATE_PATH", "strip_prefix"]
@@ -104,13 +104,10 @@ def export_rllib_checkpoint(checkpoint: str | os.PathLike, out: str | os.PathLik
     if not isinstance(meta, dict) or not isinstance(meta.get("net"), dict):
         raise CheckpointError(f"{meta_path}: metadata lacks the 'net' section")
     tensors = read_module_weights(ckpt)
-    extra = {k: v for k, v in meta.items() if k != "net"}
-    extra["exported_from"] = str(ckpt)
-    try:
-        folder = save_model(out, tensors, meta["net"], extra)
+    try:  # check names and shapes before anything is written
+        BeloteNet(**meta["net"]).load_state_dict(tensors, strict=True)
     except (TypeError, ValueError, RuntimeError) as e:
         raise CheckpointError(f"{ckpt}: weights do not match the network {meta['net']!r} ({e})") from None
-    from policies.network import load_model
-
-    load_model(folder)  # strict shape check of what was written
-    return folder
+    extra = {k: v for k, v in meta.items() if k not in ("net", "format_version")}
+    extra["exported_from"] = str(ckpt)
+    return save_model(out, tensors, meta["net"], extra)
