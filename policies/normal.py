@@ -12,8 +12,8 @@ score); no-trump values aces 3, tens 1.5 with their ace; all-trump values jacks 
 Play: it reads who wins the trick and whether that card is safe (the highest still out in
 its suit, and no opponent still to play can ruff). As leader it draws trumps while the
 opponents may hold some (when its side took) and it holds at least as many trumps as are
-still out, cashes master cards, returns its partner's suit, otherwise leads low from its
-longest side suit. Following, when its partner is surely winning it adds points (its
+still out, cashes master cards, returns its partner's suit (as a defender), otherwise
+leads low from its longest side suit. Following, when its partner is surely winning it adds points (its
 highest-value non-trump card; with only trumps to play, the richest trump that will not be
 the master trump after the trick, else its weakest), otherwise plays low;
 when an opponent is winning it takes the trick with its cheapest winning card if it is
@@ -226,9 +226,13 @@ class NormalPolicy:
         plain_masters = [c for c in cards if not trump >> c & 1 and master(c)]
         if plain_masters:
             return max(plain_masters, key=lambda c: pts[c])
-        # return the partner's suit (the suit of its first lead)
+        # as a defender, return the partner's suit (the suit of its first lead; RULES.md §12
+        # "supports its partner"). The taker's side does not: its partner's first lead is a
+        # low card from a long side suit, not a strength, and the defenders hold the rest
         partner = info.seat ^ 2
         for leader, tcards, _ in info.tricks:
+            if our_side:
+                break
             if leader == partner:
                 suit = tcards[0] >> 3
                 same = [c for c in cards if c >> 3 == suit]

@@ -108,3 +108,22 @@ def test_normal_takes_jack_ten_of_the_turned_suit_in_round_one():
     assert NormalPolicy().act(_info("JH 10H 7C 8D 9S", (PASS, TAKE), turned="8H", bidding=True)) == TAKE
     # without the 10: 4.5 + 0.5 + 0.5 + 1 = 6.5 < 7.5, pass
     assert NormalPolicy().act(_info("JH 7H 7C 8D 9S", (PASS, TAKE), turned="8H", bidding=True)) == PASS
+
+
+def _after_partner_led_clubs(taker):
+    """Seat 0 to lead the second trick, which it won with the A♣ after its partner (seat 2)
+    led the 7♣; spades are trumps."""
+    first = (2, tuple(parse_card(c) for c in "7C 10C AC 8C".split()), 0)
+    played = {2: "7C", 3: "10C", 0: "AC", 1: "8C"}
+    return play_info("JS 8S QC 9C 8D 9D QD", "", seat=0, leader=0, taker=taker, tricks=(first,), played=played)
+
+
+def test_normal_defender_returns_its_partners_suit():
+    # seat 1 took: seat 0 defends and leads back the partner's clubs (low, Q♣ is no master)
+    assert NormalPolicy().act(_after_partner_led_clubs(taker=1)) == parse_card("9C")
+
+
+def test_normal_takers_side_does_not_return_its_partners_suit():
+    # seat 0 took: too short in trumps to draw (2 against 6 out), no master to cash; it
+    # leads low from its longest side suit (diamonds) rather than the partner's clubs
+    assert NormalPolicy().act(_after_partner_led_clubs(taker=0)) == parse_card("8D")
