@@ -170,12 +170,11 @@ def test_search_on_top_of_a_policy_keeps_to_its_top_choices():
     assert checked >= 32
 
 
-def test_belief_weighting_plays_legal_and_is_deterministic():
+def test_belief_weighting_and_pass_valuation_play_legal_and_are_deterministic():
     rules = Rules(target=None)
-    pols = [_cheap(2, belief=make_policy("normal")), make_policy("normal")]
-    first = _play_deal(pols, rules, 1)
-    pols = [_cheap(2, belief=make_policy("normal")), make_policy("normal")]
-    assert _play_deal(pols, rules, 1) == first
+    for kw in (dict(belief=make_policy("normal")), dict(value_pass=True, prefilter=None)):
+        first = _play_deal([_cheap(2, **kw), make_policy("normal")], rules, 1)
+        assert _play_deal([_cheap(2, **kw), make_policy("normal")], rules, 1) == first
 
 
 @pytest.mark.parametrize("kw, match", [
@@ -193,3 +192,31 @@ def test_registry_names_expert_and_search_suffix():
     assert make_policy("normal+search").name == "normal+search"
     with pytest.raises(ValueError, match="unknown policy"):
         make_policy("nonsense+search")
+
+
+def test_completion_deals_the_stock_from_eldest():
+    """After a take (RULES.md §3.5) the taker gets the turned card and 2 stock cards, the
+    others 3 each, in stock order from eldest."""
+    from policies.search import _complete
+
+    hands = (0, 0, 0, 0)
+    stock = list(range(11))
+    # dealer 3: eldest is seat 0; seat 1 takes the turned card 31
+    out = _complete(hands, stock, 31, 1, 0)
+    assert out == (0b111, (1 << 31) | (1 << 3) | (1 << 4), 0b111 << 5, 0b111 << 8)
+
+
+def test_passing_is_valued_by_the_model_auction():
+    """After South passes in round 1, West (next, holding J♠ 9♠ A♠ 10♠ A♥ under a turned
+    7♠) takes by the normal tier's rule; with weak hands everywhere the deal passes out
+    (``value_pass``)."""
+    pol = SearchPolicy(0, value_pass=True)
+    info = InfoSet(seat=0, dealer=3, phase=0, current_seat=0, hand=parse_cards("7H 8H 9H 7D 8D"),
+                   turned_card=parse_card("7S"), bids=(), bid_round=1, contract=-1, taker=-1, trick=(),
+                   trick_leader=0, tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0),
+                   announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0,
+                   legal_actions=(PASS, TAKE), rules=Rules())
+    strong = (info.hand, parse_cards("JS 9S AS 10S AH"), parse_cards("7C 8C 9C 7D 8S"), parse_cards("QD KD JD 9D QH"))
+    assert pol._auction_after_pass(info, strong) == (1, 0)
+    weak = (info.hand, parse_cards("8S QC 10D KH 7C"), parse_cards("9C KC QH 10S JD"), parse_cards("QD 10H AC 9D JH"))
+    assert pol._auction_after_pass(info, weak) is None
