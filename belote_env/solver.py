@@ -64,14 +64,14 @@ _TT_BITS = 20
 _MAXV = 1000  # above any value (162)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _two_cards(h):
     """True when mask ``h`` holds exactly two cards."""
     h2 = h & (h - 1)
     return h2 != 0 and h2 & (h2 - 1) == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lowbit(x):
     """Index of the lowest set bit of a non-zero mask."""
     i = 0
