@@ -126,17 +126,25 @@ class GameState:
         self._start_deal(deck)
 
     # ------------------------------------------------------------------ dealing
+    @staticmethod
+    def _checked_deck(deck: Sequence[int] | None) -> list[int] | None:
+        """``deck`` as a list of 32 distinct int card ids (``None`` stays ``None``: shuffle);
+        raises ``ValueError`` naming what is wrong. Touches no state."""
+        if deck is None:
+            return None
+        if isinstance(deck, (str, bytes)) or not hasattr(deck, "__iter__") or not all(
+                hasattr(c, "__index__") and not isinstance(c, bool) for c in deck):
+            raise ValueError(f"deck must be a sequence of 32 int card ids, got {deck!r}")
+        deck = [c.__index__() for c in deck]
+        if sorted(deck) != list(range(NUM_CARDS)):
+            raise ValueError("deck must hold each card id 0..31 exactly once")
+        return deck
+
     def _start_deal(self, deck: Sequence[int] | None = None) -> None:
+        deck = self._checked_deck(deck)
         if deck is None:
             deck = list(range(NUM_CARDS))
             self.rng.shuffle(deck)
-        else:
-            if isinstance(deck, (str, bytes)) or not all(
-                    hasattr(c, "__index__") and not isinstance(c, bool) for c in deck):
-                raise ValueError(f"deck must be a sequence of 32 int card ids, got {deck!r}")
-            deck = [c.__index__() for c in deck]
-            if sorted(deck) != list(range(NUM_CARDS)):
-                raise ValueError("deck must hold each card id 0..31 exactly once")
         self.deck = tuple(deck)
         eldest = (self.dealer + 1) % 4
         hands = [0, 0, 0, 0]
@@ -442,10 +450,12 @@ class GameState:
         """Start the next deal after ``DEAL_OVER``: the dealer rotates after a played deal,
         and after a void deal per ``all_pass_redeal`` (RULES.md §2, §3.4).
 
-        Raises ``RuntimeError`` if the deal is not over or the game is over.
+        Raises ``RuntimeError`` if the deal is not over or the game is over, ``ValueError``
+        for a ``deck`` that is not 32 distinct card ids; either way the state is unchanged.
         """
         if self.phase != Phase.DEAL_OVER:
             raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")
+        deck = self._checked_deck(deck)  # before the dealer rotates: a bad deck changes nothing
         if not self.void or self.rules.all_pass_redeal == "next_dealer":
             self.dealer = (self.dealer + 1) % 4
         self._start_deal(deck)

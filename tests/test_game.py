@@ -316,3 +316,15 @@ def test_bad_constructor_arguments():
         st.information_set(True)
     with pytest.raises(RuleOptionError, match="unknown rule option 'foo'"):
         Rules(foo=1)
+
+
+@pytest.mark.parametrize("deck", [[0] * 32, list(range(31)), [float(i) for i in range(32)], 5, "JS" * 16])
+def test_next_deal_bad_deck_leaves_state_unchanged(deck):
+    st = GameState(seed=1, dealer=0)
+    play_random_deal(st, random.Random(0))
+    before = (st.dealer, st.phase, st.deck, st.hands, len(st.deal_log))
+    with pytest.raises(ValueError, match=r"deck must (be a sequence of 32 int card ids|hold each card id 0\.\.31)"):
+        st.next_deal(deck=deck)
+    assert (st.dealer, st.phase, st.deck, st.hands, len(st.deal_log)) == before
+    st.next_deal(deck=list(range(32)))
+    assert st.dealer == 1 and st.deck == tuple(range(32))
