@@ -251,11 +251,24 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _require_game(self, method: str) -> GameState:
+        if self.game is None:
+            raise RuntimeError(f"call reset() before {method}()")
+        return self.game
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        info = self.game.information_set(self._seat[agent])
+        st = self._require_game("observe")
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}")
+        info = st.information_set(self._seat[agent])
         return {"observation": self._encode(info), "action_mask": action_mask(info.legal_actions)}
 
+    def last(self, observe: bool = True):
+        self._require_game("last")
+        return super().last(observe)
+
     def step(self, action) -> None:
+        self._require_game("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -298,9 +311,7 @@ class raw_env(AECEnv):
             from gymnasium import logger
             logger.warn("render() called without a render_mode")
             return None
-        if self.game is None:
-            raise RuntimeError("call reset() before render()")
-        info = self.game.information_set(self.render_seat)
+        info = self._require_game("render").information_set(self.render_seat)
         return render_view(info, self.render_mode)
 
     def close(self) -> None:

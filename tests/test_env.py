@@ -194,3 +194,18 @@ def test_env_rules_presets_and_overrides():
         belote_v0.raw_env(colour="red")
     with pytest.raises(RuleOptionError, match="unknown rules preset"):
         belote_v0.raw_env(rules="seed123")
+
+
+@pytest.mark.parametrize("call", ["observe", "step", "last", "render"])
+def test_raw_env_before_reset_says_call_reset(call):
+    env = belote_v0.raw_env(render_mode="ansi")
+    with pytest.raises(RuntimeError, match=rf"call reset\(\) before {call}\(\)"):
+        {"observe": lambda: env.observe("player_0"), "step": lambda: env.step(32),
+         "last": env.last, "render": env.render}[call]()
+
+
+def test_raw_env_observe_unknown_agent():
+    env = belote_v0.raw_env()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"unknown agent 'player_9': expected one of \['player_0'"):
+        env.observe("player_9")
