@@ -293,10 +293,12 @@ class GameState:
                 f"illegal action {action!r}: the deal is over, no seat is to act (legal ids: []); "
                 + ("the game is over" if self.phase == Phase.GAME_OVER else "call next_deal()"), action, -1, ())
         if type(action) is not int:
-            if hasattr(action, "__index__") and not isinstance(action, bool):
-                action = action.__index__()
-            else:
-                raise self._illegal(action, "an action id must be an int")
+            try:
+                if isinstance(action, bool) or not hasattr(action, "__index__"):
+                    raise TypeError
+                action = action.__index__()  # numpy ints; a size-1 numpy array raises TypeError
+            except TypeError:
+                raise self._illegal(action, "an action id must be an int") from None
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             if not 0 <= action < NUM_ACTIONS:

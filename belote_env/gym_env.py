@@ -18,17 +18,25 @@ MaskablePPO) and ``info["action_mask"]`` give the legal ids as a bool / int8 vec
 shape ``(112,)``. An illegal action (``illegal_action="penalize"``, the default, as
 PettingZoo's ``env()``) ends the episode with reward -1 and ``info["illegal_action"]``
 naming the id, the seat and the legal ids, with a warning; with ``"raise"`` it raises
-``IllegalActionError`` and leaves the state unchanged.
+``IllegalActionError`` and leaves the state unchanged. ``step`` takes an int, a numpy
+integer, or a 0-d / size-1 numpy integer array (as SB3 passes); an array of any other size
+raises ``ValueError`` in either mode. A policy of another seat that raises or returns a
+non-legal action raises ``OpponentPolicyError`` (naming the seat, the policy and the value,
+never that seat's legal ids) and ends the episode.
 
 Arguments:
     opponents: the policy of every seat the learner does not play: a tier name
         (``"random"``, ``"easy"``, or any name or model path ``policies.make_policy``
         accepts), a ``Policy`` (``act(info) -> id``), a callable ``f(info) -> id``, or a
-        dict ``{seat: spec}`` giving one per seat.
+        dict ``{seat: spec}`` giving one per seat (every seat the learner may leave to
+        it: all four with ``learner_seat="rotate"``). Checked at construction
+        (``ValueError``); model folders are loaded at ``reset``.
     learner: ``"seat"`` (one seat learns; default) or ``"team"`` (both seats of a team).
     learner_seat: the learner's seat 0..3, or ``"rotate"`` (default: a new seat drawn
         from the env's RNG each episode).
-    partner: with ``learner="seat"``, the partner's policy (default: same as ``opponents``).
+    partner: with ``learner="seat"`` and ``opponents`` not a dict, the partner's policy
+        (default: same as ``opponents``); anywhere else it would be ignored, so it raises
+        ``ValueError``.
     rules, episode, obs_mode, reward_mode, **rule_overrides: as for ``belote_v0``.
     illegal_action: ``"penalize"`` (default) or ``"raise"``.
     render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the learner's view).
@@ -51,21 +59,79 @@ from .infoset import InfoSet
 from .observation import action_mask, encode_history, encode_infoset
 from .render import render_view
 
-__all__ = ["BeloteGymEnv"]
+__all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
 PolicySpec = Any  # str | Policy | Callable[[InfoSet], int]
+
+_ACTION_FORM = (f"an action id 0..{NUM_ACTIONS - 1}: an int, a numpy integer, or a 0-d / size-1 numpy "
+                "integer array")
+
+
+class OpponentPolicyError(RuntimeError):
+    """A policy of a seat the learner does not play raised, or returned something that is
+    not one of its legal action ids. The message names the seat, the policy and the value
+    returned, never that seat's legal ids (they would reveal its hidden hand to the
+    learner, RULES.md §11). Attributes: ``seat``, ``policy`` (its name), ``action`` (the
+    value returned; ``None`` when the policy raised). The episode is over: call ``reset()``."""
+
+    def __init__(self, message: str, seat: int, policy: str, action: Any = None):
+        super().__init__(message)
+        self.seat, self.policy, self.action = seat, policy, action
+
+
+def _check_spec(spec: PolicySpec, what: str) -> None:
+    """Raise ``ValueError`` unless ``spec`` can become a seat policy (model files are read
+    only when the policy is built, at ``reset``)."""
+    if isinstance(spec, str):
+        from policies import check_policy_spec  # tiers live above belote_env; imported on demand
+
+        try:
+            check_policy_spec(spec)
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+    elif not (callable(getattr(spec, "act", None)) or callable(spec)):
+        raise ValueError(f"{what} must be a seat policy: a tier name, a Policy or a callable(info) -> action id, "
+                         f"got {spec!r}")
+
+
+def _spec_name(spec: PolicySpec) -> str:
+    if isinstance(spec, str):
+        return spec
+    name = getattr(spec, "name", None)
+    if isinstance(name, str):
+        return name
+    return getattr(spec, "__qualname__", type(spec).__name__)
 
 
 def _resolve(spec: PolicySpec, seed: int) -> Callable[[InfoSet], int]:
     if isinstance(spec, str):
-        from policies import make_policy  # tiers live above belote_env; imported on demand
+        from policies import make_policy
 
         return make_policy(spec, seed=seed).act
-    if hasattr(spec, "act"):
+    if callable(getattr(spec, "act", None)):
         return spec.act
-    if callable(spec):
-        return spec
-    raise ValueError(f"a seat policy must be a tier name, a Policy or a callable(info) -> action id, got {spec!r}")
+    return spec
+
+
+def _scalar_action(action: Any) -> Any:
+    """A numpy array ``action`` of size 1 as its numpy scalar (SB3 passes those); raises
+    ``ValueError`` for an array of any other size. Other values pass unchanged."""
+    if isinstance(action, np.ndarray):
+        if action.size != 1:
+            raise ValueError(f"an action must be {_ACTION_FORM}; got an array of shape {action.shape}")
+        return action.reshape(-1)[0]
+    return action
+
+
+def _describe(value: Any) -> str:
+    """``repr`` of a returned value when it is a plain scalar, else its type only (an object's
+    repr could hold a seat's hidden cards)."""
+    if value is None or isinstance(value, (int, float, str, np.generic)):
+        r = repr(value)
+        return r if len(r) <= 40 else r[:37] + "..."
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape}"
+    return f"a {type(value).__name__} object"
 
 
 class BeloteGymEnv(gymnasium.Env):
@@ -88,6 +154,7 @@ class BeloteGymEnv(gymnasium.Env):
             raise ValueError(f"learner_seat must be a seat 0..3 or 'rotate', got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self._check_policies(opponents, learner, learner_seat, partner)
         self.rules = rules
         self._game_rules = rules if episode == "game" else rules.replace(target=None, max_deals=None)
         self.learner, self.learner_seat, self.episode = learner, learner_seat, episode
@@ -104,21 +171,74 @@ class BeloteGymEnv(gymnasium.Env):
         self.game: GameState | None = None
         self.seats: tuple[int, ...] = ()
 
+    @staticmethod
+    def _check_policies(opponents, learner: str, learner_seat: int | str, partner) -> None:
+        """Raise ``ValueError`` for a seat policy that cannot be built, a dict of
+        ``opponents`` that lacks a seat the learner may leave to it, or a ``partner`` that
+        would be ignored."""
+        if isinstance(opponents, Mapping):
+            for seat, spec in opponents.items():
+                if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+                    raise ValueError(f"opponents dict keys must be seats 0..3, got {seat!r}")
+                _check_spec(spec, f"opponents[{seat}]")
+            firsts = range(4) if learner_seat == "rotate" else (learner_seat,)
+            needed = {s for f in firsts for s in range(4) if s != f and (learner == "seat" or s != f ^ 2)}
+            missing = sorted(needed - set(opponents))
+            if missing:
+                raise ValueError(f"opponents dict lacks a policy for seat(s) {missing}: with learner={learner!r} and "
+                                 f"learner_seat={learner_seat!r} it needs one for each of seats {sorted(needed)}")
+        else:
+            _check_spec(opponents, "opponents")
+        if partner is not None:
+            if learner == "team":
+                raise ValueError("partner is ignored with learner='team' (both seats of the team learn): "
+                                 "leave partner=None")
+            if isinstance(opponents, Mapping):
+                raise ValueError("partner is ignored when opponents is a dict {seat: policy}: give the "
+                                 "partner's seat its policy in that dict and leave partner=None")
+            _check_spec(partner, "partner")
+
     # --------------------------------------------------------------------------------
     def _build_policies(self, seed: int) -> None:
         self._policies = {}
+        self._policy_names: dict[int, str] = {}
         for seat in range(4):
             if seat in self.seats:
                 continue
             if self._specs is not None:
-                if seat not in self._specs:
-                    raise ValueError(f"opponents dict lacks a policy for seat {seat}")
-                spec = self._specs[seat]
+                spec = self._specs[seat]  # every needed seat was checked in __init__
             elif self.learner == "seat" and self._partner is not None and seat == self.seats[0] ^ 2:
                 spec = self._partner
             else:
                 spec = self._opponents
             self._policies[seat] = _resolve(spec, seed + seat)
+            self._policy_names[seat] = _spec_name(spec)
+
+    def _opponent_action(self, seat: int) -> int:
+        """The action of the policy at ``seat`` (not the learner's); raises
+        ``OpponentPolicyError`` (without that seat's legal ids) when it fails."""
+        st = self.game
+        info = st.information_set(seat)
+        name = self._policy_names[seat]
+        where = f"opponent policy {name!r} at seat {seat} (deal {st.deal_number}, decision {len(st.actions)})"
+        try:
+            action = self._policies[seat](info)
+        except Exception as e:
+            self._ended_by_illegal = True
+            raise OpponentPolicyError(f"{where} raised {type(e).__name__}; the episode is over, call reset() "
+                                      "(the policy's own exception is chained)", seat, name) from e
+        try:
+            a = _scalar_action(action)
+            a = a.__index__() if hasattr(a, "__index__") and not isinstance(a, bool) else None
+        except (TypeError, ValueError):
+            a = None
+        if a is None or a not in info.legal_actions:
+            self._ended_by_illegal = True
+            raise OpponentPolicyError(
+                f"{where} returned {_describe(action)}, which is not one of its legal action ids; a seat policy "
+                f"must return one of info.legal_actions (an int 0..{NUM_ACTIONS - 1}). The episode is over, "
+                "call reset()", seat, name, action)
+        return a
 
     def _play_others(self) -> float:
         """Play the other seats until the learner must act or the episode ends; returns the
@@ -138,8 +258,7 @@ class BeloteGymEnv(gymnasium.Env):
                 continue
             if st.current in self.seats:
                 return reward
-            seat = st.current
-            st.apply(int(self._policies[seat](st.information_set(seat))))
+            st.apply(self._opponent_action(st.current))
 
     def _obs_info(self):
         st = self.game
@@ -176,6 +295,7 @@ class BeloteGymEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
             raise RuntimeError("the episode is over: call reset()")
+        action = _scalar_action(action)  # ValueError for an array of several values, in either mode
         try:
             st.apply(action)  # raises IllegalActionError naming id, seat and legal ids
         except IllegalActionError as e:

@@ -4,6 +4,6 @@
 """
 
 from .base import Policy, PolicyError
-from .registry import TIERS, make_policy
+from .registry import TIERS, check_policy_spec, make_policy
 
-__all__ = ["Policy", "PolicyError", "TIERS", "make_policy"]
+__all__ = ["Policy", "PolicyError", "TIERS", "check_policy_spec", "make_policy"]

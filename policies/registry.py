@@ -11,7 +11,7 @@ from .easy import EasyPolicy
 from .hard import HardPolicy
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "make_policy"]
+__all__ = ["TIERS", "make_policy", "check_policy_spec"]
 
 
 def _expert(seed: int | None = None) -> Policy:
@@ -30,6 +30,21 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 }
 
 
+def check_policy_spec(spec: str | os.PathLike) -> None:
+    """Raise ``ValueError`` unless ``make_policy`` accepts ``spec`` by name: a tier name,
+    ``"<spec>+search"`` of an accepted spec, or an existing path. Builds nothing and reads
+    no model file (a bad model folder still raises ``CheckpointError`` when loaded)."""
+    if isinstance(spec, str) and spec in TIERS:
+        return
+    if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
+        return check_policy_spec(spec[:-len("+search")])
+    if not isinstance(spec, (str, os.PathLike)):
+        raise ValueError(f"a policy must be named by a tier name ({', '.join(TIERS)}) or a model folder path, "
+                         f"got {spec!r}")
+    if not spec or not Path(spec).exists():
+        raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)} or a model folder path")
+
+
 def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
     """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``) or a
     model folder path; ``"<spec>+search"`` puts the search of ``policies.search`` on top of
@@ -45,9 +60,7 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
 
         return SearchPolicy(seed, base=make_policy(spec[:-len("+search")], seed=seed), top_k=SEARCH_TOP_K,
                             name=spec)
-    path = Path(spec)
-    if path.exists():
-        from .network import NetworkPolicy
+    check_policy_spec(spec)
+    from .network import NetworkPolicy
 
-        return NetworkPolicy.from_path(path, seed=seed)
-    raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)} or a model folder path")
+    return NetworkPolicy.from_path(Path(spec), seed=seed)

@@ -231,3 +231,86 @@ def test_rgb_array_render():
     env.reset(seed=0)
     img = env.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and img.std() > 0
+
+
+def _fail_raise(info):
+    raise KeyError(f"secret {info.hand}")
+
+
+@pytest.mark.parametrize("returned", [None, "pass", 12.0, "not-in-hand", "array2", "raise"])
+def test_gym_env_opponent_policy_failure_names_seat_and_value_not_hand(returned):
+    from belote_env.actions import action_to_string
+    from belote_env.gym_env import OpponentPolicyError
+
+    def bad(info):
+        if returned == "raise":
+            return _fail_raise(info)
+        if info.phase == 1 and info.current_seat == info.seat:  # card play: a card it does not hold
+            if returned == "not-in-hand":
+                return next(c for c in range(32) if not info.hand >> c & 1)
+            return np.array([info.legal_actions[0]] * 2) if returned == "array2" else returned
+        return info.legal_actions[-1]  # bids: take when it can
+
+    env = BeloteGymEnv(opponents=bad, learner_seat=0)
+    with pytest.raises(OpponentPolicyError) as exc:
+        env.reset(seed=0)
+        for _ in range(40):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    e = exc.value
+    msg = str(e)
+    assert isinstance(e, RuntimeError) and not isinstance(e, belote_env.IllegalActionError)
+    assert f"opponent policy 'test_gym_env_opponent_policy_failure_names_seat_and_value_not_hand.<locals>.bad' " \
+           f"at seat {e.seat}" in msg and e.seat != 0
+    if returned == "raise":
+        assert "raised KeyError" in msg and "secret" not in msg and isinstance(e.__cause__, KeyError)
+    else:
+        want = {"array2": "a numpy array of shape (2,)"}.get(returned, repr(e.action))
+        assert f"returned {want}, which is not one of its legal action ids" in msg
+        assert "info.legal_actions (an int 0..111)" in msg
+        assert e.__context__ is None and e.__cause__ is None  # no engine error listing that seat's legal ids
+    hand = env.game.hands[e.seat]
+    assert "legal ids" not in msg and not any(action_to_string(c) in msg for c in range(32) if hand >> c & 1)
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match=r"episode is over: call reset\(\)"):
+        env.step(32)
+
+
+def test_gym_env_opponent_specs_checked_at_construction():
+    for kw, match in (
+            ({"opponents": 5}, r"opponents must be a seat policy: a tier name, a Policy or a callable.*got 5"),
+            ({"opponents": "nosuch"}, r"opponents: unknown policy 'nosuch': expected one of random, easy"),
+            ({"opponents": {0: "easy", 1: "easy", 3: "easy"}},
+             r"lacks a policy for seat\(s\) \[2\]: with learner='seat' and learner_seat='rotate' it needs one for "
+             r"each of seats \[0, 1, 2, 3\]"),
+            ({"opponents": {0: "easy"}, "learner": "team", "learner_seat": 0},
+             r"lacks a policy for seat\(s\) \[1, 3\]"),
+            ({"opponents": {"1": "easy"}, "learner_seat": 0}, r"opponents dict keys must be seats 0\.\.3, got '1'"),
+            ({"opponents": {0: "easy", 1: "nosuch", 3: "easy"}, "learner_seat": 2},
+             r"opponents\[1\]: unknown policy 'nosuch'"),
+            ({"partner": 5, "learner_seat": 0}, r"partner must be a seat policy"),
+            ({"partner": "easy", "learner": "team"}, r"partner is ignored with learner='team'.*leave partner=None"),
+            ({"partner": "easy", "opponents": {1: "easy", 2: "easy", 3: "easy"}, "learner_seat": 0},
+             r"partner is ignored when opponents is a dict.*leave partner=None")):
+        with pytest.raises(ValueError, match=match):
+            BeloteGymEnv(**kw)
+    BeloteGymEnv(opponents={1: "easy", 2: "random", 3: "easy"}, learner_seat=0).reset(seed=0)
+    BeloteGymEnv(opponents={1: "easy", 3: "easy"}, learner="team", learner_seat=2).reset(seed=0)
+
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "raise"])
+def test_gym_env_step_accepts_numpy_ints_and_size1_arrays(illegal_action):
+    for wrap in (int, np.int64, np.array, lambda a: np.array([a]), lambda a: np.array([[a]], dtype=np.int32)):
+        env = BeloteGymEnv(learner_seat=0, illegal_action=illegal_action)
+        env.reset(seed=0)
+        ref = BeloteGymEnv(learner_seat=0)
+        ref.reset(seed=0)
+        a = int(np.flatnonzero(env.action_masks())[0])
+        assert env.step(wrap(a))[1:4] == ref.step(a)[1:4] and env.game.actions == ref.game.actions
+    env = BeloteGymEnv(learner_seat=0, illegal_action=illegal_action)
+    env.reset(seed=0)
+    n = len(env.game.actions)
+    for bad, shape in ((np.array([32, 33]), r"\(2,\)"), (np.zeros((0,), dtype=int), r"\(0,\)")):
+        with pytest.raises(ValueError, match=r"an action must be an action id 0\.\.111: an int, a numpy integer, "
+                                             rf"or a 0-d / size-1 numpy integer array; got an array of shape {shape}"):
+            env.step(bad)
+    assert env.action_masks().any() and len(env.game.actions) == n  # nothing applied, the episode goes on

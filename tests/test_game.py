@@ -328,3 +328,15 @@ def test_next_deal_bad_deck_leaves_state_unchanged(deck):
     assert (st.dealer, st.phase, st.deck, st.hands, len(st.deal_log)) == before
     st.next_deal(deck=list(range(32)))
     assert st.dealer == 1 and st.deck == tuple(range(32))
+
+
+def test_apply_non_int_action_is_illegal_not_type_error():
+    import numpy as np
+
+    st = GameState(seed=0)
+    for bad in (np.array([32]), np.array([32, 33]), 32.0, np.True_, None, "32"):
+        with pytest.raises(IllegalActionError, match=r"illegal action .* by seat \d: an action id must be an int; "
+                                                     r"legal ids: \["):
+            st.apply(bad)
+    st.apply(np.array(32))  # a 0-d integer array is an index
+    assert st.actions[-1][1] == 32
