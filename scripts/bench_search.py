@@ -1,0 +1,110 @@
+"""Benchmark the double-dummy solver and the expert tier, one process.
+
+    python scripts/bench_search.py [--deals 100] [--expert-deals 10] [--seed 0]
+
+Prints:
+
+* the solver's first call (numba compiles, or loads its cached machine code);
+* the time to solve a whole deal from eldest's first lead (``solver.solve``) over
+  ``--deals`` seeded deals, their contracts bid by the ``normal`` tier (RULES.md §3;
+  passed-out deals are skipped), with the no-trump / all-trump round-2 option on, and the
+  solver's nodes per second over those solves;
+* the same for ``solver.card_values`` (every legal first card valued exactly);
+* the ``expert`` tier's mean time per decision at its default settings (bids and cards
+  apart; forced moves excluded), over ``--expert-deals`` deals with the expert in seats 0
+  and 2 and ``normal`` in seats 1 and 3.
+
+Times are wall-clock seconds (``time.perf_counter``); on a shared machine they vary with
+its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from belote_env import GameState, Rules
+from belote_env.solver import Solver, position_of
+
+
+def first_leads(n: int, seed: int, rules: Rules):
+    """``n`` positions at the first lead, bid by the normal tier (seeded deals)."""
+    from policies import make_policy
+
+    normal = make_policy("normal")
+    out, s = [], seed
+    while len(out) < n:
+        st = GameState(rules, seed=s, dealer=s % 4)
+        s += 1
+        while st.phase == 0:
+            st.apply(normal.act(st.information_set(st.current)))
+        if st.phase == 1:
+            out.append(position_of(st))
+    return out
+
+
+def bench_solver(positions, per_card: bool) -> tuple[list[float], int]:
+    solver = Solver()
+    times, nodes = [], 0
+    for pos in positions:
+        t0 = time.perf_counter()
+        solver.card_values(pos) if per_card else solver.solve(pos)
+        times.append(time.perf_counter() - t0)
+        nodes += solver.nodes
+    return times, nodes
+
+
+def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
+    from policies import make_policy
+
+    expert, normal = make_policy("expert", seed=seed), make_policy("normal")
+    bids, cards = [], []
+    rules = Rules(target=None)
+    for d in range(deals):
+        st = GameState(rules, seed=seed + d, dealer=d % 4)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if st.current % 2 == 0:
+                t0 = time.perf_counter()
+                a = expert.act(info)
+                dt = time.perf_counter() - t0
+                if len(info.legal_actions) > 1:
+                    (bids if info.contract < 0 else cards).append(dt)
+            else:
+                a = normal.act(info)
+            st.apply(a)
+    return bids, cards
+
+
+def _ms(values: list[float]) -> str:
+    return (f"mean {1000 * statistics.mean(values):.1f} ms, median {1000 * statistics.median(values):.1f} ms, "
+            f"max {1000 * max(values):.1f} ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100, help="deals solved from the first lead")
+    ap.add_argument("--expert-deals", type=int, default=10, help="deals played by the expert (seats 0, 2)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rules = Rules(target=None, round2_no_trump_all_trump=True)
+    positions = first_leads(args.deals, args.seed, rules)
+    t0 = time.perf_counter()
+    Solver().solve(positions[0])
+    print(f"first solver call (compile or cached-code load): {time.perf_counter() - t0:.2f} s")
+    times, nodes = bench_solver(positions, per_card=False)
+    print(f"solve a whole deal from the first lead, {len(times)} deals: {_ms(times)}; "
+          f"{nodes / len(times):,.0f} nodes per deal, {nodes / sum(times) / 1e6:.2f} M nodes/s")
+    times, nodes = bench_solver(positions, per_card=True)
+    print(f"value every first card (card_values), {len(times)} deals: {_ms(times)}; "
+          f"{nodes / sum(times) / 1e6:.2f} M nodes/s")
+    if args.expert_deals > 0:
+        bids, cards = bench_expert(args.expert_deals, args.seed)
+        both = bids + cards
+        print(f"expert (default settings) per decision over {args.expert_deals} deals: {_ms(both)} "
+              f"({len(both)} decisions); bids {_ms(bids)}; cards {_ms(cards)}")
+
+
+if __name__ == "__main__":
+    main()
