@@ -26,10 +26,28 @@ from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
 from belote_env.atomic import atomic_write_bytes
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 
-__all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "NetworkPolicy", "FORMAT_VERSION"]
+__all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "NetworkPolicy", "FORMAT_VERSION",
+           "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
+#: Bounds on a network description (a guard against corrupt files allocating huge tensors);
+#: ``training.config`` checks the same bounds without importing torch.
+MAX_HIDDEN_LAYERS = 16
+MAX_LAYER_WIDTH = 16384
+
+
+def _check_size(name: str, v: Any) -> None:
+    if type(v) is not int or not 1 <= v <= MAX_LAYER_WIDTH:
+        raise ValueError(f"{name} must be an int in 1..{MAX_LAYER_WIDTH}, got {v!r}")
+
+
+def _check_layers(name: str, v: Any) -> list[int]:
+    if not isinstance(v, (list, tuple)) or len(v) > MAX_HIDDEN_LAYERS or not all(
+            type(x) is int and 1 <= x <= MAX_LAYER_WIDTH for x in v):
+        raise ValueError(f"{name} must be a list of at most {MAX_HIDDEN_LAYERS} hidden layer sizes, each an int "
+                         f"in 1..{MAX_LAYER_WIDTH} ([] for none: a linear head), got {v!r}")
+    return list(v)
 
 
 class CheckpointError(ValueError):
@@ -57,25 +75,33 @@ class BeloteNet(nn.Module):
     Args:
         obs_size: observation length (``OBS_SIZE``).
         n_actions: action-table size (``NUM_ACTIONS``).
-        pi, vf: hidden layer sizes of the policy and value MLPs.
+        pi, vf: hidden layer sizes of the policy and value MLPs (``None``: ``[256, 256]``;
+            ``[]``: no hidden layer, the head reads the observation directly, as SB3's
+            ``MlpExtractor`` with an empty ``net_arch``).
         activation: ``"relu"`` or ``"tanh"``.
         critic_extra: with a perfect-information critic (training only, as in PerfectDou),
             the value MLP reads ``critic_extra`` more inputs appended after the
             observation (the hidden hands, ``training.selfplay.encode_perfect``); the
             policy always reads the first ``obs_size`` columns only, so acting needs the
             observation alone. 0 (default): actor and critic read the same observation.
+
+    Raises:
+        ValueError: a size that is not an int in range (``MAX_LAYER_WIDTH``), more than
+            ``MAX_HIDDEN_LAYERS`` hidden layers, an unknown activation.
     """
 
     def __init__(self, obs_size: int = OBS_SIZE, n_actions: int = NUM_ACTIONS,
                  pi: list[int] | None = None, vf: list[int] | None = None, activation: str = "relu",
                  critic_extra: int = 0):
         super().__init__()
-        if activation not in _ACTIVATIONS:
+        if not isinstance(activation, str) or activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
-        if type(critic_extra) is not int or critic_extra < 0:
-            raise ValueError(f"critic_extra must be a non-negative int, got {critic_extra!r}")
-        pi = list(pi or [256, 256])
-        vf = list(vf or [256, 256])
+        if type(critic_extra) is not int or not 0 <= critic_extra <= MAX_LAYER_WIDTH:
+            raise ValueError(f"critic_extra must be an int in 0..{MAX_LAYER_WIDTH}, got {critic_extra!r}")
+        _check_size("obs_size", obs_size)
+        _check_size("n_actions", n_actions)
+        pi = _check_layers("pi", [256, 256] if pi is None else pi)
+        vf = _check_layers("vf", [256, 256] if vf is None else vf)
         self.config = {"obs_size": obs_size, "n_actions": n_actions, "pi": pi, "vf": vf, "activation": activation}
         if critic_extra:
             self.config["critic_extra"] = critic_extra

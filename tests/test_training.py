@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -252,3 +253,46 @@ def test_perfect_critic_run_exports_a_policy_that_reads_the_observation_only(tmp
     with pytest.raises(ConfigError, match="policy part"):
         train(TrainConfig(**{**TINY, "log_dir": str(tmp_path / "runs3"), "net_pi": [16],
                              "init_from": str(run / "checkpoints" / "final")}), progress=False)
+
+
+def test_empty_layer_lists_give_linear_heads_matching_sb3(tmp_path):
+    import torch as th
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from belote_env.observation import OBS_SIZE
+    from training.selfplay import PERFECT_SIZE, PerfectCriticPolicy, StreamSpec
+
+    assert BeloteNet().config["pi"] == [256, 256] and BeloteNet(pi=None, vf=None).config["vf"] == [256, 256]
+    for perfect in (False, True):
+        extra = PERFECT_SIZE if perfect else 0
+        net = BeloteNet(pi=[], vf=[], critic_extra=extra)
+        assert net.config["pi"] == [] and net.config["vf"] == []
+        assert net.action_net.in_features == OBS_SIZE and net.value_net.in_features == OBS_SIZE + extra
+        spec = StreamSpec(4, OBS_SIZE + extra)
+        sb3 = (PerfectCriticPolicy if perfect else MaskableActorCriticPolicy)(
+            spec.observation_space, spec.action_space, lambda _: 1e-3, net_arch={"pi": [], "vf": []},
+            activation_fn=th.nn.ReLU)
+        keys = set(net.state_dict())
+        net.load_state_dict({k: v for k, v in sb3.state_dict().items() if k in keys}, strict=True)
+        d = save_model(tmp_path / f"linear{perfect}", net.state_dict(), net.config)
+        loaded, meta = load_model(d)
+        assert meta["net"]["pi"] == [] and th.equal(loaded.action_net.weight, sb3.action_net.weight)
+
+
+@pytest.mark.parametrize("key, value, why", [
+    ("pi", [-5], "pi must be a list of at most 16 hidden layer sizes, each an int in 1..16384"),
+    ("pi", [0], "pi must be a list of at most 16 hidden layer sizes"),
+    ("vf", [10 ** 9], "vf must be a list of at most 16 hidden layer sizes, each an int in 1..16384"),
+    ("pi", [8] * 17, "pi must be a list of at most 16"),
+    ("pi", "256", "pi must be a list"),
+    ("pi", [16.0], "pi must be a list"),
+    ("pi", [True], "pi must be a list"),
+    ("obs_size", -1, "obs_size must be an int in 1..16384, got -1"),
+    ("activation", ["relu"], r"activation must be one of \['relu', 'tanh'\], got \['relu'\]"),
+])
+def test_corrupt_net_description_raises_checkpoint_error(tmp_path, key, value, why):
+    d = _model_dir(tmp_path)
+    meta = json.loads((d / "meta.json").read_text())
+    (d / "meta.json").write_text(json.dumps({**meta, "net": {**meta["net"], key: value}}))
+    with pytest.raises(CheckpointError, match=rf"{re.escape(str(d / 'meta.json'))}: bad network description .*\({why}"):
+        load_model(d)
