@@ -271,3 +271,29 @@ def test_export_refuses_code_in_pickles(rllib_run, tmp_path):
     with pytest.raises(CheckpointError, match="weights do not match the network"):
         export_rllib_checkpoint(ckpt, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("kw, why", [
+    ({"lr": float("nan")}, r"'lr' must be a finite non-negative number, got nan"),
+    ({"time_budget_s": float("nan")}, r"'time_budget_s' must be a finite non-negative number, got nan"),
+    ({"time_budget_s": float("inf")}, r"'time_budget_s' must be a finite non-negative number, got inf"),
+    ({"gamma": float("nan")}, r"'gamma' must be a finite number in \[0, 1\], got nan"),
+    ({"clip_param": float("inf")}, r"'clip_param' must be a finite non-negative number, got inf"),
+    ({"exp_name": None}, r"'exp_name' must be a non-empty string \(part of the run folder's name\), got None"),
+    ({"exp_name": "a/b"}, r"'exp_name' names a run folder: no '/' or '\\', got 'a/b'"),
+    ({"log_dir": ["x"]}, r"'log_dir' must be a non-empty string \(the folder of the run folders\), got \['x'\]"),
+    ({"net_vf": [0]}, r"'net_vf' must be a list of at most 16 hidden layer sizes, each an int in 1\.\.16384"),
+])
+def test_config_rejects_non_finite_and_non_string_values(kw, why):
+    with pytest.raises(ConfigError, match=why):
+        RLlibConfig(**kw)
+
+
+def test_empty_layer_lists_build_a_linear_module():
+    cfg = RLlibConfig(net_pi=[], net_vf=[])
+    env = BeloteMultiAgentEnv({})
+    mod = BeloteTorchRLModule(observation_space=env.observation_spaces["player_0"],
+                              action_space=env.action_spaces["player_0"], model_config=cfg.model_config)
+    shapes = {k: tuple(v.shape) for k, v in mod.belote_state_dict().items()}
+    assert shapes == {"action_net.weight": (NUM_ACTIONS, OBS_SIZE), "action_net.bias": (NUM_ACTIONS,),
+                      "value_net.weight": (1, OBS_SIZE), "value_net.bias": (1,)}

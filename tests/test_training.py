@@ -296,3 +296,43 @@ def test_corrupt_net_description_raises_checkpoint_error(tmp_path, key, value, w
     (d / "meta.json").write_text(json.dumps({**meta, "net": {**meta["net"], key: value}}))
     with pytest.raises(CheckpointError, match=rf"{re.escape(str(d / 'meta.json'))}: bad network description .*\({why}"):
         load_model(d)
+
+
+@pytest.mark.parametrize("kw, why", [
+    ({"learning_rate": float("nan")}, r"'learning_rate' must be a finite non-negative number, got nan"),
+    ({"clip_range": float("inf")}, r"'clip_range' must be a finite non-negative number, got inf"),
+    ({"gamma": float("inf")}, r"'gamma' must be a finite number in \[0, 1\], got inf"),
+    ({"gae_lambda": 7}, r"'gae_lambda' must be a finite number in \[0, 1\], got 7"),
+    ({"opponents": {"self": float("nan")}}, r"'opponents' must map names .* to finite non-negative weights"),
+    ({"opponents": {"self": 1, "normal": float("inf")}}, r"'opponents' must map names .* finite non-negative"),
+    ({"opponents": {"self": 1, "nosuch": 1}},
+     r"config key 'opponents': unknown policy 'nosuch': expected one of random, easy, normal, hard, expert or a "
+     r"model folder path \(or self, snapshots\)"),
+    ({"exp_name": None}, r"'exp_name' must be a non-empty string \(part of the run folder's name\), got None"),
+    ({"exp_name": "../../etc"}, r"'exp_name' names a run folder: no '/' or '\\', got '\.\./\.\./etc'"),
+    ({"log_dir": 5}, r"'log_dir' must be a non-empty string \(the folder of the run folders\), got 5"),
+    ({"imitation_teacher": 3}, r"'imitation_teacher' must be a non-empty string \(a tier name or model folder"),
+    ({"imitation_teacher": "nosuch", "imitation_deals": 10},
+     r"config key 'imitation_teacher': unknown policy 'nosuch': expected one of random, easy"),
+    ({"init_from": "/nonexist"}, r"'init_from' must be the path of an existing model folder \(belote export "
+                                 r"format\) or null, got '/nonexist'"),
+    ({"net_pi": [10 ** 9]}, r"'net_pi' must be a list of at most 16 hidden layer sizes, each an int in 1\.\.16384"),
+])
+def test_config_rejects_non_finite_and_unresolvable_values(tmp_path, kw, why):
+    with pytest.raises(ConfigError, match=why):
+        TrainConfig(**{**kw, "log_dir": kw.get("log_dir", str(tmp_path / "runs"))})
+    assert not (tmp_path / "runs").exists()
+
+
+def test_config_accepts_what_works(tmp_path):
+    from policies import network
+    from training import config
+
+    assert (config.MAX_HIDDEN_LAYERS, config.MAX_LAYER_WIDTH) == (network.MAX_HIDDEN_LAYERS, network.MAX_LAYER_WIDTH)
+    for layers in ([], [1], [8] * network.MAX_HIDDEN_LAYERS):
+        TrainConfig(net_pi=layers, net_vf=layers)
+        BeloteNet(pi=layers, vf=layers)
+    d = str(_model_dir(tmp_path))
+    cfg = TrainConfig(opponents={"self": 1, "snapshots": 1, "easy": 1, "normal+search": 1, d: 1}, snapshot_every=10,
+                      init_from=d, imitation_teacher=d)
+    assert cfg.init_from == d and cfg.opponents[d] == 1

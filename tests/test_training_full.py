@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from policies import make_policy
 from policies.network import CheckpointError, load_model
 from training.cli import main
 from training.train import latest_checkpoint, train
-from training.config import TrainConfig
+from training.config import ConfigError, TrainConfig
 from tests.conftest import assert_plays_legal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,3 +134,58 @@ def test_shipped_hard_tier_loads_and_plays_fast():
             assert a in info.legal_actions
             st.apply(a)
     assert moves > 300 and spent / moves < 0.005  # well under a millisecond measured; 5 ms bound for slow CI
+
+
+def _fake_run(tmp_path, config_text=None, trainer=None):
+    """A run folder with a config and one checkpoint whose files exist (not loaded)."""
+    run = tmp_path / "run"
+    ckpt = run / "checkpoints" / "step_000001024"
+    ckpt.mkdir(parents=True)
+    for f in ("model.safetensors", "meta.json", "optimizer.pt"):
+        (ckpt / f).write_bytes(b"")
+    (run / "config.yaml").write_text(yaml.safe_dump({"run_name": "x", **POOL}) if config_text is None else config_text)
+    (ckpt / "trainer.json").write_text(json.dumps({"timesteps": 1024}) if trainer is None else trainer)
+    return run
+
+
+@pytest.mark.parametrize("text, error, why", [
+    ("a: [1, 2\n", CheckpointError, r"config.yaml: corrupt run config, not valid YAML"),
+    ("", CheckpointError, r"config.yaml: corrupt run config, expected a mapping of config keys and 'run_name', "
+                          r"got NoneType"),
+    ("- 1\n- 2\n", CheckpointError, r"config.yaml: corrupt run config, expected a mapping .* got list"),
+    (yaml.safe_dump(POOL), CheckpointError, r"config.yaml: corrupt run config, 'run_name' must be a non-empty "
+                                            r"string, got None"),
+    (yaml.safe_dump({"run_name": "x", **POOL, "gamma": "high"}), ConfigError,
+     r"config.yaml: config key 'gamma' must be a finite number in \[0, 1\], got 'high'"),
+    (yaml.safe_dump({"run_name": "x", **POOL, "bogus": 1}), ConfigError,
+     r"config.yaml: unknown config key 'bogus'; known keys: exp_name"),
+])
+def test_resume_damaged_config_names_the_file(tmp_path, text, error, why):
+    run = _fake_run(tmp_path, config_text=text)
+    with pytest.raises(error, match=re.escape(str(run)) + "/" + why):
+        train(progress=False, resume=run)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("{oops", r"corrupt trainer state \(Expecting"),
+    ("[1024]", r"corrupt trainer state, expected a JSON object, got list"),
+    ("{}", r"corrupt trainer state, 'timesteps' must be a non-negative int, got 'nothing'"),
+    ('{"timesteps": "1024"}', r"corrupt trainer state, 'timesteps' must be a non-negative int, got '1024'"),
+    ('{"timesteps": 1024.5}', r"corrupt trainer state, 'timesteps' must be a non-negative int, got 1024.5"),
+    ('{"timesteps": 1024, "next_ckpt": -3}', r"corrupt trainer state, 'next_ckpt' must be a non-negative int, got -3"),
+    ('{"timesteps": 1024, "snapshots": ["../../x"]}', r"corrupt trainer state, 'snapshots' must be a list of pool folder names"),
+])
+def test_resume_damaged_trainer_state_names_the_file(tmp_path, text, why):
+    run = _fake_run(tmp_path, trainer=text)
+    path = run / "checkpoints" / "step_000001024" / "trainer.json"
+    with pytest.raises(CheckpointError, match=re.escape(str(path)) + ": " + why):
+        train(progress=False, resume=run)
+
+
+def test_bad_init_from_fails_before_the_run_folder_exists(tmp_path):
+    bad = tmp_path / "model"
+    bad.mkdir()
+    cfg = TrainConfig.from_dict({**POOL, "init_from": str(bad), "log_dir": str(tmp_path / "runs")})
+    with pytest.raises(CheckpointError, match="model.safetensors is missing"):
+        train(cfg, progress=False)
+    assert not (tmp_path / "runs").exists()

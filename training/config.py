@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,11 +12,48 @@ import yaml
 
 from belote_env import Rules
 
-__all__ = ["TrainConfig", "ConfigError", "load_config"]
+__all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers"]
+
+#: The bounds of ``policies.network`` (``MAX_HIDDEN_LAYERS``, ``MAX_LAYER_WIDTH``), repeated
+#: here so that configs load without torch; tests/test_training.py checks they agree.
+MAX_HIDDEN_LAYERS = 16
+MAX_LAYER_WIDTH = 16384
 
 
 class ConfigError(ValueError):
     """A training config with an unknown key or a bad value."""
+
+
+def check_number(name: str, v: Any, lo: float = 0.0, hi: float | None = None) -> None:
+    """Raise ``ConfigError`` unless ``v`` is a finite number (not a bool) in ``[lo, hi]``."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < lo or (
+            hi is not None and v > hi):
+        allowed = f"a finite number in [{lo:g}, {hi:g}]" if hi is not None else (
+            "a finite non-negative number" if lo == 0 else f"a finite number >= {lo:g}")
+        raise ConfigError(f"config key {name!r} must be {allowed}, got {v!r}")
+
+
+def check_name(name: str, v: Any, what: str) -> None:
+    """Raise ``ConfigError`` unless ``v`` is a non-empty string."""
+    if not isinstance(v, str) or not v:
+        raise ConfigError(f"config key {name!r} must be a non-empty string ({what}), got {v!r}")
+
+
+def check_layers(name: str, v: Any) -> None:
+    """Raise ``ConfigError`` unless ``v`` is a list of hidden layer sizes ``BeloteNet`` accepts."""
+    if not isinstance(v, list) or len(v) > MAX_HIDDEN_LAYERS or not all(
+            type(x) is int and 1 <= x <= MAX_LAYER_WIDTH for x in v):
+        raise ConfigError(f"config key {name!r} must be a list of at most {MAX_HIDDEN_LAYERS} hidden layer sizes, "
+                          f"each an int in 1..{MAX_LAYER_WIDTH} ([]: a linear head), got {v!r}")
+
+
+def _check_policy_name(key: str, name: str, also: str = "") -> None:
+    from policies.registry import check_policy_spec  # imports torch: only for names that need it
+
+    try:
+        check_policy_spec(name)
+    except ValueError as e:
+        raise ConfigError(f"config key {key!r}: {e}{also}") from None
 
 
 @dataclass
@@ -90,7 +128,9 @@ class TrainConfig:
     card-luck noise from the advantages; the policy, the only part that plays, sees the
     observation alone."""
     init_from: str | None = None
-    """Start from this model folder's weights (``belote export`` format) instead."""
+    """Start from this model folder's weights (``belote export`` format) instead (checked
+    to exist when the config is built; loaded, and its shape checked, before the run
+    folder is created)."""
     torch_threads: int = 2
     """torch intra-op threads."""
     workers: int = 1
@@ -108,30 +148,38 @@ class TrainConfig:
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
                 kind = "non-negative" if name in may_be_zero else "positive"
                 raise ConfigError(f"config key {name!r} must be a {kind} int, got {v!r}")
+        check_name("exp_name", self.exp_name, "part of the run folder's name")
+        if any(c in self.exp_name for c in "/\\") or self.exp_name in (".", ".."):
+            raise ConfigError(f"config key 'exp_name' names a run folder: no '/' or '\\', got {self.exp_name!r}")
+        check_name("log_dir", self.log_dir, "the folder of the run folders")
         if not isinstance(self.opponents, dict) or not self.opponents or any(
-                not isinstance(k, str) or isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0
-                for k, w in self.opponents.items()) or sum(self.opponents.values()) <= 0:
+                not isinstance(k, str) or isinstance(w, bool) or not isinstance(w, (int, float))
+                or not math.isfinite(w) or w < 0 for k, w in self.opponents.items()) or sum(self.opponents.values()) <= 0:
             raise ConfigError(f"config key 'opponents' must map names (self, snapshots, a tier or model path) "
-                              f"to non-negative weights, not all zero; got {self.opponents!r}")
+                              f"to finite non-negative weights, not all zero; got {self.opponents!r}")
         if self.opponents.get("snapshots") and not self.snapshot_every:
             raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
         if self.workers > self.n_tables:
             raise ConfigError(f"config key 'workers' ({self.workers}) must not exceed 'n_tables' ({self.n_tables})")
         if not isinstance(self.perfect_critic, bool):
             raise ConfigError(f"config key 'perfect_critic' must be true or false, got {self.perfect_critic!r}")
-        if self.init_from is not None and not isinstance(self.init_from, str):
-            raise ConfigError(f"config key 'init_from' must be a model folder path or null, got {self.init_from!r}")
-        for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef", "max_grad_norm",
-                     "imitation_epsilon"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-                raise ConfigError(f"config key {name!r} must be a non-negative number, got {v!r}")
+        if self.init_from is not None and (not isinstance(self.init_from, str) or not self.init_from
+                                           or not Path(self.init_from).exists()):
+            raise ConfigError(f"config key 'init_from' must be the path of an existing model folder "
+                              f"(belote export format) or null, got {self.init_from!r}")
+        for name in ("learning_rate", "clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
+            check_number(name, getattr(self, name))
+        for name in ("gamma", "gae_lambda", "imitation_epsilon"):
+            check_number(name, getattr(self, name), 0.0, 1.0)
         if self.activation not in ("relu", "tanh"):
             raise ConfigError(f"config key 'activation' must be 'relu' or 'tanh', got {self.activation!r}")
         for name in ("net_pi", "net_vf"):
-            v = getattr(self, name)
-            if not isinstance(v, list) or not all(type(x) is int and x > 0 for x in v):
-                raise ConfigError(f"config key {name!r} must be a list of positive ints, got {v!r}")
+            check_layers(name, getattr(self, name))
+        check_name("imitation_teacher", self.imitation_teacher, "a tier name or model folder path")
+        _check_policy_name("imitation_teacher", self.imitation_teacher)
+        for name in self.opponents:
+            if name not in ("self", "snapshots"):
+                _check_policy_name("opponents", name, " (or self, snapshots)")
         if not isinstance(self.rules, dict):
             raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
         Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option

@@ -182,39 +182,101 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     """
     state = {"next_ckpt": 0, "next_eval": 0, "next_snapshot": 0, "snapshots": []}
     ckpt = None
+    done = 0
+    init = None
     if resume is not None:
         run_dir = Path(resume)
-        if not (run_dir / "config.yaml").is_file():
-            raise CheckpointError(f"{run_dir}: not a run folder (config.yaml is missing)")
-        data = yaml.safe_load((run_dir / "config.yaml").read_text())
-        run_name = data.pop("run_name")
-        cfg = TrainConfig.from_dict(data)
+        cfg, run_name = _read_run_config(run_dir)
         ckpt = latest_checkpoint(run_dir)
-        trainer = json.loads((ckpt / "trainer.json").read_text())
+        trainer = _read_trainer_state(ckpt / "trainer.json")
+        done = trainer["timesteps"]
         state.update({k: trainer[k] for k in state if k in trainer})
     else:
         if cfg is None:
             raise ConfigError("train() needs a config or a run folder to resume")
+        if not isinstance(cfg, TrainConfig):
+            raise ConfigError(f"train() needs a TrainConfig, got {type(cfg).__name__}")
+        init = _load_init_from(cfg)  # before the run folder exists: a bad model leaves nothing behind
         run_name = f"belote_v0__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
         run_dir = Path(cfg.log_dir) / run_name
         run_dir.mkdir(parents=True, exist_ok=False)
         (run_dir / "config.yaml").write_text(yaml.safe_dump({"run_name": run_name, **cfg.to_dict()}, sort_keys=False))
         state.update(next_ckpt=cfg.checkpoint_every, next_eval=cfg.eval_every, next_snapshot=cfg.snapshot_every)
     th.set_num_threads(cfg.torch_threads)
-    done = 0 if ckpt is None else json.loads((ckpt / "trainer.json").read_text())["timesteps"]
     th.manual_seed(cfg.seed + done)
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
     collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
                                   perfect=cfg.perfect_critic, workers=cfg.workers)
     try:
-        return _train(cfg, run_dir, run_name, ckpt, done, state, collector, progress)
+        return _train(cfg, run_dir, run_name, ckpt, done, state, collector, progress, init)
     finally:
         collector.close()
 
 
+def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
+    """The config and run name stored in ``run_dir/config.yaml``; raises ``CheckpointError``
+    for a missing or unreadable file, ``ConfigError`` for bad keys, each naming the file."""
+    path = run_dir / "config.yaml"
+    if not path.is_file():
+        raise CheckpointError(f"{run_dir}: not a run folder (config.yaml is missing)")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: cannot read the run's config ({e})") from None
+    except yaml.YAMLError as e:
+        raise CheckpointError(f"{path}: corrupt run config, not valid YAML ({e})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: corrupt run config, expected a mapping of config keys and 'run_name', "
+                              f"got {type(data).__name__}")
+    data = dict(data)
+    run_name = data.pop("run_name", None)
+    if not isinstance(run_name, str) or not run_name:
+        raise CheckpointError(f"{path}: corrupt run config, 'run_name' must be a non-empty string, got {run_name!r}")
+    try:
+        return TrainConfig.from_dict(data), run_name
+    except ValueError as e:  # ConfigError, RuleOptionError
+        raise ConfigError(f"{path}: {e}") from None
+
+
+def _read_trainer_state(path: Path) -> dict:
+    """``trainer.json`` of a checkpoint: ``timesteps`` (int >= 0) and the schedule
+    (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints; ``snapshots``: pool folder names);
+    raises ``CheckpointError`` naming the file and the bad entry."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CheckpointError(f"{path}: corrupt trainer state ({e})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: corrupt trainer state, expected a JSON object, got {type(data).__name__}")
+    for key in ("timesteps", "next_ckpt", "next_eval", "next_snapshot"):
+        v = data.get(key, 0)
+        if type(v) is not int or v < 0 or (key == "timesteps" and key not in data):
+            raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
+                                  f"{data.get(key, 'nothing')!r}")
+    snaps = data.get("snapshots", [])
+    if not isinstance(snaps, list) or not all(isinstance(n, str) and n and Path(n).name == n for n in snaps):
+        raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names, "
+                              f"got {snaps!r}")
+    return data
+
+
+def _load_init_from(cfg: TrainConfig) -> tuple[BeloteNet, dict] | None:
+    """The ``init_from`` model, checked against the config's network; ``None`` without one.
+    Raises ``CheckpointError`` (bad model folder) or ``ConfigError`` (another policy shape)."""
+    if not cfg.init_from:
+        return None
+    net, meta = load_model(cfg.init_from)
+    want = net_config(cfg)
+    actor = ("obs_size", "n_actions", "pi", "activation")
+    if any(meta["net"].get(k) != want[k] for k in actor):
+        raise ConfigError(f"init_from {cfg.init_from}: network {meta['net']} differs from the config's "
+                          f"{want} (policy part: {', '.join(actor)})")
+    return net, meta
+
+
 def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, done: int, state: dict,
-           collector: SelfPlayCollector, progress: bool) -> Path:
+           collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
     activation = {"relu": th.nn.ReLU, "tanh": th.nn.Tanh}[cfg.activation]
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
@@ -241,7 +303,7 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, do
         if progress:
             print(f"resuming {run_name} from {ckpt.name} ({done} timesteps)")
     else:
-        _warm_start(model, cfg, logger, progress)
+        _warm_start(model, cfg, logger, progress, init)
     hparams = {k: (str(v) if isinstance(v, (list, dict)) or v is None else v) for k, v in cfg.to_dict().items()}
     hparams.update(action_table_version=ACTION_TABLE_VERSION, obs_encoder_version=OBS_ENCODER_VERSION)
     logger.record("hparams", HParam(hparams, {"charts/winrate_vs_normal": 0.0, "charts/winrate_vs_easy": 0.0}),
@@ -263,14 +325,13 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, do
     return run_dir
 
 
-def _warm_start(model: SelfPlayPPO, cfg: TrainConfig, logger, progress: bool) -> None:
-    if cfg.init_from:
-        net, meta = load_model(cfg.init_from)
+def _warm_start(model: SelfPlayPPO, cfg: TrainConfig, logger, progress: bool,
+                init: tuple[BeloteNet, dict] | None = None) -> None:
+    if init is None:
+        init = _load_init_from(cfg)
+    if init is not None:
+        net, meta = init
         want = net_config(cfg)
-        actor = ("obs_size", "n_actions", "pi", "activation")
-        if any(meta["net"].get(k) != want[k] for k in actor):
-            raise ConfigError(f"init_from {cfg.init_from}: network {meta['net']} differs from the config's "
-                              f"{want} (policy part: {', '.join(actor)})")
         weights = net.state_dict()
         if meta["net"] != want:  # same policy, another critic (e.g. perfect_critic): load the policy only
             weights = {k: v for k, v in weights.items() if "value_net" not in k}

@@ -13,7 +13,7 @@ import yaml
 from belote_env import Rules
 from belote_env.env import REWARD_MODES
 
-from ..config import ConfigError
+from ..config import ConfigError, check_layers, check_name, check_number
 
 __all__ = ["RLlibConfig", "ConfigError", "load_rllib_config"]
 
@@ -112,22 +112,20 @@ class RLlibConfig:
         if self.minibatch_size > self.train_batch_size:
             raise ConfigError(f"config key 'minibatch_size' ({self.minibatch_size}) must not exceed "
                               f"'train_batch_size' ({self.train_batch_size})")
-        for name in ("time_budget_s", "lr", "gamma", "lambda_", "clip_param", "entropy_coeff", "vf_loss_coeff",
-                     "grad_clip"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-                raise ConfigError(f"config key {name!r} must be a non-negative number, got {v!r}")
-        v = self.win_rate_threshold
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v <= 1:
-            raise ConfigError(f"config key 'win_rate_threshold' must be a number in [0, 1], got {v!r}")
+        check_name("exp_name", self.exp_name, "part of the run folder's name")
+        if any(c in self.exp_name for c in "/\\") or self.exp_name in (".", ".."):
+            raise ConfigError(f"config key 'exp_name' names a run folder: no '/' or '\\', got {self.exp_name!r}")
+        check_name("log_dir", self.log_dir, "the folder of the run folders")
+        for name in ("time_budget_s", "lr", "clip_param", "entropy_coeff", "vf_loss_coeff", "grad_clip"):
+            check_number(name, getattr(self, name))
+        for name in ("gamma", "lambda_", "win_rate_threshold"):
+            check_number(name, getattr(self, name), 0.0, 1.0)
         if self.activation not in ("relu", "tanh"):
             raise ConfigError(f"config key 'activation' must be 'relu' or 'tanh', got {self.activation!r}")
-        if self.reward_mode not in REWARD_MODES:
+        if not isinstance(self.reward_mode, str) or self.reward_mode not in REWARD_MODES:
             raise ConfigError(f"config key 'reward_mode' must be one of {REWARD_MODES}, got {self.reward_mode!r}")
         for name in ("net_pi", "net_vf"):
-            v = getattr(self, name)
-            if not isinstance(v, list) or not all(type(x) is int and x > 0 for x in v):
-                raise ConfigError(f"config key {name!r} must be a list of positive ints, got {v!r}")
+            check_layers(name, getattr(self, name))
         if not isinstance(self.rules, dict):
             raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
         Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
