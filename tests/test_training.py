@@ -336,3 +336,62 @@ def test_config_accepts_what_works(tmp_path):
     cfg = TrainConfig(opponents={"self": 1, "snapshots": 1, "easy": 1, "normal+search": 1, d: 1}, snapshot_every=10,
                       init_from=d, imitation_teacher=d)
     assert cfg.init_from == d and cfg.opponents[d] == 1
+
+
+def _no_work(*args, **kw):
+    raise AssertionError("the command started its work before checking its output path")
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", "{tmp}"],
+     r"--json {tmp}: is a folder; give the path of a file to write"),
+    (["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", "{tmp}/nonexist/x.json"],
+     r"--json {tmp}/nonexist/x.json: the folder {tmp}/nonexist does not exist"),
+    (["eval", "random", "easy", "--deals", "2", "--no-progress", "--failure-record", "{tmp}"],
+     r"--failure-record {tmp}: is a folder"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", "{tmp}/plot"],
+     r"--plot {tmp}/plot\.png: is a folder; give the path of a file to write"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", "{tmp}/r.xyz"],
+     r"cannot plot to '{tmp}/r\.xyz': the file suffix must be one of \.png, \.svg, \.pdf"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--json", "{tmp}/no/r.json"],
+     r"--json {tmp}/no/r.json: the folder {tmp}/no does not exist"),
+    (["play", "--save", "{tmp}"], r"--save {tmp}: is a folder; give the path of a file to write"),
+    (["export", "{model}", "{tmp}/afile"], r"output folder {tmp}/afile: is an existing file; give a folder"),
+])
+def test_cli_checks_output_paths_before_the_work(tmp_path, monkeypatch, capsys, argv, why):
+    import training.evaluate
+    import training.ladder
+    import training.play
+    from training import export
+
+    for mod, name in ((training.evaluate, "duplicate_match"), (training.ladder, "run_ladder"),
+                      (training.play, "play_game_interactive"), (export, "export_model")):
+        monkeypatch.setattr(mod, name, _no_work)
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "plot.png").mkdir()  # where --plot {tmp}/plot would write
+    fill = {"tmp": str(tmp_path), "model": str(_model_dir(tmp_path))}
+    assert main([a.format(**fill) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"belote {argv[0]}: error: ")
+    assert re.search(why.replace("{tmp}", re.escape(str(tmp_path))), err), err
+
+
+def test_cli_ladder_plot_prints_the_file_written(tmp_path, capsys):
+    target = tmp_path / "ratings"
+    assert main(["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", str(target),
+                 "--json", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"plot saved to {target}.png\n" in out and (tmp_path / "ratings.png").is_file() and not target.exists()
+    assert f"ratings saved to {tmp_path / 'r.json'}" in out
+
+
+def test_cli_export_to_a_file_path_and_unwritable_output(tmp_path, capsys):
+    model = _model_dir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    assert main(["export", str(model), str(tmp_path / "afile" / "sub")]) == 2
+    assert f"output folder {tmp_path / 'afile' / 'sub'}: cannot be created, {tmp_path / 'afile'} is a file" in \
+        capsys.readouterr().err
+    long_name = tmp_path / ("x" * 300 + ".json")  # passes the checks, the write fails (OSError)
+    assert main(["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", str(long_name)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("belote eval: error: ") and "File name too long" in err and "Traceback" not in err

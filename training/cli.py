@@ -21,6 +21,32 @@ from pathlib import Path
 __all__ = ["main"]
 
 
+def _output_file(option: str, path: str | Path | None) -> Path | None:
+    """Check an output file before the work: its folder exists and it is not a folder.
+    Raises ``ValueError`` naming the option, the path and what is wrong."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{option} {path}: is a folder; give the path of a file to write")
+    if not p.parent.is_dir():
+        raise ValueError(f"{option} {path}: the folder {p.parent} does not exist; create it or give another path")
+    return p
+
+
+def _output_folder(option: str, path: str) -> Path:
+    """Check an output folder before the work: it is a folder or can be created as one."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ValueError(f"{option} {path}: is an existing file; give a folder (created if missing)")
+    above = p.parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        raise ValueError(f"{option} {path}: cannot be created, {above} is a file")
+    return p
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
     from .config import load_config
     from .train import train
@@ -73,6 +99,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from .export import export_model
     from .rllib.export import export_rllib_checkpoint, is_rllib_checkpoint  # no ray needed
 
+    _output_folder("output folder", args.out)
     rllib = is_rllib_checkpoint(args.checkpoint)
     out = (export_rllib_checkpoint if rllib else export_model)(args.checkpoint, args.out)
     print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json)")
@@ -85,6 +112,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from .evaluate import PolicyFailure, duplicate_match
 
     rules = load_rules(args.rules)
+    json_path = _output_file("--json", args.json)
+    _output_file("--failure-record", args.failure_record)
     if args.games is not None:
         mode, pairs = "game", args.games
     elif args.pairs is not None:
@@ -103,26 +132,29 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"{e} -- the position is saved as a replayable record: {path} "
                          f"(belote replay {path})") from None
     print(result.summary())
-    if args.json:
-        Path(args.json).write_text(json.dumps(result.to_dict(), indent=2))
+    if json_path is not None:
+        json_path.write_text(json.dumps(result.to_dict(), indent=2))
+        print(f"result saved to {json_path}")
     return 0
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
-    from .ladder import run_ladder
+    from .ladder import plot_path, run_ladder
 
+    plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
+    json_path = _output_file("--json", args.json)
     res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
                      workers=args.workers, progress=not args.no_progress)
     print(res.table())
-    if args.plot:
-        res.plot(args.plot)
-        print(f"plot saved to {args.plot}")
-    if args.json:
-        Path(args.json).write_text(json.dumps({"ratings": dict(zip(res.names, res.ratings)),
-                                               "intervals": dict(zip(res.names, res.intervals)),
-                                               "matches": [m.to_dict() for m in res.matches]}, indent=2))
+    if plot is not None:
+        print(f"plot saved to {res.plot(plot)}")
+    if json_path is not None:
+        json_path.write_text(json.dumps({"ratings": dict(zip(res.names, res.ratings)),
+                                         "intervals": dict(zip(res.names, res.intervals)),
+                                         "matches": [m.to_dict() for m in res.matches]}, indent=2))
+        print(f"ratings saved to {json_path}")
     return 0
 
 
@@ -134,6 +166,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .play import HumanPolicy, play_game_interactive
 
     rules = load_rules(args.rules)
+    save = _output_file("--save", args.save)  # before the game: a bad path would lose it
     seat = args.seat
     pols = []
     for s in range(4):
@@ -147,8 +180,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\ngame abandoned")
         return 130
-    if args.save:
-        print(f"record saved to {save_game(state, args.save)}")
+    if save is not None:
+        print(f"record saved to {save_game(state, save)}")
     return 0
 
 
@@ -217,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--rules", default=None, help="rules preset name or YAML file")
     lad.add_argument("--workers", type=int, default=1, help="processes")
     lad.add_argument("--seed", type=int, default=0)
-    lad.add_argument("--plot", help="save a PNG bar chart of the ratings")
+    lad.add_argument("--plot", help="save a bar chart of the ratings (.png, .svg or .pdf; .png is added to "
+                                    "a name without suffix)")
     lad.add_argument("--json", help="write ratings and matches as JSON")
     lad.add_argument("--no-progress", action="store_true")
     lad.set_defaults(func=_cmd_ladder)
@@ -256,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError) as e:  # config, rule option, checkpoint, policy errors
+    except (ValueError, OSError) as e:  # config, rule option, checkpoint, policy, output path errors
         print(f"belote {args.command}: error: {e}", file=sys.stderr)
         return 2
 

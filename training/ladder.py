@@ -9,12 +9,29 @@ policy). 95% intervals come from a seeded bootstrap over the deal pairs of every
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 from .evaluate import MatchResult, duplicate_match
 
-__all__ = ["LadderResult", "run_ladder", "fit_ratings"]
+__all__ = ["LadderResult", "run_ladder", "fit_ratings", "plot_path", "PLOT_FORMATS"]
+
+#: File formats of ``LadderResult.plot`` (by file suffix).
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_path(path: str | os.PathLike) -> Path:
+    """The file ``LadderResult.plot(path)`` writes: ``path`` itself, or ``path`` + ``.png``
+    when it has no suffix. Raises ``ValueError`` for another suffix than ``PLOT_FORMATS``."""
+    p = Path(path)
+    if not p.suffix:
+        return p.with_name(p.name + ".png")
+    if p.suffix[1:].lower() not in PLOT_FORMATS:
+        raise ValueError(f"cannot plot to {str(path)!r}: the file suffix must be one of "
+                         f"{', '.join('.' + f for f in PLOT_FORMATS)} (none: .png is added)")
+    return p
 
 
 def fit_ratings(names: list[str], scores: dict[tuple[int, int], tuple[float, int]], anchor: int = 0,
@@ -69,7 +86,9 @@ class LadderResult:
                          f"{m.mean_diff:+.1f}")
         return "\n".join(lines)
 
-    def plot(self, path: str) -> None:
+    def plot(self, path: str | os.PathLike) -> Path:
+        """Save a bar chart of the ratings; returns the file written (``plot_path(path)``)."""
+        path = plot_path(path)
         import matplotlib
 
         matplotlib.use("Agg")
@@ -85,8 +104,11 @@ class LadderResult:
         ax.set_xlabel("Elo-style rating (random = 1000), 95% bootstrap interval")
         ax.set_xlim(min(min(vals) - 200, 800), max(vals) + 200)
         fig.tight_layout()
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
+        try:
+            fig.savefig(path, dpi=120, format=path.suffix[1:].lower())
+        finally:
+            plt.close(fig)
+        return path
 
 
 def run_ladder(specs: list[str], pairs: int, seed: int = 0, rules=None, mode: str = "deal", workers: int = 1,
