@@ -15,9 +15,9 @@ __all__ = ["TIERS", "make_policy", "check_policy_spec"]
 
 
 def _expert(seed: int | None = None) -> Policy:
-    from .search import SearchPolicy  # numba and the solver only when asked for
+    from .search import expert_policy  # numba and the solver only when asked for
 
-    return SearchPolicy(seed)
+    return expert_policy(seed)
 
 
 #: Built-in tiers: name -> factory(seed) (RULES.md §12).

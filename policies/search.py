@@ -32,11 +32,26 @@ take is too noisy with 8 samples and ignores what passing is worth.
 Sampling stops after ``samples`` (``bid_samples`` while bidding) samples, or earlier once
 the solver has searched ``node_budget`` nodes (deterministic) or ``time_budget`` seconds
 have passed (wall clock: reproducible only while the budget is not reached), but never
-before ``min_samples``. With ``belief`` set, each sample is weighted by the probability
-that the belief policy, sitting in each other seat with that sample's hands, made the
-bids that seat made (while bidding) or played the cards it played (in card play): its
-``action_probabilities``, or 0.8 for its choice and 0.2 shared by the other legal actions
-for a deterministic policy.
+before ``min_samples``.
+
+Beliefs (``belief``, a policy used as a model of the other seats): each sample is weighted
+by the probability that the model, sitting in each other seat with that sample's hands,
+made the bids that seat made and (in card play) played the cards it played: its
+``action_probabilities``, or ``1 - belief_noise`` for its own choice and ``belief_noise``
+shared by the other legal actions for a deterministic policy. In card play the bids are
+weighted too when ``belief_bids`` is set (each seat's 5 cards at bidding time are drawn at
+random from its 8), and the partner's cards only when ``belief_partner`` is set. With
+``belief_pool`` k > 1 the policy draws k uniform candidates per sample, weighs them and
+keeps ``samples`` of them in proportion to their weights (systematic resampling), so
+every solved sample comes from the posterior; with k = 1 the weights multiply the
+samples' values instead.
+
+The ``expert`` tier (``expert_policy``) models the other seats by the ``normal`` tier
+with ``EXPERT``'s settings. In card play only (both sides bidding as ``normal``,
+100 deal pairs, seed 0, against ``normal``), uniform samples gained +11.8 points per
+deal; resampling 8 candidates per sample by that model's bids and the opponents' cards,
++21.2; the same search given the true hands (an upper bound on what inference can
+give), +47.8.
 
 Search on top of a policy: with ``base`` (a policy) and ``top_k``, only the base's
 ``top_k`` preferred legal actions (by ``action_probabilities`` when it has them, else its
@@ -54,6 +69,7 @@ when ``time_budget`` is None.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import replace
@@ -70,11 +86,18 @@ from belote_env.solver import Position, Solver
 from .base import Policy, with_belote
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-__all__ = ["SearchPolicy", "DEFAULTS", "SEARCH_TOP_K"]
+__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy"]
 
-#: Default settings of the ``expert`` tier (see ``SearchPolicy``).
+#: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
-                take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False)
+                take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
+                belief_bids=False, belief_partner=True)
+
+#: Settings of the ``expert`` tier beyond ``DEFAULTS``: samples drawn from the posterior of
+#: a ``normal``-tier model of the other seats (its bids, and the opponents' cards), by
+#: resampling 8 uniform candidates per sample (RULES.md §11: the model reads only public
+#: actions and the sampled hands).
+EXPERT = dict(belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False)
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -145,7 +168,9 @@ class SearchPolicy:
         seed: seed of the policy's own ``random.Random``.
         samples: hidden-hand samples per card decision (int >= 1).
         bid_samples: samples per bidding decision (int >= 1).
-        min_samples: samples always drawn before a budget may stop sampling (int >= 1).
+        min_samples: samples always drawn before a budget may stop sampling (int >= 1, at
+            most ``samples`` and ``bid_samples``; None: the smallest of 4, ``samples`` and
+            ``bid_samples``).
         node_budget: solver nodes per decision after which sampling stops (int >= 1, or
             None for no limit); deterministic.
         time_budget: seconds per decision after which sampling stops (float > 0, or None).
@@ -168,12 +193,15 @@ class SearchPolicy:
     """
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULTS["samples"],
-                 bid_samples: int = DEFAULTS["bid_samples"], min_samples: int = DEFAULTS["min_samples"],
+                 bid_samples: int = DEFAULTS["bid_samples"], min_samples: int | None = None,
                  node_budget: int | None = DEFAULTS["node_budget"], time_budget: float | None = DEFAULTS["time_budget"],
                  take_margin: float = DEFAULTS["take_margin"], prefilter: float | None = DEFAULTS["prefilter"],
                  value_pass: bool = DEFAULTS["value_pass"],
                  base: Policy | None = None, top_k: int | None = None, belief: Policy | None = None,
-                 name: str = "expert"):
+                 belief_pool: int = DEFAULTS["belief_pool"], belief_noise: float = DEFAULTS["belief_noise"],
+                 belief_bids: bool = DEFAULTS["belief_bids"], belief_partner: bool = DEFAULTS["belief_partner"], name: str = "expert"):
+        if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
+            min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{arg} must be an int >= 1, got {v!r}")
@@ -183,6 +211,22 @@ class SearchPolicy:
         if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
                                         or not time_budget > 0):
             raise ValueError(f"time_budget must be a number of seconds > 0 or None, got {time_budget!r}")
+        if min_samples > samples or min_samples > bid_samples:
+            raise ValueError(f"min_samples must be at most samples ({samples}) and bid_samples ({bid_samples}), "
+                             f"got {min_samples!r}")
+        for arg, v, none_ok in (("take_margin", take_margin, False), ("prefilter", prefilter, True)):
+            if v is None and none_ok:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"{arg} must be a finite number of points{' or None' if none_ok else ''}, got {v!r}")
+        for arg, v in (("value_pass", value_pass), ("belief_bids", belief_bids), ("belief_partner", belief_partner)):
+            if not isinstance(v, bool):
+                raise ValueError(f"{arg} must be a bool, got {v!r}")
+        if isinstance(belief_pool, bool) or not isinstance(belief_pool, int) or belief_pool < 1:
+            raise ValueError(f"belief_pool must be an int >= 1, got {belief_pool!r}")
+        if (isinstance(belief_noise, bool) or not isinstance(belief_noise, (int, float))
+                or not 0.0 < belief_noise < 1.0):
+            raise ValueError(f"belief_noise must be a probability strictly between 0 and 1, got {belief_noise!r}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
             raise ValueError(f"top_k must be an int >= 1 or None, got {top_k!r}")
         for arg, v in (("base", base), ("belief", belief)):
@@ -195,6 +239,8 @@ class SearchPolicy:
         self.take_margin, self.prefilter, self.value_pass = float(take_margin), prefilter, bool(value_pass)
         self.base: Policy = base if base is not None else NormalPolicy(seed)
         self.top_k, self.belief = top_k, belief
+        self.belief_pool, self.belief_noise, self.belief_bids = belief_pool, float(belief_noise), bool(belief_bids)
+        self.belief_partner = bool(belief_partner)
         self._bid_model: Policy = NormalPolicy(seed) if isinstance(self.base, SearchPolicy) else self.base
         self.solver = Solver()
         #: after each search decision: samples drawn, solver nodes, seconds (for benches)
@@ -251,15 +297,12 @@ class SearchPolicy:
         totals = dict.fromkeys(cands, 0.0)
         points = dict.fromkeys(cands, 0.0)
         t0, nodes, n = time.perf_counter(), 0, 0
+        draws = self._draws(info, self.samples, self._weight)
         while n < self.samples and self._budget_left(n, t0, nodes):
-            try:
-                deal = sample_hidden_hands(info, self.rng)
-            except SamplingError:
-                if n == 0:
-                    raise
+            deal, w = next(draws, (None, 0.0))
+            if deal is None:
                 break
             n += 1
-            w = self._weight(info, deal.hands) if self.belief is not None else 1.0
             if w <= 0.0:
                 continue
             pos = Position(deal.hands, k, taker, tuple(info.trick), info.trick_leader, info.rules)
@@ -291,15 +334,12 @@ class SearchPolicy:
         gain = dict.fromkeys(contracts, 0.0)  # per contract: weighted sum of (take - pass) differences
         weights = 0.0
         t0, nodes, n = time.perf_counter(), 0, 0
+        draws = self._draws(info, self.bid_samples, self._bid_weight)
         while n < self.bid_samples and self._budget_left(n, t0, nodes):
-            try:
-                deal = sample_hidden_hands(info, self.rng)
-            except SamplingError:
-                if n == 0:
-                    raise
+            deal, w = next(draws, (None, 0.0))
+            if deal is None:
                 break
             n += 1
-            w = self._bid_weight(info, deal.hands) if self.belief is not None else 1.0
             if w <= 0.0:
                 continue
             stock = [c for c in range(32) if deal.stock >> c & 1]
@@ -357,16 +397,59 @@ class SearchPolicy:
         return None
 
     # ------------------------------------------------------------------ beliefs
+    def _draws(self, info: InfoSet, n: int, weight):
+        """Yield (hidden deal, weight) pairs. Without ``belief``: fresh uniform samples of
+        weight 1. With it: ``n * belief_pool`` uniform candidates are weighted by
+        ``weight(info, hands)`` and ``n`` of them are drawn in proportion to their weights
+        (systematic resampling), each of weight 1; when ``belief_pool`` is 1 the weights are
+        returned instead.
+
+        Raises ``SamplingError`` when not even one consistent deal can be drawn."""
+        if self.belief is None or self.belief_pool == 1:
+            first = True
+            while True:
+                try:
+                    deal = sample_hidden_hands(info, self.rng)
+                except SamplingError:
+                    if first:
+                        raise
+                    return
+                first = False
+                yield deal, (weight(info, deal.hands) if self.belief is not None else 1.0)
+        pool, weights = [], []
+        for i in range(n * self.belief_pool):
+            try:
+                deal = sample_hidden_hands(info, self.rng)
+            except SamplingError:
+                if i == 0:
+                    raise
+                break
+            pool.append(deal)
+            weights.append(weight(info, deal.hands))
+        total = sum(weights)
+        if not total > 0.0:
+            yield from ((d, 1.0) for d in pool[:n])
+            return
+        step, u = total / n, self.rng.random() * total / n
+        acc, j = weights[0], 0
+        for _ in range(n):
+            while acc < u and j + 1 < len(pool):
+                j += 1
+                acc += weights[j]
+            yield pool[j], 1.0
+            u += step
+
     def _bid_weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the bids the other seats made this deal if their
-        5-card hands were ``hands``."""
+        5-card hands were ``hands`` (while bidding: the sampled hands)."""
         w = 1.0
+        base = info if info.contract < 0 else _bidding_view(info)
         for i, (seat, a) in enumerate(info.bids):
             if seat == info.seat:
                 continue
             bid_round = 1 if i < 4 else 2
             legal = classic_legal_bids(bid_round, info.turned_card >> 3, info.rules)
-            view = replace(info, seat=seat, hand=hands[seat], current_seat=seat, bid_round=bid_round,
+            view = replace(base, seat=seat, hand=hands[seat], current_seat=seat, bid_round=bid_round,
                            bids=info.bids[:i], legal_actions=legal)
             w *= self._likelihood(view, a)
         return w
@@ -380,27 +463,50 @@ class SearchPolicy:
             p = probs(view)
             return max(p.get(action, 0.0) + p.get(also, 0.0), 1e-6)
         a = self.belief.act(view)
-        return 0.8 if a in (action, also) else 0.2 / (len(view.legal_actions) - 1)
+        eps = self.belief_noise
+        return 1.0 - eps if a in (action, also) else eps / (len(view.legal_actions) - 1)
 
     def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the cards the other seats played this deal
         if their hands were ``hands`` (plus their played cards)."""
         start = [hands[s] | info.played_by[s] for s in range(4)]
+        w = 1.0
+        if self.belief_bids and info.bids:
+            first = [0, 0, 0, 0]
+            for s in range(4):
+                if s != info.seat:
+                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
+                    for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
+                        first[s] |= 1 << c
+            w = self._bid_weight(info, tuple(first))
         state = _state_with_hands(info, start)
         if state is None:
-            return 1.0
+            return w
         seq = [(leader + i) % 4 for leader, cs, _ in info.tricks for i in range(len(cs))]
         seq += [(info.trick_leader + i) % 4 for i in range(len(info.trick))]
         played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
         announced = {c for _, kind, c in info.announcements if kind == "belote"}
-        w = 1.0
         for seat, c in zip(seq, played):
-            if seat != info.seat:
+            if seat != info.seat and (self.belief_partner or (seat - info.seat) & 1):
                 view = state.information_set(seat)
                 if len(view.legal_actions) > 1:
                     w *= self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
             _replay_card(state, c, c in announced, bool(info.declared[seat]))
         return w
+
+
+def expert_policy(seed: int | None = None) -> SearchPolicy:
+    """The ``expert`` tier: ``SearchPolicy`` with ``DEFAULTS`` and ``EXPERT``, its belief a
+    ``normal``-tier model of the other seats."""
+    return SearchPolicy(seed, belief=NormalPolicy(seed), **EXPERT)
+
+
+def _bidding_view(info: InfoSet) -> InfoSet:
+    """``info`` as it stood before the first bid (card-play fields cleared), for replaying
+    the bids under the belief policy."""
+    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=-1, tricks=(),
+                   played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0), announcements=(),
+                   declared=((), (), (), ()), public_knowledge=None)
 
 
 def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int, eldest: int) -> tuple[int, ...]:

@@ -181,6 +181,13 @@ def test_belief_weighting_and_pass_valuation_play_legal_and_are_deterministic():
     (dict(samples=0), "samples"), (dict(bid_samples=1.5), "bid_samples"), (dict(min_samples=True), "min_samples"),
     (dict(node_budget=0), "node_budget"), (dict(time_budget=-1), "time_budget"), (dict(top_k=0), "top_k"),
     (dict(base="normal"), "base"), (dict(belief=3), "belief"),
+    (dict(samples=4, min_samples=5), "min_samples"), (dict(bid_samples=2, min_samples=3), "min_samples"),
+    (dict(take_margin=float("nan")), "take_margin"), (dict(take_margin="5"), "take_margin"),
+    (dict(take_margin=float("inf")), "take_margin"), (dict(prefilter=float("nan")), "prefilter"),
+    (dict(prefilter="high"), "prefilter"), (dict(value_pass="yes"), "value_pass"),
+    (dict(belief_bids=1), "belief_bids"), (dict(belief_pool=0), "belief_pool"),
+    (dict(belief_pool=2.0), "belief_pool"), (dict(belief_noise=0.0), "belief_noise"),
+    (dict(belief_noise=1.0), "belief_noise"), (dict(belief_noise=float("nan")), "belief_noise"),
 ])
 def test_bad_arguments_are_refused(kw, match):
     with pytest.raises(ValueError, match=match):
