@@ -227,3 +227,69 @@ def test_passing_is_valued_by_the_model_auction():
     assert pol._auction_after_pass(info, strong) == (1, 0)
     weak = (info.hand, parse_cards("8S QC 10D KH 7C"), parse_cards("9C KC QH 10S JD"), parse_cards("QD 10H AC 9D JH"))
     assert pol._auction_after_pass(info, weak) is None
+
+
+def _first_info(pred, max_seed=400):
+    """The first information set, over seeded deals bid and played by ``normal``, that
+    satisfies ``pred(info)``."""
+    normal = make_policy("normal")
+    for seed in range(max_seed):
+        st = GameState(Rules(target=None), seed=seed, dealer=seed % 4)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if pred(info):
+                return info
+            st.apply(normal.act(info))
+    raise AssertionError("no such position in the seeded deals")
+
+
+def test_belief_resampling_keeps_bidding_samples_consistent_with_the_models_passes():
+    """Dealer to bid in round 1 after three passes (RULES.md §3.2): under a ``normal``
+    model with almost no noise, every resampled deal gives each passing seat a hand that
+    ``normal`` would pass; uniform samples of the same position do not."""
+    from policies.normal import TAKE_THRESHOLD, NormalPolicy, hand_value
+
+    info = _first_info(lambda i: i.contract < 0 and i.bid_round == 1 and len(i.bids) == 3)
+    k, turned = info.turned_card >> 3, 1 << info.turned_card
+
+    def passes(hands):
+        return all(hand_value(hands[s] | turned, k) < TAKE_THRESHOLD[0] for s, _ in info.bids)
+
+    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-9)
+    drawn = [d for d, _ in pol._draws(info, 10, pol._bid_weight)]
+    assert len(drawn) == 10 and all(passes(d.hands) for d in drawn)
+    rng = random.Random(0)
+    assert not all(passes(sample_hidden_hands(info, rng).hands) for _ in range(200))
+
+
+def test_belief_resampling_in_card_play_gives_the_taker_a_taking_hand():
+    """A defender's first card after a round-1 take (RULES.md §3.2): with ``belief_bids``,
+    every resampled deal gives the taker 5 of its cards that with the turned card make a
+    ``normal`` take; uniform samples do not always."""
+    from itertools import combinations
+
+    from policies.normal import TAKE_THRESHOLD, NormalPolicy, hand_value
+
+    info = _first_info(lambda i: i.contract >= 0 and not i.tricks and not i.trick and len(i.bids) <= 4
+                       and (i.seat - i.taker) & 1 == 1 and len(i.legal_actions) > 1)
+    k, turned = info.contract, 1 << info.turned_card
+
+    def taking(hands):
+        rest = [c for c in range(32) if (hands[info.taker] & ~turned) >> c & 1]
+        return any(hand_value(sum(1 << c for c in five) | turned, k) >= TAKE_THRESHOLD[0]
+                   for five in combinations(rest, 5))
+
+    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-9, belief_bids=True)
+    drawn = [d for d, _ in pol._draws(info, 10, pol._weight)]
+    assert len(drawn) == 10 and all(taking(d.hands) for d in drawn)
+    rng = random.Random(0)
+    assert not all(taking(sample_hidden_hands(info, rng).hands) for _ in range(200))
+
+
+def test_expert_tier_uses_the_normal_model_posterior():
+    from policies.normal import NormalPolicy
+    from policies.search import EXPERT
+
+    pol = make_policy("expert", seed=0)
+    assert isinstance(pol.belief, NormalPolicy) and pol.belief_pool == EXPERT["belief_pool"] > 1
+    assert pol.belief_bids and not pol.belief_partner
