@@ -184,9 +184,18 @@ class SearchPolicy:
             search does not cover (default: the ``normal`` tier).
         top_k: search only the base policy's ``top_k`` preferred actions (int >= 1), or
             None for every legal action.
-        belief: a policy whose likelihood of the other seats' observed cards weights the
-            samples, or None (uniform samples).
-        name: display name (default ``"expert"``).
+        belief: a policy instance, the model of the other seats whose likelihood of their
+            observed bids and cards weights the samples, or None (uniform samples).
+        belief_pool: candidates drawn per sample and resampled by weight (int 1..1000; 1:
+            the weights multiply the samples' values). The candidates are all drawn and
+            weighed (about 0.5 ms each) before the solving, outside ``node_budget`` and
+            ``time_budget``.
+        belief_noise: probability a deterministic belief policy gives to the actions it
+            would not take, shared among them (float, 1e-6 <= p < 1).
+        belief_bids: in card play, weight the bids too (bool).
+        belief_partner: in card play, weight the partner's cards too (bool).
+        The four ``belief_*`` arguments must keep their defaults when ``belief`` is None.
+        name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
         ValueError: a bad argument (naming it).
@@ -222,16 +231,25 @@ class SearchPolicy:
         for arg, v in (("value_pass", value_pass), ("belief_bids", belief_bids), ("belief_partner", belief_partner)):
             if not isinstance(v, bool):
                 raise ValueError(f"{arg} must be a bool, got {v!r}")
-        if isinstance(belief_pool, bool) or not isinstance(belief_pool, int) or belief_pool < 1:
-            raise ValueError(f"belief_pool must be an int >= 1, got {belief_pool!r}")
+        if isinstance(belief_pool, bool) or not isinstance(belief_pool, int) or not 1 <= belief_pool <= 1000:
+            raise ValueError(f"belief_pool must be an int from 1 to 1000, got {belief_pool!r}")
         if (isinstance(belief_noise, bool) or not isinstance(belief_noise, (int, float))
-                or not 0.0 < belief_noise < 1.0):
-            raise ValueError(f"belief_noise must be a probability strictly between 0 and 1, got {belief_noise!r}")
+                or not 1e-6 <= belief_noise < 1.0):
+            raise ValueError(f"belief_noise must be a probability from 1e-6 to below 1 (smaller ones can underflow "
+                             f"the weights), got {belief_noise!r}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
             raise ValueError(f"top_k must be an int >= 1 or None, got {top_k!r}")
         for arg, v in (("base", base), ("belief", belief)):
-            if v is not None and not callable(getattr(v, "act", None)):
-                raise ValueError(f"{arg} must be a policy (with act(info)), got {type(v).__name__}")
+            if v is not None and (isinstance(v, type) or not callable(getattr(v, "act", None))):
+                what = f"the class {v.__name__} (pass an instance)" if isinstance(v, type) else type(v).__name__
+                raise ValueError(f"{arg} must be a policy instance (with act(info)), got {what}")
+        if belief is None:
+            for arg, v in (("belief_pool", belief_pool), ("belief_noise", belief_noise), ("belief_bids", belief_bids),
+                           ("belief_partner", belief_partner)):
+                if v != DEFAULTS[arg]:
+                    raise ValueError(f"{arg} has no effect without a belief policy (belief=None)")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name must be a non-empty str, got {name!r}")
         self.name = name
         self.rng = random.Random(seed)
         self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
@@ -486,12 +504,19 @@ class SearchPolicy:
         seq += [(info.trick_leader + i) % 4 for i in range(len(info.trick))]
         played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
         announced = {c for _, kind, c in info.announcements if kind == "belote"}
+        # the replayed game lacks the match context (scores, deal number, target): put it back
+        context = dict(scores=info.scores, reserve=info.reserve, deal_number=info.deal_number, rules=info.rules)
         for seat, c in zip(seq, played):
-            if seat != info.seat and (self.belief_partner or (seat - info.seat) & 1):
+            modelled = seat != info.seat and (self.belief_partner or (seat - info.seat) & 1)
+            if info.declared[seat] and DECLARE in state.legal_actions():
+                if modelled:  # the declaration first (RULES.md §6), then the card on the view after it
+                    w *= self._likelihood(replace(state.information_set(seat), **context), DECLARE)
+                state.apply(DECLARE)
+            if modelled:
                 view = state.information_set(seat)
                 if len(view.legal_actions) > 1:
-                    w *= self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
-            _replay_card(state, c, c in announced, bool(info.declared[seat]))
+                    w *= self._likelihood(replace(view, **context), c, ANNOUNCE_BELOTE if c in announced else -1)
+            _replay_card(state, c, c in announced, False)
         return w
 
 
@@ -504,9 +529,9 @@ def expert_policy(seed: int | None = None) -> SearchPolicy:
 def _bidding_view(info: InfoSet) -> InfoSet:
     """``info`` as it stood before the first bid (card-play fields cleared), for replaying
     the bids under the belief policy."""
-    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=-1, tricks=(),
+    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=(info.dealer + 1) % 4, tricks=(),
                    played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0), announcements=(),
-                   declared=((), (), (), ()), public_knowledge=None)
+                   declared=((), (), (), ()), public_knowledge=((0, 0, 0, 0), (0, 0, 0, 0)))
 
 
 def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int, eldest: int) -> tuple[int, ...]:

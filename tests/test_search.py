@@ -13,7 +13,10 @@ from belote_env.cards import parse_card, parse_cards
 from belote_env.rules import legal_cards
 from belote_env.sampling import sample_hidden_hands
 from policies import make_policy
+from policies.normal import NormalPolicy
 from policies.search import SearchPolicy
+
+_normal = NormalPolicy(0)
 
 
 def _cheap(seed=0, **kw):
@@ -185,9 +188,13 @@ def test_belief_weighting_and_pass_valuation_play_legal_and_are_deterministic():
     (dict(take_margin=float("nan")), "take_margin"), (dict(take_margin="5"), "take_margin"),
     (dict(take_margin=float("inf")), "take_margin"), (dict(prefilter=float("nan")), "prefilter"),
     (dict(prefilter="high"), "prefilter"), (dict(value_pass="yes"), "value_pass"),
-    (dict(belief_bids=1), "belief_bids"), (dict(belief_pool=0), "belief_pool"),
-    (dict(belief_pool=2.0), "belief_pool"), (dict(belief_noise=0.0), "belief_noise"),
-    (dict(belief_noise=1.0), "belief_noise"), (dict(belief_noise=float("nan")), "belief_noise"),
+    (dict(belief=_normal, belief_bids=1), "belief_bids"), (dict(belief=_normal, belief_pool=0), "belief_pool"),
+    (dict(belief=_normal, belief_pool=2.0), "belief_pool"), (dict(belief=_normal, belief_noise=0.0), "belief_noise"),
+    (dict(belief=_normal, belief_noise=1.0), "belief_noise"), (dict(belief=_normal, belief_noise=float("nan")), "belief_noise"),
+    (dict(belief=_normal, belief_noise=1e-30), "belief_noise"), (dict(belief=_normal, belief_pool=10**9), "belief_pool"),
+    (dict(belief=NormalPolicy), "belief"), (dict(base=NormalPolicy, top_k=2), "base"),
+    (dict(belief_pool=8), "belief_pool"), (dict(belief_bids=True), "belief_bids"),
+    (dict(belief_partner=False), "belief_partner"), (dict(name=None), "name"), (dict(name=""), "name"),
 ])
 def test_bad_arguments_are_refused(kw, match):
     with pytest.raises(ValueError, match=match):
@@ -255,7 +262,7 @@ def test_belief_resampling_keeps_bidding_samples_consistent_with_the_models_pass
     def passes(hands):
         return all(hand_value(hands[s] | turned, k) < TAKE_THRESHOLD[0] for s, _ in info.bids)
 
-    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-9)
+    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-6)
     drawn = [d for d, _ in pol._draws(info, 10, pol._bid_weight)]
     assert len(drawn) == 10 and all(passes(d.hands) for d in drawn)
     rng = random.Random(0)
@@ -279,7 +286,7 @@ def test_belief_resampling_in_card_play_gives_the_taker_a_taking_hand():
         return any(hand_value(sum(1 << c for c in five) | turned, k) >= TAKE_THRESHOLD[0]
                    for five in combinations(rest, 5))
 
-    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-9, belief_bids=True)
+    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-6, belief_bids=True)
     drawn = [d for d, _ in pol._draws(info, 10, pol._weight)]
     assert len(drawn) == 10 and all(taking(d.hands) for d in drawn)
     rng = random.Random(0)
@@ -293,3 +300,25 @@ def test_expert_tier_uses_the_normal_model_posterior():
     pol = make_policy("expert", seed=0)
     assert isinstance(pol.belief, NormalPolicy) and pol.belief_pool == EXPERT["belief_pool"] > 1
     assert pol.belief_bids and not pol.belief_partner
+
+
+def test_belief_gives_the_true_deal_of_a_model_played_game_full_likelihood():
+    """Deals bid and played by ``normal`` with declarations by choice (preset seed000,
+    RULES.md §6): at later decisions the true hidden hands have likelihood about 1 under a
+    ``normal`` model with noise 1e-6, for every seat's bids, declarations and cards (a
+    declaration is scored on the view before it, the card on the view after it)."""
+    rules = load_rules("seed000", target=None, declarations="choice")
+    normal = make_policy("normal")
+    pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=2, belief_noise=1e-6, belief_partner=True)
+    checked = declared = 0
+    for seed in range(40):
+        st = GameState(rules, seed=seed, dealer=seed % 4)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if info.contract >= 0 and info.tricks and len(info.legal_actions) > 1:
+                assert pol._weight(info, tuple(st.hands)) > 0.999
+                assert pol._bid_weight(info, (0, 0, 0, 0)) >= 0.0  # runs on a card-play view
+                checked += 1
+                declared += any(info.declared[s] for s in range(4) if s != info.seat)
+            st.apply(normal.act(info))
+    assert checked > 100 and declared > 10
