@@ -51,7 +51,8 @@ with ``EXPERT``'s settings. In card play only (both sides bidding as ``normal``,
 100 deal pairs, seed 0, against ``normal``), uniform samples gained +11.8 points per
 deal; resampling 8 candidates per sample by that model's bids and the opponents' cards,
 +21.2; the same search given the true hands (an upper bound on what inference can
-give), +47.8.
+give), +47.8. Whole games (``belote eval expert normal --games 100``, 2,130 deals): the
+expert won 70.5% of games, +15.1 points per deal (uniform samples: 51.5%, +3.1).
 
 Search on top of a policy: with ``base`` (a policy) and ``top_k``, only the base's
 ``top_k`` preferred legal actions (by ``action_probabilities`` when it has them, else its
