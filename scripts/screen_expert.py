@@ -1,0 +1,97 @@
+"""Screen settings of the search tier against a policy in mirrored deal pairs (2 processes).
+
+    python scripts/screen_expert.py --pairs 100 --seed 0 --kwargs '{"belief_pool": 8}' \\
+        [--belief normal] [--cards-only] [--true-hands] [--opponent normal]
+
+``--kwargs`` are ``SearchPolicy`` arguments (JSON); ``--belief`` names the tier used as
+the model of the other seats; ``--cards-only`` makes the searcher bid as its base policy
+(``normal``), so only card play differs; ``--true-hands`` gives the search the real hidden
+hands instead of samples (an upper bound on what inference can give; it breaks the
+information rule on purpose and exists only for this measurement). Prints the mean
+point difference per deal (95% interval over pairs), deals won and contracts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def _work(args) -> tuple[list[float], list[float], list[int]]:
+    kw, ids, seed, opp, belief, cards_only, true_hands = args
+    import policies.search as search
+    from belote_env import GameState, Rules
+    from belote_env.sampling import HiddenDeal
+    from policies import make_policy
+    from training.evaluate import _play_pairs
+
+    if belief:
+        kw = dict(kw, belief=make_policy(belief))
+    expert = search.SearchPolicy(0, **kw)
+    if cards_only:
+        expert._bid = expert.base.act
+    other = make_policy(opp, seed=seed + 1)
+    rules = Rules(target=None)
+    if not true_hands:  # the duplicate-match harness of `belote eval` (passed-out deals redealt)
+        t = _play_pairs(expert, other, ids, seed, rules, "deal")
+        return t.diffs, t.deal_wins, [t.taken[0], t.made[0], t.taken[1], t.made[1]]
+    current = {}
+    search.sample_hidden_hands = lambda info, rng: HiddenDeal(tuple(current["state"].hands), 0)
+    diffs, wins, counts = [], [], [0, 0, 0, 0]  # search taken / made, opponent taken / made
+    for i in ids:  # same decks; a passed-out deal counts 0
+        d = w = 0.0
+        for a_team in (0, 1):
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4)
+            current["state"] = state
+            while not state.is_deal_over:
+                s = state.current
+                state.apply((expert if s & 1 == a_team else other).act(state.information_set(s)))
+            diff = 0
+            if state.deal_scores:
+                score = state.deal_scores[-1]
+                diff = score.difference(a_team)
+                side = 0 if score.taker_team == a_team else 2
+                counts[side] += 1
+                counts[side + 1] += score.outcome == "made"
+            d += diff / 2
+            w += (1.0 if diff > 0 else 0.5 if diff == 0 else 0.0) / 2
+        diffs.append(d)
+        wins.append(w)
+    return diffs, wins, counts
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--kwargs", default="{}", help="SearchPolicy arguments as JSON")
+    ap.add_argument("--belief", default=None, help="tier used as the model of the other seats")
+    ap.add_argument("--cards-only", action="store_true", help="bid as the base policy")
+    ap.add_argument("--true-hands", action="store_true", help="search the real hands (upper bound)")
+    ap.add_argument("--opponent", default="normal")
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    kw = json.loads(a.kwargs)
+    ids = list(range(a.pairs))
+    t0 = time.perf_counter()
+    tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.cards_only, a.true_hands)
+             for k in range(a.workers)]
+    with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_work, tasks))
+    diffs = [d for p in parts for d in p[0]]
+    wins = [w for p in parts for w in p[1]]
+    c = [sum(p[2][i] for p in parts) for i in range(4)]
+    mean, half = statistics.mean(diffs), 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    print(f"{a.pairs} deal pairs (seed {a.seed}) vs {a.opponent}: {mean:+.1f} points per deal "
+          f"({mean - half:+.1f} to {mean + half:+.1f}), deals won {statistics.mean(wins):.3f}; "
+          f"contracts taken/made: search {c[0]}/{c[1]}, {a.opponent} {c[2]}/{c[3]}; "
+          f"{time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
