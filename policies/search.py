@@ -74,6 +74,7 @@ import math
 import random
 import time
 from dataclasses import replace
+from itertools import islice
 
 from belote_env import InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
@@ -424,25 +425,15 @@ class SearchPolicy:
         returned instead.
 
         Raises ``SamplingError`` when not even one consistent deal can be drawn."""
-        if self.belief is None or self.belief_pool == 1:
-            first = True
-            while True:
-                try:
-                    deal = sample_hidden_hands(info, self.rng)
-                except SamplingError:
-                    if first:
-                        raise
-                    return
-                first = False
-                yield deal, (weight(info, deal.hands) if self.belief is not None else 1.0)
+        uniform = self._uniform(info)
+        if self.belief is None:
+            yield from ((deal, 1.0) for deal in uniform)
+            return
+        if self.belief_pool == 1:
+            yield from ((deal, weight(info, deal.hands)) for deal in uniform)
+            return
         pool, weights = [], []
-        for i in range(n * self.belief_pool):
-            try:
-                deal = sample_hidden_hands(info, self.rng)
-            except SamplingError:
-                if i == 0:
-                    raise
-                break
+        for deal in islice(uniform, n * self.belief_pool):  # each weighed before the next draw (rng order)
             pool.append(deal)
             weights.append(weight(info, deal.hands))
         total = sum(weights)
@@ -457,6 +448,17 @@ class SearchPolicy:
                 acc += weights[j]
             yield pool[j], 1.0
             u += step
+
+    def _uniform(self, info: InfoSet):
+        """Yield uniform samples of the hidden cards (``sample_hidden_hands``) until one
+        cannot be drawn; raises ``SamplingError`` when not even the first can."""
+        yield sample_hidden_hands(info, self.rng)
+        while True:
+            try:
+                deal = sample_hidden_hands(info, self.rng)
+            except SamplingError:
+                return
+            yield deal
 
     def _bid_weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the bids the other seats made this deal if their
@@ -505,19 +507,17 @@ class SearchPolicy:
         seq += [(info.trick_leader + i) % 4 for i in range(len(info.trick))]
         played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
         announced = {c for _, kind, c in info.announcements if kind == "belote"}
-        # the replayed game lacks the match context (scores, deal number, target): put it back
-        context = dict(scores=info.scores, reserve=info.reserve, deal_number=info.deal_number, rules=info.rules)
         for seat, c in zip(seq, played):
             modelled = seat != info.seat and (self.belief_partner or (seat - info.seat) & 1)
             if info.declared[seat] and DECLARE in state.legal_actions():
                 if modelled:  # the declaration first (RULES.md §6), then the card on the view after it
-                    w *= self._likelihood(replace(state.information_set(seat), **context), DECLARE)
+                    w *= self._likelihood(state.information_set(seat), DECLARE)
                 state.apply(DECLARE)
             if modelled:
                 view = state.information_set(seat)
                 if len(view.legal_actions) > 1:
-                    w *= self._likelihood(replace(view, **context), c, ANNOUNCE_BELOTE if c in announced else -1)
-            _replay_card(state, c, c in announced, False)
+                    w *= self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
+            _replay_card(state, c, c in announced)
         return w
 
 
@@ -552,8 +552,9 @@ def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int,
 
 def _state_with_hands(info: InfoSet, hands: list[int]):
     """A ``GameState`` at the first lead of this deal with the given 8-card hands, the
-    public bids and contract (a deck is built to deal them), or None when the rule set's
-    deal cannot be rebuilt that way."""
+    public bids and contract (a deck is built to deal them) and the game scores, litige
+    reserve and deal number of ``info``, or None when the rule set's deal cannot be rebuilt
+    that way."""
     from belote_env import GameState
 
     taker, eldest = info.taker, (info.dealer + 1) % 4
@@ -571,18 +572,18 @@ def _state_with_hands(info: InfoSet, hands: list[int]):
     deck.append(info.turned_card)
     for i in range(4):
         deck += later[(eldest + i) % 4]
-    state = GameState(info.rules.replace(target=None, max_deals=None), dealer=info.dealer, deck=deck)
+    state = GameState(info.rules, dealer=info.dealer, deck=deck)
+    # the match context of ``info``: its views then match the real ones field for field
+    state.scores, state.reserve, state.deal_number = list(info.scores), info.reserve, info.deal_number
     for _, a in info.bids:
         state.apply(a)
     return state if state.phase == 1 else None
 
 
-def _replay_card(state, c: int, announced: bool, declared: bool) -> None:
-    """Play card ``c`` for the seat to act, with the announcements it made with it."""
+def _replay_card(state, c: int, announced: bool) -> None:
+    """Play card ``c`` for the seat to act, with the belote announcement it made with it
+    (a declaration is applied by the caller)."""
     legal = state.legal_actions()
-    if declared and DECLARE in legal:
-        state.apply(DECLARE)
-        legal = state.legal_actions()
     if announced and ANNOUNCE_BELOTE in legal:
         state.apply(ANNOUNCE_BELOTE)
     state.apply(c)

@@ -322,3 +322,24 @@ def test_belief_gives_the_true_deal_of_a_model_played_game_full_likelihood():
                 declared += any(info.declared[s] for s in range(4) if s != info.seat)
             st.apply(normal.act(info))
     assert checked > 100 and declared > 10
+
+
+def test_replayed_play_views_carry_the_games_context():
+    """The belief replays a deal from its first lead (RULES.md §11: public bids, sampled
+    hands); in deal 2+ of a game its views carry the real scores, litige reserve, deal
+    number and rules (a model may read them)."""
+    from policies.search import _state_with_hands
+
+    normal = make_policy("normal")
+    st = GameState(Rules(), seed=5)
+    while st.deal_number < 2 or st.phase != 1 or not st.tricks:
+        if st.is_deal_over:
+            st.next_deal()
+        else:
+            st.apply(normal.act(st.information_set(st.current)))
+    info = st.information_set(st.current)
+    start = [st.hands[s] | info.played_by[s] for s in range(4)]
+    replay = _state_with_hands(info, start).information_set(info.seat)
+    assert info.deal_number >= 2 and info.scores != (0, 0)
+    assert (replay.scores, replay.reserve, replay.deal_number, replay.rules) == \
+        (info.scores, info.reserve, info.deal_number, info.rules)
