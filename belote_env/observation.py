@@ -56,7 +56,7 @@ from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
 
-__all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask"]
+__all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index"]
 
 OBS_ENCODER_VERSION = 1
 OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1 + 12 + 96 + 4
@@ -268,3 +268,48 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     if tokens:
         out[9:9 + len(tokens)] = tokens
     return out
+
+
+def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays that rename the suits of an observation (the game is the same up to the
+    suits' names, RULES.md §1: used to augment training data and to average a network over
+    the 24 renamings).
+
+    Args:
+        perm: a permutation of ``(0, 1, 2, 3)``: suit ``s`` becomes suit ``perm[s]``.
+    Returns:
+        ``(obs_index, card_index)``, int64 arrays of shapes ``(OBS_SIZE,)`` and ``(32,)``:
+        ``obs[..., obs_index]`` is the observation of the renamed deal, and
+        ``values[..., card_index]`` renames a per-card vector (card ``c`` of suit ``s``
+        becomes the card of the same rank in suit ``perm[s]``). Every block indexed by
+        card, suit or contract suit is renamed (hand, turned card, named contracts,
+        contract kind, trick, played cards, legal, unseen, master cards, led suit, voids,
+        possible holders); the rest is left as is.
+    Raises:
+        ValueError: ``perm`` is not a permutation of 0..3.
+    """
+    perm = [int(x) for x in perm]
+    if sorted(perm) != [0, 1, 2, 3]:
+        raise ValueError(f"perm must be a permutation of (0, 1, 2, 3), got {perm!r}")
+    dest = np.arange(OBS_SIZE)
+    card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
+    bases = [_HAND, _TURNED, _LEGAL, _UNSEEN, _MASTER] + [_TRICK + 32 * r for r in range(4)] + [
+        _PLAYED + 32 * r for r in range(4)]
+    for base in bases:
+        for c in range(32):
+            dest[base + c] = base + card[c]
+    for s in range(4):
+        for r in range(4):
+            dest[_BID2 + 7 * r + 1 + s] = _BID2 + 7 * r + 1 + perm[s]
+        dest[_CONTRACT + s] = _CONTRACT + perm[s]
+        dest[_LED + s] = _LED + perm[s]
+        for r in range(3):
+            dest[_VOIDS + 4 * r + s] = _VOIDS + 4 * r + perm[s]
+    for c in range(32):
+        for r in range(3):
+            dest[_HOLDERS + 3 * c + r] = _HOLDERS + 3 * card[c] + r
+    obs_index = np.empty(OBS_SIZE, dtype=np.int64)
+    obs_index[dest] = np.arange(OBS_SIZE)
+    card_index = np.empty(32, dtype=np.int64)
+    card_index[card] = np.arange(32)
+    return obs_index, card_index

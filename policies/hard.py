@@ -1,11 +1,18 @@
 """Tier ``hard`` (RULES.md §12, seed 004: it "remembers played cards, infers which suits each
-seat is void in, and estimates where each unseen card lies"): a policy network trained by
-self-play (``belote train``) and shipped in ``policies/models/hard/``.
+seat is void in, and estimates where each unseen card lies"): two networks shipped in
+``policies/models/hard/``.
 
-Those inferences are its inputs (the observation's played-card and belief blocks,
-``belote_env.inference``); the network learned the rest. Loading uses torch and
-safetensors only (no SB3, no code from the file); illegal actions are masked out; it plays
-the most probable legal action.
+* Bidding, declarations and announcements: a policy network trained by self-play
+  MaskablePPO (``belote train --config configs/train/hard.yaml``), playing its most
+  probable legal action.
+* Card play: a card-value network (``cards/``) trained from a double-dummy oracle
+  (``training.oracle``): it values each legal card by the deal's expected point difference
+  given the seat's information set, averaged over the 24 renamings of the suits, and the
+  best card is played.
+
+Those inferences are inputs (the observation's played-card and belief blocks,
+``belote_env.inference``); the networks learned the rest. Loading uses torch and
+safetensors only (no SB3, no code from the files); illegal actions are masked out.
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ class HardPolicy(NetworkPolicy):
     """
 
     def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR):
-        from .network import load_model
+        from .network import load_card_net, load_model
 
         net, meta = load_model(model_dir)
-        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard")
+        card = load_card_net(model_dir)
+        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard",
+                         card_net=card[0] if card else None, suit_average=card[1] if card else False)

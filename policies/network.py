@@ -23,10 +23,14 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
+from belote_env.actions import ANNOUNCE_BELOTE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 
-__all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "NetworkPolicy", "FORMAT_VERSION",
+from .base import with_belote
+
+__all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
+           "is_card_decision", "CARDS_SUBDIR", "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
@@ -205,6 +209,25 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
     return net, meta
 
 
+#: Sub-folder of a model folder holding an optional card-value network (``training.oracle``).
+CARDS_SUBDIR = "cards"
+
+
+def is_card_decision(info: InfoSet) -> bool:
+    """A card-play decision with more than one legal card, where the only other legal
+    action is announcing belote (the card-value network's domain)."""
+    if info.contract < 0:
+        return False
+    legal = info.legal_actions
+    n = 0
+    for a in legal:
+        if a < 32:
+            n += 1
+        elif a != ANNOUNCE_BELOTE:
+            return False
+    return n > 1
+
+
 class NetworkPolicy:
     """A policy backed by a ``BeloteNet`` (checkpoints, exported models, the hard tier).
 
@@ -213,35 +236,73 @@ class NetworkPolicy:
         deterministic: play the most probable legal action (default) or sample.
         seed: seed of the policy's own RNG (used only when sampling).
         name: display name.
+        card_net: optional card-value network (``training.oracle``): at card decisions
+            (``is_card_decision``) the legal card with the largest output 0..31 is played
+            (with the belote announcement when due, ``policies.base.with_belote``),
+            whatever ``deterministic`` says; ``net`` makes every other decision.
+        suit_average: average the card-value network over the 24 renamings of the suits
+            (``observation.suit_permutation_index``: one batched forward pass of 24 rows),
+            as it was trained with renamed suits (``training.oracle``).
     """
 
     def __init__(self, net: BeloteNet, meta: dict | None = None, deterministic: bool = True,
-                 seed: int | None = None, name: str = "network"):
+                 seed: int | None = None, name: str = "network", card_net: BeloteNet | None = None,
+                 suit_average: bool = False):
+        if type(suit_average) is not bool:
+            raise ValueError(f"suit_average must be a bool, got {suit_average!r}")
         self.net, self.meta, self.name = net, meta or {}, name
+        self.card_net = card_net
+        self.suit_average = suit_average
         self.deterministic = deterministic
         self.rng = random.Random(seed)
         self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
 
     @classmethod
     def from_path(cls, path: str | os.PathLike, **kwargs) -> "NetworkPolicy":
-        """Load a model folder (see ``load_model``); raises ``CheckpointError``."""
+        """Load a model folder (see ``load_model``), and its ``cards/`` card-value network
+        when there is one; raises ``CheckpointError``."""
         net, meta = load_model(path)
         kwargs.setdefault("name", str(path))
+        card = load_card_net(path)
+        if card is not None:
+            kwargs.setdefault("card_net", card[0])
+            kwargs.setdefault("suit_average", card[1])
         return cls(net, meta, **kwargs)
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
-        """Probability of each legal action id under the network."""
+        """Probability of each legal action id under the network (``net``; the card-value
+        network, when there is one, is not a distribution and is not consulted)."""
         obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
         logits = self.net.action_net(self.net.mlp_extractor.policy_net(obs))[0]
         legal = list(info.legal_actions)
         p = torch.softmax(logits[legal], dim=0).tolist()
         return dict(zip(legal, p))
 
+    @torch.inference_mode()
+    def card_values(self, info: InfoSet) -> dict[int, float]:
+        """The card-value network's value of each legal card (a point difference / 162 for
+        the seat's team, centred: only differences between cards are meaningful). Raises
+        ``ValueError`` if the policy has no card-value network."""
+        if self.card_net is None:
+            raise ValueError(f"{self.name}: no card-value network")
+        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        if self.suit_average:
+            po, pc = _suit_tables()
+            out = self.card_net.action_net(self.card_net.mlp_extractor.policy_net(obs[po]))[:, :32]
+            # row p values the renamed cards: card j of row p is card pc[p, j] of the deal
+            out = torch.empty_like(out).scatter_(1, pc, out).mean(0).tolist()
+        else:
+            out = self.card_net.action_net(self.card_net.mlp_extractor.policy_net(obs.unsqueeze(0)))[0].tolist()
+        return {a: out[a] for a in info.legal_actions if a < 32}
+
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self.card_net is not None and is_card_decision(info):
+            v = self.card_values(info)
+            return with_belote(info, max(v, key=lambda a: (v[a], -a)))
         probs = self.action_probabilities(info)
         if self.deterministic:
             return max(legal, key=lambda a: (probs[a], -a))
@@ -251,3 +312,39 @@ class NetworkPolicy:
             if x < acc:
                 return a
         return legal[-1]
+
+
+def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
+    """The card-value network in ``folder/cards/`` and whether it is averaged over suit
+    renamings (its ``meta.json`` key ``suit_average``); ``None`` when that sub-folder does
+    not exist. Raises ``CheckpointError`` like ``load_model``, and for a ``suit_average``
+    that is not a bool."""
+    folder = Path(folder)
+    if folder.name == "model.safetensors" or folder.suffix == ".json":
+        folder = folder.parent
+    sub = folder / CARDS_SUBDIR
+    if not sub.is_dir():
+        return None
+    net, meta = load_model(sub)
+    avg = meta.get("suit_average", False)
+    if type(avg) is not bool:
+        raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
+    return net, avg
+
+
+_SUIT_TABLES: tuple[torch.Tensor, torch.Tensor] | None = None
+
+
+def _suit_tables() -> tuple[torch.Tensor, torch.Tensor]:
+    """The 24 suit renamings: observation and card index tensors, ``(24, OBS_SIZE)`` and
+    ``(24, 32)`` int64 (``observation.suit_permutation_index``)."""
+    global _SUIT_TABLES
+    if _SUIT_TABLES is None:
+        import itertools
+
+        from belote_env.observation import suit_permutation_index
+
+        idx = [suit_permutation_index(p) for p in itertools.permutations(range(4))]
+        _SUIT_TABLES = (torch.from_numpy(np.stack([o for o, _ in idx])),
+                        torch.from_numpy(np.stack([c for _, c in idx])))
+    return _SUIT_TABLES

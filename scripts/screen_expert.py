@@ -1,7 +1,7 @@
 """Screen settings of the search tier against a policy in mirrored deal pairs (2 processes).
 
     python scripts/screen_expert.py --pairs 100 --seed 0 --kwargs '{"belief_pool": 8}' \\
-        [--belief normal] [--cards-only] [--true-hands] [--opponent normal]
+        [--belief normal] [--cards-only] [--true-hands] [--opponent normal] [--json out.json]
 
 ``--kwargs`` are ``SearchPolicy`` arguments (JSON); ``--belief`` names the tier used as
 the model of the other seats; ``--cards-only`` makes the searcher bid as its base policy
@@ -20,6 +20,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 
 def _work(args) -> tuple[list[float], list[float], list[int]]:
@@ -75,6 +76,8 @@ def main() -> None:
     ap.add_argument("--true-hands", action="store_true", help="search the real hands (upper bound)")
     ap.add_argument("--opponent", default="normal")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", default=None, help="also write each pair's point difference (by pair id) here, "
+                                                  "to compare two settings pair by pair")
     a = ap.parse_args()
     kw = json.loads(a.kwargs)
     ids = list(range(a.pairs))
@@ -91,6 +94,10 @@ def main() -> None:
           f"({mean - half:+.1f} to {mean + half:+.1f}), deals won {statistics.mean(wins):.3f}; "
           f"contracts taken/made: search {c[0]}/{c[1]}, {a.opponent} {c[2]}/{c[3]}; "
           f"{time.perf_counter() - t0:.0f} s")
+    if a.json:
+        order = [i for k in range(a.workers) for i in ids[k::a.workers]]
+        by_id = dict(zip(order, diffs))
+        Path(a.json).write_text(json.dumps({"args": vars(a), "diffs": [by_id[i] for i in ids]}))
 
 
 if __name__ == "__main__":

@@ -92,3 +92,46 @@ def test_reference_encoder_hand_checked_values():
             assert holds == 0
         else:
             assert holds == (1.0 if r == taker_rel else 0.0)
+
+
+def _renamed_game(seed: int, perm):
+    """The same deal and actions with suit ``s`` renamed ``perm[s]`` (cards and named contracts)."""
+    rules = Rules(target=None)
+    st = GameState(rules, seed=seed)
+    mp = lambda c: perm[c >> 3] * 8 + (c & 7)  # noqa: E731
+    st2 = GameState(rules, deck=[mp(c) for c in st.deal_log[-1]["deck"]], dealer=st.dealer)
+    rng = random.Random(seed)
+    while not st.is_deal_over:
+        yield st, st2
+        legal = st.legal_actions()
+        a = legal[rng.randrange(len(legal))]
+        st.apply(a)
+        st2.apply(mp(a) if a < 32 else 34 + perm[a - 34] if 34 <= a < 38 else a)
+
+
+def test_suit_permutation_index_renames_every_suit_block():
+    """Encoding a deal whose suits were renamed equals renaming the encoding (every
+    position of 12 random deals, 12 renamings)."""
+    import itertools
+
+    from belote_env.observation import suit_permutation_index
+
+    perms = list(itertools.permutations(range(4)))
+    checked = 0
+    for seed in range(12):
+        perm = perms[(5 * seed + 1) % 24]
+        obs_index, card_index = suit_permutation_index(perm)
+        assert sorted(obs_index) == list(range(OBS_SIZE)) and sorted(card_index) == list(range(32))
+        for st, st2 in _renamed_game(seed, perm):
+            a = encode_infoset(st.information_set(st.current))
+            b = encode_infoset(st2.information_set(st2.current))
+            assert np.array_equal(a[obs_index], b)
+            m = np.zeros(32)
+            m[[c for c in st.legal_actions() if c < 32]] = 1
+            m2 = np.zeros(32)
+            m2[[c for c in st2.legal_actions() if c < 32]] = 1
+            assert np.array_equal(m[card_index], m2)
+            checked += 1
+    assert checked > 300
+    with pytest.raises(ValueError, match="permutation"):
+        suit_permutation_index((0, 1, 1, 2))

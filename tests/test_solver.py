@@ -218,3 +218,26 @@ def test_solver_bad_table_size():
 def test_position_of_needs_card_play():
     with pytest.raises(ValueError, match="card-play"):
         position_of(GameState(Rules(target=None), seed=0))
+
+
+@pytest.mark.parametrize("rules_i", range(len(RULESETS)))
+def test_same_deal_table_reuse_gives_the_fresh_values(rules_i):
+    """``card_values(..., same_deal=True)`` keeps the table across the positions of one
+    deal: every decision's values equal a fresh solver's (a table kept from another deal
+    would not be valid, hence the flag)."""
+    rules = RULESETS[rules_i].replace(round2_no_trump_all_trump=True)
+    kept, checked = Solver(), 0
+    for seed in range(6):
+        st = _endgame_state(rules, seed, 8)
+        same = False
+        rng = random.Random(seed)
+        while not st.is_deal_over:
+            legal = st.legal_actions()
+            cards = [a for a in legal if a < 32]
+            if len(cards) > 1:
+                pos = position_of(st)
+                assert kept.card_values(pos, same_deal=same) == Solver().card_values(pos)
+                same = True
+                checked += 1
+            st.apply(cards[rng.randrange(len(cards))] if cards else legal[0])
+    assert checked > 20

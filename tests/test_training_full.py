@@ -120,20 +120,23 @@ def test_shipped_hard_tier_loads_and_plays_fast():
 
     meta = json.loads((HARD_MODEL_DIR / "meta.json").read_text())
     assert meta["action_table_version"] == 1 and meta["obs_encoder_version"] == 1
-    assert (HARD_MODEL_DIR / "model.safetensors").stat().st_size < 5_000_000  # a few MB at most
+    size = sum(p.stat().st_size for p in HARD_MODEL_DIR.rglob("*") if p.is_file())
+    assert size < 5_000_000  # a few MB at most, the card-value network included
     pol = make_policy("hard")
-    moves, spent = 0, 0.0
+    assert pol.card_net is not None and pol.suit_average  # cards played by the oracle-trained network
+    times = []
     for seed in range(10):
         st = GameState(Rules(target=None), seed=seed)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             t0 = time.perf_counter()
             a = pol.act(info)
-            spent += time.perf_counter() - t0
-            moves += 1
+            times.append(time.perf_counter() - t0)
             assert a in info.legal_actions
             st.apply(a)
-    assert moves > 300 and spent / moves < 0.005  # well under a millisecond measured; 5 ms bound for slow CI
+    # 0.43 ms per move measured (README); the median and a 5 ms bound keep a busy CI machine's
+    # preemptions out of it
+    assert len(times) > 300 and sorted(times)[len(times) // 2] < 0.005
 
 
 def _fake_run(tmp_path, config_text=None, trainer=None):

@@ -1,0 +1,97 @@
+"""Train a card-value network from the double-dummy oracle (``training.oracle``) and write a
+model folder that plays with it: the bidding network of ``--bidder`` (default: the shipped
+hard model) plus ``cards/``, the fitted card-value network.
+
+    python scripts/train_oracle.py --deals 24000 --workers 2 --out runs/oracle
+    belote eval runs/oracle normal --games 200 --seed 7
+
+Data are generated in ``--workers`` processes (worker ``i`` plays deals seeded
+``seed * 1000 + i``), saved as ``data-<i>.npz`` in ``--out`` (reused by a later run with
+``--reuse-data``), then the network is fitted and saved (safetensors + JSON, each file
+written atomically). Prints the data size, the fit's figures per epoch and the wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+
+def _generate(args) -> str:
+    deals, seed, behaviour, epsilon, path = args
+    import torch
+
+    from belote_env import Rules
+    from training.oracle import generate_oracle_data
+
+    torch.set_num_threads(1)
+    data = generate_oracle_data(deals, seed, Rules(), behaviour=behaviour, epsilon=epsilon)
+    tmp = Path(path).with_suffix(".tmp.npz")
+    np.savez(tmp, **data)
+    tmp.replace(path)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=24000, help="deals of data in all")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--behaviour", nargs="+", default=["normal", "hard"], help="policies playing the data deals")
+    ap.add_argument("--epsilon", type=float, default=0.05, help="rate of random cards in the data deals")
+    ap.add_argument("--layers", type=int, nargs="+", default=[512, 512], help="hidden layer sizes")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--no-augment", action="store_true",
+                    help="fit without renaming suits (and play without averaging over renamings)")
+    ap.add_argument("--bidder", default=None, help="model folder whose network bids (default: shipped hard)")
+    ap.add_argument("--out", required=True, help="model folder to write")
+    ap.add_argument("--reuse-data", action="store_true", help="fit on the data-*.npz already in --out")
+    a = ap.parse_args()
+    if a.deals < a.workers or a.workers < 1:
+        ap.error("--deals must be >= --workers >= 1")
+
+    import torch
+
+    from policies.hard import HARD_MODEL_DIR
+    from policies.network import CARDS_SUBDIR, BeloteNet, load_model, save_model
+    from training.oracle import fit_card_values
+
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    paths = sorted(str(p) for p in out.glob("data-*.npz")) if a.reuse_data else []
+    if not paths:
+        jobs = [(a.deals // a.workers + (i < a.deals % a.workers), a.seed * 1000 + i, tuple(a.behaviour), a.epsilon,
+                 str(out / f"data-{i}.npz")) for i in range(a.workers)]
+        with ProcessPoolExecutor(a.workers) as ex:
+            paths = list(ex.map(_generate, jobs))
+    parts = [np.load(p) for p in paths]
+    data = {k: np.concatenate([d[k] for d in parts]) for k in ("obs", "mask", "q")}
+    t_data = time.time() - t0
+    print(f"data: {len(data['q'])} card decisions from {len(paths)} files, {t_data:.0f} s", flush=True)
+
+    bidder = Path(a.bidder) if a.bidder else HARD_MODEL_DIR
+    load_model(bidder)  # fail early on a bad bidder folder
+    torch.manual_seed(a.seed)
+    net = BeloteNet(pi=a.layers, vf=[8])
+    fit = fit_card_values(net, data, epochs=a.epochs, lr=a.lr, seed=a.seed, progress=True, augment=not a.no_augment)
+    for name in ("model.safetensors", "meta.json"):
+        shutil.copyfile(bidder / name, out / name)
+    shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
+    figures = {"decisions": len(data["q"]), "deals": a.deals, "behaviour": a.behaviour, "epsilon": a.epsilon,
+               "data_seconds": round(t_data), "fit": fit["history"][-1]}
+    save_model(out / CARDS_SUBDIR, net.state_dict(), net.config,
+               {"oracle": figures, "suit_average": not a.no_augment})
+    print(json.dumps(figures, indent=1))
+    print(f"wrote {out} ({time.time() - t0:.0f} s in all)")
+
+
+if __name__ == "__main__":
+    main()

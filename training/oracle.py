@@ -1,0 +1,195 @@
+"""Card play learned from a double-dummy oracle (a second trainer for the hard tier).
+
+At every card decision of self-play deals the exact double-dummy solver
+(``belote_env.solver``) is given the *true* hands and values each legal card: the deal's
+point difference for the acting seat's team if that card is played and play is then
+perfect (RULES.md §4-§7: made / dedans / litige, belote and declarations, as the expert
+values its samples). A network that reads only the seat's observation (its information
+set, RULES.md §11) is fitted to those values. Its least-squares optimum is the *expected*
+double-dummy value of each card over the hidden hands consistent with what the seat saw,
+weighted by how often they arise in the data: the same quantity the ``expert`` tier
+estimates with a dozen sampled deals and a hand-made belief, here learned from the
+behaviour of the seats in the data (PIMC distilled, as in the "oracle" targets of
+Skat and bridge engines).
+
+The fitted network (``BeloteNet``; its ``action_net`` outputs 0..31 are the card values
+in units of 162 points) plays the cards; the bids, declarations and belote announcements
+stay with the PPO-trained policy (``policies.hard``).
+
+Data come from deals played by a mix of behaviour policies (each seat drawn per deal),
+with a small rate of random legal cards for coverage.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Sequence
+
+import numpy as np
+import torch as th
+
+from belote_env import GameState, Rules
+from belote_env.observation import OBS_SIZE, encode_infoset
+from belote_env.solver import Solver, position_of
+from policies import make_policy
+from policies.base import with_belote
+from policies.network import _suit_tables, is_card_decision
+from policies.search import _belote_points, _declaration_points, _difference
+
+__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values"]
+
+#: Value unit: targets and outputs are point differences / 162.
+SCALE = 162.0
+
+
+def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False) -> dict[int, float]:
+    """Each legal card's deal point difference for the team of the seat to play, with every
+    hand known and perfect play afterwards (points, RULES.md §7). ``state`` must be in card
+    play with the seat to play holding more than one legal card. ``same_deal``: the
+    previous call was on an earlier position of this deal (``Solver.card_values``)."""
+    info = state.information_set(state.current)
+    k, taker = state.contract, state.taker
+    taker_team, my_team = taker & 1, state.current & 1
+    hands = tuple(state.hands)
+    vals = solver.card_values(position_of(state), same_deal=same_deal)
+    bel = _belote_points(info, hands, k)
+    decl = _declaration_points(info, hands, k, (state.dealer + 1) % 4, bool(info.tricks))
+    base = info.card_points[taker_team]
+    return {c: float(_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
+
+
+def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
+                         epsilon: float = 0.05, progress: bool = False) -> dict[str, np.ndarray]:
+    """Play ``deals`` single deals (dealer rotating) and label each card decision with more
+    than one legal card by ``oracle_card_values``.
+
+    Args:
+        deals: number of deals (int >= 1).
+        seed: seeds the deals, the behaviour policies and the random cards.
+        rules: rule options (the target / deal limit are ignored: single deals).
+        behaviour: tier names or model folders; each seat of each deal plays one, drawn
+            uniformly.
+        epsilon: probability that a seat plays a random legal card instead.
+    Returns:
+        ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, 32), "q": float32 (N, 32)}``:
+        ``q`` holds the legal cards' values / 162 (0 where ``mask`` is False).
+    Raises:
+        ValueError: ``deals`` < 1, ``epsilon`` outside [0, 1], empty ``behaviour``.
+    """
+    if type(deals) is not int or deals < 1:
+        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
+    if not behaviour:
+        raise ValueError("behaviour must name at least one policy")
+    rng = random.Random(seed)
+    pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
+    rules = rules.replace(target=None, max_deals=None)
+    solver = Solver()
+    obs, masks, qs = [], [], []
+    buf = np.zeros(OBS_SIZE, dtype=np.float32)
+    it = range(deals)
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(it, desc="oracle data", unit="deal")
+    for d in it:
+        st = GameState(rules, rng=rng, dealer=d % 4)
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
+        same = False
+        while not st.is_deal_over:
+            seat = st.current
+            info = st.information_set(seat)
+            if is_card_decision(info):
+                cards = [a for a in info.legal_actions if a < 32]
+                q = oracle_card_values(st, solver, same)
+                same = True
+                encode_infoset(info, buf)
+                obs.append(buf.astype(np.float16))
+                m = np.zeros(32, dtype=bool)
+                row = np.zeros(32, dtype=np.float32)
+                for c, v in q.items():
+                    m[c] = True
+                    row[c] = v / SCALE
+                masks.append(m)
+                qs.append(row)
+                if rng.random() < epsilon:
+                    st.apply(with_belote(info, cards[rng.randrange(len(cards))]))
+                    continue
+            st.apply(seat_pol[seat].act(info))
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+
+
+def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
+                    seed: int = 0, valid: float = 0.05, progress: bool = False,
+                    augment: bool = False) -> dict[str, Any]:
+    """Fit ``net``'s action outputs 0..31 to ``data["q"]`` (``generate_oracle_data``):
+    mean squared error over the legal cards of each decision's values *centred on their
+    mean* (the network learns the differences between cards, not the deal's value), so
+    the argmax over legal cards is the oracle-trained choice.
+
+    Returns figures: per epoch the training / validation loss and the validation rate at
+    which the network's best card has the best expected value (``agree``) and the mean
+    points lost against the best card (``regret``, points per decision).
+
+    With ``augment`` each training decision has its suits renamed by one of the 24
+    permutations, drawn at random each time it is used (the rules do not depend on the
+    suits' names, so every renaming is an equally valid example).
+    """
+    g = th.Generator().manual_seed(seed)
+    n = len(data["q"])
+    nv = max(1, int(n * valid))
+    perm = th.randperm(n, generator=g)
+    vi, ti = perm[:nv], perm[nv:]
+    obs = th.from_numpy(data["obs"])
+    mask = th.from_numpy(data["mask"])
+    q = th.from_numpy(data["q"])
+    opt = th.optim.Adam(net.parameters(), lr=lr)
+    sched = th.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * ((len(ti) + batch - 1) // batch)))
+    hist = []
+
+    perm_obs, perm_card = _suit_tables()
+
+    def loss_of(idx, renamed=False):
+        x, m, t = obs[idx].float(), mask[idx], q[idx]
+        if renamed:
+            p = th.randint(0, 24, (len(idx),), generator=g)
+            x = x.gather(1, perm_obs[p])
+            m = m.gather(1, perm_card[p])
+            t = t.gather(1, perm_card[p])
+        m = m.float()
+        out = net.action_net(net.mlp_extractor.policy_net(x))[:, :32]
+        cnt = m.sum(1, keepdim=True)
+        pc = out - (out * m).sum(1, keepdim=True) / cnt
+        tc = t - (t * m).sum(1, keepdim=True) / cnt
+        return (((pc - tc) ** 2) * m).sum() / m.sum(), out
+
+    t0 = time.time()
+    for ep in range(epochs):
+        net.train()
+        tot = 0.0
+        p = ti[th.randperm(len(ti), generator=g)]
+        for s in range(0, len(p), batch):
+            idx = p[s:s + batch]
+            loss, _ = loss_of(idx, augment)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+        net.eval()
+        with th.no_grad():
+            vl, out = loss_of(vi)
+            out = out.masked_fill(~mask[vi], -1e9)
+            choice = out.argmax(1)
+            qv = q[vi].masked_fill(~mask[vi], -1e9)
+            best = qv.max(1).values
+            got = qv.gather(1, choice[:, None])[:, 0]
+            agree = (got >= best - 1e-6).float().mean().item()
+            regret = ((best - got) * SCALE).mean().item()
+        hist.append({"epoch": ep + 1, "train_loss": tot / len(ti), "valid_loss": vl.item(), "agree": agree,
+                     "regret": regret, "seconds": time.time() - t0})
+        if progress:
+            print(hist[-1], flush=True)
+    return {"history": hist, "samples": n}
