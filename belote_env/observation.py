@@ -288,9 +288,13 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
     Raises:
         ValueError: ``perm`` is not a permutation of 0..3.
     """
+    try:
+        ok = len(perm) == 4 and all(type(x) is int or isinstance(x, np.integer) for x in perm)
+    except TypeError:
+        ok = False
+    if not ok or sorted(int(x) for x in perm) != [0, 1, 2, 3]:
+        raise ValueError(f"perm must be a permutation of (0, 1, 2, 3) as 4 ints, got {perm!r}")
     perm = [int(x) for x in perm]
-    if sorted(perm) != [0, 1, 2, 3]:
-        raise ValueError(f"perm must be a permutation of (0, 1, 2, 3), got {perm!r}")
     dest = np.arange(OBS_SIZE)
     card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
     bases = [_HAND, _TURNED, _LEGAL, _UNSEEN, _MASTER] + [_TRICK + 32 * r for r in range(4)] + [

@@ -29,14 +29,16 @@ HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
 class HardPolicy(NetworkPolicy):
     """The shipped hard tier. ``seed`` only matters with ``deterministic=False``.
 
-    Raises ``policies.network.CheckpointError`` if the shipped model is missing or was made
-    for another action-table / observation version.
+    Raises ``policies.network.CheckpointError`` if the shipped model or its card-value
+    network is missing, corrupt, or made for another action-table / observation version.
     """
 
     def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR):
-        from .network import load_card_net, load_model
+        from .network import CARDS_SUBDIR, CheckpointError, load_card_net, load_model
 
         net, meta = load_model(model_dir)
         card = load_card_net(model_dir)
+        if card is None:
+            raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
         super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard",
                          card_net=card[0] if card else None, suit_average=card[1] if card else False)

@@ -30,7 +30,7 @@ from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 from .base import with_belote
 
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
-           "is_card_decision", "CARDS_SUBDIR", "FORMAT_VERSION",
+           "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
@@ -211,11 +211,17 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
 
 #: Sub-folder of a model folder holding an optional card-value network (``training.oracle``).
 CARDS_SUBDIR = "cards"
+#: ``meta.json`` key ``kind`` of a card-value network (it is not a policy on its own).
+CARD_VALUES_KIND = "card_values"
+#: Temperature (points) of the card probabilities a card-value network implies.
+CARD_TEMPERATURE = 10.0
 
 
 def is_card_decision(info: InfoSet) -> bool:
     """A card-play decision with more than one legal card, where the only other legal
-    action is announcing belote (the card-value network's domain)."""
+    action is announcing belote (the card-value network's domain). A decision where
+    declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
+    policy network makes it."""
     if info.contract < 0:
         return False
     legal = info.legal_actions
@@ -262,6 +268,9 @@ class NetworkPolicy:
         """Load a model folder (see ``load_model``), and its ``cards/`` card-value network
         when there is one; raises ``CheckpointError``."""
         net, meta = load_model(path)
+        if meta.get("kind") == CARD_VALUES_KIND:
+            raise CheckpointError(f"{path}: a card-value network, not a policy; load the model folder that "
+                                  f"holds it in {CARDS_SUBDIR}/")
         kwargs.setdefault("name", str(path))
         card = load_card_net(path)
         if card is not None:
@@ -271,8 +280,18 @@ class NetworkPolicy:
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
-        """Probability of each legal action id under the network (``net``; the card-value
-        network, when there is one, is not a distribution and is not consulted)."""
+        """Probability of each legal action id under the network. With a card-value
+        network, at card decisions (``is_card_decision``) the cards get a softmax of their
+        values at a temperature of ``CARD_TEMPERATURE`` points (the card ``act`` plays is
+        the most probable) and announcing belote gets 0 (``act`` announces through
+        ``with_belote``): what a search on top of the policy (``hard+search``) or a belief
+        modelling it reads."""
+        if self.card_net is not None and is_card_decision(info):
+            v = self.card_values(info)
+            top = max(v.values())
+            w = {a: float(np.exp((x - top) * 162.0 / CARD_TEMPERATURE)) for a, x in v.items()}
+            z = sum(w.values())
+            return {a: w.get(a, 0.0) / z for a in info.legal_actions}
         obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
         logits = self.net.action_net(self.net.mlp_extractor.policy_net(obs))[0]
         legal = list(info.legal_actions)
@@ -281,9 +300,10 @@ class NetworkPolicy:
 
     @torch.inference_mode()
     def card_values(self, info: InfoSet) -> dict[int, float]:
-        """The card-value network's value of each legal card (a point difference / 162 for
-        the seat's team, centred: only differences between cards are meaningful). Raises
-        ``ValueError`` if the policy has no card-value network."""
+        """The card-value network's value of each legal card: a point difference / 162 for
+        the seat's team, trained on values centred per decision, so only the differences
+        between cards are meaningful. Raises ``ValueError`` if the policy has no card-value
+        network."""
         if self.card_net is None:
             raise ValueError(f"{self.name}: no card-value network")
         obs = torch.from_numpy(encode_infoset(info, self._obs))
@@ -316,17 +336,22 @@ class NetworkPolicy:
 
 def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
     """The card-value network in ``folder/cards/`` and whether it is averaged over suit
-    renamings (its ``meta.json`` key ``suit_average``); ``None`` when that sub-folder does
-    not exist. Raises ``CheckpointError`` like ``load_model``, and for a ``suit_average``
-    that is not a bool."""
+    renamings (its ``meta.json`` keys: ``kind`` = ``"card_values"``, ``suit_average`` a
+    bool); ``None`` when nothing named ``cards`` exists there. Raises ``CheckpointError``
+    like ``load_model``, for a ``cards`` that is not a folder (a file, a dangling link),
+    and for a missing or wrong ``kind`` or ``suit_average``."""
     folder = Path(folder)
     if folder.name == "model.safetensors" or folder.suffix == ".json":
         folder = folder.parent
     sub = folder / CARDS_SUBDIR
-    if not sub.is_dir():
+    if not sub.exists() and not sub.is_symlink():
         return None
+    if not sub.is_dir():
+        raise CheckpointError(f"{sub}: expected a folder holding a card-value network")
     net, meta = load_model(sub)
-    avg = meta.get("suit_average", False)
+    if meta.get("kind") != CARD_VALUES_KIND:
+        raise CheckpointError(f"{sub / 'meta.json'}: kind must be {CARD_VALUES_KIND!r}, got {meta.get('kind')!r}")
+    avg = meta.get("suit_average")
     if type(avg) is not bool:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
     return net, avg

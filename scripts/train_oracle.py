@@ -54,20 +54,43 @@ def main() -> None:
     ap.add_argument("--out", required=True, help="model folder to write")
     ap.add_argument("--reuse-data", action="store_true", help="fit on the data-*.npz already in --out")
     a = ap.parse_args()
-    if a.deals < a.workers or a.workers < 1:
+    if a.workers < 1 or a.deals < a.workers:
         ap.error("--deals must be >= --workers >= 1")
+    if a.epochs < 1:
+        ap.error("--epochs must be >= 1")
+    if not a.lr > 0:
+        ap.error("--lr must be > 0")
+    if not a.layers or min(a.layers) < 1:
+        ap.error("--layers must be hidden layer sizes >= 1")
+    if not 0.0 <= a.epsilon <= 1.0:
+        ap.error("--epsilon must be in [0, 1]")
 
     import torch
 
     from policies.hard import HARD_MODEL_DIR
-    from policies.network import CARDS_SUBDIR, BeloteNet, load_model, save_model
+    from policies.network import CARD_VALUES_KIND, CARDS_SUBDIR, BeloteNet, CheckpointError, load_model, save_model
+    from policies.registry import check_policy_spec
     from training.oracle import fit_card_values
 
+    try:
+        for b in a.behaviour:
+            check_policy_spec(b)
+        bidder = Path(a.bidder) if a.bidder else HARD_MODEL_DIR
+        if not bidder.is_dir():
+            raise ValueError(f"--bidder must be a model folder, got {str(bidder)!r}")
+        load_model(bidder)  # fail early on a bad bidder folder
+    except (ValueError, CheckpointError) as e:
+        ap.error(str(e))
     out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.resolve() == bidder.resolve():
+        ap.error("--out must not be the --bidder folder")
     t0 = time.time()
-    paths = sorted(str(p) for p in out.glob("data-*.npz")) if a.reuse_data else []
-    if not paths:
+    paths = sorted(str(p) for p in out.glob("data-*.npz") if not p.name.endswith(".tmp.npz"))
+    if a.reuse_data and not paths:
+        ap.error(f"--reuse-data: no data-*.npz in {out}")
+    reused = a.reuse_data
+    if not reused:
+        out.mkdir(parents=True, exist_ok=True)
         jobs = [(a.deals // a.workers + (i < a.deals % a.workers), a.seed * 1000 + i, tuple(a.behaviour), a.epsilon,
                  str(out / f"data-{i}.npz")) for i in range(a.workers)]
         with ProcessPoolExecutor(a.workers) as ex:
@@ -77,18 +100,23 @@ def main() -> None:
     t_data = time.time() - t0
     print(f"data: {len(data['q'])} card decisions from {len(paths)} files, {t_data:.0f} s", flush=True)
 
-    bidder = Path(a.bidder) if a.bidder else HARD_MODEL_DIR
-    load_model(bidder)  # fail early on a bad bidder folder
     torch.manual_seed(a.seed)
     net = BeloteNet(pi=a.layers, vf=[8])
     fit = fit_card_values(net, data, epochs=a.epochs, lr=a.lr, seed=a.seed, progress=True, augment=not a.no_augment)
     for name in ("model.safetensors", "meta.json"):
         shutil.copyfile(bidder / name, out / name)
     shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
-    figures = {"decisions": len(data["q"]), "deals": a.deals, "behaviour": a.behaviour, "epsilon": a.epsilon,
-               "data_seconds": round(t_data), "fit": fit["history"][-1]}
+    figures = {"decisions": len(data["q"]), "data_seconds": round(t_data), "rules": "default (Rules())",
+               "fit": {"hidden": a.layers, "epochs": a.epochs, "lr": a.lr, "augment": not a.no_augment,
+                       "seed": a.seed},
+               "final": fit["history"][-1]}
+    if reused:
+        figures["data"] = f"reused {len(paths)} data-*.npz files"
+    else:
+        figures.update(deals=a.deals, behaviour=a.behaviour, epsilon=a.epsilon,
+                       data=f"seeds {a.seed * 1000}..{a.seed * 1000 + a.workers - 1}")
     save_model(out / CARDS_SUBDIR, net.state_dict(), net.config,
-               {"oracle": figures, "suit_average": not a.no_augment})
+               {"kind": CARD_VALUES_KIND, "oracle": figures, "suit_average": not a.no_augment})
     print(json.dumps(figures, indent=1))
     print(f"wrote {out} ({time.time() - t0:.0f} s in all)")
 

@@ -133,5 +133,6 @@ def test_suit_permutation_index_renames_every_suit_block():
             assert np.array_equal(m[card_index], m2)
             checked += 1
     assert checked > 300
-    with pytest.raises(ValueError, match="permutation"):
-        suit_permutation_index((0, 1, 1, 2))
+    for bad in [(0, 1, 1, 2), (0, 1, 2, 3.9), "3210", (True, False, 2, 3), (0, 1, 2), 5]:
+        with pytest.raises(ValueError, match="permutation"):
+            suit_permutation_index(bad)

@@ -121,6 +121,9 @@ def test_card_net_plays_the_cards_and_the_policy_net_bids():
             if is_card_decision(info):
                 want = max(c for c in info.legal_actions if c < 32)
                 assert a == want or (a == 104 and want & 7 in (5, 6))
+                probs = pol.action_probabilities(info)  # what hard+search and beliefs read
+                assert max(probs, key=probs.get) == want and sum(probs.values()) == pytest.approx(1.0)
+                assert probs.get(104, 0.0) == 0.0
                 cards_checked += 1
             elif TAKE in info.legal_actions:
                 assert a == TAKE
@@ -134,7 +137,19 @@ def test_card_net_folder_roundtrip_and_corruption(tmp_path):
     cards = _card_net(False)
     save_model(tmp_path, bidder.state_dict(), bidder.config)
     assert NetworkPolicy.from_path(tmp_path).card_net is None
-    save_model(tmp_path / "cards", cards.state_dict(), cards.config)
+    (tmp_path / "cards").write_text("not a folder")
+    with pytest.raises(CheckpointError, match="expected a folder"):
+        NetworkPolicy.from_path(tmp_path)
+    (tmp_path / "cards").unlink()
+    save_model(tmp_path / "cards", cards.state_dict(), cards.config, {"suit_average": False})
+    with pytest.raises(CheckpointError, match="kind must be 'card_values'"):
+        NetworkPolicy.from_path(tmp_path)
+    save_model(tmp_path / "cards", cards.state_dict(), cards.config, {"kind": "card_values"})
+    with pytest.raises(CheckpointError, match="suit_average must be true or false, got None"):
+        NetworkPolicy.from_path(tmp_path)
+    save_model(tmp_path / "cards", cards.state_dict(), cards.config, {"kind": "card_values", "suit_average": False})
+    with pytest.raises(CheckpointError, match="a card-value network, not a policy"):
+        NetworkPolicy.from_path(tmp_path / "cards")
     pol = NetworkPolicy.from_path(tmp_path)
     st = GameState(Rules(target=None), seed=1)
     while not is_card_decision(st.information_set(st.current)):
@@ -184,3 +199,28 @@ def test_fit_with_renamed_suits_learns_too():
     r = fit_card_values(net, data, epochs=40, lr=3e-3, batch=128, valid=0.01, augment=True)
     last = [h["train_loss"] for h in r["history"][-5:]]
     assert sum(last) / 5 < r["history"][0]["train_loss"] * 0.7  # measured: 0.0147 against 0.0305
+
+
+def test_oracle_inputs_are_checked():
+    data = generate_oracle_data(2, 0, Rules(), behaviour=("easy",))
+    net = BeloteNet(pi=[8], vf=[4])
+    for kw, match in [(dict(epochs=0), "epochs"), (dict(batch=0), "batch"), (dict(valid=1.0), "valid"),
+                      (dict(lr=-1.0), "lr")]:
+        with pytest.raises(ValueError, match=match):
+            fit_card_values(net, data, **kw)
+    empty = {k: v[:0] for k, v in data.items()}
+    with pytest.raises(ValueError, match="at least 2 decisions"):
+        fit_card_values(net, empty)
+    broken = {k: v.copy() for k, v in data.items()}
+    broken["mask"][0] = False
+    with pytest.raises(ValueError, match="legal card"):
+        fit_card_values(net, broken)
+    for kw, match in [(dict(seed=None), "seed"), (dict(behaviour="normal"), "behaviour"),
+                      (dict(epsilon="0.1"), "epsilon"), (dict(behaviour=("nosuch",)), "unknown policy")]:
+        with pytest.raises(ValueError, match=match):
+            generate_oracle_data(**{**dict(deals=1, seed=0, rules=Rules(), behaviour=("easy",)), **kw})
+
+
+def test_oracle_data_of_passed_out_deals_is_empty_not_an_error():
+    d = generate_oracle_data(1, 4, Rules(), behaviour=("normal",))  # seed 4: normal passes the deal out
+    assert d["q"].shape == (0, 32) and d["obs"].shape[0] == 0

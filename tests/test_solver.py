@@ -241,3 +241,17 @@ def test_same_deal_table_reuse_gives_the_fresh_values(rules_i):
                 checked += 1
             st.apply(cards[rng.randrange(len(cards))] if cards else legal[0])
     assert checked > 20
+
+
+def test_same_deal_refuses_a_position_of_another_deal():
+    """A hand holding a card it did not hold at the previous call, or another contract:
+    the kept table would give wrong values (measured: 126 instead of 162), so it raises."""
+    hands = (parse_cards("JS AH"), parse_cards("7S 8D"), parse_cards("AD 7H"), parse_cards("10H 9D"))
+    s = Solver()
+    s.card_values(Position(hands, 0, 0, (), 0, Rules()))
+    swapped = (hands[1], hands[0], hands[2], hands[3])
+    with pytest.raises(ValueError, match="same_deal"):
+        s.card_values(Position(swapped, 0, 0, (), 0, Rules()), same_deal=True)
+    with pytest.raises(ValueError, match="same_deal"):
+        s.card_values(Position(hands, 1, 0, (), 0, Rules()), same_deal=True)
+    assert s.card_values(Position(swapped, 0, 0, (), 0, Rules())) == card_values(Position(swapped, 0, 0, (), 0, Rules()))

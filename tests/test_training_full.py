@@ -124,7 +124,20 @@ def test_shipped_hard_tier_loads_and_plays_fast():
     assert size < 5_000_000  # a few MB at most, the card-value network included
     pol = make_policy("hard")
     assert pol.card_net is not None and pol.suit_average  # cards played by the oracle-trained network
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as in `belote eval` workers (one process per core), where 0.43 ms was measured
     times = []
+    try:
+        _play_timed(pol, times)
+    finally:
+        torch.set_num_threads(threads)
+    # the median and a 5 ms bound keep a busy CI machine's preemptions out of it
+    assert len(times) > 300 and sorted(times)[len(times) // 2] < 0.005
+
+
+def _play_timed(pol, times: list) -> None:
     for seed in range(10):
         st = GameState(Rules(target=None), seed=seed)
         while not st.is_deal_over:
@@ -134,9 +147,6 @@ def test_shipped_hard_tier_loads_and_plays_fast():
             times.append(time.perf_counter() - t0)
             assert a in info.legal_actions
             st.apply(a)
-    # 0.43 ms per move measured (README); the median and a 5 ms bound keep a busy CI machine's
-    # preemptions out of it
-    assert len(times) > 300 and sorted(times)[len(times) // 2] < 0.005
 
 
 def _fake_run(tmp_path, config_text=None, trainer=None):

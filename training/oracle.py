@@ -4,7 +4,7 @@ At every card decision of self-play deals the exact double-dummy solver
 (``belote_env.solver``) is given the *true* hands and values each legal card: the deal's
 point difference for the acting seat's team if that card is played and play is then
 perfect (RULES.md §4-§7: made / dedans / litige, belote and declarations, as the expert
-values its samples). A network that reads only the seat's observation (its information
+values its samples; capot is not valued: the solver counts card points). A network that reads only the seat's observation (its information
 set, RULES.md §11) is fitted to those values. Its least-squares optimum is the *expected*
 double-dummy value of each card over the hidden hands consistent with what the seat saw,
 weighted by how often they arise in the data: the same quantity the ``expert`` tier
@@ -33,6 +33,7 @@ from belote_env import GameState, Rules
 from belote_env.observation import OBS_SIZE, encode_infoset
 from belote_env.solver import Solver, position_of
 from policies import make_policy
+from policies.registry import check_policy_spec
 from policies.base import with_belote
 from policies.network import _suit_tables, is_card_decision
 from policies.search import _belote_points, _declaration_points, _difference
@@ -70,19 +71,28 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         rules: rule options (the target / deal limit are ignored: single deals).
         behaviour: tier names or model folders; each seat of each deal plays one, drawn
             uniformly.
-        epsilon: probability that a seat plays a random legal card instead.
+        epsilon: probability that a seat plays a random legal card instead, at each
+            labelled decision (``is_card_decision``: several legal cards, no declaring).
+        progress: show a progress bar (tqdm).
     Returns:
         ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, 32), "q": float32 (N, 32)}``:
-        ``q`` holds the legal cards' values / 162 (0 where ``mask`` is False).
+        ``q`` holds the legal cards' values / 162 (0 where ``mask`` is False). N is 0 when
+        no deal had a labelled decision (all passed out).
     Raises:
-        ValueError: ``deals`` < 1, ``epsilon`` outside [0, 1], empty ``behaviour``.
+        ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
+            number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
+        policies.network.CheckpointError: a behaviour model folder that does not load.
     """
     if type(deals) is not int or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
-    if not 0.0 <= epsilon <= 1.0:
-        raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
-    if not behaviour:
-        raise ValueError("behaviour must name at least one policy")
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
+    if isinstance(behaviour, (str, bytes)) or not behaviour:
+        raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
+    for b in behaviour:
+        check_policy_spec(b)
     rng = random.Random(seed)
     pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
     rules = rules.replace(target=None, max_deals=None)
@@ -118,6 +128,9 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
                     st.apply(with_belote(info, cards[rng.randrange(len(cards))]))
                     continue
             st.apply(seat_pol[seat].act(info))
+    if not qs:  # every deal passed out, or no decision with a choice
+        return {"obs": np.zeros((0, OBS_SIZE), np.float16), "mask": np.zeros((0, 32), bool),
+                "q": np.zeros((0, 32), np.float32)}
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
 
 
@@ -133,12 +146,27 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     which the network's best card has the best expected value (``agree``) and the mean
     points lost against the best card (``regret``, points per decision).
 
+    Raises ``ValueError`` for ``epochs`` or ``batch`` not an int >= 1, ``valid`` outside
+    (0, 1), ``lr`` <= 0, fewer than 2 decisions or a decision without a legal card.
+
     With ``augment`` each training decision has its suits renamed by one of the 24
     permutations, drawn at random each time it is used (the rules do not depend on the
     suits' names, so every renaming is an equally valid example).
     """
-    g = th.Generator().manual_seed(seed)
+    if type(epochs) is not int or epochs < 1:
+        raise ValueError(f"epochs must be an int >= 1, got {epochs!r}")
+    if type(batch) is not int or batch < 1:
+        raise ValueError(f"batch must be an int >= 1, got {batch!r}")
+    if not (isinstance(valid, (int, float)) and 0.0 < valid < 1.0):
+        raise ValueError(f"valid must be a fraction in (0, 1), got {valid!r}")
+    if not (isinstance(lr, (int, float)) and lr > 0):
+        raise ValueError(f"lr must be a number > 0, got {lr!r}")
     n = len(data["q"])
+    if n < 2:
+        raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
+    if not data["mask"].any(axis=1).all():
+        raise ValueError("every decision needs at least one legal card in its mask")
+    g = th.Generator().manual_seed(seed)
     nv = max(1, int(n * valid))
     perm = th.randperm(n, generator=g)
     vi, ti = perm[:nv], perm[nv:]
