@@ -2,7 +2,7 @@
 model folder that plays with it: the bidding network of ``--bidder`` (default: the shipped
 hard model) plus ``cards/``, the fitted card-value network.
 
-    python scripts/train_oracle.py --deals 24000 --workers 2 --out runs/oracle
+    python scripts/train_oracle.py --deals 42000 --workers 2 --out runs/oracle
     belote eval runs/oracle normal --games 200 --seed 7
 
 Data are generated in ``--workers`` processes (worker ``i`` plays deals seeded
@@ -40,7 +40,7 @@ def _generate(args) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=24000, help="deals of data in all")
+    ap.add_argument("--deals", type=int, default=42000, help="deals of data in all (the shipped model: 42,000)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--behaviour", nargs="+", default=["normal", "hard"], help="policies playing the data deals")
