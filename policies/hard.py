@@ -40,5 +40,6 @@ class HardPolicy(NetworkPolicy):
         card = load_card_net(model_dir)
         if card is None:
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
-        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard",
-                         card_net=card[0] if card else None, suit_average=card[1] if card else False)
+        card_net, suit_average = card
+        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", card_net=card_net,
+                         suit_average=suit_average)

@@ -30,7 +30,8 @@ from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 from .base import with_belote
 
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
-           "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "FORMAT_VERSION",
+           "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
+           "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
@@ -116,15 +117,25 @@ class BeloteNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``obs``: ``(B, obs_size + critic_extra)``; returns ``(logits, value)``."""
-        logits = self.action_net(self.mlp_extractor.policy_net(obs[:, :self.obs_size]))
         value = self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
-        return logits, value
+        return self.logits(obs), value
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The policy head alone: float32 ``(B, n_actions)`` from ``(B, obs_size)`` (extra
+        critic columns are ignored). For a card-value network (``training.oracle``),
+        outputs 0..31 are the card values (point differences / 162)."""
+        return self.action_net(self.mlp_extractor.policy_net(obs[:, :self.obs_size]))
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Logits with illegal actions (``mask == 0``) set to ``-inf``; shapes ``(B, n_actions)``.
         ``obs`` may carry the critic's extra columns (ignored)."""
-        logits = self.action_net(self.mlp_extractor.policy_net(obs[:, :self.obs_size]))
-        return logits.masked_fill(mask == 0, float("-inf"))
+        return self.logits(obs).masked_fill(mask == 0, float("-inf"))
+
+
+def _model_folder(path: str | os.PathLike) -> Path:
+    """A model folder from its path or the path of one of its two files."""
+    folder = Path(path)
+    return folder.parent if folder.name == "model.safetensors" or folder.suffix == ".json" else folder
 
 
 def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], net_config: dict[str, Any],
@@ -172,9 +183,7 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
     """
     from safetensors.torch import load_file
 
-    folder = Path(folder)
-    if folder.name == "model.safetensors" or folder.suffix == ".json":
-        folder = folder.parent
+    folder = _model_folder(folder)
     weights, meta_path = folder / "model.safetensors", folder / "meta.json"
     for p in (weights, meta_path):
         if not p.is_file():
@@ -293,7 +302,7 @@ class NetworkPolicy:
             z = sum(w.values())
             return {a: w.get(a, 0.0) / z for a in info.legal_actions}
         obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
-        logits = self.net.action_net(self.net.mlp_extractor.policy_net(obs))[0]
+        logits = self.net.logits(obs)[0]
         legal = list(info.legal_actions)
         p = torch.softmax(logits[legal], dim=0).tolist()
         return dict(zip(legal, p))
@@ -308,12 +317,12 @@ class NetworkPolicy:
             raise ValueError(f"{self.name}: no card-value network")
         obs = torch.from_numpy(encode_infoset(info, self._obs))
         if self.suit_average:
-            po, pc = _suit_tables()
-            out = self.card_net.action_net(self.card_net.mlp_extractor.policy_net(obs[po]))[:, :32]
+            po, pc = suit_permutation_tables()
+            out = self.card_net.logits(obs[po])[:, :32]
             # row p values the renamed cards: card j of row p is card pc[p, j] of the deal
             out = torch.empty_like(out).scatter_(1, pc, out).mean(0).tolist()
         else:
-            out = self.card_net.action_net(self.card_net.mlp_extractor.policy_net(obs.unsqueeze(0)))[0].tolist()
+            out = self.card_net.logits(obs.unsqueeze(0))[0].tolist()
         return {a: out[a] for a in info.legal_actions if a < 32}
 
     def act(self, info: InfoSet) -> int:
@@ -340,9 +349,7 @@ def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
     bool); ``None`` when nothing named ``cards`` exists there. Raises ``CheckpointError``
     like ``load_model``, for a ``cards`` that is not a folder (a file, a dangling link),
     and for a missing or wrong ``kind`` or ``suit_average``."""
-    folder = Path(folder)
-    if folder.name == "model.safetensors" or folder.suffix == ".json":
-        folder = folder.parent
+    folder = _model_folder(folder)
     sub = folder / CARDS_SUBDIR
     if not sub.exists() and not sub.is_symlink():
         return None
@@ -357,10 +364,10 @@ def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
     return net, avg
 
 
-_SUIT_TABLES: tuple[torch.Tensor, torch.Tensor] | None = None
+_SUIT_TABLES: tuple[torch.Tensor, torch.Tensor] | None = None  # built on first use
 
 
-def _suit_tables() -> tuple[torch.Tensor, torch.Tensor]:
+def suit_permutation_tables() -> tuple[torch.Tensor, torch.Tensor]:
     """The 24 suit renamings: observation and card index tensors, ``(24, OBS_SIZE)`` and
     ``(24, 32)`` int64 (``observation.suit_permutation_index``)."""
     global _SUIT_TABLES

@@ -4,8 +4,9 @@ At every card decision of self-play deals the exact double-dummy solver
 (``belote_env.solver``) is given the *true* hands and values each legal card: the deal's
 point difference for the acting seat's team if that card is played and play is then
 perfect (RULES.md §4-§7: made / dedans / litige, belote and declarations, as the expert
-values its samples; capot is not valued: the solver counts card points). A network that reads only the seat's observation (its information
-set, RULES.md §11) is fitted to those values. Its least-squares optimum is the *expected*
+values its samples; capot is not valued: the solver counts card points). A network that
+reads only the seat's observation (its information set, RULES.md §11) is fitted to those
+values. Its least-squares optimum is the *expected*
 double-dummy value of each card over the hidden hands consistent with what the seat saw,
 weighted by how often they arise in the data: the same quantity the ``expert`` tier
 estimates with a dozen sampled deals and a hand-made belief, here learned from the
@@ -35,7 +36,7 @@ from belote_env.solver import Solver, position_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
-from policies.network import _suit_tables, is_card_decision
+from policies.network import suit_permutation_tables, is_card_decision
 from policies.search import _belote_points, _declaration_points, _difference
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values"]
@@ -177,7 +178,7 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     sched = th.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * ((len(ti) + batch - 1) // batch)))
     hist = []
 
-    perm_obs, perm_card = _suit_tables()
+    perm_obs, perm_card = suit_permutation_tables()
 
     def loss_of(idx, renamed=False):
         x, m, t = obs[idx].float(), mask[idx], q[idx]
@@ -187,7 +188,7 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
             m = m.gather(1, perm_card[p])
             t = t.gather(1, perm_card[p])
         m = m.float()
-        out = net.action_net(net.mlp_extractor.policy_net(x))[:, :32]
+        out = net.logits(x)[:, :32]
         cnt = m.sum(1, keepdim=True)
         pc = out - (out * m).sum(1, keepdim=True) / cnt
         tc = t - (t * m).sum(1, keepdim=True) / cnt

@@ -76,8 +76,7 @@ class BeloteTorchRLModule(TorchRLModule, ValueFunctionAPI):
 
     def _masked_logits(self, obs: dict[str, torch.Tensor]) -> torch.Tensor:
         x = obs[OBS_KEY].float()
-        logits = self.net.action_net(self.net.mlp_extractor.policy_net(x))
-        return logits.masked_fill(obs[MASK_KEY] == 0, FLOAT_MIN)
+        return self.net.logits(x).masked_fill(obs[MASK_KEY] == 0, FLOAT_MIN)
 
     def _forward(self, batch: dict[str, Any], **kwargs) -> dict[str, torch.Tensor]:
         """``{"action_dist_inputs": float32 (B, 112)}``, illegal ids at ``FLOAT_MIN``."""
