@@ -5,10 +5,17 @@ hard model) plus ``cards/``, the fitted card-value network.
     python scripts/train_oracle.py --deals 42000 --workers 2 --out runs/oracle
     belote eval runs/oracle normal --games 200 --seed 7
 
-Data are generated in ``--workers`` processes (worker ``i`` plays deals seeded
-``seed * 1000 + i``), saved as ``data-<i>.npz`` in ``--out`` (reused by a later run with
-``--reuse-data``), then the network is fitted and saved (safetensors + JSON, each file
-written atomically). Prints the data size, the fit's figures per epoch and the wall times.
+Data are generated in ``--chunks`` chunks (default: one per worker; chunk ``j`` plays
+``deals / chunks`` deals seeded ``seed + j``) by ``--workers`` processes, each chunk saved
+as ``data-<seed + j>.npz`` in ``--out`` (reused by a later run with ``--reuse-data``); the
+files of ``--data`` (earlier chunks, from any run) are added; then the network is fitted
+and saved (safetensors + JSON, each file written atomically). Prints the data size, the
+fit's figures per epoch and the wall times.
+
+The shipped card network (``policies/models/hard/cards``) was fitted on two rounds of data:
+42,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
+--chunks 10 --deals 50000``) played by normal and the first oracle hard (DAgger: the
+states the learner's own play reaches); its ``meta.json`` records the chunks.
 """
 
 from __future__ import annotations
@@ -40,22 +47,32 @@ def _generate(args) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=42000, help="deals of data in all (the shipped model: 42,000)")
+    ap.add_argument("--deals", type=int, default=42000,
+                    help="deals of new data in all (0: fit on --data only)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="seed of the first data chunk (chunk j: seed + j)")
+    ap.add_argument("--chunks", type=int, default=None, help="data chunks (default: --workers)")
+    ap.add_argument("--data", nargs="+", default=[], help="more data files (data-*.npz of earlier runs) to fit on")
     ap.add_argument("--behaviour", nargs="+", default=["normal", "hard"], help="policies playing the data deals")
     ap.add_argument("--epsilon", type=float, default=0.05, help="rate of random cards in the data deals")
     ap.add_argument("--layers", type=int, nargs="+", default=[512, 512], help="hidden layer sizes")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--fit-seed", type=int, default=0, help="seed of the network's initial weights and batches")
     ap.add_argument("--no-augment", action="store_true",
                     help="fit without renaming suits (and play without averaging over renamings)")
     ap.add_argument("--bidder", default=None, help="model folder whose network bids (default: shipped hard)")
     ap.add_argument("--out", required=True, help="model folder to write")
     ap.add_argument("--reuse-data", action="store_true", help="fit on the data-*.npz already in --out")
     a = ap.parse_args()
-    if a.workers < 1 or a.deals < a.workers:
-        ap.error("--deals must be >= --workers >= 1")
+    chunks = a.workers if a.chunks is None else a.chunks
+    if a.deals == 0 and not a.data:
+        ap.error("--deals 0 fits on --data only: give --data files")
+    if a.workers < 1 or chunks < 1 or (a.deals and a.deals < chunks) or a.deals < 0:
+        ap.error("--deals must be 0 (with --data) or >= --chunks >= 1, and --workers >= 1")
+    for f in a.data:
+        if not Path(f).is_file():
+            ap.error(f"--data: no such file {f!r}")
     if a.epochs < 1:
         ap.error("--epochs must be >= 1")
     if not a.lr > 0:
@@ -89,32 +106,43 @@ def main() -> None:
     if a.reuse_data and not paths:
         ap.error(f"--reuse-data: no data-*.npz in {out}")
     reused = a.reuse_data
-    if not reused:
-        out.mkdir(parents=True, exist_ok=True)
-        jobs = [(a.deals // a.workers + (i < a.deals % a.workers), a.seed * 1000 + i, tuple(a.behaviour), a.epsilon,
-                 str(out / f"data-{i}.npz")) for i in range(a.workers)]
+    out.mkdir(parents=True, exist_ok=True)
+    if not reused and a.deals == 0:
+        paths = []
+    elif not reused:
+        jobs = [(a.deals // chunks + (j < a.deals % chunks), a.seed + j, tuple(a.behaviour), a.epsilon,
+                 str(out / f"data-{a.seed + j}.npz")) for j in range(chunks)]
         with ProcessPoolExecutor(a.workers) as ex:
             paths = list(ex.map(_generate, jobs))
-    parts = [np.load(p) for p in paths]
+    parts = []
+    for p in paths + a.data:
+        try:
+            d = np.load(p)
+            parts.append({k: d[k] for k in ("obs", "mask", "q")})
+        except (OSError, ValueError, KeyError) as e:
+            raise SystemExit(f"train_oracle.py: {p} is not oracle data (obs, mask, q arrays): {e}")
     data = {k: np.concatenate([d[k] for d in parts]) for k in ("obs", "mask", "q")}
+    del parts
     t_data = time.time() - t0
-    print(f"data: {len(data['q'])} card decisions from {len(paths)} files, {t_data:.0f} s", flush=True)
+    print(f"data: {len(data['q'])} card decisions from {len(paths) + len(a.data)} files, {t_data:.0f} s", flush=True)
 
-    torch.manual_seed(a.seed)
+    torch.manual_seed(a.fit_seed)
     net = BeloteNet(pi=a.layers, vf=[8])
-    fit = fit_card_values(net, data, epochs=a.epochs, lr=a.lr, seed=a.seed, progress=True, augment=not a.no_augment)
+    fit = fit_card_values(net, data, epochs=a.epochs, lr=a.lr, seed=a.fit_seed, progress=True, augment=not a.no_augment)
     for name in ("model.safetensors", "meta.json"):
         shutil.copyfile(bidder / name, out / name)
     shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
     figures = {"decisions": len(data["q"]), "data_seconds": round(t_data), "rules": "default (Rules())",
                "fit": {"hidden": a.layers, "epochs": a.epochs, "lr": a.lr, "augment": not a.no_augment,
-                       "seed": a.seed},
+                       "seed": a.fit_seed},
                "final": fit["history"][-1]}
     if reused:
         figures["data"] = f"reused {len(paths)} data-*.npz files"
-    else:
+    elif a.deals:
         figures.update(deals=a.deals, behaviour=a.behaviour, epsilon=a.epsilon,
-                       data=f"seeds {a.seed * 1000}..{a.seed * 1000 + a.workers - 1}")
+                       data=f"{chunks} chunks, seeds {a.seed}..{a.seed + chunks - 1}")
+    if a.data:
+        figures["more_data"] = [Path(f).name for f in a.data]
     save_model(out / CARDS_SUBDIR, net.state_dict(), net.config,
                {"kind": CARD_VALUES_KIND, "oracle": figures, "suit_average": not a.no_augment})
     print(json.dumps(figures, indent=1))

@@ -9,6 +9,7 @@ import pytest
 from belote_env import GameState, Rules
 from belote_env.actions import PASS, TAKE
 from belote_env.solver import Solver
+from policies import make_policy
 from policies.network import BeloteNet, CheckpointError, NetworkPolicy, is_card_decision, save_model
 
 torch = pytest.importorskip("torch")
@@ -224,3 +225,45 @@ def test_oracle_inputs_are_checked():
 def test_oracle_data_of_passed_out_deals_is_empty_not_an_error():
     d = generate_oracle_data(1, 4, Rules(), behaviour=("normal",))  # seed 4: normal passes the deal out
     assert d["q"].shape == (0, 32) and d["obs"].shape[0] == 0
+
+
+def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
+    """``scripts/train_oracle.py``: chunk ``j`` is seeded ``seed + j`` (the same data as
+    ``generate_oracle_data`` with that seed), ``--data`` files are added to the fit,
+    ``--deals 0`` fits on them alone, and bad arguments fail before any work."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    script = [sys.executable, str(root / "scripts" / "train_oracle.py")]
+    common = ["--workers", "1", "--epochs", "1", "--layers", "16", "--behaviour", "normal"]
+    a = tmp_path / "a"
+    r = subprocess.run(script + common + ["--deals", "6", "--chunks", "2", "--seed", "40", "--out", str(a)],
+                       cwd=root, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert sorted(p.name for p in a.glob("data-*.npz")) == ["data-40.npz", "data-41.npz"]
+    ref = generate_oracle_data(3, 41, Rules(), behaviour=("normal",))
+    got = np.load(a / "data-41.npz")
+    for k in ("obs", "mask", "q"):
+        assert np.array_equal(got[k], ref[k])
+    n_a = json.loads((a / "cards" / "meta.json").read_text())["oracle"]["decisions"]
+    assert n_a == len(np.load(a / "data-40.npz")["q"]) + len(ref["q"])
+    b = tmp_path / "b"
+    r = subprocess.run(script + common + ["--deals", "0", "--data", str(a / "data-40.npz"), str(a / "data-41.npz"),
+                                          "--out", str(b)], cwd=root, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    meta = json.loads((b / "cards" / "meta.json").read_text())
+    assert meta["oracle"]["decisions"] == n_a
+    assert meta["oracle"]["more_data"] == ["data-40.npz", "data-41.npz"]
+    assert not list(b.glob("data-*.npz"))
+    pol = make_policy(str(b))
+    st = _taken_state(Rules(), 3)
+    assert pol.act(st.information_set(st.current)) in st.legal_actions()
+    for bad, msg in ((["--deals", "0"], "--data"), (["--deals", "3", "--chunks", "4"], "--chunks"),
+                     (["--data", str(tmp_path / "missing.npz")], "no such file")):
+        r = subprocess.run(script + common + bad + ["--out", str(tmp_path / "c")], cwd=root, capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 2 and msg in r.stderr, r.stderr[-2000:]
+        assert not (tmp_path / "c").exists()
