@@ -45,6 +45,24 @@ def _generate(args) -> str:
     return path
 
 
+def _load_part(path: str) -> dict[str, np.ndarray]:
+    """The obs, mask and q arrays of one data file; ``ValueError`` naming the file if it
+    is not such an .npz or its arrays have the wrong shapes."""
+    from belote_env.observation import OBS_SIZE
+
+    try:
+        with np.load(path) as d:
+            part = {k: d[k] for k in ("obs", "mask", "q")}
+    except (OSError, ValueError, KeyError, EOFError) as e:
+        raise ValueError(f"{path} is not oracle data (an .npz of obs, mask, q from generate_oracle_data): {e}")
+    n = len(part["q"])
+    want = {"obs": (n, OBS_SIZE), "mask": (n, 32), "q": (n, 32)}
+    bad = [f"{k} {part[k].shape} (want {want[k]})" for k in want if part[k].shape != want[k]]
+    if bad:
+        raise ValueError(f"{path} has arrays of the wrong shape: {', '.join(bad)}")
+    return part
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=42000,
@@ -106,6 +124,10 @@ def main() -> None:
     if a.reuse_data and not paths:
         ap.error(f"--reuse-data: no data-*.npz in {out}")
     reused = a.reuse_data
+    try:
+        more = [_load_part(p) for p in a.data]  # checked before any work or output
+    except ValueError as e:
+        ap.error(str(e))
     out.mkdir(parents=True, exist_ok=True)
     if not reused and a.deals == 0:
         paths = []
@@ -114,13 +136,11 @@ def main() -> None:
                  str(out / f"data-{a.seed + j}.npz")) for j in range(chunks)]
         with ProcessPoolExecutor(a.workers) as ex:
             paths = list(ex.map(_generate, jobs))
-    parts = []
-    for p in paths + a.data:
-        try:
-            d = np.load(p)
-            parts.append({k: d[k] for k in ("obs", "mask", "q")})
-        except (OSError, ValueError, KeyError) as e:
-            raise SystemExit(f"train_oracle.py: {p} is not oracle data (obs, mask, q arrays): {e}")
+    try:
+        parts = [_load_part(p) for p in paths] + more
+    except ValueError as e:
+        ap.error(str(e))
+    del more
     data = {k: np.concatenate([d[k] for d in parts]) for k in ("obs", "mask", "q")}
     del parts
     t_data = time.time() - t0

@@ -261,8 +261,11 @@ def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
     pol = make_policy(str(b))
     st = _taken_state(Rules(), 3)
     assert pol.act(st.information_set(st.current)) in st.legal_actions()
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, obs=np.zeros((2, 10), np.float16), mask=np.ones((2, 32), bool), q=np.zeros((2, 32), np.float32))
     for bad, msg in ((["--deals", "0"], "--data"), (["--deals", "3", "--chunks", "4"], "--chunks"),
-                     (["--data", str(tmp_path / "missing.npz")], "no such file")):
+                     (["--data", str(tmp_path / "missing.npz")], "no such file"),
+                     (["--deals", "0", "--data", str(wrong)], "obs (2, 10) (want (2, 618))")):
         r = subprocess.run(script + common + bad + ["--out", str(tmp_path / "c")], cwd=root, capture_output=True,
                            text=True, timeout=120)
         assert r.returncode == 2 and msg in r.stderr, r.stderr[-2000:]
