@@ -13,15 +13,17 @@ and saved (safetensors + JSON, each file written atomically). Prints the data si
 fit's figures per epoch and the wall times.
 
 The shipped card network (``policies/models/hard/cards``) was fitted on two rounds of data:
-42,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
---chunks 10 --deals 50000``) played by normal and the first oracle hard (DAgger: the
-states the learner's own play reaches); its ``meta.json`` records the chunks.
+39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
+--chunks 10 --deals 50000 --behaviour normal <first oracle hard>``: the model folder
+``policies/models/hard`` of commit a04522b) played by normal and the first oracle hard
+(DAgger: the states the learner's own play reaches); its ``meta.json`` records the chunks.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -50,16 +52,27 @@ def _load_part(path: str) -> dict[str, np.ndarray]:
     is not such an .npz or its arrays have the wrong shapes."""
     from belote_env.observation import OBS_SIZE
 
+    what = f"{path} is not oracle data (an .npz of obs, mask, q from generate_oracle_data)"
     try:
-        with np.load(path) as d:
+        d = np.load(path)
+        if not isinstance(d, np.lib.npyio.NpzFile):
+            raise ValueError("not an .npz archive")
+        with d:
             part = {k: d[k] for k in ("obs", "mask", "q")}
     except (OSError, ValueError, KeyError, EOFError) as e:
-        raise ValueError(f"{path} is not oracle data (an .npz of obs, mask, q from generate_oracle_data): {e}")
+        raise ValueError(f"{what}: {e}")
     n = len(part["q"])
     want = {"obs": (n, OBS_SIZE), "mask": (n, 32), "q": (n, 32)}
     bad = [f"{k} {part[k].shape} (want {want[k]})" for k in want if part[k].shape != want[k]]
     if bad:
         raise ValueError(f"{path} has arrays of the wrong shape: {', '.join(bad)}")
+    if part["mask"].dtype != np.bool_ or part["obs"].dtype.kind != "f" or part["q"].dtype.kind != "f":
+        raise ValueError(f"{what}: dtypes obs {part['obs'].dtype}, mask {part['mask'].dtype}, q {part['q'].dtype} "
+                         f"(want float, bool, float)")
+    if n and not part["mask"].any(axis=1).all():
+        raise ValueError(f"{path}: a decision without a legal card in its mask")
+    if not (np.isfinite(part["obs"]).all() and np.isfinite(part["q"]).all()):
+        raise ValueError(f"{path}: obs or q holds values that are not finite")
     return part
 
 
@@ -68,7 +81,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=42000,
                     help="deals of new data in all (0: fit on --data only)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=0, help="seed of the first data chunk (chunk j: seed + j)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the first data chunk (chunk j: seed + j), >= 0")
     ap.add_argument("--chunks", type=int, default=None, help="data chunks (default: --workers)")
     ap.add_argument("--data", nargs="+", default=[], help="more data files (data-*.npz of earlier runs) to fit on")
     ap.add_argument("--behaviour", nargs="+", default=["normal", "hard"], help="policies playing the data deals")
@@ -84,17 +97,23 @@ def main() -> None:
     ap.add_argument("--reuse-data", action="store_true", help="fit on the data-*.npz already in --out")
     a = ap.parse_args()
     chunks = a.workers if a.chunks is None else a.chunks
-    if a.deals == 0 and not a.data:
+    if a.deals == 0 and not a.data and not a.reuse_data:
         ap.error("--deals 0 fits on --data only: give --data files")
-    if a.workers < 1 or chunks < 1 or (a.deals and a.deals < chunks) or a.deals < 0:
+    if not a.reuse_data and (a.workers < 1 or chunks < 1 or (a.deals and a.deals < chunks) or a.deals < 0):
         ap.error("--deals must be 0 (with --data) or >= --chunks >= 1, and --workers >= 1")
+    if a.seed < 0:
+        ap.error(f"--seed must be >= 0, got {a.seed}")
     for f in a.data:
+        if Path(f).is_dir():
+            ap.error(f"--data: {f!r} is a folder; give its data-*.npz files")
         if not Path(f).is_file():
             ap.error(f"--data: no such file {f!r}")
+    if len({Path(f).resolve() for f in a.data}) < len(a.data):
+        ap.error("--data: a file is given twice (it would be counted twice)")
     if a.epochs < 1:
         ap.error("--epochs must be >= 1")
-    if not a.lr > 0:
-        ap.error("--lr must be > 0")
+    if not (a.lr > 0 and math.isfinite(a.lr)):
+        ap.error("--lr must be a finite number > 0")
     if not a.layers or min(a.layers) < 1:
         ap.error("--layers must be hidden layer sizes >= 1")
     if not 0.0 <= a.epsilon <= 1.0:
@@ -117,8 +136,13 @@ def main() -> None:
     except (ValueError, CheckpointError) as e:
         ap.error(str(e))
     out = Path(a.out)
-    if out.resolve() == bidder.resolve():
-        ap.error("--out must not be the --bidder folder")
+    if out.resolve() == bidder.resolve() or bidder.resolve() in out.resolve().parents:
+        ap.error("--out must not be the --bidder folder or inside it")
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {str(out)!r} exists and is not a folder")
+    for f in a.data:
+        if Path(f).resolve().parent == out.resolve() and Path(f).name.startswith("data-"):
+            ap.error(f"--data {f!r} is a data file of --out itself (use --reuse-data, or copy it elsewhere)")
     t0 = time.time()
     paths = sorted(str(p) for p in out.glob("data-*.npz") if not p.name.endswith(".tmp.npz"))
     if a.reuse_data and not paths:
@@ -143,12 +167,20 @@ def main() -> None:
     del more
     data = {k: np.concatenate([d[k] for d in parts]) for k in ("obs", "mask", "q")}
     del parts
+    if len(data["q"]) < 2:
+        ap.error(f"only {len(data['q'])} card decisions to fit (at least 2; every deal passed out?): give more --deals "
+                 f"or --data")
     t_data = time.time() - t0
     print(f"data: {len(data['q'])} card decisions from {len(paths) + len(a.data)} files, {t_data:.0f} s", flush=True)
 
     torch.manual_seed(a.fit_seed)
     net = BeloteNet(pi=a.layers, vf=[8])
     fit = fit_card_values(net, data, epochs=a.epochs, lr=a.lr, seed=a.fit_seed, progress=True, augment=not a.no_augment)
+    last = fit["history"][-1]
+    if not (math.isfinite(last["train_loss"]) and math.isfinite(last["valid_loss"])
+            and all(torch.isfinite(t).all() for t in net.state_dict().values())):
+        raise SystemExit(f"train_oracle.py: the fit diverged (losses {last['train_loss']}, {last['valid_loss']}); "
+                         f"nothing written to {out}/{CARDS_SUBDIR}: try a smaller --lr")
     for name in ("model.safetensors", "meta.json"):
         shutil.copyfile(bidder / name, out / name)
     shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
@@ -157,12 +189,12 @@ def main() -> None:
                        "seed": a.fit_seed},
                "final": fit["history"][-1]}
     if reused:
-        figures["data"] = f"reused {len(paths)} data-*.npz files"
+        figures["data"] = f"reused {len(paths)} data files of --out: {', '.join(Path(p).name for p in paths)}"
     elif a.deals:
         figures.update(deals=a.deals, behaviour=a.behaviour, epsilon=a.epsilon,
                        data=f"{chunks} chunks, seeds {a.seed}..{a.seed + chunks - 1}")
     if a.data:
-        figures["more_data"] = [Path(f).name for f in a.data]
+        figures["more_data"] = [str(Path(f).resolve()) for f in a.data]
     save_model(out / CARDS_SUBDIR, net.state_dict(), net.config,
                {"kind": CARD_VALUES_KIND, "oracle": figures, "suit_average": not a.no_augment})
     print(json.dumps(figures, indent=1))

@@ -256,7 +256,7 @@ def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     meta = json.loads((b / "cards" / "meta.json").read_text())
     assert meta["oracle"]["decisions"] == n_a
-    assert meta["oracle"]["more_data"] == ["data-40.npz", "data-41.npz"]
+    assert meta["oracle"]["more_data"] == [str((a / n).resolve()) for n in ("data-40.npz", "data-41.npz")]
     assert not list(b.glob("data-*.npz"))
     pol = make_policy(str(b))
     st = _taken_state(Rules(), 3)
@@ -265,8 +265,10 @@ def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
     np.savez(wrong, obs=np.zeros((2, 10), np.float16), mask=np.ones((2, 32), bool), q=np.zeros((2, 32), np.float32))
     for bad, msg in ((["--deals", "0"], "--data"), (["--deals", "3", "--chunks", "4"], "--chunks"),
                      (["--data", str(tmp_path / "missing.npz")], "no such file"),
-                     (["--deals", "0", "--data", str(wrong)], "obs (2, 10) (want (2, 618))")):
-        r = subprocess.run(script + common + bad + ["--out", str(tmp_path / "c")], cwd=root, capture_output=True,
-                           text=True, timeout=120)
+                     (["--deals", "0", "--data", str(wrong)], "obs (2, 10) (want (2, 618))"),
+                     (["--deals", "0", "--data", str(wrong), str(wrong)], "given twice"),
+                     (["--bidder", str(b), "--out", str(b / "cards")], "inside it")):
+        out = [] if "--out" in bad else ["--out", str(tmp_path / "c")]
+        r = subprocess.run(script + common + bad + out, cwd=root, capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and msg in r.stderr, r.stderr[-2000:]
         assert not (tmp_path / "c").exists()
