@@ -152,6 +152,8 @@ def main() -> None:
         more = [_load_part(p) for p in a.data]  # checked before any work or output
     except ValueError as e:
         ap.error(str(e))
+    if not reused and a.deals == 0 and sum(len(m["q"]) for m in more) < 2:
+        ap.error("the --data files hold fewer than 2 card decisions (at least 2 are needed to fit)")
     out.mkdir(parents=True, exist_ok=True)
     if not reused and a.deals == 0:
         paths = []
