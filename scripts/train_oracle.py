@@ -99,8 +99,12 @@ def main() -> None:
     chunks = a.workers if a.chunks is None else a.chunks
     if a.deals == 0 and not a.data and not a.reuse_data:
         ap.error("--deals 0 fits on --data only: give --data files")
-    if not a.reuse_data and (a.workers < 1 or chunks < 1 or (a.deals and a.deals < chunks) or a.deals < 0):
-        ap.error("--deals must be 0 (with --data) or >= --chunks >= 1, and --workers >= 1")
+    if a.workers < 1:
+        ap.error(f"--workers must be >= 1, got {a.workers}")
+    if not a.reuse_data and chunks < 1:
+        ap.error(f"--chunks must be >= 1, got {chunks}")
+    if not a.reuse_data and (a.deals < 0 or 0 < a.deals < chunks):
+        ap.error(f"--deals must be 0 (fit on --data only) or at least --chunks ({chunks}), got {a.deals}")
     if a.seed < 0:
         ap.error(f"--seed must be >= 0, got {a.seed}")
     for f in a.data:
@@ -183,8 +187,13 @@ def main() -> None:
             and all(torch.isfinite(t).all() for t in net.state_dict().values())):
         raise SystemExit(f"train_oracle.py: the fit diverged (losses {last['train_loss']}, {last['valid_loss']}); "
                          f"nothing written to {out}/{CARDS_SUBDIR}: try a smaller --lr")
-    for name in ("model.safetensors", "meta.json"):
-        shutil.copyfile(bidder / name, out / name)
+    shutil.copyfile(bidder / "model.safetensors", out / "model.safetensors")
+    bid_meta = json.loads((bidder / "meta.json").read_text())
+    bid_meta["note"] = ("the bidding network of " + str(bidder.resolve()) + "; its figures (evaluation) are that "
+                        "network's own, card play included; cards/ plays this folder's cards")
+    tmp = out / "meta.json.tmp"
+    tmp.write_text(json.dumps(bid_meta, indent=2, sort_keys=True))
+    tmp.replace(out / "meta.json")
     shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
     figures = {"decisions": len(data["q"]), "data_seconds": round(t_data), "rules": "default (Rules())",
                "fit": {"hidden": a.layers, "epochs": a.epochs, "lr": a.lr, "augment": not a.no_augment,

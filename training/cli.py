@@ -122,6 +122,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         if args.deals < 2:
             raise ValueError(f"--deals must be at least 2 (one mirrored pair), got {args.deals}")
         mode, pairs = "deal", (args.deals + 1) // 2
+    if args.workers == 1:
+        _one_torch_thread()
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
                                  workers=args.workers, progress=not args.no_progress)
@@ -138,6 +140,15 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_torch_thread() -> None:
+    """Matches play one decision at a time: torch's thread pool only adds contention (a
+    network policy ran at 18 ms a move instead of 0.4 ms next to another job), so the
+    single-process path uses one thread, as each worker process does."""
+    from .evaluate import _init_worker
+
+    _init_worker()
+
+
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
@@ -145,6 +156,8 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
+    if args.workers == 1:
+        _one_torch_thread()
     res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
                      workers=args.workers, progress=not args.no_progress)
     print(res.table())
@@ -236,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals)")
     e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target")
     e.add_argument("--rules", default=None, help="rules preset name or YAML file (default seed004)")
-    e.add_argument("--workers", type=int, default=1, help="processes")
+    e.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
     e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
     e.add_argument("--json", help="also write the result as JSON to this file")
     e.add_argument("--failure-record", default="belote_failure_record.json",
@@ -248,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--pairs", type=int, default=200, help="mirrored pairs per match")
     lad.add_argument("--mode", choices=["deal", "game"], default="deal", help="single deals or games to target")
     lad.add_argument("--rules", default=None, help="rules preset name or YAML file")
-    lad.add_argument("--workers", type=int, default=1, help="processes")
+    lad.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
     lad.add_argument("--seed", type=int, default=0)
     lad.add_argument("--plot", help="save a bar chart of the ratings (.png, .svg or .pdf; .png is added to "
                                     "a name without suffix)")
