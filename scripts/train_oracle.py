@@ -22,6 +22,7 @@ The shipped card network (``policies/models/hard/cards``) was fitted on two roun
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import shutil
@@ -37,13 +38,14 @@ def _generate(args) -> str:
     import torch
 
     from belote_env import Rules
+    from belote_env.atomic import atomic_write_bytes
     from training.oracle import generate_oracle_data
 
     torch.set_num_threads(1)
     data = generate_oracle_data(deals, seed, Rules(), behaviour=behaviour, epsilon=epsilon)
-    tmp = Path(path).with_suffix(".tmp.npz")
-    np.savez(tmp, **data)
-    tmp.replace(path)
+    buf = io.BytesIO()
+    np.savez(buf, **data)
+    atomic_write_bytes(path, buf.getvalue())
     return path
 
 
@@ -125,6 +127,7 @@ def main() -> None:
 
     import torch
 
+    from belote_env.atomic import atomic_write_bytes
     from policies.hard import HARD_MODEL_DIR
     from policies.network import CARD_VALUES_KIND, CARDS_SUBDIR, BeloteNet, CheckpointError, load_model, save_model
     from policies.registry import check_policy_spec
@@ -187,18 +190,16 @@ def main() -> None:
             and all(torch.isfinite(t).all() for t in net.state_dict().values())):
         raise SystemExit(f"train_oracle.py: the fit diverged (losses {last['train_loss']}, {last['valid_loss']}); "
                          f"nothing written to {out}/{CARDS_SUBDIR}: try a smaller --lr")
-    shutil.copyfile(bidder / "model.safetensors", out / "model.safetensors")
+    atomic_write_bytes(out / "model.safetensors", (bidder / "model.safetensors").read_bytes())
     bid_meta = json.loads((bidder / "meta.json").read_text())
     bid_meta["note"] = ("the bidding network of " + str(bidder.resolve()) + "; its figures (evaluation) are that "
                         "network's own, card play included; cards/ plays this folder's cards")
-    tmp = out / "meta.json.tmp"
-    tmp.write_text(json.dumps(bid_meta, indent=2, sort_keys=True))
-    tmp.replace(out / "meta.json")
+    atomic_write_bytes(out / "meta.json", json.dumps(bid_meta, indent=2, sort_keys=True).encode())
     shutil.rmtree(out / CARDS_SUBDIR, ignore_errors=True)
     figures = {"decisions": len(data["q"]), "data_seconds": round(t_data), "rules": "default (Rules())",
                "fit": {"hidden": a.layers, "epochs": a.epochs, "lr": a.lr, "augment": not a.no_augment,
                        "seed": a.fit_seed},
-               "final": fit["history"][-1]}
+               "final": last}
     if reused:
         figures["data"] = f"reused {len(paths)} data files of --out: {', '.join(Path(p).name for p in paths)}"
     elif a.deals:

@@ -109,7 +109,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
-    from .evaluate import PolicyFailure, duplicate_match
+    from .evaluate import PolicyFailure, duplicate_match, use_one_torch_thread
 
     rules = load_rules(args.rules)
     json_path = _output_file("--json", args.json)
@@ -122,8 +122,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         if args.deals < 2:
             raise ValueError(f"--deals must be at least 2 (one mirrored pair), got {args.deals}")
         mode, pairs = "deal", (args.deals + 1) // 2
-    if args.workers == 1:
-        _one_torch_thread()
+    use_one_torch_thread()
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
                                  workers=args.workers, progress=not args.no_progress)
@@ -140,24 +139,15 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _one_torch_thread() -> None:
-    """Matches play one decision at a time: torch's thread pool only adds contention (a
-    network policy ran at 18 ms a move instead of 0.4 ms next to another job), so the
-    single-process path uses one thread, as each worker process does."""
-    from .evaluate import _init_worker
-
-    _init_worker()
-
-
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
+    from .evaluate import use_one_torch_thread
     from .ladder import plot_path, run_ladder
 
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
-    if args.workers == 1:
-        _one_torch_thread()
+    use_one_torch_thread()
     res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
                      workers=args.workers, progress=not args.no_progress)
     print(res.table())
