@@ -1,10 +1,17 @@
 """Tier ``hard`` (RULES.md §12, seed 004: it "remembers played cards, infers which suits each
-seat is void in, and estimates where each unseen card lies"): two networks shipped in
+seat is void in, and estimates where each unseen card lies"): three networks shipped in
 ``policies/models/hard/``.
 
-* Bidding, declarations and announcements: a policy network trained by self-play
-  MaskablePPO (``belote train --config configs/train/hard.yaml``), playing its most
-  probable legal action.
+* Classic bids (pass, take, name a suit): a bid-value network (``bids/``) fitted to
+  rollout values (``training.oracle.generate_bid_data``: each legal bid made, then the deal
+  played out by normal and hard seats; two rounds, the second played by the first bid
+  network): it values each legal bid by the deal's expected point difference given the
+  seat's information set, averaged over the 24 renamings of the suits, and the best bid
+  is made. It was fitted on default-rule deals, so it never saw no-trump / all-trump bids
+  (``round2_no_trump_all_trump``): those round-2 decisions go to the policy network.
+* Declarations, announcements and the bids above: a policy network trained by self-play
+  MaskablePPO (``belote train --config configs/train/hard.yaml``; it made all the bids
+  before the bid network), playing its most probable legal action.
 * Card play: a card-value network (``cards/``) trained from a double-dummy oracle
   (``training.oracle``): it values each legal card by the deal's expected point difference
   given the seat's information set, averaged over the 24 renamings of the suits, and the
@@ -30,16 +37,19 @@ class HardPolicy(NetworkPolicy):
     """The shipped hard tier. ``seed`` only matters with ``deterministic=False``.
 
     Raises ``policies.network.CheckpointError`` if the shipped model or its card-value
-    network is missing, corrupt, or made for another action-table / observation version.
+    network is missing, or if it, its card-value or its bid-value network is corrupt or
+    made for another action-table / observation version.
     """
 
     def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR):
-        from .network import CARDS_SUBDIR, CheckpointError, load_card_net, load_model
+        from .network import BID_ACTIONS, CARDS_SUBDIR, CheckpointError, load_bid_net, load_card_net, load_model
 
         net, meta = load_model(model_dir)
         card = load_card_net(model_dir)
         if card is None:
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
         card_net, suit_average = card
+        bid_net, bid_average, bid_actions = load_bid_net(model_dir) or (None, False, tuple(BID_ACTIONS))
         super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", card_net=card_net,
-                         suit_average=suit_average)
+                         suit_average=suit_average, bid_net=bid_net, bid_suit_average=bid_average,
+                         bid_actions=bid_actions)

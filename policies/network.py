@@ -31,7 +31,8 @@ from .base import with_belote
 
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
-           "FORMAT_VERSION",
+           "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
+           "bid_permutation_table", "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
@@ -224,6 +225,23 @@ CARDS_SUBDIR = "cards"
 CARD_VALUES_KIND = "card_values"
 #: Temperature (points) of the card probabilities a card-value network implies.
 CARD_TEMPERATURE = 10.0
+#: Sub-folder of a model folder holding an optional bid-value network (``training.oracle``).
+BIDS_SUBDIR = "bids"
+#: ``meta.json`` key ``kind`` of a bid-value network.
+BID_VALUES_KIND = "bid_values"
+#: The action ids a bid-value network values: pass, take, name a contract (``actions.py``:
+#: 32..39, output ``a`` of the network is action ``a``).
+BID_ACTIONS = range(32, 40)
+#: Temperature (points) of the bid probabilities a bid-value network implies.
+BID_TEMPERATURE = 10.0
+_VALUE_NET_NAMES = {CARD_VALUES_KIND: "card-value", BID_VALUES_KIND: "bid-value"}
+
+
+def is_bid_decision(info: InfoSet) -> bool:
+    """A classic bidding decision (RULES.md §3.2-3.3: pass, take the turned suit, or name a
+    contract) with more than one legal bid: the bid-value network's domain."""
+    legal = info.legal_actions
+    return info.contract < 0 and len(legal) > 1 and all(32 <= a < 40 for a in legal)
 
 
 def is_card_decision(info: InfoSet) -> bool:
@@ -258,33 +276,56 @@ class NetworkPolicy:
         suit_average: average the card-value network over the 24 renamings of the suits
             (``observation.suit_permutation_index``: one batched forward pass of 24 rows),
             as it was trained with renamed suits (``training.oracle``).
+        bid_net: optional bid-value network (``training.oracle.generate_bid_data``): at
+            classic bidding decisions (``is_bid_decision``) whose legal bids are all in
+            ``bid_actions``, the legal bid with the largest output (ids 32..39) is made,
+            whatever ``deterministic`` says; ``net`` makes the other bidding decisions.
+        bid_suit_average: average the bid-value network over the 24 suit renamings.
+        bid_actions: the bid ids the bid-value network was trained on (its ``meta.json``
+            key ``bid_actions``; default all of 32..39). A network fitted on default-rule
+            deals never saw no-trump / all-trump (38, 39), so under
+            ``round2_no_trump_all_trump`` its round-2 decisions go to ``net``.
+
+    Raises ``ValueError`` for a ``suit_average`` or ``bid_suit_average`` that is not a bool
+    and ``bid_actions`` that are not ids in 32..39.
     """
 
     def __init__(self, net: BeloteNet, meta: dict | None = None, deterministic: bool = True,
                  seed: int | None = None, name: str = "network", card_net: BeloteNet | None = None,
-                 suit_average: bool = False):
-        if type(suit_average) is not bool:
-            raise ValueError(f"suit_average must be a bool, got {suit_average!r}")
+                 suit_average: bool = False, bid_net: BeloteNet | None = None, bid_suit_average: bool = False,
+                 bid_actions=BID_ACTIONS):
+        for key, v in (("suit_average", suit_average), ("bid_suit_average", bid_suit_average)):
+            if type(v) is not bool:
+                raise ValueError(f"{key} must be a bool, got {v!r}")
+        self.bid_actions = _check_bid_actions(bid_actions)
         self.net, self.meta, self.name = net, meta or {}, name
         self.card_net = card_net
         self.suit_average = suit_average
+        self.bid_net = bid_net
+        self.bid_suit_average = bid_suit_average
         self.deterministic = deterministic
         self.rng = random.Random(seed)
         self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
 
     @classmethod
     def from_path(cls, path: str | os.PathLike, **kwargs) -> "NetworkPolicy":
-        """Load a model folder (see ``load_model``), and its ``cards/`` card-value network
-        when there is one; raises ``CheckpointError``."""
+        """Load a model folder (see ``load_model``), and its ``cards/`` card-value and
+        ``bids/`` bid-value networks when it has them; raises ``CheckpointError``."""
         net, meta = load_model(path)
-        if meta.get("kind") == CARD_VALUES_KIND:
-            raise CheckpointError(f"{path}: a card-value network, not a policy; load the model folder that "
-                                  f"holds it in {CARDS_SUBDIR}/")
+        if meta.get("kind") in (CARD_VALUES_KIND, BID_VALUES_KIND):
+            sub = CARDS_SUBDIR if meta["kind"] == CARD_VALUES_KIND else BIDS_SUBDIR
+            raise CheckpointError(f"{path}: a {_VALUE_NET_NAMES[meta['kind']]} network, not a policy; load the model "
+                                  f"folder that holds it in {sub}/")
         kwargs.setdefault("name", str(path))
         card = load_card_net(path)
         if card is not None:
             kwargs.setdefault("card_net", card[0])
             kwargs.setdefault("suit_average", card[1])
+        bid = load_bid_net(path)
+        if bid is not None:
+            kwargs.setdefault("bid_net", bid[0])
+            kwargs.setdefault("bid_suit_average", bid[1])
+            kwargs.setdefault("bid_actions", bid[2])
         return cls(net, meta, **kwargs)
 
     @torch.inference_mode()
@@ -301,6 +342,12 @@ class NetworkPolicy:
             w = {a: float(np.exp((x - top) * 162.0 / CARD_TEMPERATURE)) for a, x in v.items()}
             z = sum(w.values())
             return {a: w.get(a, 0.0) / z for a in info.legal_actions}
+        if self._bids_by_value(info):
+            v = self.bid_values(info)
+            top = max(v.values())
+            w = {a: float(np.exp((x - top) * 162.0 / BID_TEMPERATURE)) for a, x in v.items()}
+            z = sum(w.values())
+            return {a: w[a] / z for a in info.legal_actions}
         obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
         logits = self.net.logits(obs)[0]
         legal = list(info.legal_actions)
@@ -325,6 +372,27 @@ class NetworkPolicy:
             out = self.card_net.logits(obs.unsqueeze(0))[0].tolist()
         return {a: out[a] for a in info.legal_actions if a < 32}
 
+    def _bids_by_value(self, info: InfoSet) -> bool:
+        return (self.bid_net is not None and is_bid_decision(info)
+                and all(a in self.bid_actions for a in info.legal_actions))
+
+    @torch.inference_mode()
+    def bid_values(self, info: InfoSet) -> dict[int, float]:
+        """The bid-value network's value of each legal bid (ids 32..39): the deal's point
+        difference / 162 for the seat's team, trained on values centred per decision (only
+        the differences between bids are meaningful). Raises ``ValueError`` if the policy
+        has no bid-value network."""
+        if self.bid_net is None:
+            raise ValueError(f"{self.name}: no bid-value network")
+        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        if self.bid_suit_average:
+            po, _ = suit_permutation_tables()
+            out = self.bid_net.logits(obs[po])[:, 32:40]
+            out = torch.empty_like(out).scatter_(1, bid_permutation_table(), out).mean(0).tolist()
+        else:
+            out = self.bid_net.logits(obs.unsqueeze(0))[0, 32:40].tolist()
+        return {a: out[a - 32] for a in info.legal_actions}
+
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
         if len(legal) == 1:
@@ -332,6 +400,9 @@ class NetworkPolicy:
         if self.card_net is not None and is_card_decision(info):
             v = self.card_values(info)
             return with_belote(info, max(v, key=lambda a: (v[a], -a)))
+        if self._bids_by_value(info):
+            v = self.bid_values(info)
+            return max(v, key=lambda a: (v[a], -a))
         probs = self.action_probabilities(info)
         if self.deterministic:
             return max(legal, key=lambda a: (probs[a], -a))
@@ -349,19 +420,48 @@ def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
     bool); ``None`` when nothing named ``cards`` exists there. Raises ``CheckpointError``
     like ``load_model``, for a ``cards`` that is not a folder (a file, a dangling link),
     and for a missing or wrong ``kind`` or ``suit_average``."""
+    found = _load_value_net(folder, CARDS_SUBDIR, CARD_VALUES_KIND)
+    return None if found is None else found[:2]
+
+
+def load_bid_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool, tuple[int, ...]] | None:
+    """The bid-value network in ``folder/bids/`` (``kind`` = ``"bid_values"``), whether it
+    is averaged over suit renamings, and the bid ids it was trained on (``meta.json`` key
+    ``bid_actions``, ids in 32..39); ``None`` when nothing named ``bids`` exists there.
+    Raises ``CheckpointError`` as ``load_card_net`` does, and for missing or bad
+    ``bid_actions``."""
+    found = _load_value_net(folder, BIDS_SUBDIR, BID_VALUES_KIND)
+    if found is None:
+        return None
+    net, avg, meta = found
+    try:
+        actions = _check_bid_actions(meta.get("bid_actions"))
+    except ValueError as e:
+        raise CheckpointError(f"{_model_folder(folder) / BIDS_SUBDIR / 'meta.json'}: {e}") from None
+    return net, avg, actions
+
+
+def _check_bid_actions(actions) -> tuple[int, ...]:
+    if (isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__")
+            or not all(type(a) is int and a in BID_ACTIONS for a in actions) or not list(actions)):
+        raise ValueError(f"bid_actions must be a non-empty list of bid ids in 32..39, got {actions!r}")
+    return tuple(sorted(set(actions)))
+
+
+def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str) -> tuple[BeloteNet, bool, dict] | None:
     folder = _model_folder(folder)
-    sub = folder / CARDS_SUBDIR
+    sub = folder / subdir
     if not sub.exists() and not sub.is_symlink():
         return None
     if not sub.is_dir():
-        raise CheckpointError(f"{sub}: expected a folder holding a card-value network")
+        raise CheckpointError(f"{sub}: expected a folder holding a {_VALUE_NET_NAMES[kind]} network")
     net, meta = load_model(sub)
-    if meta.get("kind") != CARD_VALUES_KIND:
-        raise CheckpointError(f"{sub / 'meta.json'}: kind must be {CARD_VALUES_KIND!r}, got {meta.get('kind')!r}")
+    if meta.get("kind") != kind:
+        raise CheckpointError(f"{sub / 'meta.json'}: kind must be {kind!r}, got {meta.get('kind')!r}")
     avg = meta.get("suit_average")
     if type(avg) is not bool:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
-    return net, avg
+    return net, avg, meta
 
 
 _SUIT_TABLES: tuple[torch.Tensor, torch.Tensor] | None = None  # built on first use
@@ -380,3 +480,20 @@ def suit_permutation_tables() -> tuple[torch.Tensor, torch.Tensor]:
         _SUIT_TABLES = (torch.from_numpy(np.stack([o for o, _ in idx])),
                         torch.from_numpy(np.stack([c for _, c in idx])))
     return _SUIT_TABLES
+
+
+_BID_TABLE: torch.Tensor | None = None
+
+
+def bid_permutation_table() -> torch.Tensor:
+    """The 24 suit renamings of the bid values (ids 32..39, in the order of
+    ``suit_permutation_tables``): ``(24, 8)`` int64; ``values[..., table[p]]`` renames a
+    per-bid vector as ``card_index`` renames a per-card one (pass, take, no-trump and
+    all-trump stay; "name suit s" becomes "name suit perm[s]")."""
+    global _BID_TABLE
+    if _BID_TABLE is None:
+        _, pc = suit_permutation_tables()
+        suit = pc[:, 0:32:8] // 8  # row p: the suit whose values the renamed suit s' takes
+        fixed = torch.tensor([[0, 1]] * 24)
+        _BID_TABLE = torch.cat([fixed, 2 + suit, fixed + 6], 1)
+    return _BID_TABLE

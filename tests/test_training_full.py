@@ -121,9 +121,11 @@ def test_shipped_hard_tier_loads_and_plays_fast():
     meta = json.loads((HARD_MODEL_DIR / "meta.json").read_text())
     assert meta["action_table_version"] == 1 and meta["obs_encoder_version"] == 1
     size = sum(p.stat().st_size for p in HARD_MODEL_DIR.rglob("*") if p.is_file())
-    assert size < 5_000_000  # a few MB at most, the card-value network included
+    assert size < 6_000_000  # a few MB at most, the card- and bid-value networks included
     pol = make_policy("hard")
     assert pol.card_net is not None and pol.suit_average  # cards played by the oracle-trained network
+    assert pol.bid_net is not None and pol.bid_suit_average  # classic bids by the rollout-trained network
+    assert pol.bid_actions == (32, 33, 34, 35, 36, 37)  # default-rule bids: no no-trump / all-trump
     import torch
 
     threads = torch.get_num_threads()

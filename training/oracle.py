@@ -14,11 +14,19 @@ behaviour of the seats in the data (PIMC distilled, as in the "oracle" targets o
 Skat and bridge engines).
 
 The fitted network (``BeloteNet``; its ``action_net`` outputs 0..31 are the card values
-in units of 162 points) plays the cards; the bids, declarations and belote announcements
-stay with the PPO-trained policy (``policies.hard``).
+in units of 162 points) plays the cards; declarations and belote announcements stay with
+the PPO-trained policy (``policies.hard``).
 
 Data come from deals played by a mix of behaviour policies (each seat drawn per deal),
 with a small rate of random legal cards for coverage.
+
+The classic bids (RULES.md §3.2-3.3) are learned the same way from *rollout* labels
+(``generate_bid_data``): at each bidding decision every legal bid is made on a copy of the
+deal, which the seats' behaviour policies then play to its end (the rest of the auction
+and the card play), and the deal's point difference is the bid's label. A network fitted
+to those values (``fit_bid_values``, outputs 32..39) estimates each bid's expected
+outcome given the seat's information set against those players: one step of policy
+improvement over their bidding, repeated with the improved bidder as a behaviour policy.
 """
 
 from __future__ import annotations
@@ -36,10 +44,10 @@ from belote_env.solver import Solver, position_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
-from policies.network import suit_permutation_tables, is_card_decision
+from policies.network import bid_permutation_table, is_bid_decision, is_card_decision, suit_permutation_tables
 from policies.search import _belote_points, _declaration_points, _difference
 
-__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values"]
+__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values"]
 
 #: Value unit: targets and outputs are point differences / 162.
 SCALE = 162.0
@@ -135,6 +143,98 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
 
 
+def _play_out(st: GameState, seat_pol: list) -> GameState:
+    while not st.is_deal_over:
+        st.apply(seat_pol[st.current].act(st.information_set(st.current)))
+    return st
+
+
+def _deal_difference(st: GameState, team: int) -> int:
+    return 0 if st.void else st.deal_score.difference(team)
+
+
+def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
+                      progress: bool = False) -> dict[str, np.ndarray]:
+    """Play ``deals`` single deals (dealer rotating) and label each classic bidding
+    decision with more than one legal bid (``is_bid_decision``, RULES.md §3.2-3.3) by the
+    *rollout* value of every legal bid: the bid is made, then the deal is played to its end
+    by the seats' behaviour policies (the rest of the auction and the card play; every
+    hand is dealt, so the outcome is fixed), and the deal's point difference for the
+    deciding seat's team is recorded (RULES.md §7; a void deal is worth 0). The bid the
+    behaviour policy makes is valued by the deal itself. Fitted by ``fit_bid_values``,
+    the network learns each bid's expected outcome given the seat's information set,
+    against these behaviour policies (one step of policy improvement over their bidding).
+
+    Args:
+        deals: number of deals (int >= 1).
+        seed: seeds the deals and the draw of each seat's behaviour policy.
+        rules: rule options (the target / deal limit are ignored: single deals).
+        behaviour: tier names or model folders; each seat of each deal plays one, drawn
+            uniformly. They should be deterministic (a sampling policy makes the rollouts
+            of one decision see different play).
+    Returns:
+        ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, 8), "q": float32 (N, 8)}``:
+        column ``j`` is bid id ``32 + j``; ``q`` holds the legal bids' values / 162 (0 where
+        ``mask`` is False).
+    Raises:
+        ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``behaviour`` empty,
+            a string, or naming an unknown policy.
+        policies.network.CheckpointError: a behaviour model folder that does not load.
+    """
+    if type(deals) is not int or deals < 1:
+        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if isinstance(behaviour, (str, bytes)) or not behaviour:
+        raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
+    for b in behaviour:
+        check_policy_spec(b)
+    rng = random.Random(seed)
+    pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
+    rules = rules.replace(target=None, max_deals=None)
+    obs, masks, qs = [], [], []
+    buf = np.zeros(OBS_SIZE, dtype=np.float32)
+    it = range(deals)
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(it, desc="bid data", unit="deal")
+    for d in it:
+        st = GameState(rules, rng=rng, dealer=d % 4)
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
+        pending = []
+        while not st.is_deal_over:
+            seat = st.current
+            info = st.information_set(seat)
+            action = seat_pol[seat].act(info)
+            if is_bid_decision(info):
+                vals = {a: _deal_difference(_play_out(_applied(st, a), seat_pol), seat & 1)
+                        for a in info.legal_actions if a != action}
+                encode_infoset(info, buf)
+                obs.append(buf.astype(np.float16))
+                pending.append((seat, info.legal_actions, vals, action))
+            st.apply(action)
+        for seat, legal, vals, action in pending:
+            vals[action] = _deal_difference(st, seat & 1)
+            m = np.zeros(8, dtype=bool)
+            row = np.zeros(8, dtype=np.float32)
+            for a in legal:
+                m[a - 32] = True
+                row[a - 32] = vals[a] / SCALE
+            masks.append(m)
+            qs.append(row)
+    if not qs:
+        return {"obs": np.zeros((0, OBS_SIZE), np.float16), "mask": np.zeros((0, 8), bool),
+                "q": np.zeros((0, 8), np.float32)}
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+
+
+def _applied(st: GameState, action: int) -> GameState:
+    st = st.clone()
+    st.apply(action)
+    return st
+
+
 def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
                     seed: int = 0, valid: float = 0.05, progress: bool = False,
                     augment: bool = False) -> dict[str, Any]:
@@ -148,12 +248,36 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     points lost against the best card (``regret``, points per decision).
 
     Raises ``ValueError`` for ``epochs`` or ``batch`` not an int >= 1, ``valid`` outside
-    (0, 1), ``lr`` <= 0, fewer than 2 decisions or a decision without a legal card.
+    (0, 1), ``lr`` <= 0, fewer than 2 decisions, ``mask`` / ``q`` not of shape ``(N, 32)``,
+    or a decision without a legal card.
 
     With ``augment`` each training decision has its suits renamed by one of the 24
     permutations, drawn at random each time it is used (the rules do not depend on the
     suits' names, so every renaming is an equally valid example).
     """
+    return _fit_values(net, data, 0, "card", epochs, lr, batch, seed, valid, progress, augment)
+
+
+def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
+                   seed: int = 0, valid: float = 0.05, progress: bool = False,
+                   augment: bool = False) -> dict[str, Any]:
+    """Fit ``net``'s outputs 32..39 (the classic bids) to ``data["q"]``
+    (``generate_bid_data``), as ``fit_card_values`` fits the cards: centred squared error
+    over the legal bids, the same figures (``agree``: the network's bid has the best rollout
+    value; ``regret`` in points per decision) and the same ``ValueError`` cases (here
+    ``mask`` / ``q`` of shape ``(N, 8)``). The returned figures add ``bid_actions``: the
+    ids legal in at least one decision (the only outputs fitted; with ``augment`` every
+    "name suit" id once one is). With
+    ``augment`` the suits are renamed (``policies.network.bid_permutation_table``)."""
+    r = _fit_values(net, data, 32, "bid", epochs, lr, batch, seed, valid, progress, augment)
+    seen = {32 + int(j) for j in np.flatnonzero(data["mask"].any(axis=0))}
+    if augment and seen & {34, 35, 36, 37}:  # renamed suits train every "name suit" output
+        seen |= {34, 35, 36, 37}
+    r["bid_actions"] = sorted(seen)
+    return r
+
+
+def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress, augment):
     if type(epochs) is not int or epochs < 1:
         raise ValueError(f"epochs must be an int >= 1, got {epochs!r}")
     if type(batch) is not int or batch < 1:
@@ -165,8 +289,13 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     n = len(data["q"])
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
+    width = 8 if first else 32
+    if data["q"].ndim != 2 or data["q"].shape[1] != width or data["mask"].shape != data["q"].shape:
+        other = "card (generate_oracle_data)" if first else "bid (generate_bid_data)"
+        raise ValueError(f"{what} data have {width} columns: got mask {data['mask'].shape} and q "
+                         f"{data['q'].shape}{f'; {other} data?' if data['q'].shape[-1] == 40 - width else ''}")
     if not data["mask"].any(axis=1).all():
-        raise ValueError("every decision needs at least one legal card in its mask")
+        raise ValueError(f"every decision needs at least one legal {what} in its mask")
     g = th.Generator().manual_seed(seed)
     nv = max(1, int(n * valid))
     perm = th.randperm(n, generator=g)
@@ -179,6 +308,8 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     hist = []
 
     perm_obs, perm_card = suit_permutation_tables()
+    if first:
+        perm_card = bid_permutation_table()
 
     def loss_of(idx, renamed=False):
         x, m, t = obs[idx].float(), mask[idx], q[idx]
@@ -188,7 +319,7 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
             m = m.gather(1, perm_card[p])
             t = t.gather(1, perm_card[p])
         m = m.float()
-        out = net.logits(x)[:, :32]
+        out = net.logits(x)[:, first:first + width]
         cnt = m.sum(1, keepdim=True)
         pc = out - (out * m).sum(1, keepdim=True) / cnt
         tc = t - (t * m).sum(1, keepdim=True) / cnt
