@@ -69,6 +69,27 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     return {c: float(_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
 
+def _data_setup(deals, seed, rules, behaviour, progress, desc):
+    """Check the common arguments of the data generators; their RNG, behaviour policies,
+    single-deal rules and deal iterator (a tqdm bar with ``progress``)."""
+    if type(deals) is not int or deals < 1:
+        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if isinstance(behaviour, (str, bytes)) or not behaviour:
+        raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
+    for b in behaviour:
+        check_policy_spec(b)
+    rng = random.Random(seed)
+    pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
+    it = range(deals)
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(it, desc=desc, unit="deal")
+    return rng, pols, rules.replace(target=None, max_deals=None), it
+
+
 def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
                          epsilon: float = 0.05, progress: bool = False) -> dict[str, np.ndarray]:
     """Play ``deals`` single deals (dealer rotating) and label each card decision with more
@@ -92,27 +113,12 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
         policies.network.CheckpointError: a behaviour model folder that does not load.
     """
-    if type(deals) is not int or deals < 1:
-        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
-    if type(seed) is not int:
-        raise ValueError(f"seed must be an int, got {seed!r}")
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
-    if isinstance(behaviour, (str, bytes)) or not behaviour:
-        raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
-    for b in behaviour:
-        check_policy_spec(b)
-    rng = random.Random(seed)
-    pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
-    rules = rules.replace(target=None, max_deals=None)
+    rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
     solver = Solver()
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
-    it = range(deals)
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(it, desc="oracle data", unit="deal")
     for d in it:
         st = GameState(rules, rng=rng, dealer=d % 4)
         seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
@@ -181,24 +187,9 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
             a string, or naming an unknown policy.
         policies.network.CheckpointError: a behaviour model folder that does not load.
     """
-    if type(deals) is not int or deals < 1:
-        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
-    if type(seed) is not int:
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    if isinstance(behaviour, (str, bytes)) or not behaviour:
-        raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
-    for b in behaviour:
-        check_policy_spec(b)
-    rng = random.Random(seed)
-    pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
-    rules = rules.replace(target=None, max_deals=None)
+    rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
-    it = range(deals)
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(it, desc="bid data", unit="deal")
     for d in it:
         st = GameState(rules, rng=rng, dealer=d % 4)
         seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
