@@ -42,14 +42,10 @@ class HardPolicy(NetworkPolicy):
     """
 
     def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR):
-        from .network import BID_ACTIONS, CARDS_SUBDIR, CheckpointError, load_bid_net, load_card_net, load_model
+        from .network import CARDS_SUBDIR, CheckpointError, load_model, value_net_kwargs
 
         net, meta = load_model(model_dir)
-        card = load_card_net(model_dir)
-        if card is None:
+        values = value_net_kwargs(model_dir)
+        if "card_net" not in values:
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
-        card_net, suit_average = card
-        bid_net, bid_average, bid_actions = load_bid_net(model_dir) or (None, False, tuple(BID_ACTIONS))
-        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", card_net=card_net,
-                         suit_average=suit_average, bid_net=bid_net, bid_suit_average=bid_average,
-                         bid_actions=bid_actions)
+        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", **values)

@@ -32,7 +32,7 @@ from .base import with_belote
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
            "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
-           "bid_permutation_table", "FORMAT_VERSION",
+           "bid_permutation_table", "value_net_kwargs", "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
 
 FORMAT_VERSION = 1
@@ -317,16 +317,7 @@ class NetworkPolicy:
             raise CheckpointError(f"{path}: a {_VALUE_NET_NAMES[meta['kind']]} network, not a policy; load the model "
                                   f"folder that holds it in {sub}/")
         kwargs.setdefault("name", str(path))
-        card = load_card_net(path)
-        if card is not None:
-            kwargs.setdefault("card_net", card[0])
-            kwargs.setdefault("suit_average", card[1])
-        bid = load_bid_net(path)
-        if bid is not None:
-            kwargs.setdefault("bid_net", bid[0])
-            kwargs.setdefault("bid_suit_average", bid[1])
-            kwargs.setdefault("bid_actions", bid[2])
-        return cls(net, meta, **kwargs)
+        return cls(net, meta, **(value_net_kwargs(path) | kwargs))
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
@@ -337,17 +328,9 @@ class NetworkPolicy:
         ``with_belote``): what a search on top of the policy (``hard+search``) or a belief
         modelling it reads."""
         if self.card_net is not None and is_card_decision(info):
-            v = self.card_values(info)
-            top = max(v.values())
-            w = {a: float(np.exp((x - top) * 162.0 / CARD_TEMPERATURE)) for a, x in v.items()}
-            z = sum(w.values())
-            return {a: w.get(a, 0.0) / z for a in info.legal_actions}
+            return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions)
         if self._bids_by_value(info):
-            v = self.bid_values(info)
-            top = max(v.values())
-            w = {a: float(np.exp((x - top) * 162.0 / BID_TEMPERATURE)) for a, x in v.items()}
-            z = sum(w.values())
-            return {a: w[a] / z for a in info.legal_actions}
+            return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions)
         obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
         logits = self.net.logits(obs)[0]
         legal = list(info.legal_actions)
@@ -362,14 +345,7 @@ class NetworkPolicy:
         network."""
         if self.card_net is None:
             raise ValueError(f"{self.name}: no card-value network")
-        obs = torch.from_numpy(encode_infoset(info, self._obs))
-        if self.suit_average:
-            po, pc = suit_permutation_tables()
-            out = self.card_net.logits(obs[po])[:, :32]
-            # row p values the renamed cards: card j of row p is card pc[p, j] of the deal
-            out = torch.empty_like(out).scatter_(1, pc, out).mean(0).tolist()
-        else:
-            out = self.card_net.logits(obs.unsqueeze(0))[0].tolist()
+        out = self._value_outputs(info, self.card_net, self.suit_average, 0, suit_permutation_tables()[1])
         return {a: out[a] for a in info.legal_actions if a < 32}
 
     def _bids_by_value(self, info: InfoSet) -> bool:
@@ -384,14 +360,22 @@ class NetworkPolicy:
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
-        obs = torch.from_numpy(encode_infoset(info, self._obs))
-        if self.bid_suit_average:
-            po, _ = suit_permutation_tables()
-            out = self.bid_net.logits(obs[po])[:, 32:40]
-            out = torch.empty_like(out).scatter_(1, bid_permutation_table(), out).mean(0).tolist()
-        else:
-            out = self.bid_net.logits(obs.unsqueeze(0))[0, 32:40].tolist()
+        out = self._value_outputs(info, self.bid_net, self.bid_suit_average, 32, bid_permutation_table())
         return {a: out[a - 32] for a in info.legal_actions}
+
+    def _value_outputs(self, info: InfoSet, net: BeloteNet, average: bool, first: int,
+                       table: torch.Tensor) -> list[float]:
+        """Outputs ``first .. first + table.shape[1] - 1`` of a value network for ``info``,
+        averaged over the 24 suit renamings when ``average`` (``table``: how each renaming
+        permutes those outputs, ``suit_permutation_tables`` / ``bid_permutation_table``)."""
+        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        width = table.shape[1]
+        if not average:
+            return net.logits(obs.unsqueeze(0))[0, first:first + width].tolist()
+        po, _ = suit_permutation_tables()
+        out = net.logits(obs[po])[:, first:first + width]
+        # row p values the renamed deal: output j of row p is output table[p, j] of the deal
+        return torch.empty_like(out).scatter_(1, table, out).mean(0).tolist()
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
@@ -412,6 +396,30 @@ class NetworkPolicy:
             if x < acc:
                 return a
         return legal[-1]
+
+
+def value_net_kwargs(folder: str | os.PathLike) -> dict[str, Any]:
+    """The ``NetworkPolicy`` arguments for the value networks of a model folder:
+    ``card_net`` / ``suit_average`` from its ``cards/`` and ``bid_net`` /
+    ``bid_suit_average`` / ``bid_actions`` from its ``bids/``, for those it has (see
+    ``load_card_net``, ``load_bid_net``; raises ``CheckpointError`` as they do)."""
+    kw: dict[str, Any] = {}
+    card = load_card_net(folder)
+    if card is not None:
+        kw.update(card_net=card[0], suit_average=card[1])
+    bid = load_bid_net(folder)
+    if bid is not None:
+        kw.update(bid_net=bid[0], bid_suit_average=bid[1], bid_actions=bid[2])
+    return kw
+
+
+def _softmax(values: dict[int, float], temperature: float, legal) -> dict[int, float]:
+    """Probabilities of the legal actions from values in units of 162 points at a
+    temperature in points (a legal action without a value gets 0)."""
+    top = max(values.values())
+    w = {a: float(np.exp((x - top) * 162.0 / temperature)) for a, x in values.items()}
+    z = sum(w.values())
+    return {a: w.get(a, 0.0) / z for a in legal}
 
 
 def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
