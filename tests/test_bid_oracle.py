@@ -273,18 +273,12 @@ def test_train_oracle_script_fits_bids_and_keeps_the_card_network(tmp_path):
     ``bids/`` and the bidder's ``cards/`` (copied unchanged), card data are refused, and
     ``--epsilon`` (a card-data option) is a usage error."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from policies.hard import HARD_MODEL_DIR
+    from tests.test_oracle import run_train_oracle
 
-    root = Path(__file__).resolve().parents[1]
-    script = [sys.executable, str(root / "scripts" / "train_oracle.py"), "--target", "bids"]
-    common = ["--workers", "1", "--epochs", "1", "--layers", "16", "--behaviour", "normal"]
     a = tmp_path / "a"
-    r = subprocess.run(script + common + ["--deals", "4", "--chunks", "2", "--seed", "30", "--out", str(a)],
-                       cwd=root, capture_output=True, text=True, timeout=600)
+    r = run_train_oracle("--target", "bids", "--deals", "4", "--chunks", "2", "--seed", "30", "--out", str(a))
     assert r.returncode == 0, r.stderr[-2000:]
     assert sorted(p.name for p in a.glob("*.npz")) == ["bid-data-30.npz", "bid-data-31.npz"]
     ref = generate_bid_data(2, 31, Rules(), behaviour=("normal",))
@@ -306,13 +300,10 @@ def test_train_oracle_script_fits_bids_and_keeps_the_card_network(tmp_path):
     for bad, msg in ((["--deals", "0", "--data", str(cards)], "(want (2, 8)) (card data: use --target cards)"),
                      (["--epsilon", "0.1"], "--epsilon is for --target cards"),
                      (["--bidder", str(HARD_MODEL_DIR / "cards")], "a card-value network, not a policy")):
-        r = subprocess.run(script + common + bad + ["--out", str(tmp_path / "c")], cwd=root, capture_output=True,
-                           text=True, timeout=120)
+        r = run_train_oracle("--target", "bids", *bad, "--out", str(tmp_path / "c"), timeout=120)
         assert r.returncode == 2 and msg in r.stderr, r.stderr[-2000:]
         assert not (tmp_path / "c").exists()
     # a card fit into a folder whose bids/ is not --bidder's would drop it: refused
-    r = subprocess.run([sys.executable, str(root / "scripts" / "train_oracle.py")] + common
-                       + ["--deals", "2", "--chunks", "1", "--out", str(a)], cwd=root, capture_output=True,
-                       text=True, timeout=120)
+    r = run_train_oracle("--deals", "2", "--chunks", "1", "--out", str(a), timeout=120)
     assert r.returncode == 2 and "already holds a bids/ network that is not --bidder's" in r.stderr, r.stderr[-2000:]
     assert not list(a.glob("data-*.npz"))

@@ -227,21 +227,27 @@ def test_oracle_data_of_passed_out_deals_is_empty_not_an_error():
     assert d["q"].shape == (0, 32) and d["obs"].shape[0] == 0
 
 
-def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
-    """``scripts/train_oracle.py``: chunk ``j`` is seeded ``seed + j`` (the same data as
-    ``generate_oracle_data`` with that seed), ``--data`` files are added to the fit,
-    ``--deals 0`` fits on them alone, and bad arguments fail before any work."""
-    import json
+def run_train_oracle(*args: str, timeout: int = 600):
+    """``scripts/train_oracle.py`` with a tiny fit (1 worker, 1 epoch, one layer of 16,
+    ``normal`` playing the data deals) and ``args``; the ``CompletedProcess``."""
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    script = [sys.executable, str(root / "scripts" / "train_oracle.py")]
     common = ["--workers", "1", "--epochs", "1", "--layers", "16", "--behaviour", "normal"]
+    return subprocess.run([sys.executable, str(root / "scripts" / "train_oracle.py"), *common, *args], cwd=root,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
+    """``scripts/train_oracle.py``: chunk ``j`` is seeded ``seed + j`` (the same data as
+    ``generate_oracle_data`` with that seed), ``--data`` files are added to the fit,
+    ``--deals 0`` fits on them alone, and bad arguments fail before any work."""
+    import json
+
     a = tmp_path / "a"
-    r = subprocess.run(script + common + ["--deals", "6", "--chunks", "2", "--seed", "40", "--out", str(a)],
-                       cwd=root, capture_output=True, text=True, timeout=600)
+    r = run_train_oracle("--deals", "6", "--chunks", "2", "--seed", "40", "--out", str(a))
     assert r.returncode == 0, r.stderr[-2000:]
     assert sorted(p.name for p in a.glob("data-*.npz")) == ["data-40.npz", "data-41.npz"]
     ref = generate_oracle_data(3, 41, Rules(), behaviour=("normal",))
@@ -251,8 +257,7 @@ def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
     n_a = json.loads((a / "cards" / "meta.json").read_text())["oracle"]["decisions"]
     assert n_a == len(np.load(a / "data-40.npz")["q"]) + len(ref["q"])
     b = tmp_path / "b"
-    r = subprocess.run(script + common + ["--deals", "0", "--data", str(a / "data-40.npz"), str(a / "data-41.npz"),
-                                          "--out", str(b)], cwd=root, capture_output=True, text=True, timeout=600)
+    r = run_train_oracle("--deals", "0", "--data", str(a / "data-40.npz"), str(a / "data-41.npz"), "--out", str(b))
     assert r.returncode == 0, r.stderr[-2000:]
     meta = json.loads((b / "cards" / "meta.json").read_text())
     assert meta["oracle"]["decisions"] == n_a
@@ -269,6 +274,6 @@ def test_train_oracle_script_chunks_more_data_and_bad_arguments(tmp_path):
                      (["--deals", "0", "--data", str(wrong), str(wrong)], "given twice"),
                      (["--bidder", str(b), "--out", str(b / "cards")], "inside it")):
         out = [] if "--out" in bad else ["--out", str(tmp_path / "c")]
-        r = subprocess.run(script + common + bad + out, cwd=root, capture_output=True, text=True, timeout=120)
+        r = run_train_oracle(*bad, *out, timeout=120)
         assert r.returncode == 2 and msg in r.stderr, r.stderr[-2000:]
         assert not (tmp_path / "c").exists()

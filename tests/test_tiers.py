@@ -35,7 +35,7 @@ def test_tiers_play_only_legal_actions_under_every_preset(preset):
                 st.apply(a)
 
 
-@pytest.mark.parametrize("name", ["easy", "normal"])
+@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
 def test_tiers_do_not_read_hidden_state(name):
     """A decision on the real information set equals the one on an information set of a
     state whose hidden hands were resampled (the tiers only ever see the InfoSet)."""
