@@ -46,13 +46,28 @@ keeps ``samples`` of them in proportion to their weights (systematic resampling)
 every solved sample comes from the posterior; with k = 1 the weights multiply the
 samples' values instead.
 
-The ``expert`` tier (``expert_policy``) models the other seats by the ``normal`` tier
-with ``EXPERT``'s settings. In card play only (both sides bidding as ``normal``,
-100 deal pairs, seed 0, against ``normal``), uniform samples gained +11.8 points per
-deal; resampling 8 candidates per sample by that model's bids and the opponents' cards,
-+21.2; the same search given the true hands (an upper bound on what inference can
-give), +47.8. Whole games (``belote eval expert normal --games 100``, 2,130 deals): the
-expert won 70.5% of games, +15.1 points per deal (uniform samples: 51.5%, +3.1).
+The ``expert`` tier (``expert_policy``) bids as the ``hard`` tier (its ``base``:
+``search_bids`` is off) and searches card play: up to 24 samples (``EXPERT``) within the
+default ``node_budget`` of 3M solver nodes (on the first tricks that budget often stops
+it after 4 to 21 samples), drawn from the posterior of a ``normal``-tier model of the
+other seats (8 candidates per sample resampled by that model's likelihood of all the bids
+and the opponents' cards), with hard's card values as a prior worth 24 samples. The
+sample count at the node budget depends on the solver's table, so on the calls made
+before (still a function of seed and calls so far). Screens of 200 deal pairs against
+``normal`` (``scripts/screen_expert.py``, seed 0, both sides' bids included): hard alone
++12.3 points per deal; hard's bids with 12 searched samples +18.2; with hard's card
+values as a prior worth 12 samples +21.9 (36: +20.7); 24 samples and a prior of 24
++25.0. Card play only (both sides bidding as ``normal``, 100 deal pairs), uniform samples
+gained +11.8 points per deal, the normal-model posterior +21.2, the same search given the
+true hands (an upper bound on what inference can give) +47.8. Whole games: see the
+README (``belote eval expert normal --games 100``).
+
+A prior (``prior``, a policy with ``card_values``, e.g. the hard tier's card-value
+network, and ``prior_weight`` w): each candidate card's total is the sum of its
+point differences over the n samples (weighted samples rescaled to n) plus w x 162 x its
+prior value, so the prior counts as w more samples; ``last_values`` holds each
+candidate's total / (n + w). With ``search_bids`` False the bids go to ``base`` and only
+card play is searched.
 
 Search on top of a policy: with ``base`` (a policy) and ``top_k``, only the base's
 ``top_k`` preferred legal actions (by ``action_probabilities`` when it has them, else its
@@ -93,13 +108,15 @@ __all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy"
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
                 take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
-                belief_bids=False, belief_partner=True)
+                belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True)
 
-#: Settings of the ``expert`` tier beyond ``DEFAULTS``: samples drawn from the posterior of
-#: a ``normal``-tier model of the other seats (its bids, and the opponents' cards), by
-#: resampling 8 uniform candidates per sample (RULES.md §11: the model reads only public
-#: actions and the sampled hands).
-EXPERT = dict(belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False)
+#: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
+#: up to 24 samples drawn from the posterior of a ``normal``-tier model of the other seats
+#: (its bids, and the opponents' cards), by resampling 8 uniform candidates per sample
+#: (RULES.md §11: the model reads only public actions and the sampled hands); hard's card
+#: values as a prior worth 24 samples; the bids left to the base (hard).
+EXPERT = dict(samples=24, belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False,
+              search_bids=False, prior_weight=24.0)
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -197,6 +214,11 @@ class SearchPolicy:
         belief_bids: in card play, weight the bids too (bool).
         belief_partner: in card play, weight the partner's cards too (bool).
         The four ``belief_*`` arguments must keep their defaults when ``belief`` is None.
+        prior: a policy instance with ``card_values(info)`` (values in units of 162
+            points, like ``NetworkPolicy`` with a card-value network), or None.
+        prior_weight: how many samples the prior's values count as (float, 0 < w <= 1e6
+            with a prior, 0 without one).
+        search_bids: search the classic bids (True) or leave every bid to ``base`` (bool).
         name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
@@ -210,7 +232,9 @@ class SearchPolicy:
                  value_pass: bool = DEFAULTS["value_pass"],
                  base: Policy | None = None, top_k: int | None = None, belief: Policy | None = None,
                  belief_pool: int = DEFAULTS["belief_pool"], belief_noise: float = DEFAULTS["belief_noise"],
-                 belief_bids: bool = DEFAULTS["belief_bids"], belief_partner: bool = DEFAULTS["belief_partner"], name: str = "expert"):
+                 belief_bids: bool = DEFAULTS["belief_bids"], belief_partner: bool = DEFAULTS["belief_partner"],
+                 prior: Policy | None = None, prior_weight: float = DEFAULTS["prior_weight"],
+                 search_bids: bool = DEFAULTS["search_bids"], name: str = "expert"):
         if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
             min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
@@ -230,7 +254,8 @@ class SearchPolicy:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise ValueError(f"{arg} must be a finite number of points{' or None' if none_ok else ''}, got {v!r}")
-        for arg, v in (("value_pass", value_pass), ("belief_bids", belief_bids), ("belief_partner", belief_partner)):
+        for arg, v in (("value_pass", value_pass), ("belief_bids", belief_bids), ("belief_partner", belief_partner),
+                       ("search_bids", search_bids)):
             if not isinstance(v, bool):
                 raise ValueError(f"{arg} must be a bool, got {v!r}")
         if isinstance(belief_pool, bool) or not isinstance(belief_pool, int) or not 1 <= belief_pool <= 1000:
@@ -250,9 +275,22 @@ class SearchPolicy:
                            ("belief_partner", belief_partner)):
                 if v != DEFAULTS[arg]:
                     raise ValueError(f"{arg} has no effect without a belief policy (belief=None)")
+        if prior is not None and (isinstance(prior, type) or not callable(getattr(prior, "card_values", None))
+                                  or getattr(prior, "card_net", True) is None):
+            what = f"the class {prior.__name__}" if isinstance(prior, type) else type(prior).__name__
+            raise ValueError(f"prior must be a policy instance with card_values(info) (a model with a card-value "
+                             f"network, e.g. the hard tier), got {what}")
+        if (isinstance(prior_weight, bool) or not isinstance(prior_weight, (int, float))
+                or not 0 <= prior_weight <= 1e6):
+            raise ValueError(f"prior_weight must be a number of samples from 0 to 1e6, got {prior_weight!r}")
+        if prior is None and prior_weight != 0:
+            raise ValueError("prior_weight has no effect without a prior (prior=None)")
+        if prior is not None and prior_weight == 0:
+            raise ValueError("a prior needs prior_weight > 0 (the samples its values count as)")
         if not isinstance(name, str) or not name:
             raise ValueError(f"name must be a non-empty str, got {name!r}")
         self.name = name
+        self.prior, self.prior_weight, self.search_bids = prior, float(prior_weight), bool(search_bids)
         self.rng = random.Random(seed)
         self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
         self.node_budget, self.time_budget = node_budget, time_budget
@@ -265,6 +303,10 @@ class SearchPolicy:
         self.solver = Solver()
         #: after each search decision: samples drawn, solver nodes, seconds (for benches)
         self.last_stats: dict[str, float] = {}
+        #: after each card search: each candidate's total over the samples and the prior
+        #: divided by (samples with weight + prior_weight): a point difference per deal
+        #: (only differences between cards are meaningful with a centred prior)
+        self.last_values: dict[int, float] = {}
 
     # ------------------------------------------------------------------ helpers
     def _candidates(self, info: InfoSet, actions: list[int]) -> list[int]:
@@ -290,12 +332,13 @@ class SearchPolicy:
     # ------------------------------------------------------------------ acting
     def act(self, info: InfoSet) -> int:
         """A legal action id for ``info.seat`` (see the module docstring)."""
+        self.last_stats, self.last_values = {}, {}
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
         try:
             if info.contract < 0:
-                if not set(legal) <= _BID_IDS:
+                if not self.search_bids or not set(legal) <= _BID_IDS:
                     return self.base.act(info)
                 return self._bid(info)
             if DECLARE in legal or any(a >= 32 and a != ANNOUNCE_BELOTE for a in legal):
@@ -316,7 +359,7 @@ class SearchPolicy:
         eldest = (info.dealer + 1) % 4
         totals = dict.fromkeys(cands, 0.0)
         points = dict.fromkeys(cands, 0.0)
-        t0, nodes, n = time.perf_counter(), 0, 0
+        t0, nodes, n, weights = time.perf_counter(), 0, 0, 0.0
         draws = self._draws(info, self.samples, self._weight)
         while n < self.samples and self._budget_left(n, t0, nodes):
             deal, w = next(draws, (None, 0.0))
@@ -330,11 +373,25 @@ class SearchPolicy:
             nodes += self.solver.nodes
             bel = _belote_points(info, deal.hands, k)
             decl = _declaration_points(info, deal.hands, k, eldest, bool(info.tricks))
+            weights += w
             for c in cands:
                 final = info.card_points[taker_team] + vals[c]
                 totals[c] += w * _difference(final, taker_team, my_team, bel, decl, info)
                 points[c] += w * (final if my_team == taker_team else 162 - final)
+        scale = n / weights if weights > 0 else 0.0  # weighted sums -> sums over n samples
+        count = n if weights > 0 else 0
+        for c in cands:
+            totals[c] *= scale
+        if self.prior is not None:  # the prior's values count as prior_weight more samples
+            prior = self.prior.card_values(info)
+            missing = [c for c in cands if c not in prior]
+            if missing:
+                raise ValueError(f"{self.name}: the prior's card_values gave no value for legal card(s) {missing}")
+            for c in cands:
+                totals[c] += self.prior_weight * 162.0 * prior[c]
+            count += self.prior_weight
         self.last_stats = {"samples": n, "nodes": nodes, "seconds": time.perf_counter() - t0}
+        self.last_values = {c: totals[c] / count for c in cands} if count > 0 else {}
         rank = {c: i for i, c in enumerate(cands)}
         pts, st = POINTS[k], STRENGTH[k]
         # best difference; then most card points; then the base's preference / the cheapest card
@@ -523,8 +580,12 @@ class SearchPolicy:
 
 def expert_policy(seed: int | None = None) -> SearchPolicy:
     """The ``expert`` tier: ``SearchPolicy`` with ``DEFAULTS`` and ``EXPERT``, its belief a
-    ``normal``-tier model of the other seats."""
-    return SearchPolicy(seed, belief=NormalPolicy(seed), **EXPERT)
+    ``normal``-tier model of the other seats, its base and prior the ``hard`` tier (it bids
+    as hard, and hard's card values count as ``prior_weight`` samples)."""
+    from .hard import HardPolicy
+
+    hard = HardPolicy(seed)
+    return SearchPolicy(seed, belief=NormalPolicy(seed), base=hard, prior=hard, **EXPERT)
 
 
 def _bidding_view(info: InfoSet) -> InfoSet:

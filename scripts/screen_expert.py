@@ -1,11 +1,15 @@
 """Screen settings of the search tier against a policy in mirrored deal pairs (2 processes).
 
     python scripts/screen_expert.py --pairs 100 --seed 0 --kwargs '{"belief_pool": 8}' \\
-        [--belief normal] [--cards-only] [--true-hands] [--opponent normal] [--json out.json]
+        [--belief normal] [--base hard] [--prior hard] [--cards-only] [--true-hands] \\
+        [--opponent normal] [--json out.json]
 
 ``--kwargs`` are ``SearchPolicy`` arguments (JSON); ``--belief`` names the tier used as
-the model of the other seats; ``--cards-only`` makes the searcher bid as its base policy
-(``normal``), so only card play differs; ``--true-hands`` gives the search the real hidden
+the model of the other seats; ``--base`` the tier that orders the candidates and makes
+the decisions not searched (default ``normal``); ``--prior`` the tier whose card values
+count as ``prior_weight`` samples (give ``"prior_weight"`` in ``--kwargs``);
+``--cards-only`` makes the searcher bid as its base policy (``"search_bids": false`` does
+the same), so only card play differs; ``--true-hands`` gives the search the real hidden
 hands instead of samples (an upper bound on what inference can give; it breaks the
 information rule on purpose and exists only for this measurement). Prints the mean
 point difference per deal (95% interval over pairs), deals won and contracts.
@@ -24,7 +28,7 @@ from pathlib import Path
 
 
 def _work(args) -> tuple[list[float], list[float], list[int]]:
-    kw, ids, seed, opp, belief, cards_only, true_hands = args
+    kw, ids, seed, opp, belief, cards_only, true_hands, base, prior = args
     import policies.search as search
     from belote_env import GameState, Rules
     from belote_env.sampling import HiddenDeal
@@ -33,6 +37,10 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
 
     if belief:
         kw = dict(kw, belief=make_policy(belief))
+    if base:
+        kw = dict(kw, base=make_policy(base))
+    if prior:
+        kw = dict(kw, prior=make_policy(prior))
     expert = search.SearchPolicy(0, **kw)
     if cards_only:
         expert._bid = expert.base.act
@@ -72,6 +80,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--kwargs", default="{}", help="SearchPolicy arguments as JSON")
     ap.add_argument("--belief", default=None, help="tier used as the model of the other seats")
+    ap.add_argument("--base", default=None, help="tier ordering the candidates and taking the decisions not "
+                                                 "searched (default normal)")
+    ap.add_argument("--prior", default=None, help="tier whose card values count as prior_weight samples")
     ap.add_argument("--cards-only", action="store_true", help="bid as the base policy")
     ap.add_argument("--true-hands", action="store_true", help="search the real hands (upper bound)")
     ap.add_argument("--opponent", default="normal")
@@ -82,7 +93,7 @@ def main() -> None:
     kw = json.loads(a.kwargs)
     ids = list(range(a.pairs))
     t0 = time.perf_counter()
-    tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.cards_only, a.true_hands)
+    tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.cards_only, a.true_hands, a.base, a.prior)
              for k in range(a.workers)]
     with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_work, tasks))

@@ -19,6 +19,21 @@ from policies.search import SearchPolicy
 _normal = NormalPolicy(0)
 
 
+class _FavourPrior:
+    """A stand-in prior whose card values favour one card by ``edge`` (in units of 162
+    points, like ``NetworkPolicy.card_values``)."""
+
+    def __init__(self, favoured: int, edge: float):
+        self.favoured, self.edge = favoured, edge
+
+    def card_values(self, info):
+        return {c: (self.edge if c == self.favoured else 0.0) for c in info.legal_actions if c < 32}
+
+
+_FAVOUR_CLASS = _FavourPrior
+_FAVOUR = _FavourPrior(0, 0.1)
+
+
 def _cheap(seed=0, **kw):
     """An expert with few samples: the same code paths, fast enough for many positions."""
     return SearchPolicy(seed, samples=3, bid_samples=2, min_samples=1, **kw)
@@ -195,6 +210,10 @@ def test_belief_weighting_and_pass_valuation_play_legal_and_are_deterministic():
     (dict(belief=NormalPolicy), "belief"), (dict(base=NormalPolicy, top_k=2), "base"),
     (dict(belief_pool=8), "belief_pool"), (dict(belief_bids=True), "belief_bids"),
     (dict(belief_partner=False), "belief_partner"), (dict(name=None), "name"), (dict(name=""), "name"),
+    (dict(prior=_normal), "prior"), (dict(prior_weight=4.0), "prior_weight"), (dict(search_bids="no"), "search_bids"),
+    (dict(prior=_FAVOUR_CLASS, prior_weight=1), "prior"), (dict(prior=_FAVOUR, prior_weight=0), "prior_weight"),
+    (dict(prior=_FAVOUR, prior_weight=-1), "prior_weight"), (dict(prior=_FAVOUR, prior_weight=1e308), "prior_weight"),
+    (dict(prior=_FAVOUR, prior_weight=float("nan")), "prior_weight"), (dict(prior=_FAVOUR, prior_weight=True), "prior_weight"),
 ])
 def test_bad_arguments_are_refused(kw, match):
     with pytest.raises(ValueError, match=match):
@@ -293,13 +312,80 @@ def test_belief_resampling_in_card_play_gives_the_taker_a_taking_hand():
     assert not all(taking(sample_hidden_hands(info, rng).hands) for _ in range(200))
 
 
-def test_expert_tier_uses_the_normal_model_posterior():
+def test_expert_tier_uses_the_normal_model_posterior_and_bids_as_hard():
+    """The expert's samples come from a ``normal`` model's posterior; it bids as ``hard``
+    (its base), and hard's card values are its prior."""
+    from policies.hard import HardPolicy
     from policies.normal import NormalPolicy
     from policies.search import EXPERT
 
     pol = make_policy("expert", seed=0)
     assert isinstance(pol.belief, NormalPolicy) and pol.belief_pool == EXPERT["belief_pool"] > 1
     assert pol.belief_bids and not pol.belief_partner
+    assert isinstance(pol.base, HardPolicy) and pol.prior is pol.base and pol.prior_weight == EXPERT["prior_weight"] > 0
+    assert not pol.search_bids
+    hard = make_policy("hard", seed=0)
+    bids = 0
+    for seed in range(6):
+        st = GameState(Rules(target=None), seed=seed, dealer=seed % 4)
+        while st.phase == 0:
+            info = st.information_set(st.current)
+            a = pol.act(info)
+            assert a == hard.act(info)
+            bids += 1
+            st.apply(a)
+    assert bids >= 12
+
+
+def test_prior_card_values_count_as_prior_weight_samples():
+    """In the draws-the-last-trump position at 50 card points each (J♠ first wins every
+    deal and the contract; A♥ first is ruffed when an opponent holds the 7♠), a prior's card values (units of 162 points) count as
+    ``prior_weight`` more samples: each card's score is (sum over the 8 samples + weight x
+    162 x prior) / (8 + weight), the choice flips to A♥ exactly when the prior's edge
+    passes 8 x the search's gap / (weight x 162), and weighted samples (belief_pool 1:
+    their weights multiply the values) are rescaled to counts first, so tiny weights do not
+    hand the decision to the prior."""
+    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
+              3: "QC KC AC JD QD KD"}
+    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS", card_points=(50, 50))
+    js, ah = parse_card("JS"), parse_card("AH")
+    plain = SearchPolicy(0, samples=8)
+    assert plain.act(info) == js
+    v0 = plain.last_values
+    gap = v0[js] - v0[ah]
+    assert gap > 0
+    edge = 8 * gap / (2 * 162)  # the A♥ edge at which prior_weight 2 makes the two cards equal
+    for e, chosen in ((edge * 0.95, js), (edge * 1.05, ah)):
+        pol = SearchPolicy(0, samples=8, prior=_FavourPrior(ah, e), prior_weight=2)
+        assert pol.act(info) == chosen
+        assert pol.last_values[js] == pytest.approx(8 * v0[js] / 10)
+        assert pol.last_values[ah] == pytest.approx((8 * v0[ah] + 2 * 162 * e) / 10)
+    for prior in (dict(), dict(prior=_FavourPrior(ah, edge * 0.95), prior_weight=2)):
+        pol = SearchPolicy(0, samples=8, **prior)
+        real = pol._draws
+        pol._draws = lambda i, n, weight: ((deal, 1e-4) for deal, _ in real(i, n, weight))
+        assert pol.act(info) == js
+        assert pol.last_stats["samples"] == 8
+        if prior:
+            assert pol.last_values[ah] == pytest.approx((8 * v0[ah] + 2 * 162 * edge * 0.95) / 10)
+        else:
+            assert pol.last_values == pytest.approx(v0)
+    assert pol.act(_play_info("JS", "", 0, 0, 0, played, hand_sizes=(1, 2, 2, 2), turned="AS",
+                              card_points=(50, 50))) == js  # one legal card: nothing searched
+    assert pol.last_values == {} and pol.last_stats == {}
+
+
+def test_a_prior_without_a_legal_cards_value_is_an_error():
+    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
+              3: "QC KC AC JD QD KD"}
+    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS", card_points=(50, 50))
+
+    class Partial(_FavourPrior):
+        def card_values(self, info):
+            return {parse_card("JS"): 0.0}
+
+    with pytest.raises(ValueError, match=r"no value for legal card\(s\) \[15\]"):
+        SearchPolicy(0, samples=2, prior=Partial(0, 0.0), prior_weight=1).act(info)
 
 
 def test_belief_gives_the_true_deal_of_a_model_played_game_full_likelihood():
