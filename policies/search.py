@@ -8,7 +8,9 @@ difference for its own team (``scoring.score_deal``: made / dedans / litige, bel
 declarations of that sample, the litige reserve, RULES.md §5-§7) and plays the card with
 the best total. Capot is not valued (the solver counts card points only).
 
-Bidding (RULES.md §3): while bidding a seat holds 5 cards and the stock is hidden. Each
+Bidding by search (``search_bids``, on by default in ``SearchPolicy``; the ``expert`` tier
+turns it off and bids as hard, see below; RULES.md §3): while bidding a seat holds 5
+cards and the stock is hidden. Each
 sample deals the others' 5 cards and the 11 stock cards; the stock is then shuffled and
 dealt as after a take (the taker the turned card + 2, the others 3, from eldest round the
 table, RULES.md §3.5). In each sample every contract the seat may take (a round-1 take, a
@@ -22,9 +24,10 @@ exceeds ``take_margin`` (points), else passes. (In duplicate screens of 50 deal 
 against ``normal``, ``value_pass`` did not help: +5 and +6 points per deal against +11 to
 +28 without.) A contract whose ``normal`` hand value (``policies.normal.hand_value``) is
 below ``prefilter`` is not searched (a pass, which saves the solver's time). The default
-prefilter is the normal tier's take threshold (8.5): the search then confirms or vetoes
-the contracts ``normal`` would take and chooses among them. With a prefilter of 4 (every
-plausible contract searched, taken when its mean difference is above 0) the expert took
+prefilter is the normal tier's round-1 take threshold (``TAKE_THRESHOLD[0]``, 7.5): the
+search then confirms or vetoes the contracts ``normal`` would take and chooses among them
+(also when ``base`` is another policy). With a prefilter of 4 (every plausible contract
+searched, taken when its mean difference is above 0) an earlier expert took
 62% of the deals and made 80% of them, and won only 51.5% of 100 game pairs against
 ``normal`` (+3.1 points per deal over 2,131 deals): the double-dummy estimate of a light
 take is too noisy with 8 samples and ignores what passing is worth.
@@ -51,9 +54,9 @@ The ``expert`` tier (``expert_policy``) bids as the ``hard`` tier (its ``base``:
 default ``node_budget`` of 3M solver nodes (on the first tricks that budget often stops
 it after 4 to 21 samples), drawn from the posterior of a ``normal``-tier model of the
 other seats (8 candidates per sample resampled by that model's likelihood of all the bids
-and the opponents' cards), with hard's card values as a prior worth 24 samples. The
-sample count at the node budget depends on the solver's table, so on the calls made
-before (still a function of seed and calls so far). Screens of 200 deal pairs against
+and the opponents' cards), with hard's card values as a prior worth 24 samples. How many
+samples fit in the node budget depends on the solver's bound table, which the earlier
+calls filled: a decision is still a function of (seed, calls so far, info set). Screens of 200 deal pairs against
 ``normal`` (``scripts/screen_expert.py``, seed 0, both sides' bids included): hard alone
 +12.3 points per deal; hard's bids with 12 searched samples +18.2; with hard's card
 values as a prior worth 12 samples +21.9 (36: +20.7); 24 samples and a prior of 24

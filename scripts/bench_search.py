@@ -57,7 +57,9 @@ def bench_solver(positions, per_card: bool) -> tuple[list[float], int]:
 
 def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
     from policies import make_policy
+    from training.evaluate import use_one_torch_thread
 
+    use_one_torch_thread()  # as in `belote eval` (hard's networks; other jobs can make 2 threads spin)
     expert, normal = make_policy("expert", seed=seed), make_policy("normal")
     bids, cards = [], []
     rules = Rules(target=None)

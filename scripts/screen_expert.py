@@ -2,7 +2,7 @@
 
     python scripts/screen_expert.py --pairs 100 --seed 0 --kwargs '{"belief_pool": 8}' \\
         [--belief normal] [--base hard] [--prior hard] [--cards-only] [--true-hands] \\
-        [--opponent normal] [--json out.json]
+        [--opponent normal] [--workers 2] [--json out.json]
 
 ``--kwargs`` are ``SearchPolicy`` arguments (JSON); ``--belief`` names the tier used as
 the model of the other seats; ``--base`` the tier that orders the candidates and makes
@@ -33,15 +33,10 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     from belote_env import GameState, Rules
     from belote_env.sampling import HiddenDeal
     from policies import make_policy
-    from training.evaluate import _play_pairs
+    from training.evaluate import _play_pairs, use_one_torch_thread
 
-    if belief:
-        kw = dict(kw, belief=make_policy(belief))
-    if base:
-        kw = dict(kw, base=make_policy(base))
-    if prior:
-        kw = dict(kw, prior=make_policy(prior))
-    expert = search.SearchPolicy(0, **kw)
+    use_one_torch_thread()  # as `belote eval`: two processes on two cores
+    expert = _build(kw, belief, base, prior)
     if cards_only:
         expert._bid = expert.base.act
     other = make_policy(opp, seed=seed + 1)
@@ -74,6 +69,20 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     return diffs, wins, counts
 
 
+def _build(kw: dict, belief: str | None, base: str | None, prior: str | None):
+    """The ``SearchPolicy`` of these settings (raises ``ValueError`` for bad ones)."""
+    from policies import make_policy
+    from policies.search import SearchPolicy
+
+    if not isinstance(kw, dict):
+        raise ValueError(f"--kwargs must be a JSON object of SearchPolicy arguments, got {kw!r}")
+    extra = {name: make_policy(spec) for name, spec in (("belief", belief), ("base", base), ("prior", prior)) if spec}
+    try:
+        return SearchPolicy(0, **kw, **extra)
+    except TypeError as e:  # an unknown argument name
+        raise ValueError(f"--kwargs: {e}") from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=100)
@@ -90,7 +99,12 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also write each pair's point difference (by pair id) here, "
                                                   "to compare two settings pair by pair")
     a = ap.parse_args()
-    kw = json.loads(a.kwargs)
+    try:
+        kw = json.loads(a.kwargs)
+        _build(kw, a.belief, a.base, a.prior)  # bad settings stop here, not in the workers
+    except ValueError as e:  # json.JSONDecodeError is a ValueError
+        hint = (" (--prior names the policy; give \"prior_weight\" in --kwargs)" if "prior" in str(e) else "")
+        ap.error(f"{e}{hint}")
     ids = list(range(a.pairs))
     t0 = time.perf_counter()
     tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.cards_only, a.true_hands, a.base, a.prior)
