@@ -8,8 +8,8 @@
 the model of the other seats; ``--base`` the tier that orders the candidates and makes
 the decisions not searched (default ``normal``); ``--prior`` the tier whose card values
 count as ``prior_weight`` samples (give ``"prior_weight"`` in ``--kwargs``);
-``--cards-only`` makes the searcher bid as its base policy (``"search_bids": false`` does
-the same), so only card play differs; ``--true-hands`` gives the search the real hidden
+``--cards-only`` makes the searcher bid as its base policy (it sets ``"search_bids":
+false``), so only card play differs; ``--true-hands`` gives the search the real hidden
 hands instead of samples (an upper bound on what inference can give; it breaks the
 information rule on purpose and exists only for this measurement). Prints the mean
 point difference per deal (95% interval over pairs), deals won and contracts.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 
 def _work(args) -> tuple[list[float], list[float], list[int]]:
-    kw, ids, seed, opp, belief, cards_only, true_hands, base, prior = args
+    kw, ids, seed, opp, belief, true_hands, base, prior = args
     import policies.search as search
     from belote_env import GameState, Rules
     from belote_env.sampling import HiddenDeal
@@ -37,8 +37,6 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
 
     use_one_torch_thread()  # as `belote eval`: two processes on two cores
     expert = _build(kw, belief, base, prior)
-    if cards_only:
-        expert._bid = expert.base.act
     other = make_policy(opp, seed=seed + 1)
     rules = Rules(target=None)
     if not true_hands:  # the duplicate-match harness of `belote eval` (passed-out deals redealt)
@@ -101,13 +99,15 @@ def main() -> None:
     a = ap.parse_args()
     try:
         kw = json.loads(a.kwargs)
+        if a.cards_only and isinstance(kw, dict):
+            kw = dict(kw, search_bids=False)
         _build(kw, a.belief, a.base, a.prior)  # bad settings stop here, not in the workers
     except ValueError as e:  # json.JSONDecodeError is a ValueError
         hint = (" (--prior names the policy; give \"prior_weight\" in --kwargs)" if "prior" in str(e) else "")
         ap.error(f"{e}{hint}")
     ids = list(range(a.pairs))
     t0 = time.perf_counter()
-    tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.cards_only, a.true_hands, a.base, a.prior)
+    tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.true_hands, a.base, a.prior)
              for k in range(a.workers)]
     with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(_work, tasks))

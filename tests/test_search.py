@@ -30,7 +30,6 @@ class _FavourPrior:
         return {c: (self.edge if c == self.favoured else 0.0) for c in info.legal_actions if c < 32}
 
 
-_FAVOUR_CLASS = _FavourPrior
 _FAVOUR = _FavourPrior(0, 0.1)
 
 
@@ -139,14 +138,20 @@ def _play_info(hand, trick, contract, seat, taker, played, hand_sizes, turned, c
                    deal_number=0, legal_actions=legal, rules=Rules())
 
 
+def _last_trump_info(hand="JS AH", hand_sizes=(2, 2, 2, 2), card_points=(0, 0)):
+    """Trump spades, two tricks left, South (taker) to lead ``hand``; the cards still out
+    are 7♠ 7♦ 8♦ 9♦ 10♦ A♦ (see the test below)."""
+    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
+              3: "QC KC AC JD QD KD"}
+    return _play_info(hand, "", 0, 0, 0, played, hand_sizes=hand_sizes, turned="AS", card_points=card_points)
+
+
 def test_expert_draws_the_last_trump_before_cashing():
     """Trump spades, two tricks left, South (taker) leads holding J♠ A♥; the cards still
     out are 7♠ 7♦ 8♦ 9♦ 10♦ A♦. Leading J♠ draws the 7♠ and A♥ then wins: all the
     points in every deal of the hidden cards. A♥ first is ruffed whenever an opponent holds
     the 7♠ (no heart is out, so that opponent is void and must trump, RULES.md §4.2)."""
-    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
-              3: "QC KC AC JD QD KD"}
-    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS")
+    info = _last_trump_info()
     pol = SearchPolicy(0, samples=8)
     assert pol.act(info) == parse_card("JS")
     assert pol.last_stats["samples"] == 8
@@ -211,7 +216,7 @@ def test_belief_weighting_and_pass_valuation_play_legal_and_are_deterministic():
     (dict(belief_pool=8), "belief_pool"), (dict(belief_bids=True), "belief_bids"),
     (dict(belief_partner=False), "belief_partner"), (dict(name=None), "name"), (dict(name=""), "name"),
     (dict(prior=_normal), "prior"), (dict(prior_weight=4.0), "prior_weight"), (dict(search_bids="no"), "search_bids"),
-    (dict(prior=_FAVOUR_CLASS, prior_weight=1), "prior"), (dict(prior=_FAVOUR, prior_weight=0), "prior_weight"),
+    (dict(prior=_FavourPrior, prior_weight=1), "prior"), (dict(prior=_FAVOUR, prior_weight=0), "prior_weight"),
     (dict(prior=_FAVOUR, prior_weight=-1), "prior_weight"), (dict(prior=_FAVOUR, prior_weight=1e308), "prior_weight"),
     (dict(prior=_FAVOUR, prior_weight=float("nan")), "prior_weight"), (dict(prior=_FAVOUR, prior_weight=True), "prior_weight"),
 ])
@@ -339,15 +344,13 @@ def test_expert_tier_uses_the_normal_model_posterior_and_bids_as_hard():
 
 def test_prior_card_values_count_as_prior_weight_samples():
     """In the draws-the-last-trump position at 50 card points each (J♠ first wins every
-    deal and the contract; A♥ first is ruffed when an opponent holds the 7♠), a prior's card values (units of 162 points) count as
-    ``prior_weight`` more samples: each card's score is (sum over the 8 samples + weight x
+    deal and the contract; A♥ first is ruffed when an opponent holds the 7♠), a prior's
+    card values (units of 162 points) count as ``prior_weight`` more samples: each card's score is (sum over the 8 samples + weight x
     162 x prior) / (8 + weight), the choice flips to A♥ exactly when the prior's edge
     passes 8 x the search's gap / (weight x 162), and weighted samples (belief_pool 1:
     their weights multiply the values) are rescaled to counts first, so tiny weights do not
     hand the decision to the prior."""
-    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
-              3: "QC KC AC JD QD KD"}
-    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS", card_points=(50, 50))
+    info = _last_trump_info(card_points=(50, 50))
     js, ah = parse_card("JS"), parse_card("AH")
     plain = SearchPolicy(0, samples=8)
     assert plain.act(info) == js
@@ -370,15 +373,12 @@ def test_prior_card_values_count_as_prior_weight_samples():
             assert pol.last_values[ah] == pytest.approx((8 * v0[ah] + 2 * 162 * edge * 0.95) / 10)
         else:
             assert pol.last_values == pytest.approx(v0)
-    assert pol.act(_play_info("JS", "", 0, 0, 0, played, hand_sizes=(1, 2, 2, 2), turned="AS",
-                              card_points=(50, 50))) == js  # one legal card: nothing searched
+    assert pol.act(_last_trump_info("JS", (1, 2, 2, 2), (50, 50))) == js  # one legal card: nothing searched
     assert pol.last_values == {} and pol.last_stats == {}
 
 
 def test_a_prior_without_a_legal_cards_value_is_an_error():
-    played = {0: "8S 9S 10S QS KS AS", 1: "7H 8H 9H 10H JH QH", 2: "KH 7C 8C 9C 10C JC",
-              3: "QC KC AC JD QD KD"}
-    info = _play_info("JS AH", "", 0, 0, 0, played, hand_sizes=(2, 2, 2, 2), turned="AS", card_points=(50, 50))
+    info = _last_trump_info(card_points=(50, 50))
 
     class Partial(_FavourPrior):
         def card_values(self, info):
