@@ -18,11 +18,13 @@ when fitting bids), if it has one, is copied as is; an ``--out`` that already ho
 another one is refused (it would be replaced). Prints the data size, the fit's
 figures per epoch and the wall times.
 
-The shipped card network (``policies/models/hard/cards``) was fitted on two rounds of data:
-39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
+The shipped card network (``policies/models/hard/cards``) was fitted on three rounds of
+data: 39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
 --chunks 10 --deals 50000 --behaviour normal <first oracle hard>``: the model folder
-``policies/models/hard`` of commit a04522b) played by normal and the first oracle hard
-(DAgger: the states the learner's own play reaches); its ``meta.json`` records the chunks.
+``policies/models/hard`` of commit a04522b) played by normal and the first oracle hard,
+then 60,000 deals (``--seed 501 --chunks 20 --deals 60000 --behaviour normal hard``, hard
+of commit 155ec82) played by normal and the second (DAgger: the states the learner's own
+play reaches); its ``meta.json`` records the chunks.
 """
 
 from __future__ import annotations
