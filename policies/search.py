@@ -58,7 +58,7 @@ and the opponents' cards), with hard's card values as a prior worth 24 samples. 
 samples fit in the node budget depends on the solver's bound table, which the earlier
 calls filled: a decision is still a function of (seed, calls so far, info set). Screens
 of 200 deal pairs against ``normal`` (``scripts/screen_expert.py``, seed 0, both sides'
-bids included): hard alone +12.3 points per deal; hard's bids with 12 searched samples
+bids included, hard's second card network): hard alone +12.3 points per deal; hard's bids with 12 searched samples
 +18.2; with hard's card values as a prior worth 12 samples +21.9 (36: +20.7); 24 samples
 and a prior of 24 +25.0. Card play only (both sides bidding as ``normal``, 100 deal pairs), uniform samples
 gained +11.8 points per deal, the normal-model posterior +21.2, the same search given the
