@@ -28,7 +28,7 @@ from .declarations import best_declarations
 from .inference import Constraints, public_constraints
 from .infoset import InfoSet
 
-__all__ = ["HiddenDeal", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
+__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
 
 
 class SamplingError(RuntimeError):
@@ -113,31 +113,49 @@ def count_hidden_deals(info: InfoSet) -> int:
     return _counter(groups, caps)(0, tuple(caps))
 
 
-def _draw(c: Constraints, rng: random.Random) -> list[int]:
-    groups, caps = _groups(c)
-    count = _counter(groups, caps)
-    caps_t = tuple(caps)
-    total = count(0, caps_t)
-    if total == 0:
-        raise SamplingError("no deal of the hidden cards is consistent with this information set")
-    hands = list(c.known)
-    for i, (allowed, mask) in enumerate(groups):
-        x = rng.randrange(total)
-        for split, ways, nxt in _split_weights(mask.bit_count(), allowed, caps_t):
-            w = ways * count(i + 1, nxt)
-            if x < w:
-                break
-            x -= w
-        cards = cards_of(mask)
-        rng.shuffle(cards)
-        pos = 0
-        for j, loc in enumerate(allowed):
-            for card_id in cards[pos:pos + split[j]]:
-                hands[loc] |= 1 << card_id
-            pos += split[j]
-        caps_t = nxt
-        total = count(i + 1, caps_t)
-    return hands
+class _Drawer:
+    """The exact counts of one set of constraints, computed once and kept for every draw:
+    per card group and remaining capacities, each split's weight (ways x completions)."""
+
+    def __init__(self, c: Constraints):
+        self.known = c.known
+        self.groups, caps = _groups(c)
+        self.count = _counter(self.groups, caps)
+        self.caps = tuple(caps)
+        self.total = self.count(0, self.caps)
+        self.cards = [cards_of(mask) for _, mask in self.groups]
+        self._splits: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = {}
+
+    def splits(self, i: int, caps_t: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, tuple[int, ...]]]:
+        key = (i, caps_t)
+        out = self._splits.get(key)
+        if out is None:
+            allowed, mask = self.groups[i]
+            out = self._splits[key] = [(split, ways * self.count(i + 1, nxt), nxt)
+                                       for split, ways, nxt in _split_weights(mask.bit_count(), allowed, caps_t)]
+        return out
+
+    def draw(self, rng: random.Random) -> list[int]:
+        if self.total == 0:
+            raise SamplingError("no deal of the hidden cards is consistent with this information set")
+        hands = list(self.known)
+        caps_t, total = self.caps, self.total
+        for i, (allowed, _) in enumerate(self.groups):
+            x = rng.randrange(total)
+            for split, w, nxt in self.splits(i, caps_t):
+                if x < w:
+                    break
+                x -= w
+            cards = list(self.cards[i])
+            rng.shuffle(cards)
+            pos = 0
+            for j, loc in enumerate(allowed):
+                for card_id in cards[pos:pos + split[j]]:
+                    hands[loc] |= 1 << card_id
+                pos += split[j]
+            caps_t = nxt
+            total = self.count(i + 1, caps_t)
+        return hands
 
 
 def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
@@ -159,8 +177,39 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
     return True
 
 
+class HiddenHandSampler:
+    """Draws of the hidden cards of one information set (``sample_hidden_hands``, RULES.md
+    §11), with the exact counts computed once for all of them: each ``draw`` gives the
+    same deal, from the same random numbers, as ``sample_hidden_hands(info, rng)`` would.
+
+    Args:
+        info: the viewer's information set.
+        max_tries: bound on each draw's declaration-consistency rejection loop.
+    Raises:
+        SamplingError: (``draw``) no consistent deal exists, or (declarations on) none
+            passed the declaration checks within ``max_tries`` draws.
+    """
+
+    def __init__(self, info: InfoSet, max_tries: int = 10_000):
+        self.info, self.max_tries = info, max_tries
+        self._drawer: _Drawer | None = None
+
+    def draw(self, rng: random.Random) -> HiddenDeal:
+        """One deal of the hidden cards; ``rng`` (the caller's ``random.Random``) is advanced."""
+        if self._drawer is None:
+            self._drawer = _Drawer(public_constraints(self.info))
+        info = self.info
+        for _ in range(self.max_tries):
+            hands = self._drawer.draw(rng)
+            hands[info.seat] = info.hand
+            if _declarations_consistent(info, hands):
+                return HiddenDeal((hands[0], hands[1], hands[2], hands[3]), hands[4])
+        raise SamplingError(f"no deal consistent with the declarations found in {self.max_tries} draws")
+
+
 def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_000) -> HiddenDeal:
     """Draw one deal of the hidden cards consistent with ``info`` (see the module docstring).
+    For many draws of one information set, ``HiddenHandSampler`` computes the counts once.
 
     Args:
         info: the viewer's information set.
@@ -172,10 +221,4 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
         SamplingError: no consistent deal exists, or (declarations on) none passed the
             declaration checks within ``max_tries`` draws.
     """
-    c = public_constraints(info)
-    for _ in range(max_tries):
-        hands = _draw(c, rng)
-        hands[info.seat] = info.hand
-        if _declarations_consistent(info, hands):
-            return HiddenDeal((hands[0], hands[1], hands[2], hands[3]), hands[4])
-    raise SamplingError(f"no deal consistent with the declarations found in {max_tries} draws")
+    return HiddenHandSampler(info, max_tries).draw(rng)

@@ -6,7 +6,8 @@ sample exactly (``belote_env.solver``: every legal card's final card points for 
 takers with perfect play, RULES.md §4), turns each card's points into the deal's point
 difference for its own team (``scoring.score_deal``: made / dedans / litige, belote and
 declarations of that sample, the litige reserve, RULES.md §5-§7) and plays the card with
-the best total. Capot is not valued (the solver counts card points only).
+the best total. The solver counts card points; a side's total of all 162 points is
+scored as its capot (RULES.md §7).
 
 Bidding by search (``search_bids``, on by default in ``SearchPolicy``; the ``expert`` tier
 turns it off and bids as hard, see below; RULES.md §3): while bidding a seat holds 5
@@ -99,7 +100,7 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TA
 from belote_env.bidding import classic_legal_bids
 from belote_env.cards import ALL_TRUMP, NO_TRUMP, POINTS, Rank, STRENGTH, card
 from belote_env.declarations import best_declarations, declaration_winner
-from belote_env.sampling import SamplingError, sample_hidden_hands
+from belote_env.sampling import HiddenHandSampler, SamplingError
 from belote_env.scoring import DIX_DE_DER, score_deal
 from belote_env.solver import Position, Solver
 
@@ -114,12 +115,12 @@ DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000,
                 belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True)
 
 #: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
-#: up to 24 samples drawn from the posterior of a ``normal``-tier model of the other seats
-#: (its bids, and the opponents' cards), by resampling 8 uniform candidates per sample
-#: (RULES.md §11: the model reads only public actions and the sampled hands); hard's card
-#: values as a prior worth 24 samples; the bids left to the base (hard).
-EXPERT = dict(samples=24, belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False,
-              search_bids=False, prior_weight=24.0)
+#: up to 48 samples within 6M solver nodes, drawn from the posterior of a ``normal``-tier
+#: model of the other seats (its bids, and the opponents' cards), by resampling 8 uniform
+#: candidates per sample (RULES.md §11: the model reads only public actions and the sampled
+#: hands); hard's card values as a prior worth 48 samples; the bids left to the base (hard).
+EXPERT = dict(samples=48, node_budget=6_000_000, belief_pool=8, belief_noise=0.2, belief_bids=True,
+              belief_partner=False, search_bids=False, prior_weight=48.0)
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -168,16 +169,32 @@ def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, el
     return out
 
 
+def _capot_open(info: InfoSet) -> tuple[bool, bool]:
+    """(team 0, team 1) may still win every trick: the other team has won none so far."""
+    won = [False, False]
+    for _, _, winner in info.tricks:
+        won[winner & 1] = True
+    return not won[1], not won[0]
+
+
 def _difference(takers_points: int, taker_team: int, my_team: int, belote: list[int], decl: list[int],
-                info: InfoSet) -> int:
+                info: InfoSet, capot_open: tuple[bool, bool] = (True, True)) -> int:
     """The deal's point difference for ``my_team`` (RULES.md §7) when the takers end with
-    ``takers_points`` card points (dix de der included, no capot)."""
+    ``takers_points`` card points (dix de der included). All 162 points (0 points) are
+    scored as a capot by the takers (the defenders) when that team may still win every
+    trick (``capot_open``, per team; RULES.md §7): perfect play reaches 162 exactly when
+    it wins every trick, except for a trick of four cards worth 0 that is not the last."""
     if takers_points >= DIX_DE_DER:
         cards, last = takers_points - DIX_DE_DER, taker_team
     else:
         cards, last = takers_points, 1 - taker_team
     cp = (cards, 152 - cards) if taker_team == 0 else (152 - cards, cards)
-    result = score_deal(taker_team, cp, (4, 4), last, (belote[0], belote[1]), (decl[0], decl[1]), info.rules,
+    tricks = (4, 4)
+    if takers_points == 162 and capot_open[taker_team]:
+        tricks = (8, 0) if taker_team == 0 else (0, 8)
+    elif takers_points == 0 and capot_open[1 - taker_team]:
+        tricks = (0, 8) if taker_team == 0 else (8, 0)
+    result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (decl[0], decl[1]), info.rules,
                         reserve_in=info.reserve)
     return result.difference(my_team)
 
@@ -363,6 +380,8 @@ class SearchPolicy:
         totals = dict.fromkeys(cands, 0.0)
         points = dict.fromkeys(cands, 0.0)
         t0, nodes, n, weights = time.perf_counter(), 0, 0, 0.0
+        capot_open = _capot_open(info)
+        solved: dict[tuple[int, ...], dict[int, int]] = {}  # a resampled deal drawn again is not solved again
         draws = self._draws(info, self.samples, self._weight)
         while n < self.samples and self._budget_left(n, t0, nodes):
             deal, w = next(draws, (None, 0.0))
@@ -371,15 +390,17 @@ class SearchPolicy:
             n += 1
             if w <= 0.0:
                 continue
-            pos = Position(deal.hands, k, taker, tuple(info.trick), info.trick_leader, info.rules)
-            vals = self.solver.card_values(pos)
-            nodes += self.solver.nodes
+            vals = solved.get(deal.hands)
+            if vals is None:
+                pos = Position(deal.hands, k, taker, tuple(info.trick), info.trick_leader, info.rules)
+                vals = solved[deal.hands] = self.solver.card_values(pos)
+                nodes += self.solver.nodes
             bel = _belote_points(info, deal.hands, k)
             decl = _declaration_points(info, deal.hands, k, eldest, bool(info.tricks))
             weights += w
             for c in cands:
                 final = info.card_points[taker_team] + vals[c]
-                totals[c] += w * _difference(final, taker_team, my_team, bel, decl, info)
+                totals[c] += w * _difference(final, taker_team, my_team, bel, decl, info, capot_open)
                 points[c] += w * (final if my_team == taker_team else 162 - final)
         scale = n / weights if weights > 0 else 0.0  # weighted sums -> sums over n samples
         count = n if weights > 0 else 0
@@ -510,12 +531,13 @@ class SearchPolicy:
             u += step
 
     def _uniform(self, info: InfoSet):
-        """Yield uniform samples of the hidden cards (``sample_hidden_hands``) until one
+        """Yield uniform samples of the hidden cards (``HiddenHandSampler``) until one
         cannot be drawn; raises ``SamplingError`` when not even the first can."""
-        yield sample_hidden_hands(info, self.rng)
+        sampler = HiddenHandSampler(info)
+        yield sampler.draw(self.rng)
         while True:
             try:
-                deal = sample_hidden_hands(info, self.rng)
+                deal = sampler.draw(self.rng)
             except SamplingError:
                 return
             yield deal

@@ -43,7 +43,14 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
         t = _play_pairs(expert, other, ids, seed, rules, "deal")
         return t.diffs, t.deal_wins, [t.taken[0], t.made[0], t.taken[1], t.made[1]]
     current = {}
-    search.sample_hidden_hands = lambda info, rng: HiddenDeal(tuple(current["state"].hands), 0)
+    class _TrueHands:  # in place of search.HiddenHandSampler: the real deal, every draw
+        def __init__(self, info):
+            pass
+
+        def draw(self, rng):
+            return HiddenDeal(tuple(current["state"].hands), 0)
+
+    search.HiddenHandSampler = _TrueHands
     diffs, wins, counts = [], [], [0, 0, 0, 0]  # search taken / made, opponent taken / made
     for i in ids:  # same decks; a passed-out deal counts 0
         d = w = 0.0

@@ -9,7 +9,7 @@ from hypothesis import strategies as st_
 from belote_env import GameState, Rules
 from belote_env.cards import FULL_DECK
 from belote_env.inference import public_constraints
-from belote_env.sampling import SamplingError, count_hidden_deals, sample_hidden_hands
+from belote_env.sampling import HiddenHandSampler, SamplingError, count_hidden_deals, sample_hidden_hands
 
 RULESETS = [
     Rules(target=None),
@@ -192,3 +192,19 @@ def test_taker_holds_turned_card_in_samples():
     rng = random.Random(1)
     for _ in range(20):
         assert sample_hidden_hands(info, rng).hands[st.taker] >> st.turned_card & 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule_i=st_.integers(0, len(RULESETS) - 1), seed=st_.integers(0, 10**6), cut=st_.integers(0, 40),
+       sample_seed=st_.integers(0, 10**6))
+def test_a_sampler_keeps_its_counts_and_draws_as_sample_hidden_hands(rule_i, seed, cut, sample_seed):
+    """``HiddenHandSampler`` computes the exact counts once: its draws are the deals that
+    ``sample_hidden_hands`` gives from the same random numbers, one after another."""
+    st = _position(RULESETS[rule_i], seed, cut)
+    if st.is_deal_over:
+        return
+    info = st.information_set(st.current)
+    sampler, a, b = HiddenHandSampler(info), random.Random(sample_seed), random.Random(sample_seed)
+    for _ in range(6):
+        assert sampler.draw(a) == sample_hidden_hands(info, b)
+    assert a.getstate() == b.getstate()

@@ -3,6 +3,7 @@ reading of hidden cards (RULES.md §11), determinism for a seed, its key choices
 hand-checked positions, search on top of a policy, and argument checks."""
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -429,3 +430,44 @@ def test_replayed_play_views_carry_the_games_context():
     assert info.deal_number >= 2 and info.scores != (0, 0)
     assert (replay.scores, replay.reserve, replay.deal_number, replay.rules) == \
         (info.scores, info.reserve, info.deal_number, info.rules)
+
+
+class _ScriptedSolver:
+    """A stand-in solver whose card values (the takers' remaining points) follow a script,
+    one dict per ``card_values`` call."""
+
+    def __init__(self, script):
+        self.script, self.calls, self.nodes = list(script), 0, 1
+
+    def card_values(self, pos):
+        self.calls += 1
+        return self.script[(self.calls - 1) % len(self.script)]
+
+
+def test_a_sides_162_points_are_scored_as_its_capot():
+    """RULES.md §7: a team that wins all 8 tricks scores 252, the other 0. The solver
+    counts card points, so the search scores a total of 162 as the takers' capot and 0 as
+    the defenders', unless the other team has already won a trick. With J♠ worth 162 in
+    one of two samples and 130 in the other, and A♥ worth 150 in both (South played K♠ Q♠:
+    a belote of 20 for the takers), J♠ is the better card only when the capot counts:
+    (252 + (130 - 32) + 2 x 20) / 2 = 195 against 150 - 12 + 20 = 158 points, but
+    (162 + (130 - 32) + 2 x 20) / 2 = 150 against 158 once West has won a trick."""
+    from policies.search import _difference
+
+    info = _last_trump_info()
+    assert _difference(162, 0, 0, [0, 0], [0, 0], info) == 252
+    assert _difference(162, 1, 0, [0, 0], [20, 0], info) == 20 - 252  # made: each team scores its declarations
+    assert _difference(0, 0, 0, [0, 0], [0, 0], info) == -252
+    assert _difference(162, 0, 0, [0, 0], [0, 0], info, (False, True)) == 162
+    assert _difference(0, 0, 1, [0, 0], [0, 0], info, (True, False)) == 162
+    assert _difference(152, 0, 0, [0, 0], [0, 0], info) == 142
+    js, ah = parse_card("JS"), parse_card("AH")
+    script = [{js: 162, ah: 150}, {js: 130, ah: 150}]
+    west_won = ((1, tuple(parse_card(c) for c in "7H 8S 7C QC".split()), 1),)
+    for tricks, chosen, values in (((), js, (195.0, 158.0)), (west_won, ah, (150.0, 158.0))):
+        pol = SearchPolicy(0, samples=2, min_samples=2)
+        pol.solver = _ScriptedSolver(script)
+        info = replace(_last_trump_info(), tricks=tricks)
+        assert pol.act(info) == chosen
+        assert pol.solver.calls == 2
+        assert (pol.last_values[js], pol.last_values[ah]) == pytest.approx(values)

@@ -119,6 +119,75 @@ def test_duplicate_match_is_deterministic_and_worker_independent():
     assert a.to_dict() | {"a_ms_per_move": 0, "b_ms_per_move": 0} == b.to_dict() | {"a_ms_per_move": 0, "b_ms_per_move": 0}
 
 
+def _same(a, b):
+    """Two match results equal but for decision times."""
+    t = {"a_ms_per_move": 0, "b_ms_per_move": 0}
+    return a.to_dict() | t == b.to_dict() | t
+
+
+def test_a_pairs_log_resumes_a_cut_match_without_replaying_its_pairs(tmp_path):
+    """A match cut after some chunks (here: a log holding the first chunks and a torn last
+    line, as a kill mid-write leaves it) resumes from its pairs log: the result is the
+    uninterrupted one, the logged pairs are not played again, and a log of 12 pairs serves
+    a match of 8 (only its whole chunks) without playing anything."""
+    full = duplicate_match("random", "easy", 12, seed=5, chunk=4)
+    log = tmp_path / "pairs.jsonl"
+    first = duplicate_match("random", "easy", 8, seed=5, chunk=4, pairs_log=log)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and [json.loads(x)["ids"] for x in lines[1:]] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    log.write_text("\n".join(lines) + "\n" + lines[2][:40])  # a torn line: its pairs are played again
+    played = []
+    import training.evaluate as ev
+
+    real = ev._play_pairs
+    ev._play_pairs = lambda a, b, ids, *rest: played.extend(ids) or real(a, b, ids, *rest)
+    try:
+        resumed = duplicate_match("random", "easy", 12, seed=5, chunk=4, pairs_log=log)
+        assert played == [8, 9, 10, 11]
+        assert _same(resumed, full)
+        played.clear()
+        again = duplicate_match("random", "easy", 8, seed=5, chunk=4, pairs_log=log)
+        assert played == [] and _same(again, first)
+        assert len(log.read_text().splitlines()) == 4
+    finally:
+        ev._play_pairs = real
+
+
+@pytest.mark.parametrize("change,match", [(dict(seed=6), "another match .*seed"),
+                                          (dict(policy_b="normal"), "another match .*b"),
+                                          (dict(mode="game"), "another match .*mode")])
+def test_a_pairs_log_of_another_match_is_refused(tmp_path, change, match):
+    log = tmp_path / "pairs.jsonl"
+    duplicate_match("random", "easy", 2, seed=5, pairs_log=log)
+    kw = dict(policy_a="random", policy_b="easy", pairs=2, seed=5, pairs_log=log) | change
+    with pytest.raises(ValueError, match=match):
+        duplicate_match(**kw)
+
+
+def test_a_corrupt_pairs_log_is_refused(tmp_path):
+    log = tmp_path / "pairs.jsonl"
+    duplicate_match("random", "easy", 4, seed=5, chunk=2, pairs_log=log)
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([lines[0], "{not json", lines[2]]) + "\n")
+    with pytest.raises(ValueError, match="line 2 is corrupt"):
+        duplicate_match("random", "easy", 4, seed=5, chunk=2, pairs_log=log)
+    with pytest.raises(ValueError, match="specs"):
+        duplicate_match(make_policy("random"), "easy", 4, pairs_log=tmp_path / "other.jsonl")
+
+
+def test_cli_eval_resumes_from_its_pairs_log(tmp_path, capsys):
+    from training.cli import main
+
+    log, out = tmp_path / "p.jsonl", tmp_path / "r.json"
+    argv = ["eval", "random", "easy", "--pairs", "6", "--chunk", "3", "--no-progress", "--pairs-log", str(log)]
+    assert main(argv) == 0
+    assert main(argv + ["--json", str(out)]) == 0
+    assert len(log.read_text().splitlines()) == 3  # header + 2 chunks, nothing replayed
+    assert json.loads(out.read_text())["pairs"] == 6
+    assert main(["eval", "random", "easy", "--pairs", "6", "--chunk", "0", "--no-progress"]) == 2
+    assert "chunk must be a positive int" in capsys.readouterr().err
+
+
 def test_duplicate_match_games_and_json(tmp_path, capsys):
     from training.cli import main
 

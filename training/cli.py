@@ -3,6 +3,7 @@
     belote train --config configs/train/quick.yaml
     belote eval runs/<run>/checkpoints/final easy --deals 1000
     belote eval normal easy --games 200 --workers 2 --json result.json
+    belote eval expert normal --games 100 --workers 2 --pairs-log expert.jsonl  # resumable
     belote ladder random easy normal --pairs 200 --plot ladder.png
     belote play --partner normal --opponents normal --save game.json
     belote replay game.json [--json]
@@ -113,6 +114,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     json_path = _output_file("--json", args.json)
+    _output_file("--pairs-log", args.pairs_log)
     _output_file("--failure-record", args.failure_record)
     if args.games is not None:
         mode, pairs = "game", args.games
@@ -125,7 +127,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     use_one_torch_thread()
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
-                                 workers=args.workers, progress=not args.no_progress)
+                                 workers=args.workers, progress=not args.no_progress, chunk=args.chunk,
+                                 pairs_log=args.pairs_log)
     except PolicyFailure as e:
         from belote_env.records import write_record
 
@@ -147,6 +150,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
+    _output_file("--pairs-log", args.pairs_log)
     use_one_torch_thread()
     res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
                      workers=args.workers, progress=not args.no_progress)
@@ -242,6 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
     e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
     e.add_argument("--json", help="also write the result as JSON to this file")
+    e.add_argument("--chunk", type=int, default=25, help="pairs per task sent to a worker (default 25)")
+    e.add_argument("--pairs-log", help="JSON-lines file keeping each finished chunk: run the same command "
+                                       "again to resume after a kill (the pairs in it are not replayed)")
     e.add_argument("--failure-record", default="belote_failure_record.json",
                    help="where a failing position is saved as a record")
     e.add_argument("--no-progress", action="store_true", help="no progress bar")

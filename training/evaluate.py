@@ -12,12 +12,13 @@ on the number of workers.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -268,25 +269,63 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _read_pairs_log(path: str | os.PathLike, header: dict) -> tuple[list[dict], bool]:
+    """The chunk lines of a pairs log written for the match ``header``, and whether a
+    torn last line (a write cut by a kill) was dropped. Raises ``ValueError`` for a log of
+    another match or a corrupt line before the last."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        return [], False
+    rows, torn = [], False
+    for i, line in enumerate(lines):
+        try:
+            row = json.loads(line)
+            if i > 0 and not (isinstance(row, dict) and isinstance(row.get("ids"), list)
+                              and isinstance(row.get("tally"), dict)):
+                raise ValueError("not a chunk line")
+        except ValueError:
+            if i == len(lines) - 1 and i > 0:
+                torn = True  # cut by a kill: dropped, and its pairs played again
+                break
+            raise ValueError(f"pairs log {path}: line {i + 1} is corrupt (expected a JSON "
+                             f"{'header' if i == 0 else 'chunk'} line)") from None
+        rows.append(row)
+    if rows[0] != header:
+        diff = sorted(k for k in set(header) | set(rows[0]) if rows[0].get(k) != header.get(k))
+        raise ValueError(f"pairs log {path} was written for another match (it differs in {', '.join(diff)}); "
+                         f"give another file or the same policies, seed, mode and rules")
+    return rows[1:], torn
+
+
 def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, seed: int = 0,
                     rules: Rules | None = None, mode: str = "deal", workers: int = 1,
-                    progress: bool = False, chunk: int = 25) -> MatchResult:
+                    progress: bool = False, chunk: int = 25,
+                    pairs_log: str | os.PathLike | None = None) -> MatchResult:
     """Play ``pairs`` mirrored pairs (deals or games) between two policies.
 
     Args:
         policy_a, policy_b: policies, or specs for ``policies.make_policy`` (tier names,
-            model folders); specs are required when ``workers > 1``.
-        pairs: number of mirrored pairs (int >= 1).
+            model folders); specs are required when ``workers > 1`` or with ``pairs_log``.
+        pairs: number of mirrored pairs (int >= 1): pairs 0 .. pairs - 1.
         seed: seeds every deck and policy RNG.
         rules: rule options (default ``Rules()``); deal mode plays single deals.
         mode: ``"deal"`` or ``"game"`` (games to ``rules.target``; it must not be None).
         workers: processes to use (1: in this process).
         progress: show a tqdm progress bar (pairs).
-        chunk: pairs per task sent to a worker.
+        chunk: pairs per task sent to a worker (int >= 1).
+        pairs_log: a JSON-lines file that keeps every finished chunk (its pair ids and
+            tallies, appended and fsynced as each chunk ends), so a match cut by a kill
+            resumes: pairs already in the log are not played again, a torn last line is
+            dropped, and a log of more pairs serves a smaller match (a chunk counts only
+            when all its pairs are in the match). Its first line names
+            the match (specs, seed, mode, rules). Decision times then mix the runs.
     Returns:
         a ``MatchResult`` from A's side.
     Raises:
-        ValueError: bad ``pairs``, ``mode``, ``workers`` or a game mode without target.
+        ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
+            target, or a ``pairs_log`` of another match or with a corrupt line.
         PolicyFailure / PolicyError: see ``play_deal``.
     """
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
@@ -295,6 +334,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive int, got {chunk!r}")
     rules = rules or Rules()
     if mode == "deal":
         rules = rules.replace(target=None, max_deals=None)
@@ -302,31 +343,75 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         raise ValueError("game mode needs rules with a target or a deal limit")
     from policies import make_policy
 
+    specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
+    if pairs_log is not None and not specs:
+        raise ValueError("pairs_log needs policy specs (tier names or model paths), not objects")
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
+    tally = _Tally()
+    parts: list[tuple[int, _Tally]] = []  # (first pair id, tally of a chunk), merged in pair order
+    done: set[int] = set()
+    log = None
+    if pairs_log is not None:
+        header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
+                  "rules": rules.to_dict()}
+        rows, torn = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else ([], False)
+        for row in rows:  # a chunk counts when all its pairs are in this match and none came before
+            ids = row["ids"]
+            if not ids or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids):
+                raise ValueError(f"pairs log {pairs_log}: bad pair ids {ids!r}")
+            if any(i >= pairs or i in done for i in ids):
+                continue
+            try:
+                part = _Tally(**row["tally"])
+            except TypeError:
+                raise ValueError(f"pairs log {pairs_log}: a corrupt tally for pairs {ids}") from None
+            done.update(ids)
+            parts.append((min(ids), part))
+        if torn or not os.path.exists(pairs_log):  # rewrite it whole (atomically), then append
+            tmp = f"{pairs_log}.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write("".join(json.dumps(r) + "\n" for r in [header, *rows]))
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, pairs_log)
+        log = open(pairs_log, "a", encoding="utf-8")
+
+    def keep(ids: list[int], part: _Tally) -> None:
+        parts.append((ids[0], part))
+        if log is not None:
+            log.write(json.dumps({"ids": ids, "tally": asdict(part)}) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+        if bar:
+            bar.update(len(ids))
+
+    todo = [i for i in range(pairs) if i not in done]
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=pairs, desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
-    tally = _Tally()
-    chunks = [list(range(s, min(pairs, s + chunk))) for s in range(0, pairs, chunk)]
-    if workers == 1:
-        for ids in chunks:
-            tally.merge(_play_pairs(a_obj, b_obj, ids, seed, rules, mode))
-            if bar:
-                bar.update(len(ids))
-    else:
-        if not all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b)):
-            raise ValueError("workers > 1 needs policy specs (tier names or model paths), not objects")
-        tasks = [(str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode) for ids in chunks]
-        # spawn, not fork: a forked child of a process that already ran torch can deadlock
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=use_one_torch_thread) as pool:
-            for ids, part in zip(chunks, pool.map(_worker, tasks)):
-                tally.merge(part)
-                if bar:
-                    bar.update(len(ids))
+        bar = tqdm(total=pairs, initial=pairs - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
+    chunks = [todo[s:s + chunk] for s in range(0, len(todo), chunk)]
+    try:
+        if workers == 1 or not chunks:
+            for ids in chunks:
+                keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
+        else:
+            if not specs:
+                raise ValueError("workers > 1 needs policy specs (tier names or model paths), not objects")
+            # spawn, not fork: a forked child of a process that already ran torch can deadlock
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                     initializer=use_one_torch_thread) as pool:
+                futures = {pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode)):
+                           ids for ids in chunks}
+                for fut in as_completed(futures):  # each chunk kept (and logged) as soon as it ends
+                    keep(futures[fut], fut.result())
+    finally:
+        if log is not None:
+            log.close()
+    for _, part in sorted(parts, key=lambda p: p[0]):
+        tally.merge(part)
     if bar:
         bar.close()
     d, dlo, dhi = _ci(tally.diffs)
