@@ -51,17 +51,19 @@ every solved sample comes from the posterior; with k = 1 the weights multiply th
 samples' values instead.
 
 The ``expert`` tier (``expert_policy``) bids as the ``hard`` tier (its ``base``:
-``search_bids`` is off) and searches card play: up to 24 samples (``EXPERT``) within the
-default ``node_budget`` of 3M solver nodes (on the first tricks that budget often stops
-it after 4 to 21 samples), drawn from the posterior of a ``normal``-tier model of the
-other seats (8 candidates per sample resampled by that model's likelihood of all the bids
-and the opponents' cards), with hard's card values as a prior worth 24 samples. How many
-samples fit in the node budget depends on the solver's bound table, which the earlier
-calls filled: a decision is still a function of (seed, calls so far, info set). Screens
-of 200 deal pairs against ``normal`` (``scripts/screen_expert.py``, seed 0, both sides'
-bids included, hard's second card network): hard alone +12.3 points per deal; hard's bids with 12 searched samples
+``search_bids`` is off) and searches card play: up to 48 samples (``EXPERT``) within a
+``node_budget`` of 6M solver nodes (on the first tricks that budget stops it early),
+drawn from the posterior of a ``normal``-tier model of the other seats (8 candidates per
+sample resampled by that model's likelihood of all the bids and the opponents' cards),
+with hard's card values as a prior worth 48 samples. How many samples fit in the node
+budget depends on the solver's bound table, which the earlier calls filled: a decision is
+still a function of (seed, calls so far, info set). Screens of 200 deal pairs against
+``normal`` (``scripts/screen_expert.py``, seed 0, both sides' bids included, hard's second
+card network): hard alone +12.3 points per deal; hard's bids with 12 searched samples
 +18.2; with hard's card values as a prior worth 12 samples +21.9 (36: +20.7); 24 samples
-and a prior of 24 +25.0. Card play only (both sides bidding as ``normal``, 100 deal pairs), uniform samples
+and a prior of 24 +25.0. With hard's third card network and capots valued: 24 / 24 / 3M
+nodes +23.9, 48 / 48 / 6M nodes +27.5 (+3.6 on the same pairs, -0.9 to +8.1; twice the
+time). Card play only (both sides bidding as ``normal``, 100 deal pairs), uniform samples
 gained +11.8 points per deal, the normal-model posterior +21.2, the same search given the
 true hands (an upper bound on what inference can give) +47.8. Whole games: see the
 README (``belote eval expert normal --games 100``).

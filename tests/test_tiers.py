@@ -175,6 +175,52 @@ def test_a_corrupt_pairs_log_is_refused(tmp_path):
         duplicate_match(make_policy("random"), "easy", 4, pairs_log=tmp_path / "other.jsonl")
 
 
+def test_a_pairs_log_survives_an_empty_file_and_a_missing_last_newline(tmp_path):
+    """An empty file is a new log; a last line without its newline is completed before
+    the next chunk is appended, so later resumes still read every line."""
+    log = tmp_path / "pairs.jsonl"
+    log.write_text("\n")
+    ref = duplicate_match("random", "easy", 4, seed=3, chunk=2, pairs_log=log)
+    assert len(log.read_text().splitlines()) == 3
+    log.write_text(log.read_text().rstrip("\n"))
+    duplicate_match("random", "easy", 6, seed=3, chunk=2, pairs_log=log)
+    assert [json.loads(x).get("ids") for x in log.read_text().splitlines()] == [None, [0, 1], [2, 3], [4, 5]]
+    assert _same(duplicate_match("random", "easy", 4, seed=3, chunk=2, pairs_log=log), ref)
+
+
+def test_pairs_come_back_in_pair_order_however_the_chunks_were_cut(tmp_path):
+    full = duplicate_match("random", "easy", 12, seed=4, chunk=2)
+    log = tmp_path / "pairs.jsonl"
+    duplicate_match("random", "easy", 12, seed=4, chunk=2, pairs_log=log)
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([lines[0], lines[2], lines[4], lines[6]]) + "\n")  # pairs 2-3, 6-7, 10-11
+    resumed = duplicate_match("random", "easy", 12, seed=4, chunk=6, pairs_log=log)
+    assert resumed.pair_scores == full.pair_scores and _same(resumed, full)
+
+
+@pytest.mark.parametrize("content,match", [
+    ("[1, 2]\n", "line 1 is not a pairs-log header"),
+    ("null\n", "line 1 is not a pairs-log header"),
+    (None, "line 2 is corrupt .ids must be distinct"),
+    ("tally", "line 2 is corrupt .tally diffs must be 2 numbers"),
+    ("types", "line 2 is corrupt .tally taken must be 2 counts"),
+])
+def test_a_pairs_log_that_is_not_one_or_has_a_bad_chunk_is_refused(tmp_path, content, match):
+    log = tmp_path / "pairs.jsonl"
+    duplicate_match("random", "easy", 2, seed=5, chunk=2, pairs_log=log)
+    header, line = log.read_text().splitlines()
+    row = json.loads(line)
+    if content is None:
+        row["ids"] = [1, 1]
+    elif content == "tally":
+        row["tally"]["diffs"] = row["tally"]["diffs"][:1]
+    elif content == "types":
+        row["tally"]["taken"] = 3
+    log.write_text(content if content and content.startswith(("[", "n")) else header + "\n" + json.dumps(row) + "\n")
+    with pytest.raises(ValueError, match=match):
+        duplicate_match("random", "easy", 2, seed=5, chunk=2, pairs_log=log)
+
+
 def test_cli_eval_resumes_from_its_pairs_log(tmp_path, capsys):
     from training.cli import main
 

@@ -150,7 +150,6 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
-    _output_file("--pairs-log", args.pairs_log)
     use_one_torch_thread()
     res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
                      workers=args.workers, progress=not args.no_progress)

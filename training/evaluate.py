@@ -269,34 +269,67 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _read_pairs_log(path: str | os.PathLike, header: dict) -> tuple[list[dict], bool]:
-    """The chunk lines of a pairs log written for the match ``header``, and whether a
-    torn last line (a write cut by a kill) was dropped. Raises ``ValueError`` for a log of
-    another match or a corrupt line before the last."""
+def _chunk_of(row, path, lineno: int) -> tuple[list[int], _Tally]:
+    """The pair ids and tally of a pairs-log chunk line; raises ``ValueError`` naming the
+    line and what is wrong with it."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
+                          f"its pairs, or give another file")
+
+    if not isinstance(row, dict) or set(row) != {"ids", "tally"}:
+        raise bad("expected a JSON object with ids and tally")
+    ids, t = row["ids"], row["tally"]
+    if (not isinstance(ids, list) or not ids or len(set(ids)) != len(ids)
+            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
+        raise bad(f"ids must be distinct pair numbers >= 0, got {ids!r}")
+    fields = set(_Tally.__dataclass_fields__)
+    if not isinstance(t, dict) or set(t) != fields:
+        raise bad(f"the tally must have exactly the fields {sorted(fields)}")
+    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # noqa: E731
+    count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
+    for key in ("diffs", "deal_wins", "game_wins"):
+        if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(num(v) for v in t[key]):
+            raise bad(f"tally {key} must be {len(ids)} numbers, one per pair")
+    for key in ("taken", "made", "capots", "moves", "time_s"):
+        ok = count if key != "time_s" else (lambda v: num(v) and v >= 0)
+        if not isinstance(t[key], list) or len(t[key]) != 2 or not all(ok(v) for v in t[key]):
+            raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
+    if not count(t["deals"]) or not count(t["voids"]):
+        raise bad("tally deals and voids must be counts")
+    return ids, _Tally(**t)
+
+
+def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[int], _Tally]]:
+    """The chunks of a pairs log written for the match ``header`` (none for an empty file);
+    a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
+    of another match or a corrupt line."""
     lines = open(path, encoding="utf-8").read().split("\n")
-    if lines and lines[-1] == "":
+    while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
-        return [], False
-    rows, torn = [], False
-    for i, line in enumerate(lines):
-        try:
-            row = json.loads(line)
-            if i > 0 and not (isinstance(row, dict) and isinstance(row.get("ids"), list)
-                              and isinstance(row.get("tally"), dict)):
-                raise ValueError("not a chunk line")
-        except ValueError:
-            if i == len(lines) - 1 and i > 0:
-                torn = True  # cut by a kill: dropped, and its pairs played again
-                break
-            raise ValueError(f"pairs log {path}: line {i + 1} is corrupt (expected a JSON "
-                             f"{'header' if i == 0 else 'chunk'} line)") from None
-        rows.append(row)
-    if rows[0] != header:
-        diff = sorted(k for k in set(header) | set(rows[0]) if rows[0].get(k) != header.get(k))
+        return []
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        first = None
+    if not isinstance(first, dict) or "belote_pairs_log" not in first:
+        raise ValueError(f"pairs log {path}: line 1 is not a pairs-log header (is it a pairs log?); "
+                         f"give another file")
+    if first != header:
+        diff = sorted(k for k in set(header) | set(first) if first.get(k) != header.get(k))
         raise ValueError(f"pairs log {path} was written for another match (it differs in {', '.join(diff)}); "
                          f"give another file or the same policies, seed, mode and rules")
-    return rows[1:], torn
+    chunks = []
+    for i, line in enumerate(lines[1:], start=2):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            if i == len(lines):  # cut by a kill: dropped, and its pairs played again
+                break
+            raise ValueError(f"pairs log {path}: line {i} is corrupt (not JSON); delete that line to replay "
+                             f"its pairs, or give another file") from None
+        chunks.append(_chunk_of(row, path, i))
+    return chunks
 
 
 def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, seed: int = 0,
@@ -319,13 +352,15 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             tallies, appended and fsynced as each chunk ends), so a match cut by a kill
             resumes: pairs already in the log are not played again, a torn last line is
             dropped, and a log of more pairs serves a smaller match (a chunk counts only
-            when all its pairs are in the match). Its first line names
-            the match (specs, seed, mode, rules). Decision times then mix the runs.
+            when all its pairs are in the match). Its first line names the match (specs,
+            seed, mode, rules), not the models' contents or the code: start a new log
+            after changing either. Decision times then mix the runs.
     Returns:
         a ``MatchResult`` from A's side.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
-            target, or a ``pairs_log`` of another match or with a corrupt line.
+            target, or a ``pairs_log`` that is not one, is of another match or has a
+            corrupt line (naming the line).
         PolicyFailure / PolicyError: see ``play_deal``.
     """
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
@@ -348,37 +383,30 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         raise ValueError("pairs_log needs policy specs (tier names or model paths), not objects")
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
-    tally = _Tally()
-    parts: list[tuple[int, _Tally]] = []  # (first pair id, tally of a chunk), merged in pair order
+    parts: list[tuple[list[int], _Tally]] = []  # (pair ids, tally) of each chunk in this match
     done: set[int] = set()
     log = None
     if pairs_log is not None:
         header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
                   "rules": rules.to_dict()}
-        rows, torn = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else ([], False)
-        for row in rows:  # a chunk counts when all its pairs are in this match and none came before
-            ids = row["ids"]
-            if not ids or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids):
-                raise ValueError(f"pairs log {pairs_log}: bad pair ids {ids!r}")
-            if any(i >= pairs or i in done for i in ids):
-                continue
-            try:
-                part = _Tally(**row["tally"])
-            except TypeError:
-                raise ValueError(f"pairs log {pairs_log}: a corrupt tally for pairs {ids}") from None
-            done.update(ids)
-            parts.append((min(ids), part))
-        if torn or not os.path.exists(pairs_log):  # rewrite it whole (atomically), then append
-            tmp = f"{pairs_log}.tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write("".join(json.dumps(r) + "\n" for r in [header, *rows]))
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, pairs_log)
+        chunks_in = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else []
+        seen: set[int] = set()
+        for ids, part in chunks_in:  # a chunk counts when all its pairs are in this match and none came before
+            if all(i < pairs and i not in seen for i in ids):
+                parts.append((ids, part))
+                done.update(ids)
+            seen.update(ids)
+        tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+            f.write("".join(json.dumps({"ids": ids, "tally": asdict(part)}) + "\n" for ids, part in chunks_in))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, pairs_log)
         log = open(pairs_log, "a", encoding="utf-8")
 
     def keep(ids: list[int], part: _Tally) -> None:
-        parts.append((ids[0], part))
+        parts.append((ids, part))
         if log is not None:
             log.write(json.dumps({"ids": ids, "tally": asdict(part)}) + "\n")
             log.flush()
@@ -405,13 +433,23 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
                                      initializer=use_one_torch_thread) as pool:
                 futures = {pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode)):
                            ids for ids in chunks}
-                for fut in as_completed(futures):  # each chunk kept (and logged) as soon as it ends
-                    keep(futures[fut], fut.result())
+                try:
+                    for fut in as_completed(futures):  # each chunk kept (and logged) as soon as it ends
+                        keep(futures[fut], fut.result())
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)  # a failure stops the match
+                    raise
     finally:
         if log is not None:
             log.close()
-    for _, part in sorted(parts, key=lambda p: p[0]):
+    tally = _Tally()
+    for _, part in parts:
         tally.merge(part)
+    per_pair = sorted((i, d, w, g) for ids, part in parts
+                      for i, d, w, g in zip(ids, part.diffs, part.deal_wins, part.game_wins))
+    tally.diffs = [p[1] for p in per_pair]  # in pair order, however the chunks were cut
+    tally.deal_wins = [p[2] for p in per_pair]
+    tally.game_wins = [p[3] for p in per_pair]
     if bar:
         bar.close()
     d, dlo, dhi = _ci(tally.diffs)
