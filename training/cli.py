@@ -3,7 +3,7 @@
     belote train --config configs/train/quick.yaml
     belote eval runs/<run>/checkpoints/final easy --deals 1000
     belote eval normal easy --games 200 --workers 2 --json result.json
-    belote eval expert normal --games 100 --workers 2 --pairs-log expert.jsonl  # resumable
+    belote eval expert normal --games 100 --workers 2 --chunk 1 --pairs-log expert.jsonl  # resumable
     belote ladder random easy normal --pairs 200 --plot ladder.png
     belote play --partner normal --opponents normal --save game.json
     belote replay game.json [--json]
