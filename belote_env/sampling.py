@@ -109,8 +109,7 @@ def _counter(groups, caps):
 def count_hidden_deals(info: InfoSet) -> int:
     """Number of assignments of the hidden cards consistent with the local constraints
     (exact integer; declaration-partition checks excluded)."""
-    groups, caps = _groups(public_constraints(info))
-    return _counter(groups, caps)(0, tuple(caps))
+    return _Drawer(public_constraints(info)).total
 
 
 class _Drawer:

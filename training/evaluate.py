@@ -299,6 +299,11 @@ def _chunk_of(row, path, lineno: int) -> tuple[list[int], _Tally]:
     return ids, _Tally(**t)
 
 
+def _chunk_line(ids: list[int], part: _Tally) -> str:
+    """A pairs-log chunk line (read back by ``_chunk_of``)."""
+    return json.dumps({"ids": ids, "tally": asdict(part)}) + "\n"
+
+
 def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[int], _Tally]]:
     """The chunks of a pairs log written for the match ``header`` (none for an empty file);
     a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
@@ -399,7 +404,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(json.dumps(header) + "\n")
-            f.write("".join(json.dumps({"ids": ids, "tally": asdict(part)}) + "\n" for ids, part in chunks_in))
+            f.write("".join(_chunk_line(ids, part) for ids, part in chunks_in))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, pairs_log)
@@ -408,7 +413,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     def keep(ids: list[int], part: _Tally) -> None:
         parts.append((ids, part))
         if log is not None:
-            log.write(json.dumps({"ids": ids, "tally": asdict(part)}) + "\n")
+            log.write(_chunk_line(ids, part))
             log.flush()
             os.fsync(log.fileno())
         if bar:
