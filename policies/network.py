@@ -33,7 +33,7 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
            "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
            "bid_permutation_table", "value_net_kwargs", "FORMAT_VERSION",
-           "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH"]
+           "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "expected_shapes", "read_safetensors_header"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -41,6 +41,11 @@ _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
 #: ``training.config`` checks the same bounds without importing torch.
 MAX_HIDDEN_LAYERS = 16
 MAX_LAYER_WIDTH = 16384
+#: Bound on a network's total number of parameters (float32: 4 bytes each, 256 MiB at the
+#: bound); the shipped hard tier's largest network has about 0.7 M.
+MAX_PARAMETERS = 64 * 1024 * 1024
+#: Bound on a safetensors file's JSON header (bytes); a model's header is a few KB.
+_MAX_HEADER_BYTES = 1 << 20
 
 
 def _check_size(name: str, v: Any) -> None:
@@ -93,7 +98,8 @@ class BeloteNet(nn.Module):
 
     Raises:
         ValueError: a size that is not an int in range (``MAX_LAYER_WIDTH``), more than
-            ``MAX_HIDDEN_LAYERS`` hidden layers, an unknown activation.
+            ``MAX_HIDDEN_LAYERS`` hidden layers, more than ``MAX_PARAMETERS`` parameters in
+            all (checked before anything is allocated), an unknown activation.
     """
 
     def __init__(self, obs_size: int = OBS_SIZE, n_actions: int = NUM_ACTIONS,
@@ -108,6 +114,10 @@ class BeloteNet(nn.Module):
         _check_size("n_actions", n_actions)
         pi = _check_layers("pi", [256, 256] if pi is None else pi)
         vf = _check_layers("vf", [256, 256] if vf is None else vf)
+        n_params = _parameter_count(obs_size, n_actions, pi, vf, critic_extra)
+        if n_params > MAX_PARAMETERS:
+            raise ValueError(f"the network would have {n_params:,} parameters, more than the bound "
+                             f"MAX_PARAMETERS = {MAX_PARAMETERS:,} (pi={pi}, vf={vf})")
         self.config = {"obs_size": obs_size, "n_actions": n_actions, "pi": pi, "vf": vf, "activation": activation}
         if critic_extra:
             self.config["critic_extra"] = critic_extra
@@ -131,6 +141,109 @@ class BeloteNet(nn.Module):
         """Logits with illegal actions (``mask == 0``) set to ``-inf``; shapes ``(B, n_actions)``.
         ``obs`` may carry the critic's extra columns (ignored)."""
         return self.logits(obs).masked_fill(mask == 0, float("-inf"))
+
+
+def _parameter_count(obs_size: int, n_actions: int, pi: list[int], vf: list[int], critic_extra: int) -> int:
+    """The number of parameters of ``BeloteNet`` with these sizes (weights and biases)."""
+    def mlp(sizes: list[int]) -> int:
+        return sum(a * b + b for a, b in zip(sizes[:-1], sizes[1:]))
+
+    return (mlp([obs_size] + pi + [n_actions]) + mlp([obs_size + critic_extra] + vf + [1]))
+
+
+def expected_shapes(net_config: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The tensor names and shapes of ``BeloteNet(**net_config)``, found without allocating
+    any weights (the network is built on torch's ``meta`` device).
+
+    Raises:
+        ValueError, TypeError: a bad network description (as ``BeloteNet`` raises).
+    """
+    if not isinstance(net_config, dict):
+        raise TypeError(f"a network description must be a dict, got {type(net_config).__name__}")
+    with torch.device("meta"):
+        net = BeloteNet(**net_config)
+    return {k: tuple(v.shape) for k, v in net.state_dict().items()}
+
+
+_SAFETENSORS_DTYPES = {"F32": 4, "F16": 2, "BF16": 2, "F64": 8}
+
+
+def read_safetensors_header(path: str | os.PathLike) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """The tensors a safetensors file declares, ``{name: (dtype, shape)}``, read from its
+    JSON header alone (no tensor data is read), with the header's consistency checked:
+    the header length (at most 1 MiB), each tensor's byte range matching its dtype and
+    shape, and the file's size matching the data the header declares.
+
+    Raises:
+        CheckpointError: an unreadable file or a header that is not valid safetensors.
+    """
+    path = Path(path)
+
+    def bad(why: str) -> CheckpointError:
+        return CheckpointError(f"{path}: corrupt weights file ({why})")
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            if len(head) < 8:
+                raise bad("shorter than a safetensors header")
+            n = int.from_bytes(head, "little")
+            if not 2 <= n <= _MAX_HEADER_BYTES:
+                raise bad(f"header length {n} bytes, allowed 2..{_MAX_HEADER_BYTES}")
+            raw = f.read(n)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        raise CheckpointError(f"{path}: cannot read the weights file ({e})") from None
+    if len(raw) < n:
+        raise bad(f"truncated header: {len(raw)} of {n} bytes")
+    try:
+        header = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise bad(f"header is not JSON: {e}") from None
+    if not isinstance(header, dict):
+        raise bad("header is not a JSON object")
+    out: dict[str, tuple[str, tuple[int, ...]]] = {}
+    end = 0
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        if not isinstance(entry, dict):
+            raise bad(f"tensor {name!r}: entry is not an object")
+        dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
+        if dtype not in _SAFETENSORS_DTYPES:
+            raise bad(f"tensor {name!r}: dtype {dtype!r}, allowed {sorted(_SAFETENSORS_DTYPES)}")
+        if (not isinstance(shape, list) or len(shape) > 8
+                or not all(type(d) is int and 0 <= d <= MAX_PARAMETERS for d in shape)):
+            raise bad(f"tensor {name!r}: shape {shape!r} is not a list of at most 8 sizes")
+        if (not isinstance(offsets, list) or len(offsets) != 2 or not all(type(o) is int for o in offsets)
+                or not 0 <= offsets[0] <= offsets[1]):
+            raise bad(f"tensor {name!r}: data_offsets {offsets!r}")
+        numel = 1
+        for d in shape:
+            numel *= d
+        if offsets[1] - offsets[0] != numel * _SAFETENSORS_DTYPES[dtype]:
+            raise bad(f"tensor {name!r}: {offsets[1] - offsets[0]} bytes for shape {shape} of {dtype}")
+        end = max(end, offsets[1])
+        out[name] = (dtype, tuple(shape))
+    if size != 8 + n + end:
+        raise bad(f"{size} bytes on disk, the header declares {8 + n + end}")
+    return out
+
+
+def _check_weights_header(weights: Path, want: dict[str, tuple[int, ...]]) -> None:
+    """Compare the tensors ``weights`` declares with ``want`` (the shapes of the network
+    ``meta.json`` describes) before anything is allocated; raises ``CheckpointError``
+    naming the first difference."""
+    have = read_safetensors_header(weights)
+    missing, extra = sorted(set(want) - set(have)), sorted(set(have) - set(want))
+    if missing or extra:
+        raise CheckpointError(f"{weights}: weights do not match the network in meta.json "
+                              f"(missing tensors {missing}, unexpected tensors {extra})")
+    for name, shape in want.items():
+        dtype, got = have[name]
+        if got != shape or dtype != "F32":
+            raise CheckpointError(f"{weights}: weights do not match the network in meta.json (tensor {name!r} "
+                                  f"is {dtype} {list(got)}, the network needs F32 {list(shape)})")
 
 
 def _model_folder(path: str | os.PathLike) -> Path:
@@ -177,10 +290,15 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
 
     Returns:
         ``(net, meta)``: the network in eval mode and the metadata dict.
+    The network described in ``meta.json`` is checked against the tensor shapes the
+    weights file's header declares, and against ``MAX_PARAMETERS``, before any weight is
+    allocated or read, so an edited ``meta.json`` cannot make the loader allocate more
+    than the file holds.
+
     Raises:
         CheckpointError: missing files, unreadable or corrupt files, an action-table or
-            observation-encoder version other than this package's, or tensors that do not
-            match the declared network shape.
+            observation-encoder version other than this package's, a network over the
+            bounds, or tensors that do not match the declared network shape.
     """
     from safetensors.torch import load_file
 
@@ -201,12 +319,15 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
                 f"{folder}: made for {key} {meta.get(key)!r}, this package uses {want}; "
                 "re-export the model with a matching belote-rl version")
     try:
-        net = BeloteNet(**meta["net"])
+        want = expected_shapes(meta["net"])
     except (TypeError, ValueError) as e:
         raise CheckpointError(f"{meta_path}: bad network description {meta['net']!r} ({e})") from None
-    if net.config["obs_size"] != OBS_SIZE or net.config["n_actions"] != NUM_ACTIONS:
-        raise CheckpointError(f"{folder}: network expects obs {net.config['obs_size']} / actions "
-                              f"{net.config['n_actions']}, the env has {OBS_SIZE} / {NUM_ACTIONS}")
+    obs_size, n_actions = meta["net"].get("obs_size", OBS_SIZE), meta["net"].get("n_actions", NUM_ACTIONS)
+    if obs_size != OBS_SIZE or n_actions != NUM_ACTIONS:
+        raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, "
+                              f"the env has {OBS_SIZE} / {NUM_ACTIONS}")
+    _check_weights_header(weights, want)
+    net = BeloteNet(**meta["net"])
     try:
         tensors = load_file(str(weights))
     except Exception as e:  # safetensors raises its own error types on corrupt files

@@ -1,0 +1,139 @@
+"""Loading a model folder checks the network ``meta.json`` describes against the weights
+file's header before anything is allocated (issue #19, defect 1)."""
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from policies.network import (MAX_PARAMETERS, BeloteNet, CheckpointError, expected_shapes, load_model,
+                              read_safetensors_header, save_model)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _model_dir(tmp_path, pi=(16,), vf=(16,)):
+    net = BeloteNet(pi=list(pi), vf=list(vf))
+    return save_model(tmp_path / "m", net.state_dict(), net.config)
+
+
+def _edit_net(folder: Path, **net) -> None:
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["net"].update(net)
+    (folder / "meta.json").write_text(json.dumps(meta))
+
+
+def test_header_lists_every_tensor_with_its_shape(tmp_path):
+    d = _model_dir(tmp_path)
+    header = read_safetensors_header(d / "model.safetensors")
+    assert header == {k: ("F32", s) for k, s in expected_shapes(BeloteNet(pi=[16], vf=[16]).config).items()}
+    assert header["mlp_extractor.policy_net.0.weight"] == ("F32", (16, 618))
+    assert header["action_net.weight"] == ("F32", (112, 16))
+    assert header["value_net.bias"] == ("F32", (1,))
+
+
+def test_expected_shapes_allocate_nothing_for_a_huge_description():
+    # Two 4096 x 4096 layers per head: about 39 M parameters, 157 MB of float32 if allocated.
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    shapes = expected_shapes({"pi": [4096, 4096], "vf": [4096, 4096]})
+    assert shapes["mlp_extractor.policy_net.2.weight"] == (4096, 4096)
+    assert shapes["value_net.weight"] == (1, 4096)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50_000  # KiB
+
+
+def test_a_wider_net_in_meta_is_refused_from_the_header(tmp_path):
+    d = _model_dir(tmp_path)
+    _edit_net(d, pi=[1024], vf=[1024])
+    with pytest.raises(CheckpointError, match=r"weights do not match the network in meta.json \(tensor "
+                                              r"'mlp_extractor.policy_net.0.weight' is F32 \[16, 618\], "
+                                              r"the network needs F32 \[1024, 618\]\)"):
+        load_model(d)
+
+
+def test_more_layers_in_meta_are_refused_as_missing_tensors(tmp_path):
+    d = _model_dir(tmp_path)
+    _edit_net(d, pi=[16, 16])
+    with pytest.raises(CheckpointError, match=r"missing tensors \['mlp_extractor.policy_net.2.bias', "
+                                              r"'mlp_extractor.policy_net.2.weight'\]"):
+        load_model(d)
+
+
+def test_the_full_bound_is_refused_by_the_parameter_count(tmp_path):
+    d = _model_dir(tmp_path)
+    _edit_net(d, pi=[16384] * 16, vf=[16384] * 16)
+    with pytest.raises(CheckpointError, match=rf"bad network description .*parameters, more than the bound "
+                                              rf"MAX_PARAMETERS = {MAX_PARAMETERS:,}"):
+        load_model(d)
+    with pytest.raises(ValueError, match="MAX_PARAMETERS"):
+        BeloteNet(pi=[8192, 8192], vf=[8])  # 67 M parameters, over the bound
+
+
+@pytest.mark.parametrize("edit, why", [
+    (lambda b: b[:-4], "bytes on disk, the header declares"),
+    (lambda b: b + b"\0" * 4, "bytes on disk, the header declares"),
+    (lambda b: (10 ** 9).to_bytes(8, "little") + b[8:], "header length 1000000000 bytes, allowed 2..1048576"),
+    (lambda b: b[:5], "shorter than a safetensors header"),
+    (lambda b: b"[[[[" * 4 + b[16:], "header length"),
+])
+def test_a_damaged_weights_file_is_refused_before_reading_tensors(tmp_path, edit, why):
+    d = _model_dir(tmp_path)
+    w = d / "model.safetensors"
+    w.write_bytes(edit(w.read_bytes()))
+    with pytest.raises(CheckpointError, match=rf"{w}: corrupt weights file \(.*{why}"):
+        load_model(d)
+
+
+def test_a_header_that_declares_a_huge_tensor_is_refused(tmp_path):
+    d = _model_dir(tmp_path)
+    w = d / "model.safetensors"
+    raw = w.read_bytes()
+    n = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + n])
+    header["action_net.weight"]["shape"] = [112, 1 << 40]
+    new = json.dumps(header).encode()
+    w.write_bytes(len(new).to_bytes(8, "little") + new + raw[8 + n:])
+    with pytest.raises(CheckpointError, match=r"tensor 'action_net.weight': shape \[112, 1099511627776\]"):
+        load_model(d)
+
+
+def test_an_intact_model_loads_with_the_same_outputs(tmp_path):
+    net = BeloteNet(pi=[16], vf=[8, 8])
+    d = save_model(tmp_path / "m", net.state_dict(), net.config)
+    net2, meta = load_model(d)
+    x = torch.randn(3, 618)
+    assert torch.equal(net(x)[0], net2(x)[0]) and torch.equal(net(x)[1], net2(x)[1])
+    assert meta["net"]["vf"] == [8, 8]
+
+
+@pytest.mark.parametrize("layers, why", [
+    ([16384, 16384], "parameters, more than the bound MAX_PARAMETERS"),  # the issue's edit: 560 M parameters
+    ([4096, 4096], "weights do not match the network in meta.json"),  # within the bound: 39 M parameters
+])
+def test_belote_eval_on_an_edited_meta_exits_clearly_under_300_mb(tmp_path, layers, why):
+    """The issue's reproduction: a 184-byte meta.json edit used to make ``belote eval``
+    allocate 2.4 GB before it said "weights do not match"."""
+    d = _model_dir(tmp_path)
+    _edit_net(d, pi=layers, vf=layers)
+    # VmHWM: this process's peak resident size (ru_maxrss would include the forking
+    # pytest process's size, which Linux carries over an exec).
+    code = ("import sys\n"
+            "from training.cli import main\n"
+            "try:\n"
+            "    rc = main(sys.argv[1:])\n"
+            "finally:\n"
+            "    hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
+            "    print('maxrss_kib', hwm, file=sys.stderr)\n"
+            "sys.exit(rc)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-c", code, "eval", str(d), "random", "--deals", "2"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr
+    assert why in p.stderr
+    rss_kib = int(p.stderr.split("maxrss_kib")[1].split()[0])
+    assert rss_kib < 300 * 1024, f"{rss_kib / 1024:.0f} MB resident"
