@@ -11,12 +11,14 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "load_rules", "preset_names", "PRESETS_DIR"]
+__all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
+           "PRESETS_DIR"]
 
 
 class RuleOptionError(ValueError):
@@ -32,11 +34,40 @@ OPTION_CHOICES: dict[str, tuple] = {
     "obligations": ("classic", "two_player"),  # §4
     "belote": ("auto", "optional"),  # §5
     "declarations": ("off", "auto", "choice"),  # §6
-    "declaration_tie": ("eldest", "none"),  # §6
-    "contract_counts_bonuses": (True, False),  # §7
+    "declaration_tie": ("eldest", "none", "taker_first"),  # §6
+    "contract_counts_bonuses": (True, False, "declarations_only"),  # §7
     "tie": ("litige", "takers_made", "takers_fail", "defenders_keep"),  # §7
     "all_trump_points": ("pagat", "ffb2015"),  # §4
 }
+
+#: Allowed range (inclusive) of each integer option; ``None`` is also allowed (RULES.md §8).
+INT_OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "target": (1, 1_000_000),
+    "max_deals": (1, 1_000_000),
+}
+
+
+def _show(value: Any) -> str:
+    """``repr(value)``, except for an int of more than 64 bits: its number of digits (Python
+    refuses to write an int of more than 4300 digits as text)."""
+    if type(value) is int and value.bit_length() > 64:
+        a = abs(value)
+        digits = int(a.bit_length() * 0.30102999566398120)  # floor(log10(a)) or one less
+        if a >= 10 ** digits:
+            digits += 1
+        return f"{'a negative' if value < 0 else 'an'} int of {digits} digits"
+    return repr(value)
+
+
+class _LongYamlInt:
+    """An integer of a YAML file too long to convert (``_LongIntLoader``): it reaches
+    ``Rules`` as this value, which every option rejects, naming its number of digits."""
+
+    def __init__(self, text: str):
+        self.digits = sum(ch not in "+-_" for ch in text)
+
+    def __repr__(self) -> str:
+        return f"an int of {self.digits} digits"
 
 
 @dataclass(frozen=True)
@@ -55,14 +86,22 @@ class Rules:
             trump when void, overtrump only when trump is led).
         belote: ``"auto"`` or ``"optional"`` announcement of belote-rebelote (§5).
         declarations: ``"off"``, ``"auto"`` or ``"choice"`` (§6).
-        declaration_tie: equal strongest declarations: ``"eldest"`` or ``"none"`` (§6).
-        contract_counts_bonuses: belote / declarations count when deciding whether the
-            contract is made (§7).
+        declaration_tie: equal strongest declarations of both teams (§6): ``"eldest"``
+            (eldest's team scores), ``"none"`` (nobody scores) or ``"taker_first"`` (the
+            team of the first seat holding one, counting from the taker in play order:
+            the taker, then the seat after it, and so on; a table variant requested by
+            users).
+        contract_counts_bonuses: what counts, besides trick points, when deciding whether
+            the contract is made (§7): ``True`` (belote and declarations), ``False``
+            (neither) or ``"declarations_only"`` (declarations but not belote; a table
+            variant requested by users). Whatever it says, each team then scores its belote
+            and declarations as §7 states.
         tie: equal totals: ``"litige"``, ``"takers_made"``, ``"takers_fail"``,
             ``"defenders_keep"`` (§7).
         all_trump_points: card values at all-trump, ``"pagat"`` or ``"ffb2015"`` (§4).
-        target: game target in points (positive int), or ``None`` for a single deal (§8).
-        max_deals: deal limit (positive int) or ``None`` (§8).
+        target: game target in points (an int 1..1,000,000), or ``None`` for a single
+            deal (§8).
+        max_deals: deal limit (an int 1..1,000,000) or ``None`` (§8).
 
     Raises:
         RuleOptionError: on a bad value (at construction) or an unknown option
@@ -98,14 +137,14 @@ class Rules:
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
                 raise RuleOptionError(
-                    f"rule option {name!r} got {value!r}; allowed values: "
+                    f"rule option {name!r} got {_show(value)}; allowed values: "
                     + ", ".join(repr(a) for a in allowed)
                 )
-        for name in ("target", "max_deals"):
+        for name, (low, high) in INT_OPTION_RANGES.items():
             value = getattr(self, name)
-            if value is not None and (type(value) is not int or value <= 0):
+            if value is not None and (type(value) is not int or not low <= value <= high):
                 raise RuleOptionError(
-                    f"rule option {name!r} got {value!r}; allowed values: a positive int or None"
+                    f"rule option {name!r} got {_show(value)}; allowed values: an int {low}..{high} or None"
                 )
 
     @classmethod
@@ -144,11 +183,29 @@ def preset_names() -> list[str]:
     return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
 
 
+@functools.cache
+def _long_int_loader():
+    """A ``yaml.SafeLoader`` whose integers longer than 100 characters become
+    ``_LongYamlInt`` (PyYAML would raise Python's bare int-conversion ``ValueError`` for one
+    of more than 4300 digits, naming neither the file nor the option)."""
+    import yaml
+
+    class _LongIntLoader(yaml.SafeLoader):
+        def construct_yaml_int(self, node):
+            text = self.construct_scalar(node)
+            if len(text) > 100:
+                return _LongYamlInt(text)
+            return super().construct_yaml_int(node)
+
+    _LongIntLoader.add_constructor("tag:yaml.org,2002:int", _LongIntLoader.construct_yaml_int)
+    return _LongIntLoader
+
+
 def _read_yaml_rules(path: Path) -> Rules:
     import yaml  # only needed for presets / YAML files
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_long_int_loader())
     except (OSError, UnicodeDecodeError) as e:
         raise RuleOptionError(f"cannot read rules file {path}: {e}") from None
     except yaml.YAMLError as e:

@@ -128,19 +128,30 @@ def best_declarations(hand: int, contract: int) -> tuple[Declaration, ...]:
 
 
 def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int, eldest: int,
-                       tie: str = "eldest") -> int | None:
+                       tie: str = "eldest", taker: int | None = None) -> int | None:
     """The team (0/1) whose declarations score, or ``None`` (RULES.md §6).
 
     Args:
         declared: per seat 0..3, the declarations it made (possibly empty).
         contract: contract kind 0..5 (for the trump-sequence tiebreak).
         eldest: the seat after the dealer (tiebreak ``"eldest"``).
-        tie: ``"eldest"`` or ``"none"`` (``declaration_tie`` option).
+        tie: ``"eldest"``, ``"none"`` or ``"taker_first"`` (``declaration_tie`` option).
+        taker: the taker's seat 0..3; needed by ``tie="taker_first"`` only.
     Returns:
         the team holding the single strongest declaration; on a tie between the teams,
         eldest's team ("the team of the seat that plays first in the deal", seed 000 L73)
-        with ``"eldest"``, or ``None`` with ``"none"``.
+        with ``"eldest"``; ``None`` with ``"none"``; with ``"taker_first"``, the team of the
+        first seat holding one of the equal strongest declarations, counting from the
+        taker in play order (the taker, then the seat after it, then the taker's partner,
+        then the seat before the taker).
+    Raises:
+        ValueError: ``tie`` is not one of the three, or ``tie="taker_first"`` without a taker
+            seat 0..3.
     """
+    if tie not in ("eldest", "none", "taker_first"):
+        raise ValueError(f"declaration tie rule must be 'eldest', 'none' or 'taker_first', got {tie!r}")
+    if tie == "taker_first" and (isinstance(taker, bool) or taker not in (0, 1, 2, 3)):
+        raise ValueError(f"declaration_tie='taker_first' needs the taker's seat 0..3, got taker={taker!r}")
     best_key, holders = None, []
     for i in range(4):
         seat = (eldest + i) % 4
@@ -155,6 +166,8 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
     teams = {s & 1 for s in holders}
     if len(teams) == 1:
         return holders[0] & 1
-    return eldest & 1 if tie == "eldest" else None
-
-
+    if tie == "eldest":
+        return eldest & 1
+    if tie == "taker_first":
+        return min(holders, key=lambda s: (s - taker) % 4) & 1
+    return None

@@ -105,10 +105,13 @@ Arguments of ``env()`` / ``raw_env()``:
 
 ``raw_env.game`` is the engine's ``GameState`` (all hands: for debugging and tests, never
 for agents). ``raw_env.step`` raises ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id,
-the seat and the legal ids for an illegal or out-of-range action. ``env()`` adds
-PettingZoo's wrappers: an illegal move ends the episode with reward -1 for the offender
-(and 0 for the three others: that case is not zero-sum),
-out-of-bounds ids are asserted, and the AEC order is enforced.
+the seat and the legal ids for an illegal or out-of-range action. Stepping a done agent
+with ``None`` while agents remain is the AEC loop's normal dead step; once every agent is
+done (``env.agents`` is empty), ``raw_env.step`` and ``last`` raise ``RuntimeError`` saying
+the episode is over (call ``reset()``); ``env()``'s ``last`` does too, and its ``step`` keeps
+PettingZoo's own answer (a warning, nothing done). ``env()`` adds PettingZoo's wrappers: an
+illegal move ends the episode with reward -1 for the offender (and 0 for the three others:
+that case is not zero-sum), out-of-bounds ids are asserted, and the AEC order is enforced.
 
 Registration: ``import belote_env`` registers ``pettingzoo.make("aec", "belote/belote-v0")``
 (PettingZoo versions with a registry) and ``gymnasium.make("Belote-v0")`` (the single-agent
@@ -151,8 +154,19 @@ def env(**kwargs) -> AECEnv:
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _OrderEnforcingWrapper(e)
     return e
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` raises ``raw_env``'s
+    ``RuntimeError`` (the episode is over, call reset()) once every agent is done, where
+    PettingZoo's own ``last()`` raises a bare ``KeyError``."""
+
+    def last(self, observe: bool = True):
+        if self._has_reset and not self.agents:
+            self.unwrapped._require_agents("last")
+        return super().last(observe)
 
 
 def observation_space_for(obs_mode: str) -> spaces.Box:
@@ -256,6 +270,13 @@ class raw_env(AECEnv):
             raise RuntimeError(f"call reset() before {method}()")
         return self.game
 
+    def _require_agents(self, method: str) -> None:
+        """Raise ``RuntimeError`` once every agent is done (``env.agents`` is empty): the
+        episode is over (PettingZoo's AEC loop stops there)."""
+        if not self.agents:
+            raise RuntimeError(f"{method}() called after the episode is over: every agent is done (env.agents is "
+                               "empty); call reset() to start a new episode")
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self._require_game("observe")
         if agent not in self._seat:
@@ -265,10 +286,12 @@ class raw_env(AECEnv):
 
     def last(self, observe: bool = True):
         self._require_game("last")
+        self._require_agents("last")
         return super().last(observe)
 
     def step(self, action) -> None:
         self._require_game("step")
+        self._require_agents("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

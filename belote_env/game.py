@@ -421,7 +421,7 @@ class GameState:
             if kind == "belote":
                 belote[seat & 1] += 20
         decl = [0, 0]
-        team = declaration_winner(self.declared, self.contract, self.eldest, self.rules.declaration_tie)
+        team = declaration_winner(self.declared, self.contract, self.eldest, self.rules.declaration_tie, self.taker)
         if team is not None:
             decl[team] = sum(d.points for s in (team, team + 2) for d in self.declared[s])
         result = score_deal(

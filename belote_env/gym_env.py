@@ -20,9 +20,11 @@ PettingZoo's ``env()``) ends the episode with reward -1 and ``info["illegal_acti
 naming the id, the seat and the legal ids, with a warning; with ``"raise"`` it raises
 ``IllegalActionError`` and leaves the state unchanged. ``step`` takes an int, a numpy
 integer, or a 0-d / size-1 numpy integer array (as SB3 passes); an array of any other size
-raises ``ValueError`` in either mode. A policy of another seat that raises or returns a
-non-legal action raises ``OpponentPolicyError`` (naming the seat, the policy and the value,
-never that seat's legal ids) and ends the episode.
+raises ``ValueError`` and any other type (a str, a float, a bool, None, a numpy array of
+another dtype) raises ``TypeError``, in either mode, leaving the state unchanged. A policy of
+another seat that raises or returns a non-legal action raises ``OpponentPolicyError`` (naming
+the seat and the policy, never that seat's legal ids nor an action id it returned: either
+could reveal its hidden hand) and ends the episode.
 
 Arguments:
     opponents: the policy of every seat the learner does not play: a tier name
@@ -52,7 +54,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
-from .config import Rules, load_rules
+from .config import Rules, _show, load_rules
 from .env import EPISODES, OBS_MODES, REWARD_MODES, deal_reward, observation_space_for
 from .game import GameState, IllegalActionError, check_rules_supported
 from .infoset import InfoSet
@@ -69,10 +71,13 @@ _ACTION_FORM = (f"an action id 0..{NUM_ACTIONS - 1}: an int, a numpy integer, or
 
 class OpponentPolicyError(RuntimeError):
     """A policy of a seat the learner does not play raised, or returned something that is
-    not one of its legal action ids. The message names the seat, the policy and the value
-    returned, never that seat's legal ids (they would reveal its hidden hand to the
-    learner, RULES.md §11). Attributes: ``seat``, ``policy`` (its name), ``action`` (the
-    value returned; ``None`` when the policy raised). The episode is over: call ``reset()``."""
+    not one of its legal action ids. The message names the seat and the policy, never that
+    seat's legal ids nor an action id (0..111) it returned, nor any number or array (each
+    could be a card of its hidden hand, which the learner must not learn, RULES.md §11):
+    those are described by their type only. Attributes: ``seat``, ``policy`` (its name),
+    ``action``: the value returned when it is public (``None``, a str, or an int out of
+    range 0..111), else ``None`` (also when the policy raised). The episode is over: call
+    ``reset()``."""
 
     def __init__(self, message: str, seat: int, policy: str, action: Any = None):
         super().__init__(message)
@@ -123,15 +128,53 @@ def _scalar_action(action: Any) -> Any:
     return action
 
 
-def _describe(value: Any) -> str:
-    """``repr`` of a returned value when it is a plain scalar, else its type only (an object's
-    repr could hold a seat's hidden cards)."""
-    if value is None or isinstance(value, (int, float, str, np.generic)):
-        r = repr(value)
-        return r if len(r) <= 40 else r[:37] + "..."
+def _action_id(action: Any) -> int:
+    """``action`` as a Python int: an int, a numpy integer, an object with ``__index__``, or
+    a numpy array of size 1 and integer dtype. Raises ``ValueError`` for an array of another
+    size, ``TypeError`` for any other type (a bool included), naming it. The range is not
+    checked (the engine says an id out of range is illegal)."""
+    value = _scalar_action(action)
+    if isinstance(action, np.ndarray) and not np.issubdtype(action.dtype, np.integer):
+        pass  # an array of floats, bools, objects...: TypeError below
+    elif not isinstance(value, (bool, np.bool_, np.floating, np.complexfloating)) and hasattr(value, "__index__"):
+        try:
+            return value.__index__()
+        except TypeError:
+            pass
+    raise TypeError(f"an action must be {_ACTION_FORM}; got {_type_name(action)}")
+
+
+def _type_name(value: Any) -> str:
+    """``value``'s type in words: ``"a str"``, ``"a numpy float64"``, ``"a numpy array of dtype
+    float64"``."""
     if isinstance(value, np.ndarray):
-        return f"a numpy array of shape {value.shape}"
-    return f"a {type(value).__name__} object"
+        return f"a numpy array of dtype {value.dtype}"
+    if value is None:
+        return "None"
+    t = type(value)
+    return f"a {'numpy ' if t.__module__ == 'numpy' else ''}{t.__name__}"
+
+
+def _describe(value: Any) -> tuple[str, Any]:
+    """What the message of ``OpponentPolicyError`` may say of a value an opponent policy
+    returned, and the value itself when it is public, else ``None`` (RULES.md §11). An
+    action id 0..111, any other number (a float could be a card id) and any array are
+    described by their type only: they could name a card of that seat's hidden hand."""
+    if value is None:
+        return "None", None
+    if isinstance(value, str):
+        r = repr(value)
+        return (r if len(r) <= 40 else r[:37] + "..."), value
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape}", None
+    try:
+        a = _action_id(value)
+    except (TypeError, ValueError):
+        return _type_name(value), None
+    if 0 <= a < NUM_ACTIONS:
+        return (f"an action id in 0..{NUM_ACTIONS - 1} (its value is not shown: it could reveal that seat's hidden "
+                "cards, RULES.md §11)"), None
+    return f"{_show(a)} (out of range 0..{NUM_ACTIONS - 1})", a
 
 
 class BeloteGymEnv(gymnasium.Env):
@@ -228,16 +271,16 @@ class BeloteGymEnv(gymnasium.Env):
             raise OpponentPolicyError(f"{where} raised {type(e).__name__}; the episode is over, call reset() "
                                       "(the policy's own exception is chained)", seat, name) from e
         try:
-            a = _scalar_action(action)
-            a = a.__index__() if hasattr(a, "__index__") and not isinstance(a, bool) else None
+            a = _action_id(action)
         except (TypeError, ValueError):
             a = None
         if a is None or a not in info.legal_actions:
             self._ended_by_illegal = True
+            text, public = _describe(action)
             raise OpponentPolicyError(
-                f"{where} returned {_describe(action)}, which is not one of its legal action ids; a seat policy "
+                f"{where} returned {text}, which is not one of its legal action ids; a seat policy "
                 f"must return one of info.legal_actions (an int 0..{NUM_ACTIONS - 1}). The episode is over, "
-                "call reset()", seat, name, action)
+                "call reset()", seat, name, public)
         return a
 
     def _play_others(self) -> float:
@@ -295,7 +338,7 @@ class BeloteGymEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
             raise RuntimeError("the episode is over: call reset()")
-        action = _scalar_action(action)  # ValueError for an array of several values, in either mode
+        action = _action_id(action)  # ValueError (array of several values) / TypeError, in either mode
         try:
             st.apply(action)  # raises IllegalActionError naming id, seat and legal ids
         except IllegalActionError as e:

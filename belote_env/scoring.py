@@ -76,7 +76,8 @@ def score_deal(
         belote: belote-rebelote points per team (20 each pair, RULES.md §5).
         declarations: declaration points per team that count (already filtered to the
             team holding the strongest declaration, RULES.md §6).
-        rules: rule options (``contract_counts_bonuses``, ``tie``); default ``Rules()``.
+        rules: rule options (``contract_counts_bonuses``: what counts besides trick points
+            in the comparison, ``tie``); default ``Rules()``.
         reserve_in: pending litige reserve (points) from earlier tied deals.
     Returns:
         a ``DealScore``.
@@ -94,7 +95,8 @@ def score_deal(
     else:
         tp = [0, 0]
         tp[capot] = CAPOT_POINTS
-    total = [tp[t] + belote[t] + declarations[t] if rules.contract_counts_bonuses else tp[t] for t in (0, 1)]
+    counts = rules.contract_counts_bonuses  # True: belote and declarations; False: neither
+    total = [tp[t] + (belote[t] if counts is True else 0) + (declarations[t] if counts else 0) for t in (0, 1)]
     taker_total, defender_total = total[taker_team], total[defender_team]
     if taker_total > defender_total:
         fate = "made"

@@ -153,10 +153,11 @@ def _belote_points(info: InfoSet, hands: tuple[int, ...], contract: int) -> list
 
 
 def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, eldest: int,
-                        first_trick_done: bool) -> list[int]:
+                        first_trick_done: bool, taker: int | None = None) -> list[int]:
     """Declaration points per team that score (RULES.md §6) in a sample: the ones made,
     and, for seats that have not played to the first trick yet, their best declarations
-    (assumed made)."""
+    (assumed made). ``taker``: the taker's seat (``declaration_tie="taker_first"``), default
+    ``info.taker``."""
     out = [0, 0]
     if info.rules.declarations == "off":
         return out
@@ -165,7 +166,8 @@ def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, el
         for seat in range(4):
             if not info.played_by[seat]:
                 declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
-    team = declaration_winner(declared, contract, eldest, info.rules.declaration_tie)
+    team = declaration_winner(declared, contract, eldest, info.rules.declaration_tie,
+                              info.taker if taker is None else taker)
     if team is not None:
         out[team] = sum(d.points for s in (team, team + 2) for d in declared[s])
     return out
@@ -455,13 +457,13 @@ class SearchPolicy:
                 value = self.solver.solve(Position(full, k, taker, (), eldest, info.rules))
                 nodes += self.solver.nodes
                 passed = _difference(value, taker & 1, me & 1, _belote_points(info, full, k),
-                                     _declaration_points(info, full, k, eldest, False), info)
+                                     _declaration_points(info, full, k, eldest, False, taker), info)
             full = _complete(deal.hands, stock, info.turned_card, me, eldest)
             for a, k in contracts.items():
                 value = self.solver.solve(Position(full, k, me, (), eldest, info.rules))
                 nodes += self.solver.nodes
                 took = _difference(value, me & 1, me & 1, _belote_points(info, full, k),
-                                   _declaration_points(info, full, k, eldest, False), info)
+                                   _declaration_points(info, full, k, eldest, False, me), info)
                 gain[a] += w * (took - passed)
             weights += w
         rank = {a: i for i, a in enumerate(cands)}

@@ -264,8 +264,10 @@ def test_gym_env_opponent_policy_failure_names_seat_and_value_not_hand(returned)
     if returned == "raise":
         assert "raised KeyError" in msg and "secret" not in msg and isinstance(e.__cause__, KeyError)
     else:
-        want = {"array2": "a numpy array of shape (2,)"}.get(returned, repr(e.action))
-        assert f"returned {want}, which is not one of its legal action ids" in msg
+        want = {"array2": "a numpy array of shape (2,)", 12.0: "a float",
+                "not-in-hand": "an action id in 0..111 (its value is not shown"}.get(returned, repr(e.action))
+        assert f"returned {want}" in msg and "which is not one of its legal action ids" in msg
+        assert e.action == (returned if returned in (None, "pass") else None)
         assert "info.legal_actions (an int 0..111)" in msg
         assert e.__context__ is None and e.__cause__ is None  # no engine error listing that seat's legal ids
     hand = env.game.hands[e.seat]
