@@ -33,12 +33,12 @@ from typing import Any, Iterator
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
 from .atomic import atomic_write_bytes
-from .cards import parse_card
+from .cards import card_to_str, cards_of, parse_card
 from .config import RuleOptionError, Rules
-from .game import GameState, IllegalActionError
+from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
 
-__all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "save_game",
-           "RECORD_FORMAT", "RECORD_VERSION"]
+__all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
+           "save_game", "RECORD_FORMAT", "RECORD_VERSION"]
 
 RECORD_FORMAT = "belote-rl-record"
 RECORD_VERSION = 1
@@ -80,6 +80,8 @@ def read_record(path: str | os.PathLike) -> dict[str, Any]:
         raise RecordError(f"cannot read record {path}: {e}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RecordError(f"record {path} is not valid JSON: {e}") from None
+    except RecursionError:  # e.g. '[' * 100000: the JSON parser recurses once per level
+        raise RecordError(f"{path} is not a game record: its JSON is nested too deeply") from None
     _validate(record)
     return record
 
@@ -182,6 +184,15 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, 
     record, a dealer that does not follow the rules' rotation, an action by the wrong
     seat, or an illegal action (the message gives the deal, the index and the legal ids).
     """
+    for kind, i, j, state, action, legal in _replay_events(record):
+        if kind == "before":
+            yield i, j, state, action, legal
+
+
+def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, GameState, int, tuple[int, ...]]]:
+    """``replay_steps`` with more events: ``("deal", i, -1, state, -1, ())`` when deal ``i``
+    has been dealt, ``("before", i, j, state, action, legal)`` before each action and
+    ``("after", i, j, state, action, legal)`` once it is applied; same checks."""
     _validate(record)
     rules = Rules.from_dict(record.get("rules", {}))
     deals = record["deals"]
@@ -196,6 +207,7 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, 
             if state.dealer != deal["dealer"]:
                 raise RecordError(f"deal {i}: dealer {deal['dealer']} in the record, but the rules make seat "
                                   f"{state.dealer} deal")
+        yield "deal", i, -1, state, -1, ()
         for j, (seat, action) in enumerate(deal.get("actions", [])):
             if state.is_deal_over:
                 raise RecordError(f"deal {i} action {j}: the deal is already over")
@@ -203,11 +215,12 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, 
                 raise RecordError(f"deal {i} action {j}: seat {seat} acts in the record, but it is seat "
                                   f"{state.current}'s turn")
             legal = state.legal_actions()
-            yield i, j, state, action, legal
+            yield "before", i, j, state, action, legal
             try:
                 state.apply(action)
             except IllegalActionError as e:
                 raise RecordError(f"deal {i} action {j}: {e}") from e
+            yield "after", i, j, state, action, legal
     result = record.get("result") or {}
     if result.get("scores") is not None and list(result["scores"]) != list(state.scores):
         raise RecordError(f"replayed scores {state.scores} differ from the record's result {result['scores']}")
@@ -227,3 +240,100 @@ def replay(record: dict[str, Any]) -> GameState:
         d = record["deals"][0]
         return GameState(Rules.from_dict(record.get("rules", {})), dealer=d["dealer"], deck=_deck_of(d, 0))
     return state
+
+
+_TEAMS = ("team 0 (South, North)", "team 1 (West, East)")
+
+
+def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
+    """The game of ``record`` as lines a person reads, produced while it is replayed.
+
+    For each deal: the dealer and turned card, the four hands as dealt (5 cards), the
+    auction (who bid what), the contract and the full hands once dealt (8 cards), then
+    trick by trick who played what (with announcements and declarations), who won it and
+    its card points, and the deal's score right after its last trick. Then the game
+    result. A record is complete information, so every hand is shown. With ``legal``,
+    each decision also gets a line with the legal actions. An unfinished last deal is
+    shown up to where it stops. Raises ``RecordError`` (see ``replay_steps``) at the first
+    problem, after the lines of the play before it.
+    """
+    from .render import action_label, contract_label, hand_by_suit, trick_text
+
+    def hands(state: GameState, title: str) -> Iterator[str]:
+        yield f"  {title}:"
+        for seat in range(4):
+            yield f"    {SEAT_NAMES[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
+
+    state = None
+    bids: list[str] = []
+    played: list[str] = []  # the trick in progress, as "West K♥ (belote)"
+    notes: dict[int, list[str]] = {}
+    n_ann = 0
+    for kind, i, j, state, action, lg in _replay_events(record):
+        if kind == "deal":
+            bids, played, notes, n_ann = [], [], {}, 0
+            yield (f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), turned card "
+                   f"{card_to_str(state.turned_card)}")
+            yield from hands(state, "hands dealt (5 cards)")
+            continue
+        if kind == "before":
+            before_phase, before_points, before_tricks = state.phase, sum(state.card_points), len(state.tricks)
+            before_declared = list(state.declared)
+            actor = state.current
+            if legal:
+                yield (f"    [{j}] {SEAT_NAMES[actor]} -> {action_label(action, state.turned_card)}   legal: "
+                       + ", ".join(action_label(a, state.turned_card) for a in lg))
+            continue
+        # "after": the action is applied
+        if before_phase == Phase.BIDDING:
+            bids.append(f"{SEAT_NAMES[actor]} {action_label(action, state.turned_card)}")
+            if state.phase != Phase.BIDDING:
+                yield "  auction: " + ", ".join(bids)
+                if state.void:
+                    yield "  everybody passed: the deal is redealt"
+                else:
+                    yield (f"  contract: {contract_label(state.contract)}, taken by {SEAT_NAMES[state.taker]} "
+                           f"(seat {state.taker}, team {state.taker & 1})")
+                    yield from hands(state, "hands after the auction (8 cards)")
+            continue
+        if not 0 <= action < 32:  # announce / declare / decline: noted on the seat's next card
+            notes.setdefault(actor, []).append(action_label(action))
+            continue
+        extra = notes.pop(actor, [])
+        if state.declared[actor] != before_declared[actor]:
+            for d in state.declared[actor]:
+                extra.append(f"declares {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} ({d.points})")
+        for _, ann, _ in state.announcements[n_ann:]:
+            extra.append(ann)
+        n_ann = len(state.announcements)
+        played.append(f"{SEAT_NAMES[actor]} {card_to_str(action)}" + (f" ({'; '.join(extra)})" if extra else ""))
+        if len(state.tricks) > before_tricks:
+            winner = state.tricks[-1][2]
+            last = " + 10 for the last trick" if len(state.tricks) == 8 else ""
+            yield (f"  trick {len(state.tricks)}: {', '.join(played)} -> {SEAT_NAMES[winner]} wins "
+                   f"({sum(state.card_points) - before_points} points{last})")
+            played = []
+            if state.is_deal_over:
+                d = state.deal_score
+                pts = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
+                line = (f"  deal {i} score: {d.outcome} (taker team {d.taker_team}"
+                        + (f", capot by team {d.capot}" if d.capot is not None else "")
+                        + f"); team 0 - team 1: trick points {pts(d.trick_points)}")
+                if any(d.belote):
+                    line += f", belote {pts(d.belote)}"
+                if any(d.declarations):
+                    line += f", declarations {pts(d.declarations)}"
+                if any(d.reserve_won) or d.reserve_in or d.reserve_out:
+                    line += f", reserve in {d.reserve_in} won {pts(d.reserve_won)} out {d.reserve_out}"
+                yield line + f"; deal points {pts(d.points)}; game {pts(state.scores)}"
+    if state is None:  # _replay_events always yields a "deal" event first
+        return
+    if not state.is_deal_over:
+        if state.phase == Phase.BIDDING:
+            yield "  auction so far: " + (", ".join(bids) or "(no bid yet)")
+        elif played:
+            yield f"  trick {len(state.tricks) + 1} so far: {', '.join(played)}"
+        yield f"  the record stops here, {SEAT_NAMES[state.current]} (seat {state.current}) to act"
+    who = ("none yet (the game is not finished)" if not state.is_game_over
+           else "none (a draw)" if state.winner is None else f"{_TEAMS[state.winner]}")
+    yield f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; winner: {who}"

@@ -5,11 +5,11 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .actions import action_to_string
-from .cards import CONTRACT_NAMES, SUIT_MASK, card_to_str, cards_of
+from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string
+from .cards import CONTRACT_NAMES, NUM_CARDS, SUIT_MASK, SUIT_SYMBOLS, card_to_str, cards_of
 from .infoset import InfoSet
 
-__all__ = ["render_text", "hand_by_suit"]
+__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text"]
 
 _SEAT_NAMES = ("South", "West", "North", "East")
 
@@ -84,3 +84,65 @@ def render_view(info: InfoSet, mode: str):
         print(text + "\n")
         return None
     return text
+
+
+def contract_label(contract: int) -> str:
+    """A contract as a player says it: ``"♠ trump"`` .. ``"♣ trump"``, ``"no-trump"``, ``"all-trump"``."""
+    return f"{SUIT_SYMBOLS[contract]} trump" if 0 <= contract < 4 else CONTRACT_NAMES[contract]
+
+
+def action_label(action: int, turned_card: int | None = None) -> str:
+    """An action as a player reads it, never a raw id: a card ``"8♦"``, ``"pass"``,
+    ``"take"`` (``"take (♦ trump)"`` when the turned card is given), a named contract
+    ``"♠ trump"`` / ``"no-trump"`` / ``"all-trump"``; any other action by its name
+    (``"announce belote"``, ``"declare"``, ...)."""
+    if 0 <= action < NUM_CARDS:
+        return card_to_str(action)
+    if action == PASS:
+        return "pass"
+    if action == TAKE:
+        return "take" if turned_card is None else f"take ({contract_label(turned_card >> 3)})"
+    if NAME_CONTRACT <= action < NAME_CONTRACT + len(CONTRACT_NAMES):
+        return contract_label(action - NAME_CONTRACT)
+    return action_to_string(action)
+
+
+def trick_text(leader: int, cards) -> str:
+    """``"West 7♠, North A♠, ..."``: the cards of a trick led by ``leader``, in play order."""
+    return ", ".join(f"{_SEAT_NAMES[(leader + i) % 4]} {card_to_str(c)}" for i, c in enumerate(cards))
+
+
+def render_play_text(info: InfoSet) -> str:
+    """The table as the person at ``info.seat`` reads it in ``belote play``: like
+    ``render_text`` but every bid and action in words (``"take"``, ``"♠ trump"``), the
+    last finished trick shown, and no legal-action ids (the caller lists the choices).
+    Only ``info`` is read, so nothing depends on other seats' cards (RULES.md §11)."""
+    me = info.seat
+    us, them = me & 1, 1 - (me & 1)
+    lines = [f"You: {_SEAT_NAMES[me]} (seat {me}), partner {_SEAT_NAMES[me ^ 2]}; dealer {_SEAT_NAMES[info.dealer]}; "
+             f"game score us {info.scores[us]} - them {info.scores[them]}"]
+    if info.contract >= 0:
+        lines.append(f"Contract: {contract_label(info.contract)}, taken by {_SEAT_NAMES[info.taker]}; "
+                     f"turned card {card_to_str(info.turned_card)}")
+    else:
+        lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
+    if info.bids:
+        lines.append("Bids: " + ", ".join(f"{_SEAT_NAMES[s]} {action_label(a, info.turned_card)}"
+                                          for s, a in info.bids))
+    if info.contract >= 0:
+        lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]} - them "
+                     f"{info.card_points[them]}")
+        if info.tricks:
+            leader, cards, winner = info.tricks[-1]
+            lines.append(f"Last trick: {trick_text(leader, cards)} (won by {_SEAT_NAMES[winner]})")
+        lines.append(f"Trick: {trick_text(info.trick_leader, info.trick) or '(empty)'}")
+    for seat, decls in enumerate(info.declared):
+        for d in decls:
+            lines.append(f"{_SEAT_NAMES[seat]} declared {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} "
+                         f"({d.points})")
+    for seat, kind, c in info.announcements:
+        lines.append(f"{_SEAT_NAMES[seat]} announced {kind} ({card_to_str(c)})")
+    lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")
+    if not info.legal_actions and info.current_seat >= 0:
+        lines.append(f"Waiting for {_SEAT_NAMES[info.current_seat]}")
+    return "\n".join(lines)

@@ -149,7 +149,7 @@ def test_presets_load_and_cite_their_seed():
 
     for n in names:
         text = (PRESETS_DIR / f"{n}.yaml").read_text()
-        assert "seeds/" in text and " L" in text  # cites seed lines
+        assert "docs/sources/" in text and " L" in text  # cites seed lines
 
 
 @pytest.mark.parametrize("name", ["seed004", "seed000", "seed002", "seed003", "seed001_4p"])
@@ -189,7 +189,7 @@ def test_replay_cli_text_and_json(tmp_path, capsys):
 
     st = _random_game(Rules(target=None), 4)
     path = save_game(st, tmp_path / "g.json")
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--legal"]) == 0  # --legal: the decisions with their legal actions
     out = capsys.readouterr().out
     assert "legal:" in out and f"final scores: team 0 {st.scores[0]}, team 1 {st.scores[1]}" in out
     assert main(["replay", str(path), "--json"]) == 0

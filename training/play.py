@@ -1,43 +1,81 @@
 """``belote play``: a person takes a seat in the terminal against the AI tiers.
 
 The view is the seat's information set only (RULES.md §11): its hand sorted by suit with
-the legal cards starred, the trick, the contract, the bids and the scores. Input: a card
-name (``JS``, ``10♥``, ``th``), an action name (``pass``, ``take``, ``hearts``, ``name
-hearts``, ``declare``, ``belote``) or the number shown before a legal action. Anything
-else is refused with the reason and asked again.
+the legal cards starred, the trick, the contract, the bids and the scores, every action in
+words (``8♦``, ``pass``, ``take``, ``♠ trump``). Input: a card (``8d``, ``8♦``, ``10h``,
+``Jh``, ``th``), an action in words (``pass``, ``take``, ``hearts``, ``♥ trump``, ``name
+hearts``, ``declare``, ``belote``) or the number shown before a choice; ``help`` lists
+them and ``quit`` stops. Anything else is refused with the reason and asked again.
+
+``quit``, Ctrl-C (``KeyboardInterrupt``) and the end of input (``EOFError``) stop the game
+and save the game so far as a record (``belote replay`` reads it): to ``save_path`` if
+given, else to ``./belote_game_<seed>_<date-time>.json``; the path is printed.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 from typing import Callable, TextIO
 
 from belote_env import GameState, InfoSet, Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE, action_to_string
-from belote_env.cards import CONTRACT_NAMES, parse_card
+from belote_env.cards import CONTRACT_NAMES, SUIT_SYMBOLS, parse_card
 from belote_env.game import SEAT_NAMES
-from belote_env.render import render_text
+from belote_env.records import game_record, replay, write_record
+from belote_env.render import action_label, render_play_text
 
-__all__ = ["HumanPolicy", "parse_input", "play_game_interactive"]
+__all__ = ["HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", "play_game_interactive", "default_save_path",
+           "save_game_so_far"]
 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
             "declare": DECLARE}
 for _k, _name in enumerate(CONTRACT_NAMES):
     _ALIASES[_name] = NAME_CONTRACT + _k
     _ALIASES["name " + _name] = NAME_CONTRACT + _k
+for _k, (_sym, _letter) in enumerate(zip(SUIT_SYMBOLS, "shdc")):
+    for _word in (_sym, _letter, CONTRACT_NAMES[_k]):
+        _ALIASES[f"{_word} trump"] = NAME_CONTRACT + _k
+        _ALIASES[f"trump {_word}"] = NAME_CONTRACT + _k
 _ALIASES.update({"notrump": NAME_CONTRACT + 4, "no trump": NAME_CONTRACT + 4, "alltrump": NAME_CONTRACT + 5,
                  "all trump": NAME_CONTRACT + 5})
 
+HELP_COMMANDS = ("help", "?")
+QUIT_COMMANDS = ("quit", "exit")
+HELP_TEXT = """How to play:
+  a card       rank then suit: 8d, 8♦, 10h, th, Jh, J♥, As (suits s h d c or ♠ ♥ ♦ ♣;
+               ranks 7 8 9 10 J Q K A)
+  a bid        pass, take (the turned card's suit as trump), in round 2 a suit as
+               hearts or ♥ trump, or no-trump / all-trump when the rules allow them
+  an action    declare, belote (announce belote) when they are offered
+  a number     the choice with that number in the list
+  help or ?    this help
+  quit         save the game so far and stop (Ctrl-C and Ctrl-D do the same)"""
 
-def parse_input(text: str, legal: tuple[int, ...]) -> tuple[int | None, str]:
+
+class QuitGame(Exception):
+    """Raised by ``HumanPolicy`` when the person types ``quit``."""
+
+
+def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = None) -> tuple[int | None, str]:
     """Turn what a person typed into a legal action id.
 
-    Returns ``(action, "")`` or ``(None, reason)`` naming what was wrong and what is allowed.
+    Accepts a card (``8d``, ``8♦``, ``10h``, ``Jh``), an action in words as listed
+    (``pass``, ``take``, ``♠ trump``, ``hearts``, ``name hearts``, ...) or the number of a
+    choice (1 = ``legal[0]``). Naming the turned card's suit as trump while ``take`` is
+    legal means ``take`` (``turned_card`` given). Returns ``(action, "")`` or ``(None,
+    reason)`` naming what was wrong and what is allowed.
     """
-    t = text.strip().lower()
+    t = " ".join(text.strip().lower().split())
     if not t:
-        return None, "empty input"
-    listed = {action_to_string(a).lower(): a for a in legal}
+        return None, "empty input (type help for the commands)"
+    listed = {}
+    for a in legal:
+        listed[action_to_string(a).lower()] = a
+        listed[action_label(a).lower()] = a
+        if turned_card is not None:
+            listed[action_label(a, turned_card).lower()] = a
     if t.isdigit():
         i = int(t)
         if 1 <= i <= len(legal):
@@ -47,66 +85,146 @@ def parse_input(text: str, legal: tuple[int, ...]) -> tuple[int | None, str]:
         return listed[t], ""
     if t in _ALIASES:
         a = _ALIASES[t]
-        return (a, "") if a in legal else (None, f"'{text.strip()}' ({action_to_string(a)}) is not legal now")
+        if (a not in legal and turned_card is not None and TAKE in legal
+                and a == NAME_CONTRACT + (turned_card >> 3)):
+            return TAKE, ""
+        return (a, "") if a in legal else (None, f"'{text.strip()}' ({action_label(a)}) is not legal now")
     try:
         c = parse_card(text)
     except ValueError:
-        return None, f"cannot read '{text.strip()}': type a card (JS, 10H, 9♦), an action name or a number"
+        return None, (f"cannot read '{text.strip()}': type a card (8d, 10h, J♠), an action in words (pass, take), "
+                      "a number from the list, or help")
     if c in legal:
         return c, ""
-    return None, f"{action_to_string(c)} is not legal now"
+    return None, f"{action_label(c)} is not legal now"
 
 
 class HumanPolicy:
-    """A seat played by a person through ``input_fn`` / ``output`` (a terminal by default)."""
+    """A seat played by a person through ``input_fn`` / ``output`` (a terminal by default).
+
+    ``help`` prints ``HELP_TEXT``; ``quit`` raises ``QuitGame`` (and sets
+    ``quit_requested``); Ctrl-C and the end of input propagate as ``KeyboardInterrupt`` /
+    ``EOFError`` (``play_game_interactive`` saves the game on all three)."""
 
     name = "human"
 
-    def __init__(self, input_fn: Callable[[str], str] = input, output: TextIO = sys.stdout):
-        self.input_fn, self.output = input_fn, output
+    def __init__(self, input_fn: Callable[[str], str] | None = None, output: TextIO | None = None):
+        self._input_fn, self._output = input_fn, output  # None: input() / sys.stdout at the time of use
+        self.quit_requested = False
+
+    @property
+    def input_fn(self) -> Callable[[str], str]:
+        return self._input_fn if self._input_fn is not None else input
+
+    @input_fn.setter
+    def input_fn(self, fn: Callable[[str], str] | None) -> None:
+        self._input_fn = fn
+
+    @property
+    def output(self) -> TextIO:
+        return self._output if self._output is not None else sys.stdout
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        print("\n" + render_text(info), file=self.output)
-        print("Choices: " + "  ".join(f"[{i}] {action_to_string(a)}" for i, a in enumerate(legal, 1)), file=self.output)
+        print("\n" + render_play_text(info), file=self.output)
+        print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
+              + "   (help, quit)", file=self.output)
         while True:
-            try:
-                text = self.input_fn("your move> ")
-            except EOFError:
-                raise KeyboardInterrupt("input closed") from None
-            action, why = parse_input(text, legal)
+            text = self.input_fn("your move> ")
+            word = text.strip().lower()
+            if word in HELP_COMMANDS:
+                print(HELP_TEXT, file=self.output)
+                continue
+            if word in QUIT_COMMANDS:
+                self.quit_requested = True
+                raise QuitGame("quit")
+            action, why = parse_input(text, legal, info.turned_card)
             if action is not None:
                 return action
             print(f"  refused: {why}", file=self.output)
 
 
-def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int, output: TextIO = sys.stdout,
-                          dealer: int = 0) -> GameState:
-    """Play one game (RULES.md §8) with ``policies[seat]``; prints deal results to ``output``."""
+def default_save_path(seed: int, folder: str | Path = ".", when: float | None = None) -> Path:
+    """``folder/belote_game_<seed>_<YYYYmmdd-HHMMSS>.json`` (local time ``when``, default
+    now), with ``_2``, ``_3``, ... added if that file exists."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    base = Path(folder) / f"belote_game_{seed}_{stamp}"
+    path, n = base.with_name(base.name + ".json"), 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}_{n}.json")
+    return path
+
+
+def save_game_so_far(state: GameState, path: str | Path) -> Path:
+    """Save ``state``'s game, finished or not, as a record (atomically). The record is
+    replayed before writing and its ``result`` taken from the replay, so the file always
+    replays (``belote replay``) up to where the game stopped, even after an interruption
+    inside ``GameState.apply``. Raises ``RecordError`` if it would not."""
+    record = game_record(state)
+    del record["result"]
+    again = replay(record)
+    record["result"] = {"scores": list(again.scores), "winner": again.winner, "game_over": again.is_game_over}
+    return write_record(path, record)
+
+
+def _where(state: GameState) -> str:
+    if state.is_deal_over:
+        return "between deals"
+    if state.contract < 0:
+        return "during the bidding"
+    return f"at trick {len(state.tricks) + 1} of the deal"
+
+
+def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int, output: TextIO | None = None,
+                          dealer: int = 0, save_path: str | Path | None = None) -> GameState:
+    """Play one game (RULES.md §8) with ``policies[seat]``; prints the other seats' moves,
+    each trick's winner and points, and the deal results to ``output`` (public information
+    only, RULES.md §11).
+
+    A finished game is saved as a record to ``save_path`` if given. On ``QuitGame``,
+    ``KeyboardInterrupt`` or ``EOFError`` (from the human's input or while a bot thinks)
+    the game so far is saved to ``save_path``, else to ``default_save_path(seed)``, the
+    path is printed, and the unfinished state is returned (``state.is_game_over`` False).
+    """
+    output = sys.stdout if output is None else output
     state = GameState(rules, seed=seed, dealer=dealer)
-    while True:
-        while not state.is_deal_over:
-            seat = state.current
-            info = state.information_set(seat)
-            action = policies[seat].act(info)
-            if action not in info.legal_actions:
-                raise ValueError(f"policy {policies[seat].name!r} returned illegal action {action!r}")
-            if seat != human_seat:
-                print(f"  {SEAT_NAMES[seat]} ({policies[seat].name}): {action_to_string(action)}", file=output)
-            n_tricks = len(state.tricks)
-            state.apply(action)
-            if len(state.tricks) > n_tricks:
-                print(f"  trick {len(state.tricks)} won by {SEAT_NAMES[state.tricks[-1][2]]}", file=output)
-        if state.void:
-            print("  everybody passed: the deal is redealt", file=output)
-        else:
-            s = state.deal_score
-            us = human_seat & 1
-            print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[1 - us]}; "
-                  f"game: you {state.scores[us]} - them {state.scores[1 - us]}", file=output)
-        if state.is_game_over:
-            w = state.winner
-            print("Game over: " + ("a draw" if w is None else "you win!" if w == (human_seat & 1) else "you lose"),
-                  file=output)
-            return state
-        state.next_deal()
+    try:
+        while True:
+            while not state.is_deal_over:
+                seat = state.current
+                info = state.information_set(seat)
+                action = policies[seat].act(info)
+                if action not in info.legal_actions:
+                    raise ValueError(f"policy {policies[seat].name!r} returned illegal action {action!r}")
+                if seat != human_seat:
+                    print(f"  {SEAT_NAMES[seat]} ({policies[seat].name}): {action_label(action, state.turned_card)}",
+                          file=output)
+                n_tricks, before = len(state.tricks), sum(state.card_points)
+                state.apply(action)
+                if len(state.tricks) > n_tricks:
+                    print(f"  trick {len(state.tricks)} won by {SEAT_NAMES[state.tricks[-1][2]]} "
+                          f"({sum(state.card_points) - before} points"
+                          + (" + 10 for the last trick)" if len(state.tricks) == 8 else ")"), file=output)
+            if state.void:
+                print("  everybody passed: the deal is redealt", file=output)
+            else:
+                s = state.deal_score
+                us = human_seat & 1
+                print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[1 - us]}; "
+                      f"game: you {state.scores[us]} - them {state.scores[1 - us]}", file=output)
+            if state.is_game_over:
+                w = state.winner
+                print("Game over: " + ("a draw" if w is None else "you win!" if w == (human_seat & 1) else "you lose"),
+                      file=output)
+                if save_path is not None:
+                    print(f"record saved to {save_game_so_far(state, save_path)}", file=output)
+                return state
+            state.next_deal()
+    except (QuitGame, KeyboardInterrupt, EOFError) as stop:
+        why = ("you quit" if isinstance(stop, QuitGame) else "interrupted (Ctrl-C)"
+               if isinstance(stop, KeyboardInterrupt) else "end of input")
+        path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
+        print(f"\ngame stopped {_where(state)} ({why}); the game so far is saved to {path} "
+              f"(belote replay {path} shows it)", file=output)
+        return state
