@@ -11,20 +11,30 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
   ``policies.network`` model format), ``optimizer.pt`` (tensors only, loaded with
   ``weights_only=True``) and ``trainer.json``; each folder is written to a temporary name
   and renamed into place, so a kill never leaves half a checkpoint;
+* ``progress_from_{step:09d}.csv`` (then ``..._2.csv``, ...): one CSV log per resume attempt;
 * ``pool/snap_{timesteps:09d}/``: frozen snapshots of the opponent pool;
 * ``checkpoints/final/`` and ``eval.json`` at the end.
 
-``belote train --resume RUN_FOLDER`` continues from the newest complete checkpoint.
+``belote train --resume RUN_FOLDER`` continues from the newest complete checkpoint (by step
+number) whose every file checks out; a damaged newer one is skipped with a ``warning:`` line
+on stderr naming it and the checkpoint used, and ``CheckpointError`` names the damaged files
+when no checkpoint is usable.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import pickle
 import random
+import re
 import shutil
+import sys
 import tempfile
 import time
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch as th
@@ -96,14 +106,28 @@ def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name
     return _atomic_folder(folder, write)
 
 
+CHECKPOINT_FILES = ("model.safetensors", "meta.json", "optimizer.pt", "trainer.json")
+_STEP_NAME = re.compile(r"step_([0-9]+)")
+
+
+def _step_folders(run_dir: Path) -> list[tuple[int, Path]]:
+    """``(step, folder)`` of the ``checkpoints/step_<step>`` folders, newest (largest step)
+    first; names whose step is not a number (``step_abc``) are ignored."""
+    found = []
+    for folder in Path(run_dir, "checkpoints").glob("step_*"):
+        m = _STEP_NAME.fullmatch(folder.name)
+        if m and folder.is_dir():
+            found.append((int(m.group(1)), folder))
+    return sorted(found, key=lambda t: (t[0], t[1].name), reverse=True)
+
+
 def latest_checkpoint(run_dir: Path) -> Path:
-    """The newest complete ``checkpoints/step_*`` folder of a run; raises ``CheckpointError``."""
-    ckpts = sorted((run_dir / "checkpoints").glob("step_*"))
-    complete = [c for c in ckpts if all((c / f).is_file() for f in ("model.safetensors", "meta.json", "optimizer.pt",
-                                                                     "trainer.json"))]
-    if not complete:
-        raise CheckpointError(f"{run_dir}: no complete checkpoint under checkpoints/step_*")
-    return complete[-1]
+    """The newest complete ``checkpoints/step_*`` folder of a run, by step number (not by
+    name: ``step_1000000000`` is newer than ``step_999999999``); raises ``CheckpointError``."""
+    for _, folder in _step_folders(run_dir):
+        if all((folder / f).is_file() for f in CHECKPOINT_FILES):
+            return folder
+    raise CheckpointError(f"{run_dir}: no complete checkpoint under checkpoints/step_*")
 
 
 class _Progress(BaseCallback):
@@ -181,16 +205,18 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     a run folder without a complete checkpoint, or a checkpoint made for another version.
     """
     state = {"next_ckpt": 0, "next_eval": 0, "next_snapshot": 0, "snapshots": []}
-    ckpt = None
+    point = None
     done = 0
     init = None
     if resume is not None:
         run_dir = Path(resume)
         cfg, run_name = _read_run_config(run_dir)
-        ckpt = latest_checkpoint(run_dir)
-        trainer = _read_trainer_state(ckpt / "trainer.json")
-        done = trainer["timesteps"]
-        state.update({k: trainer[k] for k in state if k in trainer})
+        point = _resume_point(run_dir, cfg, run_name)  # every file checked; announces a damaged newer one
+        done = point.trainer["timesteps"]
+        state.update({k: point.trainer[k] for k in state if k in point.trainer})
+        _reschedule(state, cfg, done)
+        print(f"resuming {run_dir} from checkpoints/{point.folder.name} ({done} of {cfg.total_timesteps} steps done)",
+              flush=True)
     else:
         if cfg is None:
             raise ConfigError("train() needs a config or a run folder to resume")
@@ -209,7 +235,7 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
                                   perfect=cfg.perfect_critic, workers=cfg.workers)
     try:
-        return _train(cfg, run_dir, run_name, ckpt, done, state, collector, progress, init)
+        return _train(cfg, run_dir, run_name, point, done, state, collector, progress, init)
     finally:
         collector.close()
 
@@ -241,8 +267,9 @@ def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
 
 def _read_trainer_state(path: Path) -> dict:
     """``trainer.json`` of a checkpoint: ``timesteps`` (int >= 0) and the schedule
-    (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints; ``snapshots``: pool folder names);
-    raises ``CheckpointError`` naming the file and the bad entry."""
+    (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints; ``snapshots``: pool folder names
+    ``snap_<step>``); raises ``CheckpointError`` naming the file and the bad entry. The
+    values are checked against the run and the checkpoint by ``_check_trainer_state``."""
     try:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -255,10 +282,229 @@ def _read_trainer_state(path: Path) -> dict:
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
                                   f"{data.get(key, 'nothing')!r}")
     snaps = data.get("snapshots", [])
-    if not isinstance(snaps, list) or not all(isinstance(n, str) and n and Path(n).name == n for n in snaps):
-        raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names, "
-                              f"got {snaps!r}")
+    if not isinstance(snaps, list) or not all(isinstance(n, str) and _SNAP_NAME.fullmatch(n) for n in snaps):
+        raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names "
+                              f"(snap_<step>), got {snaps!r}")
     return data
+
+
+_SNAP_NAME = re.compile(r"snap_([0-9]+)")
+#: trainer.json's schedule keys and the config keys setting their intervals.
+_SCHEDULE = (("next_ckpt", "checkpoint_every"), ("next_eval", "eval_every"), ("next_snapshot", "snapshot_every"))
+
+
+def _saved_setting(meta_path: Path, meta: dict, cfg: TrainConfig, key: str) -> int:
+    """The int config value ``key`` a checkpoint was written with (its ``meta.json``
+    ``config``), or the run's current one when the checkpoint does not record it."""
+    saved = meta.get("config")
+    if not isinstance(saved, dict) or key not in saved:
+        return getattr(cfg, key)
+    v = saved[key]
+    if type(v) is not int or v < 0:
+        raise CheckpointError(f"{meta_path}: corrupt metadata, config key {key!r} must be a non-negative int, "
+                              f"got {v!r}")
+    return v
+
+
+def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: TrainConfig) -> None:
+    """``trainer.json`` against the run's config, the checkpoint folder's step and the
+    checkpoint's ``meta.json``; raises ``CheckpointError`` naming the file and the field."""
+    meta_path = path.parent / "meta.json"
+    t = trainer["timesteps"]
+    total = max(cfg.total_timesteps, _saved_setting(meta_path, meta, cfg, "total_timesteps"))
+    rollout = max(4 * cfg.n_tables * cfg.n_steps, 4 * _saved_setting(meta_path, meta, cfg, "n_tables")
+                  * _saved_setting(meta_path, meta, cfg, "n_steps"))
+    if t > total + rollout - 1:  # the last rollout may pass total_timesteps by less than one rollout
+        raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' must be an int in 0..{total + rollout - 1} "
+                              f"(the run's total_timesteps {total} plus less than one rollout of {rollout}), got {t}")
+    if t != step:
+        raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' {t} differs from the checkpoint folder's "
+                              f"step {step} ({path.parent.name})")
+    if type(meta.get("timesteps")) is not int or meta["timesteps"] != t:
+        raise CheckpointError(f"{meta_path}: 'timesteps' {meta.get('timesteps', 'nothing')!r} differs from "
+                              f"trainer.json's {t}")
+    for key, every_key in _SCHEDULE:
+        every = _saved_setting(meta_path, meta, cfg, every_key)  # the interval the schedule was made with
+        if every and trainer.get(key, 0) > t + every:
+            raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be at most timesteps + {every_key} "
+                                  f"= {t + every}, got {trainer[key]}")
+    snaps = trainer.get("snapshots", [])
+    for i, name in enumerate(snaps):
+        if int(_SNAP_NAME.fullmatch(name).group(1)) > t:
+            raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' names {name}, a snapshot after the "
+                                  f"checkpoint's {t} steps")
+        if name in snaps[:i]:
+            raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' lists {name} twice")
+
+
+def _reschedule(state: dict, cfg: TrainConfig, done: int) -> None:
+    """After a config edit that shortened an interval (``checkpoint_every`` ...), the next
+    event comes at most one new interval after the resume point (announced)."""
+    for key, every_key in _SCHEDULE:
+        every = getattr(cfg, every_key)
+        if every and state[key] > done + every:
+            print(f"{every_key} is now {every}: the next one moves from step {state[key]} to {done + every}",
+                  flush=True)
+            state[key] = done + every
+
+
+@dataclass
+class _ResumePoint:
+    """A checkpoint whose every file was checked, loaded."""
+
+    folder: Path
+    trainer: dict
+    net: BeloteNet
+    optimizer: dict
+    snapshots: list  # (pool folder name, BeloteNet)
+
+
+def _resume_point(run_dir: Path, cfg: TrainConfig, run_name: str) -> _ResumePoint:
+    """The newest usable ``checkpoints/step_*`` folder of a run, loaded. Newer damaged ones
+    are skipped, each announced by a ``warning:`` line on stderr (the damaged file, why, and
+    the checkpoint used); raises ``CheckpointError`` naming each damaged file when none is
+    usable."""
+    folders = _step_folders(run_dir)
+    if not folders:
+        raise CheckpointError(f"{run_dir}: no complete checkpoint under checkpoints/step_*")
+    damaged = []
+    for step, folder in folders:
+        try:
+            point = _load_checkpoint(run_dir, folder, step, cfg, run_name)
+        except CheckpointError as e:
+            damaged.append((folder, str(e)))
+            continue
+        for bad, why in damaged:
+            print(f"warning: checkpoint {bad} is damaged ({why}); resuming from the previous checkpoint {folder}",
+                  file=sys.stderr, flush=True)
+        return point
+    raise CheckpointError(f"{run_dir}: no usable checkpoint under checkpoints/step_* (each is damaged, newest "
+                          "first):\n" + "\n".join(f"  - {why}" for _, why in damaged))
+
+
+def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, run_name: str) -> _ResumePoint:
+    """Load and check every file of a checkpoint folder; raises ``CheckpointError`` naming
+    the damaged file."""
+    for name in CHECKPOINT_FILES:
+        if not (folder / name).is_file():
+            raise CheckpointError(f"{folder / name}: missing, the checkpoint is incomplete")
+    trainer = _read_trainer_state(folder / "trainer.json")
+    net, meta = load_model(folder)  # validates versions and shapes
+    if meta["net"] != net_config(cfg):
+        raise CheckpointError(f"{folder}: network {meta['net']} does not match the run's config {net_config(cfg)}")
+    if not all(bool(th.isfinite(t).all()) for t in net.state_dict().values()):
+        raise CheckpointError(f"{folder / 'model.safetensors'}: corrupt weights, NaN or infinite values")
+    if meta.get("run_name") != run_name:
+        raise CheckpointError(f"{folder / 'meta.json'}: 'run_name' {meta.get('run_name')!r} is not this run's "
+                              f"({run_name!r} in config.yaml)")
+    _check_trainer_state(folder / "trainer.json", trainer, step, meta, cfg)
+    optimizer = _read_optimizer_state(folder / "optimizer.pt", cfg)
+    snapshots = []
+    if cfg.opponents != {"self": 1.0}:  # the run has an opponent pool (as in train())
+        for name in trainer.get("snapshots", []):
+            try:
+                snap, _ = load_model(run_dir / "pool" / name)
+            except CheckpointError as e:
+                raise CheckpointError(f"{folder / 'trainer.json'}: its opponent snapshot pool/{name} cannot be "
+                                      f"loaded ({e})") from None
+            snapshots.append((name, snap))
+    return _ResumePoint(folder, trainer, net, optimizer, snapshots)
+
+
+def _torch_reason(e: Exception) -> str:
+    """The useful part of a ``torch.load`` error (not its advice to load unsafely)."""
+    lines = [ln.strip() for ln in str(e).splitlines()]
+    keep = [ln for ln in lines if ln and "weights_only" not in ln and "WeightsUnpickler error" not in ln
+            and not ln.startswith("Check the documentation")]
+    text = " ".join(keep) or type(e).__name__
+    return text.split(". This is an internal")[0]
+
+
+def _optimizer_probe(cfg: TrainConfig) -> th.optim.Optimizer:
+    """A fresh optimizer of the policy ``_train`` builds for ``cfg`` (the same classes)."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    spec = StreamSpec(1, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0))
+    cls = PerfectCriticPolicy if cfg.perfect_critic else MaskableActorCriticPolicy
+    policy = cls(spec.observation_space, spec.action_space, lambda _: cfg.learning_rate, **_policy_kwargs(cfg))
+    return policy.optimizer
+
+
+def _read_optimizer_state(path: Path, cfg: TrainConfig) -> dict:
+    """``optimizer.pt``: a ``torch.save`` zip file read with ``weights_only=True`` (nothing
+    in it is ever run), holding the optimizer state of the run's network; raises
+    ``CheckpointError`` naming the file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError as e:
+        raise CheckpointError(f"{path}: cannot read the optimizer state ({e})") from None
+    if head != b"PK\x03\x04":
+        raise CheckpointError(f"{path}: damaged optimizer state, not a file written by torch.save (a zip archive)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            state = th.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:
+        raise CheckpointError(f"{path}: damaged optimizer state, it holds more than tensors (refused, never run: "
+                              f"{_torch_reason(e)})") from None
+    except Exception as e:  # torch raises RuntimeError and others on a damaged archive
+        raise CheckpointError(f"{path}: damaged optimizer state, cannot be read ({_torch_reason(e)})") from None
+    _check_optimizer_state(path, state, _optimizer_probe(cfg))
+    return state
+
+
+def _like(v, default) -> bool:
+    """``v`` has the kind of an optimizer setting whose default is ``default`` (finite numbers)."""
+    def number(x):
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    if isinstance(default, bool):
+        return type(v) is bool
+    if isinstance(default, (int, float)):
+        return number(v)
+    if isinstance(default, tuple):
+        return isinstance(v, (tuple, list)) and len(v) == len(default) and all(number(x) for x in v)
+    return True
+
+
+def _check_optimizer_state(path: Path, state, probe: th.optim.Optimizer) -> None:
+    """``state`` is an optimizer state_dict that fits ``probe``'s parameters (groups,
+    shapes, finite values, settings of the right kind); raises ``CheckpointError``."""
+    bad = f"{path}: damaged optimizer state,"
+    if not isinstance(state, dict) or not isinstance(state.get("state"), dict) \
+            or not isinstance(state.get("param_groups"), list) \
+            or not all(isinstance(g, dict) and isinstance(g.get("params"), list) for g in state["param_groups"]):
+        raise CheckpointError(f"{bad} expected an optimizer state_dict ('state' and 'param_groups' with "
+                              f"'params' lists), got {type(state).__name__}")
+    params = [p for g in probe.param_groups for p in g["params"]]
+    ids = [i for g in state["param_groups"] for i in g["params"]]
+    if [len(g["params"]) for g in state["param_groups"]] != [len(g["params"]) for g in probe.param_groups] \
+            or not all(type(i) is int for i in ids) or sorted(ids) != list(range(len(params))):
+        raise CheckpointError(f"{bad} its parameter groups {[len(g['params']) for g in state['param_groups']]} do "
+                              f"not fit the network's {[len(g['params']) for g in probe.param_groups]}")
+    for key, default in probe.defaults.items():
+        for g in state["param_groups"]:
+            if not _like(g.get(key, default), default):
+                raise CheckpointError(f"{bad} param group setting {key!r} is {g[key]!r}, expected a value like "
+                                      f"{default!r}")
+    param_of = dict(zip(ids, params))
+    for i, entry in state["state"].items():
+        if i not in param_of or not isinstance(entry, dict):
+            raise CheckpointError(f"{bad} 'state' entry {i!r} is not a parameter's state")
+        for k, v in entry.items():
+            if not isinstance(v, th.Tensor):
+                raise CheckpointError(f"{bad} parameter {i}'s {k!r} is a {type(v).__name__}, not a tensor")
+            want = [] if k == "step" else list(param_of[i].shape)
+            if list(v.shape) != want:
+                raise CheckpointError(f"{bad} parameter {i}'s {k!r} has shape {list(v.shape)}, the network's "
+                                      f"parameter has {want}")
+            if not bool(th.isfinite(v).all()):
+                raise CheckpointError(f"{bad} parameter {i}'s {k!r} holds NaN or infinite values")
+    try:
+        probe.load_state_dict(state)
+    except (ValueError, TypeError, KeyError, RuntimeError) as e:
+        raise CheckpointError(f"{bad} it does not fit the network ({e})") from None
 
 
 def _load_init_from(cfg: TrainConfig) -> tuple[BeloteNet, dict] | None:
@@ -275,33 +521,44 @@ def _load_init_from(cfg: TrainConfig) -> tuple[BeloteNet, dict] | None:
     return net, meta
 
 
-def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, done: int, state: dict,
-           collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
+def _policy_kwargs(cfg: TrainConfig) -> dict:
     activation = {"relu": th.nn.ReLU, "tanh": th.nn.Tanh}[cfg.activation]
+    return {"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation}
+
+
+def _resume_log_name(run_dir: Path, done: int) -> str:
+    """A CSV log name of its own for each resume attempt from the step ``done``:
+    ``progress_from_<step>.csv``, then ``progress_from_<step>_2.csv``, ... (claimed
+    atomically, so an earlier attempt's rows, a killed one's too, are never overwritten)."""
+    base, n = f"progress_from_{done:09d}", 1
+    while True:
+        name = f"{base}.csv" if n == 1 else f"{base}_{n}.csv"
+        try:
+            os.close(os.open(run_dir / name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            return name
+        except FileExistsError:
+            n += 1
+
+
+def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint | None, done: int, state: dict,
+           collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
         StreamSpec(4 * cfg.n_tables, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)),
         learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
-        policy_kwargs={"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation},
-        seed=cfg.seed, device="cpu", verbose=0)
+        policy_kwargs=_policy_kwargs(cfg), seed=cfg.seed, device="cpu", verbose=0)
     model.collector = collector
-    logger = _make_logger(run_dir, "progress.csv" if ckpt is None else f"progress_from_{done:09d}.csv")
+    logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))
     model.set_logger(logger)
-    if ckpt is not None:
-        net, meta = load_model(ckpt)  # validates versions and shapes
-        if meta["net"] != net_config(cfg):
-            raise CheckpointError(f"{ckpt}: network {meta['net']} does not match the run's config {net_config(cfg)}")
-        model.policy.load_state_dict(net.state_dict(), strict=False)
-        model.policy.optimizer.load_state_dict(th.load(ckpt / "optimizer.pt", weights_only=True))
+    if point is not None:  # every file was checked by _resume_point
+        model.policy.load_state_dict(point.net.state_dict(), strict=False)
+        model.policy.optimizer.load_state_dict(point.optimizer)
         model.num_timesteps = done
         if collector.pool is not None:
-            for i, name in enumerate(state["snapshots"]):
-                snap, _ = load_model(run_dir / "pool" / name)
+            for i, (name, snap) in enumerate(point.snapshots):
                 collector.add_snapshot(NetworkPolicy(snap, deterministic=False, seed=i, name=name))
-        if progress:
-            print(f"resuming {run_name} from {ckpt.name} ({done} timesteps)")
     else:
         _warm_start(model, cfg, logger, progress, init)
     hparams = {k: (str(v) if isinstance(v, (list, dict)) or v is None else v) for k, v in cfg.to_dict().items()}
@@ -314,7 +571,9 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, ckpt: Path | None, do
         model.learn(total_timesteps=remaining, reset_num_timesteps=False,
                     callback=_Progress(cfg, run_dir, run_name, progress, collector, state))
     wall = time.time() - t0
-    results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1)}
+    results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
+               "resumed_from": done if point is not None else None,
+               "timesteps_this_invocation": int(model.num_timesteps) - done}
     if cfg.eval_pairs:
         results.update(_evaluate(model, cfg, logger, EVAL_TIERS, cfg.eval_pairs, seed=cfg.seed))
         logger.dump(model.num_timesteps)
