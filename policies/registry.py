@@ -1,17 +1,20 @@
-"""Names of the AI tiers, and ``make_policy`` to build any of them or load a checkpoint."""
+"""Names of the AI tiers, and ``make_policy`` to build any of them, load a checkpoint, or
+call a user's policy factory (``"mypkg.agents:make"``)."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .base import Policy, RandomPolicy
 from .easy import EasyPolicy
 from .hard import HardPolicy
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "make_policy", "check_policy_spec"]
+__all__ = ["TIERS", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec"]
 
 
 def _expert(seed: int | None = None) -> Policy:
@@ -30,27 +33,124 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 }
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_FACTORY_SPEC = re.compile(rf"({_NAME}):({_NAME})")
+
+
+def is_factory_spec(spec: Any) -> bool:
+    """True for a policy-factory spec: ``"module.path:attribute"`` (dotted Python names on
+    both sides of one colon, e.g. ``"mypkg.agents:make"``). Such a string names a factory,
+    never a model folder (give a folder of that name as ``./mypkg.agents:make``)."""
+    return isinstance(spec, str) and _FACTORY_SPEC.fullmatch(spec) is not None
+
+
+def load_factory(spec: str) -> Callable[[], Any]:
+    """Import the policy factory ``"module.path:attribute"`` (without calling it).
+
+    Raises ``ValueError`` naming the spec when it is not of that form, the module is not
+    found (on ``sys.path`` / ``PYTHONPATH``) or raises on import, the attribute is missing,
+    or it is not callable."""
+    m = _FACTORY_SPEC.fullmatch(spec) if isinstance(spec, str) else None
+    if m is None:
+        raise ValueError(f"a policy factory must be named 'module.path:attribute' (e.g. 'mypkg.agents:make'), "
+                         f"got {spec!r}")
+    module, attr = m.groups()
+    try:
+        obj = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (module == e.name or module.startswith(e.name + ".")):
+            raise ValueError(f"policy factory {spec!r}: no module named {e.name!r} (the module must be importable: "
+                             f"on PYTHONPATH, installed, or in the current folder for the belote command)") from None
+        raise ValueError(f"policy factory {spec!r}: importing module {module!r} failed: {e}") from e
+    except Exception as e:
+        raise ValueError(f"policy factory {spec!r}: importing module {module!r} raised {e!r}") from e
+    where = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            hint = ""
+            if module == "__main__":
+                hint = ("; a factory defined in __main__ is found by worker processes only when the main program "
+                        "is a file: put it in an importable module")
+            raise ValueError(f"policy factory {spec!r}: {where!r} ({getattr(obj, '__file__', None) or type(obj)}) "
+                             f"has no attribute {part!r}{hint}")
+        obj = getattr(obj, part)
+        where = f"{where}.{part}"
+    if not callable(obj):
+        raise ValueError(f"policy factory {spec!r} is not callable: it is {obj!r}; it must be a function or class "
+                         f"that returns a policy when called with no arguments")
+    return obj
+
+
+def factory_spec(factory: Callable[[], Any]) -> str:
+    """The ``"module:qualified.name"`` spec of a policy factory given as an object (a
+    function or class defined at the top level of a module, or a class's static / class
+    method): what worker processes import. Raises ``ValueError`` when the object cannot be
+    imported back by that name (a lambda, a nested function, an instance)."""
+    module, qual = getattr(factory, "__module__", None), getattr(factory, "__qualname__", None)
+    spec = f"{module}:{qual}"
+    if not (isinstance(module, str) and isinstance(qual, str) and is_factory_spec(spec)):
+        raise ValueError(f"policy factory {factory!r} is not importable by name (a lambda, a nested function or "
+                         f"an instance?): define it at the top level of a module, or pass 'module.path:attribute'")
+    try:
+        found = load_factory(spec)
+    except ValueError as e:
+        raise ValueError(f"policy factory {factory!r} is not importable by name: {e}") from None
+    if found is not factory and found != factory:
+        raise ValueError(f"policy factory {factory!r} is not importable by name: {spec!r} names another object")
+    return spec
+
+
+def _call_factory(spec: str) -> Policy:
+    factory = load_factory(spec)
+    try:
+        pol = factory()
+    except Exception as e:
+        raise ValueError(f"policy factory {spec!r} raised {e!r} when called with no arguments "
+                         f"(a factory is called as factory() and returns a policy)") from e
+    if not callable(getattr(pol, "act", None)):
+        raise ValueError(f"policy factory {spec!r} returned {pol!r}, not a policy: it has no act(info) method")
+    if not isinstance(getattr(pol, "name", None), str):
+        raise ValueError(f"policy factory {spec!r} returned {pol!r}, not a policy: its name must be a str, "
+                         f"got {getattr(pol, 'name', None)!r}")
+    return pol
+
+
 def check_policy_spec(spec: str | os.PathLike) -> None:
     """Raise ``ValueError`` unless ``make_policy`` accepts ``spec`` by name: a tier name,
-    ``"<spec>+search"`` of an accepted spec, or an existing path. Builds nothing and reads
-    no model file (a bad model folder still raises ``CheckpointError`` when loaded)."""
+    ``"<spec>+search"`` of an accepted spec, a policy factory ``"module.path:attribute"``
+    (imported and checked callable, not called), or an existing path. Builds nothing and
+    reads no model file (a bad model folder still raises ``CheckpointError`` when loaded)."""
     if isinstance(spec, str) and spec in TIERS:
         return
     if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
         return check_policy_spec(spec[:-len("+search")])
+    if is_factory_spec(spec):
+        load_factory(spec)
+        return
     if not isinstance(spec, (str, os.PathLike)):
-        raise ValueError(f"a policy must be named by a tier name ({', '.join(TIERS)}) or a model folder path, "
-                         f"got {spec!r}")
+        raise ValueError(f"a policy must be named by a tier name ({', '.join(TIERS)}), a policy factory "
+                         f"'module.path:attribute' or a model folder path, got {spec!r}")
     if not spec or not Path(spec).exists():
-        raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)} or a model folder path")
+        hint = " (a policy factory is named 'module.path:attribute')" if ":" in str(spec) else ""
+        raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)} or a model folder "
+                         f"path{hint}")
 
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
-    """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``) or a
-    model folder path; ``"<spec>+search"`` puts the search of ``policies.search`` on top of
-    that policy (it searches the policy's top ``SEARCH_TOP_K`` actions).
+    """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``), a
+    policy factory or a model folder path; ``"<spec>+search"`` puts the search of
+    ``policies.search`` on top of that policy (it searches the policy's top
+    ``SEARCH_TOP_K`` actions).
 
-    Raises ``ValueError`` for an unknown name that is not an existing path, and
+    A policy factory is named ``"module.path:attribute"`` (e.g. ``"mypkg.agents:make"``): the
+    module is imported and the attribute called with no arguments (the rules are in every
+    ``info.rules``); it must return a policy (``name`` a str, ``act(info) -> id``). ``seed``
+    is not passed to it: duplicate matches reseed a ``random.Random`` kept as the policy's
+    ``rng`` attribute for every pair and side, as they do for the tiers, so keep the
+    policy's random numbers there.
+
+    Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
+    cannot be imported, is not callable or returns no policy (``load_factory``), and
     ``policies.network.CheckpointError`` for a bad model folder.
     """
     if isinstance(spec, str) and spec in TIERS:
@@ -60,6 +160,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
 
         return SearchPolicy(seed, base=make_policy(spec[:-len("+search")], seed=seed), top_k=SEARCH_TOP_K,
                             name=spec)
+    if is_factory_spec(spec):
+        return _call_factory(spec)
     check_policy_spec(spec)
     from .network import NetworkPolicy
 

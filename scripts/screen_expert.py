@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import time
@@ -116,7 +117,10 @@ def main() -> None:
     t0 = time.perf_counter()
     tasks = [(kw, ids[k::a.workers], a.seed, a.opponent, a.belief, a.true_hands, a.base, a.prior)
              for k in range(a.workers)]
-    with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    from training.evaluate import init_worker  # workers exit with this process, one torch thread each
+
+    with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker,
+                             initargs=(os.getpid(),)) as pool:
         parts = list(pool.map(_work, tasks))
     diffs = [d for p in parts for d in p[0]]
     wins = [w for p in parts for w in p[1]]

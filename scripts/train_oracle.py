@@ -33,6 +33,7 @@ import argparse
 import io
 import json
 import math
+import os
 import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -213,7 +214,9 @@ def main() -> None:
     elif not reused:
         jobs = [(a.target, a.deals // chunks + (j < a.deals % chunks), a.seed + j, tuple(a.behaviour), a.epsilon,
                  str(out / f"{prefix}{a.seed + j}.npz")) for j in range(chunks)]
-        with ProcessPoolExecutor(a.workers) as ex:
+        from training.evaluate import exit_with_parent
+
+        with ProcessPoolExecutor(a.workers, initializer=exit_with_parent, initargs=(os.getpid(),)) as ex:
             paths = list(ex.map(_generate, jobs))
     try:
         parts = [_load_part(p, a.target) for p in paths] + more

@@ -65,7 +65,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     print(f"run folder: {run_dir}")
     print(f"final model: {run_dir / 'checkpoints' / 'final'}")
     ev = json.loads((run_dir / "eval.json").read_text())
-    print(f"trained {ev['timesteps']} steps in {ev['wall_seconds']} s (this invocation)")
+    print(f"trained {ev['timesteps_this_invocation']} steps in {ev['wall_seconds']} s (this invocation); "
+          f"the run has {ev['timesteps']} steps")
     for key in sorted(k for k in ev if k.startswith("vs_")):
         r = ev[key]
         print(f"  vs {key[3:]}: deals won {100 * r['win_rate']:.1f}% "
@@ -109,9 +110,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from belote_env import load_rules
+    from policies.registry import is_factory_spec
 
     from .evaluate import PolicyFailure, duplicate_match, use_one_torch_thread
 
+    if any(is_factory_spec(p.removesuffix("+search")) for p in (args.a, args.b)) and not {"", str(Path.cwd())} & set(sys.path):
+        sys.path.append(str(Path.cwd()))  # a factory's module may sit in the current folder (after PYTHONPATH)
     rules = load_rules(args.rules)
     json_path = _output_file("--json", args.json)
     _output_file("--pairs-log", args.pairs_log)
@@ -144,10 +148,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
+    from policies.registry import is_factory_spec
 
     from .evaluate import use_one_torch_thread
     from .ladder import plot_path, run_ladder
 
+    if any(is_factory_spec(p.removesuffix("+search")) for p in args.policies) and not {"", str(Path.cwd())} & set(sys.path):
+        sys.path.append(str(Path.cwd()))  # a factory's module may sit in the current folder (after PYTHONPATH)
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
     use_one_torch_thread()
@@ -166,7 +173,6 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from belote_env import load_rules
-    from belote_env.records import save_game
     from policies import make_policy
 
     from .play import HumanPolicy, play_game_interactive
@@ -181,45 +187,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
         else:
             spec = args.partner if s == seat ^ 2 else args.opponents
             pols.append(make_policy(spec, seed=args.seed + s))
-    try:
-        state = play_game_interactive(pols, rules, args.seed, seat)
-    except KeyboardInterrupt:
-        print("\ngame abandoned")
-        return 130
-    if save is not None:
-        print(f"record saved to {save_game(state, save)}")
-    return 0
+    print("type help for how to enter a card or a bid, quit to save the game and stop")
+    # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file)
+    state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    if state.is_game_over or pols[seat].quit_requested:
+        return 0
+    return 130  # interrupted (Ctrl-C) or input closed: saved, but not finished
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from belote_env.actions import action_to_string
-    from belote_env.game import SEAT_NAMES
-    from belote_env.records import read_record, replay_steps
+    from belote_env.records import RecordError, read_record, replay, replay_steps, replay_text
 
-    record = read_record(args.file)
-    steps = []
-    state = None
-    for deal_i, j, state, action, legal in replay_steps(record):
-        steps.append({"deal": deal_i, "index": j, "seat": state.current, "action": action,
-                      "action_name": action_to_string(action), "legal": list(legal)})
+    record = read_record(args.file)  # a RecordError (a ValueError) names the file: exit 2, no traceback
+    try:
         if not args.json:
-            if j == 0:
-                print(f"deal {deal_i}: dealer {state.dealer} ({SEAT_NAMES[state.dealer]}), "
-                      f"turned card {action_to_string(state.turned_card)}")
-            names = " ".join(action_to_string(a) for a in legal)
-            print(f"  {j:3d} seat {state.current} ({SEAT_NAMES[state.current]:5s}) -> "
-                  f"{action_to_string(action):16s} legal: {names}")
-    if state is None:
-        raise ValueError(f"{args.file}: the record holds no action")
+            for line in replay_text(record, legal=args.legal):
+                print(line)
+            return 0
+        steps = []
+        for deal_i, j, state, action, legal in replay_steps(record):
+            steps.append({"deal": deal_i, "index": j, "seat": state.current, "action": action,
+                          "action_name": action_to_string(action), "legal": list(legal)})
+        state = replay(record)
+    except RecordError as e:
+        raise RecordError(f"{args.file}: {e}") from None
     result = {"scores": list(state.scores), "winner": state.winner, "game_over": state.is_game_over,
               "deals": [{"outcome": d.outcome, "points": list(d.points)} for d in state.deal_scores]}
-    if args.json:
-        print(json.dumps({"steps": steps, "result": result}, ensure_ascii=False, indent=1))
-    else:
-        for i, d in enumerate(state.deal_scores):
-            print(f"deal result {i}: {d.outcome}, points team 0 (seats 0+2) {d.points[0]}, team 1 {d.points[1]}")
-        print(f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; "
-              f"winner: {'none yet' if state.winner is None else f'team {state.winner}'}")
+    print(json.dumps({"steps": steps, "result": result}, ensure_ascii=False, indent=1))
     return 0
 
 
@@ -228,16 +223,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
     t.add_argument("--config", help="YAML config, e.g. configs/train/quick.yaml")
-    t.add_argument("--resume", help="continue this run folder from its newest checkpoint")
+    t.add_argument("--resume", help="continue this run folder from its newest usable checkpoint (a damaged newer "
+                                    "one is skipped with a warning)")
     t.add_argument("--total-timesteps", type=int, help="override total_timesteps")
     t.add_argument("--seed", type=int, help="override seed")
     t.add_argument("--log-dir", help="override log_dir (default runs/)")
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_train)
-    e = sub.add_parser("eval", help="duplicate match between two policies (tier names or model folders)")
-    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, <policy>+search, or a model folder")
-    e.add_argument("b", help="policy B: random, easy, normal, hard, expert, <policy>+search, or a model folder")
+    e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
+                                    "policy factories)")
+    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, <policy>+search, a model folder, or "
+                             "a policy factory module.path:function (imported from PYTHONPATH or the current "
+                             "folder, called with no arguments in every process)")
+    e.add_argument("b", help="policy B: the same forms as A")
     e.add_argument("--deals", type=int, default=1000, help="single deals to play (mirrored pairs = deals / 2)")
     e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals)")
     e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target")
@@ -253,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--no-progress", action="store_true", help="no progress bar")
     e.set_defaults(func=_cmd_eval)
     lad = sub.add_parser("ladder", help="round-robin duplicate matches and Elo-style ratings")
-    lad.add_argument("policies", nargs="+", help="tier names or model folders (random is anchored at 1000)")
+    lad.add_argument("policies", nargs="+", help="tier names, model folders or policy factories "
+                                                 "module.path:function (random is anchored at 1000)")
     lad.add_argument("--pairs", type=int, default=200, help="mirrored pairs per match")
     lad.add_argument("--mode", choices=["deal", "game"], default="deal", help="single deals or games to target")
     lad.add_argument("--rules", default=None, help="rules preset name or YAML file")
@@ -270,11 +270,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--opponents", default="normal", help="the opponents' tier")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
     pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--save", help="save the finished game as a record (JSON)")
+    pl.add_argument("--save", help="save the game as a record (JSON) when it ends or stops (quit, Ctrl-C, end of "
+                                   "input); without it a stopped game goes to ./belote_game_<seed>_<date-time>.json")
     pl.set_defaults(func=_cmd_play)
     x = sub.add_parser("export", help="export a checkpoint as model.safetensors + meta.json (torch-only loading)")
     x.add_argument("checkpoint", help="checkpoint folder (runs/<run>/checkpoints/..., or an RLlib checkpoint "
-                                      "of belote train-rllib)")
+                                      "of belote train-rllib), or the .zip of an SB3 / sb3-contrib model "
+                                      "(MaskablePPO or PPO, MlpPolicy) trained on gymnasium.make('Belote-v0')")
     x.add_argument("out", help="output folder")
     x.set_defaults(func=_cmd_export)
     tr = sub.add_parser("train-rllib", help="self-play PPO on Ray RLlib (pip install 'belote-rl[rllib]')")
@@ -287,9 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     tr.add_argument("--no-progress", action="store_true", help="no line per iteration")
     tr.set_defaults(func=_cmd_train_rllib)
-    r = sub.add_parser("replay", help="re-run a game record, printing each decision and the scores")
+    r = sub.add_parser("replay", help="re-run a game record: each deal's hands, auction, tricks and score")
     r.add_argument("file", help="record JSON file (belote_env.records format)")
-    r.add_argument("--json", action="store_true", help="print JSON instead of text")
+    r.add_argument("--json", action="store_true", help="print JSON (every decision with its legal ids, the result)")
+    r.add_argument("--legal", action="store_true", help="text: also a line per decision with its legal actions")
     r.set_defaults(func=_cmd_replay)
     return p
 

@@ -17,6 +17,8 @@ import math
 import multiprocessing
 import os
 import random
+import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -27,7 +29,8 @@ from belote_env.actions import action_to_string
 from belote_env.records import game_record
 from policies.base import Policy, PolicyError
 
-__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread"]
+__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
+           "exit_with_parent", "init_worker"]
 
 MAX_VOID_DEALS = 100  # consecutive all-pass deals before a match is stopped
 
@@ -251,6 +254,47 @@ def use_one_torch_thread() -> None:
         pass
 
 
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def exit_with_parent(parent_pid: int, poll_s: float = 0.5) -> None:
+    """Make this worker process end when its parent ``parent_pid`` dies, however it dies
+    (``kill -9`` included): else a worker blocked on the task queue, whose pipe it holds
+    open itself, lives on forever, and so does the resource tracker the workers share.
+
+    On Linux the kernel sends the worker ``SIGKILL`` when the parent dies
+    (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread also checks every ``poll_s``
+    seconds that ``os.getppid()`` is still ``parent_pid`` (an orphan is re-parented) and
+    exits otherwise. A parent already gone when this runs is caught by the same check."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ulong = ctypes.c_ulong
+            ctypes.CDLL(None, use_errno=True).prctl(ctypes.c_int(_PR_SET_PDEATHSIG), ulong(signal.SIGKILL),
+                                                    ulong(0), ulong(0), ulong(0))
+        except (OSError, AttributeError):  # pragma: no cover - no prctl in this libc: the thread below remains
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the death signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def init_worker(parent_pid: int) -> None:
+    """Initializer of ``duplicate_match``'s worker processes: exit with the parent
+    (``exit_with_parent``) and use one torch thread (``use_one_torch_thread``)."""
+    exit_with_parent(parent_pid)
+    use_one_torch_thread()
+
+
 def _worker(args) -> _Tally:
     a_spec, b_spec, ids, seed, rules_dict, mode = args
     from policies import make_policy
@@ -269,9 +313,16 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _chunk_of(row, path, lineno: int) -> tuple[list[int], _Tally]:
-    """The pair ids and tally of a pairs-log chunk line; raises ``ValueError`` naming the
-    line and what is wrong with it."""
+def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
+    """The pair ids and tally of a pairs-log chunk line of a ``mode`` match; raises
+    ``ValueError`` naming the line, the field, its value and the allowed range.
+
+    Counts are ints (not bools or floats) in their range: ``deals`` exactly 2 per pair in
+    deal mode (at least 2 in game mode), ``taken`` summing to ``deals``, ``made`` at most
+    ``taken`` per side, ``capots`` summing to at most ``deals``, ``voids`` at most
+    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` >= 0; per-pair rates (``deal_wins``,
+    ``game_wins``) are numbers in 0..1 (``game_wins`` 0 in deal mode), ``diffs`` finite
+    numbers, ``time_s`` finite numbers >= 0."""
     def bad(why: str) -> ValueError:
         return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
                           f"its pairs, or give another file")
@@ -296,6 +347,32 @@ def _chunk_of(row, path, lineno: int) -> tuple[list[int], _Tally]:
             raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
     if not count(t["deals"]) or not count(t["voids"]):
         raise bad("tally deals and voids must be counts")
+
+    def out_of(key: str, value, allowed: str) -> ValueError:
+        return bad(f"tally {key} is {value!r}, allowed: {allowed}")
+
+    n, deals = len(ids), t["deals"]
+    if mode == "deal" and deals != 2 * n:
+        raise out_of("deals", deals, f"exactly {2 * n} (2 deals for each of the {n} pairs of a deal-mode chunk)")
+    if mode == "game" and deals < 2 * n:
+        raise out_of("deals", deals, f"at least {2 * n} (a game of each copy of the {n} pairs has 1 deal or more)")
+    for key, hi, what in (("deal_wins", 1, "the fraction of the pair's deals A won, ties 1/2"),
+                          ("game_wins", 1 if mode == "game" else 0,
+                           "the fraction of the pair's 2 games A won, ties 1/2" if mode == "game"
+                           else "0: a deal-mode match plays no games")):
+        for k, v in enumerate(t[key]):
+            if not 0 <= v <= hi:
+                raise out_of(f"{key}[{k}]", v, f"a number in 0..{hi} ({what})" if hi else what)
+    if sum(t["taken"]) != deals:
+        raise out_of("taken", t["taken"], f"2 counts summing to deals = {deals} (each deal has one taking team)")
+    for k in (0, 1):
+        if t["made"][k] > t["taken"][k]:
+            raise out_of(f"made[{k}]", t["made"][k], f"0..{t['taken'][k]} (at most the contracts taken[{k}])")
+    if sum(t["capots"]) > deals:
+        raise out_of("capots", t["capots"], f"2 counts summing to at most deals = {deals} (one capot a deal)")
+    if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
+        raise out_of("voids", t["voids"], f"0..{(MAX_VOID_DEALS - 1) * deals} (at most {MAX_VOID_DEALS - 1} "
+                                          f"void deals before each of the {deals} deals played)")
     return ids, _Tally(**t)
 
 
@@ -333,8 +410,13 @@ def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[in
                 break
             raise ValueError(f"pairs log {path}: line {i} is corrupt (not JSON); delete that line to replay "
                              f"its pairs, or give another file") from None
-        chunks.append(_chunk_of(row, path, i))
+        chunks.append(_chunk_of(row, path, i, header["mode"]))
     return chunks
+
+
+def _is_factory(p: Any) -> bool:
+    """A policy factory given as an object: a class, or a callable that is not a policy (no ``act``)."""
+    return isinstance(p, type) or (callable(p) and not callable(getattr(p, "act", None)))
 
 
 def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, seed: int = 0,
@@ -344,8 +426,12 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     """Play ``pairs`` mirrored pairs (deals or games) between two policies.
 
     Args:
-        policy_a, policy_b: policies, or specs for ``policies.make_policy`` (tier names,
-            model folders); specs are required when ``workers > 1`` or with ``pairs_log``.
+        policy_a, policy_b: policies, or specs for ``policies.make_policy``: tier names,
+            model folders, or policy factories, named ``"module.path:attribute"`` or given
+            as the object (a class, or a function at the top level of a module, passed on
+            as its ``"module:name"``), which each process imports and calls with no
+            arguments to build its policy (``make_policy``). Specs are required when
+            ``workers > 1`` or with ``pairs_log``.
         pairs: number of mirrored pairs (int >= 1): pairs 0 .. pairs - 1.
         seed: seeds every deck and policy RNG.
         rules: rule options (default ``Rules()``); deal mode plays single deals.
@@ -364,8 +450,9 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         a ``MatchResult`` from A's side.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
-            target, or a ``pairs_log`` that is not one, is of another match or has a
-            corrupt line (naming the line).
+            target, a policy factory that cannot be imported by name, is not callable or
+            returns no policy, or a ``pairs_log`` that is not one, is of another match or
+            has a corrupt line or an out-of-range value (naming the line and the field).
         PolicyFailure / PolicyError: see ``play_deal``.
     """
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
@@ -382,10 +469,13 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     elif rules.target is None and rules.max_deals is None:
         raise ValueError("game mode needs rules with a target or a deal limit")
     from policies import make_policy
+    from policies.registry import factory_spec
 
+    policy_a, policy_b = (factory_spec(p) if _is_factory(p) else p for p in (policy_a, policy_b))
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     if pairs_log is not None and not specs:
-        raise ValueError("pairs_log needs policy specs (tier names or model paths), not objects")
+        raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
+                         "objects")
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
     parts: list[tuple[list[int], _Tally]] = []  # (pair ids, tally) of each chunk in this match
@@ -432,10 +522,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
                 keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
         else:
             if not specs:
-                raise ValueError("workers > 1 needs policy specs (tier names or model paths), not objects")
+                raise ValueError("workers > 1 needs policy specs (tier names, model paths or policy factories: "
+                                 "'module.path:attribute' or an importable function), not policy objects")
             # spawn, not fork: a forked child of a process that already ran torch can deadlock
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=use_one_torch_thread) as pool:
+                                     initializer=init_worker, initargs=(os.getpid(),)) as pool:
                 futures = {pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode)):
                            ids for ids in chunks}
                 try:

@@ -3,21 +3,216 @@
 The output holds ``model.safetensors`` (the policy/value network) and ``meta.json``: format,
 action-table and observation-encoder versions, rules, network shape, and the training
 figures known for the run (timesteps, wall time, duplicate-match results).
+
+A model trained with SB3 / sb3-contrib on the single-agent env (``gymnasium.make("Belote-v0")``,
+``MaskablePPO("MlpPolicy", env)`` or ``PPO``) and saved with ``model.save("model.zip")``
+exports the same way (``export_sb3_zip``): ``belote export model.zip OUT``. Nothing in the
+zip is unpickled: the weights (``policy.pth``) are read with ``torch.load(weights_only=True)``,
+the spaces and policy options from the plain JSON fields of ``data``.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
+import pickletools
+import re
+import zipfile
 from pathlib import Path
+from typing import Any
 
-from policies.network import load_model, save_model
+from policies.network import BeloteNet, CheckpointError, load_model, save_model
 
-__all__ = ["export_model"]
+__all__ = ["export_model", "export_sb3_zip", "is_sb3_zip", "SB3_POLICY_CLASSES"]
+
+#: The SB3 policy classes an ``.zip`` may hold (the ``MlpPolicy`` of MaskablePPO and PPO).
+SB3_POLICY_CLASSES = {
+    ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy"),
+    ("stable_baselines3.common.policies", "ActorCriticPolicy"),
+}
+_SB3_ACTIVATIONS = {"torch.nn.modules.activation.ReLU": "relu", "torch.nn.modules.activation.Tanh": "tanh"}
+_SB3_DEFAULT_ACTIVATION = "tanh"  # ActorCriticPolicy's activation_fn default (nn.Tanh)
+_FLATTEN = "stable_baselines3.common.torch_layers.FlattenExtractor"
+#: policy_kwargs that do not change what the exported network computes (net_arch and
+#: activation_fn are read; features_extractor_class must be FlattenExtractor).
+_SB3_NEUTRAL_KWARGS = {"ortho_init", "optimizer_class", "optimizer_kwargs", "share_features_extractor",
+                       "normalize_images", "features_extractor_kwargs"}
+_LAYER_KEY = re.compile(r"mlp_extractor\.(policy_net|value_net)\.(\d+)\.(weight|bias)")
+
+
+def is_sb3_zip(path: str | os.PathLike) -> bool:
+    """True for a file named ``*.zip`` (an SB3 ``model.save`` archive to export)."""
+    p = Path(path)
+    return p.suffix.lower() == ".zip" and p.is_file()
+
+
+def _class_name(path: Path, field: str, item: Any) -> tuple[str, str]:
+    """(module, name) of a class SB3 stored in ``data`` as base64 cloudpickle, read from the
+    pickle's opcodes (``pickletools.genops``: nothing is executed or imported)."""
+    try:
+        raw = base64.b64decode(item[":serialized:"], validate=True)
+        strings, found = [], None
+        for op, arg, _ in pickletools.genops(raw):
+            if isinstance(arg, str):
+                strings.append(arg)
+            if op.name == "STACK_GLOBAL" and len(strings) >= 2:
+                found = (strings[-2], strings[-1])
+            elif op.name == "GLOBAL" and isinstance(arg, str):
+                found = tuple(arg.split(" ", 1))
+            if found:
+                return found
+    except (TypeError, KeyError, ValueError) as e:
+        raise CheckpointError(f"{path}: data field {field} is not a stored class ({e})") from None
+    raise CheckpointError(f"{path}: data field {field} names no class")
+
+
+def _space(path: Path, data: dict, field: str) -> dict:
+    item = data.get(field)
+    if not isinstance(item, dict):
+        raise CheckpointError(f"{path}: data lacks {field}")
+    return item
+
+
+def _sb3_layers(path: Path, weights: dict, net: str, n_in: int) -> list[int]:
+    """Hidden sizes of ``mlp_extractor.<net>`` from its tensors' shapes (Linear layers at
+    indices 0, 2, 4, ..., each fed by the previous one), checked."""
+    layers = sorted({int(m.group(2)) for k in weights if (m := _LAYER_KEY.fullmatch(k)) and m.group(1) == net})
+    if layers != list(range(0, 2 * len(layers), 2)):
+        raise CheckpointError(f"{path}: unknown architecture: mlp_extractor.{net} has layers {layers}, expected "
+                              f"Linear layers at 0, 2, 4, ... (Linear + activation)")
+    sizes = []
+    for i in layers:
+        w, b = weights.get(f"mlp_extractor.{net}.{i}.weight"), weights.get(f"mlp_extractor.{net}.{i}.bias")
+        if w is None or b is None or w.dim() != 2 or tuple(b.shape) != (w.shape[0],) or w.shape[1] != n_in:
+            raise CheckpointError(f"{path}: unknown architecture: mlp_extractor.{net}.{i} is not a Linear layer "
+                                  f"reading {n_in} inputs")
+        n_in = w.shape[0]
+        sizes.append(n_in)
+    return sizes
+
+
+def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
+    """Export an SB3 / sb3-contrib model ``.zip`` (``model.save``) trained on the single-agent
+    env with its default ``obs_mode="infoset"`` (``gymnasium.make("Belote-v0")``) to the model
+    folder ``out`` (``policies.network.save_model``), loaded by ``make_policy(out)`` /
+    ``belote eval OUT ...``.
+
+    The zip must hold ``data`` (SB3's JSON) and ``policy.pth``: a ``MaskableActorCriticPolicy``
+    or ``ActorCriticPolicy`` (``"MlpPolicy"``) with a ``Box((618,), float32)`` observation
+    space, a ``Discrete(112)`` action space, the flatten features extractor, separate policy
+    and value MLPs (any ``net_arch`` sizes, read from the tensor shapes) and ``ReLU`` or
+    ``Tanh`` activations (``policy_kwargs["activation_fn"]``; SB3's default is ``Tanh``). The
+    weights are read with ``torch.load(weights_only=True)`` and nothing is unpickled, so no
+    code from the file runs. Observation normalisation (``VecNormalize``) is not in the zip:
+    a model trained behind it does not export as such.
+
+    Raises:
+        CheckpointError: not a zip / missing member, another observation or action space,
+            another policy class, features extractor or activation, tensors SB3's MLP policy
+            does not have, or shapes that do not chain (each naming what was found and what
+            is allowed).
+    """
+    import torch
+
+    from belote_env import NUM_ACTIONS
+    from belote_env.observation import OBS_SIZE
+
+    path = Path(zip_path)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            for member in ("data", "policy.pth"):
+                if member not in names:
+                    raise CheckpointError(f"{path}: not an SB3 model .zip: it lacks {member} (has {sorted(names)})")
+            data_text, policy_bytes = zf.read("data"), zf.read("policy.pth")
+            version = zf.read("_stable_baselines3_version").decode().strip() if (
+                "_stable_baselines3_version" in names) else None
+    except (zipfile.BadZipFile, OSError) as e:
+        raise CheckpointError(f"{path}: not a readable .zip ({e})") from None
+    try:
+        data = json.loads(data_text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CheckpointError(f"{path}: data is not JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: data is not a JSON object")
+
+    cls = _class_name(path, "policy_class", _space(path, data, "policy_class"))
+    if cls not in SB3_POLICY_CLASSES:
+        raise CheckpointError(f"{path}: unknown architecture: policy class {'.'.join(cls)}; the export reads "
+                              f"{', '.join(sorted('.'.join(c) for c in SB3_POLICY_CLASSES))} (\"MlpPolicy\")")
+    obs = _space(path, data, "observation_space")
+    if (obs.get(":type:") != "<class 'gymnasium.spaces.box.Box'>" or obs.get("_shape") != [OBS_SIZE]
+            or obs.get("dtype") != "float32"):
+        raise CheckpointError(f"{path}: observation space {obs.get(':type:')} of shape {obs.get('_shape')} "
+                              f"({obs.get('dtype')}); the export needs Box of shape [{OBS_SIZE}] float32: the env's "
+                              f"obs_mode=\"infoset\" (a history-mode model cannot be exported)")
+    act = _space(path, data, "action_space")
+    if act.get(":type:") != "<class 'gymnasium.spaces.discrete.Discrete'>" or str(act.get("n")) != str(
+            NUM_ACTIONS) or str(act.get("start", 0)) != "0":
+        raise CheckpointError(f"{path}: action space {act.get(':type:')} with n={act.get('n')}; the export needs "
+                              f"Discrete({NUM_ACTIONS}) (the env's flat action table)")
+    kwargs = data.get("policy_kwargs", {})
+    if not isinstance(kwargs, dict):
+        raise CheckpointError(f"{path}: policy_kwargs is not a JSON object")
+    kwargs = {k: v for k, v in kwargs.items() if k not in (":type:", ":serialized:")}
+    unknown = sorted(set(kwargs) - _SB3_NEUTRAL_KWARGS - {"net_arch", "activation_fn", "features_extractor_class"})
+    if unknown:
+        raise CheckpointError(f"{path}: unknown architecture: policy_kwargs {unknown}; the export reads net_arch, "
+                              f"activation_fn, features_extractor_class (FlattenExtractor) and "
+                              f"{', '.join(sorted(_SB3_NEUTRAL_KWARGS))}")
+    fe = kwargs.get("features_extractor_class", f"<class '{_FLATTEN}'>")
+    if fe != f"<class '{_FLATTEN}'>":
+        raise CheckpointError(f"{path}: unknown architecture: features extractor {fe}; the export needs {_FLATTEN}")
+    act_fn = kwargs.get("activation_fn")
+    if act_fn is None:
+        activation = _SB3_DEFAULT_ACTIVATION
+    else:
+        m = re.fullmatch(r"<class '([\w.]+)'>", act_fn) if isinstance(act_fn, str) else None
+        if m is None or m.group(1) not in _SB3_ACTIVATIONS:
+            raise CheckpointError(f"{path}: unknown architecture: activation_fn {act_fn}; the export knows "
+                                  f"{', '.join(sorted(_SB3_ACTIVATIONS))}")
+        activation = _SB3_ACTIVATIONS[m.group(1)]
+
+    try:
+        weights = torch.load(io.BytesIO(policy_bytes), map_location="cpu", weights_only=True)
+    except Exception as e:  # weights_only refuses anything but tensors and plain containers
+        raise CheckpointError(f"{path}: policy.pth is not a tensor state_dict ({e})") from None
+    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                for k, v in weights.items()):
+        raise CheckpointError(f"{path}: policy.pth is not a state_dict of named tensors")
+    heads = {"action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"}
+    other = sorted(k for k in weights if k not in heads and not _LAYER_KEY.fullmatch(k))
+    if other:
+        raise CheckpointError(f"{path}: unknown architecture: tensors {other[:8]}; the export knows SB3's MLP policy "
+                              f"(mlp_extractor.policy_net / value_net, action_net, value_net)")
+    pi = _sb3_layers(path, weights, "policy_net", OBS_SIZE)
+    vf = _sb3_layers(path, weights, "value_net", OBS_SIZE)
+    arch = kwargs.get("net_arch")
+    if arch is not None:
+        want = arch if isinstance(arch, dict) else {"pi": arch, "vf": arch}
+        if want != {"pi": pi, "vf": vf}:
+            raise CheckpointError(f"{path}: unknown architecture: net_arch {arch} does not match the tensors "
+                                  f"(pi {pi}, vf {vf}); shared layers are not supported")
+    try:
+        net = BeloteNet(obs_size=OBS_SIZE, n_actions=NUM_ACTIONS, pi=pi, vf=vf, activation=activation)
+        net.load_state_dict(weights, strict=True)
+    except (ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{path}: unknown architecture: the tensors do not make a policy network "
+                              f"(pi {pi}, vf {vf}, {NUM_ACTIONS} actions): {e}") from None
+    steps = data.get("num_timesteps")
+    extra = {"exported_from": str(path),
+             "sb3": {"policy_class": ".".join(cls), "version": version,
+                     "num_timesteps": steps if type(steps) is int else None}}
+    return save_model(out, net.state_dict(), net.config, extra)
 
 
 def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
-    """Validate ``checkpoint`` (raises ``CheckpointError``) and write the export to ``out``."""
+    """Validate ``checkpoint`` (raises ``CheckpointError``) and write the export to ``out``.
+    A ``*.zip`` file is an SB3 / sb3-contrib model (``export_sb3_zip``)."""
+    if is_sb3_zip(checkpoint):
+        return export_sb3_zip(checkpoint, out)
     net, meta = load_model(checkpoint)
     ckpt = Path(checkpoint)
     if ckpt.is_file():

@@ -113,7 +113,14 @@ class LadderResult:
 
 def run_ladder(specs: list[str], pairs: int, seed: int = 0, rules=None, mode: str = "deal", workers: int = 1,
                progress: bool = False, bootstrap: int = 300) -> LadderResult:
-    """Round-robin duplicate matches among ``specs`` (tier names or model folders)."""
+    """Round-robin duplicate matches among ``specs``: tier names, model folders or policy
+    factories (``"module.path:attribute"``, or the importable function or class itself,
+    named by its ``"module:name"``; see ``duplicate_match``)."""
+    from policies.registry import factory_spec
+
+    from .evaluate import _is_factory
+
+    specs = [factory_spec(s) if _is_factory(s) else s for s in specs]
     if len(specs) < 2:
         raise ValueError("a ladder needs at least two policies")
     if len(set(specs)) != len(specs):
