@@ -1,0 +1,163 @@
+"""Golden outputs: what the engine, the encoders and the tiers produce on seeded games.
+
+Recorded before the core redesign of issue #20 (which must change no game, no decision
+and no figure) and checked by ``tests/test_golden.py``; ``python scripts/make_golden.py``
+rewrites ``tests/golden/`` (only for a change that is meant to alter them, said so in its
+commit).
+
+* ``games``: one seeded whole game per rule mix (every preset and a spread of options),
+  random legal play: its game record (records.py), the sha256 of every seat's
+  observation (both encoders) and action mask at every decision, the final scores.
+* ``tiers``: at every decision of the default-rules game (and of the first deals of some
+  other mixes), the action each tier chooses for the acting seat; ``hard+search`` and
+  ``expert`` on the first decisions only (they are slow).
+* ``tier_games``: whole games played by tiers against each other (records).
+* ``eval``: ``duplicate_match("hard", "normal", 100 game pairs, seed 97, workers 2)``
+  without its timing fields (the JSON of ``belote eval hard normal --games 100 --seed 97
+  --workers 2``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import numpy as np
+
+from belote_env import GameState, Rules, load_rules
+from belote_env.observation import HISTORY_SHAPE, OBS_SIZE, action_mask, encode_history, encode_infoset
+from belote_env.records import game_record
+
+#: Rule mixes of the golden games: (name, preset, options), each game to a small target.
+MIXES: list[tuple[str, str | None, dict]] = [
+    ("seed004", "seed004", {}),
+    ("seed004_b", "seed004", {}),
+    ("seed004_c", "seed004", {}),
+    ("seed000", "seed000", {}),
+    ("seed001_4p", "seed001_4p", {}),
+    ("seed002", "seed002", {}),
+    ("seed003", "seed003", {}),
+    ("declarations_auto", None, {"declarations": "auto"}),
+    ("declarations_choice_belote_optional", None, {"declarations": "choice", "belote": "optional"}),
+    ("no_trump_all_trump", None, {"round2_no_trump_all_trump": True}),
+    ("all_trump_ffb2015", None, {"round2_no_trump_all_trump": True, "all_trump_points": "ffb2015"}),
+    ("undertrump_partner", None, {"undertrump": "discard_allowed", "partner_master_free": False}),
+    ("two_player_obligations", None, {"obligations": "two_player"}),
+    ("next_dealer", None, {"all_pass_redeal": "next_dealer"}),
+    ("tie_takers_made", None, {"tie": "takers_made", "declarations": "auto"}),
+    ("tie_takers_fail", None, {"tie": "takers_fail"}),
+    ("tie_defenders_keep", None, {"tie": "defenders_keep", "declarations": "auto"}),
+    ("bonuses_off", None, {"contract_counts_bonuses": False, "declarations": "auto"}),
+    ("bonuses_declarations_only", None, {"contract_counts_bonuses": "declarations_only", "declarations": "auto"}),
+    ("declaration_tie_none", None, {"declaration_tie": "none", "declarations": "auto"}),
+    ("declaration_tie_taker_first", None, {"declaration_tie": "taker_first", "declarations": "auto"}),
+    ("max_deals", None, {"max_deals": 6, "target": 5000}),
+]
+TARGET = 1000
+#: The tiers asked at every decision of these games (their names for make_policy).
+FAST_TIERS = ("random", "easy", "normal", "hard")
+SLOW_TIERS = ("hard+search", "expert")
+SLOW_DECISIONS = 40  # the first decisions of the default game asked to the slow tiers
+
+
+def rules_of(preset: str | None, options: dict) -> Rules:
+    base = load_rules(preset) if preset else Rules()
+    d = base.to_dict()
+    d.update(options)
+    if "target" not in options:
+        d["target"] = TARGET
+    return Rules.from_dict(d)
+
+
+def _sha(h: "hashlib._Hash", arr: np.ndarray) -> None:
+    h.update(np.ascontiguousarray(arr).tobytes())
+
+
+def play_random_game(rules: Rules, seed: int) -> tuple[GameState, list[tuple[GameState, int]], dict]:
+    """A whole seeded game with random legal play; returns the final state, the states
+    before each decision (clones, with the acting seat) and the hashes of every seat's
+    observations and masks at every decision."""
+    st = GameState(rules, seed=seed)
+    rng = random.Random(seed + 1)
+    obs, hist, mask = np.zeros(OBS_SIZE, np.float32), np.zeros(HISTORY_SHAPE, np.int16), np.zeros(112, np.int8)
+    h_obs, h_hist, h_mask = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
+    positions = []
+    decisions = 0
+    while True:
+        while not st.is_deal_over:
+            positions.append((st.clone(), st.current))
+            for seat in range(4):
+                info = st.information_set(seat)
+                _sha(h_obs, encode_infoset(info, obs))
+                _sha(h_hist, encode_history(info, hist))
+                _sha(h_mask, action_mask(info.legal_actions, mask))
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        if st.is_game_over:
+            break
+        st.next_deal()
+    hashes = {"decisions": decisions, "observations": h_obs.hexdigest(), "history": h_hist.hexdigest(),
+              "masks": h_mask.hexdigest()}
+    return st, positions, hashes
+
+
+def golden_games() -> tuple[dict[str, Any], dict[str, list[tuple[GameState, int]]]]:
+    out, positions = {}, {}
+    for k, (name, preset, options) in enumerate(MIXES):
+        st, pos, hashes = play_random_game(rules_of(preset, options), seed=1000 + k)
+        out[name] = {"record": game_record(st), **hashes, "scores": list(st.scores), "winner": st.winner}
+        positions[name] = pos
+    return out, positions
+
+
+def tier_decisions(positions: dict[str, list[tuple[GameState, int]]]) -> dict[str, Any]:
+    """Each tier's action at each recorded position (a fresh policy per mix, seed 5)."""
+    from policies import make_policy
+
+    out: dict[str, Any] = {}
+    for tier in FAST_TIERS:
+        out[tier] = {}
+        for name, pos in positions.items():
+            if tier == "hard" and name not in ("seed004", "declarations_choice_belote_optional",
+                                              "no_trump_all_trump", "seed000"):
+                continue  # hard's network reads any rules; four mixes keep the test short
+            pol = make_policy(tier, seed=5)
+            out[tier][name] = [int(pol.act(st.information_set(seat))) for st, seat in pos]
+    for tier in SLOW_TIERS:
+        pol = make_policy(tier, seed=5)
+        pos = [p for p in positions["seed004"] if p[0].information_set(p[1]).phase == 1][:SLOW_DECISIONS]  # card play
+        out[tier] = {"seed004_cards": [int(pol.act(st.information_set(seat))) for st, seat in pos]}
+    return out
+
+
+def tier_games() -> dict[str, Any]:
+    """Whole games (default rules, to ``TARGET``) played by tiers, North-South vs East-West."""
+    from policies import make_policy
+    from training.evaluate import play_game
+
+    out = {}
+    for k, (a, b) in enumerate([("normal", "easy"), ("hard", "normal"), ("easy", "random")]):
+        st = GameState(rules_of(None, {}), seed=2000 + k)
+        pa, pb = make_policy(a, seed=7), make_policy(b, seed=8)
+        play_game(st, [pa, pb, pa, pb])
+        out[f"{a}_vs_{b}"] = {"record": game_record(st), "scores": list(st.scores), "winner": st.winner}
+    return out
+
+
+def _drop_timing(d: Any) -> Any:
+    """A MatchResult's JSON without the fields that measure time (``*_ms_per_move``, ``*time*``)."""
+    if isinstance(d, dict):
+        return {k: _drop_timing(v) for k, v in d.items() if "time" not in k and "_ms_" not in k}
+    if isinstance(d, list):
+        return [_drop_timing(v) for v in d]
+    return d
+
+
+def golden_eval() -> dict[str, Any]:
+    from training.evaluate import duplicate_match
+
+    res = duplicate_match("hard", "normal", 100, seed=97, mode="game", workers=2)
+    return _drop_timing(json.loads(json.dumps(res.to_dict())))
