@@ -34,37 +34,11 @@ Action ids (``belote_env.actions``, ``ACTION_TABLE_VERSION = 1``):
 Observation: ``observation`` is the seat-relative encoding of the acting seat's
 information set (``belote_env.observation``, ``OBS_ENCODER_VERSION = 1``):
 
-=========== ===== ===================================================================
-0:32        32    my hand
-32:64       32    the turned card
-64:72       8     round-1 bids by relative seat (passed, took)
-72:100      28    round-2 bids by relative seat (passed, named contract 0..5)
-100:106     6     contract kind
-106:110     4     taker (relative seat)
-110:114     4     dealer (relative seat)
-114:242     128   current trick, card by relative seat
-242:370     128   cards played this deal, by relative seat
-370:374     4     leader of the current trick (relative seat)
-374:378     4     phase: bid round 1, bid round 2, card play, a choice that is no card
-378:386     8     completed tricks (one-hot)
-386:390     4     card points (us, them) / 162, tricks won (us, them) / 8
-390:398     8     belote / rebelote announced, by relative seat
-398:401     3     game scores (us, them) / 1000, litige reserve / 162
-401:433     32    my legal cards now
-433:465     32    unseen cards (not in my hand, not played)
-465:497     32    my master cards (strongest still out in their suit)
-497:501     4     relative seat winning the current trick
-501:505     4     led suit of the current trick
-505:506     1     card points in the current trick / 80
-506:518     12    belief: relative seat r=1..3 at 506 + 4(r-1) + suit: known to lack the suit
-518:614     96    belief: card c at 518 + 3c + (r-1): relative seat r=1..3 may still hold c
-614:618     4     declaration points made, by relative seat / 350
-=========== ===== ===================================================================
+{LAYOUT_TABLE}
 
-Size 618 = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4
-+ 4 + 1 + 12 + 96 + 4. Blocks from 401 on are derived from the others (what the rules let a
-seat infer from the public history: voids, trump limits, belote and declaration reveals;
-``belote_env.inference``), to ease learning.
+Size 618 (``OBS_SIZE``, the sum of ``observation.LAYOUT``'s blocks). Blocks from 401 on are
+derived from the others (what the rules let a seat infer from the public history: voids,
+trump limits, belote and declaration reveals; ``belote_env.inference``), to ease learning.
 
 Relative seat ``r = (seat - me) % 4``: 0 me, 1 left-hand opponent (plays after me), 2 partner,
 3 right-hand opponent. ``action_mask`` is int8, 1 for each legal id of the acting agent and
@@ -137,9 +111,11 @@ from .config import Rules, load_rules
 from .game import GameState, check_rules_supported
 from .observation import (
     HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
-    encode_infoset,
+    encode_infoset, layout_table,
 )
 from .render import render_view
+
+__doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
 __all__ = ["env", "raw_env", "observation_space_for", "deal_reward"]
 

@@ -5,39 +5,13 @@ hidden cards. Everything is seat-relative: relative seat ``r = (seat - me) % 4``
 1 the next seat to play after me, 2 my partner, 3 the seat before me); teams are "us"
 (``r`` even) and "them".
 
-Layout of ``encode_infoset`` (version ``OBS_ENCODER_VERSION``), index ranges:
+Layout of ``encode_infoset`` (version ``OBS_ENCODER_VERSION``), index ranges (``LAYOUT``
+declares the blocks once; their offsets, ``OBS_SIZE``, this table and
+``suit_permutation_index`` are derived from it):
 
-=========== ===== ==========================================================================
-range       size  content
-=========== ===== ==========================================================================
-0:32        32    my hand (card ids 0..31)
-32:64       32    the turned card (one-hot)
-64:72       8     round-1 bids: relative seat r at ``64 + 2r``: passed, took
-72:100      28    round-2 bids: relative seat r at ``72 + 7r``: passed, named contract 0..5
-100:106     6     contract kind (one-hot: spades hearts diamonds clubs no-trump all-trump)
-106:110     4     taker (relative seat, one-hot)
-110:114     4     dealer (relative seat, one-hot)
-114:242     128   current trick: card played by relative seat r at ``114 + 32r``
-242:370     128   every card played this deal by relative seat r at ``242 + 32r``
-370:374     4     leader of the current trick (relative seat)
-374:378     4     phase: bidding round 1, bidding round 2, card play, a choice that is no card
-378:386     8     number of completed tricks (one-hot 0..7)
-386:390     4     card points won this deal (us, them) / 162; tricks won (us, them) / 8
-390:398     8     announcements by relative seat r at ``390 + 2r``: belote, rebelote
-398:401     3     game scores (us, them) / 1000 and the litige reserve / 162
-401:433     32    my legal cards now (0 outside card play)
-433:465     32    unseen cards: neither in my hand nor played yet
-465:497     32    my master cards: strongest card still out in its suit (contract order)
-497:501     4     relative seat winning the current trick (0 when the trick is empty)
-501:505     4     led suit of the current trick
-505:506     1     card points in the current trick / 80 (the rules' point table)
-506:518     12    belief: relative seat r = 1..3 at ``506 + 4(r-1) + suit``: known to lack suit
-518:614     96    belief: card c at ``518 + 3c + (r-1)``: relative seat r = 1..3 may hold c
-614:618     4     declaration points made by relative seat r / 350 (RULES.md §6)
-=========== ===== ==========================================================================
+{LAYOUT_TABLE}
 
-Size: 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1
-+ 12 + 96 + 4 = 618 (``OBS_SIZE``). Blocks 401:614 are derived from the earlier ones (they
+Blocks 401:614 are derived from the earlier ones (they
 add no information) to make play easier to learn; the belief block (seed 004's hard tier:
 "infers which suits each seat is void in, and ... where each unseen card lies") comes from
 ``inference.public_constraints`` (``possible_holdings``): while bidding the stock is a fourth holder, so a card
@@ -48,6 +22,8 @@ Version history: 1 (first release).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
@@ -56,15 +32,100 @@ from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
 
-__all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index"]
+__all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index", "LAYOUT",
+           "OFFSET", "Block", "layout_table"]
 
 OBS_ENCODER_VERSION = 1
-OBS_SIZE = 32 + 32 + 8 + 28 + 6 + 4 + 4 + 128 + 128 + 4 + 4 + 8 + 4 + 8 + 3 + 32 + 32 + 32 + 4 + 4 + 1 + 12 + 96 + 4
 
-_HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER = 0, 32, 64, 72, 100, 106, 110
-_TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN, _SCORES = 114, 242, 370, 374, 378, 386, 390, 398
-_LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS = 401, 433, 465, 497, 501, 505
-_VOIDS, _HOLDERS, _DECL = 506, 518, 614
+
+@dataclass(frozen=True)
+class Block:
+    """One named piece of the observation.
+
+    Attributes:
+        name: the block's name (``OFFSET[name]`` is its first index).
+        size: number of float32 entries.
+        content: what it holds (the docstring table's text).
+        suits: how a renaming of the suits moves its entries (``suit_permutation_index``):
+            ``""`` not at all; ``"cards"`` 32 entries per card id, repeated ``size / 32``
+            times; ``"suits"`` 4 entries per suit, repeated ``size / 4`` times;
+            ``"contract"`` the 4 suits then no-trump and all-trump; ``"bids2"`` 7 entries
+            per relative seat (passed, then the contract named); ``"holders"`` 3 entries
+            per card id.
+    """
+
+    name: str
+    size: int
+    content: str
+    suits: str = ""
+
+
+#: The observation, version 1, block by block (the shipped networks read exactly this).
+LAYOUT: tuple[Block, ...] = (
+    Block("hand", 32, "my hand (card ids 0..31)", "cards"),
+    Block("turned", 32, "the turned card (one-hot)", "cards"),
+    Block("bids1", 8, "round-1 bids: relative seat r at ``64 + 2r``: passed, took"),
+    Block("bids2", 28, "round-2 bids: relative seat r at ``72 + 7r``: passed, named contract 0..5", "bids2"),
+    Block("contract", 6, "contract kind (one-hot: spades hearts diamonds clubs no-trump all-trump)", "contract"),
+    Block("taker", 4, "taker (relative seat, one-hot)"),
+    Block("dealer", 4, "dealer (relative seat, one-hot)"),
+    Block("trick", 128, "current trick: card played by relative seat r at ``114 + 32r``", "cards"),
+    Block("played", 128, "every card played this deal by relative seat r at ``242 + 32r``", "cards"),
+    Block("leader", 4, "leader of the current trick (relative seat)"),
+    Block("phase", 4, "phase: bidding round 1, bidding round 2, card play, a choice that is no card"),
+    Block("ntricks", 8, "number of completed tricks (one-hot 0..7)"),
+    Block("points", 4, "card points won this deal (us, them) / 162; tricks won (us, them) / 8"),
+    Block("announcements", 8, "announcements by relative seat r at ``390 + 2r``: belote, rebelote"),
+    Block("scores", 3, "game scores (us, them) / 1000 and the litige reserve / 162"),
+    Block("legal", 32, "my legal cards now (0 outside card play)", "cards"),
+    Block("unseen", 32, "unseen cards: neither in my hand nor played yet", "cards"),
+    Block("master", 32, "my master cards: strongest card still out in its suit (contract order)", "cards"),
+    Block("winner", 4, "relative seat winning the current trick (0 when the trick is empty)"),
+    Block("led", 4, "led suit of the current trick", "suits"),
+    Block("trick_points", 1, "card points in the current trick / 80 (the rules' point table)"),
+    Block("voids", 12, "belief: relative seat r = 1..3 at ``506 + 4(r-1) + suit``: known to lack suit", "suits"),
+    Block("holders", 96, "belief: card c at ``518 + 3c + (r-1)``: relative seat r = 1..3 may hold c", "holders"),
+    Block("declarations", 4, "declaration points made by relative seat r / 350 (RULES.md §6)"),
+)
+
+
+#: Entries per repeat of each ``Block.suits`` kind.
+_STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96}
+
+
+def _offsets(layout: tuple[Block, ...]) -> dict[str, int]:
+    out, pos = {}, 0
+    for b in layout:
+        if b.name in out or b.size < 1:
+            raise ValueError(f"observation layout: block {b.name!r} repeated or empty")
+        if b.suits and (b.suits not in _STRIDE or b.size % _STRIDE[b.suits]):
+            raise ValueError(f"observation layout: block {b.name!r} of size {b.size} does not fit {b.suits!r}")
+        out[b.name] = pos
+        pos += b.size
+    return out
+
+
+#: First index of each block.
+OFFSET: dict[str, int] = _offsets(LAYOUT)
+OBS_SIZE = sum(b.size for b in LAYOUT)
+assert OBS_SIZE == 618, "observation v1 is 618 floats: the shipped networks read it"
+
+
+def layout_table(layout: tuple[Block, ...] = LAYOUT) -> str:
+    """The layout as a reStructuredText table (range, size, content), for docstrings."""
+    rule = "=========== ===== " + "=" * 74
+    rows = [rule, f"{'range':<11} {'size':<5} content", rule]
+    for b in layout:
+        a = OFFSET[b.name]
+        rows.append(f"{f'{a}:{a + b.size}':<11} {b.size:<5} {b.content}")
+    rows.append(rule)
+    return "\n".join(rows)
+
+
+__doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())
+
+(_HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER, _TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN,
+ _SCORES, _LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS, _VOIDS, _HOLDERS, _DECL) = (OFFSET[b.name] for b in LAYOUT)
 
 def _gather_table() -> np.ndarray:
     """For each observation index, where its 0/1 value sits in the unpacked mask bits."""
@@ -297,21 +358,21 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
     perm = [int(x) for x in perm]
     dest = np.arange(OBS_SIZE)
     card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
-    bases = [_HAND, _TURNED, _LEGAL, _UNSEEN, _MASTER] + [_TRICK + 32 * r for r in range(4)] + [
-        _PLAYED + 32 * r for r in range(4)]
-    for base in bases:
-        for c in range(32):
-            dest[base + c] = base + card[c]
-    for s in range(4):
-        for r in range(4):
-            dest[_BID2 + 7 * r + 1 + s] = _BID2 + 7 * r + 1 + perm[s]
-        dest[_CONTRACT + s] = _CONTRACT + perm[s]
-        dest[_LED + s] = _LED + perm[s]
-        for r in range(3):
-            dest[_VOIDS + 4 * r + s] = _VOIDS + 4 * r + perm[s]
-    for c in range(32):
-        for r in range(3):
-            dest[_HOLDERS + 3 * c + r] = _HOLDERS + 3 * card[c] + r
+    for b in LAYOUT:  # each block moves as its ``suits`` kind says
+        base = OFFSET[b.name]
+        if b.suits == "cards":
+            for k in range(0, b.size, 32):
+                for c in range(32):
+                    dest[base + k + c] = base + k + card[c]
+        elif b.suits in ("suits", "contract", "bids2"):
+            first = 1 if b.suits == "bids2" else 0  # bids2: "passed" comes before the contracts
+            for k in range(0, b.size, _STRIDE[b.suits]):
+                for suit in range(4):
+                    dest[base + k + first + suit] = base + k + first + perm[suit]
+        elif b.suits == "holders":
+            for c in range(32):
+                for r in range(3):
+                    dest[base + 3 * c + r] = base + 3 * card[c] + r
     obs_index = np.empty(OBS_SIZE, dtype=np.int64)
     obs_index[dest] = np.arange(OBS_SIZE)
     card_index = np.empty(32, dtype=np.int64)
