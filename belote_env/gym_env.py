@@ -22,9 +22,14 @@ naming the id, the seat and the legal ids, with a warning; with ``"raise"`` it r
 integer, or a 0-d / size-1 numpy integer array (as SB3 passes); an array of any other size
 raises ``ValueError`` and any other type (a str, a float, a bool, None, a numpy array of
 another dtype) raises ``TypeError``, in either mode, leaving the state unchanged. A policy of
-another seat that raises or returns a non-legal action raises ``OpponentPolicyError`` (naming
-the seat and the policy, never that seat's legal ids nor an action id it returned: either
-could reveal its hidden hand) and ends the episode.
+another seat that raises, or returns something that is not one of its legal ids (or whose
+conversion to an int raises), raises ``OpponentPolicyError`` and ends the episode. Its message
+names the seat, the policy and only the TYPE of what the policy returned or raised (``"returned
+a str"``, ``"returned an int"``, ``"returned a numpy array"``, ``"raised KeyError"``): never a
+value, a shape, that seat's legal ids or the policy's exception text (which is not chained),
+as each could reveal its hidden hand (RULES.md §11). A ``KeyboardInterrupt`` / ``SystemExit``
+(any ``BaseException``) from that policy propagates unchanged, also ending the episode. Once an
+opponent failed, ``step()`` and ``action_masks()`` raise ``RuntimeError`` until ``reset()``.
 
 Arguments:
     opponents: the policy of every seat the learner does not play: a tier name
@@ -46,6 +51,7 @@ Arguments:
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Callable, Mapping
 
@@ -54,7 +60,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
-from .config import Rules, _show, load_rules
+from .config import Rules, load_rules
 from .env import EPISODES, OBS_MODES, REWARD_MODES, deal_reward, observation_space_for
 from .game import GameState, IllegalActionError, check_rules_supported
 from .infoset import InfoSet
@@ -70,18 +76,19 @@ _ACTION_FORM = (f"an action id 0..{NUM_ACTIONS - 1}: an int, a numpy integer, or
 
 
 class OpponentPolicyError(RuntimeError):
-    """A policy of a seat the learner does not play raised, or returned something that is
-    not one of its legal action ids. The message names the seat and the policy, never that
-    seat's legal ids nor an action id (0..111) it returned, nor any number or array (each
-    could be a card of its hidden hand, which the learner must not learn, RULES.md §11):
-    those are described by their type only. Attributes: ``seat``, ``policy`` (its name),
-    ``action``: the value returned when it is public (``None``, a str, or an int out of
-    range 0..111), else ``None`` (also when the policy raised). The episode is over: call
-    ``reset()``."""
+    """A policy of a seat the learner does not play raised an ``Exception``, or returned
+    something that is not one of its legal action ids (or whose conversion to an int raised).
+    The message names the seat, the policy and the TYPE of what it returned or raised only:
+    never a value (a str, an id, any number), an array's shape, that seat's legal ids nor the
+    policy's exception message, any of which could reveal a card of its hidden hand that the
+    learner must not learn (RULES.md §11); the policy's exception is not chained
+    (``__cause__`` and ``__context__`` are ``None``). Attributes: ``seat``, ``policy`` (its
+    name), ``action`` (always ``None``: what was returned is not kept). The episode is over:
+    call ``reset()``."""
 
-    def __init__(self, message: str, seat: int, policy: str, action: Any = None):
+    def __init__(self, message: str, seat: int, policy: str):
         super().__init__(message)
-        self.seat, self.policy, self.action = seat, policy, action
+        self.seat, self.policy, self.action = seat, policy, None
 
 
 def _check_spec(spec: PolicySpec, what: str) -> None:
@@ -132,13 +139,14 @@ def _action_id(action: Any) -> int:
     """``action`` as a Python int: an int, a numpy integer, an object with ``__index__``, or
     a numpy array of size 1 and integer dtype. Raises ``ValueError`` for an array of another
     size, ``TypeError`` for any other type (a bool included), naming it. The range is not
-    checked (the engine says an id out of range is illegal)."""
+    checked (the engine says an id out of range is illegal). An ``__index__`` that raises
+    anything but ``TypeError`` propagates."""
     value = _scalar_action(action)
     if isinstance(action, np.ndarray) and not np.issubdtype(action.dtype, np.integer):
         pass  # an array of floats, bools, objects...: TypeError below
     elif not isinstance(value, (bool, np.bool_, np.floating, np.complexfloating)) and hasattr(value, "__index__"):
         try:
-            return value.__index__()
+            return int.__index__(operator.index(value))  # a plain int, even from an int subclass
         except TypeError:
             pass
     raise TypeError(f"an action must be {_ACTION_FORM}; got {_type_name(action)}")
@@ -155,26 +163,36 @@ def _type_name(value: Any) -> str:
     return f"a {'numpy ' if t.__module__ == 'numpy' else ''}{t.__name__}"
 
 
-def _describe(value: Any) -> tuple[str, Any]:
+def _describe(value: Any) -> str:
     """What the message of ``OpponentPolicyError`` may say of a value an opponent policy
-    returned, and the value itself when it is public, else ``None`` (RULES.md §11). An
-    action id 0..111, any other number (a float could be a card id) and any array are
-    described by their type only: they could name a card of that seat's hidden hand."""
-    if value is None:
-        return "None", None
-    if isinstance(value, str):
-        r = repr(value)
-        return (r if len(r) <= 40 else r[:37] + "..."), value
-    if isinstance(value, np.ndarray):
-        return f"a numpy array of shape {value.shape}", None
+    returned: its type only, never its value, length or shape (a str naming a card, an id,
+    a bitmask, a card + 112, an array as long as that seat's legal ids... could each reveal
+    that seat's hidden hand, RULES.md §11). Subclasses are named by their base: ``"a str"``
+    for a ``str`` subclass or a ``numpy.str_``, ``"an int"`` for an ``int`` subclass."""
     try:
-        a = _action_id(value)
-    except (TypeError, ValueError):
-        return _type_name(value), None
-    if 0 <= a < NUM_ACTIONS:
-        return (f"an action id in 0..{NUM_ACTIONS - 1} (its value is not shown: it could reveal that seat's hidden "
-                "cards, RULES.md §11)"), None
-    return f"{_show(a)} (out of range 0..{NUM_ACTIONS - 1})", a
+        if value is None:
+            return "None"
+        if isinstance(value, (bool, np.bool_)):
+            return "a bool"
+        if isinstance(value, str):
+            return "a str"
+        if isinstance(value, (bytes, bytearray)):
+            return "a bytes"
+        if isinstance(value, int):
+            return "an int"
+        if isinstance(value, np.ndarray):
+            return "a numpy array"
+        return _type_name(value)
+    except Exception:  # an object whose __class__ raises...
+        return "an object of another type"
+
+
+def _describe_exception(e: BaseException) -> str:
+    """The type of an exception an opponent policy raised, never its message (RULES.md §11)."""
+    try:
+        return type(e).__name__
+    except Exception:
+        return "an exception"
 
 
 class BeloteGymEnv(gymnasium.Env):
@@ -204,6 +222,7 @@ class BeloteGymEnv(gymnasium.Env):
         self.obs_mode, self.reward_mode, self.render_mode = obs_mode, reward_mode, render_mode
         self.illegal_action = illegal_action
         self._ended_by_illegal = False
+        self._opponent_failed = False  # an opponent policy failed (or was interrupted): call reset()
         self._specs = opponents if isinstance(opponents, Mapping) else None
         self._opponents, self._partner = opponents, partner
         self.observation_space = observation_space_for(obs_mode)
@@ -258,34 +277,50 @@ class BeloteGymEnv(gymnasium.Env):
             self._policy_names[seat] = _spec_name(spec)
 
     def _opponent_action(self, seat: int) -> int:
-        """The action of the policy at ``seat`` (not the learner's); raises
-        ``OpponentPolicyError`` (without that seat's legal ids) when it fails."""
+        """The action of the policy at ``seat`` (not the learner's). Raises
+        ``OpponentPolicyError`` when the policy raises an ``Exception`` or returns something
+        that is not one of its legal ids (or whose conversion raises), describing only the
+        type of what it returned or raised (RULES.md §11); a ``BaseException`` that is not an
+        ``Exception`` (``KeyboardInterrupt``...) propagates. The caller (``_play_others``)
+        leaves the episode marked over in every one of these cases."""
         st = self.game
         info = st.information_set(seat)
         name = self._policy_names[seat]
         where = f"opponent policy {name!r} at seat {seat} (deal {st.deal_number}, decision {len(st.actions)})"
+        raised = None
         try:
             action = self._policies[seat](info)
         except Exception as e:
-            self._ended_by_illegal = True
-            raise OpponentPolicyError(f"{where} raised {type(e).__name__}; the episode is over, call reset() "
-                                      "(the policy's own exception is chained)", seat, name) from e
+            raised = _describe_exception(e)
+            del e  # neither chained nor kept: its message could name that seat's cards
+        if raised is not None:  # raised outside the except block: no __context__ either
+            raise OpponentPolicyError(
+                f"{where} raised {raised} (its message is not shown: it could reveal that seat's hidden cards, "
+                "RULES.md §11); the episode is over, call reset()", seat, name)
         try:
             a = _action_id(action)
-        except (TypeError, ValueError):
-            a = None
-        if a is None or a not in info.legal_actions:
-            self._ended_by_illegal = True
-            text, public = _describe(action)
+            legal = a in info.legal_actions
+        except Exception:  # TypeError, ValueError, or anything an __index__ raises
+            legal = False
+        if not legal:
             raise OpponentPolicyError(
-                f"{where} returned {text}, which is not one of its legal action ids; a seat policy "
-                f"must return one of info.legal_actions (an int 0..{NUM_ACTIONS - 1}). The episode is over, "
-                "call reset()", seat, name, public)
+                f"{where} returned {_describe(action)}, which is not one of its legal action ids (what it returned "
+                "is not shown: it could reveal that seat's hidden cards, RULES.md §11); a seat policy must return "
+                f"one of info.legal_actions (an int 0..{NUM_ACTIONS - 1}). The episode is over, call reset()",
+                seat, name)
         return a
 
     def _play_others(self) -> float:
         """Play the other seats until the learner must act or the episode ends; returns the
-        learner team's reward earned meanwhile."""
+        learner team's reward earned meanwhile. Anything raised meanwhile (an opponent
+        policy's failure, a ``KeyboardInterrupt``) leaves the episode marked over: another
+        seat may be to act, whose legal ids ``action_masks()`` must not give."""
+        self._opponent_failed = True  # until the other seats are done
+        reward = self._play_others_until_learner()
+        self._opponent_failed = False
+        return reward
+
+    def _play_others_until_learner(self) -> float:
         st = self.game
         team = self.seats[0] & 1
         reward = 0.0
@@ -332,10 +367,16 @@ class BeloteGymEnv(gymnasium.Env):
             return self.reset(options=options)
         return self._obs_info()
 
+    def _check_opponents_done(self, what: str) -> None:
+        if self._opponent_failed or (not self.game.is_deal_over and self.game.current not in self.seats):
+            raise RuntimeError(f"the episode is over: an opponent policy failed or was interrupted; call reset() "
+                               f"before {what}")
+
     def step(self, action):
         st = self.game
         if st is None:
             raise RuntimeError("call reset() before step()")
+        self._check_opponents_done("step()")
         if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
             raise RuntimeError("the episode is over: call reset()")
         action = _action_id(action)  # ValueError (array of several values) / TypeError, in either mode
@@ -357,9 +398,14 @@ class BeloteGymEnv(gymnasium.Env):
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool ``(112,)``: the learner's legal ids now (all False once the episode ended)."""
+        """bool ``(112,)``: the learner's legal ids now (all False once the episode ended).
+        Raises ``RuntimeError`` after an opponent policy failed or was interrupted (call
+        ``reset()``)."""
         st = self.game
-        if st is None or st.is_deal_over or self._ended_by_illegal:
+        if st is None:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        self._check_opponents_done("action_masks()")
+        if st.is_deal_over or self._ended_by_illegal:
             return np.zeros(NUM_ACTIONS, dtype=bool)
         return action_mask(st.legal_actions()).astype(bool)
 

@@ -96,20 +96,22 @@ def test_opponent_error_is_the_same_for_deals_differing_only_in_hidden_cards(mon
     assert all((a == b).all() for a, b in zip(obs_a, obs_b))  # the learner cannot tell the deals apart
     assert str(ea) == str(eb) and ea.args == eb.args and vars(ea) == vars(eb)
     assert ea.seat == 1 and ea.action is None
-    returned = {"float": "a float", "np.float32": "a numpy float32", "0-d array": "a numpy array of shape ()",
-                "size-1 array": "a numpy array of shape (1,)"}.get(
-        kind, "an action id in 0..111 (its value is not shown: it could reveal that seat's hidden cards, RULES.md §11)")
-    assert f"at seat 1 (deal 0, decision 2) returned {returned}, which is not one of its legal action ids" in str(ea)
+    returned = {"float": "a float", "np.float32": "a numpy float32", "0-d array": "a numpy array",
+                "size-1 array": "a numpy array", "np.int64": "a numpy int64"}.get(kind, "an int")
+    assert f"at seat 1 (deal 0, decision 2) returned {returned}" in str(ea)
+    assert ea.__cause__ is None and ea.__context__ is None
     assert not any(f"returned {x}" in str(ea) for x in ("0", "1", "np.", "array(", "7♠", "8♠", "7S", "8S"))
 
 
-@pytest.mark.parametrize("value,text", [(-1, "-1 (out of range 0..111)"), (np.int64(500), "500 (out of range 0..111)"),
-                                        (10 ** 5000, "an int of 5001 digits (out of range 0..111)"),
-                                        ("take", "'take'")], ids=["-1", "500", "5001-digits", "str"])
-def test_opponent_error_keeps_public_values(monkeypatch, value, text):
+@pytest.mark.parametrize("value,text", [(-1, "an int"), (np.int64(500), "a numpy int64"), (10 ** 5000, "an int"),
+                                        ("take", "a str")], ids=["-1", "500", "5001-digits", "str"])
+def test_opponent_error_shows_only_the_type_returned(monkeypatch, value, text):
+    """Even an out-of-range value is not shown: a hand bitmask or card + 112 would reveal
+    hidden cards (RULES.md §11)."""
     _, e = _opponent_error(monkeypatch, HANDS_A, lambda c: value)
-    assert f"returned {text}, which is not one of its legal action ids" in str(e)
-    assert e.action == value and type(e.action) in (int, str)
+    assert f"returned {text}" in str(e) and e.action is None
+    if not isinstance(value, int) or abs(value) < 10 ** 100:
+        assert str(value) not in str(e).replace("0..111", "")
 
 
 # ---------------------------------------------------------------- 2. integer rule options
