@@ -48,15 +48,20 @@ INT_OPTION_RANGES: dict[str, tuple[int, int]] = {
 
 
 def _show(value: Any) -> str:
-    """``repr(value)``, except for an int of more than 64 bits: its number of digits (Python
-    refuses to write an int of more than 4300 digits as text)."""
+    """``repr(value)`` cut to 80 characters (``...``), except for an int of more than 64
+    bits: its number of digits (Python refuses to write an int of more than 4300 digits as
+    text)."""
     if type(value) is int and value.bit_length() > 64:
         a = abs(value)
         digits = int(a.bit_length() * 0.30102999566398120)  # floor(log10(a)) or one less
         if a >= 10 ** digits:
             digits += 1
         return f"{'a negative' if value < 0 else 'an'} int of {digits} digits"
-    return repr(value)
+    try:
+        r = repr(value)
+    except (ValueError, RecursionError):  # an int over the digit limit inside a list, ...
+        return f"a value ({type(value).__name__}) too large to show"
+    return r if len(r) <= 80 else r[:77] + "..."
 
 
 class _LongYamlInt:
@@ -126,7 +131,7 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         for key in kwargs:
             if key not in known:
-                raise RuleOptionError(f"unknown rule option {key!r}; known options: {', '.join(sorted(known))}")
+                raise RuleOptionError(f"unknown rule option {_show(key)}; known options: {', '.join(sorted(known))}")
         if args:
             raise RuleOptionError("rule options are keyword-only, e.g. Rules(tie='litige')")
         return super().__new__(cls)
@@ -163,7 +168,7 @@ class Rules:
         known = cls.option_names()
         for key in options:
             if key not in known:
-                raise RuleOptionError(f"unknown rule option {key!r}; known options: {', '.join(known)}")
+                raise RuleOptionError(f"unknown rule option {_show(key)}; known options: {', '.join(known)}")
         return cls(**dict(options))
 
     def replace(self, **overrides: Any) -> "Rules":
@@ -201,14 +206,24 @@ def _long_int_loader():
     return _LongIntLoader
 
 
+#: Bound on a rules YAML file (bytes), checked before it is read; a rules file is a few KB.
+MAX_RULES_BYTES = 1 << 20
+
+
 def _read_yaml_rules(path: Path) -> Rules:
     import yaml  # only needed for presets / YAML files
 
+    from .jsonfile import DataFileError, read_text
+
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_long_int_loader())
-    except (OSError, UnicodeDecodeError) as e:
-        raise RuleOptionError(f"cannot read rules file {path}: {e}") from None
-    except yaml.YAMLError as e:
+        text = read_text(path, MAX_RULES_BYTES)
+    except DataFileError as e:  # unreadable, over the bound, not UTF-8
+        raise RuleOptionError(f"cannot read rules file {path}: {str(e).removeprefix(f'{path}: ')}") from None
+    try:  # not jsonfile.parse_yaml: this loader reports a huge int by the option it sets
+        data = yaml.load(text, Loader=_long_int_loader())
+    except RecursionError:
+        raise RuleOptionError(f"rules file {path} is not valid YAML: nested too deeply") from None
+    except (yaml.YAMLError, ValueError) as e:  # ValueError: a bad date (2020-13-01), ...
         raise RuleOptionError(f"rules file {path} is not valid YAML: {e}") from None
     if data is None:
         data = {}

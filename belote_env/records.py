@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -36,6 +37,7 @@ from .atomic import atomic_write_bytes
 from .cards import card_to_str, cards_of, parse_card
 from .config import RuleOptionError, Rules
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
+from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text
 
 __all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
            "save_game", "RECORD_FORMAT", "RECORD_VERSION"]
@@ -46,6 +48,20 @@ RECORD_VERSION = 1
 
 class RecordError(ValueError):
     """A malformed record, or one whose actions are illegal when replayed."""
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+
+
+def _short(v: Any) -> str:
+    """``repr(v)`` abbreviated (``reprlib``: long strings, ints and lists shown in part, with
+    ``...``) and cut to 80 characters, for an error message: a bad value may be megabytes."""
+    try:
+        r = _REPR.repr(v)
+    except (ValueError, RecursionError):  # an int over Python's digit limit, ...
+        return f"a value ({type(v).__name__}) too large to show"
+    return r if len(r) <= 80 else r[:77] + "..."
 
 
 def game_record(state: GameState) -> dict[str, Any]:
@@ -72,16 +88,19 @@ def save_game(state: GameState, path: str | os.PathLike) -> Path:
     return write_record(path, game_record(state))
 
 
-def read_record(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and validate a record file; raises ``RecordError`` naming the problem."""
+def read_record(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> dict[str, Any]:
+    """Read and validate a record file (at most ``max_bytes``, 64 MiB by default, checked
+    before it is read); raises ``RecordError`` naming the problem."""
     try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise RecordError(f"cannot read record {path}: {e}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise RecordError(f"record {path} is not valid JSON: {e}") from None
-    except RecursionError:  # e.g. '[' * 100000: the JSON parser recurses once per level
-        raise RecordError(f"{path} is not a game record: its JSON is nested too deeply") from None
+        text = read_text(path, max_bytes)
+    except DataFileError as e:  # unreadable, over the bound, not UTF-8
+        raise RecordError(f"cannot read record {path}: {str(e).removeprefix(f'{path}: ')}") from None
+    try:
+        record = parse_json(text, str(path))
+    except DataFileError as e:  # not JSON, nested too deeply, an int over Python's digit limit
+        if str(e).endswith("(nested too deeply)"):  # e.g. '[' * 100000
+            raise RecordError(f"{path} is not a game record: its JSON is nested too deeply") from None
+        raise RecordError(str(e)) from None
     _validate(record)
     return record
 
@@ -90,10 +109,11 @@ def _card(value, where: str) -> int:
     if isinstance(value, str):
         try:
             return parse_card(value)
-        except ValueError as e:
-            raise RecordError(f"{where}: {e}") from None
+        except ValueError:
+            raise RecordError(f"{where}: cannot parse card {_short(value)}: expected a rank (7 8 9 10 J Q K A) "
+                              "followed by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'J♠', 'JS', '10H'") from None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
-        raise RecordError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {value!r}")
+        raise RecordError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {_short(value)}")
     return value
 
 
@@ -129,12 +149,12 @@ def _validate(record: Any) -> None:
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a belote-rl record: 'format' is {record.get('format')!r}, expected {RECORD_FORMAT!r}")
+        raise RecordError(f"not a belote-rl record: 'format' is {_short(record.get('format'))}, expected {RECORD_FORMAT!r}")
     if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (this package reads {RECORD_VERSION})")
+        raise RecordError(f"record version {_short(record.get('version'))} is not supported (this package reads {RECORD_VERSION})")
     atv = record.get("action_table_version", ACTION_TABLE_VERSION)
     if type(atv) is not int or atv != ACTION_TABLE_VERSION:
-        raise RecordError(f"record uses action table version {record['action_table_version']!r}, "
+        raise RecordError(f"record uses action table version {_short(record['action_table_version'])}, "
                           f"this package uses {ACTION_TABLE_VERSION}")
     try:
         Rules.from_dict(record.get("rules", {}))
@@ -147,10 +167,10 @@ def _validate(record: Any) -> None:
         if not isinstance(deal, dict):
             raise RecordError(f"deal {i}: must be an object")
         if type(deal.get("dealer")) is not int or deal.get("dealer") not in (0, 1, 2, 3):
-            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {deal.get('dealer')!r}")
+            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {_short(deal.get('dealer'))}")
         unknown = set(deal) - {"dealer", "deck", "hands", "turned", "stock", "actions"}
         if unknown:
-            raise RecordError(f"deal {i}: unknown keys {sorted(unknown)}; allowed: dealer, deck, hands, turned, "
+            raise RecordError(f"deal {i}: unknown keys {_short(sorted(unknown))}; allowed: dealer, deck, hands, turned, "
                               "stock, actions")
         _deck_of(deal, i)
         actions = deal.get("actions", [])
@@ -159,7 +179,7 @@ def _validate(record: Any) -> None:
         for j, a in enumerate(actions):
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
                     or a[0] not in (0, 1, 2, 3) or not 0 <= a[1] < NUM_ACTIONS):
-                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {a!r}")
+                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {_short(a)}")
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -167,13 +187,13 @@ def _validate(record: Any) -> None:
         sc = result.get("scores")
         if sc is not None and (not isinstance(sc, list) or len(sc) != 2
                                or any(isinstance(x, bool) or not isinstance(x, int) for x in sc)):
-            raise RecordError(f"record 'result.scores' must be [int, int], got {sc!r}")
+            raise RecordError(f"record 'result.scores' must be [int, int], got {_short(sc)}")
         w = result.get("winner")
         if w is not None and (type(w) is not int or w not in (0, 1)):
-            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {w!r}")
+            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {_short(w)}")
         go = result.get("game_over")
         if go is not None and not isinstance(go, bool):
-            raise RecordError(f"record 'result.game_over' must be true or false, got {go!r}")
+            raise RecordError(f"record 'result.game_over' must be true or false, got {_short(go)}")
 
 
 def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, int, tuple[int, ...]]]:

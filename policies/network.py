@@ -3,7 +3,8 @@
 A model is a folder holding ``model.safetensors`` (the weights) and ``meta.json`` (the
 network shape, the action-table and observation-encoder versions, the rules, training
 figures). Loading never executes code from the files: weights go through safetensors,
-metadata through ``json``. Only torch is needed (no SB3).
+metadata through ``json`` (``belote_env.jsonfile``: size-bounded, clear errors). Only torch
+is needed (no SB3).
 
 The module names mirror SB3's ``MaskableActorCriticPolicy`` (``mlp_extractor.policy_net``,
 ``mlp_extractor.value_net``, ``action_net``, ``value_net``) so a trained SB3 policy's
@@ -25,6 +26,7 @@ from torch import nn
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE
 from belote_env.atomic import atomic_write_bytes
+from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 
 from .base import with_belote
@@ -33,7 +35,8 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
            "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
            "bid_permutation_table", "value_net_kwargs", "FORMAT_VERSION",
-           "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "expected_shapes", "read_safetensors_header"]
+           "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "MAX_META_BYTES", "expected_shapes",
+           "read_safetensors_header", "check_finite"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -46,6 +49,8 @@ MAX_LAYER_WIDTH = 16384
 MAX_PARAMETERS = 64 * 1024 * 1024
 #: Bound on a safetensors file's JSON header (bytes); a model's header is a few KB.
 _MAX_HEADER_BYTES = 1 << 20
+#: Bound on a model's ``meta.json`` (bytes), checked before it is read; one is a few KB.
+MAX_META_BYTES = 1 << 20
 
 
 def _check_size(name: str, v: Any) -> None:
@@ -197,9 +202,9 @@ def read_safetensors_header(path: str | os.PathLike) -> dict[str, tuple[str, tup
     if len(raw) < n:
         raise bad(f"truncated header: {len(raw)} of {n} bytes")
     try:
-        header = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise bad(f"header is not JSON: {e}") from None
+        header = parse_json(raw, "header")
+    except DataFileError as e:
+        raise bad(str(e)) from None
     if not isinstance(header, dict):
         raise bad("header is not a JSON object")
     out: dict[str, tuple[str, tuple[int, ...]]] = {}
@@ -244,6 +249,14 @@ def _check_weights_header(weights: Path, want: dict[str, tuple[int, ...]]) -> No
         if got != shape or dtype != "F32":
             raise CheckpointError(f"{weights}: weights do not match the network in meta.json (tensor {name!r} "
                                   f"is {dtype} {list(got)}, the network needs F32 {list(shape)})")
+
+
+def check_finite(tensors: dict[str, torch.Tensor], where: str | os.PathLike) -> None:
+    """Raise ``CheckpointError`` naming ``where`` and the first floating-point tensor holding
+    NaN or infinite values (such weights would make the network play nonsense silently)."""
+    for name, t in tensors.items():
+        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            raise CheckpointError(f"{where}: corrupt weights, NaN or infinite values in tensor {name!r}")
 
 
 def _model_folder(path: str | os.PathLike) -> Path:
@@ -298,7 +311,8 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
     Raises:
         CheckpointError: missing files, unreadable or corrupt files, an action-table or
             observation-encoder version other than this package's, a network over the
-            bounds, or tensors that do not match the declared network shape.
+            bounds, tensors that do not match the declared network shape, NaN or infinite
+            weights, or a ``meta.json`` over ``MAX_META_BYTES``.
     """
     from safetensors.torch import load_file
 
@@ -308,9 +322,9 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
         if not p.is_file():
             raise CheckpointError(f"{folder}: not a model folder, {p.name} is missing")
     try:
-        meta = json.loads(meta_path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{meta_path}: corrupt metadata ({e})") from None
+        meta = read_json(meta_path, MAX_META_BYTES)
+    except DataFileError as e:
+        raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("net"), dict):
         raise CheckpointError(f"{meta_path}: metadata lacks the 'net' section")
     for key, want in (("action_table_version", ACTION_TABLE_VERSION), ("obs_encoder_version", OBS_ENCODER_VERSION)):
@@ -332,6 +346,7 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
         tensors = load_file(str(weights))
     except Exception as e:  # safetensors raises its own error types on corrupt files
         raise CheckpointError(f"{weights}: corrupt weights file ({e})") from None
+    check_finite(tensors, weights)
     try:
         net.load_state_dict(tensors, strict=True)
     except RuntimeError as e:

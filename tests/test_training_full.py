@@ -182,7 +182,7 @@ def test_resume_damaged_config_names_the_file(tmp_path, text, error, why):
 
 
 @pytest.mark.parametrize("text, why", [
-    ("{oops", r"corrupt trainer state \(Expecting"),
+    ("{oops", r"corrupt trainer state, not valid JSON \(Expecting"),
     ("[1024]", r"corrupt trainer state, expected a JSON object, got list"),
     ("{}", r"corrupt trainer state, 'timesteps' must be a non-negative int, got 'nothing'"),
     ('{"timesteps": "1024"}', r"corrupt trainer state, 'timesteps' must be a non-negative int, got '1024'"),

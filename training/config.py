@@ -8,16 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from belote_env import Rules
+from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
-__all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers"]
+__all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers",
+           "MAX_CONFIG_BYTES"]
 
 #: The bounds of ``policies.network`` (``MAX_HIDDEN_LAYERS``, ``MAX_LAYER_WIDTH``), repeated
 #: here so that configs load without torch; tests/test_training.py checks they agree.
 MAX_HIDDEN_LAYERS = 16
 MAX_LAYER_WIDTH = 16384
+#: Bound on a YAML config file (bytes), checked before it is read; a config is a few KB.
+MAX_CONFIG_BYTES = 1 << 20
 
 
 class ConfigError(ValueError):
@@ -204,14 +206,13 @@ class TrainConfig:
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Read a YAML training config; ``overrides`` replace keys. Raises ``ConfigError``."""
+    """Read a YAML training config (at most ``MAX_CONFIG_BYTES``); ``overrides`` replace keys.
+    Raises ``ConfigError`` naming the file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except OSError as e:
-        raise ConfigError(f"cannot read config {path}: {e}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"config {path} is not valid YAML: {e}") from None
+        data = parse_yaml(read_text(path, MAX_CONFIG_BYTES), str(path)) or {}
+    except DataFileError as e:  # unreadable, over the bound, not YAML, nested too deeply, a huge int
+        raise ConfigError(str(e)) from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must hold a mapping of keys, got {type(data).__name__}")
     return TrainConfig.from_dict({**data, **(overrides or {})})

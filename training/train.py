@@ -18,7 +18,11 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
 ``belote train --resume RUN_FOLDER`` continues from the newest complete checkpoint (by step
 number) whose every file checks out; a damaged newer one is skipped with a ``warning:`` line
 on stderr naming it and the checkpoint used, and ``CheckpointError`` names the damaged files
-when no checkpoint is usable.
+when no checkpoint is usable. A ``checkpoints/step_*`` that is not a folder is damaged too.
+``config.yaml``, ``trainer.json`` and ``meta.json`` are read through ``belote_env.jsonfile``
+(size-bounded, ``MAX_RUN_FILE_BYTES``); ``optimizer.pt`` is refused when its zip members
+declare more data than the run's optimizer state can hold (``_optimizer_bound``), before
+``torch.load`` inflates anything.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import sys
 import tempfile
 import time
 import warnings
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +49,7 @@ from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, Ten
 
 from belote_env import ACTION_TABLE_VERSION
 from belote_env.actions import NUM_ACTIONS
+from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 from policies.network import BeloteNet, CheckpointError, NetworkPolicy, load_model, save_model
 
@@ -53,6 +59,22 @@ from .selfplay import PERFECT_SIZE, OpponentPool, PerfectCriticPolicy, SelfPlayC
 __all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint"]
 
 EVAL_TIERS = ("random", "easy", "normal")
+#: Bound on a run's ``config.yaml`` and a checkpoint's ``trainer.json`` (bytes), checked
+#: before either is read; each is a few KB.
+MAX_RUN_FILE_BYTES = 1 << 20
+#: The keys of ``trainer.json``.
+TRAINER_KEYS = ("next_ckpt", "next_eval", "next_snapshot", "snapshots", "timesteps")
+
+
+def _short(v) -> str:
+    """``repr(v)`` cut to 60 characters (a damaged file's value can be megabytes long)."""
+    r = repr(v)
+    return r if len(r) <= 60 else r[:60] + "..."
+
+
+def _why(e: DataFileError, path: Path) -> str:
+    """A ``DataFileError``'s message without the leading ``path: ``."""
+    return str(e).removeprefix(f"{path}: ")
 
 
 def net_config(cfg: TrainConfig) -> dict:
@@ -111,12 +133,13 @@ _STEP_NAME = re.compile(r"step_([0-9]+)")
 
 
 def _step_folders(run_dir: Path) -> list[tuple[int, Path]]:
-    """``(step, folder)`` of the ``checkpoints/step_<step>`` folders, newest (largest step)
-    first; names whose step is not a number (``step_abc``) are ignored."""
+    """``(step, path)`` of the ``checkpoints/step_<step>`` entries, newest (largest step)
+    first, folders or not (``_load_checkpoint`` refuses one that is not a folder); names
+    whose step is not a number (``step_abc``) are ignored."""
     found = []
     for folder in Path(run_dir, "checkpoints").glob("step_*"):
         m = _STEP_NAME.fullmatch(folder.name)
-        if m and folder.is_dir():
+        if m:
             found.append((int(m.group(1)), folder))
     return sorted(found, key=lambda t: (t[0], t[1].name), reverse=True)
 
@@ -247,11 +270,13 @@ def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
     if not path.is_file():
         raise CheckpointError(f"{run_dir}: not a run folder (config.yaml is missing)")
     try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{path}: cannot read the run's config ({e})") from None
-    except yaml.YAMLError as e:
-        raise CheckpointError(f"{path}: corrupt run config, not valid YAML ({e})") from None
+        text = read_text(path, MAX_RUN_FILE_BYTES)
+    except DataFileError as e:
+        raise CheckpointError(f"{path}: cannot read the run's config, {_why(e, path)}") from None
+    try:
+        data = parse_yaml(text, str(path))
+    except DataFileError as e:  # not YAML, nested too deeply, an int over Python's digit limit
+        raise CheckpointError(f"{path}: corrupt run config, {_why(e, path)}") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: corrupt run config, expected a mapping of config keys and 'run_name', "
                               f"got {type(data).__name__}")
@@ -266,29 +291,34 @@ def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
 
 
 def _read_trainer_state(path: Path) -> dict:
-    """``trainer.json`` of a checkpoint: ``timesteps`` (int >= 0) and the schedule
-    (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints; ``snapshots``: pool folder names
-    ``snap_<step>``); raises ``CheckpointError`` naming the file and the bad entry. The
-    values are checked against the run and the checkpoint by ``_check_trainer_state``."""
+    """``trainer.json`` of a checkpoint (at most ``MAX_RUN_FILE_BYTES``): ``timesteps`` (int
+    >= 0) and the schedule (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints;
+    ``snapshots``: pool folder names ``snap_<step>``), no other key (``TRAINER_KEYS``);
+    raises ``CheckpointError`` naming the file and the bad entry. The values are checked
+    against the run and the checkpoint by ``_check_trainer_state``."""
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{path}: corrupt trainer state ({e})") from None
+        data = read_json(path, MAX_RUN_FILE_BYTES)
+    except DataFileError as e:
+        raise CheckpointError(f"{path}: corrupt trainer state, {_why(e, path)}") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: corrupt trainer state, expected a JSON object, got {type(data).__name__}")
+    for key in data:
+        if key not in TRAINER_KEYS:
+            raise CheckpointError(f"{path}: corrupt trainer state, unknown key {_short(key)}; allowed keys: "
+                                  f"{', '.join(TRAINER_KEYS)}")
     for key in ("timesteps", "next_ckpt", "next_eval", "next_snapshot"):
         v = data.get(key, 0)
         if type(v) is not int or v < 0 or (key == "timesteps" and key not in data):
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
-                                  f"{data.get(key, 'nothing')!r}")
+                                  f"{_short(data.get(key, 'nothing'))}")
     snaps = data.get("snapshots", [])
     if not isinstance(snaps, list) or not all(isinstance(n, str) and _SNAP_NAME.fullmatch(n) for n in snaps):
         raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names "
-                              f"(snap_<step>), got {snaps!r}")
+                              f"(snap_<step>, a step of at most 30 digits), got {_short(snaps)}")
     return data
 
 
-_SNAP_NAME = re.compile(r"snap_([0-9]+)")
+_SNAP_NAME = re.compile(r"snap_([0-9]{1,30})")
 #: trainer.json's schedule keys and the config keys setting their intervals.
 _SCHEDULE = (("next_ckpt", "checkpoint_every"), ("next_eval", "eval_every"), ("next_snapshot", "snapshot_every"))
 
@@ -316,7 +346,8 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
                   * _saved_setting(meta_path, meta, cfg, "n_steps"))
     if t > total + rollout - 1:  # the last rollout may pass total_timesteps by less than one rollout
         raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' must be an int in 0..{total + rollout - 1} "
-                              f"(the run's total_timesteps {total} plus less than one rollout of {rollout}), got {t}")
+                              f"(the run's total_timesteps {total} plus less than one rollout of {rollout}), got "
+                              f"{_short(t)}")
     if t != step:
         raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' {t} differs from the checkpoint folder's "
                               f"step {step} ({path.parent.name})")
@@ -327,7 +358,7 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
         every = _saved_setting(meta_path, meta, cfg, every_key)  # the interval the schedule was made with
         if every and trainer.get(key, 0) > t + every:
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be at most timesteps + {every_key} "
-                                  f"= {t + every}, got {trainer[key]}")
+                                  f"= {t + every}, got {_short(trainer[key])}")
     snaps = trainer.get("snapshots", [])
     for i, name in enumerate(snaps):
         if int(_SNAP_NAME.fullmatch(name).group(1)) > t:
@@ -385,15 +416,15 @@ def _resume_point(run_dir: Path, cfg: TrainConfig, run_name: str) -> _ResumePoin
 def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, run_name: str) -> _ResumePoint:
     """Load and check every file of a checkpoint folder; raises ``CheckpointError`` naming
     the damaged file."""
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: not a folder (a checkpoint is a folder holding {', '.join(CHECKPOINT_FILES)})")
     for name in CHECKPOINT_FILES:
         if not (folder / name).is_file():
             raise CheckpointError(f"{folder / name}: missing, the checkpoint is incomplete")
     trainer = _read_trainer_state(folder / "trainer.json")
-    net, meta = load_model(folder)  # validates versions and shapes
+    net, meta = load_model(folder)  # validates versions, shapes, finite weights (check_finite)
     if meta["net"] != net_config(cfg):
         raise CheckpointError(f"{folder}: network {meta['net']} does not match the run's config {net_config(cfg)}")
-    if not all(bool(th.isfinite(t).all()) for t in net.state_dict().values()):
-        raise CheckpointError(f"{folder / 'model.safetensors'}: corrupt weights, NaN or infinite values")
     if meta.get("run_name") != run_name:
         raise CheckpointError(f"{folder / 'meta.json'}: 'run_name' {meta.get('run_name')!r} is not this run's "
                               f"({run_name!r} in config.yaml)")
@@ -430,10 +461,50 @@ def _optimizer_probe(cfg: TrainConfig) -> th.optim.Optimizer:
     return policy.optimizer
 
 
+def _optimizer_bound(probe: th.optim.Optimizer) -> int:
+    """Bound (bytes) on the data of the optimizer state of ``probe``'s parameters: at most
+    three float32 buffers per parameter (Adam's ``exp_avg``, ``exp_avg_sq`` and, with
+    amsgrad, ``max_exp_avg_sq``) plus 1 MiB for ``data.pkl`` and the step counters."""
+    n = sum(p.numel() for g in probe.param_groups for p in g["params"])
+    return 3 * 4 * n + (1 << 20)
+
+
+def _check_optimizer_zip(path: Path, bound: int, n_tensors: int) -> None:
+    """The zip archive ``path`` declares at most ``bound`` bytes of data in all (its
+    members' uncompressed sizes, from the central directory) and at most a few members per
+    parameter tensor (``n_tensors`` of them), and its size on disk is at most ``bound`` + 1 MiB; checked before
+    ``torch.load`` inflates anything (a zip bomb); raises ``CheckpointError``."""
+    bad = f"{path}: damaged optimizer state,"
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise CheckpointError(f"{path}: cannot read the optimizer state ({e})") from None
+    if size > bound + (1 << 20):
+        raise CheckpointError(f"{bad} {size:,} bytes, more than the {bound + (1 << 20):,} allowed for the "
+                              "optimizer state of this run's network")
+    try:
+        with zipfile.ZipFile(path) as z:
+            members = z.infolist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
+        try:  # torch.load's own reader (it reads the archive's directory only): its words for the damage
+            th._C.PyTorchFileReader(str(path))
+        except Exception as te:
+            raise CheckpointError(f"{bad} cannot be read ({_torch_reason(te)})") from None
+        raise CheckpointError(f"{bad} its zip archive cannot be inspected ({e}); refused before torch.load") from None
+    if len(members) > 4 * n_tensors + 64:
+        raise CheckpointError(f"{bad} {len(members):,} archive members, more than the {4 * n_tensors + 64} allowed "
+                              "for this run's network")
+    declared = sum(m.file_size for m in members)
+    if declared > bound:
+        raise CheckpointError(f"{bad} its archive members declare {declared:,} uncompressed bytes, more than the "
+                              f"{bound:,} the optimizer state of this run's network can hold (refused before "
+                              "reading)")
+
+
 def _read_optimizer_state(path: Path, cfg: TrainConfig) -> dict:
     """``optimizer.pt``: a ``torch.save`` zip file read with ``weights_only=True`` (nothing
-    in it is ever run), holding the optimizer state of the run's network; raises
-    ``CheckpointError`` naming the file."""
+    in it is ever run), holding the optimizer state of the run's network, its size checked
+    first (``_check_optimizer_zip``); raises ``CheckpointError`` naming the file."""
     try:
         with open(path, "rb") as f:
             head = f.read(4)
@@ -441,6 +512,8 @@ def _read_optimizer_state(path: Path, cfg: TrainConfig) -> dict:
         raise CheckpointError(f"{path}: cannot read the optimizer state ({e})") from None
     if head != b"PK\x03\x04":
         raise CheckpointError(f"{path}: damaged optimizer state, not a file written by torch.save (a zip archive)")
+    probe = _optimizer_probe(cfg)
+    _check_optimizer_zip(path, _optimizer_bound(probe), sum(len(g["params"]) for g in probe.param_groups))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -450,7 +523,7 @@ def _read_optimizer_state(path: Path, cfg: TrainConfig) -> dict:
                               f"{_torch_reason(e)})") from None
     except Exception as e:  # torch raises RuntimeError and others on a damaged archive
         raise CheckpointError(f"{path}: damaged optimizer state, cannot be read ({_torch_reason(e)})") from None
-    _check_optimizer_state(path, state, _optimizer_probe(cfg))
+    _check_optimizer_state(path, state, probe)
     return state
 
 

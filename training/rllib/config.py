@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from belote_env import Rules
 from belote_env.env import REWARD_MODES
+from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
-from ..config import ConfigError, check_layers, check_name, check_number
+from ..config import MAX_CONFIG_BYTES, ConfigError, check_layers, check_name, check_number
 
 __all__ = ["RLlibConfig", "ConfigError", "load_rllib_config"]
 
@@ -161,14 +160,13 @@ class RLlibConfig:
 
 
 def load_rllib_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RLlibConfig:
-    """Read a YAML RLlib config; ``overrides`` replace keys. Raises ``ConfigError``."""
+    """Read a YAML RLlib config (at most ``MAX_CONFIG_BYTES``); ``overrides`` replace keys.
+    Raises ``ConfigError`` naming the file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except OSError as e:
-        raise ConfigError(f"cannot read config {path}: {e}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"config {path} is not valid YAML: {e}") from None
+        data = parse_yaml(read_text(path, MAX_CONFIG_BYTES), str(path)) or {}
+    except DataFileError as e:  # unreadable, over the bound, not YAML, nested too deeply, a huge int
+        raise ConfigError(str(e)) from None
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must hold a mapping of keys, got {type(data).__name__}")
     return RLlibConfig.from_dict({**data, **(overrides or {})})

@@ -13,7 +13,6 @@ loading never runs code from the checkpoint.
 from __future__ import annotations
 
 import io
-import json
 import os
 import pickle
 from pathlib import Path
@@ -22,7 +21,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from policies.network import CheckpointError, expected_shapes, save_model
+from belote_env.jsonfile import DataFileError, read_json
+from policies.network import MAX_META_BYTES, CheckpointError, expected_shapes, save_model
 
 __all__ = ["export_rllib_checkpoint", "is_rllib_checkpoint", "read_module_weights", "META_NAME",
            "MODULE_STATE_PATH", "strip_prefix"]
@@ -98,9 +98,9 @@ def export_rllib_checkpoint(checkpoint: str | os.PathLike, out: str | os.PathLik
     if not meta_path.is_file():
         raise CheckpointError(f"{ckpt}: not an RLlib checkpoint of belote train-rllib ({META_NAME} is missing)")
     try:
-        meta = json.loads(meta_path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{meta_path}: corrupt metadata ({e})") from None
+        meta = read_json(meta_path, MAX_META_BYTES)
+    except DataFileError as e:  # unreadable, over the bound, not JSON, nested too deeply, a huge int
+        raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("net"), dict):
         raise CheckpointError(f"{meta_path}: metadata lacks the 'net' section")
     tensors = read_module_weights(ckpt)

@@ -1,0 +1,93 @@
+"""Reading JSON and YAML files a user may have edited or damaged, with clear errors.
+
+Every loader of the project (model metadata, checkpoints, records, pairs logs, configs,
+rules) reads its files through these functions, so a damaged file always gives a
+``DataFileError`` naming the file and what is wrong, never a traceback: a file over its
+size bound, bytes that are not UTF-8, text that is not JSON / YAML, nesting too deep for
+the parser (Python's ``RecursionError``), or an integer over Python's 4300-digit limit.
+Callers turn it into their own error class (``CheckpointError``, ``ConfigError``,
+``RecordError``, ...) with ``raise TheirError(str(e)) from None``.
+
+Pure Python (``yaml`` only in ``parse_yaml``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DataFileError", "MAX_JSON_BYTES", "read_text", "parse_json", "read_json", "parse_yaml"]
+
+#: Default bound on a JSON / YAML file's size (bytes): metadata, records and configs are
+#: far smaller; a larger file is refused before it is read.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+class DataFileError(ValueError):
+    """A file that cannot be read as the JSON / YAML it should hold; the message names it."""
+
+
+def read_text(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> str:
+    """The UTF-8 text of ``path``, refused above ``max_bytes`` (checked before reading).
+
+    Raises:
+        DataFileError: unreadable, larger than ``max_bytes``, or not UTF-8.
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > max_bytes:
+                raise DataFileError(f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed for this file")
+            raw = f.read(max_bytes + 1)
+    except OSError as e:
+        raise DataFileError(f"{path}: cannot be read ({e.strerror or e})") from None
+    if len(raw) > max_bytes:
+        raise DataFileError(f"{path}: more than the {max_bytes:,} bytes allowed for this file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DataFileError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def parse_json(text: str | bytes, where: str) -> Any:
+    """``json.loads(text)``; ``where`` names the source in the error.
+
+    Raises:
+        DataFileError: not JSON, nested too deeply, or an integer over Python's digit limit.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise DataFileError(f"{where}: not valid JSON (nested too deeply)") from None
+    except json.JSONDecodeError as e:
+        raise DataFileError(f"{where}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except UnicodeDecodeError as e:
+        raise DataFileError(f"{where}: not UTF-8 text (byte {e.start})") from None
+    except ValueError as e:  # an integer over sys.get_int_max_str_digits()
+        raise DataFileError(f"{where}: not valid JSON ({e})") from None
+
+
+def read_json(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """The JSON value in ``path`` (``read_text`` then ``parse_json``); raises ``DataFileError``."""
+    return parse_json(read_text(path, max_bytes), str(path))
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    """``yaml.safe_load(text)``; ``where`` names the source in the error.
+
+    Raises:
+        DataFileError: not YAML, nested too deeply, or an integer over Python's digit limit.
+    """
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise DataFileError(f"{where}: not valid YAML (nested too deeply)") from None
+    except yaml.YAMLError as e:
+        raise DataFileError(f"{where}: not valid YAML ({e})") from None
+    except ValueError as e:  # an integer over sys.get_int_max_str_digits()
+        raise DataFileError(f"{where}: not valid YAML ({e})") from None
