@@ -277,7 +277,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     shown up to where it stops. Raises ``RecordError`` (see ``replay_steps``) at the first
     problem, after the lines of the play before it.
     """
-    from .render import action_label, contract_label, hand_by_suit, trick_text
+    from .render import action_label, contract_label, hand_by_suit
 
     def hands(state: GameState, title: str) -> Iterator[str]:
         yield f"  {title}:"

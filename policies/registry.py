@@ -44,12 +44,32 @@ def is_factory_spec(spec: Any) -> bool:
     return isinstance(spec, str) and _FACTORY_SPEC.fullmatch(spec) is not None
 
 
+def _exited(e: BaseException) -> str:
+    """How a ``BaseException`` that is not an ``Exception`` (``SystemExit`` from ``sys.exit``
+    or ``exit()``, ``GeneratorExit``, ...) ended the code of a policy factory."""
+    if isinstance(e, SystemExit):
+        return f"called sys.exit / exit ({e!r})"
+    return f"raised {e!r}"
+
+
 def load_factory(spec: str) -> Callable[[], Any]:
     """Import the policy factory ``"module.path:attribute"`` (without calling it).
 
     Raises ``ValueError`` naming the spec when it is not of that form, the module is not
-    found (on ``sys.path`` / ``PYTHONPATH``) or raises on import, the attribute is missing,
-    or it is not callable."""
+    found (on ``sys.path`` / ``PYTHONPATH``) or raises or exits (``SystemExit``) on import,
+    the attribute is missing, or it is not callable; when a file or folder of the spec's
+    name exists, the message says to write it as ``./<spec>`` to load it as a model."""
+    try:
+        return _load_factory(spec)
+    except ValueError as e:
+        if isinstance(spec, str) and os.path.exists(spec):
+            raise ValueError(f"{e}; note: {spec!r} is also an existing path, read as a policy factory "
+                             f"'module.path:attribute': to load that model folder write it as "
+                             f"{'./' + spec!r}") from e.__cause__
+        raise
+
+
+def _load_factory(spec: str) -> Callable[[], Any]:
     m = _FACTORY_SPEC.fullmatch(spec) if isinstance(spec, str) else None
     if m is None:
         raise ValueError(f"a policy factory must be named 'module.path:attribute' (e.g. 'mypkg.agents:make'), "
@@ -64,16 +84,28 @@ def load_factory(spec: str) -> Callable[[], Any]:
         raise ValueError(f"policy factory {spec!r}: importing module {module!r} failed: {e}") from e
     except Exception as e:
         raise ValueError(f"policy factory {spec!r}: importing module {module!r} raised {e!r}") from e
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # SystemExit (sys.exit / exit() in the module) must not end the program quietly
+        raise ValueError(f"policy factory {spec!r}: importing module {module!r} {_exited(e)}; a module holding "
+                         f"a policy factory must import without exiting") from None
     where = module
     for part in attr.split("."):
-        if not hasattr(obj, part):
+        missing = object()
+        try:
+            found = getattr(obj, part, missing)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # a module __getattr__ or property that raises or exits
+            raise ValueError(f"policy factory {spec!r}: reading {part!r} of {where!r} {_exited(e)}") from None
+        if found is missing:
             hint = ""
             if module == "__main__":
                 hint = ("; a factory defined in __main__ is found by worker processes only when the main program "
                         "is a file: put it in an importable module")
             raise ValueError(f"policy factory {spec!r}: {where!r} ({getattr(obj, '__file__', None) or type(obj)}) "
                              f"has no attribute {part!r}{hint}")
-        obj = getattr(obj, part)
+        obj = found
         where = f"{where}.{part}"
     if not callable(obj):
         raise ValueError(f"policy factory {spec!r} is not callable: it is {obj!r}; it must be a function or class "
@@ -107,6 +139,11 @@ def _call_factory(spec: str) -> Policy:
     except Exception as e:
         raise ValueError(f"policy factory {spec!r} raised {e!r} when called with no arguments "
                          f"(a factory is called as factory() and returns a policy)") from e
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # SystemExit (e.g. 'builtins:exit') must not end the program quietly
+        raise ValueError(f"policy factory {spec!r} {_exited(e)} when called with no arguments (a factory is "
+                         f"called as factory() and returns a policy)") from None
     if not callable(getattr(pol, "act", None)):
         raise ValueError(f"policy factory {spec!r} returned {pol!r}, not a policy: it has no act(info) method")
     if not isinstance(getattr(pol, "name", None), str):

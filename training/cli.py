@@ -48,7 +48,18 @@ def _output_folder(option: str, path: str) -> Path:
     return p
 
 
+def _factories_from_cwd(specs) -> None:
+    """Let a policy factory's module (``module:attr`` among ``specs``) sit in the current
+    folder: it is appended to ``sys.path`` (after ``PYTHONPATH``), as ``python -m`` would."""
+    from policies.registry import is_factory_spec
+
+    if any(is_factory_spec(p.removesuffix("+search")) for p in specs) and not {"", str(Path.cwd())} & set(sys.path):
+        sys.path.append(str(Path.cwd()))
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
+    from belote_env.jsonfile import read_json
+
     from .config import load_config
     from .train import train
 
@@ -64,7 +75,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         run_dir = train(load_config(args.config, overrides), progress=not args.no_progress)
     print(f"run folder: {run_dir}")
     print(f"final model: {run_dir / 'checkpoints' / 'final'}")
-    ev = json.loads((run_dir / "eval.json").read_text())
+    ev = read_json(run_dir / "eval.json", 1 << 20)  # DataFileError (a ValueError) names the file
     print(f"trained {ev['timesteps_this_invocation']} steps in {ev['wall_seconds']} s (this invocation); "
           f"the run has {ev['timesteps']} steps")
     for key in sorted(k for k in ev if k.startswith("vs_")):
@@ -76,6 +87,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_train_rllib(args: argparse.Namespace) -> int:
+    from belote_env.jsonfile import read_json
+
     from .rllib.config import load_rllib_config
 
     overrides = {k: v for k, v in (("total_timesteps", args.total_timesteps), ("seed", args.seed),
@@ -86,7 +99,7 @@ def _cmd_train_rllib(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise ValueError(f"train-rllib needs Ray RLlib: pip install 'belote-rl[rllib]' ({e})") from None
     run_dir = train_rllib(cfg, address=args.address, progress=not args.no_progress)
-    ev = json.loads((run_dir / "eval.json").read_text())
+    ev = read_json(run_dir / "eval.json", 1 << 20)  # DataFileError (a ValueError) names the file
     print(f"run folder: {run_dir}\nexported model: {run_dir / 'model'}")
     print(f"trained {ev['env_steps']} env steps in {ev['wall_seconds']} s")
     for key in sorted(k for k in ev if k.startswith("vs_")):
@@ -110,12 +123,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from belote_env import load_rules
-    from policies.registry import is_factory_spec
 
-    from .evaluate import PolicyFailure, duplicate_match, use_one_torch_thread
+    from .evaluate import MAX_PAIRS, PolicyFailure, duplicate_match, use_one_torch_thread
 
-    if any(is_factory_spec(p.removesuffix("+search")) for p in (args.a, args.b)) and not {"", str(Path.cwd())} & set(sys.path):
-        sys.path.append(str(Path.cwd()))  # a factory's module may sit in the current folder (after PYTHONPATH)
+    option, value, least, most = (("--games", args.games, 1, MAX_PAIRS) if args.games is not None else
+                                  ("--pairs", args.pairs, 1, MAX_PAIRS) if args.pairs is not None else
+                                  ("--deals", args.deals, 2, 2 * MAX_PAIRS))
+    if not least <= value <= most:  # before anything is built: a match plays at most MAX_PAIRS mirrored pairs
+        raise ValueError(f"{option} must be in {least}..{most:,} ({'at least one' if value < least else 'at most'} "
+                         f"{'mirrored pair' if value < least else f'{MAX_PAIRS:,} mirrored pairs'}), got {value}")
+    _factories_from_cwd((args.a, args.b))
     rules = load_rules(args.rules)
     json_path = _output_file("--json", args.json)
     _output_file("--pairs-log", args.pairs_log)
@@ -125,8 +142,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     elif args.pairs is not None:
         mode, pairs = "deal", args.pairs
     else:
-        if args.deals < 2:
-            raise ValueError(f"--deals must be at least 2 (one mirrored pair), got {args.deals}")
         mode, pairs = "deal", (args.deals + 1) // 2
     use_one_torch_thread()
     try:
@@ -148,13 +163,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
-    from policies.registry import is_factory_spec
 
-    from .evaluate import use_one_torch_thread
+    from .evaluate import MAX_PAIRS, use_one_torch_thread
     from .ladder import plot_path, run_ladder
 
-    if any(is_factory_spec(p.removesuffix("+search")) for p in args.policies) and not {"", str(Path.cwd())} & set(sys.path):
-        sys.path.append(str(Path.cwd()))  # a factory's module may sit in the current folder (after PYTHONPATH)
+    if not 1 <= args.pairs <= MAX_PAIRS:
+        raise ValueError(f"--pairs must be in 1..{MAX_PAIRS:,} (mirrored pairs per match), got {args.pairs}")
+    _factories_from_cwd(args.policies)
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
     use_one_torch_thread()
@@ -172,23 +187,30 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from belote_env import load_rules
-    from policies import make_policy
+    try:  # a Ctrl-C while the bots load (seconds): a one-line message, exit 130, no traceback
+        from belote_env import load_rules
+        from policies import make_policy
 
-    from .play import HumanPolicy, play_game_interactive
+        from .play import HumanPolicy, play_game_interactive
 
-    rules = load_rules(args.rules)
-    save = _output_file("--save", args.save)  # before the game: a bad path would lose it
-    seat = args.seat
-    pols = []
-    for s in range(4):
-        if s == seat:
-            pols.append(HumanPolicy())
-        else:
-            spec = args.partner if s == seat ^ 2 else args.opponents
-            pols.append(make_policy(spec, seed=args.seed + s))
+        specs = (args.partner, args.opponents)
+        _factories_from_cwd(specs)
+        rules = load_rules(args.rules)
+        save = _output_file("--save", args.save)  # before the game: a bad path would lose it
+        seat = args.seat
+        pols = []
+        for s in range(4):
+            if s == seat:
+                pols.append(HumanPolicy())
+            else:
+                spec = args.partner if s == seat ^ 2 else args.opponents
+                pols.append(make_policy(spec, seed=args.seed + s))
+    except KeyboardInterrupt:
+        print("belote play: interrupted (Ctrl-C) before the game started; nothing to save", file=sys.stderr)
+        return 130
     print("type help for how to enter a card or a bid, quit to save the game and stop")
-    # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file)
+    # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file); a bot that
+    # fails saves it too and raises BotFailure (a ValueError: exit 2 with its message, which names the file)
     state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
     if state.is_game_over or pols[seat].quit_requested:
         return 0
@@ -266,8 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     lad.set_defaults(func=_cmd_ladder)
     pl = sub.add_parser("play", help="play a game in the terminal against the bots")
     pl.add_argument("--seat", type=int, choices=[0, 1, 2, 3], default=0, help="your seat (0 South)")
-    pl.add_argument("--partner", default="normal", help="your partner's tier")
-    pl.add_argument("--opponents", default="normal", help="the opponents' tier")
+    pl.add_argument("--partner", default="normal", help="your partner's policy: a tier name, a model folder or a "
+                                                        "policy factory module.path:function (imported from "
+                                                        "PYTHONPATH or the current folder)")
+    pl.add_argument("--opponents", default="normal", help="the opponents' policy: the same forms as --partner")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--save", help="save the game as a record (JSON) when it ends or stops (quit, Ctrl-C, end of "

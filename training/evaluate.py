@@ -20,19 +20,32 @@ import random
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from belote_env import GameState, Rules
 from belote_env.actions import action_to_string
+from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
 from policies.base import Policy, PolicyError
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
-           "exit_with_parent", "init_worker"]
+           "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS", "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS"]
 
 MAX_VOID_DEALS = 100  # consecutive all-pass deals before a match is stopped
+#: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
+#: fastest tiers; more is refused before anything is built.
+MAX_PAIRS = 10_000_000
+#: Bound on a pair's mean point difference per deal read from a pairs log: more than any
+#: deal's score under any rules here (at most 252 trick points, declarations, belote and
+#: a litige reserve, which only moves points between deals).
+MAX_DEAL_POINTS = 2000
+#: Bound on each side's decision time in a pairs-log chunk (seconds, about 116 days).
+MAX_CHUNK_SECONDS = 1e7
+#: Bound on the decisions of a deal (played or void) counted in a pairs log: more than the
+#: longest auction, declarations and 32 card plays under any rules here.
+MAX_DEAL_DECISIONS = 1000
 
 
 class PolicyFailure(PolicyError):
@@ -320,9 +333,10 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     Counts are ints (not bools or floats) in their range: ``deals`` exactly 2 per pair in
     deal mode (at least 2 in game mode), ``taken`` summing to ``deals``, ``made`` at most
     ``taken`` per side, ``capots`` summing to at most ``deals``, ``voids`` at most
-    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` >= 0; per-pair rates (``deal_wins``,
-    ``game_wins``) are numbers in 0..1 (``game_wins`` 0 in deal mode), ``diffs`` finite
-    numbers, ``time_s`` finite numbers >= 0."""
+    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
+    played or void; per-pair rates (``deal_wins``, ``game_wins``) are numbers in 0..1
+    (``game_wins`` 0 in deal mode), ``diffs`` numbers in -``MAX_DEAL_POINTS``..
+    ``MAX_DEAL_POINTS``, ``time_s`` numbers in 0..``MAX_CHUNK_SECONDS``."""
     def bad(why: str) -> ValueError:
         return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
                           f"its pairs, or give another file")
@@ -373,6 +387,19 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
         raise out_of("voids", t["voids"], f"0..{(MAX_VOID_DEALS - 1) * deals} (at most {MAX_VOID_DEALS - 1} "
                                           f"void deals before each of the {deals} deals played)")
+    for k, v in enumerate(t["diffs"]):
+        if not -MAX_DEAL_POINTS <= v <= MAX_DEAL_POINTS:
+            raise out_of(f"diffs[{k}]", v, f"a number in -{MAX_DEAL_POINTS}..{MAX_DEAL_POINTS} (the pair's mean "
+                                           f"point difference per deal; no deal scores more than {MAX_DEAL_POINTS} "
+                                           f"points under any rules)")
+    most_moves = MAX_DEAL_DECISIONS * (deals + t["voids"])
+    for k in (0, 1):
+        if t["time_s"][k] > MAX_CHUNK_SECONDS:
+            raise out_of(f"time_s[{k}]", t["time_s"][k], f"0..{MAX_CHUNK_SECONDS:.0e} seconds of decision time "
+                                                         f"in a chunk")
+        if t["moves"][k] > most_moves:
+            raise out_of(f"moves[{k}]", t["moves"][k], f"0..{most_moves} (at most {MAX_DEAL_DECISIONS} decisions "
+                                                       f"in each of the {deals + t['voids']} deals played or void)")
     return ids, _Tally(**t)
 
 
@@ -385,15 +412,28 @@ def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[in
     """The chunks of a pairs log written for the match ``header`` (none for an empty file);
     a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
     of another match or a corrupt line."""
-    lines = open(path, encoding="utf-8").read().split("\n")
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:
         return []
+
+    def parse(i: int) -> Any:  # raises DataFileError saying what is wrong with line i (not naming it)
+        try:
+            text = lines[i - 1].decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise DataFileError(f"not UTF-8 text (byte {e.start})") from None
+        try:
+            return parse_json(text, "")
+        except DataFileError as e:
+            raise DataFileError(str(e).removeprefix(": ")) from None
+
     try:
-        first = json.loads(lines[0])
-    except ValueError:
-        first = None
+        first = parse(1)
+    except DataFileError as e:
+        raise ValueError(f"pairs log {path}: line 1 is not a pairs-log header ({e}; is it a pairs log?); "
+                         f"give another file") from None
     if not isinstance(first, dict) or "belote_pairs_log" not in first:
         raise ValueError(f"pairs log {path}: line 1 is not a pairs-log header (is it a pairs log?); "
                          f"give another file")
@@ -402,14 +442,14 @@ def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[in
         raise ValueError(f"pairs log {path} was written for another match (it differs in {', '.join(diff)}); "
                          f"give another file or the same policies, seed, mode and rules")
     chunks = []
-    for i, line in enumerate(lines[1:], start=2):
+    for i in range(2, len(lines) + 1):
         try:
-            row = json.loads(line)
-        except ValueError:
+            row = parse(i)
+        except DataFileError as e:
             if i == len(lines):  # cut by a kill: dropped, and its pairs played again
                 break
-            raise ValueError(f"pairs log {path}: line {i} is corrupt (not JSON); delete that line to replay "
-                             f"its pairs, or give another file") from None
+            raise ValueError(f"pairs log {path}: line {i} is corrupt ({e}); delete that line to replay its pairs, "
+                             f"or give another file") from None
         chunks.append(_chunk_of(row, path, i, header["mode"]))
     return chunks
 
@@ -432,7 +472,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             as its ``"module:name"``), which each process imports and calls with no
             arguments to build its policy (``make_policy``). Specs are required when
             ``workers > 1`` or with ``pairs_log``.
-        pairs: number of mirrored pairs (int >= 1): pairs 0 .. pairs - 1.
+        pairs: number of mirrored pairs (int in 1..``MAX_PAIRS``): pairs 0 .. pairs - 1.
         seed: seeds every deck and policy RNG.
         rules: rule options (default ``Rules()``); deal mode plays single deals.
         mode: ``"deal"`` or ``"game"`` (games to ``rules.target``; it must not be None).
@@ -455,8 +495,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             has a corrupt line or an out-of-range value (naming the line and the field).
         PolicyFailure / PolicyError: see ``play_deal``.
     """
-    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
-        raise ValueError(f"pairs must be a positive int, got {pairs!r}")
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or not 1 <= pairs <= MAX_PAIRS:
+        raise ValueError(f"pairs must be an int in 1..{MAX_PAIRS:,} (mirrored pairs to play), got {pairs!r}")
     if mode not in ("deal", "game"):
         raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -509,16 +549,26 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         if bar:
             bar.update(len(ids))
 
-    todo = [i for i in range(pairs) if i not in done]
+    def chunks():  # the pairs to play, in order, cut in chunks (built as they are sent: no list of them all)
+        ids = []
+        for i in range(pairs):
+            if i not in done:
+                ids.append(i)
+                if len(ids) == chunk:
+                    yield ids
+                    ids = []
+        if ids:
+            yield ids
+
+    n_todo = pairs - len(done)  # done holds pair ids of this match only
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=pairs, initial=pairs - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
-    chunks = [todo[s:s + chunk] for s in range(0, len(todo), chunk)]
+        bar = tqdm(total=pairs, initial=pairs - n_todo, desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
     try:
-        if workers == 1 or not chunks:
-            for ids in chunks:
+        if workers == 1 or n_todo == 0:
+            for ids in chunks():
                 keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
         else:
             if not specs:
@@ -527,11 +577,23 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             # spawn, not fork: a forked child of a process that already ran torch can deadlock
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                      initializer=init_worker, initargs=(os.getpid(),)) as pool:
-                futures = {pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode)):
-                           ids for ids in chunks}
+                todo, running = chunks(), {}
+
+                def send() -> bool:  # a few chunks per worker in flight, the next sent as one ends
+                    ids = next(todo, None)
+                    if ids is not None:
+                        running[pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(),
+                                                      mode))] = ids
+                    return ids is not None
+
                 try:
-                    for fut in as_completed(futures):  # each chunk kept (and logged) as soon as it ends
-                        keep(futures[fut], fut.result())
+                    while len(running) < 2 * workers and send():
+                        pass
+                    while running:
+                        ended, _ = wait(running, return_when=FIRST_COMPLETED)
+                        for fut in ended:  # each chunk kept (and logged) as soon as it ends
+                            keep(running.pop(fut), fut.result())
+                            send()
                 except BaseException:
                     pool.shutdown(wait=False, cancel_futures=True)  # a failure stops the match
                     raise

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import base64
 import io
-import json
+import lzma
 import os
+import pickle
 import pickletools
 import re
+import warnings
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
-from policies.network import BeloteNet, CheckpointError, load_model, save_model
+from belote_env.jsonfile import DataFileError, parse_json, read_json
+from policies.network import MAX_PARAMETERS, BeloteNet, CheckpointError, load_model, save_model
 
 __all__ = ["export_model", "export_sb3_zip", "is_sb3_zip", "SB3_POLICY_CLASSES"]
 
@@ -40,12 +44,68 @@ _FLATTEN = "stable_baselines3.common.torch_layers.FlattenExtractor"
 _SB3_NEUTRAL_KWARGS = {"ortho_init", "optimizer_class", "optimizer_kwargs", "share_features_extractor",
                        "normalize_images", "features_extractor_kwargs"}
 _LAYER_KEY = re.compile(r"mlp_extractor\.(policy_net|value_net)\.(\d+)\.(weight|bias)")
+#: Bounds on the uncompressed size of the zip members read (bytes): ``data`` (JSON and a few
+#: base64 pickles) and the version string are a few KiB in any SB3 save; ``policy.pth`` holds
+#: at most ``MAX_PARAMETERS`` float32 numbers (the largest network ``BeloteNet`` builds) plus
+#: torch's archive overhead. A member declared larger is refused before it is read, and no
+#: read takes more than its bound + 1 bytes (a zip can lie about its sizes).
+SB3_MEMBER_BOUNDS = {"data": 4 << 20, "_stable_baselines3_version": 4 << 10,
+                     "policy.pth": MAX_PARAMETERS * 4 + (16 << 20)}
+#: What reading a damaged or unusual zip raises: sizes that lie (EOFError), a corrupt
+#: stream (zlib / lzma errors, bz2's OSError), an encrypted member (RuntimeError), an
+#: unknown compression method (NotImplementedError), a bad CRC (BadZipFile).
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error, lzma.LZMAError,
+               RuntimeError, NotImplementedError, ValueError)
 
 
 def is_sb3_zip(path: str | os.PathLike) -> bool:
     """True for a file named ``*.zip`` (an SB3 ``model.save`` archive to export)."""
     p = Path(path)
     return p.suffix.lower() == ".zip" and p.is_file()
+
+
+def _torch_reason(e: Exception) -> str:
+    """The useful part of a ``torch.load`` error (without its advice to load unsafely)."""
+    lines = [ln.strip() for ln in str(e).splitlines()]
+    keep = [ln for ln in lines if ln and "weights_only" not in ln and "WeightsUnpickler error" not in ln
+            and not ln.startswith("Check the documentation") and "arbitrary code execution" not in ln]
+    return " ".join(keep).split(". This is an internal")[0] or type(e).__name__
+
+
+def _read_sb3_members(path: Path) -> tuple[bytes, bytes, bytes | None]:
+    """``data``, ``policy.pth`` and ``_stable_baselines3_version`` (``None`` when absent) of
+    the SB3 zip ``path``, each checked against ``SB3_MEMBER_BOUNDS`` before and while it is
+    read; raises ``CheckpointError`` naming the file and the member."""
+    member = None
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = {i.filename: i for i in zf.infolist()}
+            for name in ("data", "policy.pth"):
+                if name not in infos:
+                    raise CheckpointError(f"{path}: not an SB3 model .zip: it lacks {name} (has {sorted(infos)[:20]})")
+            out = {}
+            for member in ("data", "policy.pth", "_stable_baselines3_version"):
+                info = infos.get(member)
+                if info is None:
+                    out[member] = None
+                    continue
+                bound = SB3_MEMBER_BOUNDS[member]
+                if info.file_size > bound:
+                    raise CheckpointError(f"{path}: member {member} declares {info.file_size:,} bytes uncompressed, "
+                                          f"more than the {bound:,} allowed (is it an SB3 model .zip?)")
+                with zf.open(member) as f:
+                    raw = f.read(bound + 1)
+                if len(raw) > bound:
+                    raise CheckpointError(f"{path}: member {member} holds more than the {bound:,} bytes allowed "
+                                          f"(is it an SB3 model .zip?)")
+                out[member] = raw
+    except CheckpointError:
+        raise
+    except _ZIP_ERRORS as e:
+        what = f"member {member} cannot be read" if member else "not a readable .zip"
+        kind = "zlib.error" if isinstance(e, zlib.error) else type(e).__name__
+        raise CheckpointError(f"{path}: {what} ({kind}: {e or 'damaged archive'})") from None
+    return out["data"], out["policy.pth"], out["_stable_baselines3_version"]
 
 
 def _class_name(path: Path, field: str, item: Any) -> tuple[str, str]:
@@ -108,8 +168,14 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     code from the file runs. Observation normalisation (``VecNormalize``) is not in the zip:
     a model trained behind it does not export as such.
 
+    Each member read is bounded (``SB3_MEMBER_BOUNDS``: its declared size is checked before
+    it is read, and no read goes past the bound), so a zip bomb is refused at once.
+
     Raises:
-        CheckpointError: not a zip / missing member, another observation or action space,
+        CheckpointError: not a zip / missing member, a member over its bound, a damaged,
+            encrypted or unsupported archive, ``data`` that is not UTF-8 JSON, a
+            ``policy.pth`` holding anything but tensors, non-finite weights, another
+            observation or action space,
             another policy class, features extractor or activation, tensors SB3's MLP policy
             does not have, or shapes that do not chain (each naming what was found and what
             is allowed).
@@ -120,21 +186,21 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     from belote_env.observation import OBS_SIZE
 
     path = Path(zip_path)
+    data_bytes, policy_bytes, version_bytes = _read_sb3_members(path)
+    version = None
+    if version_bytes is not None:
+        try:
+            version = version_bytes.decode("utf-8").strip()
+        except UnicodeDecodeError as e:
+            raise CheckpointError(f"{path}: _stable_baselines3_version is not UTF-8 text (byte {e.start})") from None
     try:
-        with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-            for member in ("data", "policy.pth"):
-                if member not in names:
-                    raise CheckpointError(f"{path}: not an SB3 model .zip: it lacks {member} (has {sorted(names)})")
-            data_text, policy_bytes = zf.read("data"), zf.read("policy.pth")
-            version = zf.read("_stable_baselines3_version").decode().strip() if (
-                "_stable_baselines3_version" in names) else None
-    except (zipfile.BadZipFile, OSError) as e:
-        raise CheckpointError(f"{path}: not a readable .zip ({e})") from None
-    try:
-        data = json.loads(data_text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{path}: data is not JSON ({e})") from None
+        try:
+            data_text = data_bytes.decode("utf-8")  # SB3 writes UTF-8 (json.loads of bytes would guess)
+        except UnicodeDecodeError as e:
+            raise DataFileError(f"{path}: member data: not UTF-8 text (byte {e.start})") from None
+        data = parse_json(data_text, f"{path}: member data")
+    except DataFileError as e:
+        raise CheckpointError(str(e)) from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: data is not a JSON object")
 
@@ -176,12 +242,24 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
         activation = _SB3_ACTIVATIONS[m.group(1)]
 
     try:
-        weights = torch.load(io.BytesIO(policy_bytes), map_location="cpu", weights_only=True)
-    except Exception as e:  # weights_only refuses anything but tensors and plain containers
-        raise CheckpointError(f"{path}: policy.pth is not a tensor state_dict ({e})") from None
+        with warnings.catch_warnings():  # torch warns about pickle protocols: the error below says it all
+            warnings.simplefilter("ignore")
+            weights = torch.load(io.BytesIO(policy_bytes), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:  # weights_only refuses anything but tensors and plain containers
+        raise CheckpointError(f"{path}: policy.pth is not a tensor state_dict: it holds something other than "
+                              f"tensors (refused; nothing in it was executed: {_torch_reason(e)})") from None
+    except Exception as e:  # a damaged file: RuntimeError, EOFError, ...
+        raise CheckpointError(f"{path}: policy.pth is not a tensor state_dict ({_torch_reason(e)})") from None
     if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                                 for k, v in weights.items()):
         raise CheckpointError(f"{path}: policy.pth is not a state_dict of named tensors")
+    for k, v in weights.items():
+        if not (v.is_floating_point() or v.dtype in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)):
+            raise CheckpointError(f"{path}: policy.pth tensor {k} has dtype {v.dtype}; the export reads real "
+                                  f"numbers (float32 as SB3 saves them)")
+        if v.is_floating_point() and not bool(torch.isfinite(v).all()):
+            raise CheckpointError(f"{path}: policy.pth tensor {k} holds non-finite values (NaN or infinity); "
+                                  f"a policy network's weights must be finite numbers")
     heads = {"action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"}
     other = sorted(k for k in weights if k not in heads and not _LAYER_KEY.fullmatch(k))
     if other:
@@ -222,6 +300,12 @@ def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
     run_dir = ckpt.parent.parent
     ev = run_dir / "eval.json"
     if ev.is_file() and "evaluation" not in extra:
-        extra["evaluation"] = {k: v for k, v in json.loads(ev.read_text()).items() if k.startswith("vs_")}
+        try:
+            evaluation = read_json(ev)
+        except DataFileError as e:
+            raise CheckpointError(f"{e} (the run's evaluation, exported with the model)") from None
+        if not isinstance(evaluation, dict):
+            raise CheckpointError(f"{ev}: not a JSON object (the run's evaluation, exported with the model)")
+        extra["evaluation"] = {k: v for k, v in evaluation.items() if k.startswith("vs_")}
     extra["exported_from"] = str(ckpt)
     return save_model(out, net.state_dict(), net.config, extra)

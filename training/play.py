@@ -9,11 +9,15 @@ them and ``quit`` stops. Anything else is refused with the reason and asked agai
 
 ``quit``, Ctrl-C (``KeyboardInterrupt``) and the end of input (``EOFError``) stop the game
 and save the game so far as a record (``belote replay`` reads it): to ``save_path`` if
-given, else to ``./belote_game_<seed>_<date-time>.json``; the path is printed.
+given, else to ``./belote_game_<seed>_<date-time>.json``; the path is printed. A bot that
+raises or returns an illegal action stops the game the same way (saved), then raises
+``BotFailure`` naming the bot, its seat and the type of its error, never the action it
+returned nor its exception's message (either could reveal its hidden cards, RULES.md §11).
 """
 
 from __future__ import annotations
 
+import operator
 import sys
 import time
 from pathlib import Path
@@ -26,7 +30,7 @@ from belote_env.game import SEAT_NAMES
 from belote_env.records import game_record, replay, write_record
 from belote_env.render import action_label, render_play_text
 
-__all__ = ["HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", "play_game_interactive", "default_save_path",
+__all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", "play_game_interactive", "default_save_path",
            "save_game_so_far"]
 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
@@ -56,6 +60,18 @@ HELP_TEXT = """How to play:
 
 class QuitGame(Exception):
     """Raised by ``HumanPolicy`` when the person types ``quit``."""
+
+
+class BotFailure(ValueError):
+    """A bot of ``play_game_interactive`` raised or returned an illegal action; the game so
+    far is saved to ``path``. The message names the bot, its seat, the type of its exception
+    and the path, never the action it returned nor its exception's message nor that seat's
+    legal actions (RULES.md §11); the bot's exception is not chained. Attributes: ``seat``,
+    ``policy`` (its name), ``path``."""
+
+    def __init__(self, message: str, seat: int, policy: str, path: Path):
+        super().__init__(message)
+        self.seat, self.policy, self.path = seat, policy, path
 
 
 def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = None) -> tuple[int | None, str]:
@@ -176,6 +192,27 @@ def _where(state: GameState) -> str:
     return f"at trick {len(state.tricks) + 1} of the deal"
 
 
+def _ask(policy, info: InfoSet, human: bool) -> tuple[int | None, str | None]:
+    """``(action, None)`` with ``policy``'s legal action as an int, or ``(None, what went
+    wrong)`` in words that name no value: ``"returned an illegal action"`` or ``"raised
+    KeyError"``. ``QuitGame``, ``KeyboardInterrupt``, ``EOFError`` (and any exception of the
+    human's seat) propagate."""
+    try:
+        action = policy.act(info)
+    except (QuitGame, EOFError):
+        raise
+    except Exception as e:
+        if human:
+            raise
+        return None, f"raised {type(e).__name__}"
+    try:
+        a = int.__index__(operator.index(action))
+        legal = a in info.legal_actions
+    except Exception:  # not an int (a str, a float, an object whose __index__ raises...)
+        legal = False
+    return (a, None) if legal else (None, "returned an illegal action")
+
+
 def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int, output: TextIO | None = None,
                           dealer: int = 0, save_path: str | Path | None = None) -> GameState:
     """Play one game (RULES.md §8) with ``policies[seat]``; prints the other seats' moves,
@@ -186,6 +223,9 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
     ``KeyboardInterrupt`` or ``EOFError`` (from the human's input or while a bot thinks)
     the game so far is saved to ``save_path``, else to ``default_save_path(seed)``, the
     path is printed, and the unfinished state is returned (``state.is_game_over`` False).
+    When a bot (a seat other than ``human_seat``) raises another exception or returns an
+    illegal action, the game so far is saved there too and ``BotFailure`` is raised (see
+    there: nothing of that seat's hidden cards is shown).
     """
     output = sys.stdout if output is None else output
     state = GameState(rules, seed=seed, dealer=dealer)
@@ -194,9 +234,13 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
             while not state.is_deal_over:
                 seat = state.current
                 info = state.information_set(seat)
-                action = policies[seat].act(info)
-                if action not in info.legal_actions:
-                    raise ValueError(f"policy {policies[seat].name!r} returned illegal action {action!r}")
+                action, failure = _ask(policies[seat], info, seat == human_seat)
+                if failure is not None:  # raised here, outside any except block: nothing chained
+                    name = getattr(policies[seat], "name", type(policies[seat]).__name__)
+                    path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
+                    raise BotFailure(f"policy {name!r} at seat {seat} ({SEAT_NAMES[seat]}) {failure} (not shown: it "
+                                     "could reveal that seat's hidden cards, RULES.md §11); the game so far is saved "
+                                     f"to {path} (belote replay {path} shows it)", seat, name, path)
                 if seat != human_seat:
                     print(f"  {SEAT_NAMES[seat]} ({policies[seat].name}): {action_label(action, state.turned_card)}",
                           file=output)
