@@ -12,6 +12,7 @@ on the number of workers.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import multiprocessing
@@ -22,7 +23,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from belote_env import GameState, Rules
 from belote_env.actions import action_to_string
@@ -30,7 +31,7 @@ from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
 from policies.base import Policy, PolicyError
 
-__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
+__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "match_deck", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
            "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS", "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS"]
 
 MAX_VOID_DEALS = 100  # consecutive all-pass deals before a match is stopped
@@ -172,7 +173,8 @@ def _act(state: GameState, policy: Policy) -> int:
 
 
 def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float] | None = None,
-              moves: list[int] | None = None, teams: tuple[int, int, int, int] = (0, 1, 0, 1)) -> int:
+              moves: list[int] | None = None, teams: tuple[int, int, int, int] = (0, 1, 0, 1),
+              decks: Callable[[int, int], Sequence[int]] | None = None) -> int:
     """Play ``state`` until a deal is scored, redealing void deals (RULES.md §3.4).
 
     Args:
@@ -180,6 +182,9 @@ def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float]
         seat_policies: the policy of each seat 0..3.
         timing, moves: optional per-side accumulators (seconds, move counts), indexed by
             ``teams[seat]``.
+        decks: optional ``decks(deal_number, redeal) -> 32 card ids``: the deck of each
+            redeal (``redeal`` = void deals so far in this deal, ``deal_number`` =
+            ``state.deal_number``); default: the state's own RNG draws it.
     Returns:
         the number of void deals redealt.
     Raises:
@@ -203,17 +208,29 @@ def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float]
         if voids >= MAX_VOID_DEALS:
             raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by "
                               f"{sorted({p.name for p in seat_policies})}")
-        state.next_deal()
+        state.next_deal(None if decks is None else decks(state.deal_number, voids))
 
 
 def play_game(state: GameState, seat_policies: list[Policy], **kw) -> int:
-    """Play deals until the game is over (RULES.md §8); returns the void deals redealt."""
+    """Play deals until the game is over (RULES.md §8); returns the void deals redealt.
+    ``kw`` as for ``play_deal`` (``decks`` included: the next deal is ``decks(n, 0)``)."""
     voids = 0
+    decks = kw.get("decks")
     while True:
         voids += play_deal(state, seat_policies, **kw)
         if state.is_game_over:
             return voids
-        state.next_deal()
+        state.next_deal(None if decks is None else decks(state.deal_number, 0))
+
+
+def match_deck(seed: int, pair: int, deal_number: int, redeal: int) -> list[int]:
+    """The deck of a duplicate match's pair ``pair``, deal ``deal_number``, redeal
+    ``redeal`` (void deals before it in that deal): a shuffle seeded by the four numbers
+    alone, so both copies of a pair play the same deck at the same deal and redeal even
+    when a deal is passed out in one copy only."""
+    deck = list(range(32))
+    random.Random(f"belote-deck-{seed}-{pair}-{deal_number}-{redeal}").shuffle(deck)
+    return deck
 
 
 def _reseed(policy: Any, key: str) -> None:
@@ -232,8 +249,9 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
             _reseed(b, f"{seed}-{i}-{a_team}-b")
             seats = [a if s & 1 == a_team else b for s in range(4)]
             teams = tuple(0 if s & 1 == a_team else 1 for s in range(4))
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4)
-            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams}
+            decks = functools.partial(match_deck, seed, i)  # both copies: the same deck at each deal and redeal
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4, deck=decks(0, 0))
+            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
             for score in state.deal_scores:
                 d = score.difference(a_team)
