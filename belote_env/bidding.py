@@ -6,7 +6,7 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from .actions import NAME_CONTRACT, PASS, TAKE
-from .cards import ALL_TRUMP, NO_TRUMP
+from .cards import ALL_TRUMP, NO_TRUMP, SUITS
 from .config import Rules
 
 __all__ = ["classic_legal_bids", "classic_bid_contract"]
@@ -24,7 +24,7 @@ def classic_legal_bids(bid_round: int, turned_suit: int, rules: Rules) -> tuple[
     """
     if bid_round == 1:
         return (PASS, TAKE)
-    bids = [PASS] + [NAME_CONTRACT + s for s in range(4) if s != turned_suit]
+    bids = [PASS] + [NAME_CONTRACT + s for s in SUITS if s != turned_suit]
     if rules.round2_no_trump_all_trump:
         bids += [NAME_CONTRACT + NO_TRUMP, NAME_CONTRACT + ALL_TRUMP]
     return tuple(bids)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 __all__ = [
-    "Suit", "Rank", "NUM_CARDS", "NUM_SUITS", "NO_TRUMP", "ALL_TRUMP", "NUM_CONTRACTS",
+    "Suit", "Rank", "NUM_CARDS", "NUM_SUITS", "SUITS", "NO_TRUMP", "ALL_TRUMP", "NUM_CONTRACTS",
     "SUIT_MASK", "FULL_DECK", "card", "suit_of", "rank_of", "card_to_str", "parse_card",
     "parse_cards", "cards_of", "mask_of", "popcount", "lowest_card", "STRENGTH", "POINTS",
     "BEATS", "TRUMP_MASK", "CONTRACT_NAMES", "cards_to_str", "SUIT_SYMBOLS",
@@ -48,6 +48,8 @@ class Rank(IntEnum):
 
 NUM_CARDS = 32
 NUM_SUITS = 4
+#: every suit id, 0..3 (spades, hearts, diamonds, clubs)
+SUITS = range(NUM_SUITS)
 NO_TRUMP = 4
 ALL_TRUMP = 5
 NUM_CONTRACTS = 6
@@ -57,7 +59,7 @@ SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_LETTERS = "SHDC"
 RANK_NAMES = ("7", "8", "9", "10", "J", "Q", "K", "A")
 
-SUIT_MASK = tuple(0xFF << (8 * s) for s in range(NUM_SUITS))
+SUIT_MASK = tuple(0xFF << (8 * s) for s in SUITS)
 FULL_DECK = (1 << NUM_CARDS) - 1
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
+from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS"]
 
@@ -150,11 +151,10 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
     """
     if tie not in ("eldest", "none", "taker_first"):
         raise ValueError(f"declaration tie rule must be 'eldest', 'none' or 'taker_first', got {tie!r}")
-    if tie == "taker_first" and (isinstance(taker, bool) or taker not in (0, 1, 2, 3)):
-        raise ValueError(f"declaration_tie='taker_first' needs the taker's seat 0..3, got taker={taker!r}")
+    if tie == "taker_first" and (isinstance(taker, bool) or taker not in SEATS):
+        raise ValueError(f"declaration_tie='taker_first' needs the taker's seat 0..{NUM_SEATS - 1}, got taker={taker!r}")
     best_key, holders = None, []
-    for i in range(4):
-        seat = (eldest + i) % 4
+    for seat in seats_from(eldest):
         for d in declared[seat]:
             k = d.strength(contract)
             if best_key is None or k > best_key:
@@ -163,11 +163,11 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
                 holders.append(seat)
     if best_key is None:
         return None
-    teams = {s & 1 for s in holders}
+    teams = {TEAM_OF[s] for s in holders}
     if len(teams) == 1:
-        return holders[0] & 1
+        return TEAM_OF[holders[0]]
     if tie == "eldest":
-        return eldest & 1
+        return TEAM_OF[eldest]
     if tie == "taker_first":
-        return min(holders, key=lambda s: (s - taker) % 4) & 1
+        return TEAM_OF[min(holders, key=lambda s: relative_seat(s, taker))]
     return None

@@ -114,6 +114,7 @@ from .observation import (
     encode_infoset, layout_table,
 )
 from .render import render_view
+from .table import NEXT_SEAT, NUM_SEATS, SEATS, TEAM_OF, other_team
 
 __doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
@@ -192,13 +193,13 @@ class raw_env(AECEnv):
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        if isinstance(render_seat, bool) or render_seat not in (0, 1, 2, 3):
-            raise ValueError(f"render_seat must be a seat 0..3, got {render_seat!r}")
+        if isinstance(render_seat, bool) or render_seat not in SEATS:
+            raise ValueError(f"render_seat must be a seat 0..{NUM_SEATS - 1}, got {render_seat!r}")
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
         self.render_mode = render_mode
         self.render_seat = render_seat
         self._game_rules = self.rules if episode == "game" else self.rules.replace(target=None, max_deals=None)
-        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self.possible_agents = [f"player_{i}" for i in SEATS]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
@@ -230,7 +231,7 @@ class raw_env(AECEnv):
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(4))
+        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -280,21 +281,22 @@ class raw_env(AECEnv):
             score = st.deal_score
             game_end = self.episode == "deal" or st.is_game_over
             for a in self.agents:
-                team = self._seat[a] & 1
+                team = TEAM_OF[self._seat[a]]
+                them = other_team(team)
                 if self.reward_mode != "win" or self.episode == "deal":
                     self.rewards[a] = deal_reward(st, team, self.reward_mode)
                 elif game_end and st.winner is not None:
                     self.rewards[a] = 1.0 if st.winner == team else -1.0
                 self.infos[a] = {
-                    "deal_points": (0, 0) if score is None else (score.points[team], score.points[1 - team]),
+                    "deal_points": (0, 0) if score is None else (score.points[team], score.points[them]),
                     "outcome": "void" if score is None else score.outcome,
-                    "scores": (st.scores[team], st.scores[1 - team]),
+                    "scores": (st.scores[team], st.scores[them]),
                 }
             self._accumulate_rewards()
             if game_end:
                 self.terminations = dict.fromkeys(self.agents, True)
                 # next agent in seat order; PettingZoo's dead-step logic takes it from here
-                self.agent_selection = self.possible_agents[(self._seat[agent] + 1) % 4]
+                self.agent_selection = self.possible_agents[NEXT_SEAT[self._seat[agent]]]
             else:
                 st.next_deal()
                 self.agent_selection = self.possible_agents[st.current_seat]

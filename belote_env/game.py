@@ -23,19 +23,19 @@ from .actions import (
 )
 from .bidding import classic_bid_contract, classic_legal_bids
 from .cards import (
-    ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK, Rank, card, card_to_str,
-    cards_of,
+    ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK, SUITS, Rank, card,
+    card_to_str, cards_of,
 )
 from .config import RuleOptionError, Rules
 from .declarations import Declaration, best_declarations, declaration_winner
 from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
 from .scoring import DealScore, score_deal
+from .table import (
+    NEXT_SEAT, NUM_SEATS, SEAT_NAMES, SEATS, TEAM_OF, absolute_seat, partner_of, seats_from, team_of, team_seats,
+)
 
 __all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES", "check_rules_supported"]
-
-SEAT_NAMES = ("South", "West", "North", "East")  # RULES.md §2
-
 
 class Phase(IntEnum):
     """Where a game stands."""
@@ -58,16 +58,6 @@ class IllegalActionError(ValueError):
         self.action, self.seat, self.legal = action, seat, tuple(legal)
 
 
-def team_of(seat: int) -> int:
-    """Team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3 (RULES.md §2)."""
-    return seat & 1
-
-
-def partner_of(seat: int) -> int:
-    """The partner sitting opposite ``seat``."""
-    return seat ^ 2
-
-
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
 def check_rules_supported(rules) -> Rules:
     """Return ``rules`` if it is a ``Rules`` (the engine plays every option), else raise
@@ -78,8 +68,8 @@ def check_rules_supported(rules) -> Rules:
 
 
 def _seat(value, what: str) -> int:
-    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() not in (0, 1, 2, 3):
-        raise ValueError(f"{what} must be a seat 0..3 (int), got {value!r}")
+    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() not in SEATS:
+        raise ValueError(f"{what} must be a seat 0..{NUM_SEATS - 1} (int), got {value!r}")
     return value.__index__()
 
 
@@ -146,12 +136,11 @@ class GameState:
             deck = list(range(NUM_CARDS))
             self.rng.shuffle(deck)
         self.deck = tuple(deck)
-        eldest = (self.dealer + 1) % 4
-        hands = [0, 0, 0, 0]
+        eldest = NEXT_SEAT[self.dealer]
+        hands = [0] * NUM_SEATS
         pos = 0
         for packet in (3, 2):  # RULES.md §3.1: packets 3 then 2, from eldest
-            for i in range(4):
-                seat = (eldest + i) % 4
+            for seat in seats_from(eldest):
                 for c in deck[pos:pos + packet]:
                     hands[seat] |= 1 << c
                 pos += packet
@@ -166,18 +155,18 @@ class GameState:
         self.trick: list[int] = []
         self.trick_leader = eldest
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
-        self.played_by = [0, 0, 0, 0]
+        self.played_by = [0] * NUM_SEATS
         self.card_points = [0, 0]
         self.tricks_won = [0, 0]
         self.belote_pairs: list[tuple[int, int]] = []  # (seat, suit) holding K+Q
         self.announcements: list[tuple[int, str, int]] = []
         self.announce_next = False  # optional belote: the next card carries the announcement
-        self.declared: list[tuple[Declaration, ...]] = [(), (), (), ()]  # public once made (§6)
+        self.declared: list[tuple[Declaration, ...]] = [()] * NUM_SEATS  # public once made (§6)
         self.declare_next = False  # declarations "choice": the next card carries them
         #: per seat, cards the public history shows it cannot hold / certainly holds
         #: (``inference.public_constraints``, kept up to date card by card)
-        self.public_cannot = [0, 0, 0, 0]
-        self.public_known = [0, 0, 0, 0]
+        self.public_cannot = [0] * NUM_SEATS
+        self.public_known = [0] * NUM_SEATS
         self.actions: list[tuple[int, int]] = []
         self.deal_log.append({"dealer": self.dealer, "deck": self.deck, "actions": self.actions})
         self.deal_score: DealScore | None = None
@@ -190,19 +179,18 @@ class GameState:
         hands = self.hands
         hands[self.taker] |= 1 << self.turned_card
         pos = 0
-        eldest = (self.dealer + 1) % 4
-        for i in range(4):
-            seat = (eldest + i) % 4
+        eldest = NEXT_SEAT[self.dealer]
+        for seat in seats_from(eldest):
             n = 2 if seat == self.taker else 3
             for c in self.stock[pos:pos + n]:
                 hands[seat] |= 1 << c
             pos += n
         k = self.contract
         if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
-            suits = range(4) if k == ALL_TRUMP else (k,)
+            suits = SUITS if k == ALL_TRUMP else (k,)
             for s in suits:
                 pair = (1 << card(_KING, s)) | (1 << card(_QUEEN, s))
-                for seat in range(4):
+                for seat in SEATS:
                     if hands[seat] & pair == pair:
                         self.belote_pairs.append((seat, s))
         self.phase = Phase.PLAY
@@ -270,7 +258,7 @@ class GameState:
     @property
     def eldest(self) -> int:
         """The seat after the dealer."""
-        return (self.dealer + 1) % 4
+        return NEXT_SEAT[self.dealer]
 
     # ------------------------------------------------------------------ acting
     def _illegal(self, action, why: str) -> IllegalActionError:
@@ -329,7 +317,7 @@ class GameState:
             self.bid_round = 0
             self._complete_deal()
             return
-        self.current = (seat + 1) % 4
+        self.current = NEXT_SEAT[seat]
         if self.current == self.eldest:  # the round is over
             if self.bid_round == 1:
                 self.bid_round = 2
@@ -386,7 +374,7 @@ class GameState:
             return
         cannot = SUIT_MASK[led]
         partner_winning = win_pos == len(trick) - 2
-        if k < 4 and not (partner_winning and rules.partner_master_free):
+        if k < NUM_SUITS and not (partner_winning and rules.partner_master_free):
             if not SUIT_MASK[k] >> c & 1:  # discarded: had no trump (or could not overtrump)
                 if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
                         and win >> 3 == k and not partner_winning):
@@ -400,13 +388,13 @@ class GameState:
 
     def _after_card(self) -> None:
         trick = self.trick
-        if len(trick) < 4:
-            self.current = (self.current + 1) % 4
+        if len(trick) < NUM_SEATS:
+            self.current = NEXT_SEAT[self.current]
             return
         k = self.contract
-        winner = (self.trick_leader + trick_winner(trick, k)) % 4
+        winner = absolute_seat(trick_winner(trick, k), self.trick_leader)
         pts = self._points[k]
-        team = winner & 1
+        team = TEAM_OF[winner]
         self.card_points[team] += pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
         self.tricks_won[team] += 1
         self.tricks.append((self.trick_leader, tuple(trick), winner))
@@ -419,16 +407,16 @@ class GameState:
         belote = [0, 0]
         for seat, kind, _ in self.announcements:
             if kind == "belote":
-                belote[seat & 1] += 20
+                belote[TEAM_OF[seat]] += 20
         decl = [0, 0]
         team = declaration_winner(self.declared, self.contract, self.eldest, self.rules.declaration_tie, self.taker)
         if team is not None:
-            decl[team] = sum(d.points for s in (team, team + 2) for d in self.declared[s])
+            decl[team] = sum(d.points for s in team_seats(team) for d in self.declared[s])
         result = score_deal(
-            taker_team=self.taker & 1,
+            taker_team=TEAM_OF[self.taker],
             card_points=(self.card_points[0], self.card_points[1]),
             tricks_won=(self.tricks_won[0], self.tricks_won[1]),
-            last_trick_team=self.tricks[-1][2] & 1,
+            last_trick_team=TEAM_OF[self.tricks[-1][2]],
             belote=(belote[0], belote[1]),
             declarations=(decl[0], decl[1]),
             rules=self.rules,
@@ -459,7 +447,7 @@ class GameState:
             raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")
         deck = self._checked_deck(deck)  # before the dealer rotates: a bad deck changes nothing
         if not self.void or self.rules.all_pass_redeal == "next_dealer":
-            self.dealer = (self.dealer + 1) % 4
+            self.dealer = NEXT_SEAT[self.dealer]
         self._start_deal(deck)
 
     # ------------------------------------------------------------------ views

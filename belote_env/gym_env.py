@@ -66,6 +66,7 @@ from .game import GameState, IllegalActionError, check_rules_supported
 from .infoset import InfoSet
 from .observation import action_mask, encode_history, encode_infoset
 from .render import render_view
+from .table import NUM_SEATS, SEATS, TEAM_OF, other_team, partner_of
 
 __all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
@@ -211,8 +212,8 @@ class BeloteGymEnv(gymnasium.Env):
                                      ("illegal_action", illegal_action, ("penalize", "raise"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in (0, 1, 2, 3)):
-            raise ValueError(f"learner_seat must be a seat 0..3 or 'rotate', got {learner_seat!r}")
+        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in SEATS):
+            raise ValueError(f"learner_seat must be a seat 0..{NUM_SEATS - 1} or 'rotate', got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self._check_policies(opponents, learner, learner_seat, partner)
@@ -240,11 +241,11 @@ class BeloteGymEnv(gymnasium.Env):
         would be ignored."""
         if isinstance(opponents, Mapping):
             for seat, spec in opponents.items():
-                if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
-                    raise ValueError(f"opponents dict keys must be seats 0..3, got {seat!r}")
+                if isinstance(seat, bool) or seat not in SEATS:
+                    raise ValueError(f"opponents dict keys must be seats 0..{NUM_SEATS - 1}, got {seat!r}")
                 _check_spec(spec, f"opponents[{seat}]")
-            firsts = range(4) if learner_seat == "rotate" else (learner_seat,)
-            needed = {s for f in firsts for s in range(4) if s != f and (learner == "seat" or s != f ^ 2)}
+            firsts = SEATS if learner_seat == "rotate" else (learner_seat,)
+            needed = {s for f in firsts for s in SEATS if s != f and (learner == "seat" or s != partner_of(f))}
             missing = sorted(needed - set(opponents))
             if missing:
                 raise ValueError(f"opponents dict lacks a policy for seat(s) {missing}: with learner={learner!r} and "
@@ -264,12 +265,12 @@ class BeloteGymEnv(gymnasium.Env):
     def _build_policies(self, seed: int) -> None:
         self._policies = {}
         self._policy_names: dict[int, str] = {}
-        for seat in range(4):
+        for seat in SEATS:
             if seat in self.seats:
                 continue
             if self._specs is not None:
                 spec = self._specs[seat]  # every needed seat was checked in __init__
-            elif self.learner == "seat" and self._partner is not None and seat == self.seats[0] ^ 2:
+            elif self.learner == "seat" and self._partner is not None and seat == partner_of(self.seats[0]):
                 spec = self._partner
             else:
                 spec = self._opponents
@@ -322,7 +323,7 @@ class BeloteGymEnv(gymnasium.Env):
 
     def _play_others_until_learner(self) -> float:
         st = self.game
-        team = self.seats[0] & 1
+        team = TEAM_OF[self.seats[0]]
         reward = 0.0
         while True:
             if st.is_deal_over:
@@ -346,8 +347,8 @@ class BeloteGymEnv(gymnasium.Env):
         mask = action_mask(info.legal_actions)
         extra = {"action_mask": mask, "seat": seat}
         if st.deal_score is not None and st.is_deal_over:
-            team = seat & 1
-            extra["deal_points"] = (st.deal_score.points[team], st.deal_score.points[1 - team])
+            team = TEAM_OF[seat]
+            extra["deal_points"] = (st.deal_score.points[team], st.deal_score.points[other_team(team)])
         return obs, extra
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -356,10 +357,10 @@ class BeloteGymEnv(gymnasium.Env):
             self._rng = random.Random(int(seed))
         elif self._rng is None:
             self._rng = random.Random(int(self.np_random.integers(1 << 62)))
-        first = self._rng.randrange(4) if self.learner_seat == "rotate" else self.learner_seat
-        self.seats = (first, first ^ 2) if self.learner == "team" else (first,)
+        first = self._rng.randrange(NUM_SEATS) if self.learner_seat == "rotate" else self.learner_seat
+        self.seats = (first, partner_of(first)) if self.learner == "team" else (first,)
         self._build_policies(self._rng.randrange(1 << 30))
-        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(4))
+        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS))
         self._ended_by_illegal = False
         self._play_others()
         if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):

@@ -23,13 +23,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, Rank, SUIT_MASK, card
+from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, TRUMP_MASK, Rank, card
 from .infoset import InfoSet
 from .rules import trick_winner
+from .table import NUM_SEATS, SEATS, seats_from
 
-__all__ = ["Constraints", "public_constraints", "possible_holdings"]
+__all__ = ["Constraints", "public_constraints", "possible_holdings", "LOCATIONS", "STOCK"]
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
+#: the locations of a hidden card: the seats, then the stock (``STOCK``, while bidding)
+STOCK = NUM_SEATS
+LOCATIONS = range(NUM_SEATS + 1)
 
 
 @dataclass(frozen=True)
@@ -59,41 +63,43 @@ class Constraints:
 def public_constraints(info: InfoSet) -> Constraints:
     """Derive the ``Constraints`` of ``info`` (see the module docstring)."""
     me, rules, k = info.seat, info.rules, info.contract
-    played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
-    cannot = [0, 0, 0, 0, 0]
-    known = [0, 0, 0, 0, 0]
+    hidden = FULL_DECK & ~info.hand
+    for played in info.played_by:
+        hidden &= ~played
+    cannot = [0] * len(LOCATIONS)
+    known = [0] * len(LOCATIONS)
     bidding = info.contract < 0
-    hidden = FULL_DECK & ~info.hand & ~played
     if bidding:
         hidden &= ~(1 << info.turned_card)
-        sizes = [5, 5, 5, 5, 11]
+        sizes = [5] * NUM_SEATS + [11]
     else:
-        sizes = [info.hand_sizes[s] for s in range(4)] + [0]
+        sizes = [info.hand_sizes[s] for s in SEATS] + [0]
     sizes[me] = 0
     if not bidding and info.public_knowledge is not None:  # kept by the engine card by card
-        cannot[:4] = info.public_knowledge[0]
-        known[:4] = info.public_knowledge[1]
+        cannot[:NUM_SEATS] = info.public_knowledge[0]
+        known[:NUM_SEATS] = info.public_knowledge[1]
     elif not bidding:
-        trump_mask = SUIT_MASK[k] if k < 4 else 0
+        trump_mask = TRUMP_MASK[k]
         tricks = [(leader, cards) for leader, cards, _ in info.tricks]
         if info.trick:
             tricks.append((info.trick_leader, info.trick))
         for leader, cards in tricks:
             led = cards[0] >> 3
+            order = seats_from(leader)
             for p in range(1, len(cards)):
-                seat = (leader + p) % 4
+                seat = order[p]
                 c = cards[p]
                 prefix = cards[:p]
                 win_pos = trick_winner(prefix, k)
                 win = prefix[win_pos]
                 partner_winning = win_pos == p - 2
                 if c >> 3 == led:
-                    if k == ALL_TRUMP or (k < 4 and led == k):
+                    if k == ALL_TRUMP or (k < NUM_SUITS and led == k):
                         if not BEATS[k][win] >> c & 1:  # did not beat the winner: holds nothing above it
                             cannot[seat] |= BEATS[k][win]
                     continue
                 cannot[seat] |= SUIT_MASK[led]
-                if k >= 4:  # no-trump / all-trump: free discard when void
+                if k >= NUM_SUITS:  # no-trump / all-trump: free discard when void
                     continue
                 if partner_winning and rules.partner_master_free:
                     continue
@@ -108,9 +114,9 @@ def public_constraints(info: InfoSet) -> Constraints:
                     cannot[seat] |= BEATS[k][win]  # undertrumped an opponent's ruff
         # belote (RULES.md §5)
         if k != NO_TRUMP:
-            suits = range(4) if k == ALL_TRUMP else (k,)
+            suits = SUITS if k == ALL_TRUMP else (k,)
             announced = {(s, c) for s, kind, c in info.announcements}
-            for seat in range(4):
+            for seat in SEATS:
                 for s in suits:
                     king, queen = card(_KING, s), card(_QUEEN, s)
                     for c, other in ((king, queen), (queen, king)):
@@ -121,14 +127,14 @@ def public_constraints(info: InfoSet) -> Constraints:
                                 known[seat] |= 1 << other
                         elif rules.belote == "auto" and not _played_before(info, seat, other, c):
                             cannot[seat] |= 1 << other
-        for seat in range(4):
+        for seat in SEATS:
             for d in info.declared[seat]:
                 known[seat] |= d.cards & hidden
         if info.taker >= 0 and hidden >> info.turned_card & 1:
             known[info.taker] |= 1 << info.turned_card
-    for loc in range(5):
+    for loc in LOCATIONS:
         known[loc] &= hidden
-        for other in range(5):
+        for other in LOCATIONS:
             if other != loc:
                 cannot[other] |= known[loc]
         cannot[loc] = (cannot[loc] & hidden) & ~known[loc]
@@ -141,21 +147,23 @@ def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:
     for seats 0..3 (0 for the viewer), computed without building ``Constraints`` when the
     engine supplied ``info.public_knowledge`` (the observation encoder's fast path)."""
     me = info.seat
-    pb = info.played_by
-    hidden = FULL_DECK & ~info.hand & ~(pb[0] | pb[1] | pb[2] | pb[3])
+    hidden = FULL_DECK & ~info.hand
+    for played in info.played_by:
+        hidden &= ~played
     if info.contract < 0:  # bidding: nothing is known yet; the turned card is public
         hidden &= ~(1 << info.turned_card)
-        out = [hidden, hidden, hidden, hidden]
+        out = [hidden] * NUM_SEATS
     elif info.public_knowledge is None:
         c = public_constraints(info)
-        return (c.possible(0), c.possible(1), c.possible(2), c.possible(3))
+        return tuple(c.possible(s) for s in SEATS)
     else:
         cannot, known = info.public_knowledge
-        k0, k1, k2, k3 = known[0] & hidden, known[1] & hidden, known[2] & hidden, known[3] & hidden
-        all_known = k0 | k1 | k2 | k3
-        out = [(hidden & ~cannot[s] & ~all_known) | kn for s, kn in enumerate((k0, k1, k2, k3))]
+        free = hidden  # hidden cards no seat is known to hold
+        for kn in known:
+            free &= ~kn
+        out = [(free & ~cn) | (kn & hidden) for cn, kn in zip(cannot, known)]
     out[me] = 0
-    return (out[0], out[1], out[2], out[3])
+    return tuple(out)
 
 
 def _played_before(info: InfoSet, seat: int, first: int, then: int) -> bool:

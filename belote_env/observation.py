@@ -27,10 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
-from .cards import FULL_DECK, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
+from .cards import FULL_DECK, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
 from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
+from .table import FOUR, NUM_SEATS, SEATS, TEAM_OF, other_team, seats_from
 
 __all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index", "LAYOUT",
            "OFFSET", "Block", "layout_table"]
@@ -135,7 +136,7 @@ def _gather_table() -> np.ndarray:
         g[base:base + 32] = 32 * slot + np.arange(32)
     g[_TRICK:_TRICK + 128] = 32 * _M_TRICK + np.arange(128)
     g[_PLAYED:_PLAYED + 128] = 32 * _M_PLAYED + np.arange(128)
-    for r in (1, 2, 3):
+    for r in _OTHERS:
         g[_HOLDERS + r - 1:_HOLDERS + 96:3] = 32 * (_M_POSSIBLE + r - 1) + np.arange(32)
     return g
 
@@ -146,10 +147,12 @@ def _gather_table() -> np.ndarray:
 _M_HAND, _M_TURNED, _M_TRICK, _M_PLAYED, _M_LEGAL, _M_UNSEEN, _M_MASTER, _M_POSSIBLE = 0, 1, 2, 6, 10, 11, 12, 13
 _N_MASKS = 18
 _ZERO_BIT = 32 * 16
+_OTHERS = range(1, NUM_SEATS)  # the relative seats other than mine (the belief blocks)
 _GATHER = _gather_table()
 # per contract kind and suit: the suit's card ids, strongest first (contract order)
 _ORDER = tuple(tuple(tuple(sorted(range(8 * suit, 8 * suit + 8), key=lambda c: -STRENGTH[k][c]))
-                     for suit in range(4)) for k in range(6))
+                     for suit in SUITS) for k in range(NUM_CONTRACTS))
+_RELATIVE = FOUR.relative  # _RELATIVE[me][seat]: seat counted from me
 
 
 def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
@@ -167,31 +170,34 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     numpy call; the one-hot scalars are then set in one more.
     """
     me = info.seat
+    rel = _RELATIVE[me]
     hand = info.hand
     masks = [0] * _N_MASKS
     masks[_M_HAND] = hand
     masks[_M_TURNED] = 1 << info.turned_card
     ones: list[int] = []  # one-hot indices set from scalars
     for i, (seat, action) in enumerate(info.bids):
-        r = (seat - me) % 4
-        if i < 4:
+        r = rel[seat]
+        if i < NUM_SEATS:  # the first round: one bid per seat
             ones.append(_BID1 + 2 * r + (action == TAKE))
         else:
             ones.append(_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT))
     k = info.contract
     if k >= 0:
         ones.append(_CONTRACT + k)
-        ones.append(_TAKER + (info.taker - me) % 4)
-    ones.append(_DEALER + (info.dealer - me) % 4)
+        ones.append(_TAKER + rel[info.taker])
+    ones.append(_DEALER + rel[info.dealer])
     leader = info.trick_leader
     trick = info.trick
-    for i, c in enumerate(trick):
-        masks[_M_TRICK + (leader + i - me) % 4] |= 1 << c
+    order = seats_from(leader)  # the trick's seats in play order
+    for seat, c in zip(order, trick):
+        masks[_M_TRICK + rel[seat]] |= 1 << c
     pb = info.played_by
-    played = pb[0] | pb[1] | pb[2] | pb[3]
-    for r in range(4):
-        masks[_M_PLAYED + r] = pb[(me + r) % 4]
-    ones.append(_LEADER + (leader - me) % 4)
+    played = 0
+    for seat in SEATS:
+        masks[_M_PLAYED + rel[seat]] = pb[seat]
+        played |= pb[seat]
+    ones.append(_LEADER + rel[leader])
     legal = info.legal_actions
     if info.phase == 0:
         ones.append(_PHASE + (0 if info.bid_round == 1 else 1))
@@ -200,12 +206,12 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     n = len(info.tricks)
     if n < 8:
         ones.append(_NTRICKS + n)
-    us = me & 1
+    us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     won_us = 0
     for _, _, w in info.tricks:
-        won_us += (w & 1) == us
+        won_us += TEAM_OF[w] == us
     for seat, kind, _ in info.announcements:
-        ones.append(_ANN + 2 * ((seat - me) % 4) + (kind == "rebelote"))
+        ones.append(_ANN + 2 * rel[seat] + (kind == "rebelote"))
     # derived blocks
     legal_mask = 0
     for c in legal:
@@ -218,7 +224,7 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     if k >= 0:
         out_cards = unseen | hand
         master = 0
-        for suit in range(4):
+        for suit in SUITS:
             if hand & SUIT_MASK[suit]:
                 for c in _ORDER[k][suit]:
                     if out_cards >> c & 1:
@@ -226,7 +232,7 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
                         break
         masks[_M_MASTER] = master
         if trick:
-            ones.append(_WINNER + (leader + trick_winner(trick, k) - me) % 4)
+            ones.append(_WINNER + rel[order[trick_winner(trick, k)]])
             ones.append(_LED + (trick[0] >> 3))
             pts = POINTS_BY_ALL_TRUMP_OPTION[info.rules.all_trump_points][k]
             for c in trick:
@@ -234,11 +240,12 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
             trick_pts /= 80.0
     # belief block
     holdings = possible_holdings(info)
-    for r in (1, 2, 3):
-        possible = holdings[(me + r) % 4]
+    mine = seats_from(me)  # mine[r]: the seat r places after me
+    for r in _OTHERS:
+        possible = holdings[mine[r]]
         masks[_M_POSSIBLE + r - 1] = possible
-        base = _VOIDS + 4 * (r - 1)
-        for suit in range(4):
+        base = _VOIDS + NUM_SUITS * (r - 1)
+        for suit in SUITS:
             if not possible & SUIT_MASK[suit]:
                 ones.append(base + suit)
     bits = np.unpackbits(np.array(masks, dtype="<u4").view(np.uint8), bitorder="little")
@@ -248,16 +255,16 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         out[:] = bits[_GATHER]
     out[ones] = 1.0
     out[_POINTS] = info.card_points[us] / 162.0
-    out[_POINTS + 1] = info.card_points[1 - us] / 162.0
+    out[_POINTS + 1] = info.card_points[them] / 162.0
     out[_POINTS + 2] = won_us / 8.0
     out[_POINTS + 3] = (n - won_us) / 8.0
     out[_SCORES] = info.scores[us] / 1000.0
-    out[_SCORES + 1] = info.scores[1 - us] / 1000.0
+    out[_SCORES + 1] = info.scores[them] / 1000.0
     out[_SCORES + 2] = info.reserve / 162.0
     out[_TRICK_PTS] = trick_pts
-    for seat in range(4):
+    for seat in SEATS:
         if info.declared[seat]:
-            out[_DECL + (seat - me) % 4] = sum(d.points for d in info.declared[seat]) / 350.0
+            out[_DECL + rel[seat]] = sum(d.points for d in info.declared[seat]) / 350.0
     return out
 
 
@@ -301,6 +308,7 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     else:
         out.fill(-1)
     me = info.seat
+    rel = _RELATIVE[me]
     row = 0
     hand = info.hand
     while hand:
@@ -308,17 +316,16 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         out[row] = (0, low.bit_length() - 1)
         hand ^= low
         row += 1
-    out[8] = ((info.dealer - me) % 4, info.turned_card)
-    tokens = [((s - me) % 4, a) for s, a in info.bids]
+    out[8] = (rel[info.dealer], info.turned_card)
+    tokens = [(rel[s], a) for s, a in info.bids]
     announced = {c for _, _, c in info.announcements}
     first_card_done = set()
     plays = [(leader, cards) for leader, cards, _ in info.tricks]
     if info.trick:
         plays.append((info.trick_leader, info.trick))
     for leader, cards in plays:
-        for i, c in enumerate(cards):
-            seat = (leader + i) % 4
-            r = (seat - me) % 4
+        for seat, c in zip(seats_from(leader), cards):
+            r = rel[seat]
             if seat not in first_card_done:
                 first_card_done.add(seat)
                 if info.declared[seat]:
@@ -350,10 +357,10 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
         ValueError: ``perm`` is not a permutation of 0..3.
     """
     try:
-        ok = len(perm) == 4 and all(type(x) is int or isinstance(x, np.integer) for x in perm)
+        ok = len(perm) == NUM_SUITS and all(type(x) is int or isinstance(x, np.integer) for x in perm)
     except TypeError:
         ok = False
-    if not ok or sorted(int(x) for x in perm) != [0, 1, 2, 3]:
+    if not ok or sorted(int(x) for x in perm) != list(SUITS):
         raise ValueError(f"perm must be a permutation of (0, 1, 2, 3) as 4 ints, got {perm!r}")
     perm = [int(x) for x in perm]
     dest = np.arange(OBS_SIZE)
@@ -367,7 +374,7 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
         elif b.suits in ("suits", "contract", "bids2"):
             first = 1 if b.suits == "bids2" else 0  # bids2: "passed" comes before the contracts
             for k in range(0, b.size, _STRIDE[b.suits]):
-                for suit in range(4):
+                for suit in SUITS:
                     dest[base + k + first + suit] = base + k + first + perm[suit]
         elif b.suits == "holders":
             for c in range(32):

@@ -37,6 +37,7 @@ from .atomic import atomic_write_bytes
 from .cards import card_to_str, cards_of, parse_card
 from .config import RuleOptionError, Rules
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
+from .table import SEATS, eldest_of, seats_from, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text
 
 __all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
@@ -136,7 +137,7 @@ def _deck_of(deal: dict, i: int) -> list[int]:
             raise RecordError(f"deal {i}: 'stock' must be a list of 11 cards")
         dealer = deal["dealer"]
         hs = [[_card(c, f"deal {i} hands[{s}][{j}]") for j, c in enumerate(h)] for s, h in enumerate(hands)]
-        order = [(dealer + 1 + k) % 4 for k in range(4)]
+        order = seats_from(eldest_of(dealer))
         deck = [c for s in order for c in hs[s][:3]] + [c for s in order for c in hs[s][3:]]
         deck += [_card(deal["turned"], f"deal {i} turned")] + [_card(c, f"deal {i} stock[{j}]") for j, c in enumerate(stock)]
     if sorted(deck) != list(range(32)):
@@ -166,7 +167,7 @@ def _validate(record: Any) -> None:
     for i, deal in enumerate(deals):
         if not isinstance(deal, dict):
             raise RecordError(f"deal {i}: must be an object")
-        if type(deal.get("dealer")) is not int or deal.get("dealer") not in (0, 1, 2, 3):
+        if type(deal.get("dealer")) is not int or deal.get("dealer") not in SEATS:
             raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {_short(deal.get('dealer'))}")
         unknown = set(deal) - {"dealer", "deck", "hands", "turned", "stock", "actions"}
         if unknown:
@@ -178,7 +179,7 @@ def _validate(record: Any) -> None:
             raise RecordError(f"deal {i}: 'actions' must be a list of [seat, action id]")
         for j, a in enumerate(actions):
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
-                    or a[0] not in (0, 1, 2, 3) or not 0 <= a[1] < NUM_ACTIONS):
+                    or a[0] not in SEATS or not 0 <= a[1] < NUM_ACTIONS):
                 raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {_short(a)}")
     result = record.get("result")
     if result is not None:
@@ -281,7 +282,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
 
     def hands(state: GameState, title: str) -> Iterator[str]:
         yield f"  {title}:"
-        for seat in range(4):
+        for seat in SEATS:
             yield f"    {SEAT_NAMES[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
 
     state = None
@@ -313,7 +314,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
                     yield "  everybody passed: the deal is redealt"
                 else:
                     yield (f"  contract: {contract_label(state.contract)}, taken by {SEAT_NAMES[state.taker]} "
-                           f"(seat {state.taker}, team {state.taker & 1})")
+                           f"(seat {state.taker}, team {team_of(state.taker)})")
                     yield from hands(state, "hands after the auction (8 cards)")
             continue
         if not 0 <= action < 32:  # announce / declare / decline: noted on the seat's next card

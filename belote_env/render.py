@@ -6,18 +6,17 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string
-from .cards import CONTRACT_NAMES, NUM_CARDS, SUIT_MASK, SUIT_SYMBOLS, card_to_str, cards_of
+from .cards import CONTRACT_NAMES, NUM_CARDS, NUM_SUITS, SUIT_MASK, SUIT_SYMBOLS, SUITS, card_to_str, cards_of
 from .infoset import InfoSet
+from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
 __all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text"]
-
-_SEAT_NAMES = ("South", "West", "North", "East")
 
 
 def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
     """A hand grouped by suit, one group per suit; legal cards marked with ``*``."""
     groups = []
-    for s in range(4):
+    for s in SUITS:
         cs = cards_of(hand & SUIT_MASK[s])
         if cs:
             groups.append(" ".join(card_to_str(c) + ("*" if c in legal else "") for c in cs))
@@ -28,20 +27,21 @@ def render_text(info: InfoSet) -> str:
     """A readable multi-line table from ``info.seat``'s point of view: contract, bids,
     the trick in progress, the seat's hand (legal cards starred), points and scores."""
     me = info.seat
-    lines = [f"You: seat {me} ({_SEAT_NAMES[me]}), dealer seat {info.dealer}, "
-             f"game scores us {info.scores[me & 1]} - them {info.scores[1 - (me & 1)]}"]
+    us, them = TEAM_OF[me], other_team(TEAM_OF[me])
+    lines = [f"You: seat {me} ({SEAT_NAMES[me]}), dealer seat {info.dealer}, "
+             f"game scores us {info.scores[us]} - them {info.scores[them]}"]
     if info.contract >= 0:
         lines.append(f"Contract: {CONTRACT_NAMES[info.contract]}, taken by seat {info.taker} "
-                     f"({_SEAT_NAMES[info.taker]}); turned card {card_to_str(info.turned_card)}")
+                     f"({SEAT_NAMES[info.taker]}); turned card {card_to_str(info.turned_card)}")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
     if info.bids:
         lines.append("Bids: " + ", ".join(f"{s}:{action_to_string(a)}" for s, a in info.bids))
     if info.contract >= 0:
-        lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[me & 1]}"
-                     f" - them {info.card_points[1 - (me & 1)]}")
-        trick = ", ".join(f"{_SEAT_NAMES[(info.trick_leader + i) % 4]} {card_to_str(c)}"
-                          for i, c in enumerate(info.trick))
+        lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]}"
+                     f" - them {info.card_points[them]}")
+        trick = ", ".join(f"{SEAT_NAMES[seat]} {card_to_str(c)}"
+                          for seat, c in zip(seats_from(info.trick_leader), info.trick))
         lines.append(f"Trick: {trick or '(empty)'}")
     for seat, kind, c in info.announcements:
         lines.append(f"Seat {seat} announced {kind} ({card_to_str(c)})")
@@ -88,7 +88,7 @@ def render_view(info: InfoSet, mode: str):
 
 def contract_label(contract: int) -> str:
     """A contract as a player says it: ``"♠ trump"`` .. ``"♣ trump"``, ``"no-trump"``, ``"all-trump"``."""
-    return f"{SUIT_SYMBOLS[contract]} trump" if 0 <= contract < 4 else CONTRACT_NAMES[contract]
+    return f"{SUIT_SYMBOLS[contract]} trump" if 0 <= contract < NUM_SUITS else CONTRACT_NAMES[contract]
 
 
 def action_label(action: int, turned_card: int | None = None) -> str:
@@ -109,7 +109,7 @@ def action_label(action: int, turned_card: int | None = None) -> str:
 
 def trick_text(leader: int, cards) -> str:
     """``"West 7♠, North A♠, ..."``: the cards of a trick led by ``leader``, in play order."""
-    return ", ".join(f"{_SEAT_NAMES[(leader + i) % 4]} {card_to_str(c)}" for i, c in enumerate(cards))
+    return ", ".join(f"{SEAT_NAMES[seat]} {card_to_str(c)}" for seat, c in zip(seats_from(leader), cards))
 
 
 def render_play_text(info: InfoSet) -> str:
@@ -118,31 +118,31 @@ def render_play_text(info: InfoSet) -> str:
     last finished trick shown, and no legal-action ids (the caller lists the choices).
     Only ``info`` is read, so nothing depends on other seats' cards (RULES.md §11)."""
     me = info.seat
-    us, them = me & 1, 1 - (me & 1)
-    lines = [f"You: {_SEAT_NAMES[me]} (seat {me}), partner {_SEAT_NAMES[me ^ 2]}; dealer {_SEAT_NAMES[info.dealer]}; "
+    us, them = TEAM_OF[me], other_team(TEAM_OF[me])
+    lines = [f"You: {SEAT_NAMES[me]} (seat {me}), partner {SEAT_NAMES[partner_of(me)]}; dealer {SEAT_NAMES[info.dealer]}; "
              f"game score us {info.scores[us]} - them {info.scores[them]}"]
     if info.contract >= 0:
-        lines.append(f"Contract: {contract_label(info.contract)}, taken by {_SEAT_NAMES[info.taker]}; "
+        lines.append(f"Contract: {contract_label(info.contract)}, taken by {SEAT_NAMES[info.taker]}; "
                      f"turned card {card_to_str(info.turned_card)}")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
     if info.bids:
-        lines.append("Bids: " + ", ".join(f"{_SEAT_NAMES[s]} {action_label(a, info.turned_card)}"
+        lines.append("Bids: " + ", ".join(f"{SEAT_NAMES[s]} {action_label(a, info.turned_card)}"
                                           for s, a in info.bids))
     if info.contract >= 0:
         lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]} - them "
                      f"{info.card_points[them]}")
         if info.tricks:
             leader, cards, winner = info.tricks[-1]
-            lines.append(f"Last trick: {trick_text(leader, cards)} (won by {_SEAT_NAMES[winner]})")
+            lines.append(f"Last trick: {trick_text(leader, cards)} (won by {SEAT_NAMES[winner]})")
         lines.append(f"Trick: {trick_text(info.trick_leader, info.trick) or '(empty)'}")
     for seat, decls in enumerate(info.declared):
         for d in decls:
-            lines.append(f"{_SEAT_NAMES[seat]} declared {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} "
+            lines.append(f"{SEAT_NAMES[seat]} declared {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} "
                          f"({d.points})")
     for seat, kind, c in info.announcements:
-        lines.append(f"{_SEAT_NAMES[seat]} announced {kind} ({card_to_str(c)})")
+        lines.append(f"{SEAT_NAMES[seat]} announced {kind} ({card_to_str(c)})")
     lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")
     if not info.legal_actions and info.current_seat >= 0:
-        lines.append(f"Waiting for {_SEAT_NAMES[info.current_seat]}")
+        lines.append(f"Waiting for {SEAT_NAMES[info.current_seat]}")
     return "\n".join(lines)

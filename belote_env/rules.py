@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, STRENGTH, SUIT_MASK
+from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUIT_MASK, SUITS
 from .config import Rules
 
 __all__ = ["legal_cards", "trick_winner", "POWER"]
@@ -22,11 +22,11 @@ def _power_table():
     table = []
     for k in range(NUM_CONTRACTS):
         per_led = []
-        for led in range(4):
+        for led in SUITS:
             row = []
             for c in range(NUM_CARDS):
                 s = c >> 3
-                if k < 4 and s == k:
+                if k < NUM_SUITS and s == k:
                     row.append(16 + STRENGTH[k][c])
                 elif s == led:
                     row.append(8 + STRENGTH[k][c])

@@ -25,8 +25,9 @@ from math import factorial
 
 from .cards import cards_of
 from .declarations import best_declarations
-from .inference import Constraints, public_constraints
+from .inference import LOCATIONS, STOCK, Constraints, public_constraints
 from .infoset import InfoSet
+from .table import NUM_SEATS, seats_from
 
 __all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
 
@@ -53,10 +54,10 @@ class HiddenDeal:
 def _groups(c: Constraints) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
     """Free hidden cards grouped by the tuple of locations that may hold them, and the
     capacity of each location once its known cards are placed."""
-    locs = [loc for loc in range(5) if c.sizes[loc] > 0]
+    locs = [loc for loc in LOCATIONS if c.sizes[loc] > 0]
     free = c.hidden
-    caps = [0] * 5
-    for loc in range(5):
+    caps = [0] * len(LOCATIONS)
+    for loc in LOCATIONS:
         free &= ~c.known[loc]
         caps[loc] = c.sizes[loc] - c.known[loc].bit_count()
         if caps[loc] < 0:
@@ -163,8 +164,7 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
         return True
     first_trick = info.tricks[0] if info.tricks else (info.trick_leader, info.trick, -1)
     leader, cards, _ = first_trick
-    for p in range(len(cards)):
-        seat = (leader + p) % 4
+    for seat in seats_from(leader)[:len(cards)]:
         if seat == info.seat:
             continue
         declared = info.declared[seat]
@@ -202,7 +202,7 @@ class HiddenHandSampler:
             hands = self._drawer.draw(rng)
             hands[info.seat] = info.hand
             if _declarations_consistent(info, hands):
-                return HiddenDeal((hands[0], hands[1], hands[2], hands[3]), hands[4])
+                return HiddenDeal(tuple(hands[:NUM_SEATS]), hands[STOCK])
         raise SamplingError(f"no deal consistent with the declarations found in {self.max_tries} draws")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import Rules
+from .table import other_team
 
 __all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS"]
 
@@ -52,7 +53,7 @@ class DealScore:
 
     def difference(self, team: int) -> int:
         """``points[team] - points[1 - team]``: the deal's point difference for ``team``."""
-        return self.points[team] - self.points[1 - team]
+        return self.points[team] - self.points[other_team(team)]
 
 
 def score_deal(
@@ -87,7 +88,7 @@ def score_deal(
     rules = rules or Rules()
     if card_points[0] + card_points[1] != 152 or tricks_won[0] + tricks_won[1] != 8:
         raise ValueError(f"card points must sum to 152 and tricks to 8, got {card_points}, {tricks_won}")
-    defender_team = 1 - taker_team
+    defender_team = other_team(taker_team)
     capot = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
     if capot is None:
         tp = [card_points[0], card_points[1]]

@@ -43,17 +43,21 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .cards import BEATS, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK
+from .cards import (
+    BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK,
+    SUITS,
+)
 from .config import Rules
 from .game import GameState, Phase
 from .rules import POWER
+from .table import NUM_SEATS, SEATS, TEAM_OF, TEAMS, absolute_seat, relative_seat, seats_from
 
 __all__ = ["Position", "solve", "card_values", "position_of", "Solver"]
 
 _SUIT = np.array(SUIT_MASK, dtype=np.int64)
 # ORDER[contract][suit][i]: the suit's cards, strongest first under that contract
-_ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in range(4)]
-                   for k in range(6)], dtype=np.int64)
+_ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
+                   for k in range(NUM_CONTRACTS)], dtype=np.int64)
 _POWER = np.array(POWER, dtype=np.int64)  # [contract][led suit][card]
 _BEATS = np.array(BEATS, dtype=np.int64)  # [contract][card]: same-suit cards stronger than card
 _POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_OPTION.items()}
@@ -62,6 +66,18 @@ _POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_
 _K, _TEAM, _PMF, _UNDER, _TWO, _STAMP = range(6)
 _TT_BITS = 20
 _MAXV = 1000  # above any value (162)
+
+# Seat facts from table.py, frozen into the compiled code as constants (numba reads module
+# globals at compile time): the number of seats and suits, _AFTER[leader, i] the seat i
+# places after ``leader`` (the i-th to play in a trick it leads), _TEAM_OF[seat] its team.
+_NS = NUM_SEATS
+_NSUITS = NUM_SUITS
+_LAST = NUM_SEATS - 1  # trick position of the last card
+_AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)
+_TEAM_OF = np.array(TEAM_OF, dtype=np.int64)
+_TEAM0 = np.array([s in TEAMS[0] for s in SEATS], dtype=np.bool_)  # the seats of team 0
+_NT = NO_TRUMP
+assert _NS == 4, "_last_two plays out the four seats of a trick"
 
 
 @njit(cache=True)
@@ -90,10 +106,10 @@ def _legal(hand, trick, n, win_pos, prm, beats, suit):
     led = trick[0] >> 3
     led_cards = hand & suit[led]
     win = trick[win_pos]
-    if k >= 4:  # no-trump: follow suit; all-trump: follow and beat the winner when you can
+    if k >= _NT:  # no-trump: follow suit; all-trump: follow and beat the winner when you can
         if led_cards == 0:
             return hand
-        if k == 4:
+        if k == _NT:
             return led_cards
         higher = led_cards & beats[win]
         return higher if higher else led_cards
@@ -121,19 +137,20 @@ def _legal(hand, trick, n, win_pos, prm, beats, suit):
 
 
 @njit(cache=True)
-def _moves(hands, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, tt_move, out_cards, out_score):
+def _moves(hands, leader, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, tt_move, out_cards,
+           out_score):
     """Fill ``out_cards`` with the legal cards to search (one per equivalence class), best
-    first; returns how many."""
+    first; returns how many. ``seat`` plays the ``n``-th card of a trick led by ``leader``."""
     hand = hands[seat]
     legal = _legal(hand, trick, n, win_pos, prm, beats, suit)
     live = 0  # cards that separate two cards of the hand: other hands and the trick
-    for s in range(4):
+    for s in range(_NS):
         if s != seat:
             live |= hands[s]
     for i in range(n):
         live |= np.int64(1) << trick[i]
     m = 0
-    for s in range(4):
+    for s in range(_NSUITS):
         if legal & suit[s] == 0:
             continue
         prev = -1
@@ -155,16 +172,16 @@ def _moves(hands, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, 
                     led = trick[0] >> 3
                     wc = trick[win_pos]
                     takes = power[led, c] > power[led, wc]
-                    partner_wins = (((seat - n + win_pos) & 1) == (seat & 1))
+                    partner_wins = _TEAM_OF[_AFTER[leader, win_pos]] == _TEAM_OF[seat]
                     if takes:
-                        if n == 3:
+                        if n == _LAST:
                             sc = 2000 + pts[c]
-                        elif beats[c] & live == 0 and (c >> 3 == led or prm[_K] >= 4):
+                        elif beats[c] & live == 0 and (c >> 3 == led or prm[_K] >= _NT):
                             sc = 1000 + pts[c]
                         else:
                             sc = 400 - power[led, c]
                     elif partner_wins:
-                        sc = 1500 + pts[c] - power[led, c] if n == 3 else 500 + pts[c] - power[led, c]
+                        sc = 1500 + pts[c] - power[led, c] if n == _LAST else 500 + pts[c] - power[led, c]
                     else:
                         sc = -8 * pts[c] - power[led, c]
                 # insertion sort, descending score
@@ -197,13 +214,13 @@ def _last_trick(hands, leader, team, pts, power):
     w = 0
     wpow = power[led, c0]
     tp = pts[c0] + 10
-    for p in range(1, 4):
-        c = _lowbit(hands[(leader + p) & 3])
+    for p in range(1, _NS):
+        c = _lowbit(hands[_AFTER[leader, p]])
         tp += pts[c]
         if power[led, c] > wpow:
             wpow = power[led, c]
             w = p
-    return tp if ((leader + w) & 1) == team else 0
+    return tp if _TEAM_OF[_AFTER[leader, w]] == team else 0
 
 
 @njit(cache=True)
@@ -211,12 +228,12 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
     """Exact takers' points of the last two tricks (two cards in each hand), by plain
     minimax over the at most 16 ways to play the first of them."""
     team = prm[_TEAM]
-    trick = np.zeros(4, np.int64)
+    trick = np.zeros(_NS, np.int64)
     s0 = leader
-    s1 = (leader + 1) & 3
-    s2 = (leader + 2) & 3
-    s3 = (leader + 3) & 3
-    max0 = (s0 & 1) == team
+    s1 = _AFTER[leader, 1]
+    s2 = _AFTER[leader, 2]
+    s3 = _AFTER[leader, 3]
+    max0 = _TEAM_OF[s0] == team
     best0 = -1 if max0 else _MAXV
     l0 = hands[s0]
     while l0:
@@ -249,8 +266,8 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
                     w3 = 3 if power[led, c3] > power[led, trick[w2]] else w2
                     hands[s3] ^= np.int64(1) << c3
                     stats[0] += 1
-                    wseat = (leader + w3) & 3
-                    v = pts[c0] + pts[c1] + pts[c2] + pts[c3] if (wseat & 1) == team else 0
+                    wseat = _AFTER[leader, w3]
+                    v = pts[c0] + pts[c1] + pts[c2] + pts[c3] if _TEAM_OF[wseat] == team else 0
                     v += _last_trick(hands, wseat, team, pts, power)
                     hands[s3] ^= np.int64(1) << c3
                     if max0:  # seat 3 is on the other team: it minimises
@@ -302,13 +319,13 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
     GAIN = np.empty(D, np.int64)  # points the move into this node gave the takers
     NMV = np.empty(D, np.int64)
     MI = np.empty(D, np.int64)
-    TR = np.zeros((D, 4), np.int64)
+    TR = np.zeros((D, _NS), np.int64)
     MV = np.empty((D, 8), np.int64)
     SC = np.empty(8, np.int64)
     team = prm[_TEAM]
     bits = stats[1]
     rest = 0
-    for s in range(4):
+    for s in range(_NS):
         h = hands[s]
         while h:
             rest += pts[_lowbit(h)]
@@ -331,8 +348,8 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
     while True:
         ret = False
         n = N[d]
-        seat = (LEAD[d] + n) & 3
-        maximise = (seat & 1) == team
+        seat = _AFTER[LEAD[d], n]
+        maximise = _TEAM_OF[seat] == team
         if entering:
             entering = False
             stats[0] += 1
@@ -341,7 +358,9 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
             KEY[d] = -1
             ttm = -1
             if n == 0:
-                rem = hands[0] | hands[1] | hands[2] | hands[3]
+                rem = 0
+                for s in range(_NS):
+                    rem |= hands[s]
                 if rem == 0:
                     v = 0
                     ret = True
@@ -353,14 +372,18 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
                     lo = 0
                     hi = REST[d] + 10
                     k = prm[_K]
-                    if k < 4:  # the top trumps held by one team all go to that team
+                    if k < _NT:  # the top trumps held by one team all go to that team
+                        team0 = 0  # the cards of team 0
+                        for s in range(_NS):
+                            if _TEAM0[s]:
+                                team0 |= hands[s]
                         run = 0
                         run_team = -1
                         for j in range(8):
                             c = order[k, j]
                             if (rem >> c) & 1 == 0:
                                 continue
-                            t = 0 if (hands[0] | hands[2]) >> c & 1 else 1
+                            t = 0 if (team0 >> c) & 1 else 1
                             if run_team < 0:
                                 run_team = t
                             elif t != run_team:
@@ -409,7 +432,7 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
                     v = 0
                     ret = True
             if not ret:
-                NMV[d] = _moves(hands, seat, TR[d], n, WP[d], prm, pts, power, beats, order, suit, ttm, MV[d], SC)
+                NMV[d] = _moves(hands, LEAD[d], seat, TR[d], n, WP[d], prm, pts, power, beats, order, suit, ttm, MV[d], SC)
                 MI[d] = 0
                 BEST[d] = -1 if maximise else _MAXV
                 BESTC[d] = -1
@@ -423,12 +446,17 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
                 else:
                     led = TR[d, 0] >> 3
                     nwp = n if power[led, c] > power[led, TR[d, WP[d]]] else WP[d]
-                if n == 3:
-                    wseat = (LEAD[d] + nwp) & 3
-                    tp = pts[TR[d, 0]] + pts[TR[d, 1]] + pts[TR[d, 2]] + pts[c]
-                    if hands[0] | hands[1] | hands[2] | hands[3] == 0:
+                if n == _LAST:
+                    wseat = _AFTER[LEAD[d], nwp]
+                    tp = pts[c]
+                    for i in range(_LAST):
+                        tp += pts[TR[d, i]]
+                    left = 0
+                    for s in range(_NS):
+                        left |= hands[s]
+                    if left == 0:
                         tp += 10  # dix de der
-                    g = tp if (wseat & 1) == team else 0
+                    g = tp if _TEAM_OF[wseat] == team else 0
                     N[d + 1] = 0
                     LEAD[d + 1] = wseat
                     WP[d + 1] = 0
@@ -474,10 +502,10 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
         v += GAIN[d]
         d -= 1
         n = N[d]
-        seat = (LEAD[d] + n) & 3
+        seat = _AFTER[LEAD[d], n]
         c = MV[d, MI[d] - 1]
         hands[seat] ^= np.int64(1) << c
-        if (seat & 1) == team:
+        if _TEAM_OF[seat] == team:
             if v > BEST[d]:
                 BEST[d] = v
                 BESTC[d] = c
@@ -523,26 +551,31 @@ def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
     for i in range(1, n):
         if power[trick[0] >> 3, trick[i]] > power[trick[0] >> 3, trick[win_pos]]:
             win_pos = i
-    seat = (leader + n) & 3
+    seat = _AFTER[leader, n]
     team = prm[_TEAM]
     legal = _legal(hands[seat], trick, n, win_pos, prm, beats, suit)
     for c in range(32):
         out[c] = -1
     cards = np.empty(8, np.int64)
     score = np.empty(8, np.int64)
-    m = _moves(hands, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, -1, cards, score)
-    child = np.zeros(4, np.int64)
+    m = _moves(hands, leader, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, -1, cards, score)
+    child = np.zeros(_NS, np.int64)
     guess = 81
     for i in range(m):  # each class once, exactly; a sibling's value is the next guess
         c = cards[i]
         hands[seat] ^= np.int64(1) << c
-        if n == 3:
-            wp = 3 if power[trick[0] >> 3, c] > power[trick[0] >> 3, trick[win_pos]] else win_pos
-            wseat = (leader + wp) & 3
-            tp = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[c]
-            if hands[0] | hands[1] | hands[2] | hands[3] == 0:
+        if n == _LAST:
+            wp = _LAST if power[trick[0] >> 3, c] > power[trick[0] >> 3, trick[win_pos]] else win_pos
+            wseat = _AFTER[leader, wp]
+            tp = pts[c]
+            left = 0
+            for j in range(_LAST):
+                tp += pts[trick[j]]
+            for s in range(_NS):
+                left |= hands[s]
+            if left == 0:
                 tp += 10  # dix de der
-            gain = tp if (wseat & 1) == team else 0
+            gain = tp if _TEAM_OF[wseat] == team else 0
             v = gain + _exact(hands, child, 0, wseat, guess - gain,
                               prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats)
         else:
@@ -556,12 +589,12 @@ def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
         guess = v
     # equivalent cards (adjacent, same points) take their representative's value
     live = 0
-    for s in range(4):
+    for s in range(_NS):
         if s != seat:
             live |= hands[s]
     for i in range(n):
         live |= np.int64(1) << trick[i]
-    for s in range(4):
+    for s in range(_NSUITS):
         prev = -1
         for j in range(8):
             c = order[s, j]
@@ -596,7 +629,7 @@ class Position:
     @property
     def to_play(self) -> int:
         """The seat to play a card now."""
-        return (self.leader + len(self.trick)) % 4
+        return absolute_seat(len(self.trick), self.leader)
 
 
 def position_of(state: GameState) -> Position:
@@ -612,15 +645,15 @@ def _check(position: Position) -> None:
     p = position
     if not isinstance(p.rules, Rules):
         raise ValueError(f"position.rules must be a Rules, got {type(p.rules).__name__}")
-    if type(p.contract) is not int or not 0 <= p.contract < 6:
+    if type(p.contract) is not int or not 0 <= p.contract < NUM_CONTRACTS:
         raise ValueError(f"contract must be a contract kind 0..5, got {p.contract!r}")
     for name in ("taker", "leader"):
         v = getattr(p, name)
-        if type(v) is not int or not 0 <= v < 4:
-            raise ValueError(f"{name} must be a seat 0..3, got {v!r}")
-    if len(p.hands) != 4 or not all(type(h) is int and 0 <= h < 1 << NUM_CARDS for h in p.hands):
+        if type(v) is not int or v not in SEATS:
+            raise ValueError(f"{name} must be a seat 0..{NUM_SEATS - 1}, got {v!r}")
+    if len(p.hands) != NUM_SEATS or not all(type(h) is int and 0 <= h < 1 << NUM_CARDS for h in p.hands):
         raise ValueError(f"hands must be four 32-bit card masks, got {p.hands!r}")
-    if len(p.trick) > 3 or not all(type(c) is int and 0 <= c < NUM_CARDS for c in p.trick):
+    if len(p.trick) >= NUM_SEATS or not all(type(c) is int and 0 <= c < NUM_CARDS for c in p.trick):
         raise ValueError(f"trick must hold 0..3 card ids 0..31, got {p.trick!r}")
     seen = 0
     for m in (*p.hands, *(1 << c for c in p.trick)):
@@ -629,7 +662,7 @@ def _check(position: Position) -> None:
         seen |= m
     sizes = [h.bit_count() for h in p.hands]
     full = sizes[p.to_play]  # seats that already played to this trick hold one card fewer
-    want = [full - 1 if (s - p.leader) % 4 < len(p.trick) else full for s in range(4)]
+    want = [full - 1 if relative_seat(s, p.leader) < len(p.trick) else full for s in SEATS]
     if sizes != want or (full == 0 and p.trick):
         raise ValueError(f"hand sizes {sizes} do not fit a trick of {len(p.trick)} card(s) led by seat {p.leader}")
 
@@ -666,20 +699,20 @@ class Solver:
         p, r = position, position.rules
         last = self._last
         if same_deal and last is not None and (
-                last[1:] != (p.contract, p.taker & 1, r)
+                last[1:] != (p.contract, TEAM_OF[p.taker], r)
                 or any(h & ~prev for h, prev in zip(p.hands, last[0]))):
             raise ValueError("same_deal=True needs a position of the previous call's deal (each hand a subset "
                              "of that seat's previous hand, same contract, taker team and rules)")
-        self._last = (p.hands, p.contract, p.taker & 1, r)
+        self._last = (p.hands, p.contract, TEAM_OF[p.taker], r)
         if not same_deal or self._stamp == 0:
             self._stamp += 1
         if self._stamp >= 1 << 28:  # the stamp's bits in the key are used up: start afresh
             self._tt_key[:] = -1
             self._stamp = 1
-        prm = np.array([p.contract, p.taker & 1, r.partner_master_free, r.undertrump == "required",
+        prm = np.array([p.contract, TEAM_OF[p.taker], r.partner_master_free, r.undertrump == "required",
                         r.obligations == "two_player", self._stamp], dtype=np.int64)
         hands = np.array(p.hands, dtype=np.int64)
-        trick = np.zeros(4, dtype=np.int64)
+        trick = np.zeros(NUM_SEATS, dtype=np.int64)
         trick[:len(p.trick)] = p.trick
         self._stats[0] = 0
         k = p.contract

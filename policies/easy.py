@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from belote_env import InfoSet
 from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.cards import POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.cards import NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 
 from .base import with_belote
 
@@ -42,7 +42,7 @@ class EasyPolicy:
             turned_suit = info.turned_card >> 3
             return TAKE if hand >> card(Rank.JACK, turned_suit) & 1 else PASS
         best, best_len = PASS, 1
-        for s in range(4):
+        for s in range(NUM_SUITS):
             a = NAME_CONTRACT + s
             if a in legal and hand >> card(Rank.JACK, s) & 1:
                 n = (hand & SUIT_MASK[s]).bit_count()

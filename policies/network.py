@@ -28,6 +28,7 @@ from belote_env.actions import ANNOUNCE_BELOTE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
+from belote_env.cards import SUITS
 
 from .base import with_belote
 
@@ -620,7 +621,7 @@ def suit_permutation_tables() -> tuple[torch.Tensor, torch.Tensor]:
 
         from belote_env.observation import suit_permutation_index
 
-        idx = [suit_permutation_index(p) for p in itertools.permutations(range(4))]
+        idx = [suit_permutation_index(p) for p in itertools.permutations(SUITS)]
         _SUIT_TABLES = (torch.from_numpy(np.stack([o for o, _ in idx])),
                         torch.from_numpy(np.stack([c for _, c in idx])))
     return _SUIT_TABLES

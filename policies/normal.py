@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from belote_env import InfoSet
 from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.inference import public_constraints
 from belote_env.rules import trick_winner
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
 
 from .base import with_belote
 
@@ -50,7 +51,7 @@ def _has(hand: int, rank: int, suit: int) -> bool:
 def hand_value(hand: int, contract: int) -> float:
     """Heuristic value of an 8-ish card ``hand`` (mask) for ``contract`` (0..5)."""
     v = 0.0
-    if contract < 4:
+    if contract < NUM_SUITS:
         trumps = hand & SUIT_MASK[contract]
         for r, val in _TRUMP_VALUE.items():
             if _has(hand, r, contract):
@@ -58,7 +59,7 @@ def hand_value(hand: int, contract: int) -> float:
         if _has(hand, Rank.KING, contract) and _has(hand, Rank.QUEEN, contract):
             v += BELOTE_VALUE
         v += max(0, trumps.bit_count() - 2)
-        for s in range(4):
+        for s in range(NUM_SUITS):
             if s == contract:
                 continue
             if _has(hand, Rank.ACE, s):
@@ -68,7 +69,7 @@ def hand_value(hand: int, contract: int) -> float:
             elif _has(hand, Rank.TEN, s):
                 v += 0.3
         return v
-    for s in range(4):
+    for s in range(NUM_SUITS):
         if contract == NO_TRUMP:
             if _has(hand, Rank.ACE, s):
                 v += 3.0
@@ -104,7 +105,7 @@ class NormalPolicy:
             if a == PASS:
                 continue
             k = a - NAME_CONTRACT
-            v = hand_value(hand, k) - (1.0 if k >= 4 else 0.0)
+            v = hand_value(hand, k) - (1.0 if k >= NUM_SUITS else 0.0)
             if v >= best_v:
                 best, best_v = a, v
         return best
@@ -124,8 +125,10 @@ class NormalPolicy:
             return cards[0]
         k = info.contract
         pts, st = POINTS[k], STRENGTH[k]
-        trump = SUIT_MASK[k] if k < 4 else 0
-        played = info.played_by[0] | info.played_by[1] | info.played_by[2] | info.played_by[3]
+        trump = SUIT_MASK[k] if k < NUM_SUITS else 0
+        played = 0
+        for m in info.played_by:
+            played |= m
         out = FULL_DECK & ~played & ~info.hand  # cards the others may still hold
         me = info.seat
         cons = public_constraints(info)
@@ -134,7 +137,7 @@ class NormalPolicy:
             return not (BEATS[k][c] & out)
 
         def low_key(c: int):
-            return (pts[c], c >> 3 == k if k < 4 else False, st[c], c)
+            return (pts[c], c >> 3 == k if k < NUM_SUITS else False, st[c], c)
 
         trick = info.trick
         if not trick:
@@ -145,18 +148,17 @@ class NormalPolicy:
         partner_winning = win_pos == pos - 2
         trick_pts = sum(pts[c] for c in trick)
         # opponents still to play after me
-        later = [(info.trick_leader + p) % 4 for p in range(pos + 1, 4)]
-        later_opps = [s for s in later if (s & 1) != (me & 1)]
+        later_opps = [s for s in seats_from(info.trick_leader)[pos + 1:] if TEAM_OF[s] != TEAM_OF[me]]
         led = trick[0] >> 3
 
         def safe(c: int) -> bool:
             """Would card c (winning now) stay the winner against the opponents to come?"""
             for s in later_opps:
                 poss = cons.possible(s)
-                if c >> 3 == led or (k < 4 and c >> 3 == k):
+                if c >> 3 == led or (k < NUM_SUITS and c >> 3 == k):
                     if poss & BEATS[k][c]:
                         return False
-                if k < 4 and c >> 3 != k and poss & trump and (
+                if k < NUM_SUITS and c >> 3 != k and poss & trump and (
                         not poss & SUIT_MASK[led] or RUFF_CAUTION and (poss & SUIT_MASK[led]).bit_count() <= 2):
                     return False  # may ruff: void, or few cards of the suit left to hold
             return True
@@ -175,7 +177,7 @@ class NormalPolicy:
             non_winning = [c for c in cards if c not in winners] or cards
             return min(non_winning, key=low_key)
         if winners:
-            last = pos == 3
+            last = pos == NUM_SEATS - 1
             worth = last or trick_pts >= WORTH_POINTS or len(info.tricks) == 7
             ruffs = [c for c in winners if c >> 3 != led]  # trumps on a plain led suit
             if ruffs and worth:
@@ -204,12 +206,13 @@ class NormalPolicy:
     def _lead(self, info, cards, out, cons, master, low_key):
         k = info.contract
         pts = POINTS[k]
-        trump = SUIT_MASK[k] if k < 4 else 0
-        our_side = (info.taker & 1) == (info.seat & 1)
+        trump = SUIT_MASK[k] if k < NUM_SUITS else 0
+        my_team = TEAM_OF[info.seat]
+        our_side = TEAM_OF[info.taker] == my_team
         others_trumps = 0
         if trump:
-            for s in range(4):
-                if (s & 1) != (info.seat & 1):
+            for s in SEATS:
+                if TEAM_OF[s] != my_team:
                     others_trumps |= cons.possible(s) & trump
         my_trumps = [c for c in cards if trump >> c & 1]
         # draw trumps as the taker's side while the opponents may hold some, but only with
@@ -229,7 +232,7 @@ class NormalPolicy:
         # as a defender, return the partner's suit (the suit of its first lead; RULES.md §12
         # "supports its partner"). The taker's side does not: its partner's first lead is a
         # low card from a long side suit, not a strength, and the defenders hold the rest
-        partner = info.seat ^ 2
+        partner = partner_of(info.seat)
         for leader, tcards, _ in info.tricks:
             if our_side:
                 break
@@ -250,7 +253,7 @@ class NormalPolicy:
             if not trump or suit == k:
                 return False
             return any(not cons.possible(s) & SUIT_MASK[suit] and cons.possible(s) & trump
-                       for s in range(4) if (s & 1) != (info.seat & 1))
+                       for s in SEATS if TEAM_OF[s] != my_team)
 
         suit = max(sorted(by_suit), key=lambda s: (not ruffable(s), len(by_suit[s])))
         return min(by_suit[suit], key=low_key)

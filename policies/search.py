@@ -100,11 +100,13 @@ from itertools import islice
 from belote_env import InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
 from belote_env.bidding import classic_legal_bids
-from belote_env.cards import ALL_TRUMP, NO_TRUMP, POINTS, Rank, STRENGTH, card
+from belote_env.cards import ALL_TRUMP, NO_TRUMP, NUM_SUITS, POINTS, Rank, STRENGTH, card
 from belote_env.declarations import best_declarations, declaration_winner
 from belote_env.sampling import HiddenHandSampler, SamplingError
 from belote_env.scoring import DIX_DE_DER, score_deal
 from belote_env.solver import Position, Solver
+from belote_env.table import (NUM_SEATS, SEATS, TEAM_OF, eldest_of, other_team, relative_seat, seats_from,
+                               team_of, team_seats)
 
 from .base import Policy, with_belote
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
@@ -138,17 +140,17 @@ def _belote_points(info: InfoSet, hands: tuple[int, ...], contract: int) -> list
     if contract == NO_TRUMP:
         return out
     announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
-    for s in range(4) if contract == ALL_TRUMP else (contract,):
+    for s in range(NUM_SUITS) if contract == ALL_TRUMP else (contract,):
         king, queen = card(Rank.KING, s), card(Rank.QUEEN, s)
         pair = (1 << king) | (1 << queen)
-        for seat in range(4):
+        for seat in SEATS:
             held = hands[seat] | info.played_by[seat]
             if held & pair != pair:
                 continue
             played = info.played_by[seat] & pair
             if (info.rules.belote == "auto" or not played or (seat, king) in announced
                     or (seat, queen) in announced):
-                out[seat & 1] += 20
+                out[TEAM_OF[seat]] += 20
     return out
 
 
@@ -163,13 +165,13 @@ def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, el
         return out
     declared = list(info.declared)
     if not first_trick_done:
-        for seat in range(4):
+        for seat in SEATS:
             if not info.played_by[seat]:
                 declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
     team = declaration_winner(declared, contract, eldest, info.rules.declaration_tie,
                               info.taker if taker is None else taker)
     if team is not None:
-        out[team] = sum(d.points for s in (team, team + 2) for d in declared[s])
+        out[team] = sum(d.points for s in team_seats(team) for d in declared[s])
     return out
 
 
@@ -177,7 +179,7 @@ def _capot_open(info: InfoSet) -> tuple[bool, bool]:
     """(team 0, team 1) may still win every trick: the other team has won none so far."""
     won = [False, False]
     for _, _, winner in info.tricks:
-        won[winner & 1] = True
+        won[TEAM_OF[winner]] = True
     return not won[1], not won[0]
 
 
@@ -191,12 +193,12 @@ def _difference(takers_points: int, taker_team: int, my_team: int, belote: list[
     if takers_points >= DIX_DE_DER:
         cards, last = takers_points - DIX_DE_DER, taker_team
     else:
-        cards, last = takers_points, 1 - taker_team
+        cards, last = takers_points, other_team(taker_team)
     cp = (cards, 152 - cards) if taker_team == 0 else (152 - cards, cards)
     tricks = (4, 4)
     if takers_points == 162 and capot_open[taker_team]:
         tricks = (8, 0) if taker_team == 0 else (0, 8)
-    elif takers_points == 0 and capot_open[1 - taker_team]:
+    elif takers_points == 0 and capot_open[other_team(taker_team)]:
         tricks = (0, 8) if taker_team == 0 else (8, 0)
     result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (decl[0], decl[1]), info.rules,
                         reserve_in=info.reserve)
@@ -379,8 +381,8 @@ class SearchPolicy:
         if len(cands) == 1:
             return cands[0]
         k, taker = info.contract, info.taker
-        taker_team, my_team = taker & 1, info.seat & 1
-        eldest = (info.dealer + 1) % 4
+        taker_team, my_team = team_of(taker), team_of(info.seat)
+        eldest = eldest_of(info.dealer)
         totals = dict.fromkeys(cands, 0.0)
         points = dict.fromkeys(cands, 0.0)
         t0, nodes, n, weights = time.perf_counter(), 0, 0, 0.0
@@ -435,7 +437,7 @@ class SearchPolicy:
         if not contracts:
             self.last_stats = {"samples": 0, "nodes": 0, "seconds": 0.0}
             return PASS if PASS in cands else cands[0]
-        me, eldest = info.seat, (info.dealer + 1) % 4
+        me, eldest = info.seat, eldest_of(info.dealer)
         gain = dict.fromkeys(contracts, 0.0)  # per contract: weighted sum of (take - pass) differences
         weights = 0.0
         t0, nodes, n = time.perf_counter(), 0, 0
@@ -456,13 +458,13 @@ class SearchPolicy:
                 full = _complete(deal.hands, stock, info.turned_card, taker, eldest)
                 value = self.solver.solve(Position(full, k, taker, (), eldest, info.rules))
                 nodes += self.solver.nodes
-                passed = _difference(value, taker & 1, me & 1, _belote_points(info, full, k),
+                passed = _difference(value, team_of(taker), team_of(me), _belote_points(info, full, k),
                                      _declaration_points(info, full, k, eldest, False, taker), info)
             full = _complete(deal.hands, stock, info.turned_card, me, eldest)
             for a, k in contracts.items():
                 value = self.solver.solve(Position(full, k, me, (), eldest, info.rules))
                 nodes += self.solver.nodes
-                took = _difference(value, me & 1, me & 1, _belote_points(info, full, k),
+                took = _difference(value, team_of(me), team_of(me), _belote_points(info, full, k),
                                    _declaration_points(info, full, k, eldest, False, me), info)
                 gain[a] += w * (took - passed)
             weights += w
@@ -487,14 +489,13 @@ class SearchPolicy:
         """(taker, contract) when, after this seat passes, the model's bids for the seats
         still to speak (the rest of this round, then round 2, this seat included) make a
         contract, else None (passed out)."""
-        eldest = (info.dealer + 1) % 4
         bids = info.bids + ((info.seat, PASS),)
         turned_suit = info.turned_card >> 3
-        order = [((info.seat - eldest) % 4 + 1 + i, info.bid_round) for i in range(3 - (info.seat - eldest) % 4)]
+        in_turn = seats_from(eldest_of(info.dealer))  # bidding order (RULES.md §3)
+        order = [(seat, info.bid_round) for seat in in_turn[relative_seat(info.seat, in_turn[0]) + 1:]]
         if info.bid_round == 1:
-            order += [(i, 2) for i in range(4)]
-        for pos, bid_round in order:
-            seat = (eldest + pos) % 4
+            order += [(seat, 2) for seat in in_turn]
+        for seat, bid_round in order:
             a = self._model_bid(info, seat, hands[seat], bid_round, bids)
             if a != PASS:
                 return seat, (turned_suit if a == TAKE else a - NAME_CONTRACT)
@@ -576,11 +577,11 @@ class SearchPolicy:
     def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the cards the other seats played this deal
         if their hands were ``hands`` (plus their played cards)."""
-        start = [hands[s] | info.played_by[s] for s in range(4)]
+        start = [hands[s] | info.played_by[s] for s in SEATS]
         w = 1.0
         if self.belief_bids and info.bids:
-            first = [0, 0, 0, 0]
-            for s in range(4):
+            first = [0] * NUM_SEATS
+            for s in SEATS:
                 if s != info.seat:
                     rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
                     for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
@@ -589,12 +590,12 @@ class SearchPolicy:
         state = _state_with_hands(info, start)
         if state is None:
             return w
-        seq = [(leader + i) % 4 for leader, cs, _ in info.tricks for i in range(len(cs))]
-        seq += [(info.trick_leader + i) % 4 for i in range(len(info.trick))]
+        seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
+        seq += seats_from(info.trick_leader)[:len(info.trick)]
         played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
         announced = {c for _, kind, c in info.announcements if kind == "belote"}
         for seat, c in zip(seq, played):
-            modelled = seat != info.seat and (self.belief_partner or (seat - info.seat) & 1)
+            modelled = seat != info.seat and (self.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
             if info.declared[seat] and DECLARE in state.legal_actions():
                 if modelled:  # the declaration first (RULES.md §6), then the card on the view after it
                     w *= self._likelihood(state.information_set(seat), DECLARE)
@@ -620,9 +621,10 @@ def expert_policy(seed: int | None = None) -> SearchPolicy:
 def _bidding_view(info: InfoSet) -> InfoSet:
     """``info`` as it stood before the first bid (card-play fields cleared), for replaying
     the bids under the belief policy."""
-    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=(info.dealer + 1) % 4, tricks=(),
-                   played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0), announcements=(),
-                   declared=((), (), (), ()), public_knowledge=((0, 0, 0, 0), (0, 0, 0, 0)))
+    none = (0,) * NUM_SEATS
+    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=eldest_of(info.dealer), tricks=(),
+                   played_by=none, hand_sizes=(5,) * NUM_SEATS, card_points=(0, 0), announcements=(),
+                   declared=((),) * NUM_SEATS, public_knowledge=(none, none))
 
 
 def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int, eldest: int) -> tuple[int, ...]:
@@ -631,13 +633,12 @@ def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int,
     out = list(hands)
     out[taker] |= 1 << turned
     pos = 0
-    for i in range(4):
-        seat = (eldest + i) % 4
+    for seat in seats_from(eldest):
         m = 2 if seat == taker else 3
         for c in stock[pos:pos + m]:
             out[seat] |= 1 << c
         pos += m
-    return (out[0], out[1], out[2], out[3])
+    return tuple(out)
 
 
 def _state_with_hands(info: InfoSet, hands: list[int]):
@@ -647,21 +648,20 @@ def _state_with_hands(info: InfoSet, hands: list[int]):
     that way."""
     from belote_env import GameState
 
-    taker, eldest = info.taker, (info.dealer + 1) % 4
-    rest = [hands[s] & ~((1 << info.turned_card) if s == taker else 0) for s in range(4)]
-    cards = [[c for c in range(32) if rest[s] >> c & 1] for s in range(4)]
+    taker, eldest = info.taker, eldest_of(info.dealer)
+    rest = [hands[s] & ~((1 << info.turned_card) if s == taker else 0) for s in SEATS]
+    cards = [[c for c in range(32) if rest[s] >> c & 1] for s in SEATS]
     first = [cs[:5] for cs in cards]  # which 5 came first does not matter for the play
     later = [cs[5:] for cs in cards]
     if len(later[taker]) != 2:
         return None
     deck: list[int] = []
     for packet in (3, 2):
-        for i in range(4):
-            seat = (eldest + i) % 4
+        for seat in seats_from(eldest):
             deck += first[seat][:packet] if packet == 3 else first[seat][3:5]
     deck.append(info.turned_card)
-    for i in range(4):
-        deck += later[(eldest + i) % 4]
+    for seat in seats_from(eldest):
+        deck += later[seat]
     state = GameState(info.rules, dealer=info.dealer, deck=deck)
     # the match context of ``info``: its views then match the real ones field for field
     state.scores, state.reserve, state.deal_number = list(info.scores), info.reserve, info.deal_number

@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+from belote_env.table import SEATS
+
 __all__ = ["main"]
 
 
@@ -189,6 +191,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     try:  # a Ctrl-C while the bots load (seconds): a one-line message, exit 130, no traceback
         from belote_env import load_rules
+        from belote_env.table import SEATS, partner_of
         from policies import make_policy
 
         from .play import HumanPolicy, play_game_interactive
@@ -199,11 +202,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
         save = _output_file("--save", args.save)  # before the game: a bad path would lose it
         seat = args.seat
         pols = []
-        for s in range(4):
+        for s in SEATS:
             if s == seat:
                 pols.append(HumanPolicy())
             else:
-                spec = args.partner if s == seat ^ 2 else args.opponents
+                spec = args.partner if s == partner_of(seat) else args.opponents
                 pols.append(make_policy(spec, seed=args.seed + s))
     except KeyboardInterrupt:
         print("belote play: interrupted (Ctrl-C) before the game started; nothing to save", file=sys.stderr)
@@ -287,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--no-progress", action="store_true")
     lad.set_defaults(func=_cmd_ladder)
     pl = sub.add_parser("play", help="play a game in the terminal against the bots")
-    pl.add_argument("--seat", type=int, choices=[0, 1, 2, 3], default=0, help="your seat (0 South)")
+    pl.add_argument("--seat", type=int, choices=list(SEATS), default=0, help="your seat (0 South)")
     pl.add_argument("--partner", default="normal", help="your partner's policy: a tier name, a model folder or a "
                                                         "policy factory module.path:function (imported from "
                                                         "PYTHONPATH or the current folder)")

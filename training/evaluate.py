@@ -29,6 +29,7 @@ from belote_env import GameState, Rules
 from belote_env.actions import action_to_string
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
+from belote_env.table import SEATS, TEAM_OF, absolute_seat, team_of
 from policies.base import Policy, PolicyError
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "match_deck", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
@@ -173,7 +174,7 @@ def _act(state: GameState, policy: Policy) -> int:
 
 
 def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float] | None = None,
-              moves: list[int] | None = None, teams: tuple[int, int, int, int] = (0, 1, 0, 1),
+              moves: list[int] | None = None, teams: tuple[int, ...] = TEAM_OF,
               decks: Callable[[int, int], Sequence[int]] | None = None) -> int:
     """Play ``state`` until a deal is scored, redealing void deals (RULES.md §3.4).
 
@@ -247,10 +248,10 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
         for a_team in (0, 1):
             _reseed(a, f"{seed}-{i}-{a_team}-a")
             _reseed(b, f"{seed}-{i}-{a_team}-b")
-            seats = [a if s & 1 == a_team else b for s in range(4)]
-            teams = tuple(0 if s & 1 == a_team else 1 for s in range(4))
+            seats = [a if team_of(s) == a_team else b for s in SEATS]
+            teams = tuple(0 if team_of(s) == a_team else 1 for s in SEATS)
             decks = functools.partial(match_deck, seed, i)  # both copies: the same deck at each deal and redeal
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4, deck=decks(0, 0))
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0), deck=decks(0, 0))
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
             for score in state.deal_scores:

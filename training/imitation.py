@@ -19,6 +19,7 @@ from torch import nn
 from belote_env import GameState, Rules
 from belote_env.actions import NUM_ACTIONS
 from belote_env.observation import OBS_SIZE, encode_infoset
+from belote_env.table import absolute_seat, team_of
 from policies import make_policy
 from policies.network import BeloteNet
 
@@ -51,7 +52,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         it = tqdm(it, desc=f"imitation data ({teacher})", unit="deal")
     buf = np.zeros(OBS_SIZE + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
     for d in it:
-        st = GameState(rules, rng=rng, dealer=d % 4)
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
         seats = []
         while not st.is_deal_over:
             seat = st.current
@@ -70,7 +71,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
             st.apply(a)
         score = st.deal_score
         for seat in seats:
-            rets.append(0.0 if score is None else score.difference(seat & 1) / 162.0)
+            rets.append(0.0 if score is None else score.difference(team_of(seat)) / 162.0)
     return {"obs": np.stack(obs), "mask": np.stack(masks), "action": np.array(acts, dtype=np.int64),
             "ret": np.array(rets, dtype=np.float32)}
 

@@ -41,6 +41,7 @@ import torch as th
 from belote_env import GameState, Rules
 from belote_env.observation import OBS_SIZE, encode_infoset
 from belote_env.solver import Solver, position_of
+from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
@@ -60,11 +61,11 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     previous call was on an earlier position of this deal (``Solver.card_values``)."""
     info = state.information_set(state.current)
     k, taker = state.contract, state.taker
-    taker_team, my_team = taker & 1, state.current & 1
+    taker_team, my_team = team_of(taker), team_of(state.current)
     hands = tuple(state.hands)
     vals = solver.card_values(position_of(state), same_deal=same_deal)
     bel = _belote_points(info, hands, k)
-    decl = _declaration_points(info, hands, k, (state.dealer + 1) % 4, bool(info.tricks))
+    decl = _declaration_points(info, hands, k, eldest_of(state.dealer), bool(info.tricks))
     base = info.card_points[taker_team]
     return {c: float(_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
@@ -120,8 +121,8 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
     for d in it:
-        st = GameState(rules, rng=rng, dealer=d % 4)
-        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         same = False
         while not st.is_deal_over:
             seat = st.current
@@ -191,22 +192,22 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
     for d in it:
-        st = GameState(rules, rng=rng, dealer=d % 4)
-        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(4)]
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         pending = []
         while not st.is_deal_over:
             seat = st.current
             info = st.information_set(seat)
             action = seat_pol[seat].act(info)
             if is_bid_decision(info):
-                vals = {a: _deal_difference(_play_out(_applied(st, a), seat_pol), seat & 1)
+                vals = {a: _deal_difference(_play_out(_applied(st, a), seat_pol), team_of(seat))
                         for a in info.legal_actions if a != action}
                 encode_infoset(info, buf)
                 obs.append(buf.astype(np.float16))
                 pending.append((seat, info.legal_actions, vals, action))
             st.apply(action)
         for seat, legal, vals, action in pending:
-            vals[action] = _deal_difference(st, seat & 1)
+            vals[action] = _deal_difference(st, team_of(seat))
             m = np.zeros(8, dtype=bool)
             row = np.zeros(8, dtype=np.float32)
             for a in legal:

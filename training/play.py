@@ -26,7 +26,7 @@ from typing import Callable, TextIO
 from belote_env import GameState, InfoSet, Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE, action_to_string
 from belote_env.cards import CONTRACT_NAMES, SUIT_SYMBOLS, parse_card
-from belote_env.game import SEAT_NAMES
+from belote_env.table import SEAT_NAMES, other_team, team_of
 from belote_env.records import game_record, replay, write_record
 from belote_env.render import action_label, render_play_text
 
@@ -254,12 +254,12 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
                 print("  everybody passed: the deal is redealt", file=output)
             else:
                 s = state.deal_score
-                us = human_seat & 1
-                print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[1 - us]}; "
-                      f"game: you {state.scores[us]} - them {state.scores[1 - us]}", file=output)
+                us, them = team_of(human_seat), other_team(team_of(human_seat))
+                print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[them]}; "
+                      f"game: you {state.scores[us]} - them {state.scores[them]}", file=output)
             if state.is_game_over:
                 w = state.winner
-                print("Game over: " + ("a draw" if w is None else "you win!" if w == (human_seat & 1) else "you lose"),
+                print("Game over: " + ("a draw" if w is None else "you win!" if w == team_of(human_seat) else "you lose"),
                       file=output)
                 if save_path is not None:
                     print(f"record saved to {save_game_so_far(state, save_path)}", file=output)

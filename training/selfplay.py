@@ -30,14 +30,16 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from belote_env import GameState, Rules
 from belote_env.actions import NUM_ACTIONS
+from belote_env.cards import NUM_CARDS
 from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
+from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, eldest_of, seats_from
 from policies.base import Policy
 
 __all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool", "PERFECT_SIZE",
            "encode_perfect", "PerfectCriticPolicy"]
 
 #: Length of ``encode_perfect``'s block: the hands of relative seats 1..3, then the stock.
-PERFECT_SIZE = 32 * 4
+PERFECT_SIZE = NUM_CARDS * (NUM_SEATS - 1) + NUM_CARDS
 
 
 def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
@@ -54,7 +56,7 @@ def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
     if state.contract < 0:
         for c in state.stock:
             stock |= 1 << c
-    masks = np.array([h[(seat + 1) % 4], h[(seat + 2) % 4], h[(seat + 3) % 4], stock], dtype="<u4")
+    masks = np.array([*(h[s] for s in seats_from(seat)[1:]), stock], dtype="<u4")
     out[:] = np.unpackbits(masks.view(np.uint8), bitorder="little")
     return out
 
@@ -206,7 +208,7 @@ class _Tables:
         self.opponent: list[Policy | None] = [None] * n
         self.learner_team: list[int] = [0] * n
         for j, r in enumerate(table_rngs):
-            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(4)))
+            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(NUM_SEATS)))
             self._draw_opponent(j)
 
     def _draw_opponent(self, j: int) -> None:
@@ -214,12 +216,12 @@ class _Tables:
             self.kind[j], self.opponent[j] = "self", None
         else:
             self.kind[j], self.opponent[j] = self.pool.draw()
-        self.learner_team[j] = self.rng.randrange(2)
+        self.learner_team[j] = self.rng.randrange(NUM_TEAMS)
 
     def _end_deal(self, j: int) -> tuple:
         st = self.tables[j]
         score = st.deal_score
-        rewards = tuple(0.0 if score is None else score.difference(s & 1) / 162.0 for s in range(4))
+        rewards = tuple(0.0 if score is None else score.difference(TEAM_OF[s]) / 162.0 for s in SEATS)
         stats = {
             "kind": self.kind[j],
             "void": score is None,
@@ -229,7 +231,7 @@ class _Tables:
             "decisions": len(st.actions),
         }
         r = self.table_rngs[j]
-        self.tables[j] = GameState(self.rules, rng=r, dealer=(st.dealer + 1) % 4)
+        self.tables[j] = GameState(self.rules, rng=r, dealer=eldest_of(st.dealer))
         self._draw_opponent(j)
         return j, rewards, stats
 
@@ -243,7 +245,7 @@ class _Tables:
                 if st.is_deal_over:
                     events.append(self._end_deal(j))
                     st = self.tables[j]
-                elif self.opponent[j] is None or (st.current & 1) == self.learner_team[j]:
+                elif self.opponent[j] is None or TEAM_OF[st.current] == self.learner_team[j]:
                     break
                 else:
                     st.apply(self.opponent[j].act(st.information_set(st.current)))
@@ -325,7 +327,7 @@ class SelfPlayCollector:
         self.perfect = perfect
         width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
         table_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(n_tables)]
-        self.traj: list[list[list[Transition]]] = [[[], [], [], []] for _ in range(n_tables)]
+        self.traj: list[list[list[Transition]]] = [[[] for _ in SEATS] for _ in range(n_tables)]
         self.episodes: deque[list[Transition]] = deque()
         self.n_ready = 0
         self._obs = np.zeros((n_tables, width), dtype=np.float32)
@@ -388,7 +390,7 @@ class SelfPlayCollector:
 
     def _finish(self, events: list[tuple]) -> None:
         for j, rewards, stats in events:
-            for s in range(4):
+            for s in SEATS:
                 t = self.traj[j][s]
                 if t:
                     t[-1].reward = rewards[s]

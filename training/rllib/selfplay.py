@@ -29,11 +29,12 @@ from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from belote_env.env import REWARD_MODES
+from belote_env.table import NUM_TEAMS, SEATS, team_of
 
 __all__ = ["MAIN", "snapshot_id", "make_mapping_fn", "SelfPlayCallback", "expected_return"]
 
 MAIN = "main"
-AGENTS = tuple(f"player_{i}" for i in range(4))
+AGENTS = tuple(f"player_{i}" for i in SEATS)
 
 
 def snapshot_id(k: int) -> str:
@@ -49,9 +50,9 @@ def make_mapping_fn(n_snapshots: int) -> Callable:
 
     def agent_to_module(agent_id: str, episode, **kwargs) -> str:
         h = zlib.crc32(str(episode.id_).encode())
-        main_team = h & 1
+        main_team = h % NUM_TEAMS  # a bit of the episode hash picks main's team
         seat = int(str(agent_id).rsplit("_", 1)[1])
-        if seat & 1 == main_team:
+        if team_of(seat) == main_team:
             return MAIN
         return snapshot_id((h >> 1) % n_snapshots)
 

@@ -1,0 +1,154 @@
+"""Seats and sides of a Belote table: the one place that knows how seats relate (RULES.md §2).
+
+Seats are numbered 0..n-1 in playing order (play passes to the next seat, "to the left").
+Every other module asks this one for the next seat, a seat relative to another, the
+partner, the sides of a deal, the eldest and the seat names; none writes that arithmetic
+out. ``FOUR`` is the four-player table of team Belote: partners sit opposite (seats 0 and
+2 against 1 and 3), seats named South, West, North, East.
+
+The module-level names (``NUM_SEATS``, ``SEATS``, ``next_seat``, ``team_of``, ...) are
+``FOUR``'s, for the four-seat engine and its callers; they are plain tuples and small
+functions so the hot paths stay as fast as inline arithmetic. A table of another size (the
+two- and three-player games of TWO_THREE.md) is another ``Table``.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Table", "FOUR", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
+           "PARTNER", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
+           "eldest_of", "seats_from", "team_seats"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The seats of a table and who plays with whom.
+
+    Args:
+        n_seats: number of seats (2, 3 or 4), numbered 0..n-1 in playing order.
+        names: a name per seat.
+        teams: the fixed partnerships, each a tuple of seats (``()`` when every seat plays
+            for itself, as in the two- and three-player games where the sides of a deal
+            are the taker against the rest).
+
+    Raises:
+        ValueError: a size outside 2..4, names or teams that do not fit the seats.
+    """
+
+    n_seats: int
+    names: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: ``next[s]``: the seat that plays after ``s``.
+    next: tuple[int, ...] = field(init=False, repr=False)
+    #: ``team[s]``: the index in ``teams`` of ``s``'s team (-1 without teams).
+    team: tuple[int, ...] = field(init=False, repr=False)
+    #: ``relative[me][s]``: ``s`` counted from ``me`` in playing order (0 is ``me``).
+    relative: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.n_seats
+        if type(n) is not int or not 2 <= n <= 4:
+            raise ValueError(f"a table has 2, 3 or 4 seats, got {n!r}")
+        if len(self.names) != n:
+            raise ValueError(f"a table of {n} seats needs {n} seat names, got {self.names!r}")
+        seen = sorted(s for t in self.teams for s in t)
+        if self.teams and seen != list(range(n)):
+            raise ValueError(f"teams must cover seats 0..{n - 1} once each, got {self.teams!r}")
+        object.__setattr__(self, "next", tuple((s + 1) % n for s in range(n)))
+        team = [-1] * n
+        for i, t in enumerate(self.teams):
+            for s in t:
+                team[s] = i
+        object.__setattr__(self, "team", tuple(team))
+        object.__setattr__(self, "relative", tuple(tuple((s - me) % n for s in range(n)) for me in range(n)))
+
+    @property
+    def seats(self) -> range:
+        """Every seat, in playing order from seat 0."""
+        return range(self.n_seats)
+
+    def seats_from(self, first: int) -> tuple[int, ...]:
+        """Every seat in playing order starting at ``first``."""
+        return tuple((first + i) % self.n_seats for i in range(self.n_seats))
+
+    def absolute(self, rel: int, me: int) -> int:
+        """The seat ``rel`` places after ``me`` in playing order (inverse of ``relative``)."""
+        return (me + rel) % self.n_seats
+
+    def eldest(self, dealer: int) -> int:
+        """The seat after the dealer: first to receive cards, to bid and to lead (§3)."""
+        return self.next[dealer]
+
+    def partner(self, seat: int) -> int | None:
+        """``seat``'s partner on a four-seat table (``None`` without fixed teams of two)."""
+        t = self.team[seat]
+        if t < 0 or len(self.teams[t]) != 2:
+            return None
+        a, b = self.teams[t]
+        return b if seat == a else a
+
+
+#: The four-player table of team Belote (RULES.md §2).
+FOUR = Table(4, ("South", "West", "North", "East"), ((0, 2), (1, 3)))
+
+NUM_SEATS = FOUR.n_seats
+NUM_TEAMS = len(FOUR.teams)
+SEATS = FOUR.seats
+TEAMS = FOUR.teams
+SEAT_NAMES = FOUR.names
+NEXT_SEAT = FOUR.next
+TEAM_OF = FOUR.team
+PARTNER = tuple(FOUR.partner(s) for s in SEATS)
+_RELATIVE = FOUR.relative
+
+
+def next_seat(seat: int) -> int:
+    """The seat that plays after ``seat``."""
+    return NEXT_SEAT[seat]
+
+
+def team_of(seat: int) -> int:
+    """``seat``'s team: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return TEAM_OF[seat]
+
+
+def partner_of(seat: int) -> int:
+    """The partner sitting opposite ``seat``."""
+    return PARTNER[seat]
+
+
+def other_team(team: int) -> int:
+    """The other team of the four-seat table."""
+    return 1 - team
+
+
+def relative_seat(seat: int, me: int) -> int:
+    """``seat`` counted from ``me`` in playing order: 0 me, 1 the next seat (left-hand
+    opponent), 2 partner, 3 right-hand opponent."""
+    return _RELATIVE[me][seat]
+
+
+def absolute_seat(rel: int, me: int) -> int:
+    """The seat ``rel`` places after ``me`` (inverse of ``relative_seat``)."""
+    return (me + rel) % NUM_SEATS
+
+
+def eldest_of(dealer: int) -> int:
+    """The seat after ``dealer``."""
+    return NEXT_SEAT[dealer]
+
+
+def seats_from(first: int) -> tuple[int, ...]:
+    """The four seats in playing order starting at ``first``."""
+    return _FROM[first]
+
+
+def team_seats(team: int) -> tuple[int, ...]:
+    """The seats of ``team``."""
+    return TEAMS[team]
+
+
+_FROM = tuple(FOUR.seats_from(s) for s in SEATS)
