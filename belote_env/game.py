@@ -9,6 +9,13 @@ A deal ends in phase ``DEAL_OVER`` (played and scored, or void after eight passe
 ``random.Random`` the state owns (or given explicitly), so a game is reproducible from
 (rules, seed or decks, actions).
 
+The rules it plays live in their own modules: dealing and the completion after a take in
+``dealing``, legal cards and trick winners in ``rules``, what a played card reveals in
+``inference`` (``card_reveals``, ``belote_reveals``), belote, declaration and deal points
+in ``scoring``, the seats in ``table``. A game may start from explicit hands
+(``GameState.from_hands``, ``dealing.deck_from_hands``) and resume with given scores,
+litige reserve and deals played (``scores=``, ``reserve=``, ``deal_number=``).
+
 Pure Python (no numpy).
 """
 
@@ -22,20 +29,17 @@ from .actions import (
     ANNOUNCE_BELOTE, DECLARE, NUM_ACTIONS, PASS, action_to_string,
 )
 from .bidding import classic_bid_contract, classic_legal_bids
-from .cards import (
-    ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK, SUITS, Rank, card,
-    card_to_str, cards_of,
-)
+from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
 from .config import RuleOptionError, Rules
-from .declarations import Declaration, best_declarations, declaration_winner
+from .dealing import check_deck, complete, deal, deck_from_hands
+from .declarations import Declaration, best_declarations
+from .inference import belote_reveals, card_reveals
 from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
-from .scoring import DealScore, score_deal
-from .table import (
-    NEXT_SEAT, NUM_SEATS, SEAT_NAMES, SEATS, TEAM_OF, absolute_seat, partner_of, seats_from, team_of, team_seats,
-)
+from .scoring import DealScore, score_deal, team_belote_points, team_declaration_points
+from .table import NEXT_SEAT, NUM_SEATS, SEAT_NAMES, SEATS, TEAM_OF, absolute_seat, partner_of, team_of
 
-__all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES", "check_rules_supported"]
+__all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES"]
 
 class Phase(IntEnum):
     """Where a game stands."""
@@ -59,18 +63,42 @@ class IllegalActionError(ValueError):
 
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
-def check_rules_supported(rules) -> Rules:
-    """Return ``rules`` if it is a ``Rules`` (the engine plays every option), else raise
-    ``RuleOptionError``."""
-    if not isinstance(rules, Rules):
-        raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
-    return rules
 
 
 def _seat(value, what: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() not in SEATS:
         raise ValueError(f"{what} must be a seat 0..{NUM_SEATS - 1} (int), got {value!r}")
     return value.__index__()
+
+
+_NO_SCORES = (0, 0)
+
+
+def _count(value, what: str) -> int:
+    """``value`` as an int >= 0 (numpy ints too; not a bool), else ``ValueError``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < 0:
+        raise ValueError(f"{what} must be an int >= 0, got {value!r}")
+    return value.__index__()
+
+
+def _resume(rules: Rules, scores, reserve, deal_number) -> tuple[list[int], int, int]:
+    """The checked ``scores``, ``reserve`` and ``deal_number`` a game resumes with."""
+    if (isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or len(scores) != 2):
+        raise ValueError(f"scores must be (team 0, team 1): two ints >= 0, got {scores!r}")
+    scores = [_count(scores[0], "scores[0]"), _count(scores[1], "scores[1]")]
+    reserve = _count(reserve, "reserve")
+    deal_number = _count(deal_number, "deal_number")
+    if reserve and rules.tie != "litige":
+        raise ValueError(f"reserve must be 0 under tie={rules.tie!r}: a litige reserve arises only with "
+                         f"tie='litige' (RULES.md §7), got {reserve}")
+    if scores[0] != scores[1]:  # equal totals play on (RULES.md §8)
+        if rules.target is not None and max(scores) >= rules.target:
+            raise ValueError(f"scores {tuple(scores)} already reach the target {rules.target}: that game is over "
+                             "(RULES.md §8)")
+        if rules.max_deals is not None and deal_number >= rules.max_deals:
+            raise ValueError(f"deal_number {deal_number} already reaches max_deals {rules.max_deals}: that game "
+                             "is over (RULES.md §8)")
+    return scores, reserve, deal_number
 
 
 class GameState:
@@ -81,12 +109,23 @@ class GameState:
         seed: seed of the state's own ``random.Random`` (ignored if ``rng`` is given).
         rng: a ``random.Random`` the state owns from now on, used to shuffle each deck.
         dealer: first dealer's seat (0..3).
-        deck: explicit card order (32 distinct ids) for the first deal, else shuffled.
+        deck: explicit card order (32 distinct ids) for the first deal, else shuffled:
+            ``deck[0:20]`` the packets of 3 then 2 from eldest, ``deck[20]`` the turned
+            card, ``deck[21:]`` the stock (``dealing``, RULES.md §3.1, §3.5); build one
+            from hands with ``dealing.deck_from_hands`` or use ``GameState.from_hands``.
+        scores: (team 0, team 1) game scores to resume a game with (keyword only; ints
+            >= 0, default (0, 0)).
+        reserve: the pending litige reserve (points, RULES.md §7) to resume with (keyword
+            only; int >= 0, only under ``tie="litige"``).
+        deal_number: played deals already finished (keyword only; int >= 0; counts
+            toward ``max_deals``).
 
     Raises:
-        RuleOptionError: ``rules`` is not a ``Rules``, or uses an option value the engine
-            does not implement yet.
-        ValueError: bad ``dealer`` or ``deck``.
+        RuleOptionError: ``rules`` is not a ``Rules`` (the engine plays every option).
+        ValueError: bad ``dealer`` or ``deck`` (``dealing.DealError``), or scores,
+            reserve or deal number that are not ints >= 0, a reserve under a ``tie`` rule
+            other than ``"litige"``, or unequal scores that already end the game (the
+            target or ``max_deals`` reached, RULES.md §8).
     """
 
     __slots__ = (
@@ -94,59 +133,64 @@ class GameState:
         "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
         "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
         "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next",
-        "actions", "deal_score", "void", "_legal", "deal_log", "public_cannot", "public_known",
+        "actions", "deal_score", "void", "_legal", "deal_log", "public_cannot", "public_known", "start",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
                  rng: random.Random | None = None, dealer: int = 0,
-                 deck: Sequence[int] | None = None):
-        rules = check_rules_supported(Rules() if rules is None else rules)
+                 deck: Sequence[int] | None = None, *, scores: Sequence[int] = _NO_SCORES, reserve: int = 0,
+                 deal_number: int = 0):
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
         dealer = _seat(dealer, "dealer")
+        if not (scores is _NO_SCORES and type(reserve) is int and type(deal_number) is int
+                and reserve == 0 == deal_number):  # a resumed game: check what it resumes with
+            scores, reserve, deal_number = _resume(rules, scores, reserve, deal_number)
         self.rules = rules
         self.rng = rng if rng is not None else random.Random(seed)
         self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points]
         self.dealer = dealer
-        self.scores = [0, 0]
-        self.reserve = 0
-        self.deal_number = 0  # played (not void) deals finished
+        self.scores = [scores[0], scores[1]]
+        self.reserve = reserve
+        self.deal_number = deal_number  # played (not void) deals finished
+        #: (scores, reserve, deal_number) the game started from (records.py writes them)
+        self.start = ((scores[0], scores[1]), reserve, deal_number)
         self.winner: int | None = None
         self.deal_scores: list[DealScore] = []
         #: every deal of the game so far: {"dealer", "deck", "actions"} (records.py)
         self.deal_log: list[dict] = []
         self._start_deal(deck)
 
-    # ------------------------------------------------------------------ dealing
-    @staticmethod
-    def _checked_deck(deck: Sequence[int] | None) -> list[int] | None:
-        """``deck`` as a list of 32 distinct int card ids (``None`` stays ``None``: shuffle);
-        raises ``ValueError`` naming what is wrong. Touches no state."""
-        if deck is None:
-            return None
-        if isinstance(deck, (str, bytes)) or not hasattr(deck, "__iter__") or not all(
-                hasattr(c, "__index__") and not isinstance(c, bool) for c in deck):
-            raise ValueError(f"deck must be a sequence of 32 int card ids, got {deck!r}")
-        deck = [c.__index__() for c in deck]
-        if sorted(deck) != list(range(NUM_CARDS)):
-            raise ValueError("deck must hold each card id 0..31 exactly once")
-        return deck
+    @classmethod
+    def from_hands(cls, hands: Sequence[Sequence[int | str]], turned: int | str, stock: Sequence[int | str],
+                   rules: Rules | None = None, *, dealer: int = 0, **kwargs) -> "GameState":
+        """A game whose first deal deals ``hands``, ``turned`` and ``stock`` (RULES.md §3.1).
 
+        Args:
+            hands: per seat 0..3, its 5 cards before the auction (ids 0..31 or names such
+                as ``"J♠"`` / ``"JS"``): the first three its first packet, the last two
+                its second.
+            turned: the turned card.
+            stock: the 11 stock cards in the order they are dealt after a take (§3.5).
+            rules, dealer: as for ``GameState``; ``kwargs``: its other arguments (``seed``,
+                ``rng`` for the later decks, ``scores``, ``reserve``, ``deal_number``).
+        Raises:
+            ValueError: ``dealing.DealError`` for hands, turned card or stock that do not
+                make a deal (shapes 4 x 5 and 11, unknown or repeated cards), or as
+                ``GameState``.
+        """
+        return cls(rules, dealer=dealer, deck=deck_from_hands(hands, turned, stock, dealer), **kwargs)
+
+    # ------------------------------------------------------------------ dealing
     def _start_deal(self, deck: Sequence[int] | None = None) -> None:
-        deck = self._checked_deck(deck)
+        deck = check_deck(deck)
         if deck is None:
             deck = list(range(NUM_CARDS))
             self.rng.shuffle(deck)
         self.deck = tuple(deck)
         eldest = NEXT_SEAT[self.dealer]
-        hands = [0] * NUM_SEATS
-        pos = 0
-        for packet in (3, 2):  # RULES.md §3.1: packets 3 then 2, from eldest
-            for seat in seats_from(eldest):
-                for c in deck[pos:pos + packet]:
-                    hands[seat] |= 1 << c
-                pos += packet
-        self.hands = hands
-        self.turned_card = deck[20]
-        self.stock = deck[21:]
+        self.hands, self.turned_card, self.stock = deal(deck, self.dealer)  # RULES.md §3.1
         self.bids: list[tuple[int, int]] = []
         self.bid_round = 1
         self.contract = -1
@@ -177,14 +221,8 @@ class GameState:
     def _complete_deal(self) -> None:
         """Taker gets the turned card + 2, the others 3, from eldest round the table (§3.5)."""
         hands = self.hands
-        hands[self.taker] |= 1 << self.turned_card
-        pos = 0
+        hands[:] = complete(hands, self.turned_card, self.stock, self.taker, self.dealer)
         eldest = NEXT_SEAT[self.dealer]
-        for seat in seats_from(eldest):
-            n = 2 if seat == self.taker else 3
-            for c in self.stock[pos:pos + n]:
-                hands[seat] |= 1 << c
-            pos += n
         k = self.contract
         if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
             suits = SUITS if k == ALL_TRUMP else (k,)
@@ -335,8 +373,8 @@ class GameState:
                 for d in self.declared[seat]:
                     self.public_known[seat] |= d.cards
             self.declare_next = False
-        if self.trick:
-            self._infer_from_card(seat, c)
+        if self.trick:  # what the card shows the seat lacks (RULES.md §4)
+            self.public_cannot[seat] |= card_reveals(self.trick, c, self.contract, self.rules)
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
@@ -352,39 +390,14 @@ class GameState:
                     self.announcements.append((seat, "rebelote", c))
         if (rank == _KING or rank == _QUEEN) and (self.contract == ALL_TRUMP or c >> 3 == self.contract):
             other = card(_QUEEN if rank == _KING else _KING, c >> 3)
-            if not self.played_by[seat] >> other & 1:
+            if not self.played_by[seat] >> other & 1:  # the first of the pair: it may reveal (RULES.md §5)
                 ann = self.announcements
-                if ann and ann[-1][0] == seat and ann[-1][2] == c:
-                    self.public_known[seat] |= 1 << other  # announced: holds the other card
-                elif self.rules.belote == "auto":
-                    self.public_cannot[seat] |= 1 << other  # no automatic announcement: lacks it
+                cannot, known = belote_reveals(c, bool(ann) and ann[-1][0] == seat and ann[-1][2] == c, False,
+                                               self.rules)
+                self.public_cannot[seat] |= cannot
+                self.public_known[seat] |= known
         self.announce_next = False
         self._after_card()
-
-    def _infer_from_card(self, seat: int, c: int) -> None:
-        """What ``seat`` playing ``c`` into the current trick shows it lacks (RULES.md §4;
-        the same inference as ``inference.public_constraints``, one card at a time)."""
-        trick, k, rules = self.trick, self.contract, self.rules
-        led = trick[0] >> 3
-        win_pos = trick_winner(trick, k)
-        win = trick[win_pos]
-        if c >> 3 == led:
-            if (k == ALL_TRUMP or led == k) and not BEATS[k][win] >> c & 1:
-                self.public_cannot[seat] |= BEATS[k][win]  # did not beat the winner: holds nothing above
-            return
-        cannot = SUIT_MASK[led]
-        partner_winning = win_pos == len(trick) - 2
-        if k < NUM_SUITS and not (partner_winning and rules.partner_master_free):
-            if not SUIT_MASK[k] >> c & 1:  # discarded: had no trump (or could not overtrump)
-                if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
-                        and win >> 3 == k and not partner_winning):
-                    cannot |= BEATS[k][win]
-                else:
-                    cannot |= SUIT_MASK[k]
-            elif (rules.obligations == "classic" and win >> 3 == k and not partner_winning
-                  and not BEATS[k][win] >> c & 1):
-                cannot |= BEATS[k][win]  # undertrumped an opponent's ruff
-        self.public_cannot[seat] |= cannot
 
     def _after_card(self) -> None:
         trick = self.trick
@@ -404,14 +417,9 @@ class GameState:
             self._score()
 
     def _score(self) -> None:
-        belote = [0, 0]
-        for seat, kind, _ in self.announcements:
-            if kind == "belote":
-                belote[TEAM_OF[seat]] += 20
-        decl = [0, 0]
-        team = declaration_winner(self.declared, self.contract, self.eldest, self.rules.declaration_tie, self.taker)
-        if team is not None:
-            decl[team] = sum(d.points for s in team_seats(team) for d in self.declared[s])
+        # every card is played: what each seat held is what it played (RULES.md §5, §6)
+        belote = team_belote_points(self.contract, self.rules, self.played_by, self.played_by, self.announcements)
+        decl = team_declaration_points(self.declared, self.contract, self.eldest, self.rules, self.taker)
         result = score_deal(
             taker_team=TEAM_OF[self.taker],
             card_points=(self.card_points[0], self.card_points[1]),
@@ -445,7 +453,7 @@ class GameState:
         """
         if self.phase != Phase.DEAL_OVER:
             raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")
-        deck = self._checked_deck(deck)  # before the dealer rotates: a bad deck changes nothing
+        deck = check_deck(deck)  # before the dealer rotates: a bad deck changes nothing
         if not self.void or self.rules.all_pass_redeal == "next_dealer":
             self.dealer = NEXT_SEAT[self.dealer]
         self._start_deal(deck)

@@ -16,6 +16,11 @@ cards it certainly does not hold and the cards it certainly holds:
 The viewer's own seat is exact (its hand). These constraints are what the belief block
 of the observation and ``sampling.sample_hidden_hands`` use.
 
+What one played card reveals lives in one place: ``card_reveals`` (the obligations of
+§4) and ``belote_reveals`` (§5). ``public_constraints`` applies them to the whole history;
+the engine (``GameState``) applies them card by card as the deal is played and hands the
+result over in ``InfoSet.public_knowledge``.
+
 Pure Python (no numpy).
 """
 
@@ -23,12 +28,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, TRUMP_MASK, Rank, card
+from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from .infoset import InfoSet
 from .rules import trick_winner
 from .table import NUM_SEATS, SEATS, seats_from
 
-__all__ = ["Constraints", "public_constraints", "possible_holdings", "LOCATIONS", "STOCK"]
+__all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "belote_reveals",
+           "belote_partner", "LOCATIONS", "STOCK"]
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
 #: the locations of a hidden card: the seats, then the stock (``STOCK``, while bidding)
@@ -60,6 +66,75 @@ class Constraints:
         return self.hidden & ~self.cannot[location]
 
 
+def card_reveals(trick, c: int, contract: int, rules) -> int:
+    """Mask of the cards a seat shows it cannot hold by playing card ``c`` after ``trick``
+    (RULES.md §4): the cards already played to the trick, in order; ``()`` for a lead,
+    which reveals nothing.
+
+    * not following the led suit: none of that suit;
+    * at a suit contract, discarding when it had to trump: no trump, or, with
+      ``undertrump="discard_allowed"`` under an opponent's ruff, no trump above the ruff
+      (nothing when ``partner_master_free`` and the partner wins);
+    * playing under the winning trump when it had to overtrump (trump led, an opponent's
+      ruff; every led suit at all-trump): no higher trump of it.
+
+    Args:
+        trick: the cards played to the trick before ``c`` (a sequence of card ids).
+        c: the card played.
+        contract: contract kind 0..5.
+        rules: rule options (``partner_master_free``, ``undertrump``, ``obligations``).
+    Returns:
+        a 32-bit mask (may include cards already played: callers mask it).
+    """
+    if not trick:
+        return 0
+    led = trick[0] >> 3
+    win_pos = trick_winner(trick, contract)
+    win = trick[win_pos]
+    if c >> 3 == led:
+        if (contract == ALL_TRUMP or led == contract) and not BEATS[contract][win] >> c & 1:
+            return BEATS[contract][win]  # did not beat the winner: holds nothing above it
+        return 0
+    cannot = SUIT_MASK[led]
+    if contract >= NUM_SUITS:  # no-trump / all-trump: free discard when void
+        return cannot
+    partner_winning = win_pos == len(trick) - 2
+    if partner_winning and rules.partner_master_free:
+        return cannot
+    if not SUIT_MASK[contract] >> c & 1:  # discarded: had no trump (or could not overtrump)
+        if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
+                and win >> 3 == contract and not partner_winning):
+            return cannot | BEATS[contract][win]
+        return cannot | SUIT_MASK[contract]
+    if (rules.obligations == "classic" and win >> 3 == contract and not partner_winning
+            and not BEATS[contract][win] >> c & 1):
+        return cannot | BEATS[contract][win]  # undertrumped an opponent's ruff
+    return cannot
+
+
+def belote_partner(c: int) -> int:
+    """The other card of a K+Q pair: the queen of ``c``'s suit for its king, and back."""
+    return card(_QUEEN if c & 7 == _KING else _KING, c >> 3)
+
+
+def belote_reveals(c: int, announced: bool, partner_played_before: bool, rules) -> tuple[int, int]:
+    """What a seat shows by playing ``c``, the K or Q of a belote suit (a trump; every suit
+    at all-trump, none at no-trump; RULES.md §5): ``(cannot, known)`` masks.
+
+    If the other card of the pair (``belote_partner(c)``) was not played by the seat
+    before: announcing "belote" with ``c`` shows it holds that card; with
+    ``belote="auto"``, not announcing shows it does not. Otherwise nothing.
+    """
+    if partner_played_before:
+        return 0, 0
+    other = 1 << belote_partner(c)
+    if announced:
+        return 0, other
+    if rules.belote == "auto":
+        return other, 0
+    return 0, 0
+
+
 def public_constraints(info: InfoSet) -> Constraints:
     """Derive the ``Constraints`` of ``info`` (see the module docstring)."""
     me, rules, k = info.seat, info.rules, info.contract
@@ -79,54 +154,26 @@ def public_constraints(info: InfoSet) -> Constraints:
         cannot[:NUM_SEATS] = info.public_knowledge[0]
         known[:NUM_SEATS] = info.public_knowledge[1]
     elif not bidding:
-        trump_mask = TRUMP_MASK[k]
         tricks = [(leader, cards) for leader, cards, _ in info.tricks]
         if info.trick:
             tricks.append((info.trick_leader, info.trick))
         for leader, cards in tricks:
-            led = cards[0] >> 3
             order = seats_from(leader)
             for p in range(1, len(cards)):
-                seat = order[p]
-                c = cards[p]
-                prefix = cards[:p]
-                win_pos = trick_winner(prefix, k)
-                win = prefix[win_pos]
-                partner_winning = win_pos == p - 2
-                if c >> 3 == led:
-                    if k == ALL_TRUMP or (k < NUM_SUITS and led == k):
-                        if not BEATS[k][win] >> c & 1:  # did not beat the winner: holds nothing above it
-                            cannot[seat] |= BEATS[k][win]
-                    continue
-                cannot[seat] |= SUIT_MASK[led]
-                if k >= NUM_SUITS:  # no-trump / all-trump: free discard when void
-                    continue
-                if partner_winning and rules.partner_master_free:
-                    continue
-                if not trump_mask >> c & 1:  # discarded: had no trump (or could not overtrump)
-                    if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
-                            and win >> 3 == k and not partner_winning):
-                        cannot[seat] |= BEATS[k][win]
-                    else:
-                        cannot[seat] |= trump_mask
-                elif (rules.obligations == "classic" and win >> 3 == k and not partner_winning
-                      and not BEATS[k][win] >> c & 1):
-                    cannot[seat] |= BEATS[k][win]  # undertrumped an opponent's ruff
+                cannot[order[p]] |= card_reveals(cards[:p], cards[p], k, rules)
         # belote (RULES.md §5)
         if k != NO_TRUMP:
             suits = SUITS if k == ALL_TRUMP else (k,)
             announced = {(s, c) for s, kind, c in info.announcements}
             for seat in SEATS:
                 for s in suits:
-                    king, queen = card(_KING, s), card(_QUEEN, s)
-                    for c, other in ((king, queen), (queen, king)):
+                    for c in (card(_KING, s), card(_QUEEN, s)):
                         if not info.played_by[seat] >> c & 1:
                             continue
-                        if (seat, c) in announced:
-                            if not info.played_by[seat] >> other & 1:
-                                known[seat] |= 1 << other
-                        elif rules.belote == "auto" and not _played_before(info, seat, other, c):
-                            cannot[seat] |= 1 << other
+                        cn, kn = belote_reveals(c, (seat, c) in announced,
+                                                _played_before(info, seat, belote_partner(c), c), rules)
+                        cannot[seat] |= cn
+                        known[seat] |= kn
         for seat in SEATS:
             for d in info.declared[seat]:
                 known[seat] |= d.cards & hidden

@@ -7,6 +7,8 @@ A record is a JSON object::
       "version": 1,
       "action_table_version": 1,
       "rules": {"all_pass_redeal": "same_dealer", ...},     # every option (RULES.md)
+      "start": {"scores": [420, 380], "reserve": 81,       # optional: a resumed game's
+                "deal_number": 6},                         # scores, reserve, deals played
       "deals": [                                           # in order, void deals included
         {"dealer": 0,
          "deck": [12, 3, ...],                             # 32 card ids, the dealing order
@@ -21,7 +23,10 @@ A record is a JSON object::
 
 Cards may be ids (0..31) or names (``"J♠"``, ``"JS"``, ``"10H"``). With explicit hands,
 each seat's first three cards form its first packet and the last two its second
-(RULES.md §3.1); the stock is dealt from its first card. The last deal may be unfinished.
+(RULES.md §3.1); the stock is dealt from its first card (``dealing.deck_from_hands``).
+The last deal may be unfinished. ``start`` is written only for a game that did not start
+at 0 - 0 (``GameState(..., scores=, reserve=, deal_number=)``); without it a game starts
+at 0 - 0, no reserve, no deal played.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ from typing import Any, Iterator
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
 from .atomic import atomic_write_bytes
-from .cards import card_to_str, cards_of, parse_card
+from .cards import NUM_CARDS, card_to_str, cards_of, parse_card
 from .config import RuleOptionError, Rules
+from .dealing import FIRST_HAND, STOCK_SIZE, DealError, check_deck, deck_from_hands
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
-from .table import SEATS, eldest_of, seats_from, team_of
+from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text
 
 __all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
@@ -75,6 +81,9 @@ def game_record(state: GameState) -> dict[str, Any]:
         "deals": [{"dealer": d["dealer"], "deck": list(d["deck"]), "actions": [list(a) for a in d["actions"]]}
                   for d in state.deal_log],
     }
+    scores, reserve, deal_number = state.start
+    if scores != (0, 0) or reserve or deal_number:
+        rec["start"] = {"scores": list(scores), "reserve": reserve, "deal_number": deal_number}
     rec["result"] = {"scores": list(state.scores), "winner": state.winner, "game_over": state.is_game_over}
     return rec
 
@@ -119,31 +128,56 @@ def _card(value, where: str) -> int:
 
 
 def _deck_of(deal: dict, i: int) -> list[int]:
+    """Deal ``i``'s deck: its ``deck``, or the one ``dealing.deck_from_hands`` builds from
+    its ``hands``, ``turned`` and ``stock``; ``RecordError`` naming the problem."""
     if "deck" in deal:
         if "hands" in deal or "turned" in deal or "stock" in deal:
             raise RecordError(f"deal {i}: give either 'deck' or 'hands' + 'turned' + 'stock', not both")
         deck = deal["deck"]
-        if not isinstance(deck, list) or len(deck) != 32:
+        if not isinstance(deck, list) or len(deck) != NUM_CARDS:
             raise RecordError(f"deal {i}: 'deck' must be a list of 32 cards")
         deck = [_card(c, f"deal {i} deck[{j}]") for j, c in enumerate(deck)]
-    else:
-        for key in ("hands", "turned", "stock"):
-            if key not in deal:
-                raise RecordError(f"deal {i}: missing {key!r} (or give 'deck')")
-        hands, stock = deal["hands"], deal["stock"]
-        if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, list) and len(h) == 5 for h in hands):
-            raise RecordError(f"deal {i}: 'hands' must be 4 lists of 5 cards (seats 0..3)")
-        if not isinstance(stock, list) or len(stock) != 11:
-            raise RecordError(f"deal {i}: 'stock' must be a list of 11 cards")
-        dealer = deal["dealer"]
-        hs = [[_card(c, f"deal {i} hands[{s}][{j}]") for j, c in enumerate(h)] for s, h in enumerate(hands)]
-        order = seats_from(eldest_of(dealer))
-        deck = [c for s in order for c in hs[s][:3]] + [c for s in order for c in hs[s][3:]]
-        deck += [_card(deal["turned"], f"deal {i} turned")] + [_card(c, f"deal {i} stock[{j}]") for j, c in enumerate(stock)]
-    if sorted(deck) != list(range(32)):
-        dup = sorted({c for c in deck if deck.count(c) > 1})
-        raise RecordError(f"deal {i}: the cards must be the 32 distinct cards; repeated: {dup}")
-    return deck
+        try:
+            return check_deck(deck)
+        except DealError as e:
+            raise RecordError(f"deal {i}: {e}") from None
+    for key in ("hands", "turned", "stock"):
+        if key not in deal:
+            raise RecordError(f"deal {i}: missing {key!r} (or give 'deck')")
+    hands, stock = deal["hands"], deal["stock"]
+    if not isinstance(hands, list) or len(hands) != NUM_SEATS or not all(
+            isinstance(h, list) and len(h) == FIRST_HAND for h in hands):
+        raise RecordError(f"deal {i}: 'hands' must be 4 lists of 5 cards (seats 0..3)")
+    if not isinstance(stock, list) or len(stock) != STOCK_SIZE:
+        raise RecordError(f"deal {i}: 'stock' must be a list of 11 cards")
+    hs = [[_card(c, f"deal {i} hands[{s}][{j}]") for j, c in enumerate(h)] for s, h in enumerate(hands)]
+    turned = _card(deal["turned"], f"deal {i} turned")
+    st = [_card(c, f"deal {i} stock[{j}]") for j, c in enumerate(stock)]
+    try:
+        return deck_from_hands(hs, turned, st, deal["dealer"])
+    except DealError as e:
+        raise RecordError(f"deal {i}: {e}") from None
+
+
+def _start_of(record: dict) -> dict[str, Any]:
+    """The ``GameState`` keyword arguments of the record's optional ``start`` (a resumed
+    game's scores, reserve and deal number), checked; ``RecordError`` naming the problem."""
+    start = record.get("start")
+    if start is None:
+        return {}
+    if not isinstance(start, dict) or set(start) - {"scores", "reserve", "deal_number"}:
+        raise RecordError(f"record 'start' must be an object with scores, reserve, deal_number, got {_short(start)}")
+    kw = {"scores": start.get("scores", [0, 0]), "reserve": start.get("reserve", 0),
+          "deal_number": start.get("deal_number", 0)}
+    if not isinstance(kw["scores"], list) or any(type(x) is not int for x in kw["scores"]) or any(
+            type(kw[k]) is not int for k in ("reserve", "deal_number")):
+        raise RecordError(f"record 'start': scores must be [int, int], reserve and deal_number ints, got "
+                          f"{_short(start)}")
+    try:
+        GameState(Rules.from_dict(record.get("rules", {})), deck=list(range(NUM_CARDS)), **kw)
+    except ValueError as e:
+        raise RecordError(f"record 'start': {e}") from None
+    return kw
 
 
 def _validate(record: Any) -> None:
@@ -161,6 +195,7 @@ def _validate(record: Any) -> None:
         Rules.from_dict(record.get("rules", {}))
     except RuleOptionError as e:
         raise RecordError(f"record 'rules': {e}") from None
+    _start_of(record)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
         raise RecordError("record 'deals' must be a non-empty list")
@@ -217,7 +252,7 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
     _validate(record)
     rules = Rules.from_dict(record.get("rules", {}))
     deals = record["deals"]
-    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0))
+    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0), **_start_of(record))
     for i, deal in enumerate(deals):
         if i > 0:
             if not state.is_deal_over:
@@ -259,7 +294,8 @@ def replay(record: dict[str, Any]) -> GameState:
     if state is None:  # no actions at all
         _validate(record)
         d = record["deals"][0]
-        return GameState(Rules.from_dict(record.get("rules", {})), dealer=d["dealer"], deck=_deck_of(d, 0))
+        return GameState(Rules.from_dict(record.get("rules", {})), dealer=d["dealer"], deck=_deck_of(d, 0),
+                         **_start_of(record))
     return state
 
 

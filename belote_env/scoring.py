@@ -1,6 +1,17 @@
-"""Scoring a deal: dix de der, capot, made / dedans, litige (RULES.md §7).
+"""Scoring a deal: dix de der, capot, made / dedans, litige (RULES.md §7), and the
+belote and declaration points that go into it (§5, §6).
 
 Teams are ``0`` (seats 0 and 2) and ``1`` (seats 1 and 3). All values are points (int).
+
+* ``score_deal``: a played deal's score from its card points, tricks, belote and
+  declarations.
+* ``team_belote_points`` / ``team_declaration_points``: the belote and declaration points
+  per team, from the cards each seat held and the announcements and declarations made;
+  the engine scores every deal with them.
+* ``belote_points`` / ``declaration_points`` / ``deal_difference``: the same for a deal of
+  the hidden cards drawn from an information set (the expert's search and the oracle
+  labels): pairs and declarations not yet shown count as announced, and a number of card
+  points for the takers (a solver's value) becomes the deal's point difference.
 
 Pure Python (no numpy).
 """
@@ -8,11 +19,19 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
+from .cards import ALL_TRUMP, NO_TRUMP, NUM_CONTRACTS, SUITS, Rank, card
 from .config import Rules
-from .table import other_team
+from .declarations import Declaration, best_declarations, declaration_winner
+from .table import SEATS, TEAM_OF, other_team, team_seats
 
-__all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS"]
+if TYPE_CHECKING:
+    from .infoset import InfoSet
+
+__all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS",
+           "team_belote_points", "team_declaration_points", "belote_points", "declaration_points",
+           "deal_difference"]
 
 DIX_DE_DER = 10
 TOTAL_POINTS = 162  # 152 card points + dix de der, every contract kind
@@ -136,3 +155,115 @@ def score_deal(
         reserve_won=(reserve_won[0], reserve_won[1]),
         reserve_out=reserve_out,
     )
+
+
+def _pair(suit: int) -> tuple[int, int, int]:
+    king, queen = card(Rank.KING, suit), card(Rank.QUEEN, suit)
+    return king, queen, (1 << king) | (1 << queen)
+
+
+#: per contract kind, the belote pairs (king, queen, mask): the trump suit's, every suit's
+#: at all-trump, none at no-trump (RULES.md §5)
+_BELOTE_PAIRS = tuple(() if k == NO_TRUMP else tuple(_pair(s) for s in SUITS) if k == ALL_TRUMP else (_pair(k),)
+                      for k in range(NUM_CONTRACTS))
+
+
+def team_belote_points(contract: int, rules: Rules, held: Sequence[int], played_by: Sequence[int],
+                       announcements: Sequence[tuple[int, str, int]]) -> list[int]:
+    """Belote points per team (RULES.md §5): ``BELOTE_POINTS`` for each K+Q of trump (every
+    suit at all-trump, none at no-trump) one seat held over the deal, unless, with
+    ``belote="optional"``, its first card went without the announcement; a pair none of
+    whose cards is played yet counts (assumed announced).
+
+    Args:
+        contract: contract kind 0..5.
+        rules: rule options (``belote``).
+        held: per seat 0..3, mask of the cards it held over the deal (hand + played).
+        played_by: per seat 0..3, mask of the cards it played.
+        announcements: ``(seat, "belote" | "rebelote", card)`` made so far.
+    Returns:
+        ``[team 0, team 1]`` points.
+    """
+    out = [0, 0]
+    auto = rules.belote == "auto"
+    for king, queen, pair in _BELOTE_PAIRS[contract]:
+        for seat in SEATS:
+            if held[seat] & pair == pair and (
+                    auto or not played_by[seat] & pair
+                    or any(a[0] == seat and a[1] == "belote" and a[2] in (king, queen) for a in announcements)):
+                out[TEAM_OF[seat]] += BELOTE_POINTS
+    return out
+
+
+def team_declaration_points(declared: Sequence[Sequence[Declaration]], contract: int, eldest: int, rules: Rules,
+                            taker: int | None) -> list[int]:
+    """Declaration points per team that score (RULES.md §6): every declaration of the
+    team holding the strongest one (``declarations.declaration_winner``, ties per
+    ``rules.declaration_tie``), none with ``declarations="off"``.
+
+    Args:
+        declared: per seat 0..3, the declarations it made.
+        contract: contract kind 0..5.
+        eldest: the seat after the dealer.
+        rules: rule options (``declarations``, ``declaration_tie``).
+        taker: the taker's seat (needed by ``declaration_tie="taker_first"``).
+    Returns:
+        ``[team 0, team 1]`` points.
+    """
+    out = [0, 0]
+    if rules.declarations == "off":
+        return out
+    team = declaration_winner(declared, contract, eldest, rules.declaration_tie, taker)
+    if team is not None:
+        out[team] = sum(d.points for s in team_seats(team) for d in declared[s])
+    return out
+
+
+def belote_points(info: InfoSet, hands: Sequence[int], contract: int) -> list[int]:
+    """Belote points per team (RULES.md §5) in a deal of ``info``'s hidden cards: ``hands``
+    (per seat, the cards held now) plus ``info.played_by``, scored by
+    ``team_belote_points`` (a pair not yet played is assumed announced)."""
+    played = info.played_by
+    held = [hands[s] | played[s] for s in SEATS]
+    return team_belote_points(contract, info.rules, held, played, info.announcements)
+
+
+def declaration_points(info: InfoSet, hands: Sequence[int], contract: int, eldest: int,
+                       first_trick_done: bool, taker: int | None = None) -> list[int]:
+    """Declaration points per team that score (RULES.md §6) in a deal of ``info``'s hidden
+    cards: the declarations made, and, while the first trick is not done, the best
+    declarations (``declarations.best_declarations``, assumed made) of the seats that have
+    not played to it, from ``hands`` plus ``info.played_by``. ``taker``: the taker's seat
+    (``declaration_tie="taker_first"``), default ``info.taker``."""
+    if info.rules.declarations == "off":
+        return [0, 0]
+    declared = list(info.declared)
+    if not first_trick_done:
+        for seat in SEATS:
+            if not info.played_by[seat]:
+                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
+    return team_declaration_points(declared, contract, eldest, info.rules, info.taker if taker is None else taker)
+
+
+def deal_difference(takers_points: int, taker_team: int, my_team: int, belote: Sequence[int],
+                    declarations: Sequence[int], info: InfoSet, capot_open: tuple[bool, bool] = (True, True)) -> int:
+    """The deal's point difference for ``my_team`` (RULES.md §7; ``score_deal`` with
+    ``info.rules`` and ``info.reserve``) when the takers end with ``takers_points`` card
+    points, dix de der included (a double-dummy solver's value), with ``belote`` and
+    ``declarations`` points per team. All 162 points (0 points) are scored as a capot by
+    the takers (the defenders) when that team may still win every trick (``capot_open``,
+    per team): perfect play reaches 162 exactly when it wins every trick, except for a
+    trick of four cards worth 0 that is not the last."""
+    if takers_points >= DIX_DE_DER:
+        cards, last = takers_points - DIX_DE_DER, taker_team
+    else:
+        cards, last = takers_points, other_team(taker_team)
+    cp = (cards, 152 - cards) if taker_team == 0 else (152 - cards, cards)
+    tricks = (4, 4)
+    if takers_points == TOTAL_POINTS and capot_open[taker_team]:
+        tricks = (8, 0) if taker_team == 0 else (0, 8)
+    elif takers_points == 0 and capot_open[other_team(taker_team)]:
+        tricks = (0, 8) if taker_team == 0 else (8, 0)
+    result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (declarations[0], declarations[1]),
+                        info.rules, reserve_in=info.reserve)
+    return result.difference(my_team)

@@ -100,13 +100,12 @@ from itertools import islice
 from belote_env import InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
 from belote_env.bidding import classic_legal_bids
-from belote_env.cards import ALL_TRUMP, NO_TRUMP, NUM_SUITS, POINTS, Rank, STRENGTH, card
-from belote_env.declarations import best_declarations, declaration_winner
+from belote_env.cards import POINTS, STRENGTH
+from belote_env.dealing import DealError, complete, deck_for_final_hands
 from belote_env.sampling import HiddenHandSampler, SamplingError
-from belote_env.scoring import DIX_DE_DER, score_deal
+from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.solver import Position, Solver
-from belote_env.table import (NUM_SEATS, SEATS, TEAM_OF, eldest_of, other_team, relative_seat, seats_from,
-                               team_of, team_seats)
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, relative_seat, seats_from, team_of
 
 from .base import Policy, with_belote
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
@@ -131,78 +130,13 @@ SEARCH_TOP_K = 3
 
 _BID_IDS = frozenset([PASS, TAKE, *range(NAME_CONTRACT, NAME_CONTRACT + 6)])
 
-
-def _belote_points(info: InfoSet, hands: tuple[int, ...], contract: int) -> list[int]:
-    """Belote points per team (RULES.md §5) in a sample: a K+Q of trump held by one seat
-    over the deal scores 20, unless (``optional``) its first card went without the
-    announcement; a pair not yet played is assumed announced."""
-    out = [0, 0]
-    if contract == NO_TRUMP:
-        return out
-    announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
-    for s in range(NUM_SUITS) if contract == ALL_TRUMP else (contract,):
-        king, queen = card(Rank.KING, s), card(Rank.QUEEN, s)
-        pair = (1 << king) | (1 << queen)
-        for seat in SEATS:
-            held = hands[seat] | info.played_by[seat]
-            if held & pair != pair:
-                continue
-            played = info.played_by[seat] & pair
-            if (info.rules.belote == "auto" or not played or (seat, king) in announced
-                    or (seat, queen) in announced):
-                out[TEAM_OF[seat]] += 20
-    return out
-
-
-def _declaration_points(info: InfoSet, hands: tuple[int, ...], contract: int, eldest: int,
-                        first_trick_done: bool, taker: int | None = None) -> list[int]:
-    """Declaration points per team that score (RULES.md §6) in a sample: the ones made,
-    and, for seats that have not played to the first trick yet, their best declarations
-    (assumed made). ``taker``: the taker's seat (``declaration_tie="taker_first"``), default
-    ``info.taker``."""
-    out = [0, 0]
-    if info.rules.declarations == "off":
-        return out
-    declared = list(info.declared)
-    if not first_trick_done:
-        for seat in SEATS:
-            if not info.played_by[seat]:
-                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
-    team = declaration_winner(declared, contract, eldest, info.rules.declaration_tie,
-                              info.taker if taker is None else taker)
-    if team is not None:
-        out[team] = sum(d.points for s in team_seats(team) for d in declared[s])
-    return out
-
-
+# the earlier private names (the scoring functions moved to ``belote_env.scoring``)
 def _capot_open(info: InfoSet) -> tuple[bool, bool]:
     """(team 0, team 1) may still win every trick: the other team has won none so far."""
     won = [False, False]
     for _, _, winner in info.tricks:
         won[TEAM_OF[winner]] = True
     return not won[1], not won[0]
-
-
-def _difference(takers_points: int, taker_team: int, my_team: int, belote: list[int], decl: list[int],
-                info: InfoSet, capot_open: tuple[bool, bool] = (True, True)) -> int:
-    """The deal's point difference for ``my_team`` (RULES.md §7) when the takers end with
-    ``takers_points`` card points (dix de der included). All 162 points (0 points) are
-    scored as a capot by the takers (the defenders) when that team may still win every
-    trick (``capot_open``, per team; RULES.md §7): perfect play reaches 162 exactly when
-    it wins every trick, except for a trick of four cards worth 0 that is not the last."""
-    if takers_points >= DIX_DE_DER:
-        cards, last = takers_points - DIX_DE_DER, taker_team
-    else:
-        cards, last = takers_points, other_team(taker_team)
-    cp = (cards, 152 - cards) if taker_team == 0 else (152 - cards, cards)
-    tricks = (4, 4)
-    if takers_points == 162 and capot_open[taker_team]:
-        tricks = (8, 0) if taker_team == 0 else (0, 8)
-    elif takers_points == 0 and capot_open[other_team(taker_team)]:
-        tricks = (0, 8) if taker_team == 0 else (8, 0)
-    result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (decl[0], decl[1]), info.rules,
-                        reserve_in=info.reserve)
-    return result.difference(my_team)
 
 
 class SearchPolicy:
@@ -401,12 +335,12 @@ class SearchPolicy:
                 pos = Position(deal.hands, k, taker, tuple(info.trick), info.trick_leader, info.rules)
                 vals = solved[deal.hands] = self.solver.card_values(pos)
                 nodes += self.solver.nodes
-            bel = _belote_points(info, deal.hands, k)
-            decl = _declaration_points(info, deal.hands, k, eldest, bool(info.tricks))
+            bel = belote_points(info, deal.hands, k)
+            decl = declaration_points(info, deal.hands, k, eldest, bool(info.tricks))
             weights += w
             for c in cands:
                 final = info.card_points[taker_team] + vals[c]
-                totals[c] += w * _difference(final, taker_team, my_team, bel, decl, info, capot_open)
+                totals[c] += w * deal_difference(final, taker_team, my_team, bel, decl, info, capot_open)
                 points[c] += w * (final if my_team == taker_team else 162 - final)
         scale = n / weights if weights > 0 else 0.0  # weighted sums -> sums over n samples
         count = n if weights > 0 else 0
@@ -455,17 +389,17 @@ class SearchPolicy:
             other = self._auction_after_pass(info, deal.hands) if PASS in cands and self.value_pass else None
             if other is not None:
                 taker, k = other
-                full = _complete(deal.hands, stock, info.turned_card, taker, eldest)
+                full = tuple(complete(deal.hands, info.turned_card, stock, taker, info.dealer))
                 value = self.solver.solve(Position(full, k, taker, (), eldest, info.rules))
                 nodes += self.solver.nodes
-                passed = _difference(value, team_of(taker), team_of(me), _belote_points(info, full, k),
-                                     _declaration_points(info, full, k, eldest, False, taker), info)
-            full = _complete(deal.hands, stock, info.turned_card, me, eldest)
+                passed = deal_difference(value, team_of(taker), team_of(me), belote_points(info, full, k),
+                                         declaration_points(info, full, k, eldest, False, taker), info)
+            full = tuple(complete(deal.hands, info.turned_card, stock, me, info.dealer))
             for a, k in contracts.items():
                 value = self.solver.solve(Position(full, k, me, (), eldest, info.rules))
                 nodes += self.solver.nodes
-                took = _difference(value, team_of(me), team_of(me), _belote_points(info, full, k),
-                                   _declaration_points(info, full, k, eldest, False, me), info)
+                took = deal_difference(value, team_of(me), team_of(me), belote_points(info, full, k),
+                                       declaration_points(info, full, k, eldest, False, me), info)
                 gain[a] += w * (took - passed)
             weights += w
         rank = {a: i for i, a in enumerate(cands)}
@@ -627,44 +561,20 @@ def _bidding_view(info: InfoSet) -> InfoSet:
                    declared=((),) * NUM_SEATS, public_knowledge=(none, none))
 
 
-def _complete(hands: tuple[int, ...], stock: list[int], turned: int, taker: int, eldest: int) -> tuple[int, ...]:
-    """8-card hands after ``taker`` takes (RULES.md §3.5): the turned card and 2 stock cards
-    to the taker, 3 to each other seat, dealt in ``stock`` order from eldest."""
-    out = list(hands)
-    out[taker] |= 1 << turned
-    pos = 0
-    for seat in seats_from(eldest):
-        m = 2 if seat == taker else 3
-        for c in stock[pos:pos + m]:
-            out[seat] |= 1 << c
-        pos += m
-    return tuple(out)
-
-
 def _state_with_hands(info: InfoSet, hands: list[int]):
     """A ``GameState`` at the first lead of this deal with the given 8-card hands, the
-    public bids and contract (a deck is built to deal them) and the game scores, litige
-    reserve and deal number of ``info``, or None when the rule set's deal cannot be rebuilt
-    that way."""
+    public bids and contract (``dealing.deck_for_final_hands`` builds a deck that deals
+    them) and the game scores, litige reserve and deal number of ``info``, or None when
+    the rule set's deal cannot be rebuilt that way."""
     from belote_env import GameState
 
-    taker, eldest = info.taker, eldest_of(info.dealer)
-    rest = [hands[s] & ~((1 << info.turned_card) if s == taker else 0) for s in SEATS]
-    cards = [[c for c in range(32) if rest[s] >> c & 1] for s in SEATS]
-    first = [cs[:5] for cs in cards]  # which 5 came first does not matter for the play
-    later = [cs[5:] for cs in cards]
-    if len(later[taker]) != 2:
+    try:
+        deck = deck_for_final_hands(hands, info.turned_card, info.taker, info.dealer)
+    except DealError:
         return None
-    deck: list[int] = []
-    for packet in (3, 2):
-        for seat in seats_from(eldest):
-            deck += first[seat][:packet] if packet == 3 else first[seat][3:5]
-    deck.append(info.turned_card)
-    for seat in seats_from(eldest):
-        deck += later[seat]
-    state = GameState(info.rules, dealer=info.dealer, deck=deck)
     # the match context of ``info``: its views then match the real ones field for field
-    state.scores, state.reserve, state.deal_number = list(info.scores), info.reserve, info.deal_number
+    state = GameState(info.rules, dealer=info.dealer, deck=deck, scores=info.scores, reserve=info.reserve,
+                      deal_number=info.deal_number)
     for _, a in info.bids:
         state.apply(a)
     return state if state.phase == 1 else None

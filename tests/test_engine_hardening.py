@@ -252,12 +252,12 @@ def test_engine_contract_counts_bonuses_declarations_only():  # a tie becomes de
 
 
 def test_search_values_a_deal_by_contract_counts_bonuses():
-    from policies.search import _difference
+    from belote_env.scoring import deal_difference
 
     for value, diff in ((True, -81), (False, -81), ("declarations_only", -162)):
         info = GameState(Rules(target=None, contract_counts_bonuses=value), seed=0).information_set(0)
         # the deal above, for the takers (team 1): 81 trick points, belote (0, 20), declarations (20, 0)
-        assert _difference(81, 1, 1, [0, 20], [20, 0], info) == diff
+        assert deal_difference(81, 1, 1, [0, 20], [20, 0], info) == diff
 
 
 # ---------------------------------------------------------------- 5b. declaration_tie="taker_first"
@@ -301,18 +301,18 @@ def test_engine_declaration_tie_taker_first():  # RULES.md §13 example 10
 
 
 def test_search_declaration_points_use_the_taker():
-    from policies.search import _declaration_points
+    from belote_env.scoring import declaration_points
 
     for tie, want in (("eldest", [0, 20]), ("none", [0, 0]), ("taker_first", [20, 0])):
         st = GameState(Rules(target=None, declarations="auto", declaration_tie=tie), deck=DECK_1797, dealer=0)
         st.apply(st.legal_actions()[-1])  # seat 1 takes
         info = st.information_set(1)
-        assert _declaration_points(info, tuple(st.hands), st.contract, 1, False) == want  # info.taker
+        assert declaration_points(info, tuple(st.hands), st.contract, 1, False) == want  # info.taker
         # at bidding time the search names the taker it assumes: taker 3 -> seat 3 holds one: team 1;
         # taker 0 -> 0, 1, 2 (holds): team 0
         if tie == "taker_first":
-            assert _declaration_points(info, tuple(st.hands), st.contract, 1, False, 3) == [0, 20]
-            assert _declaration_points(info, tuple(st.hands), st.contract, 1, False, 0) == [20, 0]
+            assert declaration_points(info, tuple(st.hands), st.contract, 1, False, 3) == [0, 20]
+            assert declaration_points(info, tuple(st.hands), st.contract, 1, False, 0) == [20, 0]
 
 
 def test_new_option_values_load_from_yaml_and_are_listed(tmp_path):

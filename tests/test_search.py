@@ -236,12 +236,12 @@ def test_registry_names_expert_and_search_suffix():
 def test_completion_deals_the_stock_from_eldest():
     """After a take (RULES.md §3.5) the taker gets the turned card and 2 stock cards, the
     others 3 each, in stock order from eldest."""
-    from policies.search import _complete
+    from belote_env.dealing import complete
 
     hands = (0, 0, 0, 0)
     stock = list(range(11))
     # dealer 3: eldest is seat 0; seat 1 takes the turned card 31
-    out = _complete(hands, stock, 31, 1, 0)
+    out = tuple(complete(hands, 31, stock, 1, 3))
     assert out == (0b111, (1 << 31) | (1 << 3) | (1 << 4), 0b111 << 5, 0b111 << 8)
 
 
@@ -452,7 +452,7 @@ def test_a_sides_162_points_are_scored_as_its_capot():
     a belote of 20 for the takers), J♠ is the better card only when the capot counts:
     (252 + (130 - 32) + 2 x 20) / 2 = 195 against 150 - 12 + 20 = 158 points, but
     (162 + (130 - 32) + 2 x 20) / 2 = 150 against 158 once West has won a trick."""
-    from policies.search import _difference
+    from belote_env.scoring import deal_difference as _difference
 
     info = _last_trump_info()
     assert _difference(162, 0, 0, [0, 0], [0, 0], info) == 252

@@ -1,0 +1,258 @@
+"""Dealing: the one place that knows how a deck becomes hands (RULES.md §3.1, §3.5).
+
+A deal is its **deck**, the 32 card ids in dealing order, and its **dealer** (seat 0..3);
+eldest is the seat after the dealer (``table.eldest_of``):
+
+* ``deck[0:20]``: the first deal, five cards a seat in packets of 3 then 2 from eldest
+  round the table: eldest's 3, the next seat's 3, ..., then eldest's 2, the next seat's
+  2, ... (§3.1);
+* ``deck[20]``: the turned card, face up (``TURNED_AT``);
+* ``deck[21:32]``: the stock, 11 cards, in the order it is dealt after a take.
+
+After a take (§3.5) the taker gets the turned card and the next 2 stock cards, every
+other seat the next 3, from eldest round the table: everyone holds 8 cards.
+
+The engine (``GameState._start_deal`` / ``_complete_deal``), game records (a deal written
+as explicit hands) and the expert's search (its sampled deals, the belief's replays) all
+deal through this module. For a user:
+
+* ``deck_from_hands(hands, turned, stock, dealer)``: the deck that deals given 5-card
+  hands, turned card and stock (``GameState.from_hands`` builds a game from them);
+* ``deck_for_final_hands(hands, turned, taker, dealer)``: a deck that deals given 8-card
+  hands once ``taker`` has taken the turned card;
+* ``deal(deck, dealer)`` and ``complete(hands, turned, stock, taker, dealer)``: the
+  hands a deck deals, before and after the take (``complete(*deal(deck, dealer), taker,
+  dealer)``); ``check_deck(deck)``.
+
+Cards may be ids 0..31 or names (``"J♠"``, ``"JS"``, ``"10H"``, ``cards.parse_card``)
+wherever a user gives them. Every check raises ``DealError`` (a ``ValueError``) naming
+what is wrong.
+
+Pure Python (no numpy).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .cards import NUM_CARDS, parse_card
+from .table import NUM_SEATS, SEATS, eldest_of, seats_from
+
+__all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
+           "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands"]
+
+#: the first deal's packets, per seat, from eldest (§3.1)
+PACKETS = (3, 2)
+#: cards a seat holds before the auction
+FIRST_HAND = sum(PACKETS)
+#: the turned card's index in the deck
+TURNED_AT = FIRST_HAND * NUM_SEATS
+#: cards left in the stock under the turned card
+STOCK_SIZE = NUM_CARDS - TURNED_AT - 1
+#: stock cards the taker (who also gets the turned card) and each other seat receive (§3.5)
+TAKER_DRAWS, OTHERS_DRAW = 2, 3
+
+
+def _first_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the deck indices of its first five cards when ``dealer`` deals."""
+    pos: list[list[int]] = [[] for _ in SEATS]
+    i = 0
+    for packet in PACKETS:
+        for seat in seats_from(eldest_of(dealer)):
+            pos[seat] += range(i, i + packet)
+            i += packet
+    return tuple(tuple(p) for p in pos)
+
+
+def _stock_positions(dealer: int, taker: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the stock indices of the cards it receives when ``taker`` takes."""
+    pos: list[tuple[int, ...]] = [()] * NUM_SEATS
+    i = 0
+    for seat in seats_from(eldest_of(dealer)):
+        n = TAKER_DRAWS if seat == taker else OTHERS_DRAW
+        pos[seat] = tuple(range(i, i + n))
+        i += n
+    return tuple(pos)
+
+
+# the layouts above for every dealer (and taker), built once: the engine deals with them
+_FIRST = tuple(_first_positions(d) for d in SEATS)
+_STOCK = tuple(tuple(_stock_positions(d, t) for t in SEATS) for d in SEATS)
+
+
+class DealError(ValueError):
+    """A deck, hands, turned card or stock that do not make a deal (the message says why)."""
+
+
+def check_deck(deck: Sequence[int] | None) -> list[int] | None:
+    """``deck`` as a list of 32 distinct int card ids (``None`` stays ``None``).
+
+    Raises:
+        DealError: not a sequence of ints (``"deck must be a sequence of 32 int card
+            ids"``), or not each id 0..31 once (``"deck must hold each card id 0..31
+            exactly once"``, then the repeated, missing and unknown ids).
+    """
+    if deck is None:
+        return None
+    if isinstance(deck, (str, bytes)) or not hasattr(deck, "__iter__") or not all(
+            hasattr(c, "__index__") and not isinstance(c, bool) for c in deck):
+        raise DealError(f"deck must be a sequence of 32 int card ids, got {deck!r}")
+    deck = [c.__index__() for c in deck]
+    if sorted(deck) != list(range(NUM_CARDS)):
+        raise DealError("deck must hold each card id 0..31 exactly once" + _wrong(deck))
+    return deck
+
+
+def _wrong(deck: list[int]) -> str:
+    """``"; repeated: [...]; missing: [...]"`` for a deck that is not the 32 cards (the
+    parts that apply; ids outside 0..31 count as unknown)."""
+    seen: dict[int, int] = {}
+    for c in deck:
+        seen[c] = seen.get(c, 0) + 1
+    out = ""
+    for what, cards in (("repeated", sorted(c for c, n in seen.items() if n > 1)),
+                        ("missing", [c for c in range(NUM_CARDS) if c not in seen]),
+                        ("unknown", sorted(c for c in seen if not 0 <= c < NUM_CARDS))):
+        if cards:
+            out += f"; {what}: {cards[:32]}"
+    return out
+
+
+def deal(deck: Sequence[int], dealer: int) -> tuple[list[int], int, list[int]]:
+    """The first deal of a checked ``deck`` (§3.1): ``(hands, turned, stock)``, with
+    ``hands`` a list of 4 masks (5 cards a seat, packets of 3 then 2 from eldest),
+    ``turned`` the turned card id and ``stock`` the 11 stock cards in order (a list)."""
+    hands = []
+    for positions in _FIRST[dealer]:
+        m = 0
+        for i in positions:
+            m |= 1 << deck[i]
+        hands.append(m)
+    return hands, deck[TURNED_AT], list(deck[TURNED_AT + 1:])
+
+
+def complete(hands: Sequence[int], turned: int, stock: Sequence[int], taker: int, dealer: int) -> list[int]:
+    """The 8-card hands after ``taker`` takes (§3.5): a new list of 4 masks, ``hands`` (the
+    5-card masks) plus the turned card and the next ``TAKER_DRAWS`` stock cards for the
+    taker, ``OTHERS_DRAW`` for every other seat, dealt in ``stock`` order from eldest."""
+    out = []
+    for seat, positions in enumerate(_STOCK[dealer][taker]):
+        m = hands[seat]
+        for i in positions:
+            m |= 1 << stock[i]
+        out.append(m)
+    out[taker] |= 1 << turned
+    return out
+
+
+def _card(value, where: str) -> int:
+    if isinstance(value, str):
+        try:
+            return parse_card(value)
+        except ValueError:
+            raise DealError(f"{where}: cannot parse card {value!r}: expected a rank (7 8 9 10 J Q K A) followed "
+                            "by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'J♠', 'JS', '10H'") from None
+    if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value.__index__() < NUM_CARDS:
+        raise DealError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {value!r}")
+    return value.__index__()
+
+
+def _cards(values, n: int | None, where: str) -> list[int]:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or (n is not None and len(values) != n):
+        raise DealError(f"{where} must be a sequence of {n} cards, got {values!r}")
+    return [_card(c, f"{where}[{j}]") for j, c in enumerate(values)]
+
+
+def _seat(value, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() not in SEATS:
+        raise DealError(f"{what} must be a seat 0..{NUM_SEATS - 1} (int), got {value!r}")
+    return value.__index__()
+
+
+def _distinct(deck: list[int]) -> list[int]:
+    if sorted(deck) != list(range(NUM_CARDS)):
+        raise DealError("the cards must be the 32 distinct cards" + _wrong(deck))
+    return deck
+
+
+def deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, stock: Sequence[int | str],
+                    dealer: int = 0) -> list[int]:
+    """The deck that deals ``hands``, ``turned`` and ``stock`` when ``dealer`` deals (§3.1).
+
+    Args:
+        hands: per seat 0..3, its 5 cards before the auction: the first three are its
+            first packet, the last two its second.
+        turned: the turned card.
+        stock: the 11 stock cards in the order they are dealt after a take (§3.5).
+        dealer: the dealer's seat 0..3 (eldest receives the first packet).
+    Returns:
+        the deck (list of 32 card ids): ``GameState(rules, dealer=dealer, deck=...)``
+        deals exactly these hands.
+    Raises:
+        DealError: a shape other than 4 x 5 hand cards and 11 stock cards, a card that is
+            not an id 0..31 or a card name, a card given twice (the message names the
+            place and the repeated cards), or a dealer that is not a seat.
+    """
+    dealer = _seat(dealer, "dealer")
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != NUM_SEATS:
+        raise DealError(f"hands must be {NUM_SEATS} sequences of {FIRST_HAND} cards (seats 0..{NUM_SEATS - 1}), "
+                        f"got {hands!r}")
+    hs = [_cards(h, FIRST_HAND, f"hands[{s}]") for s, h in enumerate(hands)]
+    order = seats_from(eldest_of(dealer))
+    deck: list[int] = []
+    start = 0
+    for packet in PACKETS:
+        for seat in order:
+            deck += hs[seat][start:start + packet]
+        start += packet
+    deck.append(_card(turned, "turned"))
+    deck += _cards(stock, STOCK_SIZE, "stock")
+    return _distinct(deck)
+
+
+def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int | str, taker: int,
+                         dealer: int = 0) -> list[int]:
+    """A deck that deals ``hands`` once ``taker`` has taken ``turned`` (§3.1, §3.5).
+
+    Which cards came in which packet does not change the play: each seat's lowest 5 card
+    ids (the taker's without the turned card) form its first deal, the rest its share of
+    the stock.
+
+    Args:
+        hands: per seat 0..3, its 8 cards: a 32-bit mask or a sequence of cards.
+        turned: the turned card, in the taker's hand.
+        taker: the taker's seat 0..3.
+        dealer: the dealer's seat 0..3.
+    Returns:
+        the deck (list of 32 card ids).
+    Raises:
+        DealError: not 4 hands of 8 distinct cards covering the deck, the turned card not
+            in the taker's hand, or a bad seat.
+    """
+    taker, dealer = _seat(taker, "taker"), _seat(dealer, "dealer")
+    turned = _card(turned, "turned")
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != NUM_SEATS:
+        raise DealError(f"hands must be {NUM_SEATS} hands of 8 cards (seats 0..{NUM_SEATS - 1}), got {hands!r}")
+    cards = []
+    for s, h in enumerate(hands):
+        if type(h) is int and not 0 <= h < 1 << NUM_CARDS:
+            raise DealError(f"hands[{s}]: a mask of cards 0..31 must be a 32-bit int >= 0, got {h!r}")
+        cs = ([c for c in range(NUM_CARDS) if h >> c & 1] if type(h) is int
+              else sorted(set(_cards(h, None, f"hands[{s}]"))))
+        if len(cs) != FIRST_HAND + (OTHERS_DRAW if s != taker else TAKER_DRAWS + 1):
+            raise DealError(f"hands[{s}] must hold 8 distinct cards, got {len(cs)}")
+        cards.append(cs)
+    if turned not in cards[taker]:
+        raise DealError(f"the turned card {turned} must be in the taker's (seat {taker}) hand")
+    cards[taker].remove(turned)
+    order = seats_from(eldest_of(dealer))
+    deck: list[int] = []
+    start = 0
+    for packet in PACKETS:
+        for seat in order:
+            deck += cards[seat][start:start + packet]
+        start += packet
+    deck.append(turned)
+    for seat in order:
+        deck += cards[seat][FIRST_HAND:]
+    return _distinct(deck)
