@@ -89,7 +89,9 @@ that case is not zero-sum), out-of-bounds ids are asserted, and the AEC order is
 
 Registration: ``import belote_env`` registers ``pettingzoo.make("aec", "belote/belote-v0")``
 (PettingZoo versions with a registry) and ``gymnasium.make("Belote-v0")`` (the single-agent
-``belote_env.gym_env.BeloteGymEnv``).
+``belote_env.gym_env.BeloteGymEnv``, made as ``policies.gym.NamedGymEnv`` so that its
+opponents may be named: ``policies`` is imported by ``gymnasium.make``, not by
+``import belote_env``).
 
 Version history:
     v0 (belote-rl 0.1.0): every rule option of RULES.md, deal or game episodes, infoset
@@ -108,7 +110,8 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .game import GameState, check_rules_supported
+from .driver import REWARD_MODES, point_reward, seat_reward
+from .game import GameState
 from .observation import (
     HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
     encode_infoset, layout_table,
@@ -118,11 +121,10 @@ from .table import NEXT_SEAT, NUM_SEATS, SEATS, TEAM_OF, other_team
 
 __doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
-__all__ = ["env", "raw_env", "observation_space_for", "deal_reward"]
+__all__ = ["env", "raw_env", "observation_space_for", "deal_reward", "REWARD_MODES"]
 
 EPISODES = ("deal", "game")
 OBS_MODES = ("infoset", "history")
-REWARD_MODES = ("scaled", "points", "win")
 
 
 def env(**kwargs) -> AECEnv:
@@ -156,16 +158,10 @@ def observation_space_for(obs_mode: str) -> spaces.Box:
 
 
 def deal_reward(state: GameState, team: int, reward_mode: str) -> float:
-    """Reward of ``team`` (0/1) for the deal just finished in ``state`` (0 for a void deal)."""
+    """Reward of ``team`` (0/1) for the deal just finished in ``state`` (0 for a void
+    deal): ``belote_env.driver.point_reward`` of its point difference."""
     score = state.deal_score
-    if score is None or state.void:
-        return 0.0
-    d = score.difference(team)
-    if reward_mode == "scaled":
-        return d / 162.0
-    if reward_mode == "points":
-        return float(d)
-    return float((d > 0) - (d < 0))
+    return 0.0 if score is None else point_reward(score.difference(team), reward_mode)
 
 
 def _check_choice(name: str, value, allowed) -> None:
@@ -187,7 +183,7 @@ class raw_env(AECEnv):
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  render_seat: int = 0, **rule_overrides: Any):
         super().__init__()
-        self.rules = check_rules_supported(load_rules(rules, **rule_overrides))
+        self.rules = load_rules(rules, **rule_overrides)
         _check_choice("episode", episode, EPISODES)
         _check_choice("obs_mode", obs_mode, OBS_MODES)
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
@@ -284,7 +280,7 @@ class raw_env(AECEnv):
                 team = TEAM_OF[self._seat[a]]
                 them = other_team(team)
                 if self.reward_mode != "win" or self.episode == "deal":
-                    self.rewards[a] = deal_reward(st, team, self.reward_mode)
+                    self.rewards[a] = seat_reward(score, self._seat[a], self.reward_mode)
                 elif game_end and st.winner is not None:
                     self.rewards[a] = 1.0 if st.winner == team else -1.0
                 self.infos[a] = {

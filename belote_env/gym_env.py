@@ -2,7 +2,7 @@
 policies passed in.
 
     import gymnasium, belote_env
-    env = gymnasium.make("Belote-v0", opponents="easy")
+    env = gymnasium.make("Belote-v0", opponents="easy")  # or BeloteGymEnv(opponents=my_policy)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.unwrapped.action_masks().argmax())
 
@@ -32,12 +32,16 @@ as each could reveal its hidden hand (RULES.md §11). A ``KeyboardInterrupt`` / 
 opponent failed, ``step()`` and ``action_masks()`` raise ``RuntimeError`` until ``reset()``.
 
 Arguments:
-    opponents: the policy of every seat the learner does not play: a tier name
-        (``"random"``, ``"easy"``, or any name or model path ``policies.make_policy``
-        accepts), a ``Policy`` (``act(info) -> id``), a callable ``f(info) -> id``, or a
-        dict ``{seat: spec}`` giving one per seat (every seat the learner may leave to
-        it: all four with ``learner_seat="rotate"``). Checked at construction
-        (``ValueError``); model folders are loaded at ``reset``.
+    opponents: the policy of every seat the learner does not play: a ``Policy`` (anything
+        with ``act(info) -> id``), a callable ``f(info) -> id``, ``None`` (uniformly random
+        legal actions: ``belote_env.driver.RandomPolicy``, reseeded each episode; the
+        default), or a dict ``{seat: policy}`` giving one per seat (every seat the learner
+        may leave to it: all four with ``learner_seat="rotate"``). Checked at construction
+        (``ValueError``). Policies named by a tier name (``"random"``, ``"easy"``,
+        ``"normal"``...), a model folder or a policy factory are built by ``policies``:
+        ``gymnasium.make("Belote-v0", opponents="normal")`` makes a
+        ``policies.gym.NamedGymEnv``, this env with names accepted wherever a policy is
+        (``policies.make_policy``; checked at construction, built at each ``reset``).
     learner: ``"seat"`` (one seat learns; default) or ``"team"`` (both seats of a team).
     learner_seat: the learner's seat 0..3, or ``"rotate"`` (default: a new seat drawn
         from the env's RNG each episode).
@@ -61,8 +65,9 @@ from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .env import EPISODES, OBS_MODES, REWARD_MODES, deal_reward, observation_space_for
-from .game import GameState, IllegalActionError, check_rules_supported
+from .driver import REWARD_MODES, RandomPolicy, seat_reward
+from .env import EPISODES, OBS_MODES, observation_space_for
+from .game import GameState, IllegalActionError
 from .infoset import InfoSet
 from .observation import action_mask, encode_history, encode_infoset
 from .render import render_view
@@ -70,7 +75,7 @@ from .table import NUM_SEATS, SEATS, TEAM_OF, other_team, partner_of
 
 __all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
-PolicySpec = Any  # str | Policy | Callable[[InfoSet], int]
+PolicySpec = Any  # Policy | Callable[[InfoSet], int] | None (names too in policies.gym.NamedGymEnv)
 
 _ACTION_FORM = (f"an action id 0..{NUM_ACTIONS - 1}: an int, a numpy integer, or a 0-d / size-1 numpy "
                 "integer array")
@@ -90,40 +95,6 @@ class OpponentPolicyError(RuntimeError):
     def __init__(self, message: str, seat: int, policy: str):
         super().__init__(message)
         self.seat, self.policy, self.action = seat, policy, None
-
-
-def _check_spec(spec: PolicySpec, what: str) -> None:
-    """Raise ``ValueError`` unless ``spec`` can become a seat policy (model files are read
-    only when the policy is built, at ``reset``)."""
-    if isinstance(spec, str):
-        from policies import check_policy_spec  # tiers live above belote_env; imported on demand
-
-        try:
-            check_policy_spec(spec)
-        except ValueError as e:
-            raise ValueError(f"{what}: {e}") from None
-    elif not (callable(getattr(spec, "act", None)) or callable(spec)):
-        raise ValueError(f"{what} must be a seat policy: a tier name, a Policy or a callable(info) -> action id, "
-                         f"got {spec!r}")
-
-
-def _spec_name(spec: PolicySpec) -> str:
-    if isinstance(spec, str):
-        return spec
-    name = getattr(spec, "name", None)
-    if isinstance(name, str):
-        return name
-    return getattr(spec, "__qualname__", type(spec).__name__)
-
-
-def _resolve(spec: PolicySpec, seed: int) -> Callable[[InfoSet], int]:
-    if isinstance(spec, str):
-        from policies import make_policy
-
-        return make_policy(spec, seed=seed).act
-    if callable(getattr(spec, "act", None)):
-        return spec.act
-    return spec
 
 
 def _scalar_action(action: Any) -> Any:
@@ -201,12 +172,12 @@ class BeloteGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
-    def __init__(self, opponents: PolicySpec | Mapping[int, PolicySpec] = "random", learner: str = "seat",
+    def __init__(self, opponents: PolicySpec | Mapping[int, PolicySpec] = None, learner: str = "seat",
                  learner_seat: int | str = "rotate", partner: PolicySpec | None = None,
                  rules: Rules | Mapping[str, Any] | str | None = None, episode: str = "deal",
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  illegal_action: str = "penalize", **rule_overrides: Any):
-        rules = check_rules_supported(load_rules(rules, **rule_overrides))
+        rules = load_rules(rules, **rule_overrides)
         for name, value, allowed in (("learner", learner, ("seat", "team")), ("episode", episode, EPISODES),
                                      ("obs_mode", obs_mode, OBS_MODES), ("reward_mode", reward_mode, REWARD_MODES),
                                      ("illegal_action", illegal_action, ("penalize", "raise"))):
@@ -234,8 +205,39 @@ class BeloteGymEnv(gymnasium.Env):
         self.game: GameState | None = None
         self.seats: tuple[int, ...] = ()
 
+    #: what a seat policy may be, for the messages of ``_check_spec``
+    _POLICY_KINDS = "a Policy, a callable(info) -> action id or None (random legal actions)"
+
+    def _check_spec(self, spec: PolicySpec, what: str) -> None:
+        """Raise ``ValueError`` unless ``spec`` can become a seat policy (``_resolve``). A
+        subclass that accepts more (``policies.gym.NamedGymEnv``: names) overrides it."""
+        if isinstance(spec, str):
+            raise ValueError(f"{what}: a policy named {spec!r} is built by policies: use gymnasium.make('Belote-v0', "
+                             f"...) or policies.gym.NamedGymEnv, or pass the policy object")
+        if not (spec is None or callable(getattr(spec, "act", None)) or callable(spec)):
+            raise ValueError(f"{what} must be a seat policy: {self._POLICY_KINDS}, got {spec!r}")
+
+    def _resolve(self, spec: PolicySpec, seed: int) -> Callable[[InfoSet], int]:
+        """The ``act`` function of the seat policy ``spec`` for an episode; ``seed`` seeds a
+        policy built here (``None``: a ``RandomPolicy(seed)``)."""
+        if spec is None:
+            return RandomPolicy(seed).act
+        if callable(getattr(spec, "act", None)):
+            return spec.act
+        return spec
+
     @staticmethod
-    def _check_policies(opponents, learner: str, learner_seat: int | str, partner) -> None:
+    def _spec_name(spec: PolicySpec) -> str:
+        if spec is None:
+            return RandomPolicy.name
+        if isinstance(spec, str):
+            return spec
+        name = getattr(spec, "name", None)
+        if isinstance(name, str):
+            return name
+        return getattr(spec, "__qualname__", type(spec).__name__)
+
+    def _check_policies(self, opponents, learner: str, learner_seat: int | str, partner) -> None:
         """Raise ``ValueError`` for a seat policy that cannot be built, a dict of
         ``opponents`` that lacks a seat the learner may leave to it, or a ``partner`` that
         would be ignored."""
@@ -243,7 +245,7 @@ class BeloteGymEnv(gymnasium.Env):
             for seat, spec in opponents.items():
                 if isinstance(seat, bool) or seat not in SEATS:
                     raise ValueError(f"opponents dict keys must be seats 0..{NUM_SEATS - 1}, got {seat!r}")
-                _check_spec(spec, f"opponents[{seat}]")
+                self._check_spec(spec, f"opponents[{seat}]")
             firsts = SEATS if learner_seat == "rotate" else (learner_seat,)
             needed = {s for f in firsts for s in SEATS if s != f and (learner == "seat" or s != partner_of(f))}
             missing = sorted(needed - set(opponents))
@@ -251,7 +253,7 @@ class BeloteGymEnv(gymnasium.Env):
                 raise ValueError(f"opponents dict lacks a policy for seat(s) {missing}: with learner={learner!r} and "
                                  f"learner_seat={learner_seat!r} it needs one for each of seats {sorted(needed)}")
         else:
-            _check_spec(opponents, "opponents")
+            self._check_spec(opponents, "opponents")
         if partner is not None:
             if learner == "team":
                 raise ValueError("partner is ignored with learner='team' (both seats of the team learn): "
@@ -259,7 +261,7 @@ class BeloteGymEnv(gymnasium.Env):
             if isinstance(opponents, Mapping):
                 raise ValueError("partner is ignored when opponents is a dict {seat: policy}: give the "
                                  "partner's seat its policy in that dict and leave partner=None")
-            _check_spec(partner, "partner")
+            self._check_spec(partner, "partner")
 
     # --------------------------------------------------------------------------------
     def _build_policies(self, seed: int) -> None:
@@ -274,8 +276,8 @@ class BeloteGymEnv(gymnasium.Env):
                 spec = self._partner
             else:
                 spec = self._opponents
-            self._policies[seat] = _resolve(spec, seed + seat)
-            self._policy_names[seat] = _spec_name(spec)
+            self._policies[seat] = self._resolve(spec, seed + seat)
+            self._policy_names[seat] = self._spec_name(spec)
 
     def _opponent_action(self, seat: int) -> int:
         """The action of the policy at ``seat`` (not the learner's). Raises
@@ -323,12 +325,13 @@ class BeloteGymEnv(gymnasium.Env):
 
     def _play_others_until_learner(self) -> float:
         st = self.game
-        team = TEAM_OF[self.seats[0]]
+        me = self.seats[0]
+        team = TEAM_OF[me]
         reward = 0.0
         while True:
             if st.is_deal_over:
                 if self.reward_mode != "win" or self.episode == "deal":
-                    reward += deal_reward(st, team, self.reward_mode)
+                    reward += seat_reward(st.deal_score, me, self.reward_mode)
                 if self.episode == "deal" or st.is_game_over:
                     if self.reward_mode == "win" and self.episode == "game" and st.winner is not None:
                         reward += 1.0 if st.winner == team else -1.0

@@ -8,10 +8,10 @@ numbers owns its ``random.Random``, seeded at construction.
 
 from __future__ import annotations
 
-import random
 from typing import Protocol, runtime_checkable
 
 from belote_env import InfoSet
+from belote_env.driver import RandomPolicy  # tier ``random``: the engine's own random player
 
 __all__ = ["Policy", "PolicyError", "RandomPolicy", "with_belote"]
 
@@ -29,23 +29,6 @@ class Policy(Protocol):
     def act(self, info: InfoSet) -> int:
         """Choose one of ``info.legal_actions`` (non-empty) for ``info.seat``."""
         ...
-
-
-class RandomPolicy:
-    """Uniformly random legal action (tier ``random``).
-
-    Args:
-        seed: seed of the policy's own ``random.Random``.
-    """
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def act(self, info: InfoSet) -> int:
-        legal = info.legal_actions
-        return legal[self.rng.randrange(len(legal))]
 
 
 def with_belote(info: InfoSet, choice: int) -> int:

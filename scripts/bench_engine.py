@@ -14,6 +14,7 @@ import random
 import time
 
 from belote_env import GameState, Rules
+from belote_env.table import eldest_of
 
 CONFIGS = {
     "default (seed 004)": Rules(target=None),
@@ -35,7 +36,7 @@ def bench(rules: Rules, deals: int, seed: int) -> tuple[float, float, float]:
             decisions += 1
         if st.deal_score is not None:
             played += 1
-            st = GameState(rules, rng=st.rng, dealer=(st.dealer + 1) % 4)
+            st = GameState(rules, rng=st.rng, dealer=eldest_of(st.dealer))
         else:
             st.next_deal()
     dt = time.perf_counter() - t0

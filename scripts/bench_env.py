@@ -20,6 +20,7 @@ import numpy as np
 
 from belote_env import GameState, Rules, belote_v0
 from belote_env.gym_env import BeloteGymEnv
+from belote_env.table import NUM_SEATS
 
 
 def aec_steps_per_second(env, steps: int, seed: int) -> float:
@@ -56,7 +57,7 @@ def floor_env():
 
 def gym_steps_per_second(steps: int, seed: int) -> float:
     rng = random.Random(seed)
-    env = BeloteGymEnv(opponents="random")
+    env = BeloteGymEnv()  # random legal opponents
     env.reset(seed=seed)
     t0 = time.perf_counter()
     for _ in range(steps):
@@ -73,7 +74,7 @@ def engine_decisions_per_second(steps: int, seed: int) -> float:
     n = 0
     t0 = time.perf_counter()
     while n < steps:
-        st = GameState(rules, rng=rng, dealer=rng.randrange(4))
+        st = GameState(rules, rng=rng, dealer=rng.randrange(NUM_SEATS))
         while not st.is_deal_over:
             legal = st.legal_actions()
             st.apply(legal[rng.randrange(len(legal))])

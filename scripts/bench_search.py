@@ -25,7 +25,9 @@ import statistics
 import time
 
 from belote_env import GameState, Rules
+from belote_env.driver import finish_deal
 from belote_env.solver import Solver, position_of
+from belote_env.table import SEATS, absolute_seat, team_of
 
 
 def first_leads(n: int, seed: int, rules: Rules):
@@ -35,7 +37,7 @@ def first_leads(n: int, seed: int, rules: Rules):
     normal = make_policy("normal")
     out, s = [], seed
     while len(out) < n:
-        st = GameState(rules, seed=s, dealer=s % 4)
+        st = GameState(rules, seed=s, dealer=absolute_seat(s, 0))
         s += 1
         while st.phase == 0:
             st.apply(normal.act(st.information_set(st.current)))
@@ -63,19 +65,20 @@ def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
     expert, normal = make_policy("expert", seed=seed), make_policy("normal")
     bids, cards = [], []
     rules = Rules(target=None)
+
+    def timed(st: GameState, info, policy) -> int:  # the expert's decisions timed, bids and cards apart
+        if policy is not expert:
+            return policy.act(info)
+        t0 = time.perf_counter()
+        a = expert.act(info)
+        dt = time.perf_counter() - t0
+        if len(info.legal_actions) > 1:
+            (bids if info.contract < 0 else cards).append(dt)
+        return a
+
+    seats = [expert if team_of(s) == 0 else normal for s in SEATS]  # the expert on seats 0 and 2
     for d in range(deals):
-        st = GameState(rules, seed=seed + d, dealer=d % 4)
-        while not st.is_deal_over:
-            info = st.information_set(st.current)
-            if st.current % 2 == 0:
-                t0 = time.perf_counter()
-                a = expert.act(info)
-                dt = time.perf_counter() - t0
-                if len(info.legal_actions) > 1:
-                    (bids if info.contract < 0 else cards).append(dt)
-            else:
-                a = normal.act(info)
-            st.apply(a)
+        finish_deal(GameState(rules, seed=seed + d, dealer=absolute_seat(d, 0)), seats, timed)
     return bids, cards
 
 

@@ -27,7 +27,9 @@ INTRO = """\
   `pettingzoo.make("aec", "belote/belote-v0")` after `import belote_env`. `raw_env()` raises
   on illegal actions; `env()` adds PettingZoo's wrappers.
 - `BeloteGymEnv` (Gymnasium, one seat or one team learns):
-  `gymnasium.make("Belote-v0", opponents="normal")` after `import belote_env`.
+  `gymnasium.make("Belote-v0", opponents="normal")` after `import belote_env` (it makes a
+  `policies.gym.NamedGymEnv`: opponents named by tier, model folder or factory), or
+  `BeloteGymEnv(opponents=policy)` with policy objects.
 - PettingZoo's `api_test`, `seed_test` and `render_test`, and Gymnasium's and SB3's
   `check_env`, pass on them (`tests/test_env*.py`).
 - The information rule (RULES.md §11) is tested: at every decision of many seeded deals, a

@@ -32,7 +32,9 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     kw, ids, seed, opp, belief, true_hands, base, prior = args
     import policies.search as search
     from belote_env import GameState, Rules
+    from belote_env.driver import finish_deal
     from belote_env.sampling import HiddenDeal
+    from belote_env.table import SEATS, absolute_seat, team_of
     from policies import make_policy
     from training.evaluate import _play_pairs, use_one_torch_thread
 
@@ -56,11 +58,9 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     for i in ids:  # same decks; a passed-out deal counts 0
         d = w = 0.0
         for a_team in (0, 1):
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=i % 4)
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0))
             current["state"] = state
-            while not state.is_deal_over:
-                s = state.current
-                state.apply((expert if s & 1 == a_team else other).act(state.information_set(s)))
+            finish_deal(state, [expert if team_of(s) == a_team else other for s in SEATS])
             diff = 0
             if state.deal_scores:
                 score = state.deal_scores[-1]

@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import belote_env
 from belote_env import belote_v0
 from belote_env.gym_env import BeloteGymEnv
+from policies.gym import NamedGymEnv  # BeloteGymEnv with policies also given by name (#20)
 from belote_env.sampling import sample_hidden_hands
 from tests.conftest import random_aec_episode
 
@@ -121,7 +122,7 @@ def test_gymnasium_and_sb3_env_checkers():
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     check_env(gymnasium.make("Belote-v0", opponents="easy").unwrapped, skip_render_check=True)
-    sb3_check_env(BeloteGymEnv(opponents="random"))
+    sb3_check_env(NamedGymEnv(opponents="random"))
     check_env(BeloteGymEnv(obs_mode="history", learner="team"), skip_render_check=True)
 
 
@@ -137,7 +138,7 @@ def test_registration():
 
 
 def test_gym_env_reward_arrives_when_another_seat_plays_last():
-    env = BeloteGymEnv(opponents="random", learner_seat=0)
+    env = NamedGymEnv(opponents="random", learner_seat=0)
     rng = random.Random(3)
     cases = 0
     for ep in range(300):
@@ -192,7 +193,7 @@ def test_gym_env_bad_arguments():
                       ({"obs_mode": "pixels"}, "obs_mode"), ({"opponents": 3}, "policy"),
                       ({"opponents": {0: "easy"}, "learner_seat": 1}, "lacks a policy")):
         with pytest.raises(ValueError, match=match):
-            BeloteGymEnv(**kw).reset(seed=0)
+            NamedGymEnv(**kw).reset(seed=0)
 
 
 def test_game_episode_spans_deals_until_game_over():
@@ -294,9 +295,9 @@ def test_gym_env_opponent_specs_checked_at_construction():
             ({"partner": "easy", "opponents": {1: "easy", 2: "easy", 3: "easy"}, "learner_seat": 0},
              r"partner is ignored when opponents is a dict.*leave partner=None")):
         with pytest.raises(ValueError, match=match):
-            BeloteGymEnv(**kw)
-    BeloteGymEnv(opponents={1: "easy", 2: "random", 3: "easy"}, learner_seat=0).reset(seed=0)
-    BeloteGymEnv(opponents={1: "easy", 3: "easy"}, learner="team", learner_seat=2).reset(seed=0)
+            NamedGymEnv(**kw)
+    NamedGymEnv(opponents={1: "easy", 2: "random", 3: "easy"}, learner_seat=0).reset(seed=0)
+    NamedGymEnv(opponents={1: "easy", 3: "easy"}, learner="team", learner_seat=2).reset(seed=0)
 
 
 @pytest.mark.parametrize("illegal_action", ["penalize", "raise"])

@@ -23,19 +23,22 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from belote_env import GameState, Rules
+from belote_env import GameState, InfoSet, Rules
+from belote_env import driver
 from belote_env.actions import action_to_string
+from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
-from belote_env.table import SEATS, TEAM_OF, absolute_seat, team_of
+from belote_env.table import SEATS, absolute_seat, team_of
 from policies.base import Policy, PolicyError
 
-__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "match_deck", "MAX_VOID_DEALS", "PolicyFailure", "use_one_torch_thread",
-           "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS", "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS"]
+__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
+           "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
+           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS"]
 
-MAX_VOID_DEALS = 100  # consecutive all-pass deals before a match is stopped
+# MAX_VOID_DEALS (consecutive all-pass deals before a match is stopped) is belote_env.driver's.
 #: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
 #: fastest tiers; more is refused before anything is built.
 MAX_PAIRS = 10_000_000
@@ -157,9 +160,11 @@ class MatchResult:
         return "\n".join(lines)
 
 
-def _act(state: GameState, policy: Policy) -> int:
-    seat = state.current
-    info = state.information_set(seat)
+def checked_action(state: GameState, info: InfoSet, policy: Policy) -> int:
+    """``policy``'s action at ``state`` (a ``decide`` of ``belote_env.driver``), checked:
+    raises ``PolicyFailure`` when the policy raises or returns something that is not one of
+    ``info.legal_actions``."""
+    seat = info.seat
     try:
         action = policy.act(info)
     except Exception as e:
@@ -173,55 +178,32 @@ def _act(state: GameState, policy: Policy) -> int:
     return action.__index__()
 
 
-def play_deal(state: GameState, seat_policies: list[Policy], timing: list[float] | None = None,
-              moves: list[int] | None = None, teams: tuple[int, ...] = TEAM_OF,
-              decks: Callable[[int, int], Sequence[int]] | None = None) -> int:
-    """Play ``state`` until a deal is scored, redealing void deals (RULES.md §3.4).
+def play_deal(state: GameState, seat_policies: list[Policy], **kw: Any) -> int:
+    """``belote_env.driver.play_deal`` (same arguments: ``timing``, ``moves``, ``teams``,
+    ``decks``...) with every action checked (``checked_action``).
 
-    Args:
-        state: a ``GameState`` at the start of a deal.
-        seat_policies: the policy of each seat 0..3.
-        timing, moves: optional per-side accumulators (seconds, move counts), indexed by
-            ``teams[seat]``.
-        decks: optional ``decks(deal_number, redeal) -> 32 card ids``: the deck of each
-            redeal (``redeal`` = void deals so far in this deal, ``deal_number`` =
-            ``state.deal_number``); default: the state's own RNG draws it.
     Returns:
         the number of void deals redealt.
     Raises:
         PolicyFailure: a policy raised or returned an illegal action (the message names
-            the policy, seat, action and legal ids; ``.record`` reproduces the position),
-            or ``MAX_VOID_DEALS`` deals in a row were passed out (``PolicyError``).
+            the policy, seat, action and legal ids; ``.record`` reproduces the position).
+        PolicyError: ``MAX_VOID_DEALS`` deals in a row were passed out.
     """
-    voids = 0
-    while True:
-        while not state.is_deal_over:
-            seat = state.current
-            t0 = time.perf_counter()
-            action = _act(state, seat_policies[seat])
-            if timing is not None:
-                timing[teams[seat]] += time.perf_counter() - t0
-                moves[teams[seat]] += 1
-            state.apply(action)
-        if state.deal_score is not None:
-            return voids
-        voids += 1
-        if voids >= MAX_VOID_DEALS:
-            raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by "
-                              f"{sorted({p.name for p in seat_policies})}")
-        state.next_deal(None if decks is None else decks(state.deal_number, voids))
+    return _checked(driver.play_deal, state, seat_policies, kw)
 
 
-def play_game(state: GameState, seat_policies: list[Policy], **kw) -> int:
-    """Play deals until the game is over (RULES.md §8); returns the void deals redealt.
-    ``kw`` as for ``play_deal`` (``decks`` included: the next deal is ``decks(n, 0)``)."""
-    voids = 0
-    decks = kw.get("decks")
-    while True:
-        voids += play_deal(state, seat_policies, **kw)
-        if state.is_game_over:
-            return voids
-        state.next_deal(None if decks is None else decks(state.deal_number, 0))
+def play_game(state: GameState, seat_policies: list[Policy], **kw: Any) -> int:
+    """``belote_env.driver.play_game`` (deals until the game is over, RULES.md §8) with
+    every action checked, as ``play_deal``; returns the void deals redealt."""
+    return _checked(driver.play_game, state, seat_policies, kw)
+
+
+def _checked(play, state: GameState, seat_policies: list[Policy], kw: dict) -> int:
+    kw.setdefault("decide", checked_action)
+    try:
+        return play(state, seat_policies, **kw)
+    except VoidDealsError as e:
+        raise PolicyError(str(e)) from None
 
 
 def match_deck(seed: int, pair: int, deal_number: int, redeal: int) -> list[int]:

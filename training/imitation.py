@@ -18,8 +18,9 @@ from torch import nn
 
 from belote_env import GameState, Rules
 from belote_env.actions import NUM_ACTIONS
+from belote_env.driver import finish_deal, seat_reward
 from belote_env.observation import OBS_SIZE, encode_infoset
-from belote_env.table import absolute_seat, team_of
+from belote_env.table import NUM_SEATS, absolute_seat
 from policies import make_policy
 from policies.network import BeloteNet
 
@@ -51,27 +52,26 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
 
         it = tqdm(it, desc=f"imitation data ({teacher})", unit="deal")
     buf = np.zeros(OBS_SIZE + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
+    seats: list[int] = []
+
+    def record(st: GameState, info, teacher) -> int:  # the teacher's label kept; epsilon: a random action played
+        label = teacher.act(info)
+        encode_infoset(info, buf[:OBS_SIZE])
+        if perfect:
+            encode_perfect(st, info.seat, buf[OBS_SIZE:])
+        obs.append(buf.astype(np.float16))
+        m = np.zeros(NUM_ACTIONS, dtype=bool)
+        m[list(info.legal_actions)] = True
+        masks.append(m)
+        acts.append(label)
+        seats.append(info.seat)
+        return label if rng.random() >= epsilon else info.legal_actions[rng.randrange(len(info.legal_actions))]
+
     for d in it:
         st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
-        seats = []
-        while not st.is_deal_over:
-            seat = st.current
-            info = st.information_set(seat)
-            label = pol.act(info)
-            encode_infoset(info, buf[:OBS_SIZE])
-            if perfect:
-                encode_perfect(st, seat, buf[OBS_SIZE:])
-            obs.append(buf.astype(np.float16))
-            m = np.zeros(NUM_ACTIONS, dtype=bool)
-            m[list(info.legal_actions)] = True
-            masks.append(m)
-            acts.append(label)
-            seats.append(seat)
-            a = label if rng.random() >= epsilon else info.legal_actions[rng.randrange(len(info.legal_actions))]
-            st.apply(a)
-        score = st.deal_score
-        for seat in seats:
-            rets.append(0.0 if score is None else score.difference(team_of(seat)) / 162.0)
+        seats.clear()
+        finish_deal(st, [pol] * NUM_SEATS, record)
+        rets.extend(seat_reward(st.deal_score, seat) for seat in seats)
     return {"obs": np.stack(obs), "mask": np.stack(masks), "action": np.array(acts, dtype=np.int64),
             "ret": np.array(rets, dtype=np.float32)}
 

@@ -39,14 +39,15 @@ import numpy as np
 import torch as th
 
 from belote_env import GameState, Rules
+from belote_env.driver import finish_deal
 from belote_env.observation import OBS_SIZE, encode_infoset
+from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
 from policies.network import bid_permutation_table, is_bid_decision, is_card_decision, suit_permutation_tables
-from policies.search import _belote_points, _declaration_points, _difference
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values"]
 
@@ -64,10 +65,10 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     taker_team, my_team = team_of(taker), team_of(state.current)
     hands = tuple(state.hands)
     vals = solver.card_values(position_of(state), same_deal=same_deal)
-    bel = _belote_points(info, hands, k)
-    decl = _declaration_points(info, hands, k, eldest_of(state.dealer), bool(info.tricks))
+    bel = belote_points(info, hands, k)
+    decl = declaration_points(info, hands, k, eldest_of(state.dealer), bool(info.tricks))
     base = info.card_points[taker_team]
-    return {c: float(_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
+    return {c: float(deal_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
 
 def _data_setup(deals, seed, rules, behaviour, progress, desc):
@@ -124,9 +125,9 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         same = False
-        while not st.is_deal_over:
-            seat = st.current
-            info = st.information_set(seat)
+
+        def label(st: GameState, info, policy) -> int:  # each card decision labelled, then played
+            nonlocal same
             if is_card_decision(info):
                 cards = [a for a in info.legal_actions if a < 32]
                 q = oracle_card_values(st, solver, same)
@@ -141,19 +142,14 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
                 masks.append(m)
                 qs.append(row)
                 if rng.random() < epsilon:
-                    st.apply(with_belote(info, cards[rng.randrange(len(cards))]))
-                    continue
-            st.apply(seat_pol[seat].act(info))
+                    return with_belote(info, cards[rng.randrange(len(cards))])
+            return policy.act(info)
+
+        finish_deal(st, seat_pol, label)
     if not qs:  # every deal passed out, or no decision with a choice
         return {"obs": np.zeros((0, OBS_SIZE), np.float16), "mask": np.zeros((0, 32), bool),
                 "q": np.zeros((0, 32), np.float32)}
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
-
-
-def _play_out(st: GameState, seat_pol: list) -> GameState:
-    while not st.is_deal_over:
-        st.apply(seat_pol[st.current].act(st.information_set(st.current)))
-    return st
 
 
 def _deal_difference(st: GameState, team: int) -> int:
@@ -195,17 +191,18 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         pending = []
-        while not st.is_deal_over:
-            seat = st.current
-            info = st.information_set(seat)
-            action = seat_pol[seat].act(info)
+
+        def rollouts(st: GameState, info, policy) -> int:  # each bid decision: every other bid played out
+            action = policy.act(info)
             if is_bid_decision(info):
-                vals = {a: _deal_difference(_play_out(_applied(st, a), seat_pol), team_of(seat))
+                vals = {a: _deal_difference(finish_deal(_applied(st, a), seat_pol), team_of(info.seat))
                         for a in info.legal_actions if a != action}
                 encode_infoset(info, buf)
                 obs.append(buf.astype(np.float16))
-                pending.append((seat, info.legal_actions, vals, action))
-            st.apply(action)
+                pending.append((info.seat, info.legal_actions, vals, action))
+            return action
+
+        finish_deal(st, seat_pol, rollouts)
         for seat, legal, vals, action in pending:
             vals[action] = _deal_difference(st, team_of(seat))
             m = np.zeros(8, dtype=bool)

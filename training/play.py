@@ -26,6 +26,7 @@ from typing import Callable, TextIO
 from belote_env import GameState, InfoSet, Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE, action_to_string
 from belote_env.cards import CONTRACT_NAMES, SUIT_SYMBOLS, parse_card
+from belote_env.driver import play_game
 from belote_env.table import SEAT_NAMES, other_team, team_of
 from belote_env.records import game_record, replay, write_record
 from belote_env.render import action_label, render_play_text
@@ -229,42 +230,45 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
     """
     output = sys.stdout if output is None else output
     state = GameState(rules, seed=seed, dealer=dealer)
+    before = [0, 0]  # tricks and card points before the move being played
+
+    def decide(state: GameState, info: InfoSet, policy) -> int:
+        seat = info.seat
+        action, failure = _ask(policy, info, seat == human_seat)
+        if failure is not None:  # raised here, outside any except block: nothing chained
+            name = getattr(policy, "name", type(policy).__name__)
+            path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
+            raise BotFailure(f"policy {name!r} at seat {seat} ({SEAT_NAMES[seat]}) {failure} (not shown: it "
+                             "could reveal that seat's hidden cards, RULES.md §11); the game so far is saved "
+                             f"to {path} (belote replay {path} shows it)", seat, name, path)
+        if seat != human_seat:
+            print(f"  {SEAT_NAMES[seat]} ({policy.name}): {action_label(action, state.turned_card)}", file=output)
+        before[:] = len(state.tricks), sum(state.card_points)
+        return action
+
+    def after(state: GameState, seat: int, action: int) -> None:
+        if len(state.tricks) > before[0]:
+            print(f"  trick {len(state.tricks)} won by {SEAT_NAMES[state.tricks[-1][2]]} "
+                  f"({sum(state.card_points) - before[1]} points"
+                  + (" + 10 for the last trick)" if len(state.tricks) == 8 else ")"), file=output)
+
+    def deal_over(state: GameState) -> None:
+        if state.void:
+            print("  everybody passed: the deal is redealt", file=output)
+        else:
+            s = state.deal_score
+            us, them = team_of(human_seat), other_team(team_of(human_seat))
+            print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[them]}; "
+                  f"game: you {state.scores[us]} - them {state.scores[them]}", file=output)
+
     try:
-        while True:
-            while not state.is_deal_over:
-                seat = state.current
-                info = state.information_set(seat)
-                action, failure = _ask(policies[seat], info, seat == human_seat)
-                if failure is not None:  # raised here, outside any except block: nothing chained
-                    name = getattr(policies[seat], "name", type(policies[seat]).__name__)
-                    path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
-                    raise BotFailure(f"policy {name!r} at seat {seat} ({SEAT_NAMES[seat]}) {failure} (not shown: it "
-                                     "could reveal that seat's hidden cards, RULES.md §11); the game so far is saved "
-                                     f"to {path} (belote replay {path} shows it)", seat, name, path)
-                if seat != human_seat:
-                    print(f"  {SEAT_NAMES[seat]} ({policies[seat].name}): {action_label(action, state.turned_card)}",
-                          file=output)
-                n_tricks, before = len(state.tricks), sum(state.card_points)
-                state.apply(action)
-                if len(state.tricks) > n_tricks:
-                    print(f"  trick {len(state.tricks)} won by {SEAT_NAMES[state.tricks[-1][2]]} "
-                          f"({sum(state.card_points) - before} points"
-                          + (" + 10 for the last trick)" if len(state.tricks) == 8 else ")"), file=output)
-            if state.void:
-                print("  everybody passed: the deal is redealt", file=output)
-            else:
-                s = state.deal_score
-                us, them = team_of(human_seat), other_team(team_of(human_seat))
-                print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[them]}; "
-                      f"game: you {state.scores[us]} - them {state.scores[them]}", file=output)
-            if state.is_game_over:
-                w = state.winner
-                print("Game over: " + ("a draw" if w is None else "you win!" if w == team_of(human_seat) else "you lose"),
-                      file=output)
-                if save_path is not None:
-                    print(f"record saved to {save_game_so_far(state, save_path)}", file=output)
-                return state
-            state.next_deal()
+        play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None)
+        w = state.winner
+        print("Game over: " + ("a draw" if w is None else "you win!" if w == team_of(human_seat) else "you lose"),
+              file=output)
+        if save_path is not None:
+            print(f"record saved to {save_game_so_far(state, save_path)}", file=output)
+        return state
     except (QuitGame, KeyboardInterrupt, EOFError) as stop:
         why = ("you quit" if isinstance(stop, QuitGame) else "interrupted (Ctrl-C)"
                if isinstance(stop, KeyboardInterrupt) else "end of input")

@@ -31,6 +31,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from belote_env import GameState, Rules
 from belote_env.actions import NUM_ACTIONS
 from belote_env.cards import NUM_CARDS
+from belote_env.driver import seat_reward
 from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
 from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, eldest_of, seats_from
 from policies.base import Policy
@@ -196,7 +197,7 @@ class _Tables:
     deal results; the learner's trajectories live in ``SelfPlayCollector``.
 
     A deal that ends produces an event ``(table, rewards, stats)``: ``rewards[s]`` is seat
-    ``s``'s team point difference / 162 (0 for a void deal).
+    ``s``'s team point difference / 162 (``belote_env.driver.seat_reward``; 0 for a void deal).
     """
 
     def __init__(self, rules: Rules, table_rngs: list[random.Random], rng: random.Random,
@@ -221,7 +222,7 @@ class _Tables:
     def _end_deal(self, j: int) -> tuple:
         st = self.tables[j]
         score = st.deal_score
-        rewards = tuple(0.0 if score is None else score.difference(TEAM_OF[s]) / 162.0 for s in SEATS)
+        rewards = tuple(seat_reward(score, s) for s in SEATS)
         stats = {
             "kind": self.kind[j],
             "void": score is None,

@@ -28,7 +28,7 @@ from typing import Callable
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from belote_env.env import REWARD_MODES
+from belote_env.driver import point_reward
 from belote_env.table import NUM_TEAMS, SEATS, team_of
 
 __all__ = ["MAIN", "snapshot_id", "make_mapping_fn", "SelfPlayCallback", "expected_return"]
@@ -60,15 +60,9 @@ def make_mapping_fn(n_snapshots: int) -> Callable:
 
 
 def expected_return(deal_points: tuple[int, int], reward_mode: str) -> float:
-    """The deal reward of a seat whose info says ``deal_points = (us, them)`` (points)."""
-    d = deal_points[0] - deal_points[1]
-    if reward_mode == "scaled":
-        return d / 162.0
-    if reward_mode == "points":
-        return float(d)
-    if reward_mode == "win":
-        return float((d > 0) - (d < 0))
-    raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+    """The deal reward of a seat whose info says ``deal_points = (us, them)`` (points;
+    ``belote_env.driver.point_reward``)."""
+    return point_reward(deal_points[0] - deal_points[1], reward_mode)
 
 
 class SelfPlayCallback(RLlibCallback):

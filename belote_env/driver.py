@@ -1,0 +1,173 @@
+"""Playing deals and games with seat policies, and a seat's reward from a deal's score.
+
+The one loop that asks each seat's policy for its action and applies it: evaluation
+(``training.evaluate``), the oracle and imitation data (``training.oracle``,
+``training.imitation``), ``belote play`` and the scripts play through it. A seat policy is
+anything with ``act(info) -> action id`` (``policies.base.Policy``; it sees only its seat's
+``InfoSet``, RULES.md §11). Hooks let a caller check or replace each action (``decide``),
+watch each move and each deal's end, time the seats, and choose the decks.
+
+``point_reward`` is the one place a deal's point difference becomes a reward (scaled by
+the 162 points of a deal); ``seat_reward`` gives a seat's reward from a deal's score. The
+PettingZoo and Gymnasium envs and the trainers use them.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from .game import GameState
+from .infoset import InfoSet
+from .scoring import TOTAL_POINTS, DealScore
+from .table import TEAM_OF, team_of
+
+__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "RandomPolicy", "policy_action", "finish_deal", "play_deal",
+           "play_game", "REWARD_MODES", "point_reward", "seat_reward"]
+
+#: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``).
+MAX_VOID_DEALS = 100
+
+#: ``decide(state, info, policy) -> action id``: the action of the seat to act, whose
+#: information set is ``info`` and whose policy is ``policy``.
+Decide = Callable[[GameState, InfoSet, Any], int]
+
+
+class VoidDealsError(RuntimeError):
+    """``max_voids`` deals in a row were passed out (eight passes each, RULES.md §3.4)."""
+
+
+class RandomPolicy:
+    """Uniformly random legal action (tier ``random``; the default opponents of
+    ``belote_env.gym_env.BeloteGymEnv``).
+
+    Args:
+        seed: seed of the policy's own ``random.Random`` (its ``rng``).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def act(self, info: InfoSet) -> int:
+        legal = info.legal_actions
+        return legal[self.rng.randrange(len(legal))]
+
+
+def policy_action(state: GameState, info: InfoSet, policy: Any) -> int:
+    """The default ``decide``: ``policy.act(info)``, unchecked (``state.apply`` refuses an
+    illegal action with ``IllegalActionError``)."""
+    return policy.act(info)
+
+
+def finish_deal(state: GameState, seat_policies: Sequence[Any], decide: Decide = policy_action,
+                after: Callable[[GameState, int, int], None] | None = None) -> GameState:
+    """Play the deal in progress to its end, played or passed out (no redeal); returns
+    ``state``.
+
+    Args:
+        state: a ``GameState`` in a deal (nothing is done once the deal is over).
+        seat_policies: the policy of each seat (indexed by seat).
+        decide: ``decide(state, info, policy) -> action id`` (default ``policy_action``).
+        after: called as ``after(state, seat, action)`` after each action is applied.
+    """
+    while not state.is_deal_over:
+        seat = state.current
+        action = decide(state, state.information_set(seat), seat_policies[seat])
+        state.apply(action)
+        if after is not None:
+            after(state, seat, action)
+    return state
+
+
+def play_deal(state: GameState, seat_policies: Sequence[Any], timing: list[float] | None = None,
+              moves: list[int] | None = None, teams: Sequence[int] = TEAM_OF,
+              decks: Callable[[int, int], Sequence[int]] | None = None, decide: Decide = policy_action,
+              after: Callable[[GameState, int, int], None] | None = None,
+              deal_over: Callable[[GameState], None] | None = None,
+              max_voids: int | None = MAX_VOID_DEALS) -> int:
+    """Play ``state`` until a deal is scored, redealing void deals (RULES.md §3.4).
+
+    Args:
+        state: a ``GameState`` at the start of (or in) a deal.
+        seat_policies: the policy of each seat (indexed by seat).
+        timing, moves: optional per-side accumulators (seconds, move counts), indexed by
+            ``teams[seat]``; a move's time covers its information set and ``decide``.
+        decks: optional ``decks(deal_number, redeal) -> 32 card ids``: the deck of each
+            redeal (``redeal`` = void deals so far in this deal, ``deal_number`` =
+            ``state.deal_number``); default: the state's own RNG draws it.
+        decide: ``decide(state, info, policy) -> action id`` (default ``policy_action``):
+            checks or replaces each action (``training.evaluate`` raises ``PolicyFailure``
+            there).
+        after: called as ``after(state, seat, action)`` after each action is applied.
+        deal_over: called as ``deal_over(state)`` when a deal ends, played or void (before
+            any redeal).
+        max_voids: void deals in a row after which ``VoidDealsError`` is raised (``None``:
+            no limit).
+    Returns:
+        the number of void deals redealt.
+    Raises:
+        VoidDealsError: ``max_voids`` deals in a row were passed out; whatever ``decide``,
+            a policy or ``state.apply`` raises (``IllegalActionError``) propagates.
+    """
+    voids = 0
+    while True:
+        while not state.is_deal_over:
+            seat = state.current
+            t0 = time.perf_counter()
+            action = decide(state, state.information_set(seat), seat_policies[seat])
+            if timing is not None:
+                timing[teams[seat]] += time.perf_counter() - t0
+                moves[teams[seat]] += 1
+            state.apply(action)
+            if after is not None:
+                after(state, seat, action)
+        if deal_over is not None:
+            deal_over(state)
+        if state.deal_score is not None:
+            return voids
+        voids += 1
+        if max_voids is not None and voids >= max_voids:
+            names = sorted({str(getattr(p, "name", type(p).__name__)) for p in seat_policies})
+            raise VoidDealsError(f"{max_voids} deals in a row were passed out by {names}")
+        state.next_deal(None if decks is None else decks(state.deal_number, voids))
+
+
+def play_game(state: GameState, seat_policies: Sequence[Any], **kw: Any) -> int:
+    """Play deals until the game is over (RULES.md §8); returns the void deals redealt.
+    ``kw`` as for ``play_deal`` (``decks`` included: the next deal is ``decks(n, 0)``)."""
+    voids = 0
+    decks = kw.get("decks")
+    while True:
+        voids += play_deal(state, seat_policies, **kw)
+        if state.is_game_over:
+            return voids
+        state.next_deal(None if decks is None else decks(state.deal_number, 0))
+
+
+#: How a deal's point difference becomes a reward (``point_reward``).
+REWARD_MODES = ("scaled", "points", "win")
+
+
+def point_reward(difference: int, mode: str = "scaled") -> float:
+    """The reward of a deal's point difference (our points - theirs), per ``mode``:
+    ``"scaled"`` divides by the deal's 162 points (a dedans is +-1, a capot with belote
+    +-1.68), ``"points"`` keeps it, ``"win"`` gives its sign (+1 / 0 / -1). The one place a
+    point difference is scaled. Raises ``ValueError`` for another mode."""
+    if mode == "scaled":
+        return difference / TOTAL_POINTS
+    if mode == "points":
+        return float(difference)
+    if mode == "win":
+        return float((difference > 0) - (difference < 0))
+    raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
+
+
+def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled") -> float:
+    """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``);
+    0 for a void deal (``score`` None)."""
+    return 0.0 if score is None else point_reward(score.difference(team_of(seat)), mode)
