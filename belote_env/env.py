@@ -68,8 +68,9 @@ Arguments of ``env()`` / ``raw_env()``:
         (default: seed 004 rules). Any other keyword is a rule option overriding it, e.g.
         ``belote_v0.env(rules="seed000", target=None)``; an unknown one raises
         ``RuleOptionError``.
-    episode: ``"deal"`` (default) or ``"game"`` (deals until the rules' target; with
-        ``target=None`` a game is one played deal).
+    episode: ``"deal"`` (default: a ``GameState(..., single_deal=True)``, one deal
+        whatever the rules' target and deal limit) or ``"game"`` (deals until the rules'
+        target; with ``target=None`` a game is one played deal).
     obs_mode: ``"infoset"`` (default) or ``"history"``.
     reward_mode: ``"scaled"`` (default), ``"points"`` or ``"win"``.
     render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it)
@@ -194,7 +195,6 @@ class raw_env(AECEnv):
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
         self.render_mode = render_mode
         self.render_seat = render_seat
-        self._game_rules = self.rules if episode == "game" else self.rules.replace(target=None, max_deals=None)
         self.possible_agents = [f"player_{i}" for i in SEATS]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -227,7 +227,8 @@ class raw_env(AECEnv):
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS))
+        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS),
+                              single_deal=self.episode == "deal")
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

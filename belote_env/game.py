@@ -1,11 +1,16 @@
 """The rules engine's one entry point: a game of four-player team Belote (RULES.md §2-§8).
 
-``GameState`` holds a whole game (deals to the target). It knows nothing of RL, numpy or
-PettingZoo: ``legal_actions()`` lists the action ids (``actions.py``) the seat to act may
-take, ``apply(action)`` plays one, ``information_set(seat)`` tells what a seat may know.
+``GameState`` holds a whole game (deals to the target), or one deal played on its own
+(``single_deal=True``). It knows nothing of RL, numpy or PettingZoo: ``legal_actions()``
+lists the action ids (``actions.py``) the seat to act may take, ``apply(action)`` plays
+one, ``information_set(seat)`` tells what a seat may know.
 
 A deal ends in phase ``DEAL_OVER`` (played and scored, or void after eight passes); call
-``next_deal()`` to go on, until phase ``GAME_OVER``. Every deck is drawn from the
+``next_deal()`` to go on, until phase ``GAME_OVER``. A single-deal state
+(``GameState(rules, single_deal=True)``: the deal episodes of the envs, training and
+evaluation) reaches ``GAME_OVER`` with its first played deal, whatever the rules' target
+and deal limit; a void deal still ends in ``DEAL_OVER`` and is redealt with
+``next_deal()`` (RULES.md §8). Every deck is drawn from the
 ``random.Random`` the state owns (or given explicitly), so a game is reproducible from
 (rules, seed or decks, actions).
 
@@ -81,8 +86,9 @@ def _count(value, what: str) -> int:
     return value.__index__()
 
 
-def _resume(rules: Rules, scores, reserve, deal_number) -> tuple[list[int], int, int]:
-    """The checked ``scores``, ``reserve`` and ``deal_number`` a game resumes with."""
+def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = False) -> tuple[list[int], int, int]:
+    """The checked ``scores``, ``reserve`` and ``deal_number`` a game resumes with (a single
+    deal carries any scores: its target is not checked)."""
     if (isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or len(scores) != 2):
         raise ValueError(f"scores must be (team 0, team 1): two ints >= 0, got {scores!r}")
     scores = [_count(scores[0], "scores[0]"), _count(scores[1], "scores[1]")]
@@ -91,7 +97,7 @@ def _resume(rules: Rules, scores, reserve, deal_number) -> tuple[list[int], int,
     if reserve and rules.tie != "litige":
         raise ValueError(f"reserve must be 0 under tie={rules.tie!r}: a litige reserve arises only with "
                          f"tie='litige' (RULES.md §7), got {reserve}")
-    if scores[0] != scores[1]:  # equal totals play on (RULES.md §8)
+    if scores[0] != scores[1] and not single_deal:  # equal totals play on (RULES.md §8)
         if rules.target is not None and max(scores) >= rules.target:
             raise ValueError(f"scores {tuple(scores)} already reach the target {rules.target}: that game is over "
                              "(RULES.md §8)")
@@ -119,13 +125,22 @@ class GameState:
             only; int >= 0, only under ``tie="litige"``).
         deal_number: played deals already finished (keyword only; int >= 0; counts
             toward ``max_deals``).
+        single_deal: play one deal on its own (keyword only; a bool, default False): the
+            game ends (``GAME_OVER``) after its first played deal whatever ``rules.target``
+            and ``rules.max_deals`` say, the higher total winning and equal totals drawing
+            (``winner`` None), as under ``target=None``; a void deal still ends in
+            ``DEAL_OVER``, to be redealt with ``next_deal()`` (RULES.md §3.4, §8). The
+            rules are kept as given (``information_set(seat).rules`` is ``rules``); given
+            scores are carried whatever the target (``game_record`` writes the game with
+            ``target`` and ``max_deals`` null, which replays the same).
 
     Raises:
         RuleOptionError: ``rules`` is not a ``Rules`` (the engine plays every option).
         ValueError: bad ``dealer`` or ``deck`` (``dealing.DealError``), or scores,
             reserve or deal number that are not ints >= 0, a reserve under a ``tie`` rule
-            other than ``"litige"``, or unequal scores that already end the game (the
-            target or ``max_deals`` reached, RULES.md §8).
+            other than ``"litige"``, unequal scores that already end the game (the
+            target or ``max_deals`` reached, RULES.md §8; not checked for a single deal),
+            or a ``single_deal`` that is not a bool.
     """
 
     __slots__ = (
@@ -134,20 +149,25 @@ class GameState:
         "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
         "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next",
         "actions", "deal_score", "void", "_legal", "deal_log", "public_cannot", "public_known", "start",
+        "single_deal",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
                  rng: random.Random | None = None, dealer: int = 0,
                  deck: Sequence[int] | None = None, *, scores: Sequence[int] = _NO_SCORES, reserve: int = 0,
-                 deal_number: int = 0):
+                 deal_number: int = 0, single_deal: bool = False):
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
         dealer = _seat(dealer, "dealer")
+        if type(single_deal) is not bool:
+            raise ValueError(f"single_deal must be True or False, got {single_deal!r}")
         if not (scores is _NO_SCORES and type(reserve) is int and type(deal_number) is int
                 and reserve == 0 == deal_number):  # a resumed game: check what it resumes with
-            scores, reserve, deal_number = _resume(rules, scores, reserve, deal_number)
+            scores, reserve, deal_number = _resume(rules, scores, reserve, deal_number, single_deal)
         self.rules = rules
+        #: one deal on its own: the game ends with its first played deal (RULES.md §8)
+        self.single_deal = single_deal
         self.rng = rng if rng is not None else random.Random(seed)
         self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points]
         self.dealer = dealer
@@ -174,7 +194,8 @@ class GameState:
             turned: the turned card.
             stock: the 11 stock cards in the order they are dealt after a take (§3.5).
             rules, dealer: as for ``GameState``; ``kwargs``: its other arguments (``seed``,
-                ``rng`` for the later decks, ``scores``, ``reserve``, ``deal_number``).
+                ``rng`` for the later decks, ``scores``, ``reserve``, ``deal_number``,
+                ``single_deal``).
         Raises:
             ValueError: ``dealing.DealError`` for hands, turned card or stock that do not
                 make a deal (shapes 4 x 5 and 11, unknown or repeated cards), or as
@@ -438,9 +459,10 @@ class GameState:
         self.deal_number += 1
         self.phase = Phase.DEAL_OVER
         r = self.rules
-        ended = (r.target is None or max(self.scores) >= r.target
+        one = self.single_deal or r.target is None  # a single deal: over once played (§8)
+        ended = (one or max(self.scores) >= r.target
                  or (r.max_deals is not None and self.deal_number >= r.max_deals))
-        if ended and (r.target is None or self.scores[0] != self.scores[1]):  # §8: equal totals play on
+        if ended and (one or self.scores[0] != self.scores[1]):  # §8: equal totals play on
             self.phase = Phase.GAME_OVER
             self.winner = None if self.scores[0] == self.scores[1] else int(self.scores[1] > self.scores[0])
 
@@ -448,8 +470,9 @@ class GameState:
         """Start the next deal after ``DEAL_OVER``: the dealer rotates after a played deal,
         and after a void deal per ``all_pass_redeal`` (RULES.md §2, §3.4).
 
-        Raises ``RuntimeError`` if the deal is not over or the game is over, ``ValueError``
-        for a ``deck`` that is not 32 distinct card ids; either way the state is unchanged.
+        Raises ``RuntimeError`` if the deal is not over or the game is over (a single
+        deal's once it is played), ``ValueError`` for a ``deck`` that is not 32 distinct
+        card ids; either way the state is unchanged.
         """
         if self.phase != Phase.DEAL_OVER:
             raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")

@@ -189,7 +189,6 @@ class BeloteGymEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self._check_policies(opponents, learner, learner_seat, partner)
         self.rules = rules
-        self._game_rules = rules if episode == "game" else rules.replace(target=None, max_deals=None)
         self.learner, self.learner_seat, self.episode = learner, learner_seat, episode
         self.obs_mode, self.reward_mode, self.render_mode = obs_mode, reward_mode, render_mode
         self.illegal_action = illegal_action
@@ -363,7 +362,8 @@ class BeloteGymEnv(gymnasium.Env):
         first = self._rng.randrange(NUM_SEATS) if self.learner_seat == "rotate" else self.learner_seat
         self.seats = (first, partner_of(first)) if self.learner == "team" else (first,)
         self._build_policies(self._rng.randrange(1 << 30))
-        self.game = GameState(self._game_rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS))
+        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS),
+                              single_deal=self.episode == "deal")
         self._ended_by_illegal = False
         self._play_others()
         if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):

@@ -72,12 +72,15 @@ def _short(v: Any) -> str:
 
 
 def game_record(state: GameState) -> dict[str, Any]:
-    """The record (a JSON-able dict) of every deal of ``state``'s game so far."""
+    """The record (a JSON-able dict) of every deal of ``state``'s game so far. A single
+    deal (``GameState(..., single_deal=True)``) is recorded with ``target`` and
+    ``max_deals`` null, the rules of a one-deal game (RULES.md §8), so that it replays."""
+    rules = state.rules.replace(target=None, max_deals=None) if state.single_deal else state.rules
     rec = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "action_table_version": ACTION_TABLE_VERSION,
-        "rules": state.rules.to_dict(),
+        "rules": rules.to_dict(),
         "deals": [{"dealer": d["dealer"], "deck": list(d["deck"]), "actions": [list(a) for a in d["actions"]]}
                   for d in state.deal_log],
     }

@@ -572,9 +572,10 @@ def _state_with_hands(info: InfoSet, hands: list[int]):
         deck = deck_for_final_hands(hands, info.turned_card, info.taker, info.dealer)
     except DealError:
         return None
-    # the match context of ``info``: its views then match the real ones field for field
+    # the match context of ``info``: its views then match the real ones field for field (a
+    # single deal: only this deal is replayed, and a single deal's scores pass any target)
     state = GameState(info.rules, dealer=info.dealer, deck=deck, scores=info.scores, reserve=info.reserve,
-                      deal_number=info.deal_number)
+                      deal_number=info.deal_number, single_deal=True)
     for _, a in info.bids:
         state.apply(a)
     return state if state.phase == 1 else None

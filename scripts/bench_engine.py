@@ -17,10 +17,10 @@ from belote_env import GameState, Rules
 from belote_env.table import eldest_of
 
 CONFIGS = {
-    "default (seed 004)": Rules(target=None),
-    "declarations auto": Rules(target=None, declarations="auto"),
-    "declarations choice + belote optional": Rules(target=None, declarations="choice", belote="optional"),
-    "no-trump/all-trump in round 2": Rules(target=None, round2_no_trump_all_trump=True),
+    "default (seed 004)": Rules(),
+    "declarations auto": Rules(declarations="auto"),
+    "declarations choice + belote optional": Rules(declarations="choice", belote="optional"),
+    "no-trump/all-trump in round 2": Rules(round2_no_trump_all_trump=True),
 }
 
 
@@ -28,7 +28,7 @@ def bench(rules: Rules, deals: int, seed: int) -> tuple[float, float, float]:
     rng = random.Random(seed)
     played = decisions = 0
     t0 = time.perf_counter()
-    st = GameState(rules, seed=seed)
+    st = GameState(rules, seed=seed, single_deal=True)
     while played < deals:
         while not st.is_deal_over:
             legal = st.legal_actions()
@@ -36,7 +36,7 @@ def bench(rules: Rules, deals: int, seed: int) -> tuple[float, float, float]:
             decisions += 1
         if st.deal_score is not None:
             played += 1
-            st = GameState(rules, rng=st.rng, dealer=eldest_of(st.dealer))
+            st = GameState(rules, rng=st.rng, dealer=eldest_of(st.dealer), single_deal=True)
         else:
             st.next_deal()
     dt = time.perf_counter() - t0

@@ -70,11 +70,11 @@ def gym_steps_per_second(steps: int, seed: int) -> float:
 
 def engine_decisions_per_second(steps: int, seed: int) -> float:
     rng = random.Random(seed)
-    rules = Rules(target=None)
+    rules = Rules()
     n = 0
     t0 = time.perf_counter()
     while n < steps:
-        st = GameState(rules, rng=rng, dealer=rng.randrange(NUM_SEATS))
+        st = GameState(rules, rng=rng, dealer=rng.randrange(NUM_SEATS), single_deal=True)
         while not st.is_deal_over:
             legal = st.legal_actions()
             st.apply(legal[rng.randrange(len(legal))])

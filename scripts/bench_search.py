@@ -37,7 +37,7 @@ def first_leads(n: int, seed: int, rules: Rules):
     normal = make_policy("normal")
     out, s = [], seed
     while len(out) < n:
-        st = GameState(rules, seed=s, dealer=absolute_seat(s, 0))
+        st = GameState(rules, seed=s, dealer=absolute_seat(s, 0), single_deal=True)
         s += 1
         while st.phase == 0:
             st.apply(normal.act(st.information_set(st.current)))
@@ -64,7 +64,7 @@ def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
     use_one_torch_thread()  # as in `belote eval` (hard's networks; other jobs can make 2 threads spin)
     expert, normal = make_policy("expert", seed=seed), make_policy("normal")
     bids, cards = [], []
-    rules = Rules(target=None)
+    rules = Rules()
 
     def timed(st: GameState, info, policy) -> int:  # the expert's decisions timed, bids and cards apart
         if policy is not expert:
@@ -78,7 +78,7 @@ def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
 
     seats = [expert if team_of(s) == 0 else normal for s in SEATS]  # the expert on seats 0 and 2
     for d in range(deals):
-        finish_deal(GameState(rules, seed=seed + d, dealer=absolute_seat(d, 0)), seats, timed)
+        finish_deal(GameState(rules, seed=seed + d, dealer=absolute_seat(d, 0), single_deal=True), seats, timed)
     return bids, cards
 
 
@@ -93,7 +93,7 @@ def main() -> None:
     ap.add_argument("--expert-deals", type=int, default=10, help="deals played by the expert (seats 0, 2)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    rules = Rules(target=None, round2_no_trump_all_trump=True)
+    rules = Rules(round2_no_trump_all_trump=True)
     positions = first_leads(args.deals, args.seed, rules)
     t0 = time.perf_counter()
     Solver().solve(positions[0])

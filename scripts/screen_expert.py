@@ -41,7 +41,7 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     use_one_torch_thread()  # as `belote eval`: two processes on two cores
     expert = _build(kw, belief, base, prior)
     other = make_policy(opp, seed=seed + 1)
-    rules = Rules(target=None)
+    rules = Rules()
     if not true_hands:  # the duplicate-match harness of `belote eval` (passed-out deals redealt)
         t = _play_pairs(expert, other, ids, seed, rules, "deal")
         return t.diffs, t.deal_wins, [t.taken[0], t.made[0], t.taken[1], t.made[1]]
@@ -58,7 +58,8 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     for i in ids:  # same decks; a passed-out deal counts 0
         d = w = 0.0
         for a_team in (0, 1):
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0))
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0),
+                              single_deal=True)
             current["state"] = state
             finish_deal(state, [expert if team_of(s) == a_team else other for s in SEATS])
             diff = 0

@@ -74,7 +74,7 @@ WRAPS = {"int": int, "np.int64": np.int64, "0-d array": np.array, "size-1 array"
 def _opponent_error(monkeypatch, hands, wrap):
     deck = deck_for(hands, dealer=3, taker=0, turned="JS")
     monkeypatch.setattr(gym_env_module, "GameState",
-                        lambda rules, rng, dealer: GameState(rules, rng=rng, dealer=3, deck=deck))
+                        lambda rules, rng, dealer, **kw: GameState(rules, rng=rng, dealer=3, deck=deck, **kw))
 
     def illegal_card(info):
         if info.phase == 0:

@@ -105,7 +105,7 @@ BAD_RETURNS = {
 def _opponent_error(monkeypatch, hands, returned):
     deck = deck_for(hands, dealer=3, taker=0, turned="JS")
     monkeypatch.setattr(gym_env_module, "GameState",
-                        lambda rules, rng, dealer: GameState(rules, rng=rng, dealer=3, deck=deck))
+                        lambda rules, rng, dealer, **kw: GameState(rules, rng=rng, dealer=3, deck=deck, **kw))
 
     def policy(info):
         if info.phase == 0:

@@ -233,7 +233,8 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
             seats = [a if team_of(s) == a_team else b for s in SEATS]
             teams = tuple(0 if team_of(s) == a_team else 1 for s in SEATS)
             decks = functools.partial(match_deck, seed, i)  # both copies: the same deck at each deal and redeal
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0), deck=decks(0, 0))
+            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0), deck=decks(0, 0),
+                              single_deal=mode == "deal")
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
             for score in state.deal_scores:
@@ -505,7 +506,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive int, got {chunk!r}")
     rules = rules or Rules()
-    if mode == "deal":
+    if mode == "deal":  # the rules a deal match records (its JSON, pairs log): a one-deal game's (RULES.md §8)
         rules = rules.replace(target=None, max_deals=None)
     elif rules.target is None and rules.max_deals is None:
         raise ValueError("game mode needs rules with a target or a deal limit")

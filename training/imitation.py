@@ -44,7 +44,6 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
 
     pol = make_policy(teacher, seed=seed)
     rng = random.Random(seed)
-    rules = rules.replace(target=None, max_deals=None)
     obs, masks, acts, rets = [], [], [], []
     it = range(deals)
     if progress:
@@ -68,7 +67,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         return label if rng.random() >= epsilon else info.legal_actions[rng.randrange(len(info.legal_actions))]
 
     for d in it:
-        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
         seats.clear()
         finish_deal(st, [pol] * NUM_SEATS, record)
         rets.extend(seat_reward(st.deal_score, seat) for seat in seats)

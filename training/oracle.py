@@ -73,7 +73,7 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
 
 def _data_setup(deals, seed, rules, behaviour, progress, desc):
     """Check the common arguments of the data generators; their RNG, behaviour policies,
-    single-deal rules and deal iterator (a tqdm bar with ``progress``)."""
+    rules and deal iterator (a tqdm bar with ``progress``)."""
     if type(deals) is not int or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
     if type(seed) is not int:
@@ -89,7 +89,7 @@ def _data_setup(deals, seed, rules, behaviour, progress, desc):
         from tqdm import tqdm
 
         it = tqdm(it, desc=desc, unit="deal")
-    return rng, pols, rules.replace(target=None, max_deals=None), it
+    return rng, pols, rules, it
 
 
 def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
@@ -122,7 +122,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
     for d in it:
-        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         same = False
 
@@ -188,7 +188,7 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     obs, masks, qs = [], [], []
     buf = np.zeros(OBS_SIZE, dtype=np.float32)
     for d in it:
-        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0))  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         pending = []
 

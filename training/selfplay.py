@@ -209,7 +209,7 @@ class _Tables:
         self.opponent: list[Policy | None] = [None] * n
         self.learner_team: list[int] = [0] * n
         for j, r in enumerate(table_rngs):
-            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(NUM_SEATS)))
+            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(NUM_SEATS), single_deal=True))
             self._draw_opponent(j)
 
     def _draw_opponent(self, j: int) -> None:
@@ -232,7 +232,7 @@ class _Tables:
             "decisions": len(st.actions),
         }
         r = self.table_rngs[j]
-        self.tables[j] = GameState(self.rules, rng=r, dealer=eldest_of(st.dealer))
+        self.tables[j] = GameState(self.rules, rng=r, dealer=eldest_of(st.dealer), single_deal=True)
         self._draw_opponent(j)
         return j, rewards, stats
 
@@ -302,7 +302,8 @@ class SelfPlayCollector:
     """Plays ``n_tables`` tables of single deals; the learner's decisions are batched.
 
     Args:
-        rules: rule options (episodes are single deals).
+        rules: rule options (episodes are single deals, ``GameState(..., single_deal=True)``:
+            the target and deal limit do not matter).
         n_tables: tables played side by side.
         seed: seeds the tables' decks, dealers and seat assignment (``random.Random``, owned).
         pool: the opponents (``None``: pure self-play everywhere). With ``workers > 1`` it
@@ -321,7 +322,7 @@ class SelfPlayCollector:
                  perfect: bool = False, workers: int = 1):
         if type(workers) is not int or not 1 <= workers <= n_tables:
             raise ValueError(f"workers must be an int from 1 to n_tables={n_tables}, got {workers!r}")
-        self.rules = rules.replace(target=None, max_deals=None)
+        self.rules = rules
         self.n_tables = n_tables
         self.rng = random.Random(seed)
         self.pool = pool
