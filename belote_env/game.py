@@ -79,18 +79,30 @@ def _seat(value, what: str) -> int:
 _NO_SCORES = (0, 0)
 
 
+#: Bound on a resumed game's scores, litige reserve and deal number (far above any real
+#: game: the option ``target`` is at most 1,000,000).
+MAX_RESUME = 10 ** 9
+
+
 def _count(value, what: str) -> int:
-    """``value`` as an int >= 0 (numpy ints too; not a bool), else ``ValueError``."""
-    if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < 0:
-        raise ValueError(f"{what} must be an int >= 0, got {value!r}")
-    return value.__index__()
+    """``value`` as an int in 0..``MAX_RESUME`` (numpy ints too; not a bool), else
+    ``ValueError`` (a huge value is described by its digit count, never printed)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{what} must be an int in 0..{MAX_RESUME}, got {type(value).__name__} "
+                         f"{repr(value)[:60]}")
+    v = value.__index__()
+    if not 0 <= v <= MAX_RESUME:
+        shown = v if abs(v) < 10 ** 30 else f"an int of {len(str(abs(v))) if abs(v) < 10 ** 4000 else 'over 4000'} digits"
+        raise ValueError(f"{what} must be an int in 0..{MAX_RESUME}, got {shown}")
+    return v
 
 
 def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = False) -> tuple[list[int], int, int]:
     """The checked ``scores``, ``reserve`` and ``deal_number`` a game resumes with (a single
     deal carries any scores: its target is not checked)."""
-    if (isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or len(scores) != 2):
-        raise ValueError(f"scores must be (team 0, team 1): two ints >= 0, got {scores!r}")
+    if (isinstance(scores, (str, bytes, set, frozenset, dict)) or not hasattr(scores, "__len__")
+            or not hasattr(scores, "__getitem__") or len(scores) != 2):
+        raise ValueError(f"scores must be (team 0, team 1): two ints in 0..{MAX_RESUME}, got {repr(scores)[:80]}")
     scores = [_count(scores[0], "scores[0]"), _count(scores[1], "scores[1]")]
     reserve = _count(reserve, "reserve")
     deal_number = _count(deal_number, "deal_number")
