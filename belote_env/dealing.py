@@ -159,7 +159,8 @@ def _card(value, where: str) -> int:
 
 def _cards(values, n: int | None, where: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or (n is not None and len(values) != n):
-        raise DealError(f"{where} must be a sequence of {n} cards, got {values!r}")
+        raise DealError(f"{where} must be {'a sequence of cards' if n is None else f'a sequence of {n} cards'} "
+                        f"(ids 0..31 or names like 'JS'), got {repr(values)[:80]}")
     return [_card(c, f"{where}[{j}]") for j, c in enumerate(values)]
 
 
@@ -235,9 +236,12 @@ def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int
         raise DealError(f"hands must be {NUM_SEATS} hands of 8 cards (seats 0..{NUM_SEATS - 1}), got {hands!r}")
     cards = []
     for s, h in enumerate(hands):
-        if type(h) is int and not 0 <= h < 1 << NUM_CARDS:
-            raise DealError(f"hands[{s}]: a mask of cards 0..31 must be a 32-bit int >= 0, got {h!r}")
-        cs = ([c for c in range(NUM_CARDS) if h >> c & 1] if type(h) is int
+        mask = not isinstance(h, bool) and hasattr(h, "__index__") and not hasattr(h, "__len__")
+        if mask:
+            h = h.__index__()  # a 32-bit mask (an int or a numpy integer)
+            if not 0 <= h < 1 << NUM_CARDS:
+                raise DealError(f"hands[{s}]: a mask of cards 0..31 must be a 32-bit int >= 0, got {repr(h)[:40]}")
+        cs = ([c for c in range(NUM_CARDS) if h >> c & 1] if mask
               else sorted(set(_cards(h, None, f"hands[{s}]"))))
         if len(cs) != FIRST_HAND + (OTHERS_DRAW if s != taker else TAKER_DRAWS + 1):
             raise DealError(f"hands[{s}] must hold 8 distinct cards, got {len(cs)}")

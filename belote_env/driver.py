@@ -20,6 +20,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
+from .dealing import DealError, check_deck
 from .game import GameState
 from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
@@ -113,7 +114,10 @@ def play_deal(state: GameState, seat_policies: Sequence[Any], timing: list[float
     Raises:
         VoidDealsError: ``max_voids`` deals in a row were passed out; whatever ``decide``,
             a policy or ``state.apply`` raises (``IllegalActionError``) propagates.
+        ValueError: ``max_voids`` not an int >= 1 (or None); ``decks`` returning anything
+            but a sequence of the 32 card ids (``dealing.DealError``).
     """
+    _check_max_voids(max_voids)
     voids = 0
     while True:
         while not state.is_deal_over:
@@ -134,7 +138,22 @@ def play_deal(state: GameState, seat_policies: Sequence[Any], timing: list[float
         if max_voids is not None and voids >= max_voids:
             names = sorted({str(getattr(p, "name", type(p).__name__)) for p in seat_policies})
             raise VoidDealsError(f"{max_voids} deals in a row were passed out by {names}")
-        state.next_deal(None if decks is None else decks(state.deal_number, voids))
+        state.next_deal(None if decks is None else _deck_of(decks, state.deal_number, voids))
+
+
+def _check_max_voids(max_voids) -> None:
+    if max_voids is not None and (type(max_voids) is not int or max_voids < 1):
+        raise ValueError(f"max_voids must be an int >= 1 or None, got {max_voids!r}")
+
+
+def _deck_of(decks: Callable[[int, int], Sequence[int]], deal_number: int, redeal: int) -> list[int]:
+    """``decks(deal_number, redeal)``, checked: a list or tuple of the 32 card ids (a set, a
+    dict, a generator or ``None`` would silently lose the deck's order or the deck itself)."""
+    deck = decks(deal_number, redeal)
+    if not isinstance(deck, (list, tuple)):
+        raise DealError(f"decks({deal_number}, {redeal}) must return a list or tuple of the 32 card ids, got "
+                        f"{type(deck).__name__}")
+    return check_deck(deck)
 
 
 def play_game(state: GameState, seat_policies: Sequence[Any], **kw: Any) -> int:
@@ -142,11 +161,12 @@ def play_game(state: GameState, seat_policies: Sequence[Any], **kw: Any) -> int:
     ``kw`` as for ``play_deal`` (``decks`` included: the next deal is ``decks(n, 0)``)."""
     voids = 0
     decks = kw.get("decks")
+    _check_max_voids(kw.get("max_voids", MAX_VOID_DEALS))
     while True:
         voids += play_deal(state, seat_policies, **kw)
         if state.is_game_over:
             return voids
-        state.next_deal(None if decks is None else decks(state.deal_number, 0))
+        state.next_deal(None if decks is None else _deck_of(decks, state.deal_number, 0))
 
 
 #: How a deal's point difference becomes a reward (``point_reward``).

@@ -210,7 +210,10 @@ def match_deck(seed: int, pair: int, deal_number: int, redeal: int) -> list[int]
     """The deck of a duplicate match's pair ``pair``, deal ``deal_number``, redeal
     ``redeal`` (void deals before it in that deal): a shuffle seeded by the four numbers
     alone, so both copies of a pair play the same deck at the same deal and redeal even
-    when a deal is passed out in one copy only."""
+    when a deal is passed out in one copy only. Under ``all_pass_redeal="next_dealer"``
+    (RULES.md §3.4) such a one-sided void also moves that copy's dealer on by one seat:
+    from then on the two copies deal the same decks from different seats, so their hands
+    are no longer each other's (with the default ``same_dealer`` they are)."""
     deck = list(range(32))
     random.Random(f"belote-deck-{seed}-{pair}-{deal_number}-{redeal}").shuffle(deck)
     return deck
