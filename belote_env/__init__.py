@@ -1,13 +1,14 @@
 """belote-rl: classic team Belote as a rules engine and reinforcement-learning environments.
 
 ``belote_env`` holds the pure-Python rules engine (``cards``, ``config``, ``actions``,
-``bidding``, ``rules``, ``scoring``, ``game``, ``infoset``) and, on top of it, the numpy
+``contract``, ``auction``, ``rules``, ``scoring``, ``game``, ``infoset``) and, on top of it, the numpy
 observation encoders and the PettingZoo / Gymnasium environments (imported lazily).
 """
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS, action_to_string
 from .cards import card_to_str, parse_card, parse_cards
 from .config import RuleOptionError, Rules, load_rules, preset_names
+from .contract import Contract
 from .game import GameState, IllegalActionError, Phase
 from .infoset import InfoSet
 
@@ -23,6 +24,7 @@ except ImportError:  # pragma: no cover - an engine-only install
 __all__ = [
     "ACTION_TABLE_VERSION", "NUM_ACTIONS", "action_to_string", "card_to_str", "parse_card",
     "parse_cards", "Rules", "RuleOptionError", "load_rules", "preset_names", "GameState", "IllegalActionError", "Phase", "InfoSet",
+    "Contract",
     "belote_v0",
 ]
 

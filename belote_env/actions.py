@@ -37,7 +37,7 @@ __all__ = [
     "COINCHE_LEVELS", "COINCHE", "SURCOINCHE", "DECLARE", "DECLINE_DECLARE", "ANNOUNCE_BELOTE",
     "DECLINE_BELOTE", "PROPOSE_REDEAL", "EXCHANGE_SEVEN", "KEEP", "ANSWER_ENOUGH",
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
-    "coinche_bid_action",
+    "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -63,6 +63,10 @@ NUM_ACTIONS = 112
 
 assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
 
+#: the classic auction's bid ids, ascending: pass, take, name spades .. all-trump (32..39;
+#: also the outputs a bid-value network values, ``policies.network.BID_ACTIONS``)
+CLASSIC_BIDS = range(PASS, COINCHE_BID)
+
 _FIXED_NAMES = {
     PASS: "pass", TAKE: "take", COINCHE: "coinche", SURCOINCHE: "surcoinche",
     DECLARE: "declare", DECLINE_DECLARE: "decline declaration",
@@ -75,6 +79,25 @@ _FIXED_NAMES = {
 def is_card(action: int) -> bool:
     """True for the card ids 0..31."""
     return 0 <= action < NUM_CARDS
+
+
+def is_bid(action: int) -> bool:
+    """True for an auction action: pass, take, name a contract, a coinche bid, coinche,
+    surcoinche (ids 32..101)."""
+    return PASS <= action <= SURCOINCHE
+
+
+def bid_denomination(action: int, turned_suit: int) -> int | None:
+    """The denomination 0..5 a bid would fix: the turned suit for ``TAKE``, the one named
+    by a name-a-contract id or a coinche bid; ``None`` for any other id (pass, coinche,
+    cards, ...)."""
+    if action == TAKE:
+        return turned_suit
+    if NAME_CONTRACT <= action < COINCHE_BID:
+        return action - NAME_CONTRACT
+    if COINCHE_BID <= action < COINCHE:
+        return (action - COINCHE_BID) % 6
+    return None
 
 
 def name_contract_action(contract: int) -> int:

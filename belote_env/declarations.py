@@ -47,16 +47,16 @@ class Declaration:
     length: int
     suit: int
 
-    def strength(self, contract: int) -> tuple:
+    def strength(self, denomination: int) -> tuple:
         """Comparison key (RULES.md §6): any carré beats any sequence; carrés by points
         then rank; sequences by length, top card, then a trump sequence first."""
         if self.kind == "carre":
             return (1, self.points, self.rank, 0)
-        return (0, self.length, self.rank, int(self.suit == contract))
+        return (0, self.length, self.rank, int(self.suit == denomination))
 
 
-def _carre_table(contract: int) -> tuple[int, ...]:
-    return CARRE_POINTS["no_trump" if contract == NO_TRUMP else "suit"]
+def _carre_table(denomination: int) -> tuple[int, ...]:
+    return CARRE_POINTS["no_trump" if denomination == NO_TRUMP else "suit"]
 
 
 def _run_splits(ranks: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]]]:
@@ -102,12 +102,12 @@ def _sequences(hand: int) -> list[Declaration]:
     return out
 
 
-def best_declarations(hand: int, contract: int) -> tuple[Declaration, ...]:
+def best_declarations(hand: int, denomination: int) -> tuple[Declaration, ...]:
     """The partition of ``hand`` (32-bit mask, usually 8 cards) into declarations that
     scores most, a card belonging to at most one (RULES.md §6). Among equal totals the
     one with the stronger best declaration is kept. Returns declarations sorted strongest
     first (empty tuple when there is none)."""
-    table = _carre_table(contract)
+    table = _carre_table(denomination)
     carres = []
     for r in range(8):
         mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
@@ -121,20 +121,20 @@ def best_declarations(hand: int, contract: int) -> tuple[Declaration, ...]:
         for c in chosen:
             rest &= ~c.cards
         decls = chosen + _sequences(rest)
-        decls.sort(key=lambda d: d.strength(contract), reverse=True)
-        key = (sum(d.points for d in decls), [d.strength(contract) for d in decls])
+        decls.sort(key=lambda d: d.strength(denomination), reverse=True)
+        key = (sum(d.points for d in decls), [d.strength(denomination) for d in decls])
         if best_key is None or key > best_key:
             best, best_key = tuple(decls), key
     return best if best_key and best_key[0] > 0 else ()
 
 
-def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int, eldest: int,
+def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: int, eldest: int,
                        tie: str = "eldest", taker: int | None = None) -> int | None:
     """The team (0/1) whose declarations score, or ``None`` (RULES.md §6).
 
     Args:
         declared: per seat 0..3, the declarations it made (possibly empty).
-        contract: contract kind 0..5 (for the trump-sequence tiebreak).
+        denomination: the denomination 0..5 (for the trump-sequence tiebreak).
         eldest: the seat after the dealer (tiebreak ``"eldest"``).
         tie: ``"eldest"``, ``"none"`` or ``"taker_first"`` (``declaration_tie`` option).
         taker: the taker's seat 0..3; needed by ``tie="taker_first"`` only.
@@ -156,7 +156,7 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], contract: int,
     best_key, holders = None, []
     for seat in seats_from(eldest):
         for d in declared[seat]:
-            k = d.strength(contract)
+            k = d.strength(denomination)
             if best_key is None or k > best_key:
                 best_key, holders = k, [seat]
             elif k == best_key:

@@ -17,7 +17,8 @@ and deal limit; a void deal still ends in ``DEAL_OVER`` and is redealt with
 The rules it plays live in their own modules: dealing and the completion after a take in
 ``dealing``, legal cards and trick winners in ``rules``, what a played card reveals in
 ``inference`` (``card_reveals``, ``belote_reveals``), belote, declaration and deal points
-in ``scoring``, the seats in ``table``. A game may start from explicit hands
+in ``scoring``, the seats in ``table``, the auction in ``auction`` (``new_auction``: each
+deal's ``Auction``, whose outcome is a ``contract.Contract`` or a void deal). A game may start from explicit hands
 (``GameState.from_hands``, ``dealing.deck_from_hands``) and resume with given scores,
 litige reserve and deals played (``scores=``, ``reserve=``, ``deal_number=``).
 
@@ -31,11 +32,12 @@ from enum import IntEnum
 from typing import Sequence
 
 from .actions import (
-    ANNOUNCE_BELOTE, DECLARE, NUM_ACTIONS, PASS, action_to_string,
+    ANNOUNCE_BELOTE, DECLARE, NUM_ACTIONS, action_to_string,
 )
-from .bidding import classic_bid_contract, classic_legal_bids
+from .auction import Auction, new_auction
 from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
 from .config import RuleOptionError, Rules
+from .contract import Contract
 from .dealing import check_deck, complete, deal, deck_from_hands
 from .declarations import Declaration, best_declarations
 from .inference import belote_reveals, card_reveals
@@ -157,8 +159,8 @@ class GameState:
 
     __slots__ = (
         "rules", "rng", "dealer", "scores", "reserve", "deal_number", "phase", "winner",
-        "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "bids", "bid_round",
-        "contract", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
+        "deal_scores", "_points", "deck", "hands", "turned_card", "stock", "auction",
+        "contract", "denomination", "taker", "current", "trick", "trick_leader", "tricks", "played_by",
         "card_points", "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next",
         "actions", "deal_score", "void", "_legal", "deal_log", "public_cannot", "public_known", "start",
         "single_deal",
@@ -224,9 +226,12 @@ class GameState:
         self.deck = tuple(deck)
         eldest = NEXT_SEAT[self.dealer]
         self.hands, self.turned_card, self.stock = deal(deck, self.dealer)  # RULES.md §3.1
-        self.bids: list[tuple[int, int]] = []
-        self.bid_round = 1
-        self.contract = -1
+        #: the deal's auction (``auction.Auction``): its bids, legal bids and outcome
+        self.auction: Auction = new_auction(self.dealer, self.turned_card, self.rules)
+        #: the ``Contract`` once a seat takes, else None; its denomination (0..5, -1 before)
+        #: and taker (-1 before) are kept as plain ints for the hot paths
+        self.contract: Contract | None = None
+        self.denomination = -1
         self.taker = -1
         self.current = eldest
         self.trick: list[int] = []
@@ -256,7 +261,7 @@ class GameState:
         hands = self.hands
         hands[:] = complete(hands, self.turned_card, self.stock, self.taker, self.dealer)
         eldest = NEXT_SEAT[self.dealer]
-        k = self.contract
+        k = self.denomination
         if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
             suits = SUITS if k == ALL_TRUMP else (k,)
             for s in suits:
@@ -283,9 +288,9 @@ class GameState:
         """
         if self._legal is None:
             if self.phase == Phase.BIDDING:
-                self._legal = classic_legal_bids(self.bid_round, self.turned_card >> 3, self.rules)
+                self._legal = self.auction.legal_bids()
             elif self.phase == Phase.PLAY:
-                cards = legal_cards(self.hands[self.current], self.trick, self.contract, self.rules)
+                cards = legal_cards(self.hands[self.current], self.trick, self.denomination, self.rules)
                 extra: tuple[int, ...] = ()
                 if self.rules.belote == "optional" and self.belote_pairs:
                     ann = cards & self._announceable()
@@ -295,7 +300,7 @@ class GameState:
                         extra = (ANNOUNCE_BELOTE,)
                 if (self.rules.declarations == "choice" and not self.declare_next and not self.tricks
                         and not self.played_by[self.current]
-                        and best_declarations(self.hands[self.current], self.contract)):
+                        and best_declarations(self.hands[self.current], self.denomination)):
                     extra = (DECLARE,) + extra
                 self._legal = (*cards_of(cards), *extra)
             else:
@@ -379,35 +384,33 @@ class GameState:
             self._apply_card(action)
 
     def _apply_bid(self, action: int) -> None:
-        seat = self.current
-        self.bids.append((seat, action))
-        if action != PASS:
-            self.taker = seat
+        auction = self.auction
+        auction.apply(action)
+        contract = auction.contract
+        if contract is not None:
+            seat = self.taker = contract.taker
+            self.contract = contract
+            self.denomination = contract.denomination
             self.public_known[seat] |= 1 << self.turned_card  # the taker holds the turned card
-            self.contract = classic_bid_contract(action, self.turned_card >> 3)
-            self.bid_round = 0
             self._complete_deal()
-            return
-        self.current = NEXT_SEAT[seat]
-        if self.current == self.eldest:  # the round is over
-            if self.bid_round == 1:
-                self.bid_round = 2
-            else:  # eight passes: the deal is void (RULES.md §3.4)
-                self.void = True
-                self.bid_round = 0
-                self.phase = Phase.DEAL_OVER
+        elif auction.void:  # no contract: the deal is void (RULES.md §3.4)
+            self.void = True
+            self.current = self.eldest
+            self.phase = Phase.DEAL_OVER
+        else:
+            self.current = auction.current
 
     def _apply_card(self, c: int) -> None:
         seat = self.current
         if not self.tricks and not self.played_by[seat] and self.rules.declarations != "off":
             # RULES.md §6: declarations are made with the seat's card of the first trick
             if self.rules.declarations == "auto" or self.declare_next:
-                self.declared[seat] = best_declarations(self.hands[seat], self.contract)
+                self.declared[seat] = best_declarations(self.hands[seat], self.denomination)
                 for d in self.declared[seat]:
                     self.public_known[seat] |= d.cards
             self.declare_next = False
         if self.trick:  # what the card shows the seat lacks (RULES.md §4)
-            self.public_cannot[seat] |= card_reveals(self.trick, c, self.contract, self.rules)
+            self.public_cannot[seat] |= card_reveals(self.trick, c, self.denomination, self.rules)
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
@@ -421,7 +424,7 @@ class GameState:
                         self.announcements.append((seat, "belote", c))
                 elif any(a[0] == seat and a[2] == other for a in self.announcements):
                     self.announcements.append((seat, "rebelote", c))
-        if (rank == _KING or rank == _QUEEN) and (self.contract == ALL_TRUMP or c >> 3 == self.contract):
+        if (rank == _KING or rank == _QUEEN) and (self.denomination == ALL_TRUMP or c >> 3 == self.denomination):
             other = card(_QUEEN if rank == _KING else _KING, c >> 3)
             if not self.played_by[seat] >> other & 1:  # the first of the pair: it may reveal (RULES.md §5)
                 ann = self.announcements
@@ -437,7 +440,7 @@ class GameState:
         if len(trick) < NUM_SEATS:
             self.current = NEXT_SEAT[self.current]
             return
-        k = self.contract
+        k = self.denomination
         winner = absolute_seat(trick_winner(trick, k), self.trick_leader)
         pts = self._points[k]
         team = TEAM_OF[winner]
@@ -451,8 +454,8 @@ class GameState:
 
     def _score(self) -> None:
         # every card is played: what each seat held is what it played (RULES.md §5, §6)
-        belote = team_belote_points(self.contract, self.rules, self.played_by, self.played_by, self.announcements)
-        decl = team_declaration_points(self.declared, self.contract, self.eldest, self.rules, self.taker)
+        belote = team_belote_points(self.denomination, self.rules, self.played_by, self.played_by, self.announcements)
+        decl = team_declaration_points(self.declared, self.denomination, self.eldest, self.rules, self.taker)
         result = score_deal(
             taker_team=TEAM_OF[self.taker],
             card_points=(self.card_points[0], self.card_points[1]),
@@ -505,9 +508,10 @@ class GameState:
             current_seat=self.current_seat,
             hand=self.hands[seat],
             turned_card=self.turned_card,
-            bids=tuple(self.bids),
-            bid_round=self.bid_round,
+            auction=tuple(self.auction.history),
+            bid_round=self.auction.bid_round,
             contract=self.contract,
+            denomination=self.denomination,
             taker=self.taker,
             trick=tuple(self.trick),
             trick_leader=self.trick_leader,
@@ -533,6 +537,7 @@ class GameState:
             if isinstance(v, list):
                 v = list(v)
             setattr(new, name, v)
+        new.auction = self.auction.copy()
         new.deal_log = [dict(d) for d in self.deal_log]
         new.deal_log[-1]["actions"] = new.actions
         new.rng = random.Random()
@@ -541,4 +546,4 @@ class GameState:
 
     def __repr__(self) -> str:
         return (f"GameState(phase={self.phase.name}, dealer={self.dealer}, current={self.current_seat}, "
-                f"contract={self.contract}, taker={self.taker}, tricks={len(self.tricks)}, scores={self.scores})")
+                f"denomination={self.denomination}, taker={self.taker}, tricks={len(self.tricks)}, scores={self.scores})")

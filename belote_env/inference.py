@@ -66,7 +66,7 @@ class Constraints:
         return self.hidden & ~self.cannot[location]
 
 
-def card_reveals(trick, c: int, contract: int, rules) -> int:
+def card_reveals(trick, c: int, denomination: int, rules) -> int:
     """Mask of the cards a seat shows it cannot hold by playing card ``c`` after ``trick``
     (RULES.md §4): the cards already played to the trick, in order; ``()`` for a lead,
     which reveals nothing.
@@ -81,7 +81,7 @@ def card_reveals(trick, c: int, contract: int, rules) -> int:
     Args:
         trick: the cards played to the trick before ``c`` (a sequence of card ids).
         c: the card played.
-        contract: contract kind 0..5.
+        denomination: the denomination 0..5.
         rules: rule options (``partner_master_free``, ``undertrump``, ``obligations``).
     Returns:
         a 32-bit mask (may include cards already played: callers mask it).
@@ -89,26 +89,26 @@ def card_reveals(trick, c: int, contract: int, rules) -> int:
     if not trick:
         return 0
     led = trick[0] >> 3
-    win_pos = trick_winner(trick, contract)
+    win_pos = trick_winner(trick, denomination)
     win = trick[win_pos]
     if c >> 3 == led:
-        if (contract == ALL_TRUMP or led == contract) and not BEATS[contract][win] >> c & 1:
-            return BEATS[contract][win]  # did not beat the winner: holds nothing above it
+        if (denomination == ALL_TRUMP or led == denomination) and not BEATS[denomination][win] >> c & 1:
+            return BEATS[denomination][win]  # did not beat the winner: holds nothing above it
         return 0
     cannot = SUIT_MASK[led]
-    if contract >= NUM_SUITS:  # no-trump / all-trump: free discard when void
+    if denomination >= NUM_SUITS:  # no-trump / all-trump: free discard when void
         return cannot
     partner_winning = win_pos == len(trick) - 2
     if partner_winning and rules.partner_master_free:
         return cannot
-    if not SUIT_MASK[contract] >> c & 1:  # discarded: had no trump (or could not overtrump)
+    if not SUIT_MASK[denomination] >> c & 1:  # discarded: had no trump (or could not overtrump)
         if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
-                and win >> 3 == contract and not partner_winning):
-            return cannot | BEATS[contract][win]
-        return cannot | SUIT_MASK[contract]
-    if (rules.obligations == "classic" and win >> 3 == contract and not partner_winning
-            and not BEATS[contract][win] >> c & 1):
-        return cannot | BEATS[contract][win]  # undertrumped an opponent's ruff
+                and win >> 3 == denomination and not partner_winning):
+            return cannot | BEATS[denomination][win]
+        return cannot | SUIT_MASK[denomination]
+    if (rules.obligations == "classic" and win >> 3 == denomination and not partner_winning
+            and not BEATS[denomination][win] >> c & 1):
+        return cannot | BEATS[denomination][win]  # undertrumped an opponent's ruff
     return cannot
 
 
@@ -137,13 +137,13 @@ def belote_reveals(c: int, announced: bool, partner_played_before: bool, rules) 
 
 def public_constraints(info: InfoSet) -> Constraints:
     """Derive the ``Constraints`` of ``info`` (see the module docstring)."""
-    me, rules, k = info.seat, info.rules, info.contract
+    me, rules, k = info.seat, info.rules, info.denomination
     hidden = FULL_DECK & ~info.hand
     for played in info.played_by:
         hidden &= ~played
     cannot = [0] * len(LOCATIONS)
     known = [0] * len(LOCATIONS)
-    bidding = info.contract < 0
+    bidding = info.denomination < 0
     if bidding:
         hidden &= ~(1 << info.turned_card)
         sizes = [5] * NUM_SEATS + [11]
@@ -197,7 +197,7 @@ def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:
     hidden = FULL_DECK & ~info.hand
     for played in info.played_by:
         hidden &= ~played
-    if info.contract < 0:  # bidding: nothing is known yet; the turned card is public
+    if info.denomination < 0:  # bidding: nothing is known yet; the turned card is public
         hidden &= ~(1 << info.turned_card)
         out = [hidden] * NUM_SEATS
     elif info.public_knowledge is None:

@@ -1,7 +1,7 @@
 """One seat's information set (RULES.md §11) as a plain, immutable data object.
 
-An ``InfoSet`` holds exactly what a seat may know: its own cards, the turned card and who
-took it, every bid, every card played and by whom, public announcements and the scores.
+An ``InfoSet`` holds exactly what a seat may know: its own cards, the turned card, the
+auction (every bid) and the contract it ended with, every card played and by whom, public announcements and the scores.
 Policies, observation encoders and search bots read only this object, so they cannot
 depend on another seat's hidden cards or on the stock order.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import Rules
+from .contract import Contract
 
 __all__ = ["InfoSet"]
 
@@ -28,10 +29,14 @@ class InfoSet:
         current_seat: the seat to act (``-1`` when nobody acts).
         hand: mask of the seat's own cards.
         turned_card: the turned card id (public; after a take the taker holds it).
-        bids: ``(seat, action id)`` of every bid of this deal, in order.
-        bid_round: 1 or 2 while bidding (0 once the contract is fixed).
-        contract: contract kind 0..5, or ``-1`` before a seat takes.
-        taker: the taker's seat, or ``-1``.
+        auction: the auction's history (``auction.Auction.history``): ``(seat, bid id)``
+            of every bid of this deal, in order, whatever the auction (classic, coinche).
+        bid_round: the auction's round while bidding (classic: 1 or 2), 0 once it is over.
+        contract: the ``contract.Contract`` the deal is played under, or ``None`` before
+            a seat takes.
+        denomination: the contract's denomination 0..5 (four suits, no-trump, all-trump),
+            or ``-1`` before a seat takes.
+        taker: the contract's taker, or ``-1``.
         trick: card ids of the trick in progress, in play order.
         trick_leader: seat that led the trick in progress.
         tricks: completed tricks as ``(leader seat, (4 card ids in play order), winner seat)``.
@@ -60,9 +65,10 @@ class InfoSet:
     current_seat: int
     hand: int
     turned_card: int
-    bids: tuple[tuple[int, int], ...]
+    auction: tuple[tuple[int, int], ...]
     bid_round: int
-    contract: int
+    contract: Contract | None
+    denomination: int
     taker: int
     trick: tuple[int, ...]
     trick_leader: int

@@ -176,13 +176,13 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     masks[_M_HAND] = hand
     masks[_M_TURNED] = 1 << info.turned_card
     ones: list[int] = []  # one-hot indices set from scalars
-    for i, (seat, action) in enumerate(info.bids):
+    for i, (seat, action) in enumerate(info.auction):
         r = rel[seat]
         if i < NUM_SEATS:  # the first round: one bid per seat
             ones.append(_BID1 + 2 * r + (action == TAKE))
         else:
             ones.append(_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT))
-    k = info.contract
+    k = info.denomination
     if k >= 0:
         ones.append(_CONTRACT + k)
         ones.append(_TAKER + rel[info.taker])
@@ -317,7 +317,7 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         hand ^= low
         row += 1
     out[8] = (rel[info.dealer], info.turned_card)
-    tokens = [(rel[s], a) for s, a in info.bids]
+    tokens = [(rel[s], a) for s, a in info.auction]
     announced = {c for _, _, c in info.announcements}
     first_card_done = set()
     plays = [(leader, cards) for leader, cards, _ in info.tricks]

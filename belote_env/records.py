@@ -352,7 +352,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
                 if state.void:
                     yield "  everybody passed: the deal is redealt"
                 else:
-                    yield (f"  contract: {contract_label(state.contract)}, taken by {SEAT_NAMES[state.taker]} "
+                    yield (f"  contract: {contract_label(state.denomination)}, taken by {SEAT_NAMES[state.taker]} "
                            f"(seat {state.taker}, team {team_of(state.taker)})")
                     yield from hands(state, "hands after the auction (8 cards)")
             continue

@@ -30,14 +30,14 @@ def render_text(info: InfoSet) -> str:
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: seat {me} ({SEAT_NAMES[me]}), dealer seat {info.dealer}, "
              f"game scores us {info.scores[us]} - them {info.scores[them]}"]
-    if info.contract >= 0:
-        lines.append(f"Contract: {CONTRACT_NAMES[info.contract]}, taken by seat {info.taker} "
+    if info.denomination >= 0:
+        lines.append(f"Contract: {CONTRACT_NAMES[info.denomination]}, taken by seat {info.taker} "
                      f"({SEAT_NAMES[info.taker]}); turned card {card_to_str(info.turned_card)}")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
-    if info.bids:
-        lines.append("Bids: " + ", ".join(f"{s}:{action_to_string(a)}" for s, a in info.bids))
-    if info.contract >= 0:
+    if info.auction:
+        lines.append("Bids: " + ", ".join(f"{s}:{action_to_string(a)}" for s, a in info.auction))
+    if info.denomination >= 0:
         lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]}"
                      f" - them {info.card_points[them]}")
         trick = ", ".join(f"{SEAT_NAMES[seat]} {card_to_str(c)}"
@@ -121,15 +121,15 @@ def render_play_text(info: InfoSet) -> str:
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: {SEAT_NAMES[me]} (seat {me}), partner {SEAT_NAMES[partner_of(me)]}; dealer {SEAT_NAMES[info.dealer]}; "
              f"game score us {info.scores[us]} - them {info.scores[them]}"]
-    if info.contract >= 0:
-        lines.append(f"Contract: {contract_label(info.contract)}, taken by {SEAT_NAMES[info.taker]}; "
+    if info.denomination >= 0:
+        lines.append(f"Contract: {contract_label(info.denomination)}, taken by {SEAT_NAMES[info.taker]}; "
                      f"turned card {card_to_str(info.turned_card)}")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
-    if info.bids:
+    if info.auction:
         lines.append("Bids: " + ", ".join(f"{SEAT_NAMES[s]} {action_label(a, info.turned_card)}"
-                                          for s, a in info.bids))
-    if info.contract >= 0:
+                                          for s, a in info.auction))
+    if info.denomination >= 0:
         lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]} - them "
                      f"{info.card_points[them]}")
         if info.tricks:

@@ -1,7 +1,7 @@
 """Legal plays and the trick winner (RULES.md §4).
 
 Everything works on card ids (``int`` 0..31) and 32-bit card masks from ``cards.py``;
-``contract`` is a contract kind 0..5 (four suits, ``NO_TRUMP``, ``ALL_TRUMP``).
+``denomination`` is a denomination 0..5 (four suits, ``NO_TRUMP``, ``ALL_TRUMP``).
 
 Pure Python (no numpy).
 """
@@ -17,7 +17,7 @@ __all__ = ["legal_cards", "trick_winner", "POWER"]
 
 
 def _power_table():
-    # POWER[contract][led_suit][card]: 16+strength for a trump, 8+strength for a card of
+    # POWER[denomination][led_suit][card]: 16+strength for a trump, 8+strength for a card of
     # the led suit, 0 otherwise. The trick goes to the card of highest power.
     table = []
     for k in range(NUM_CONTRACTS):
@@ -40,17 +40,17 @@ def _power_table():
 POWER = _power_table()
 
 
-def trick_winner(trick: Sequence[int], contract: int) -> int:
+def trick_winner(trick: Sequence[int], denomination: int) -> int:
     """Index (0-based position in play order) of the card winning ``trick`` so far.
 
     Args:
         trick: card ids in the order played (1..4 cards).
-        contract: contract kind 0..5.
+        denomination: the denomination 0..5.
     Returns:
         position in ``trick`` of the highest trump, or, with no trump in it, of the
         highest card of the led suit (RULES.md §4.3).
     """
-    power = POWER[contract][trick[0] >> 3]
+    power = POWER[denomination][trick[0] >> 3]
     best, best_power = 0, power[trick[0]]
     for i in range(1, len(trick)):
         p = power[trick[i]]
@@ -59,14 +59,14 @@ def trick_winner(trick: Sequence[int], contract: int) -> int:
     return best
 
 
-def legal_cards(hand: int, trick: Sequence[int], contract: int, rules: Rules) -> int:
+def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules) -> int:
     """Mask of the cards of ``hand`` that may be played to ``trick`` (RULES.md §4).
 
     Args:
         hand: 32-bit mask of the acting seat's cards (non-empty).
         trick: card ids already played to the current trick, in order (0..3 cards). The
             acting seat's partner played ``trick[-2]`` when ``len(trick) >= 2``.
-        contract: contract kind 0..5.
+        denomination: the denomination 0..5.
         rules: the rule options (``partner_master_free``, ``undertrump``, ``obligations``).
     Returns:
         a non-empty sub-mask of ``hand``.
@@ -75,33 +75,33 @@ def legal_cards(hand: int, trick: Sequence[int], contract: int, rules: Rules) ->
         return hand
     led = trick[0] >> 3
     led_cards = hand & SUIT_MASK[led]
-    if contract >= 4:  # no-trump / all-trump: follow suit; at all-trump beat the winner
+    if denomination >= 4:  # no-trump / all-trump: follow suit; at all-trump beat the winner
         if not led_cards:
             return hand
-        if contract == NO_TRUMP:
+        if denomination == NO_TRUMP:
             return led_cards
-        win = trick[trick_winner(trick, contract)]
+        win = trick[trick_winner(trick, denomination)]
         higher = led_cards & BEATS[ALL_TRUMP][win]
         return higher or led_cards
-    beats = BEATS[contract]
-    trumps_mask = SUIT_MASK[contract]
-    if led == contract:  # trump led: overtrump the highest trump when you can
+    beats = BEATS[denomination]
+    trumps_mask = SUIT_MASK[denomination]
+    if led == denomination:  # trump led: overtrump the highest trump when you can
         if not led_cards:
             return hand
-        win = trick[trick_winner(trick, contract)]
+        win = trick[trick_winner(trick, denomination)]
         higher = led_cards & beats[win]
         return higher or led_cards
     if led_cards:
         return led_cards
     # void in a plain led suit
-    win_pos = trick_winner(trick, contract)
+    win_pos = trick_winner(trick, denomination)
     if rules.partner_master_free and win_pos == len(trick) - 2:
         return hand
     trumps = hand & trumps_mask
     if not trumps:
         return hand
     win = trick[win_pos]
-    if win >> 3 != contract:
+    if win >> 3 != denomination:
         return trumps  # must trump; nobody has trumped yet
     if rules.obligations == "two_player" or win_pos == len(trick) - 2:
         return trumps  # two-player reading, or the partner's ruff: any trump

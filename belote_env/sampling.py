@@ -160,7 +160,7 @@ class _Drawer:
 
 def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
     mode = info.rules.declarations
-    if mode == "off" or info.contract < 0:
+    if mode == "off" or info.denomination < 0:
         return True
     first_trick = info.tricks[0] if info.tricks else (info.trick_leader, info.trick, -1)
     leader, cards, _ = first_trick
@@ -171,7 +171,7 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
         if mode == "choice" and not declared:
             continue  # declining reveals nothing
         hand8 = hands[seat] | info.played_by[seat]
-        if tuple(best_declarations(hand8, info.contract)) != tuple(declared):
+        if tuple(best_declarations(hand8, info.denomination)) != tuple(declared):
             return False
     return True
 

@@ -168,7 +168,7 @@ _BELOTE_PAIRS = tuple(() if k == NO_TRUMP else tuple(_pair(s) for s in SUITS) if
                       for k in range(NUM_CONTRACTS))
 
 
-def team_belote_points(contract: int, rules: Rules, held: Sequence[int], played_by: Sequence[int],
+def team_belote_points(denomination: int, rules: Rules, held: Sequence[int], played_by: Sequence[int],
                        announcements: Sequence[tuple[int, str, int]]) -> list[int]:
     """Belote points per team (RULES.md §5): ``BELOTE_POINTS`` for each K+Q of trump (every
     suit at all-trump, none at no-trump) one seat held over the deal, unless, with
@@ -176,7 +176,7 @@ def team_belote_points(contract: int, rules: Rules, held: Sequence[int], played_
     whose cards is played yet counts (assumed announced).
 
     Args:
-        contract: contract kind 0..5.
+        denomination: the denomination 0..5.
         rules: rule options (``belote``).
         held: per seat 0..3, mask of the cards it held over the deal (hand + played).
         played_by: per seat 0..3, mask of the cards it played.
@@ -186,7 +186,7 @@ def team_belote_points(contract: int, rules: Rules, held: Sequence[int], played_
     """
     out = [0, 0]
     auto = rules.belote == "auto"
-    for king, queen, pair in _BELOTE_PAIRS[contract]:
+    for king, queen, pair in _BELOTE_PAIRS[denomination]:
         for seat in SEATS:
             if held[seat] & pair == pair and (
                     auto or not played_by[seat] & pair
@@ -195,7 +195,7 @@ def team_belote_points(contract: int, rules: Rules, held: Sequence[int], played_
     return out
 
 
-def team_declaration_points(declared: Sequence[Sequence[Declaration]], contract: int, eldest: int, rules: Rules,
+def team_declaration_points(declared: Sequence[Sequence[Declaration]], denomination: int, eldest: int, rules: Rules,
                             taker: int | None) -> list[int]:
     """Declaration points per team that score (RULES.md §6): every declaration of the
     team holding the strongest one (``declarations.declaration_winner``, ties per
@@ -203,7 +203,7 @@ def team_declaration_points(declared: Sequence[Sequence[Declaration]], contract:
 
     Args:
         declared: per seat 0..3, the declarations it made.
-        contract: contract kind 0..5.
+        denomination: the denomination 0..5.
         eldest: the seat after the dealer.
         rules: rule options (``declarations``, ``declaration_tie``).
         taker: the taker's seat (needed by ``declaration_tie="taker_first"``).
@@ -213,22 +213,22 @@ def team_declaration_points(declared: Sequence[Sequence[Declaration]], contract:
     out = [0, 0]
     if rules.declarations == "off":
         return out
-    team = declaration_winner(declared, contract, eldest, rules.declaration_tie, taker)
+    team = declaration_winner(declared, denomination, eldest, rules.declaration_tie, taker)
     if team is not None:
         out[team] = sum(d.points for s in team_seats(team) for d in declared[s])
     return out
 
 
-def belote_points(info: InfoSet, hands: Sequence[int], contract: int) -> list[int]:
+def belote_points(info: InfoSet, hands: Sequence[int], denomination: int) -> list[int]:
     """Belote points per team (RULES.md §5) in a deal of ``info``'s hidden cards: ``hands``
     (per seat, the cards held now) plus ``info.played_by``, scored by
     ``team_belote_points`` (a pair not yet played is assumed announced)."""
     played = info.played_by
     held = [hands[s] | played[s] for s in SEATS]
-    return team_belote_points(contract, info.rules, held, played, info.announcements)
+    return team_belote_points(denomination, info.rules, held, played, info.announcements)
 
 
-def declaration_points(info: InfoSet, hands: Sequence[int], contract: int, eldest: int,
+def declaration_points(info: InfoSet, hands: Sequence[int], denomination: int, eldest: int,
                        first_trick_done: bool, taker: int | None = None) -> list[int]:
     """Declaration points per team that score (RULES.md §6) in a deal of ``info``'s hidden
     cards: the declarations made, and, while the first trick is not done, the best
@@ -241,8 +241,8 @@ def declaration_points(info: InfoSet, hands: Sequence[int], contract: int, eldes
     if not first_trick_done:
         for seat in SEATS:
             if not info.played_by[seat]:
-                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], contract)
-    return team_declaration_points(declared, contract, eldest, info.rules, info.taker if taker is None else taker)
+                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], denomination)
+    return team_declaration_points(declared, denomination, eldest, info.rules, info.taker if taker is None else taker)
 
 
 def deal_difference(takers_points: int, taker_team: int, my_team: int, belote: Sequence[int],

@@ -55,11 +55,11 @@ from .table import NUM_SEATS, SEATS, TEAM_OF, TEAMS, absolute_seat, relative_sea
 __all__ = ["Position", "solve", "card_values", "position_of", "Solver"]
 
 _SUIT = np.array(SUIT_MASK, dtype=np.int64)
-# ORDER[contract][suit][i]: the suit's cards, strongest first under that contract
+# ORDER[denomination][suit][i]: the suit's cards, strongest first under that denomination
 _ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
                    for k in range(NUM_CONTRACTS)], dtype=np.int64)
-_POWER = np.array(POWER, dtype=np.int64)  # [contract][led suit][card]
-_BEATS = np.array(BEATS, dtype=np.int64)  # [contract][card]: same-suit cards stronger than card
+_POWER = np.array(POWER, dtype=np.int64)  # [denomination][led suit][card]
+_BEATS = np.array(BEATS, dtype=np.int64)  # [denomination][card]: same-suit cards stronger than card
 _POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_OPTION.items()}
 
 # parameter vector of one solve (an int64 array, so the compiled search takes few arguments)
@@ -612,7 +612,7 @@ class Position:
 
     Attributes:
         hands: per seat 0..3, the 32-bit mask of its cards.
-        contract: contract kind 0..5 (four suits, no-trump 4, all-trump 5).
+        denomination: the denomination 0..5 (four suits, no-trump 4, all-trump 5).
         taker: the taker's seat 0..3 (its team maximises).
         trick: card ids already in the current trick, in play order (0..3 cards).
         leader: the seat that led the current trick.
@@ -620,7 +620,7 @@ class Position:
     """
 
     hands: tuple[int, int, int, int]
-    contract: int
+    denomination: int
     taker: int
     trick: tuple[int, ...]
     leader: int
@@ -636,7 +636,7 @@ def position_of(state: GameState) -> Position:
     """The ``Position`` of a ``GameState`` in card play (raises ``ValueError`` otherwise)."""
     if state.phase != Phase.PLAY:
         raise ValueError("the solver needs a state in the card-play phase")
-    return Position(tuple(state.hands), state.contract, state.taker, tuple(state.trick), state.trick_leader,
+    return Position(tuple(state.hands), state.denomination, state.taker, tuple(state.trick), state.trick_leader,
                     state.rules)
 
 
@@ -645,8 +645,8 @@ def _check(position: Position) -> None:
     p = position
     if not isinstance(p.rules, Rules):
         raise ValueError(f"position.rules must be a Rules, got {type(p.rules).__name__}")
-    if type(p.contract) is not int or not 0 <= p.contract < NUM_CONTRACTS:
-        raise ValueError(f"contract must be a contract kind 0..5, got {p.contract!r}")
+    if type(p.denomination) is not int or not 0 <= p.denomination < NUM_CONTRACTS:
+        raise ValueError(f"denomination must be 0..5, got {p.denomination!r}")
     for name in ("taker", "leader"):
         v = getattr(p, name)
         if type(v) is not int or v not in SEATS:
@@ -691,7 +691,7 @@ class Solver:
         self._stats = np.array([0, tt_bits], dtype=np.int64)  # nodes, table bits
         self._stamp = 0
         self._out = np.zeros(NUM_CARDS, dtype=np.int64)
-        self._last = None  # (hands, contract, taker team, rules) of the last call
+        self._last = None  # (hands, denomination, taker team, rules) of the last call
         self.nodes = 0
 
     def _run(self, position: Position, per_card: bool, same_deal: bool = False) -> np.ndarray:
@@ -699,23 +699,23 @@ class Solver:
         p, r = position, position.rules
         last = self._last
         if same_deal and last is not None and (
-                last[1:] != (p.contract, TEAM_OF[p.taker], r)
+                last[1:] != (p.denomination, TEAM_OF[p.taker], r)
                 or any(h & ~prev for h, prev in zip(p.hands, last[0]))):
             raise ValueError("same_deal=True needs a position of the previous call's deal (each hand a subset "
-                             "of that seat's previous hand, same contract, taker team and rules)")
-        self._last = (p.hands, p.contract, TEAM_OF[p.taker], r)
+                             "of that seat's previous hand, same denomination, taker team and rules)")
+        self._last = (p.hands, p.denomination, TEAM_OF[p.taker], r)
         if not same_deal or self._stamp == 0:
             self._stamp += 1
         if self._stamp >= 1 << 28:  # the stamp's bits in the key are used up: start afresh
             self._tt_key[:] = -1
             self._stamp = 1
-        prm = np.array([p.contract, TEAM_OF[p.taker], r.partner_master_free, r.undertrump == "required",
+        prm = np.array([p.denomination, TEAM_OF[p.taker], r.partner_master_free, r.undertrump == "required",
                         r.obligations == "two_player", self._stamp], dtype=np.int64)
         hands = np.array(p.hands, dtype=np.int64)
         trick = np.zeros(NUM_SEATS, dtype=np.int64)
         trick[:len(p.trick)] = p.trick
         self._stats[0] = 0
-        k = p.contract
+        k = p.denomination
         _root_values(hands, trick, len(p.trick), p.leader, prm, _POINTS[r.all_trump_points][k], _POWER[k],
                      _BEATS[k], _ORDER[k], _SUIT, self._tt_key, self._tt_lo, self._tt_hi, self._tt_move,
                      self._stats, per_card, self._out)
@@ -727,7 +727,7 @@ class Solver:
         ``position`` on with perfect play by both sides (RULES.md §4, §7).
 
         Raises ``ValueError`` for an inconsistent position (a card twice, hand sizes that
-        do not fit the trick, a bad contract, seat or card id).
+        do not fit the trick, a bad denomination, seat or card id).
         """
         return int(self._run(position, False)[0])
 
@@ -739,11 +739,11 @@ class Solver:
 
         ``same_deal=True`` keeps the transposition table of the previous call. Only valid
         for a position of the same deal (every remaining card in the hand that held it
-        at the previous call, same contract, taker team and rules): the table is keyed by
+        at the previous call, same denomination, taker team and rules): the table is keyed by
         the remaining cards, which then fix the hands. Used to value every decision of a
         known deal (``training.oracle``): 1.5x faster. ``ValueError`` if the position
         cannot be of the previous call's deal (a hand holding a card it did not hold, or
-        another contract, taker team or rules); the check cannot tell two deals apart
+        another denomination, taker team or rules); the check cannot tell two deals apart
         whose hands happen to nest, so pass ``same_deal=False`` for each new deal."""
         if not any(position.hands):
             _check(position)

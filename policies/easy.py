@@ -13,8 +13,8 @@ optional``) when the card it plays is the first of the K+Q pair, declarations al
 from __future__ import annotations
 
 from belote_env import InfoSet
-from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.cards import NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.actions import DECLARE, PASS, TAKE, bid_denomination
+from belote_env.cards import NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 
 from .base import with_belote
 
@@ -31,10 +31,10 @@ class EasyPolicy:
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        if legal[0] < 32:  # card play
-            k = info.contract
+        if legal[0] < NUM_CARDS:  # card play
+            k = info.denomination
             pts, st = POINTS[k], STRENGTH[k]
-            return with_belote(info, min((c for c in legal if c < 32), key=lambda c: (pts[c], st[c], c)))
+            return with_belote(info, min((c for c in legal if c < NUM_CARDS), key=lambda c: (pts[c], st[c], c)))
         if DECLARE in legal:
             return DECLARE
         hand = info.hand
@@ -42,9 +42,9 @@ class EasyPolicy:
             turned_suit = info.turned_card >> 3
             return TAKE if hand >> card(Rank.JACK, turned_suit) & 1 else PASS
         best, best_len = PASS, 1
-        for s in range(NUM_SUITS):
-            a = NAME_CONTRACT + s
-            if a in legal and hand >> card(Rank.JACK, s) & 1:
+        for a in legal:  # ascending: the suits in order, then no-trump and all-trump
+            s = bid_denomination(a, info.turned_card >> 3)
+            if s is not None and s < NUM_SUITS and hand >> card(Rank.JACK, s) & 1:
                 n = (hand & SUIT_MASK[s]).bit_count()
                 if n > best_len:
                     best, best_len = a, n

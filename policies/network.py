@@ -24,11 +24,11 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE
+from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
-from belote_env.cards import SUITS
+from belote_env.cards import NUM_CARDS, SUITS
 
 from .base import with_belote
 
@@ -366,9 +366,11 @@ CARD_TEMPERATURE = 10.0
 BIDS_SUBDIR = "bids"
 #: ``meta.json`` key ``kind`` of a bid-value network.
 BID_VALUES_KIND = "bid_values"
-#: The action ids a bid-value network values: pass, take, name a contract (``actions.py``:
-#: 32..39, output ``a`` of the network is action ``a``).
-BID_ACTIONS = range(32, 40)
+#: The action ids a bid-value network values: the classic auction's bids, pass, take, name
+#: a contract (``actions.CLASSIC_BIDS``, 32..39; output ``a`` of the network is action ``a``).
+BID_ACTIONS = CLASSIC_BIDS
+#: the first of them: a bid-value network's output ``j`` values bid ``_FIRST_BID + j``
+_FIRST_BID = BID_ACTIONS[0]
 #: Temperature (points) of the bid probabilities a bid-value network implies.
 BID_TEMPERATURE = 10.0
 _VALUE_NET_NAMES = {CARD_VALUES_KIND: "card-value", BID_VALUES_KIND: "bid-value"}
@@ -378,7 +380,7 @@ def is_bid_decision(info: InfoSet) -> bool:
     """A classic bidding decision (RULES.md §3.2-3.3: pass, take the turned suit, or name a
     contract) with more than one legal bid: the bid-value network's domain."""
     legal = info.legal_actions
-    return info.contract < 0 and len(legal) > 1 and all(32 <= a < 40 for a in legal)
+    return info.contract is None and len(legal) > 1 and all(a in BID_ACTIONS for a in legal)
 
 
 def is_card_decision(info: InfoSet) -> bool:
@@ -386,12 +388,12 @@ def is_card_decision(info: InfoSet) -> bool:
     action is announcing belote (the card-value network's domain). A decision where
     declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
     policy network makes it."""
-    if info.contract < 0:
+    if info.contract is None:
         return False
     legal = info.legal_actions
     n = 0
     for a in legal:
-        if a < 32:
+        if a < NUM_CARDS:
             n += 1
         elif a != ANNOUNCE_BELOTE:
             return False
@@ -483,7 +485,7 @@ class NetworkPolicy:
         if self.card_net is None:
             raise ValueError(f"{self.name}: no card-value network")
         out = self._value_outputs(info, self.card_net, self.suit_average, 0, suit_permutation_tables()[1])
-        return {a: out[a] for a in info.legal_actions if a < 32}
+        return {a: out[a] for a in info.legal_actions if a < NUM_CARDS}
 
     def _bids_by_value(self, info: InfoSet) -> bool:
         return (self.bid_net is not None and is_bid_decision(info)
@@ -497,8 +499,8 @@ class NetworkPolicy:
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
-        out = self._value_outputs(info, self.bid_net, self.bid_suit_average, 32, bid_permutation_table())
-        return {a: out[a - 32] for a in info.legal_actions}
+        out = self._value_outputs(info, self.bid_net, self.bid_suit_average, _FIRST_BID, bid_permutation_table())
+        return {a: out[a - _FIRST_BID] for a in info.legal_actions}
 
     def _value_outputs(self, info: InfoSet, net: BeloteNet, average: bool, first: int,
                        table: torch.Tensor) -> list[float]:

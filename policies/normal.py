@@ -24,8 +24,8 @@ top trumps), else it plays its lowest card. Announcements and declarations are m
 from __future__ import annotations
 
 from belote_env import InfoSet
-from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.actions import DECLARE, PASS, TAKE, bid_denomination
+from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.inference import public_constraints
 from belote_env.rules import trick_winner
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
@@ -104,7 +104,7 @@ class NormalPolicy:
         for a in legal:
             if a == PASS:
                 continue
-            k = a - NAME_CONTRACT
+            k = bid_denomination(a, info.turned_card >> 3)
             v = hand_value(hand, k) - (1.0 if k >= NUM_SUITS else 0.0)
             if v >= best_v:
                 best, best_v = a, v
@@ -113,17 +113,17 @@ class NormalPolicy:
     # ------------------------------------------------------------------ play
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        if info.contract < 0:
+        if info.contract is None:
             return self._bid(info)
         if DECLARE in legal:
             return DECLARE
-        cards = [a for a in legal if a < 32]
+        cards = [a for a in legal if a < NUM_CARDS]
         return with_belote(info, self._play(info, cards))
 
     def _play(self, info: InfoSet, cards: list[int]) -> int:
         if len(cards) == 1:
             return cards[0]
-        k = info.contract
+        k = info.denomination
         pts, st = POINTS[k], STRENGTH[k]
         trump = SUIT_MASK[k] if k < NUM_SUITS else 0
         played = 0
@@ -204,7 +204,7 @@ class NormalPolicy:
         return min(cards, key=lambda c: (st[c], c))
 
     def _lead(self, info, cards, out, cons, master, low_key):
-        k = info.contract
+        k = info.denomination
         pts = POINTS[k]
         trump = SUIT_MASK[k] if k < NUM_SUITS else 0
         my_team = TEAM_OF[info.seat]

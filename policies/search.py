@@ -98,14 +98,14 @@ from dataclasses import replace
 from itertools import islice
 
 from belote_env import InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE
-from belote_env.bidding import classic_legal_bids
+from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, bid_denomination, is_card
+from belote_env.auction import Auction, new_auction
 from belote_env.cards import POINTS, STRENGTH
 from belote_env.dealing import DealError, complete, deck_for_final_hands
 from belote_env.sampling import HiddenHandSampler, SamplingError
 from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.solver import Position, Solver
-from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, relative_seat, seats_from, team_of
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, seats_from, team_of
 
 from .base import Policy, with_belote
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
@@ -128,7 +128,7 @@ EXPERT = dict(samples=48, node_budget=6_000_000, belief_pool=8, belief_noise=0.2
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
 
-_BID_IDS = frozenset([PASS, TAKE, *range(NAME_CONTRACT, NAME_CONTRACT + 6)])
+_BID_IDS = frozenset(CLASSIC_BIDS)
 
 # the earlier private names (the scoring functions moved to ``belote_env.scoring``)
 def _capot_open(info: InfoSet) -> tuple[bool, bool]:
@@ -297,13 +297,13 @@ class SearchPolicy:
         if len(legal) == 1:
             return legal[0]
         try:
-            if info.contract < 0:
+            if info.contract is None:
                 if not self.search_bids or not set(legal) <= _BID_IDS:
                     return self.base.act(info)
                 return self._bid(info)
-            if DECLARE in legal or any(a >= 32 and a != ANNOUNCE_BELOTE for a in legal):
+            if DECLARE in legal or any(not is_card(a) and a != ANNOUNCE_BELOTE for a in legal):
                 return self.base.act(info)
-            cards = [a for a in legal if a < 32]
+            cards = [a for a in legal if is_card(a)]
             if len(cards) == 1:
                 return with_belote(info, cards[0])
             return with_belote(info, self._play(info, cards))
@@ -314,7 +314,7 @@ class SearchPolicy:
         cands = self._candidates(info, cards)
         if len(cands) == 1:
             return cands[0]
-        k, taker = info.contract, info.taker
+        k, taker = info.denomination, info.taker
         taker_team, my_team = team_of(taker), team_of(info.seat)
         eldest = eldest_of(info.dealer)
         totals = dict.fromkeys(cands, 0.0)
@@ -364,7 +364,7 @@ class SearchPolicy:
     def _bid(self, info: InfoSet) -> int:
         cands = self._candidates(info, list(info.legal_actions))
         turned_suit = info.turned_card >> 3
-        contracts = {a: (turned_suit if a == TAKE else a - NAME_CONTRACT) for a in cands if a != PASS}
+        contracts = {a: bid_denomination(a, turned_suit) for a in cands if a != PASS}
         if self.prefilter is not None:
             hand = info.hand | (1 << info.turned_card)
             contracts = {a: k for a, k in contracts.items() if hand_value(hand, k) >= self.prefilter}
@@ -410,31 +410,26 @@ class SearchPolicy:
             return best
         return PASS
 
-    def _model_bid(self, info: InfoSet, seat: int, hand: int, bid_round: int, bids: tuple) -> int:
+    def _model_bid(self, info: InfoSet, hand: int, auction: Auction) -> int:
         """The bid the model (``base``; ``normal`` when the base is itself a search) makes
-        for ``seat`` holding the 5-card ``hand`` in ``bid_round``."""
-        legal = classic_legal_bids(bid_round, info.turned_card >> 3, info.rules)
-        view = replace(info, seat=seat, hand=hand, current_seat=seat, bid_round=bid_round, bids=bids,
-                       legal_actions=legal)
+        for the seat to bid in ``auction``, holding the 5-card ``hand``."""
+        legal = auction.legal_bids()
+        seat = auction.current
+        view = replace(info, seat=seat, hand=hand, current_seat=seat, bid_round=auction.bid_round,
+                       auction=tuple(auction.history), legal_actions=legal)
         a = self._bid_model.act(view)
         return a if a in legal else PASS
 
     def _auction_after_pass(self, info: InfoSet, hands: tuple[int, ...]) -> tuple[int, int] | None:
-        """(taker, contract) when, after this seat passes, the model's bids for the seats
-        still to speak (the rest of this round, then round 2, this seat included) make a
-        contract, else None (passed out)."""
-        bids = info.bids + ((info.seat, PASS),)
-        turned_suit = info.turned_card >> 3
-        in_turn = seats_from(eldest_of(info.dealer))  # bidding order (RULES.md §3)
-        order = [(seat, info.bid_round) for seat in in_turn[relative_seat(info.seat, in_turn[0]) + 1:]]
-        if info.bid_round == 1:
-            order += [(seat, 2) for seat in in_turn]
-        for seat, bid_round in order:
-            a = self._model_bid(info, seat, hands[seat], bid_round, bids)
-            if a != PASS:
-                return seat, (turned_suit if a == TAKE else a - NAME_CONTRACT)
-            bids += ((seat, PASS),)
-        return None
+        """(taker, denomination) when, after this seat passes, the model's bids for the
+        seats still to speak (the rest of the auction, this seat included) make a contract,
+        else None (passed out)."""
+        auction = new_auction(info.dealer, info.turned_card, info.rules, info.auction)
+        auction.apply(PASS)
+        while not auction.is_over:
+            auction.apply(self._model_bid(info, hands[auction.current], auction))
+        c = auction.contract
+        return None if c is None else (c.taker, c.denomination)
 
     # ------------------------------------------------------------------ beliefs
     def _draws(self, info: InfoSet, n: int, weight):
@@ -485,15 +480,14 @@ class SearchPolicy:
         """Likelihood, under ``belief``, of the bids the other seats made this deal if their
         5-card hands were ``hands`` (while bidding: the sampled hands)."""
         w = 1.0
-        base = info if info.contract < 0 else _bidding_view(info)
-        for i, (seat, a) in enumerate(info.bids):
-            if seat == info.seat:
-                continue
-            bid_round = 1 if i < 4 else 2
-            legal = classic_legal_bids(bid_round, info.turned_card >> 3, info.rules)
-            view = replace(base, seat=seat, hand=hands[seat], current_seat=seat, bid_round=bid_round,
-                           bids=info.bids[:i], legal_actions=legal)
-            w *= self._likelihood(view, a)
+        base = info if info.contract is None else _bidding_view(info)
+        auction = new_auction(info.dealer, info.turned_card, info.rules)
+        for seat, a in info.auction:
+            if seat != info.seat:
+                view = replace(base, seat=seat, hand=hands[seat], current_seat=seat, bid_round=auction.bid_round,
+                               auction=tuple(auction.history), legal_actions=auction.legal_bids())
+                w *= self._likelihood(view, a)
+            auction.apply(a)
         return w
 
     def _likelihood(self, view: InfoSet, action: int, also: int = -1) -> float:
@@ -513,7 +507,7 @@ class SearchPolicy:
         if their hands were ``hands`` (plus their played cards)."""
         start = [hands[s] | info.played_by[s] for s in SEATS]
         w = 1.0
-        if self.belief_bids and info.bids:
+        if self.belief_bids and info.auction:
             first = [0] * NUM_SEATS
             for s in SEATS:
                 if s != info.seat:
@@ -556,7 +550,8 @@ def _bidding_view(info: InfoSet) -> InfoSet:
     """``info`` as it stood before the first bid (card-play fields cleared), for replaying
     the bids under the belief policy."""
     none = (0,) * NUM_SEATS
-    return replace(info, phase=0, contract=-1, taker=-1, trick=(), trick_leader=eldest_of(info.dealer), tricks=(),
+    return replace(info, phase=0, contract=None, denomination=-1, taker=-1, trick=(),
+                   trick_leader=eldest_of(info.dealer), tricks=(),
                    played_by=none, hand_sizes=(5,) * NUM_SEATS, card_points=(0, 0), announcements=(),
                    declared=((),) * NUM_SEATS, public_knowledge=(none, none))
 
@@ -576,7 +571,7 @@ def _state_with_hands(info: InfoSet, hands: list[int]):
     # single deal: only this deal is replayed, and a single deal's scores pass any target)
     state = GameState(info.rules, dealer=info.dealer, deck=deck, scores=info.scores, reserve=info.reserve,
                       deal_number=info.deal_number, single_deal=True)
-    for _, a in info.bids:
+    for _, a in info.auction:
         state.apply(a)
     return state if state.phase == 1 else None
 

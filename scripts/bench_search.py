@@ -73,7 +73,7 @@ def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
         a = expert.act(info)
         dt = time.perf_counter() - t0
         if len(info.legal_actions) > 1:
-            (bids if info.contract < 0 else cards).append(dt)
+            (bids if info.denomination < 0 else cards).append(dt)
         return a
 
     seats = [expert if team_of(s) == 0 else normal for s in SEATS]  # the expert on seats 0 and 2

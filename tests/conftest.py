@@ -5,6 +5,7 @@ import pytest
 from belote_env import GameState, InfoSet, Rules
 from belote_env.actions import PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
+from belote_env.contract import Contract
 from belote_env.rules import legal_cards
 
 
@@ -67,7 +68,8 @@ def play_info(hand, trick, contract=0, seat=0, leader=None, taker=1, tricks=(), 
         legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
     n_tricks = len(tricks)
     return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card("7S"),
-                   bids=((0, PASS), (1, TAKE)), bid_round=0, contract=contract, taker=taker, trick=trick,
+                   auction=((0, PASS), (1, TAKE)), bid_round=0, contract=Contract(taker, contract), denomination=contract,
+                   taker=taker, trick=trick,
                    trick_leader=leader, tricks=tuple(tricks), played_by=tuple(played_by),
                    hand_sizes=(8 - n_tricks,) * 4, card_points=(0, 0), announcements=(),
                    declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,

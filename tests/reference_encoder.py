@@ -43,13 +43,13 @@ def reference_encode(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray
     ones: list[int] = []  # indices set to 1.0, written in one numpy call at the end
     _bits(info.hand, _HAND, ones)
     ones.append(_TURNED + info.turned_card)
-    for i, (seat, action) in enumerate(info.bids):
+    for i, (seat, action) in enumerate(info.auction):
         r = (seat - me) % 4
         if i < 4:
             ones.append(_BID1 + 2 * r + (action == TAKE))
         else:
             ones.append(_BID2 + 7 * r + (0 if action == PASS else 1 + action - NAME_CONTRACT))
-    k = info.contract
+    k = info.denomination
     if k >= 0:
         ones.append(_CONTRACT + k)
         ones.append(_TAKER + (info.taker - me) % 4)

@@ -113,16 +113,16 @@ def test_bid_net_makes_the_classic_bids_and_the_policy_net_the_rest():
             info = st.information_set(st.current)
             assert is_bid_decision(info) and not is_card_decision(info)
             a = pol.act(info)
-            if st.bid_round == 1:
+            if st.auction.bid_round == 1:
                 assert a == PASS
             else:
                 turned = st.turned_card >> 3
                 assert a == NAME_CONTRACT + max(s for s in range(4) if s != turned)
             probs = pol.action_probabilities(info)
             assert max(probs, key=probs.get) == a and sum(probs.values()) == pytest.approx(1.0)
-            seen.add(st.bid_round)
+            seen.add(st.auction.bid_round)
             st.apply(a)
-        assert st.contract >= 0  # named in round 2 by the first seat
+        assert st.denomination >= 0  # named in round 2 by the first seat
         info = st.information_set(st.current)
         assert not is_bid_decision(info)
     assert seen == {1, 2}
@@ -134,7 +134,7 @@ def test_bid_net_makes_the_classic_bids_and_the_policy_net_the_rest():
     for seed in range(4):
         st = GameState(wide_rules, seed=seed)
         assert narrow.act(st.information_set(st.current)) == PASS  # round 1: the bid net
-        while st.bid_round == 1:
+        while st.auction.bid_round == 1:
             st.apply(PASS)
         info = st.information_set(st.current)
         assert 39 in info.legal_actions and narrow.act(info) == PASS  # the policy net: TAKE is not legal, all 0
@@ -197,7 +197,7 @@ def test_suit_averaged_bid_values_do_not_depend_on_the_suits_names():
         while st.phase == 0 and not st.is_deal_over:
             yield st, st2
             legal = st.legal_actions()
-            a = PASS if st.bid_round == 1 or rng.random() < 0.5 else legal[rng.randrange(len(legal))]
+            a = PASS if st.auction.bid_round == 1 or rng.random() < 0.5 else legal[rng.randrange(len(legal))]
             st.apply(a)
             st2.apply(mb(a))
 
@@ -219,7 +219,7 @@ def test_suit_averaged_bid_values_do_not_depend_on_the_suits_names():
                 assert v[a] == pytest.approx(v2[mb(a)], abs=1e-5)
             p, p2 = plain.bid_values(info), plain.bid_values(info2)
             plain_differs |= any(abs(p[a] - p2[mb(a)]) > 1e-3 for a in p)
-            round2 |= st.bid_round == 2
+            round2 |= st.auction.bid_round == 2
             checked += 1
     assert checked > 10 and plain_differs and round2
 

@@ -98,8 +98,8 @@ def test_auto_declarations_scored_for_strongest_team_only():
         declared = st.declared
         for seat in range(4):  # every seat declared its best partition with its first card
             hand8 = st.played_by[seat]
-            assert declared[seat] == best_declarations(hand8, st.contract)
-        team = declaration_winner(declared, st.contract, st.eldest, "eldest")
+            assert declared[seat] == best_declarations(hand8, st.denomination)
+        team = declaration_winner(declared, st.denomination, st.eldest, "eldest")
         want = [0, 0]
         if team is not None:
             want[team] = sum(d.points for s in (team, team + 2) for d in declared[s])
@@ -154,13 +154,13 @@ def test_all_trump_and_no_trump_belote():
                             (NO_TRUMP, Rules(target=None, round2_no_trump_all_trump=True))):
         for seed in range(3000):
             def chooser(st, legal, contract=contract):
-                if st.phase == 0 and st.bid_round == 2:
+                if st.phase == 0 and st.auction.bid_round == 2:
                     return 34 + contract
                 if st.phase == 0:
                     return 32
                 return None
             st = _play(rules, seed, chooser)
-            assert st.contract == contract
+            assert st.denomination == contract
             if contract == NO_TRUMP:
                 assert st.belote_pairs == [] and st.deal_score.belote == (0, 0)
                 continue

@@ -307,12 +307,12 @@ def test_search_declaration_points_use_the_taker():
         st = GameState(Rules(target=None, declarations="auto", declaration_tie=tie), deck=DECK_1797, dealer=0)
         st.apply(st.legal_actions()[-1])  # seat 1 takes
         info = st.information_set(1)
-        assert declaration_points(info, tuple(st.hands), st.contract, 1, False) == want  # info.taker
+        assert declaration_points(info, tuple(st.hands), st.denomination, 1, False) == want  # info.taker
         # at bidding time the search names the taker it assumes: taker 3 -> seat 3 holds one: team 1;
         # taker 0 -> 0, 1, 2 (holds): team 0
         if tie == "taker_first":
-            assert declaration_points(info, tuple(st.hands), st.contract, 1, False, 3) == [0, 20]
-            assert declaration_points(info, tuple(st.hands), st.contract, 1, False, 0) == [20, 0]
+            assert declaration_points(info, tuple(st.hands), st.denomination, 1, False, 3) == [0, 20]
+            assert declaration_points(info, tuple(st.hands), st.denomination, 1, False, 0) == [20, 0]
 
 
 def test_new_option_values_load_from_yaml_and_are_listed(tmp_path):

@@ -85,7 +85,7 @@ def test_information_rule_with_resampled_hidden_hands(overrides):
             for s in range(4):
                 if s != seat:
                     alt.hands[s] = deal.hands[s]
-            if g.contract < 0:
+            if g.denomination < 0:
                 stock = [c for c in range(32) if deal.stock >> c & 1]
                 rng.shuffle(stock)
                 alt.stock = tuple(stock)

@@ -30,7 +30,7 @@ def test_take_completes_deal_taker_gets_turned_card_plus_two():
     st = GameState(deck=DECK, dealer=0)
     st.apply(PASS)  # seat 1
     st.apply(TAKE)  # seat 2 takes diamonds (turned card 20 = 7♦)
-    assert st.contract == 2 and st.taker == 2 and st.phase == Phase.PLAY
+    assert st.denomination == 2 and st.taker == 2 and st.phase == Phase.PLAY
     # completion from eldest (1): 1 gets 21,22,23; taker 2 gets 24,25; 3 gets 26,27,28; 0 gets 29,30,31
     assert st.hands[1] >> 21 & 7 == 7
     assert st.hands[2] & (1 << 20) and st.hands[2] >> 24 & 3 == 3
@@ -44,14 +44,14 @@ def test_round_two_names_other_suits_only():
     st = GameState(deck=DECK, dealer=0)
     for _ in range(4):
         st.apply(PASS)
-    assert st.bid_round == 2 and st.current_seat == 1
+    assert st.auction.bid_round == 2 and st.current_seat == 1
     assert st.legal_actions() == (PASS, NAME_CONTRACT + 0, NAME_CONTRACT + 1, NAME_CONTRACT + 3)
     with pytest.raises(IllegalActionError):
         st.apply(NAME_CONTRACT + 2)  # the turned suit
     with pytest.raises(IllegalActionError):
         st.apply(NAME_CONTRACT + 4)  # no-trump needs round2_no_trump_all_trump
     st.apply(NAME_CONTRACT + 3)
-    assert st.contract == 3 and st.taker == 1
+    assert st.denomination == 3 and st.taker == 1
 
 
 def test_round_two_no_trump_all_trump_option():

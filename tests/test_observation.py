@@ -79,7 +79,7 @@ def test_reference_encoder_hand_checked_values():
     hand = [c for c in range(32) if info.hand >> c & 1]
     assert sorted(np.flatnonzero(obs[0:32]).tolist()) == hand and len(hand) == 8
     assert obs[32 + info.turned_card] == 1 and obs[32:64].sum() == 1
-    assert obs[100 + info.contract] == 1 and obs[106 + (info.taker - me) % 4] == 1
+    assert obs[100 + info.denomination] == 1 and obs[106 + (info.taker - me) % 4] == 1
     assert obs[376] == 1  # phase: card play
     assert obs[378] == 1  # no trick completed
     assert obs[433:465].sum() == 24  # unseen: 32 - my 8

@@ -7,14 +7,16 @@ from belote_env.actions import NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
 from policies import make_policy
 from policies.easy import EasyPolicy
+from belote_env.contract import Contract
 from policies.normal import NormalPolicy
 from tests.conftest import assert_plays_legal, play_info
 
 
 def _info(hand, legal_actions, contract=0, turned="7S", bidding=False):
     return InfoSet(seat=0, dealer=3, phase=0 if bidding else 1, current_seat=0, hand=parse_cards(hand),
-                   turned_card=parse_card(turned), bids=(), bid_round=1 if bidding else 0,
-                   contract=-1 if bidding else contract, taker=-1 if bidding else 0, trick=(), trick_leader=0,
+                   turned_card=parse_card(turned), auction=(), bid_round=1 if bidding else 0,
+                   contract=None if bidding else Contract(0, contract), denomination=-1 if bidding else contract,
+                   taker=-1 if bidding else 0, trick=(), trick_leader=0,
                    tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5) if bidding else (8, 8, 8, 8),
                    card_points=(0, 0), announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0,
                    legal_actions=tuple(sorted(legal_actions)), rules=Rules())

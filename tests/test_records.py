@@ -68,7 +68,7 @@ def test_explicit_hands_record():
         }],
     }
     st = replay(rec)
-    assert st.contract == 0 and st.taker == 0
+    assert st.denomination == 0 and st.taker == 0
     from belote_env.cards import parse_cards
 
     # taker (eldest, seat 0) gets QS + the first two stock cards AD, 7C

@@ -120,9 +120,9 @@ def test_deck_for_final_hands():
         given = [h if rng.random() < 0.5 else [c for c in range(31, -1, -1) if h >> c & 1] for h in st.hands]
         deck = deck_for_final_hands(given, st.turned_card, st.taker, st.dealer)
         again = GameState(st.rules, dealer=st.dealer, deck=deck)
-        for _, a in st.bids:
+        for _, a in st.auction.history:
             again.apply(a)
-        assert again.hands == st.hands and again.contract == st.contract
+        assert again.hands == st.hands and again.denomination == st.denomination
     full = complete(*deal(list(range(32)), 0), taker=2, dealer=0)
     with pytest.raises(DealError, match=r"turned card 20 must be in the taker's \(seat 1\) hand"):
         deck_for_final_hands(full, 20, taker=1)

@@ -37,7 +37,7 @@ def _position(rules, seed, cut):
 def _replays_identically(st, viewer, hands):
     """Build a deck giving every seat its sampled cards (plus what it played), replay the
     deal's public actions on it: every action must be legal, and the public events equal."""
-    if st.contract < 0:
+    if st.denomination < 0:
         return True  # bids do not depend on the cards
     eldest = (st.dealer + 1) % 4
     turned = st.turned_card
@@ -77,11 +77,11 @@ def test_samples_are_consistent_with_the_information_set(rule_i, seed, cut, samp
     for _ in range(3):
         deal = sample_hidden_hands(info, rng)
         assert deal.hands[viewer] == st.hands[viewer]
-        all_cards = deal.stock | (1 << st.turned_card if st.contract < 0 else 0)
+        all_cards = deal.stock | (1 << st.turned_card if st.denomination < 0 else 0)
         for s in range(4):
             assert deal.hands[s] & all_cards == 0
             all_cards |= deal.hands[s] | st.played_by[s]
-            if st.contract >= 0:
+            if st.denomination >= 0:
                 assert deal.hands[s].bit_count() == st.hands[s].bit_count()
         assert all_cards == FULL_DECK
         assert _replays_identically(st, viewer, deal.hands)
@@ -125,7 +125,7 @@ def test_exact_when_few_deals_remain():
     rng = random.Random(3)
     for seed in range(200):
         st = _position(Rules(target=None), seed, 4 + 28)  # bids + 7 tricks (roughly)
-        if st.is_deal_over or st.contract < 0 or len(st.tricks) < 6:
+        if st.is_deal_over or st.denomination < 0 or len(st.tricks) < 6:
             continue
         info = st.information_set(st.current)
         c = public_constraints(info)
@@ -153,7 +153,7 @@ def test_inconsistent_information_set_raises():
     import dataclasses
 
     st = _position(Rules(target=None), 1, 20)
-    assert st.contract >= 0 and not st.is_deal_over
+    assert st.denomination >= 0 and not st.is_deal_over
     info = st.information_set(st.current)
     other = (info.seat + 1) % 4
     sizes = list(info.hand_sizes)

@@ -11,6 +11,7 @@ import pytest
 from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
 from belote_env.actions import PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
+from belote_env.contract import Contract
 from belote_env.rules import legal_cards
 from belote_env.sampling import sample_hidden_hands
 from policies import make_policy
@@ -133,7 +134,7 @@ def _play_info(hand, trick, contract, seat, taker, played, hand_sizes, turned, c
         played_by[(leader + i) % 4] |= 1 << c
     legal = tuple(c for c in range(32) if legal_cards(hand_mask, list(trick), contract, Rules()) >> c & 1)
     return InfoSet(seat=seat, dealer=3, phase=1, current_seat=seat, hand=hand_mask, turned_card=parse_card(turned),
-                   bids=((0, TAKE),), bid_round=0, contract=contract, taker=taker, trick=trick,
+                   auction=((0, TAKE),), bid_round=0, contract=Contract(taker, contract), denomination=contract, taker=taker, trick=trick,
                    trick_leader=leader, tricks=tricks, played_by=tuple(played_by), hand_sizes=hand_sizes,
                    card_points=card_points, announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0,
                    deal_number=0, legal_actions=legal, rules=Rules())
@@ -163,7 +164,7 @@ def test_expert_takes_a_strong_hand_and_passes_a_weak_one():
     take; 7♥ 8♦ 7♣ 8♣ 9♦ under a turned 7♠ is a clear pass (not even searched)."""
     def bid_info(hand, turned):
         return InfoSet(seat=1, dealer=0, phase=0, current_seat=1, hand=parse_cards(hand),
-                       turned_card=parse_card(turned), bids=(), bid_round=1, contract=-1, taker=-1, trick=(),
+                       turned_card=parse_card(turned), auction=(), bid_round=1, contract=None, denomination=-1, taker=-1, trick=(),
                        trick_leader=1, tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5),
                        card_points=(0, 0), announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0,
                        deal_number=0, legal_actions=(PASS, TAKE), rules=Rules())
@@ -251,7 +252,7 @@ def test_passing_is_valued_by_the_model_auction():
     (``value_pass``)."""
     pol = SearchPolicy(0, value_pass=True)
     info = InfoSet(seat=0, dealer=3, phase=0, current_seat=0, hand=parse_cards("7H 8H 9H 7D 8D"),
-                   turned_card=parse_card("7S"), bids=(), bid_round=1, contract=-1, taker=-1, trick=(),
+                   turned_card=parse_card("7S"), auction=(), bid_round=1, contract=None, denomination=-1, taker=-1, trick=(),
                    trick_leader=0, tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0),
                    announcements=(), declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0,
                    legal_actions=(PASS, TAKE), rules=Rules())
@@ -281,11 +282,11 @@ def test_belief_resampling_keeps_bidding_samples_consistent_with_the_models_pass
     ``normal`` would pass; uniform samples of the same position do not."""
     from policies.normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-    info = _first_info(lambda i: i.contract < 0 and i.bid_round == 1 and len(i.bids) == 3)
+    info = _first_info(lambda i: i.denomination < 0 and i.bid_round == 1 and len(i.auction) == 3)
     k, turned = info.turned_card >> 3, 1 << info.turned_card
 
     def passes(hands):
-        return all(hand_value(hands[s] | turned, k) < TAKE_THRESHOLD[0] for s, _ in info.bids)
+        return all(hand_value(hands[s] | turned, k) < TAKE_THRESHOLD[0] for s, _ in info.auction)
 
     pol = SearchPolicy(0, belief=NormalPolicy(0), belief_pool=20, belief_noise=1e-6)
     drawn = [d for d, _ in pol._draws(info, 10, pol._bid_weight)]
@@ -302,9 +303,9 @@ def test_belief_resampling_in_card_play_gives_the_taker_a_taking_hand():
 
     from policies.normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-    info = _first_info(lambda i: i.contract >= 0 and not i.tricks and not i.trick and len(i.bids) <= 4
+    info = _first_info(lambda i: i.denomination >= 0 and not i.tricks and not i.trick and len(i.auction) <= 4
                        and (i.seat - i.taker) & 1 == 1 and len(i.legal_actions) > 1)
-    k, turned = info.contract, 1 << info.turned_card
+    k, turned = info.denomination, 1 << info.turned_card
 
     def taking(hands):
         rest = [c for c in range(32) if (hands[info.taker] & ~turned) >> c & 1]
@@ -402,7 +403,7 @@ def test_belief_gives_the_true_deal_of_a_model_played_game_full_likelihood():
         st = GameState(rules, seed=seed, dealer=seed % 4)
         while not st.is_deal_over:
             info = st.information_set(st.current)
-            if info.contract >= 0 and info.tricks and len(info.legal_actions) > 1:
+            if info.denomination >= 0 and info.tricks and len(info.legal_actions) > 1:
                 assert pol._weight(info, tuple(st.hands)) > 0.999
                 assert pol._bid_weight(info, (0, 0, 0, 0)) >= 0.0  # runs on a card-play view
                 checked += 1

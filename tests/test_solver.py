@@ -28,7 +28,7 @@ RULESETS = [
 def brute_force(pos: Position) -> int:
     """Takers' card points from ``pos`` on by exhaustive minimax (no pruning; memoised on
     the whole position, which is exact)."""
-    k, team, rules = pos.contract, pos.taker & 1, pos.rules
+    k, team, rules = pos.denomination, pos.taker & 1, pos.rules
     pts = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points][k]
 
     @lru_cache(maxsize=None)
@@ -57,7 +57,7 @@ def brute_force(pos: Position) -> int:
 
 def brute_card_values(pos: Position) -> dict[int, int]:
     """Brute-force value after each legal card of the seat to play."""
-    seat, k, rules = pos.to_play, pos.contract, pos.rules
+    seat, k, rules = pos.to_play, pos.denomination, pos.rules
     pts = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points][k]
     out = {}
     legal = legal_cards(pos.hands[seat], list(pos.trick), k, rules)
@@ -127,7 +127,7 @@ def test_solver_agrees_with_brute_force_on_endgames(rules_i):
     kinds = set()
     for i in range(500):
         pos = random_endgame(rng, rules, 1 + i % 3 if i % 10 else 4)
-        kinds.add(pos.contract)
+        kinds.add(pos.denomination)
         want = brute_force(pos)
         assert solver.solve(pos) == want, pos
         if i % 4 == 0:
@@ -196,7 +196,7 @@ def test_hand_checked_endgame():
 
 
 @pytest.mark.parametrize("bad, match", [
-    (dict(contract=6), "contract"),
+    (dict(denomination=6), "denomination"),
     (dict(taker=4), "taker"),
     (dict(leader=-1), "leader"),
     (dict(hands=(1, 1, 4, 8)), "two hands"),
@@ -205,7 +205,7 @@ def test_hand_checked_endgame():
     (dict(trick=(32,)), "trick"),
 ])
 def test_bad_positions_are_refused(bad, match):
-    base = dict(hands=(1, 2, 4, 8), contract=0, taker=0, trick=(), leader=0, rules=Rules())
+    base = dict(hands=(1, 2, 4, 8), denomination=0, taker=0, trick=(), leader=0, rules=Rules())
     with pytest.raises(ValueError, match=match):
         solve(Position(**{**base, **bad}))
 

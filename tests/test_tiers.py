@@ -86,7 +86,7 @@ def test_normal_adds_points_on_partners_sure_trick():
 
 def _bid_info(hand, turned, legal=(PASS, TAKE)):
     return InfoSet(seat=1, dealer=0, phase=0, current_seat=1, hand=parse_cards(hand), turned_card=parse_card(turned),
-                   bids=(), bid_round=1 if TAKE in legal else 2, contract=-1, taker=-1, trick=(), trick_leader=1,
+                   auction=(), bid_round=1 if TAKE in legal else 2, contract=None, denomination=-1, taker=-1, trick=(), trick_leader=1,
                    tricks=(), played_by=(0, 0, 0, 0), hand_sizes=(5, 5, 5, 5), card_points=(0, 0), announcements=(),
                    declared=((), (), (), ()), scores=(0, 0), reserve=0, deal_number=0, legal_actions=legal,
                    rules=Rules())
@@ -249,7 +249,7 @@ class _Raiser:
     name = "raiser"
 
     def act(self, info):
-        if info.contract >= 0:
+        if info.denomination >= 0:
             raise RuntimeError("boom")
         return info.legal_actions[-1]
 
@@ -258,7 +258,7 @@ class _Cheater:
     name = "cheater"
 
     def act(self, info):
-        return 5 if info.contract < 0 else info.legal_actions[0]
+        return 5 if info.denomination < 0 else info.legal_actions[0]
 
 
 @pytest.mark.parametrize("bad,match", [(_Raiser(), "raised"), (_Cheater(), "illegal action 5")])

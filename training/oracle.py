@@ -39,6 +39,7 @@ import numpy as np
 import torch as th
 
 from belote_env import GameState, Rules
+from belote_env.actions import is_card
 from belote_env.driver import finish_deal
 from belote_env.observation import OBS_SIZE, encode_infoset
 from belote_env.scoring import belote_points, deal_difference, declaration_points
@@ -47,7 +48,7 @@ from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
-from policies.network import bid_permutation_table, is_bid_decision, is_card_decision, suit_permutation_tables
+from policies.network import BID_ACTIONS, bid_permutation_table, is_bid_decision, is_card_decision, suit_permutation_tables
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values"]
 
@@ -61,7 +62,7 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     play with the seat to play holding more than one legal card. ``same_deal``: the
     previous call was on an earlier position of this deal (``Solver.card_values``)."""
     info = state.information_set(state.current)
-    k, taker = state.contract, state.taker
+    k, taker = state.denomination, state.taker
     taker_team, my_team = team_of(taker), team_of(state.current)
     hands = tuple(state.hands)
     vals = solver.card_values(position_of(state), same_deal=same_deal)
@@ -129,7 +130,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         def label(st: GameState, info, policy) -> int:  # each card decision labelled, then played
             nonlocal same
             if is_card_decision(info):
-                cards = [a for a in info.legal_actions if a < 32]
+                cards = [a for a in info.legal_actions if is_card(a)]
                 q = oracle_card_values(st, solver, same)
                 same = True
                 encode_infoset(info, buf)
@@ -205,11 +206,11 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         finish_deal(st, seat_pol, rollouts)
         for seat, legal, vals, action in pending:
             vals[action] = _deal_difference(st, team_of(seat))
-            m = np.zeros(8, dtype=bool)
-            row = np.zeros(8, dtype=np.float32)
+            m = np.zeros(len(BID_ACTIONS), dtype=bool)
+            row = np.zeros(len(BID_ACTIONS), dtype=np.float32)
             for a in legal:
-                m[a - 32] = True
-                row[a - 32] = vals[a] / SCALE
+                m[a - BID_ACTIONS[0]] = True
+                row[a - BID_ACTIONS[0]] = vals[a] / SCALE
             masks.append(m)
             qs.append(row)
     if not qs:

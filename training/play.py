@@ -188,7 +188,7 @@ def save_game_so_far(state: GameState, path: str | Path) -> Path:
 def _where(state: GameState) -> str:
     if state.is_deal_over:
         return "between deals"
-    if state.contract < 0:
+    if state.denomination < 0:
         return "during the bidding"
     return f"at trick {len(state.tricks) + 1} of the deal"
 

@@ -54,7 +54,7 @@ def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
     """
     h = state.hands
     stock = 0
-    if state.contract < 0:
+    if state.denomination < 0:
         for c in state.stock:
             stock |= 1 << c
     masks = np.array([*(h[s] for s in seats_from(seat)[1:]), stock], dtype="<u4")
