@@ -249,14 +249,5 @@ def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int
     if turned not in cards[taker]:
         raise DealError(f"the turned card {turned} must be in the taker's (seat {taker}) hand")
     cards[taker].remove(turned)
-    order = seats_from(eldest_of(dealer))
-    deck: list[int] = []
-    start = 0
-    for packet in PACKETS:
-        for seat in order:
-            deck += cards[seat][start:start + packet]
-        start += packet
-    deck.append(turned)
-    for seat in order:
-        deck += cards[seat][FIRST_HAND:]
-    return _distinct(deck)
+    stock = [c for seat in seats_from(eldest_of(dealer)) for c in cards[seat][FIRST_HAND:]]  # completion order
+    return deck_from_hands([cs[:FIRST_HAND] for cs in cards], turned, stock, dealer)

@@ -187,6 +187,12 @@ def point_reward(difference: int, mode: str = "scaled") -> float:
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
+def game_win_reward(winner: int | None, seat: int) -> float:
+    """``seat``'s reward at the end of a game (``reward_mode="win"``, ``episode="game"``):
+    +1 if its team won, -1 if it lost, 0 for a level game (``winner`` None, RULES.md §8)."""
+    return 0.0 if winner is None else 1.0 if winner == team_of(seat) else -1.0
+
+
 def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled") -> float:
     """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``);
     0 for a void deal (``score`` None)."""

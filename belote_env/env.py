@@ -111,7 +111,7 @@ from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, point_reward, seat_reward
+from .driver import REWARD_MODES, game_win_reward, point_reward, seat_reward
 from .game import GameState
 from .observation import (
     HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
@@ -282,8 +282,8 @@ class raw_env(AECEnv):
                 them = other_team(team)
                 if self.reward_mode != "win" or self.episode == "deal":
                     self.rewards[a] = seat_reward(score, self._seat[a], self.reward_mode)
-                elif game_end and st.winner is not None:
-                    self.rewards[a] = 1.0 if st.winner == team else -1.0
+                elif game_end:
+                    self.rewards[a] = game_win_reward(st.winner, self._seat[a])
                 self.infos[a] = {
                     "deal_points": (0, 0) if score is None else (score.points[team], score.points[them]),
                     "outcome": "void" if score is None else score.outcome,

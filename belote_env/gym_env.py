@@ -65,7 +65,7 @@ from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, RandomPolicy, seat_reward
+from .driver import REWARD_MODES, RandomPolicy, game_win_reward, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
 from .infoset import InfoSet
@@ -325,15 +325,14 @@ class BeloteGymEnv(gymnasium.Env):
     def _play_others_until_learner(self) -> float:
         st = self.game
         me = self.seats[0]
-        team = TEAM_OF[me]
         reward = 0.0
         while True:
             if st.is_deal_over:
                 if self.reward_mode != "win" or self.episode == "deal":
                     reward += seat_reward(st.deal_score, me, self.reward_mode)
                 if self.episode == "deal" or st.is_game_over:
-                    if self.reward_mode == "win" and self.episode == "game" and st.winner is not None:
-                        reward += 1.0 if st.winner == team else -1.0
+                    if self.reward_mode == "win" and self.episode == "game":
+                        reward += game_win_reward(st.winner, me)
                     return reward
                 st.next_deal()
                 continue

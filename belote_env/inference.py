@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from .infoset import InfoSet
 from .rules import trick_winner
+from .dealing import FIRST_HAND, STOCK_SIZE
 from .table import NUM_SEATS, SEATS, seats_from
 
 __all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "belote_reveals",
@@ -146,7 +147,7 @@ def public_constraints(info: InfoSet) -> Constraints:
     bidding = info.denomination < 0
     if bidding:
         hidden &= ~(1 << info.turned_card)
-        sizes = [5] * NUM_SEATS + [11]
+        sizes = [FIRST_HAND] * NUM_SEATS + [STOCK_SIZE]  # dealing.py: the first packets and the stock
     else:
         sizes = [info.hand_sizes[s] for s in SEATS] + [0]
     sizes[me] = 0

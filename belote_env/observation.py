@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
-from .cards import FULL_DECK, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
+from .cards import FULL_DECK, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
 from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
@@ -202,7 +202,7 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     if info.phase == 0:
         ones.append(_PHASE + (0 if info.bid_round == 1 else 1))
     elif info.phase == 1:
-        ones.append(_PHASE + (3 if legal and legal[0] >= 32 else 2))
+        ones.append(_PHASE + (3 if legal and legal[0] >= NUM_CARDS else 2))
     n = len(info.tricks)
     if n < 8:
         ones.append(_NTRICKS + n)

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUIT_MASK, SUITS
 from .config import Rules
+from .table import PARTNER_REL
 
 __all__ = ["legal_cards", "trick_winner", "POWER"]
 
@@ -95,7 +96,7 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
         return led_cards
     # void in a plain led suit
     win_pos = trick_winner(trick, denomination)
-    if rules.partner_master_free and win_pos == len(trick) - 2:
+    if rules.partner_master_free and win_pos == len(trick) - PARTNER_REL:
         return hand
     trumps = hand & trumps_mask
     if not trumps:
@@ -103,7 +104,7 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
     win = trick[win_pos]
     if win >> 3 != denomination:
         return trumps  # must trump; nobody has trumped yet
-    if rules.obligations == "two_player" or win_pos == len(trick) - 2:
+    if rules.obligations == "two_player" or win_pos == len(trick) - PARTNER_REL:
         return trumps  # two-player reading, or the partner's ruff: any trump
     over = trumps & beats[win]
     if over:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["Table", "FOUR", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
-           "PARTNER", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
+           "PARTNER", "PARTNER_REL", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
            "eldest_of", "seats_from", "team_seats"]
 
 
@@ -102,6 +102,9 @@ SEAT_NAMES = FOUR.names
 NEXT_SEAT = FOUR.next
 TEAM_OF = FOUR.team
 PARTNER = tuple(FOUR.partner(s) for s in SEATS)
+#: The partner counted from a seat in playing order (2: opposite), so in a trick the
+#: partner's card lies ``PARTNER_REL`` places before the card about to be played.
+PARTNER_REL = FOUR.relative[0][PARTNER[0]]
 _RELATIVE = FOUR.relative
 
 

@@ -39,7 +39,8 @@ import numpy as np
 import torch as th
 
 from belote_env import GameState, Rules
-from belote_env.actions import is_card
+from belote_env.actions import is_card, name_contract_action
+from belote_env.cards import SUITS
 from belote_env.driver import finish_deal
 from belote_env.observation import OBS_SIZE, encode_infoset
 from belote_env.scoring import belote_points, deal_difference, declaration_points
@@ -259,10 +260,11 @@ def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float 
     ids legal in at least one decision (the only outputs fitted; with ``augment`` every
     "name suit" id once one is). With
     ``augment`` the suits are renamed (``policies.network.bid_permutation_table``)."""
-    r = _fit_values(net, data, 32, "bid", epochs, lr, batch, seed, valid, progress, augment)
-    seen = {32 + int(j) for j in np.flatnonzero(data["mask"].any(axis=0))}
-    if augment and seen & {34, 35, 36, 37}:  # renamed suits train every "name suit" output
-        seen |= {34, 35, 36, 37}
+    r = _fit_values(net, data, BID_ACTIONS[0], "bid", epochs, lr, batch, seed, valid, progress, augment)
+    seen = {BID_ACTIONS[int(j)] for j in np.flatnonzero(data["mask"].any(axis=0))}
+    name_suits = {name_contract_action(s) for s in SUITS}
+    if augment and seen & name_suits:  # renamed suits train every "name suit" output
+        seen |= name_suits
     r["bid_actions"] = sorted(seen)
     return r
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from belote_env import GameState, InfoSet, Rules
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, PASS, TAKE, action_to_string
-from belote_env.cards import CONTRACT_NAMES, SUIT_SYMBOLS, parse_card
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, TAKE, action_to_string, name_contract_action
+from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, parse_card, suit_of
 from belote_env.driver import play_game
 from belote_env.table import SEAT_NAMES, other_team, team_of
 from belote_env.records import game_record, replay, write_record
@@ -37,14 +37,12 @@ __all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
             "declare": DECLARE}
 for _k, _name in enumerate(CONTRACT_NAMES):
-    _ALIASES[_name] = NAME_CONTRACT + _k
-    _ALIASES["name " + _name] = NAME_CONTRACT + _k
+    _ALIASES[_name] = _ALIASES["name " + _name] = name_contract_action(_k)
 for _k, (_sym, _letter) in enumerate(zip(SUIT_SYMBOLS, "shdc")):
     for _word in (_sym, _letter, CONTRACT_NAMES[_k]):
-        _ALIASES[f"{_word} trump"] = NAME_CONTRACT + _k
-        _ALIASES[f"trump {_word}"] = NAME_CONTRACT + _k
-_ALIASES.update({"notrump": NAME_CONTRACT + 4, "no trump": NAME_CONTRACT + 4, "alltrump": NAME_CONTRACT + 5,
-                 "all trump": NAME_CONTRACT + 5})
+        _ALIASES[f"{_word} trump"] = _ALIASES[f"trump {_word}"] = name_contract_action(_k)
+_ALIASES.update({"notrump": name_contract_action(NO_TRUMP), "no trump": name_contract_action(NO_TRUMP),
+                 "alltrump": name_contract_action(ALL_TRUMP), "all trump": name_contract_action(ALL_TRUMP)})
 
 HELP_COMMANDS = ("help", "?")
 QUIT_COMMANDS = ("quit", "exit")
@@ -103,7 +101,7 @@ def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = Non
     if t in _ALIASES:
         a = _ALIASES[t]
         if (a not in legal and turned_card is not None and TAKE in legal
-                and a == NAME_CONTRACT + (turned_card >> 3)):
+                and a == name_contract_action(suit_of(turned_card))):
             return TAKE, ""
         return (a, "") if a in legal else (None, f"'{text.strip()}' ({action_label(a)}) is not legal now")
     try:
