@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from .dealing import DealError, check_deck
 from .game import GameState
@@ -26,8 +26,8 @@ from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
 
-__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "RandomPolicy", "policy_action", "finish_deal", "play_deal",
-           "play_game", "REWARD_MODES", "point_reward", "seat_reward"]
+__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
+           "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward"]
 
 #: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``).
 MAX_VOID_DEALS = 100
@@ -76,7 +76,25 @@ def finish_deal(state: GameState, seat_policies: Sequence[Any], decide: Decide =
         decide: ``decide(state, info, policy) -> action id`` (default ``policy_action``).
         after: called as ``after(state, seat, action)`` after each action is applied.
     """
-    while not state.is_deal_over:
+    return play_until(state, seat_policies, (), decide, after)
+
+
+def play_until(state: GameState, seat_policies: Any, until: Collection[int] = (), decide: Decide = policy_action,
+               after: Callable[[GameState, int, int], None] | None = None) -> GameState:
+    """Play the seats' policies until a seat in ``until`` is to act or the deal is over
+    (played or passed out; no redeal): the opponents' moves between two decisions of a
+    learner (``gym_env``), or the rest of a deal (``finish_deal``, ``until`` empty).
+
+    Args:
+        state: a ``GameState`` (nothing is done once the deal is over).
+        seat_policies: the policy of each seat that may act (indexed by seat: a list, or a
+            dict of the seats not in ``until``).
+        until: the seats whose turn stops the play.
+        decide, after: as for ``finish_deal``.
+    Returns:
+        ``state``.
+    """
+    while not state.is_deal_over and state.current not in until:
         seat = state.current
         action = decide(state, state.information_set(seat), seat_policies[seat])
         state.apply(action)

@@ -65,7 +65,7 @@ from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, RandomPolicy, game_win_reward, seat_reward
+from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
 from .infoset import InfoSet
@@ -278,7 +278,11 @@ class BeloteGymEnv(gymnasium.Env):
             self._policies[seat] = self._resolve(spec, seed + seat)
             self._policy_names[seat] = self._spec_name(spec)
 
-    def _opponent_action(self, seat: int) -> int:
+    def _decide(self, state: GameState, info: InfoSet, policy) -> int:
+        """``driver.play_until``'s ``decide``: the checked action of the seat to act."""
+        return self._opponent_action(state.current, info)
+
+    def _opponent_action(self, seat: int, info: InfoSet | None = None) -> int:
         """The action of the policy at ``seat`` (not the learner's). Raises
         ``OpponentPolicyError`` when the policy raises an ``Exception`` or returns something
         that is not one of its legal ids (or whose conversion raises), describing only the
@@ -286,7 +290,7 @@ class BeloteGymEnv(gymnasium.Env):
         ``Exception`` (``KeyboardInterrupt``...) propagates. The caller (``_play_others``)
         leaves the episode marked over in every one of these cases."""
         st = self.game
-        info = st.information_set(seat)
+        info = st.information_set(seat) if info is None else info
         name = self._policy_names[seat]
         where = f"opponent policy {name!r} at seat {seat} (deal {st.deal_number}, decision {len(st.actions)})"
         raised = None
@@ -338,7 +342,7 @@ class BeloteGymEnv(gymnasium.Env):
                 continue
             if st.current in self.seats:
                 return reward
-            st.apply(self._opponent_action(st.current))
+            play_until(st, self._policies, self.seats, self._decide)
 
     def _obs_info(self):
         st = self.game

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["Table", "FOUR", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
            "PARTNER", "PARTNER_REL", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
-           "eldest_of", "seats_from", "team_seats"]
+           "eldest_of", "seats_from", "team_seats", "sides_of_deal"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,14 @@ class Table:
     def eldest(self, dealer: int) -> int:
         """The seat after the dealer: first to receive cards, to bid and to lead (§3)."""
         return self.next[dealer]
+
+    def sides(self, taker: int) -> tuple[int, ...]:
+        """The side of each seat in a deal taken by ``taker``: with fixed teams, each seat's
+        team index; without (the three-player game), 0 for the taker alone and 1 for the
+        other seats (TWO_THREE.md: the taker plays against the two others)."""
+        if self.teams:
+            return self.team
+        return tuple(0 if s == taker else 1 for s in range(self.n_seats))
 
     def partner(self, seat: int) -> int | None:
         """``seat``'s partner on a four-seat table (``None`` without fixed teams of two)."""
@@ -147,6 +155,11 @@ def eldest_of(dealer: int) -> int:
 def seats_from(first: int) -> tuple[int, ...]:
     """The four seats in playing order starting at ``first``."""
     return _FROM[first]
+
+
+def sides_of_deal(taker: int) -> tuple[int, ...]:
+    """The side of each seat in a deal taken by ``taker`` (``FOUR``: the teams)."""
+    return FOUR.sides(taker)
 
 
 def team_seats(team: int) -> tuple[int, ...]:

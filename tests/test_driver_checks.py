@@ -46,3 +46,26 @@ def test_final_hands_may_be_numpy_masks():
     for a in st.actions:
         again.apply(a[1])
     assert again.hands == st.hands
+
+
+def test_play_until_stops_at_the_learners_turn_and_finish_deal_plays_to_the_end():
+    from belote_env.driver import finish_deal, play_until
+
+    st = GameState(Rules(target=None), seed=4)
+    pols = [RandomPolicy(s) for s in range(4)]
+    seen = []
+    play_until(st, pols, until=(2,), after=lambda state, seat, a: seen.append(seat))
+    # dealer 0: eldest (seat 1) bids first; seat 2 acts next, or after seat 1 takes and leads
+    assert st.dealer == 0 and st.current == 2 and set(seen) == {1} and not st.is_deal_over
+    play_until(st, pols, until=(2,))  # seat 2 is to act: nothing is played
+    assert st.current == 2 and len(st.actions) == len(seen)
+    finish_deal(st, pols)
+    assert st.is_deal_over
+
+
+def test_sides_of_a_deal():
+    from belote_env.table import FOUR, Table, sides_of_deal
+
+    assert sides_of_deal(3) == (0, 1, 0, 1) == FOUR.sides(0)
+    three = Table(3, ("South", "West", "East"))
+    assert three.sides(1) == (1, 0, 1) and three.sides(0) == (0, 1, 1)
