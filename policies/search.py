@@ -21,17 +21,11 @@ same sample: the seats still to speak (the rest of this round, then round 2, thi
 included) bid as the model policy (``base``, by default ``normal``) would with their
 sampled hands, and the first contract they make is solved the same way (a deal passed out
 is worth 0). The seat takes the contract whose mean gain over passing is largest, if it
-exceeds ``take_margin`` (points), else passes. (In duplicate screens of 50 deal pairs
-against ``normal``, ``value_pass`` did not help: +5 and +6 points per deal against +11 to
-+28 without.) A contract whose ``normal`` hand value (``policies.normal.hand_value``) is
+exceeds ``take_margin`` (points), else passes. A contract whose ``normal`` hand value (``policies.normal.hand_value``) is
 below ``prefilter`` is not searched (a pass, which saves the solver's time). The default
 prefilter is the normal tier's round-1 take threshold (``TAKE_THRESHOLD[0]``, 7.5): the
 search then confirms or vetoes the contracts ``normal`` would take and chooses among them
-(also when ``base`` is another policy). With a prefilter of 4 (every plausible contract
-searched, taken when its mean difference is above 0) an earlier expert took
-62% of the deals and made 80% of them, and won only 51.5% of 100 game pairs against
-``normal`` (+3.1 points per deal over 2,131 deals): the double-dummy estimate of a light
-take is too noisy with 8 samples and ignores what passing is worth.
+(also when ``base`` is another policy). Why these settings: docs/experiments/expert.md.
 
 Sampling stops after ``samples`` (``bid_samples`` while bidding) samples, or earlier once
 the solver has searched ``node_budget`` nodes (deterministic) or ``time_budget`` seconds
@@ -57,16 +51,9 @@ drawn from the posterior of a ``normal``-tier model of the other seats (8 candid
 sample resampled by that model's likelihood of all the bids and the opponents' cards),
 with hard's card values as a prior worth 48 samples. How many samples fit in the node
 budget depends on the solver's bound table, which the earlier calls filled: a decision is
-still a function of (seed, calls so far, info set). Screens of 200 deal pairs against
-``normal`` (``scripts/screen_expert.py``, seed 0, both sides' bids included, hard's second
-card network): hard alone +12.3 points per deal; hard's bids with 12 searched samples
-+18.2; with hard's card values as a prior worth 12 samples +21.9 (36: +20.7); 24 samples
-and a prior of 24 +25.0. With hard's third card network and capots valued: 24 / 24 / 3M
-nodes +23.9, 48 / 48 / 6M nodes +27.5 (+3.6 on the same pairs, -0.9 to +8.1; twice the
-time). Card play only (both sides bidding as ``normal``, 100 deal pairs), uniform samples
-gained +11.8 points per deal, the normal-model posterior +21.2, the same search given the
-true hands (an upper bound on what inference can give) +47.8. Whole games: see the
-README (``belote eval expert normal --games 100``).
+still a function of (seed, calls so far, info set). The screens that chose these settings
+(``scripts/screen_expert.py``) are in docs/experiments/expert.md, the matches in
+docs/results.md.
 
 A prior (``prior``, a policy with ``card_values``, e.g. the hard tier's card-value
 network, and ``prior_weight`` w): each candidate card's total is the sum of its
