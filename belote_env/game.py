@@ -94,7 +94,8 @@ def _count(value, what: str) -> int:
                          f"{repr(value)[:60]}")
     v = value.__index__()
     if not 0 <= v <= MAX_RESUME:
-        shown = v if abs(v) < 10 ** 30 else f"an int of {len(str(abs(v))) if abs(v) < 10 ** 4000 else 'over 4000'} digits"
+        digits = len(str(abs(v))) if abs(v) < 10 ** 4000 else "over 4000"
+        shown = v if abs(v) < 10 ** 30 else f"an int of {digits} digits"
         raise ValueError(f"{what} must be an int in 0..{MAX_RESUME}, got {shown}")
     return v
 
@@ -134,10 +135,10 @@ class GameState:
             card, ``deck[21:]`` the stock (``dealing``, RULES.md §3.1, §3.5); build one
             from hands with ``dealing.deck_from_hands`` or use ``GameState.from_hands``.
         scores: (team 0, team 1) game scores to resume a game with (keyword only; ints
-            >= 0, default (0, 0)).
+            in 0..``MAX_RESUME``, default (0, 0)).
         reserve: the pending litige reserve (points, RULES.md §7) to resume with (keyword
-            only; int >= 0, only under ``tie="litige"``).
-        deal_number: played deals already finished (keyword only; int >= 0; counts
+            only; int in 0..``MAX_RESUME``, only under ``tie="litige"``).
+        deal_number: played deals already finished (keyword only; int in 0..``MAX_RESUME``; counts
             toward ``max_deals``).
         single_deal: play one deal on its own (keyword only; a bool, default False): the
             game ends (``GAME_OVER``) after its first played deal whatever ``rules.target``
@@ -151,7 +152,7 @@ class GameState:
     Raises:
         RuleOptionError: ``rules`` is not a ``Rules`` (the engine plays every option).
         ValueError: bad ``dealer`` or ``deck`` (``dealing.DealError``), or scores,
-            reserve or deal number that are not ints >= 0, a reserve under a ``tie`` rule
+            reserve or deal number that are not ints in 0..``MAX_RESUME``, a reserve under a ``tie`` rule
             other than ``"litige"``, unequal scores that already end the game (the
             target or ``max_deals`` reached, RULES.md §8; not checked for a single deal),
             or a ``single_deal`` that is not a bool.
