@@ -144,9 +144,12 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     PettingZoo's own ``last()`` raises a bare ``KeyError``."""
 
     def last(self, observe: bool = True):
-        if self._has_reset and not self.agents:
-            self.unwrapped._require_agents("last")
-        return super().last(observe)
+        try:
+            return super().last(observe)  # the usual path, checked only when it fails
+        except KeyError:
+            if not (self._has_reset and not self.agents):
+                raise
+        self.unwrapped._require_agents("last")  # outside the except: no KeyError chained
 
 
 def observation_space_for(obs_mode: str) -> spaces.Box:
