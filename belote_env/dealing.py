@@ -36,10 +36,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from .cards import NUM_CARDS, parse_card
+from .jsonfile import short_repr
 from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 
 __all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
-           "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands"]
+           "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card"]
 
 #: the first deal's packets, per seat, from eldest (§3.1)
 PACKETS = (3, 2)
@@ -145,15 +146,22 @@ def complete(hands: Sequence[int], turned: int, stock: Sequence[int], taker: int
     return out
 
 
-def _card(value, where: str) -> int:
+def read_card(value: int | str, where: str) -> int:
+    """A card id from ``value``: an id 0..31 (an int or numpy integer, not a bool) or a name
+    such as ``"J♠"``, ``"JS"``, ``"10H"`` (``cards.parse_card``, RULES.md §1).
+
+    Raises:
+        DealError: an unknown name or anything else, naming ``where`` and the value (cut
+            short: it may come from a file).
+    """
     if isinstance(value, str):
         try:
             return parse_card(value)
         except ValueError:
-            raise DealError(f"{where}: cannot parse card {value!r}: expected a rank (7 8 9 10 J Q K A) followed "
-                            "by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'J♠', 'JS', '10H'") from None
+            raise DealError(f"{where}: cannot parse card {short_repr(value)}: expected a rank (7 8 9 10 J Q K A) "
+                            "followed by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'J♠', 'JS', '10H'") from None
     if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value.__index__() < NUM_CARDS:
-        raise DealError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {value!r}")
+        raise DealError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {short_repr(value)}")
     return value.__index__()
 
 
@@ -161,7 +169,7 @@ def _cards(values, n: int | None, where: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or (n is not None and len(values) != n):
         raise DealError(f"{where} must be {'a sequence of cards' if n is None else f'a sequence of {n} cards'} "
                         f"(ids 0..31 or names like 'JS'), got {repr(values)[:80]}")
-    return [_card(c, f"{where}[{j}]") for j, c in enumerate(values)]
+    return [read_card(c, f"{where}[{j}]") for j, c in enumerate(values)]
 
 
 def _seat(value, what: str) -> int:
@@ -206,7 +214,7 @@ def deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, sto
         for seat in order:
             deck += hs[seat][start:start + packet]
         start += packet
-    deck.append(_card(turned, "turned"))
+    deck.append(read_card(turned, "turned"))
     deck += _cards(stock, STOCK_SIZE, "stock")
     return _distinct(deck)
 
@@ -231,7 +239,7 @@ def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int
             in the taker's hand, or a bad seat.
     """
     taker, dealer = _seat(taker, "taker"), _seat(dealer, "dealer")
-    turned = _card(turned, "turned")
+    turned = read_card(turned, "turned")
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != NUM_SEATS:
         raise DealError(f"hands must be {NUM_SEATS} hands of 8 cards (seats 0..{NUM_SEATS - 1}), got {hands!r}")
     cards = []

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DataFileError", "MAX_JSON_BYTES", "read_text", "parse_json", "read_json", "parse_yaml"]
+__all__ = ["DataFileError", "MAX_JSON_BYTES", "read_text", "parse_json", "read_json", "parse_yaml", "short_repr"]
 
 #: Default bound on a JSON / YAML file's size (bytes): metadata, records and configs are
 #: far smaller; a larger file is refused before it is read.
@@ -27,6 +28,21 @@ MAX_JSON_BYTES = 64 * 1024 * 1024
 
 class DataFileError(ValueError):
     """A file that cannot be read as the JSON / YAML it should hold; the message names it."""
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
+
+
+def short_repr(v: Any) -> str:
+    """``repr(v)`` abbreviated (``reprlib``: long strings, ints and lists shown in part, with
+    ``...``) and cut to 80 characters, for an error message: a bad value read from a file
+    may be megabytes."""
+    try:
+        r = _REPR.repr(v)
+    except (ValueError, RecursionError):  # an int over Python's digit limit, ...
+        return f"a value ({type(v).__name__}) too large to show"
+    return r if len(r) <= 80 else r[:77] + "..."
 
 
 def read_text(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> str:

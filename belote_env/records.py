@@ -33,18 +33,17 @@ from __future__ import annotations
 
 import json
 import os
-import reprlib
 from pathlib import Path
 from typing import Any, Iterator
 
 from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
 from .atomic import atomic_write_bytes
-from .cards import NUM_CARDS, card_to_str, cards_of, parse_card
+from .cards import NUM_CARDS, card_to_str, cards_of
 from .config import RuleOptionError, Rules
-from .dealing import FIRST_HAND, STOCK_SIZE, DealError, check_deck, deck_from_hands
+from .dealing import FIRST_HAND, STOCK_SIZE, DealError, check_deck, deck_from_hands, read_card
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
 from .table import NUM_SEATS, SEATS, team_of
-from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text
+from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
 
 __all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
            "save_game", "RECORD_FORMAT", "RECORD_VERSION"]
@@ -57,18 +56,6 @@ class RecordError(ValueError):
     """A malformed record, or one whose actions are illegal when replayed."""
 
 
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 60
-
-
-def _short(v: Any) -> str:
-    """``repr(v)`` abbreviated (``reprlib``: long strings, ints and lists shown in part, with
-    ``...``) and cut to 80 characters, for an error message: a bad value may be megabytes."""
-    try:
-        r = _REPR.repr(v)
-    except (ValueError, RecursionError):  # an int over Python's digit limit, ...
-        return f"a value ({type(v).__name__}) too large to show"
-    return r if len(r) <= 80 else r[:77] + "..."
 
 
 def game_record(state: GameState) -> dict[str, Any]:
@@ -119,15 +106,11 @@ def read_record(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> dic
 
 
 def _card(value, where: str) -> int:
-    if isinstance(value, str):
-        try:
-            return parse_card(value)
-        except ValueError:
-            raise RecordError(f"{where}: cannot parse card {_short(value)}: expected a rank (7 8 9 10 J Q K A) "
-                              "followed by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'J♠', 'JS', '10H'") from None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
-        raise RecordError(f"{where}: a card must be an id 0..31 or a name like 'J♠', got {_short(value)}")
-    return value
+    """A record's card (an id 0..31 or a name), through ``dealing.read_card``."""
+    try:
+        return read_card(value, where)
+    except DealError as e:
+        raise RecordError(str(e)) from None
 
 
 def _deck_of(deal: dict, i: int) -> list[int]:
@@ -169,13 +152,13 @@ def _start_of(record: dict) -> dict[str, Any]:
     if start is None:
         return {}
     if not isinstance(start, dict) or set(start) - {"scores", "reserve", "deal_number"}:
-        raise RecordError(f"record 'start' must be an object with scores, reserve, deal_number, got {_short(start)}")
+        raise RecordError(f"record 'start' must be an object with scores, reserve, deal_number, got {short_repr(start)}")
     kw = {"scores": start.get("scores", [0, 0]), "reserve": start.get("reserve", 0),
           "deal_number": start.get("deal_number", 0)}
     if not isinstance(kw["scores"], list) or any(type(x) is not int for x in kw["scores"]) or any(
             type(kw[k]) is not int for k in ("reserve", "deal_number")):
         raise RecordError(f"record 'start': scores must be [int, int], reserve and deal_number ints, got "
-                          f"{_short(start)}")
+                          f"{short_repr(start)}")
     try:
         GameState(Rules.from_dict(record.get("rules", {})), deck=list(range(NUM_CARDS)), **kw)
     except ValueError as e:
@@ -187,12 +170,12 @@ def _validate(record: Any) -> None:
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a belote-rl record: 'format' is {_short(record.get('format'))}, expected {RECORD_FORMAT!r}")
+        raise RecordError(f"not a belote-rl record: 'format' is {short_repr(record.get('format'))}, expected {RECORD_FORMAT!r}")
     if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {_short(record.get('version'))} is not supported (this package reads {RECORD_VERSION})")
+        raise RecordError(f"record version {short_repr(record.get('version'))} is not supported (this package reads {RECORD_VERSION})")
     atv = record.get("action_table_version", ACTION_TABLE_VERSION)
     if type(atv) is not int or atv != ACTION_TABLE_VERSION:
-        raise RecordError(f"record uses action table version {_short(record['action_table_version'])}, "
+        raise RecordError(f"record uses action table version {short_repr(record['action_table_version'])}, "
                           f"this package uses {ACTION_TABLE_VERSION}")
     try:
         Rules.from_dict(record.get("rules", {}))
@@ -206,10 +189,10 @@ def _validate(record: Any) -> None:
         if not isinstance(deal, dict):
             raise RecordError(f"deal {i}: must be an object")
         if type(deal.get("dealer")) is not int or deal.get("dealer") not in SEATS:
-            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {_short(deal.get('dealer'))}")
+            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {short_repr(deal.get('dealer'))}")
         unknown = set(deal) - {"dealer", "deck", "hands", "turned", "stock", "actions"}
         if unknown:
-            raise RecordError(f"deal {i}: unknown keys {_short(sorted(unknown))}; allowed: dealer, deck, hands, turned, "
+            raise RecordError(f"deal {i}: unknown keys {short_repr(sorted(unknown))}; allowed: dealer, deck, hands, turned, "
                               "stock, actions")
         _deck_of(deal, i)
         actions = deal.get("actions", [])
@@ -218,7 +201,7 @@ def _validate(record: Any) -> None:
         for j, a in enumerate(actions):
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
                     or a[0] not in SEATS or not 0 <= a[1] < NUM_ACTIONS):
-                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {_short(a)}")
+                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {short_repr(a)}")
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -226,13 +209,13 @@ def _validate(record: Any) -> None:
         sc = result.get("scores")
         if sc is not None and (not isinstance(sc, list) or len(sc) != 2
                                or any(isinstance(x, bool) or not isinstance(x, int) for x in sc)):
-            raise RecordError(f"record 'result.scores' must be [int, int], got {_short(sc)}")
+            raise RecordError(f"record 'result.scores' must be [int, int], got {short_repr(sc)}")
         w = result.get("winner")
         if w is not None and (type(w) is not int or w not in (0, 1)):
-            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {_short(w)}")
+            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {short_repr(w)}")
         go = result.get("game_over")
         if go is not None and not isinstance(go, bool):
-            raise RecordError(f"record 'result.game_over' must be true or false, got {_short(go)}")
+            raise RecordError(f"record 'result.game_over' must be true or false, got {short_repr(go)}")
 
 
 def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, int, tuple[int, ...]]]:

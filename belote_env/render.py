@@ -40,9 +40,7 @@ def render_text(info: InfoSet) -> str:
     if info.denomination >= 0:
         lines.append(f"Tricks played: {len(info.tricks)}; card points us {info.card_points[us]}"
                      f" - them {info.card_points[them]}")
-        trick = ", ".join(f"{SEAT_NAMES[seat]} {card_to_str(c)}"
-                          for seat, c in zip(seats_from(info.trick_leader), info.trick))
-        lines.append(f"Trick: {trick or '(empty)'}")
+        lines.append(f"Trick: {trick_text(info.trick_leader, info.trick) or '(empty)'}")
     for seat, kind, c in info.announcements:
         lines.append(f"Seat {seat} announced {kind} ({card_to_str(c)})")
     lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")

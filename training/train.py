@@ -49,7 +49,7 @@ from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, Ten
 
 from belote_env import ACTION_TABLE_VERSION
 from belote_env.actions import NUM_ACTIONS
-from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text
+from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text, short_repr
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 from policies.network import BeloteNet, CheckpointError, NetworkPolicy, load_model, save_model
 
@@ -64,12 +64,6 @@ EVAL_TIERS = ("random", "easy", "normal")
 MAX_RUN_FILE_BYTES = 1 << 20
 #: The keys of ``trainer.json``.
 TRAINER_KEYS = ("next_ckpt", "next_eval", "next_snapshot", "snapshots", "timesteps")
-
-
-def _short(v) -> str:
-    """``repr(v)`` cut to 60 characters (a damaged file's value can be megabytes long)."""
-    r = repr(v)
-    return r if len(r) <= 60 else r[:60] + "..."
 
 
 def _why(e: DataFileError, path: Path) -> str:
@@ -304,17 +298,17 @@ def _read_trainer_state(path: Path) -> dict:
         raise CheckpointError(f"{path}: corrupt trainer state, expected a JSON object, got {type(data).__name__}")
     for key in data:
         if key not in TRAINER_KEYS:
-            raise CheckpointError(f"{path}: corrupt trainer state, unknown key {_short(key)}; allowed keys: "
+            raise CheckpointError(f"{path}: corrupt trainer state, unknown key {short_repr(key)}; allowed keys: "
                                   f"{', '.join(TRAINER_KEYS)}")
     for key in ("timesteps", "next_ckpt", "next_eval", "next_snapshot"):
         v = data.get(key, 0)
         if type(v) is not int or v < 0 or (key == "timesteps" and key not in data):
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
-                                  f"{_short(data.get(key, 'nothing'))}")
+                                  f"{short_repr(data.get(key, 'nothing'))}")
     snaps = data.get("snapshots", [])
     if not isinstance(snaps, list) or not all(isinstance(n, str) and _SNAP_NAME.fullmatch(n) for n in snaps):
         raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names "
-                              f"(snap_<step>, a step of at most 30 digits), got {_short(snaps)}")
+                              f"(snap_<step>, a step of at most 30 digits), got {short_repr(snaps)}")
     return data
 
 
@@ -347,7 +341,7 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
     if t > total + rollout - 1:  # the last rollout may pass total_timesteps by less than one rollout
         raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' must be an int in 0..{total + rollout - 1} "
                               f"(the run's total_timesteps {total} plus less than one rollout of {rollout}), got "
-                              f"{_short(t)}")
+                              f"{short_repr(t)}")
     if t != step:
         raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' {t} differs from the checkpoint folder's "
                               f"step {step} ({path.parent.name})")
@@ -358,7 +352,7 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
         every = _saved_setting(meta_path, meta, cfg, every_key)  # the interval the schedule was made with
         if every and trainer.get(key, 0) > t + every:
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be at most timesteps + {every_key} "
-                                  f"= {t + every}, got {_short(trainer[key])}")
+                                  f"= {t + every}, got {short_repr(trainer[key])}")
     snaps = trainer.get("snapshots", [])
     for i, name in enumerate(snaps):
         if int(_SNAP_NAME.fullmatch(name).group(1)) > t:
