@@ -1,0 +1,195 @@
+"""Declarations ("annonces", RULES.md §6) as numba kernels for a batched engine.
+
+The same rules as ``belote_env/declarations.py`` (``best_declarations``,
+``declaration_winner``) and ``belote_env/scoring.py::team_declaration_points``, compiled
+with ``@njit(cache=True)``. They are held equal to that reference by
+``tests/test_vector_declare.py`` (a differential test over random and declaration-rich
+hands and deals, every denomination, eldest, taker and tie rule); the reference is the
+rule, this module only reproduces it.
+
+The sequence rule is not written out again: the per-suit tables below are built at import
+from the reference's own ``_sequences`` (which cuts a run with ``_run_splits``), for every
+8-bit suit mask; the carré points are the reference's ``CARRE_POINTS``. The kernel then
+enumerates the subsets of the hand's scoring carrés in the reference's order, takes the
+sequences of the remaining cards from the tables, and keeps the partition the reference
+keeps (most points, then the strongest list of declarations, first found on a tie).
+
+Functions (every argument and result an int64; arrays are ``np.int64`` of length 4):
+
+* ``declaration_summary(hand, denomination) -> (cards, points, key)``: for a seat's
+  ``best_declarations(hand, denomination)`` (``hand``: 32-bit card mask, card = suit*8 +
+  rank; ``denomination``: 0..3 a suit, 4 no-trump, 5 all-trump): ``cards`` the OR of the
+  declared cards, ``points`` their total, ``key`` a number that orders (``>``, ``==``)
+  exactly like the strongest declaration's ``Declaration.strength(denomination)``, and 0
+  when there is none (every real key is > 0).
+* ``declaration_team_points(keys, points, denomination, eldest, taker, tie) ->
+  (team0, team1)``: ``team_declaration_points`` with ``declarations="auto"``, from each
+  seat's ``key`` and ``points`` (seat s is in team s % 2); ``eldest`` and ``taker`` are
+  seats 0..3, ``tie`` a code of ``TIE_CODES`` (the ``declaration_tie`` option).
+* ``TIE_CODES``: ``{"eldest": 0, "none": 1, "taker_first": 2}``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import NO_TRUMP, NUM_SUITS
+from ..declarations import CARRE_POINTS, SEQUENCE_POINTS, _sequences
+
+__all__ = ["declaration_summary", "declaration_team_points", "TIE_CODES"]
+
+#: ``declaration_tie`` option -> the ``tie`` code of ``declaration_team_points``.
+TIE_CODES = {"eldest": 0, "none": 1, "taker_first": 2}
+
+# Strength key: (kind, a, b, c) of Declaration.strength packed as
+# kind << 16 | a << 8 | b << 4 | c  (a <= 200 carré points or 3..5 sequence length,
+# b <= 7 a rank, c 0/1 the trump-sequence flag), so int order == tuple order; a sequence's
+# length >= 3 makes every key > 0.
+_KIND_SHIFT, _A_SHIFT, _B_SHIFT = 16, 8, 4
+
+
+def _suit_tables():
+    """For every 8-bit suit mask, the sequences the reference declares from it (as the
+    only cards of the hand, in suit 0): count, 8-bit masks, top ranks, lengths, points."""
+    found = [_sequences(m) for m in range(256)]
+    width = max(len(f) for f in found)
+    count = np.zeros(256, dtype=np.int64)
+    mask = np.zeros((256, width), dtype=np.int64)
+    top = np.zeros((256, width), dtype=np.int64)
+    length = np.zeros((256, width), dtype=np.int64)
+    points = np.zeros((256, width), dtype=np.int64)
+    for m, decls in enumerate(found):
+        count[m] = len(decls)
+        for i, d in enumerate(decls):
+            assert d.kind == "sequence" and d.suit == 0 and d.cards & ~m == 0
+            assert d.points == SEQUENCE_POINTS[d.length]
+            mask[m, i], top[m, i], length[m, i], points[m, i] = d.cards, d.rank, d.length, d.points
+    return count, mask, top, length, points
+
+
+_SEQ_COUNT, _SEQ_MASK, _SEQ_TOP, _SEQ_LEN, _SEQ_POINTS = _suit_tables()
+#: carré points by [no-trump?][rank] (row 0: suit and all-trump contracts, row 1: no-trump)
+_CARRE = np.array([CARRE_POINTS["suit"], CARRE_POINTS["no_trump"]], dtype=np.int64)
+#: the four cards of each rank
+_RANK_MASK = np.array([sum(1 << (8 * s + r) for s in range(NUM_SUITS)) for r in range(8)], dtype=np.int64)
+_NO_TRUMP = NO_TRUMP
+_MAX_DECLS = 16  # a 32-card mask holds at most 10 declarations (3+ cards each)
+
+
+@njit(cache=True)
+def declaration_summary(hand, denomination):
+    """``(cards, points, key)`` (int64s) of ``best_declarations(hand, denomination)``;
+    ``(0, 0, 0)`` when the hand declares nothing. See the module docstring."""
+    hand = np.int64(hand) & np.int64(0xFFFFFFFF)
+    nt = 1 if denomination == _NO_TRUMP else 0
+    # scoring carrés, in rank order (the reference's order)
+    c_mask = np.zeros(8, dtype=np.int64)
+    c_key = np.zeros(8, dtype=np.int64)
+    c_pts = np.zeros(8, dtype=np.int64)
+    nc = 0
+    for r in range(8):
+        m = _RANK_MASK[r]
+        if hand & m == m and _CARRE[nt, r] > 0:
+            c_mask[nc] = m
+            c_pts[nc] = _CARRE[nt, r]
+            c_key[nc] = (1 << _KIND_SHIFT) | (_CARRE[nt, r] << _A_SHIFT) | (r << _B_SHIFT)
+            nc += 1
+    keys = np.zeros(_MAX_DECLS, dtype=np.int64)
+    best_keys = np.zeros(_MAX_DECLS, dtype=np.int64)
+    best_n = -1  # no partition seen yet
+    best_total = 0
+    best_cards = 0
+    for pick in range((1 << nc) - 1, (1 << nc)):
+        n = 0
+        total = 0
+        cards = np.int64(0)
+        rest = hand
+        for i in range(nc):
+            if pick >> i & 1:
+                keys[n] = c_key[i]
+                n += 1
+                total += c_pts[i]
+                cards |= c_mask[i]
+                rest &= ~c_mask[i]
+        for s in range(4):
+            bits = (rest >> (8 * s)) & 0xFF
+            for j in range(_SEQ_COUNT[bits]):
+                keys[n] = (_SEQ_LEN[bits, j] << _A_SHIFT) | (_SEQ_TOP[bits, j] << _B_SHIFT) | (
+                    1 if s == denomination else 0)
+                n += 1
+                total += _SEQ_POINTS[bits, j]
+                cards |= _SEQ_MASK[bits, j] << (8 * s)
+        # strongest first (insertion sort, descending)
+        for i in range(1, n):
+            k = keys[i]
+            j = i - 1
+            while j >= 0 and keys[j] < k:
+                keys[j + 1] = keys[j]
+                j -= 1
+            keys[j + 1] = k
+        # (total, [strengths]) > best, Python tuple / list order
+        if best_n < 0:
+            better = True
+        elif total != best_total:
+            better = total > best_total
+        else:
+            better = False
+            decided = False
+            for i in range(min(n, best_n)):
+                if keys[i] != best_keys[i]:
+                    better = keys[i] > best_keys[i]
+                    decided = True
+                    break
+            if not decided:
+                better = n > best_n
+        if better:
+            best_n = n
+            best_total = total
+            best_cards = cards
+            for i in range(n):
+                best_keys[i] = keys[i]
+    if best_total <= 0:
+        return np.int64(0), np.int64(0), np.int64(0)
+    return np.int64(best_cards), np.int64(best_total), np.int64(best_keys[0])
+
+
+@njit(cache=True)
+def declaration_team_points(keys, points, denomination, eldest, taker, tie):
+    """``(team0, team1)`` declaration points (int64s) that score, as
+    ``team_declaration_points`` with ``declarations="auto"``: the team holding the single
+    strongest key scores both its seats' ``points``; a tie between the teams goes by
+    ``tie`` (0 eldest's team, 1 nobody, 2 the first holder counting from ``taker``).
+    ``denomination`` is already in the keys (kept for the reference's signature).
+
+    Raises:
+        ValueError: ``tie`` not 0..2, or ``tie`` 2 with ``taker`` not a seat 0..3.
+    """
+    if tie < 0 or tie > 2:
+        raise ValueError("declaration tie code must be 0 (eldest), 1 (none) or 2 (taker_first)")
+    if tie == 2 and (taker < 0 or taker > 3):
+        raise ValueError("declaration tie taker_first needs the taker's seat 0..3")
+    best = max(max(keys[0], keys[1]), max(keys[2], keys[3]))
+    if best <= 0:
+        return np.int64(0), np.int64(0)
+    held0 = keys[0] == best or keys[2] == best
+    held1 = keys[1] == best or keys[3] == best
+    if held0 and not held1:
+        team = 0
+    elif held1 and not held0:
+        team = 1
+    elif tie == 0:
+        team = eldest % 2
+    elif tie == 2:
+        team = 0
+        for i in range(4):
+            s = (taker + i) % 4
+            if keys[s] == best:
+                team = s % 2
+                break
+    else:
+        return np.int64(0), np.int64(0)
+    pts = np.int64(points[team] + points[team + 2])
+    if team == 0:
+        return pts, np.int64(0)
+    return np.int64(0), pts

@@ -1,0 +1,224 @@
+"""Batched observations: ``observation.encode_infoset`` for N tables at once (numba).
+
+``encode_batch(game, seats, out)`` writes, for each table ``j``, the observation of seat
+``seats[j]``'s information set (RULES.md §11) into the float32 row ``out[j]``: the same
+layout and version as the reference encoder (``observation.LAYOUT``,
+``OBS_ENCODER_VERSION`` 1, 618 floats), value for value. The block offsets, the strength
+orders and the point tables are read from the reference modules at import; the
+differential test (``tests/test_vector_engine.py``) holds the two encoders equal.
+
+Like the reference, the kernel reads only what the seat may know: its own hand, the
+turned card, the auction, the played cards, the announcements and declarations, and the
+public constraints the engine keeps card by card (``cannot`` / ``known`` columns, the
+same as ``GameState.public_cannot`` / ``public_known``). The other seats' hands are in
+the state array but never read here; the information-rule test checks that two deals
+differing only in hidden cards give identical observations.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..actions import NAME_CONTRACT, PASS, TAKE
+from ..cards import NUM_CONTRACTS, STRENGTH, SUITS
+from ..observation import OBS_ENCODER_VERSION, OBS_SIZE, OFFSET
+from .engine import (
+    ANNF, BIDS_MAX, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NTRICKS, PH, PHASE_BIDDING,
+    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _NEXT, _TEAM, _POWER, _SUIT_MASK,
+)
+
+__all__ = ["encode_batch", "encode_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
+
+_O = {name: OFFSET[name] for name in OFFSET}
+_HAND_O, _TURNED_O, _BID1, _BID2, _CONTRACT, _TAKER_O, _DEALER_O = (
+    _O["hand"], _O["turned"], _O["bids1"], _O["bids2"], _O["contract"], _O["taker"], _O["dealer"])
+_TRICK_O, _PLAYED_O, _LEADER_O, _PHASE_O, _NTRICKS_O, _POINTS_O, _ANN_O, _SCORES_O = (
+    _O["trick"], _O["played"], _O["leader"], _O["phase"], _O["ntricks"], _O["points"], _O["announcements"],
+    _O["scores"])
+_LEGAL_O, _UNSEEN_O, _MASTER_O, _WINNER_O, _LED_O, _TRICK_PTS_O, _VOIDS_O, _HOLDERS_O, _DECL_O = (
+    _O["legal"], _O["unseen"], _O["master"], _O["winner"], _O["led"], _O["trick_points"], _O["voids"],
+    _O["holders"], _O["declarations"])
+
+#: per denomination and suit, the suit's card ids strongest first (observation._ORDER)
+_ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
+                   for k in range(NUM_CONTRACTS)], dtype=np.int64)
+_FULL = np.int64(0xFFFFFFFF)
+
+
+@nb.njit(cache=True, inline="always")
+def _bits(row, base, m):
+    """Set ``row[base + c] = 1`` for each card ``c`` of mask ``m``."""
+    c = 0
+    while m:
+        if m & 1:
+            row[base + c] = 1.0
+        m >>= 1
+        c += 1
+
+
+@nb.njit(cache=True)
+def _encode_one(S, bids, mask, points, j, me, row):
+    for i in range(row.shape[0]):
+        row[i] = 0.0
+    ph = S[j, PH]
+    hand = S[j, HAND + me]
+    _bits(row, _HAND_O, hand)
+    row[_TURNED_O + S[j, TURNED]] = 1.0
+    dealer = S[j, DEALER]
+    eldest = _NEXT[dealer]
+    for i in range(BIDS_MAX):
+        a = bids[j, i]
+        if a < 0:
+            break
+        r = (eldest + i - me) % 4
+        if i < 4:
+            row[_BID1 + 2 * r + (1 if a == TAKE else 0)] = 1.0
+        else:
+            row[_BID2 + 7 * r + (0 if a == PASS else 1 + a - NAME_CONTRACT)] = 1.0
+    k = S[j, DENOM]
+    if k >= 0:
+        row[_CONTRACT + k] = 1.0
+        row[_TAKER_O + (S[j, TAKER] - me) % 4] = 1.0
+    row[_DEALER_O + (dealer - me) % 4] = 1.0
+    leader = S[j, LEADER]
+    n = S[j, TLEN]
+    for i in range(n):
+        row[_TRICK_O + 32 * ((leader + i - me) % 4) + S[j, TRICK + i]] = 1.0
+    played = np.int64(0)
+    for s in range(4):
+        pb = S[j, PLAYED + s]
+        _bits(row, _PLAYED_O + 32 * ((s - me) % 4), pb)
+        played |= pb
+    row[_LEADER_O + (leader - me) % 4] = 1.0
+    acting = ph <= PHASE_PLAY and S[j, 1] == me  # column "current"
+    legal_cards = np.int64(0)
+    if acting:
+        for c in range(32):
+            if mask[j, c]:
+                legal_cards |= np.int64(1) << c
+    if ph == PHASE_BIDDING:
+        row[_PHASE_O + (0 if S[j, ROUND] == 1 else 1)] = 1.0
+    elif ph == PHASE_PLAY:
+        row[_PHASE_O + (3 if acting and legal_cards == 0 else 2)] = 1.0
+    nt = S[j, NTRICKS]
+    if nt < 8:
+        row[_NTRICKS_O + nt] = 1.0
+    us = _TEAM[me]
+    them = 1 - us
+    annf = S[j, ANNF]
+    for s in range(4):
+        r = (s - me) % 4
+        if (annf >> (2 * s)) & 1:
+            row[_ANN_O + 2 * r] = 1.0
+        if (annf >> (2 * s + 1)) & 1:
+            row[_ANN_O + 2 * r + 1] = 1.0
+    _bits(row, _LEGAL_O, legal_cards)
+    unseen = _FULL & ~(hand | played)
+    _bits(row, _UNSEEN_O, unseen)
+    trick_pts = 0.0
+    if k >= 0:
+        out_cards = unseen | hand
+        master = np.int64(0)
+        for suit in range(4):
+            if hand & _SUIT_MASK[suit]:
+                for q in range(8):
+                    c = _ORDER[k, suit, q]
+                    if (out_cards >> c) & 1:
+                        master |= ((hand >> c) & 1) << c
+                        break
+        _bits(row, _MASTER_O, master)
+        if n:
+            led = S[j, TRICK] >> 3
+            best = 0
+            bp = _POWER[k, led, S[j, TRICK]]
+            for i in range(1, n):
+                p = _POWER[k, led, S[j, TRICK + i]]
+                if p > bp:
+                    best, bp = i, p
+            row[_WINNER_O + (leader + best - me) % 4] = 1.0
+            row[_LED_O + led] = 1.0
+            tp = 0
+            for i in range(n):
+                tp += points[k, S[j, TRICK + i]]
+            trick_pts = tp / 80.0
+    # belief block (inference.possible_holdings from the engine's public constraints)
+    hidden = _FULL & ~hand & ~played
+    free = hidden
+    if k < 0:
+        hidden &= ~(np.int64(1) << S[j, TURNED])
+        free = hidden
+    else:
+        for s in range(4):
+            free &= ~S[j, KNOWN + s]
+    for r in range(1, 4):
+        s = (me + r) % 4
+        if k < 0:
+            possible = hidden
+        else:
+            possible = (free & ~S[j, CANNOT + s]) | (S[j, KNOWN + s] & hidden)
+        c = 0
+        m = possible
+        while m:
+            if m & 1:
+                row[_HOLDERS_O + 3 * c + r - 1] = 1.0
+            m >>= 1
+            c += 1
+        for suit in range(4):
+            if not possible & _SUIT_MASK[suit]:
+                row[_VOIDS_O + 4 * (r - 1) + suit] = 1.0
+    row[_POINTS_O] = S[j, CP + us] / 162.0
+    row[_POINTS_O + 1] = S[j, CP + them] / 162.0
+    row[_POINTS_O + 2] = S[j, WON + us] / 8.0
+    row[_POINTS_O + 3] = S[j, WON + them] / 8.0
+    row[_TRICK_PTS_O] = trick_pts
+    declared = S[j, DECLD]
+    for s in range(4):
+        if (declared >> s) & 1:
+            row[_DECL_O + (s - me) % 4] = S[j, DECLP + s] / 350.0
+
+
+@nb.njit(cache=True)
+def encode_kernel(S, bids, mask, points, seats, out):
+    """``out[j]`` = the observation of seat ``seats[j]`` at table ``j`` (``seats[j] < 0``:
+    the seat to act)."""
+    for j in range(S.shape[0]):
+        me = seats[j]
+        if me < 0:
+            me = S[j, 1]
+        _encode_one(S, bids, mask, points, j, me, out[j])
+
+
+@nb.njit(cache=True)
+def encode_all_kernel(S, bids, mask, points, out):
+    """``out[j, s]`` = seat ``s``'s observation at table ``j``, every seat."""
+    for j in range(S.shape[0]):
+        for s in range(4):
+            _encode_one(S, bids, mask, points, j, s, out[j, s])
+
+
+def encode_batch(game, seats=None, out: np.ndarray | None = None) -> np.ndarray:
+    """Observations of a ``BatchedGame``: float32 ``(n, OBS_SIZE)``.
+
+    Args:
+        game: the ``BatchedGame``.
+        seats: int ``(n,)`` seat per table, or None for each table's seat to act.
+        out: optional preallocated float32 ``(n, OBS_SIZE)`` (C-contiguous), fully overwritten.
+    Raises:
+        ValueError: ``out`` or ``seats`` of the wrong shape or dtype, or a seat outside 0..3.
+    """
+    n = game.n
+    if out is None:
+        out = np.empty((n, OBS_SIZE), dtype=np.float32)
+    elif out.shape != (n, OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-contiguous float32 array of shape ({n}, {OBS_SIZE}), "
+                         f"got {out.dtype} {out.shape}")
+    if seats is None:
+        seats = np.full(n, -1, dtype=np.int64)
+    else:
+        seats = np.asarray(seats)
+        if seats.shape != (n,) or seats.dtype.kind not in "iu" or ((seats < 0) | (seats > 3)).any():
+            raise ValueError(f"seats must be ints 0..3 of shape ({n},), got {seats!r}"[:200])
+        seats = seats.astype(np.int64, copy=False)
+    encode_kernel(game.state, game.bids, game.mask, game.points, seats, out)
+    return out

@@ -1,0 +1,290 @@
+"""Benchmark random legal play per core against an outside anchor: OpenSpiel's C++ Hearts.
+
+    python scripts/bench_vector.py [--seconds 3] [--repeats 3] [--seed 0] [--batch 4096] [--cpu N]
+
+What it measures (decisions per second: moves made by a player, with random legal play):
+
+* ``openspiel hearts``, the anchor: OpenSpiel's C++ ``hearts`` game
+  (``pyspiel.load_game("hearts")``, default parameters: one deal, three cards passed),
+  whole games back to back, driven from Python. Chance nodes are played too (the pass
+  direction, then the deal one card at a time): each chance move is drawn from
+  ``state.chance_outcomes()`` with its probability by a ``random.Random`` seeded by
+  ``--seed``. Their cost is in the time but only player moves count as decisions (about 61
+  decisions and 53 chance moves a game). The loop is as lean as the API allows
+  (``current_player``, ``legal_actions``, ``apply_action``, ``chance_outcomes``), so every
+  move pays pybind11's crossing between Python and C++, as any Python user of OpenSpiel
+  pays it: the figure is C++ rules as seen from Python, not C++ alone.
+* ``reference engine``: our pure-Python engine, ``belote_env.GameState(Rules(),
+  single_deal=True)``, whole deals back to back (``legal_actions()``, ``apply(a)``;
+  ``next_deal()`` after a void deal, a new ``GameState`` once the deal is played).
+* ``batched engine`` and ``batched observations``: hooks for the vectorised engine
+  (``belote_env.vector.engine``), see ``batched_engine`` and ``batched_observations``;
+  skipped with a note while that module cannot be imported. Once it imports, a hook
+  that still raises ``NotImplementedError`` is reported as NOT MEASURED (the other
+  figures are still printed) and the script exits with status 1.
+
+The machine may be shared, so each figure is the median of ``--repeats`` runs of about
+``--seconds`` each, interleaved (anchor, ours, anchor, ours, ...) so that a busy spell
+hits every figure alike. The figures are per core: the process is pinned to one CPU
+(``os.sched_setaffinity``, where the platform has it) and numba, torch and the BLAS/OpenMP
+pools are limited to one thread. Each figure is printed as one plain line, e.g.
+``openspiel hearts: 512345 decisions/s`` and ``reference engine: 40123 decisions/s``.
+
+Needs ``open_spiel`` for the anchor: ``pip install -e ".[bench]"`` (or
+``pip install open_spiel``).
+"""
+
+from __future__ import annotations
+
+import os
+
+# One thread per pool, set before numpy / numba / torch are imported (per-core figures).
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from belote_env import GameState, Rules
+from belote_env.game import Phase
+from belote_env.table import eldest_of
+
+
+# ---------------------------------------------------------------------------- setup
+def pin_one_core(cpu: int | None = None) -> int | None:
+    """Pin this process to one CPU (``cpu``, else the last one it may run on) and limit
+    numba and torch (when already imported) to one thread. Returns the CPU, or None where
+    ``os.sched_setaffinity`` is missing or refused."""
+    chosen = None
+    if hasattr(os, "sched_setaffinity"):
+        allowed = sorted(os.sched_getaffinity(0))
+        chosen = cpu if cpu is not None else allowed[-1]
+        try:
+            os.sched_setaffinity(0, {chosen})
+        except OSError as exc:
+            print(f"note: could not pin to CPU {chosen} ({exc}); figures are not per core", file=sys.stderr)
+            chosen = None
+    limit_threads()
+    return chosen
+
+
+def limit_threads() -> None:
+    """One thread for numba and torch, if this process has imported them."""
+    if "numba" in sys.modules:
+        sys.modules["numba"].set_num_threads(1)
+    if "torch" in sys.modules:
+        torch = sys.modules["torch"]
+        torch.set_num_threads(1)
+        try:
+            torch.set_num_interop_threads(1)
+        except RuntimeError:  # only settable before the first parallel work
+            pass
+
+
+# ---------------------------------------------------------------------------- anchor
+def openspiel_hearts(seconds: float, seed: int) -> dict:
+    """Random legal play of OpenSpiel's C++ ``hearts``, chance nodes included, for about
+    ``seconds`` (whole games). Returns ``decisions_per_s``, ``decisions`` (player moves),
+    ``chance_moves``, ``games`` and ``seconds`` (measured)."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    rand, randrange = rng.random, rng.randrange
+    chance = int(pyspiel.PlayerId.CHANCE)
+    new_state = game.new_initial_state
+    clock = time.perf_counter
+    decisions = chance_moves = games = 0
+    t0 = clock()
+    deadline = t0 + seconds
+    while True:
+        state = new_state()
+        current_player, legal_actions, apply_action = state.current_player, state.legal_actions, state.apply_action
+        chance_outcomes = state.chance_outcomes
+        while True:
+            p = current_player()
+            if p >= 0:
+                legal = legal_actions()
+                apply_action(legal[randrange(len(legal))])
+                decisions += 1
+            elif p == chance:
+                r = rand()
+                for a, prob in chance_outcomes():  # draw an outcome with its probability
+                    r -= prob
+                    if r < 0.0:
+                        break
+                apply_action(a)  # the last outcome if rounding left r >= 0
+                chance_moves += 1
+            else:  # terminal (hearts has no simultaneous nodes)
+                break
+        games += 1
+        now = clock()
+        if now >= deadline:
+            break
+    dt = now - t0
+    return {"decisions_per_s": decisions / dt, "decisions": decisions, "chance_moves": chance_moves,
+            "games": games, "seconds": dt}
+
+
+# ---------------------------------------------------------------------------- ours, pure Python
+def reference_engine(seconds: float, seed: int) -> dict:
+    """Random legal play of ``belote_env.GameState`` (default rules, one deal a game) for
+    about ``seconds`` (whole deals; a void deal is redealt and its bids counted). Returns
+    ``decisions_per_s``, ``decisions``, ``deals`` (played), ``void_deals`` and ``seconds``."""
+    rules = Rules()
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    clock = time.perf_counter
+    decisions = deals = void_deals = 0
+    t0 = clock()
+    deadline = t0 + seconds
+    play = Phase.PLAY
+    st = GameState(rules, seed=seed + 1, single_deal=True)
+    while True:
+        legal_actions, apply = st.legal_actions, st.apply
+        while st.phase <= play:  # not is_deal_over
+            legal = legal_actions()
+            apply(legal[randrange(len(legal))])
+            decisions += 1
+        if st.is_game_over:  # a played deal ends a single-deal game
+            deals += 1
+            now = clock()
+            if now >= deadline:
+                break
+            st = GameState(rules, rng=st.rng, dealer=eldest_of(st.dealer), single_deal=True)
+        else:  # void deal (eight passes): DEAL_OVER, redeal
+            void_deals += 1
+            st.next_deal()
+    dt = now - t0
+    return {"decisions_per_s": decisions / dt, "decisions": decisions, "deals": deals,
+            "void_deals": void_deals, "seconds": dt}
+
+
+# ---------------------------------------------------------------------------- hooks (lead engineer)
+def batched_engine(seconds: float, seed: int, batch: int) -> dict:
+    """Random legal play of ``batch`` tables at once in ``belote_env.vector.BatchedGame``
+    (one core): each step draws one uniformly random legal action per table from the
+    tables' own streams (in compiled code, from the action masks) and applies the batch.
+    Returns ``decisions_per_s`` (decisions summed over the batch per second) and the deals
+    finished."""
+    import numpy as np
+    from belote_env.vector.engine import BatchedGame
+
+    g = BatchedGame(batch, seed=seed)
+    a = np.empty(batch, dtype=np.int64)
+    g.step(g.random_actions(a))  # compiled already (numba cache); one warm step
+    steps = deals = 0
+    t0 = time.perf_counter()
+    while (dt := time.perf_counter() - t0) < seconds:
+        for _ in range(10):
+            g.random_actions(a)
+            g.step(a)
+            deals += int(g.done.sum())
+        steps += 10
+    return {"decisions_per_s": steps * batch / dt, "deals": deals, "seconds": dt}
+
+
+def batched_observations(seconds: float, seed: int, batch: int) -> dict:
+    """The acting seat's observation of every table (``belote_env.vector.encode_batch``,
+    618 float32 each, into one preallocated ``(batch, 618)`` array), at positions of random
+    play: the game is stepped between encodings, and only the encoding is timed.
+    Returns ``observations_per_s``."""
+    import numpy as np
+    from belote_env.observation import OBS_SIZE
+    from belote_env.vector.engine import BatchedGame
+    from belote_env.vector.observation import encode_batch
+
+    g = BatchedGame(batch, seed=seed)
+    a = np.empty(batch, dtype=np.int64)
+    out = np.empty((batch, OBS_SIZE), dtype=np.float32)
+    encode_batch(g, out=out)
+    count, spent = 0, 0.0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        g.random_actions(a)
+        g.step(a)
+        t = time.perf_counter()
+        encode_batch(g, out=out)
+        spent += time.perf_counter() - t
+        count += batch
+    return {"observations_per_s": count / spent, "seconds": spent}
+
+
+def vector_engine_available() -> bool:
+    """True if ``belote_env.vector.engine`` imports. Only a missing module counts as absent:
+    an error raised inside an existing module propagates."""
+    try:
+        import belote_env.vector.engine  # noqa: F401
+    except ModuleNotFoundError as exc:
+        if exc.name in ("belote_env.vector", "belote_env.vector.engine"):
+            return False
+        raise
+    return True
+
+
+# ---------------------------------------------------------------------------- CLI
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="length of each timed run (default 3)")
+    ap.add_argument("--repeats", type=int, default=3, help="interleaved runs per figure; the median is printed (default 3)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=4096, help="deals at once for the batched hooks (default 4096)")
+    ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the last one allowed)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="print every run's figures too")
+    args = ap.parse_args(argv)
+    if args.seconds <= 0 or args.repeats < 1 or args.batch < 1:
+        ap.error("--seconds must be > 0, --repeats and --batch >= 1")
+
+    try:
+        import pyspiel  # noqa: F401
+        have_openspiel = True
+    except ImportError:
+        have_openspiel = False
+        print('note: open_spiel is not installed (pip install -e ".[bench]"): openspiel hearts skipped')
+    have_vector = vector_engine_available()
+    if not have_vector:
+        print("note: belote_env.vector.engine cannot be imported: batched engine and batched observations skipped")
+
+    cpu = pin_one_core(args.cpu)  # after the imports above, so that torch/numba threads are limited too
+    if cpu is not None:
+        print(f"pinned to CPU {cpu}")
+
+    benches: list[tuple[str, str, str, object]] = []  # (label, key, unit, fn(seconds, seed))
+    if have_openspiel:
+        benches.append(("openspiel hearts", "decisions_per_s", "decisions/s", openspiel_hearts))
+    benches.append(("reference engine", "decisions_per_s", "decisions/s", reference_engine))
+    if have_vector:
+        benches.append(("batched engine", "decisions_per_s", "decisions/s per core",
+                        lambda s, seed: batched_engine(s, seed, args.batch)))
+        benches.append(("batched observations", "observations_per_s", "observations/s per core",
+                        lambda s, seed: batched_observations(s, seed, args.batch)))
+
+    runs: dict[str, list[float]] = {label: [] for label, *_ in benches}
+    for r in range(args.repeats):  # interleaved: anchor, ours, ..., anchor, ours, ...
+        for label, key, unit, fn in benches:
+            res = fn(args.seconds, args.seed + r)
+            runs[label].append(res[key])
+            if args.verbose:
+                extra = ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                                  for k, v in res.items() if k != key)
+                print(f"  run {r + 1}/{args.repeats} {label}: {res[key]:.0f} {unit} ({extra})")
+    med = {label: statistics.median(runs[label]) for label in runs}
+    for label, key, unit, fn in benches:
+        print(f"{label}: {round(med[label])} {unit}")
+    # the aims of issue #21, next to the anchors measured above
+    if have_vector:
+        eng, obs = med["batched engine"], med["batched observations"]
+        print(f"aim: batched engine >= 1000000 decisions/s per core: {'met' if eng >= 1e6 else 'NOT met'}")
+        print(f"aim: batched observations >= 300000 observations/s per core: {'met' if obs >= 3e5 else 'NOT met'}")
+        if have_openspiel:
+            ratio = eng / med["openspiel hearts"]
+            print(f"batched engine / openspiel hearts: {ratio:.1f}x per decision "
+                  f"(aim >= 4x: {'met' if ratio >= 4 else 'NOT met'})")
+        print(f"batched engine / reference engine: {eng / med['reference engine']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
