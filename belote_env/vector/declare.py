@@ -100,7 +100,7 @@ def declaration_summary(hand, denomination):
     best_n = -1  # no partition seen yet
     best_total = 0
     best_cards = 0
-    for pick in range((1 << nc) - 1, (1 << nc)):
+    for pick in range(1 << nc):
         n = 0
         total = 0
         cards = np.int64(0)
@@ -141,7 +141,7 @@ def declaration_summary(hand, denomination):
                     better = keys[i] > best_keys[i]
                     decided = True
                     break
-            if not decided:
+            if not decided:  # one list a prefix of the other (unreachable: every declaration has points)
                 better = n > best_n
         if better:
             best_n = n

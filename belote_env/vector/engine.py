@@ -49,18 +49,18 @@ _NAMES = (
     "decl_points0", "decl_points1", "decl_points2", "decl_points3",
     "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
     "deal_points0", "deal_points1", "outcome", "n_actions", "deals", "first_hand0", "first_hand1", "first_hand2",
-    "first_hand3",
+    "first_hand3", *(f"seq{i}" for i in range(32)),
 )
 #: column index of each state field (``BatchedGame.state[:, COL["hand0"] + seat]``, ...)
 COL = {n: i for i, n in enumerate(_NAMES)}
 NCOL = len(_NAMES)
 (PH, CUR, DEALER, ROUND, NBIDS, DENOM, TAKER, TURNED, LEADER, TLEN, NTRICKS, TRICK, HAND, PLAYED, CANNOT, KNOWN,
  CP, WON, PAIRS, ANNF, ANNC, ANN_NEXT, DECL_NEXT, DECLP, DECLK, DECLD, LASTW, DP, OUTCOME, NACT, DEALS,
- FIRST) = (COL[n] for n in (
+ FIRST, SEQ) = (COL[n] for n in (
     "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
     "n_tricks", "trick0", "hand0", "played0", "cannot0", "known0", "points0", "won0", "pairs", "ann_flags", "ann0",
     "announce_next", "declare_next", "decl_points0", "decl_key0", "declared", "last_winner", "deal_points0",
-    "outcome", "n_actions", "deals", "first_hand0"))
+    "outcome", "n_actions", "deals", "first_hand0", "seq0"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 #: bids an auction holds at most (two rounds of four, RULES.md §3.2-§3.4)
@@ -265,6 +265,13 @@ def _start_deal(S, deck, bids, rng, j, dealer):
         t = d[i]
         d[i] = d[r]
         d[r] = t
+    _deal(S, deck, bids, j, dealer)
+
+
+@nb.njit(cache=True)
+def _deal(S, deck, bids, j, dealer):
+    """Deal table ``j``'s deck (``deck[j]``): five cards a seat, the turned card (§3.1)."""
+    d = deck[j]
     deals = S[j, DEALS]
     for c in range(NCOL):
         S[j, c] = 0
@@ -397,6 +404,7 @@ def _apply_card(S, j, c, opts, points):
         S[j, CANNOT + seat] |= _card_reveals(S, j, c, opts)
     S[j, HAND + seat] &= ~(one << c)
     S[j, PLAYED + seat] |= one << c
+    S[j, SEQ + 4 * S[j, NTRICKS] + S[j, TLEN]] = c
     S[j, TRICK + S[j, TLEN]] = c
     S[j, TLEN] += 1
     rank = c & 7
@@ -579,6 +587,17 @@ def reset_kernel(S, deck, bids, rng, mask, opts, which):
 
 
 @nb.njit(cache=True)
+def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers):
+    """Deal ``decks[i]`` by ``dealers[i]`` at table ``tables[i]`` (a new deal there)."""
+    for i in range(tables.shape[0]):
+        j = tables[i]
+        deck[j, :] = decks[i]
+        S[j, DEALS] = 0
+        _deal(S, deck, bids, j, dealers[i])
+        _fill_mask(S, j, mask, opts)
+
+
+@nb.njit(cache=True)
 def random_actions(mask, rng, out):
     """A uniformly random legal action per table (its mask), from the tables' streams."""
     for j in range(mask.shape[0]):
@@ -659,6 +678,33 @@ class BatchedGame:
             which = np.zeros(self.n, dtype=np.bool_)
             which[np.asarray(tables)] = True
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which)
+
+    def deal(self, tables, decks, dealers) -> None:
+        """Start a new deal at ``tables`` from explicit decks (duplicate matches, tests).
+
+        Args:
+            tables: int ``(m,)`` distinct table indices.
+            decks: int ``(m, 32)``, each a permutation of 0..31 in ``GameState``'s ``deck``
+                order (``dealing``: packets from eldest, the turned card at 20, RULES.md §3.1).
+            dealers: int ``(m,)`` seats 0..3.
+        Raises:
+            ValueError: shapes that differ, a table out of range or repeated, a deck that is
+                not the 32 cards, a dealer outside 0..3.
+        """
+        t = np.asarray(tables)
+        d = np.asarray(decks)
+        dl = np.asarray(dealers)
+        m = t.shape[0] if t.ndim == 1 else -1
+        if (m < 0 or d.shape != (m, NUM_CARDS) or dl.shape != (m,) or t.dtype.kind not in "iu"
+                or d.dtype.kind not in "iu" or dl.dtype.kind not in "iu"):
+            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got shapes "
+                             f"{t.shape}, {d.shape}, {dl.shape}")
+        if m and (t.min() < 0 or t.max() >= self.n or len(set(t.tolist())) != m):
+            raise ValueError(f"tables must be distinct indices 0..{self.n - 1}")
+        if m and ((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any() or dl.min() < 0 or dl.max() > 3):
+            raise ValueError("each deck must hold each card id 0..31 once, and each dealer be a seat 0..3")
+        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, t.astype(np.int64),
+                    d.astype(np.int64), dl.astype(np.int64))
 
     def step(self, actions) -> None:
         """Apply one action per table (int ``(n,)``; ignored at a table in ``PHASE_OVER``).
