@@ -18,6 +18,7 @@ from belote_env.game import Phase
 from belote_env.table import team_of
 from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
 from belote_env.vector.engine import COL, OUTCOMES, PHASE_OVER, BatchedGame
+from belote_env.vector.infoset import infoset_of
 from belote_env.vector.observation import encode_all_kernel
 
 #: the options a mix draws from (every option of RULES.md but the game length ones)
@@ -71,7 +72,9 @@ def compare(g: BatchedGame, refs: list[GameState], obs: np.ndarray) -> None:
         assert [int(c) for c in s[j, COL["trick0"]:COL["trick0"] + n]] == ref.trick, where
         assert (int(s[j, COL["points0"]]), int(s[j, COL["points1"]])) == tuple(ref.card_points), where
         for seat in range(4):
-            want = encode_infoset(ref.information_set(seat))
+            info = ref.information_set(seat)
+            assert infoset_of(g, j, seat) == info, f"{where}, seat {seat}"
+            want = encode_infoset(info)
             np.testing.assert_array_equal(obs[j, seat], want, err_msg=f"{where}, seat {seat}")
 
 

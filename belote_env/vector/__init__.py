@@ -1,2 +1,20 @@
-"""Batched (vectorised / numba) kernels of the engine's rules, each held equal to the
-pure-Python reference module it reproduces by a differential test."""
+"""Batched Belote: N tables of single deals stepped together in compiled code (numba).
+
+* ``BatchedGame`` (``engine``): the batched engine: reset from seeds, legal-action masks,
+  a batch of actions applied, deal scores and rewards in preallocated arrays.
+* ``encode_batch`` (``observation``): the observation encoder, value for value the
+  reference's, into a preallocated float32 array.
+* ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
+  table, for policies.
+
+Each kernel is held equal to the pure-Python reference module it reproduces by a
+differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.py``,
+``scripts/check_vector.py``).
+"""
+
+from .batch import SeatBatch
+from .engine import COL, OUTCOMES, BatchedGame
+from .infoset import infoset_of
+from .observation import encode_batch
+
+__all__ = ["BatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of"]

@@ -28,7 +28,7 @@ from .engine import (
     PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _NEXT, _TEAM, _POWER, _SUIT_MASK,
 )
 
-__all__ = ["encode_batch", "encode_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
+__all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
 
 _O = {name: OFFSET[name] for name in OFFSET}
 _HAND_O, _TURNED_O, _BID1, _BID2, _CONTRACT, _TAKER_O, _DEALER_O = (
@@ -187,6 +187,13 @@ def encode_kernel(S, bids, mask, points, seats, out):
         if me < 0:
             me = S[j, 1]
         _encode_one(S, bids, mask, points, j, me, out[j])
+
+
+@nb.njit(cache=True)
+def encode_tables_kernel(S, bids, mask, points, tables, seats, out):
+    """``out[i]`` = the observation of seat ``seats[i]`` at table ``tables[i]``."""
+    for i in range(tables.shape[0]):
+        _encode_one(S, bids, mask, points, tables[i], seats[i], out[i])
 
 
 @nb.njit(cache=True)

@@ -1,0 +1,80 @@
+"""One seat's ``InfoSet`` at one table of a ``BatchedGame`` (RULES.md §11).
+
+``infoset_of(game, j, seat)`` builds, from the batched state, the same ``InfoSet`` as
+``GameState.information_set(seat)`` would for that deal (the differential harness,
+``tests/vector_harness.py``, asserts equality at every step): what lets the rule-based
+tiers and any ``Policy`` act on batched tables. It reads only what the seat may know
+(its hand, the public history, the engine's public constraints).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..contract import Contract
+from ..declarations import best_declarations
+from ..infoset import InfoSet
+from ..rules import trick_winner
+from ..table import NEXT_SEAT, SEATS
+from .engine import COL, PHASE_PLAY
+
+__all__ = ["infoset_of"]
+
+_C = COL
+
+
+def infoset_of(game, j: int, seat: int) -> InfoSet:
+    """``seat``'s information set at table ``j`` of ``game`` (a ``BatchedGame``).
+
+    Raises ``ValueError`` for a table outside ``0..game.n - 1`` or a seat outside 0..3, and
+    for a table whose deal is over (``PHASE_OVER``: nothing to decide)."""
+    if not 0 <= j < game.n or seat not in SEATS:
+        raise ValueError(f"table must be 0..{game.n - 1} and seat 0..3, got table {j!r}, seat {seat!r}")
+    row = game.state[j].tolist()
+    phase = row[_C["phase"]]
+    if phase > PHASE_PLAY:
+        raise ValueError(f"table {j}: the deal is over (no information set to act on)")
+    dealer = row[_C["dealer"]]
+    eldest = NEXT_SEAT[dealer]
+    k, taker = row[_C["denomination"]], row[_C["taker"]]
+    auction, s = [], eldest
+    for a in game.bids[j].tolist():
+        if a < 0:
+            break
+        auction.append((s, a))
+        s = NEXT_SEAT[s]
+    hands = row[_C["hand0"]:_C["hand0"] + 4]
+    played = row[_C["played0"]:_C["played0"] + 4]
+    n_tricks, n = row[_C["n_tricks"]], row[_C["trick_len"]]
+    seq = row[_C["seq0"]:_C["seq0"] + 4 * n_tricks + n]
+    ann_cards = row[_C["ann0"]:_C["ann0"] + 4]
+    tricks, announcements, leader = [], [], eldest
+    for t in range(n_tricks + 1):
+        cards = seq[4 * t:4 * t + 4]
+        who = leader
+        for c in cards:
+            if ann_cards[who] >> c & 1:
+                announcements.append((who, "belote", c))
+            elif c & 7 in (5, 6) and ann_cards[who] >> (c ^ 3) & 1:  # Q <-> K of the suit
+                announcements.append((who, "rebelote", c))
+            who = NEXT_SEAT[who]
+        if t < n_tricks:
+            winner = (leader + trick_winner(cards, k)) % 4
+            tricks.append((leader, tuple(cards), winner))
+            leader = winner
+    declared_bits = row[_C["declared"]]
+    declared = tuple(best_declarations(hands[s] | played[s], k) if declared_bits >> s & 1 else () for s in SEATS)
+    current = row[_C["current"]]
+    acting = current == seat
+    return InfoSet(
+        seat=seat, dealer=dealer, phase=phase, current_seat=current, hand=hands[seat],
+        turned_card=row[_C["turned"]], auction=tuple(auction), bid_round=row[_C["bid_round"]],
+        contract=Contract(taker, k) if taker >= 0 else None, denomination=k, taker=taker,
+        trick=tuple(seq[4 * n_tricks:]), trick_leader=row[_C["leader"]], tricks=tuple(tricks),
+        played_by=tuple(played), hand_sizes=tuple(h.bit_count() for h in hands),
+        card_points=(row[_C["points0"]], row[_C["points1"]]), announcements=tuple(announcements),
+        declared=declared, scores=(0, 0), reserve=0, deal_number=0,
+        legal_actions=tuple(np.flatnonzero(game.mask[j]).tolist()) if acting else (),
+        rules=game.rules,
+        public_knowledge=(tuple(row[_C["cannot0"]:_C["cannot0"] + 4]), tuple(row[_C["known0"]:_C["known0"] + 4])),
+    )
