@@ -14,7 +14,17 @@ differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.
 
 from .batch import SeatBatch
 from .engine import COL, OUTCOMES, BatchedGame
+from .envs import BeloteGymVectorEnv, BeloteVectorEnv
 from .infoset import infoset_of
 from .observation import encode_batch
 
-__all__ = ["BatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of"]
+__all__ = ["BatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
+           "BeloteGymVectorEnv", "BeloteSB3VecEnv"]
+
+
+def __getattr__(name):
+    if name == "BeloteSB3VecEnv":  # stable-baselines3 (the ``train`` extra) only when it is asked for
+        from . import envs
+
+        return envs.BeloteSB3VecEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
