@@ -133,8 +133,28 @@ class TrainConfig:
     """Start from this model folder's weights (``belote export`` format) instead (checked
     to exist when the config is built; loaded, and its shape checked, before the run
     folder is created)."""
+    engine: str = "batched"
+    """Where the self-play tables are played: ``batched`` (``belote_env.vector``: all
+    tables in one compiled ``BatchedGame``, ``training.vector_selfplay``; each rollout holds
+    ``n_steps * n_tables`` decisions) or ``reference`` (``GameState`` tables,
+    ``training.selfplay.SelfPlayCollector``, optionally in ``workers`` processes; each
+    rollout holds ``n_steps * 4 * n_tables`` decisions: the configs of the models trained
+    before the batched engine)."""
+    random_bids_until: int = 0
+    """A curriculum for the batched engine: until this many timesteps the learner's bids
+    are drawn uniformly among its legal bids and are not learned from, so that card play
+    learns on played deals first. (Early card play is near random, where taking loses on
+    average: -55 points per deal at random play; self-play that learns its bids from the
+    start learns to pass every hand and then plays no cards at all.) 0: bids learned from
+    the start."""
     torch_threads: int = 2
-    """torch intra-op threads."""
+    """torch intra-op threads of the PPO update (the batched engine's rollouts run on one
+    thread: their forward passes are too small to share)."""
+    bf16: str = "auto"
+    """The hidden layers' matrix products in bfloat16 (``training.vector_selfplay.use_bf16``;
+    weights, heads and losses stay float32): ``auto`` (when the CPU has native bfloat16,
+    AVX512-BF16 or AMX: about 3x faster there), ``true`` or ``false``. A run's figures
+    depend on this choice."""
     workers: int = 1
     """Processes that play the tables (the learner's forward pass and the PPO update stay
     in the main process); 2 uses both cores of a 2-core machine. The games depend on the
@@ -143,8 +163,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
                 "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
-                "max_snapshots", "imitation_deals", "imitation_epochs", "workers")
-        may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals")
+                "max_snapshots", "imitation_deals", "imitation_epochs", "workers", "random_bids_until")
+        may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals", "random_bids_until")
         for name in ints:
             v = getattr(self, name)
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
@@ -163,6 +183,14 @@ class TrainConfig:
             raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
         if self.workers > self.n_tables:
             raise ConfigError(f"config key 'workers' ({self.workers}) must not exceed 'n_tables' ({self.n_tables})")
+        if self.bf16 not in ("auto", "true", "false"):
+            raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
+        if self.engine not in ("batched", "reference"):
+            raise ConfigError(f"config key 'engine' must be 'batched' or 'reference', got {self.engine!r}")
+        if self.random_bids_until and self.engine != "batched":
+            raise ConfigError("config key 'random_bids_until' needs engine 'batched'")
+        if self.engine == "batched" and self.workers != 1:
+            raise ConfigError("config key 'workers' must be 1 with engine 'batched' (one process plays every table)")
         if not isinstance(self.perfect_critic, bool):
             raise ConfigError(f"config key 'perfect_critic' must be true or false, got {self.perfect_critic!r}")
         if self.init_from is not None and (not isinstance(self.init_from, str) or not self.init_from

@@ -482,6 +482,16 @@ class SelfPlayPPO(MaskablePPO):
         rollout_buffer.reset()
         callback.on_rollout_start()
         col = self.collector
+        if getattr(col, "vectorized", False):  # training.vector_selfplay.VectorCollector
+            from .vector_selfplay import fill_rollout_buffer
+
+            fill_rollout_buffer(self, rollout_buffer, n_rollout_steps)
+            self._log_deals(col)
+            callback.update_locals(locals())
+            if not callback.on_step():
+                return False
+            callback.on_rollout_end()
+            return True
         n = env.num_envs
         while col.n_ready < n * n_rollout_steps:
             col.step(self.policy)
@@ -498,6 +508,16 @@ class SelfPlayPPO(MaskablePPO):
                 action_masks=np.stack([tr.mask for tr in row]),
             )
         self.num_timesteps += n * n_rollout_steps
+        self._log_deals(col)
+        rollout_buffer.compute_returns_and_advantage(last_values=th.as_tensor(last_values), dones=dones)
+        callback.update_locals(locals())
+        if not callback.on_step():
+            return False
+        callback.on_rollout_end()
+        return True
+
+    def _log_deals(self, col) -> None:
+        """Record the finished deals' statistics (TensorBoard ``charts/``) and clear them."""
         stats, col.deal_stats = col.deal_stats, []
         played = [s for s in stats if not s["void"]]
         if stats:
@@ -510,9 +530,3 @@ class SelfPlayPPO(MaskablePPO):
             for kind in sorted({s["kind"] for s in played if s["learner_diff"] is not None}):
                 diffs = [s["learner_diff"] for s in played if s["kind"] == kind]
                 self.logger.record(f"charts/train_diff_vs_{kind}", sum(diffs) / len(diffs))
-        rollout_buffer.compute_returns_and_advantage(last_values=th.as_tensor(last_values), dones=dones)
-        callback.update_locals(locals())
-        if not callback.on_step():
-            return False
-        callback.on_rollout_end()
-        return True

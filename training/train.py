@@ -54,6 +54,7 @@ from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 from policies.network import BeloteNet, CheckpointError, NetworkPolicy, load_model, save_model
 
 from .config import ConfigError, TrainConfig
+from .vector_selfplay import bf16_supported, use_bf16
 from .selfplay import PERFECT_SIZE, OpponentPool, PerfectCriticPolicy, SelfPlayCollector, SelfPlayPPO, StreamSpec
 
 __all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint"]
@@ -249,8 +250,14 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     th.manual_seed(cfg.seed + done)
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
-    collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
-                                  perfect=cfg.perfect_critic, workers=cfg.workers)
+    if cfg.engine == "batched":
+        from .vector_selfplay import VectorCollector
+
+        collector = VectorCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
+                                    perfect=cfg.perfect_critic, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda)
+    else:
+        collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
+                                      perfect=cfg.perfect_critic, workers=cfg.workers)
     try:
         return _train(cfg, run_dir, run_name, point, done, state, collector, progress, init)
     finally:
@@ -611,12 +618,15 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
            collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
-        StreamSpec(4 * cfg.n_tables, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)),
+        StreamSpec(cfg.n_tables * (1 if cfg.engine == "batched" else 4), OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)),
         learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs=_policy_kwargs(cfg), seed=cfg.seed, device="cpu", verbose=0)
     model.collector = collector
+    model.random_bids_until = cfg.random_bids_until
+    if cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported()):
+        use_bf16(model.policy)
     logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))
     model.set_logger(logger)
     if point is not None:  # every file was checked by _resume_point

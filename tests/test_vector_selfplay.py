@@ -1,0 +1,108 @@
+"""Self-play on the batched engine (``training.vector_selfplay``): GAE over each seat's
+own trajectory, void deals that go on into the redeal, decisions handed over whole."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch as th
+
+from belote_env import Rules
+from belote_env.observation import OBS_SIZE
+from training.selfplay import SelfPlayPPO, StreamSpec
+from training.vector_selfplay import VectorCollector, _finish, fill_rollout_buffer, policy_step, use_bf16
+
+
+def _model(n_columns: int, seed: int = 0) -> SelfPlayPPO:
+    return SelfPlayPPO("MlpPolicy", StreamSpec(n_columns), n_steps=8, batch_size=64, n_epochs=1,
+                       policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}}, device="cpu", seed=seed)
+
+
+def test_gae_follows_each_seat_and_ends_with_its_reward():
+    """Hand-checked: seat 0 decides at flat rows 0, 2, 4 (values .1 .2 .3), seat 1 at 1, 3
+    (values .5 .4); the deal ends with +1 for seat 0, -1 for seat 1; lambda .5, gamma 1."""
+    pend = np.zeros((1, 8), dtype=np.int64)
+    pend[0, :5] = [0, 1, 2, 3, 4]
+    pend_len = np.array([5])
+    seat = np.array([0, 1, 0, 1, 0])
+    value = np.array([0.1, 0.5, 0.2, 0.4, 0.3])
+    adv, ret, reward = np.zeros(5), np.zeros(5), np.zeros(5)
+    done, complete = np.zeros(5, bool), np.zeros(5, bool)
+    rewards = np.array([[1.0, -1.0, 1.0, -1.0]])
+    _finish(pend, pend_len, np.array([0]), rewards, seat, value, adv, ret, reward, done, complete, 1.0, 0.5)
+    # seat 0: A2 = 1 - .3 = .7; A1 = (.3 - .2) + .5 * .7 = .45; A0 = (.2 - .1) + .5 * .45 = .325
+    # seat 1: A1 = -1 - .4 = -1.4; A0 = (.4 - .5) + .5 * -1.4 = -.8
+    np.testing.assert_allclose(adv, [0.325, -0.8, 0.45, -1.4, 0.7])
+    np.testing.assert_allclose(ret, adv + value)
+    assert done.tolist() == [False, False, False, True, True]
+    assert reward.tolist() == [0, 0, 0, -1, 1]
+    assert complete.all() and pend_len[0] == 0
+
+
+def test_collector_rollouts_hold_whole_trajectories_with_zero_sum_rewards():
+    model = _model(16)
+    col = VectorCollector(Rules(target=None), 16, seed=3)
+    model.collector = col
+    while col.n_ready < 2000:
+        col.step(model.policy)
+    stats = col.deal_stats
+    played = [s for s in stats if not s["void"]]
+    assert played and all(s["decisions"] >= 33 for s in played)  # a bid or more, 32 cards
+    d = col.take(1500)
+    assert d["obs"].shape == (1500, OBS_SIZE) and d["mask"][np.arange(1500), d["action"]].all()
+    # the final rewards are +-(points difference)/162 and the returns of terminal rows equal them
+    term = d["done"]
+    assert term.sum() > 100
+    np.testing.assert_allclose(d["ret"][term], d["reward"][term])
+    assert (np.abs(d["reward"][term]) <= 500 / 162).all() and (d["reward"][~term] == 0).all()
+    # what was not taken keeps its pending trajectories: stepping on finishes them
+    while col.n_ready < 3000:
+        col.step(model.policy)
+    assert col.take(3000)["done"].sum() > 100
+
+
+def test_void_deals_continue_the_trajectories():
+    """An always-pass start: the seats' first 8 passes are followed, in the same trajectory,
+    by the redeal's decisions (no terminal row with reward 0 at the void deal)."""
+    model = _model(8)
+    col = VectorCollector(Rules(target=None), 8, seed=5)
+    passes = 0
+    while passes < 40:  # force passes on the first deals
+        g = col.game
+        g.mask[:, 33:40] = 0  # only pass is left where the auction is on
+        g.mask[:, 32] = np.where(g.state[:, 5] < 0, 1, g.mask[:, 32])
+        col.step(model.policy)
+        passes += 1
+    voids = sum(s["void"] for s in col.deal_stats)
+    assert voids >= 8
+    assert col.n_ready == 0  # nothing ended: every void went on into its redeal
+
+
+def test_policy_step_log_probs_match_sb3():
+    model = _model(4)
+    col = VectorCollector(Rules(target=None), 64, seed=1)
+    from belote_env.vector import encode_batch
+
+    obs = encode_batch(col.game)
+    mask = col.game.mask.astype(bool)
+    th.manual_seed(0)
+    with th.no_grad():
+        act, values, logp = policy_step(model.policy, obs, mask)
+    assert mask[np.arange(64), act].all()
+    with th.no_grad():
+        v2, lp2, _ = model.policy.evaluate_actions(th.from_numpy(obs), th.from_numpy(act), action_masks=mask)
+    np.testing.assert_allclose(logp.numpy(), lp2.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(values.numpy(), v2.detach().numpy(), rtol=1e-6)
+
+
+def test_bf16_keeps_weights_float32_and_outputs_close():
+    model = _model(4)
+    col = VectorCollector(Rules(target=None), 32, seed=2)
+    from belote_env.vector import encode_batch
+
+    obs = th.from_numpy(encode_batch(col.game))
+    ref = model.policy.mlp_extractor(obs)[0]
+    use_bf16(model.policy)
+    out = model.policy.mlp_extractor(obs)[0]
+    assert out.dtype == th.float32 and all(p.dtype == th.float32 for p in model.policy.parameters())
+    assert th.allclose(out, ref, atol=0.05)

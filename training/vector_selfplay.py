@@ -1,0 +1,365 @@
+"""Self-play collection on the batched engine (``belote_env.vector``).
+
+``VectorCollector`` plays ``n_tables`` tables of single deals in one ``BatchedGame``. At
+each step every table's seat to act decides: the learner's seats in one forward pass of
+the learner's policy, each opponent in one ``act_batch`` call per policy
+(``policies.batch``). Every learner decision is written into flat preallocated arrays
+(observation, mask, action, value, log-probability); when a table's deal ends, its
+decisions get their advantages and returns by GAE over each seat's own trajectory (the
+seat's team reward at its last decision, RULES.md §7), in compiled code. A void deal
+(eight passes, RULES.md §3.4) ends no trajectory: the table is redealt and the seats'
+trajectories go on into the redeal, as the game goes on (a deal episode of the envs ends
+there with reward 0, which self-play learns to exploit: four seats that always pass). ``take(n)`` hands the oldest ``n`` finished decisions to the PPO update, already
+carrying their advantages, so SB3's rollout buffer is filled directly
+(``SelfPlayPPO.collect_rollouts``); decisions of deals still in play stay for the next
+rollout.
+
+A table is pure self-play (all four seats learn) or the learner's team against a frozen
+opponent drawn from an ``OpponentPool`` for each deal, as in ``training.selfplay``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numba as nb
+import numpy as np
+import torch as th
+
+from belote_env import Rules
+from belote_env.actions import NUM_ACTIONS
+from belote_env.driver import point_reward
+from belote_env.observation import OBS_SIZE
+from belote_env.table import NUM_SEATS, NUM_TEAMS, TEAM_OF
+from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
+from belote_env.vector.observation import encode_tables_kernel
+
+__all__ = ["VectorCollector", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
+
+#: decisions one deal can hold: 8 bids, 32 cards, a declaration and an announcement per seat
+MAX_DEAL_DECISIONS = 8 + 32 + 2 * NUM_SEATS
+#: void deals in a row a trajectory may run through (then it ends there, with reward 0)
+MAX_VOIDS = 16
+_PENDING = MAX_VOIDS * 8 + MAX_DEAL_DECISIONS
+_TEAM = np.array(TEAM_OF, dtype=np.int64)
+_SELF = -1  # kind of a pure self-play table
+
+
+def encode_perfect_batch(game: BatchedGame, tables: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    """The perfect-information critic's inputs (``training.selfplay.encode_perfect``) for
+    seat ``seats[i]`` at table ``tables[i]``, into float32 ``out`` ``(m, PERFECT_SIZE)``:
+    the hands of relative seats 1..3, then the stock while bidding. Training only: these
+    are hidden cards, fed to the value network, never to the policy."""
+    s = game.state
+    masks = np.empty((len(tables), NUM_SEATS), dtype="<u4")
+    for r in range(1, NUM_SEATS):
+        masks[:, r - 1] = s[tables, COL["hand0"] + (seats + r) % NUM_SEATS]
+    bidding = s[tables, COL["denomination"]] < 0
+    stock = np.zeros(len(tables), dtype=np.int64)
+    if bidding.any():
+        d = game.deck[tables[bidding], 21:]
+        stock[bidding] = np.bitwise_or.reduce(np.left_shift(1, d), axis=1)
+    masks[:, 3] = stock
+    out[:] = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+
+
+@nb.njit(cache=True)
+def _record(pend, pend_len, tables, first):
+    for i in range(tables.shape[0]):
+        j = tables[i]
+        pend[j, pend_len[j]] = first + i
+        pend_len[j] += 1
+
+
+@nb.njit(cache=True)
+def _finish(pend, pend_len, done_tables, rewards, seat, value, adv, ret, reward, done, complete, gamma, lam):
+    """GAE over each seat's trajectory in the ended deals (``rewards[i, s]``: seat ``s``'s
+    reward at table ``done_tables[i]``)."""
+    next_v = np.zeros(NUM_SEATS)
+    next_a = np.zeros(NUM_SEATS)
+    has = np.zeros(NUM_SEATS, dtype=np.bool_)
+    for i in range(done_tables.shape[0]):
+        j = done_tables[i]
+        has[:] = False
+        for q in range(pend_len[j] - 1, -1, -1):
+            k = pend[j, q]
+            s = seat[k]
+            if has[s]:
+                r = 0.0
+                delta = gamma * next_v[s] - value[k]
+                a = delta + gamma * lam * next_a[s]
+                done[k] = False
+            else:  # the seat's last decision of the deal: its reward, terminal
+                r = rewards[i, s]
+                a = r - value[k]
+                done[k] = True
+            reward[k] = r
+            adv[k] = a
+            ret[k] = a + value[k]
+            next_v[s] = value[k]
+            next_a[s] = a
+            has[s] = True
+            complete[k] = True
+        pend_len[j] = 0
+
+
+def bf16_supported() -> bool:
+    """True when this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX): there
+    ``use_bf16`` is about three times faster than float32; elsewhere torch emulates it
+    (slower), so ``bf16: auto`` stays in float32."""
+    cpu = getattr(th.backends, "cpu", None)
+    level = cpu.get_cpu_capability() if cpu is not None else ""
+    try:
+        return bool(th.cpu._is_avx512_bf16_supported() or th.cpu._is_amx_tile_supported())
+    except AttributeError:
+        return "AMX" in level
+
+
+def use_bf16(policy) -> None:
+    """Run ``policy``'s hidden layers (its ``mlp_extractor``, nearly all of the arithmetic)
+    in bfloat16 under ``torch.autocast``, their outputs back in float32: the heads, the
+    log-probabilities and the losses stay in float32. The weights stay float32 (the
+    state dict, checkpoints and exports are unchanged). Applies to the rollouts and the
+    PPO update alike."""
+    ex = policy.mlp_extractor
+    for name in ("forward", "forward_actor", "forward_critic"):
+        inner = getattr(ex, name)
+
+        def wrapped(features, _inner=inner):
+            with th.autocast("cpu", dtype=th.bfloat16):
+                out = _inner(features)
+            return tuple(o.float() for o in out) if isinstance(out, tuple) else out.float()
+
+        setattr(ex, name, wrapped)
+
+
+def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, th.Tensor, th.Tensor]:
+    """``MaskableActorCriticPolicy.forward`` for a batch, without its per-call overhead:
+    actions sampled from the masked softmax of the policy head (Gumbel-max with torch's
+    global RNG), the
+    critic's values and the actions' log-probabilities (the same values as SB3's
+    ``evaluate_actions`` gives for them). Returns ``(actions int64 (m,), values, log_probs)``."""
+    features = policy.extract_features(th.from_numpy(obs))
+    latent_pi, latent_vf = policy.mlp_extractor(features)
+    values = policy.value_net(latent_vf)
+    logits = policy.action_net(latent_pi).masked_fill(~th.from_numpy(mask).bool(), -1e8)
+    logp = th.log_softmax(logits, dim=1)
+    act = (logp - th.log(-th.log(th.rand_like(logp)))).argmax(1, keepdim=True)  # Gumbel-max: a draw of softmax
+    return act.numpy().reshape(-1), values, logp.gather(1, act).reshape(-1)
+
+
+class VectorCollector:
+    """Plays ``n_tables`` batched tables; the learner's decisions are batched.
+
+    Args:
+        rules: rule options (single deals).
+        n_tables: tables played side by side (one ``BatchedGame``).
+        seed: seeds the tables' deals (``BatchedGame``) and the seat / opponent draws.
+        pool: the opponents (``training.selfplay.OpponentPool``; ``None``: pure self-play).
+        perfect: append ``encode_perfect_batch`` to each learner observation.
+        gamma, gae_lambda: the GAE discount and lambda.
+        reward_mode: ``belote_env.driver.point_reward`` mode of the seats' rewards.
+    """
+
+    #: its rollouts are filled by ``fill_rollout_buffer`` (``SelfPlayPPO.collect_rollouts``)
+    vectorized = True
+
+    def __init__(self, rules: Rules, n_tables: int, seed: int, pool=None, perfect: bool = False,
+                 gamma: float = 1.0, gae_lambda: float = 0.95, reward_mode: str = "scaled"):
+        from .selfplay import PERFECT_SIZE
+
+        self.rules, self.n_tables, self.pool, self.perfect = rules, n_tables, pool, perfect
+        self.gamma, self.lam, self.reward_scale = gamma, gae_lambda, point_reward(1, reward_mode)
+        self.game = BatchedGame(n_tables, rules, seed=seed)
+        self.rng = random.Random(seed)
+        self.width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
+        self.kind = np.full(n_tables, _SELF, dtype=np.int64)  # _SELF or an index into self.opponents
+        self.kind_name = ["self"] * n_tables
+        self.learner_team = np.zeros(n_tables, dtype=np.int64)
+        self.opponents: list = []  # batched policies, by kind index
+        self._opp_index: dict[int, int] = {}
+        for j in range(n_tables):
+            self._draw(j)
+        cap = n_tables * MAX_DEAL_DECISIONS * 2
+        self._alloc(cap)
+        self.n = 0  # decisions stored
+        self.pend = np.zeros((n_tables, _PENDING), dtype=np.int64)
+        self.pend_len = np.zeros(n_tables, dtype=np.int64)
+        self.deal_stats: list[dict] = []
+        #: draw the learner's bids uniformly among the legal ones and leave them out of the
+        #: rollouts (the trainer sets it while ``random_bids_until`` is not reached)
+        self.random_bids = False
+        self._diff_by_kind: dict[str, list[float]] = {}
+
+    # ------------------------------------------------------------------ storage
+    def _alloc(self, cap: int) -> None:
+        old = getattr(self, "obs", None)
+        fields = {"obs": (np.float32, (self.width,)), "mask": (np.bool_, (NUM_ACTIONS,)), "action": (np.int64, ()),
+                  "value": (np.float64, ()), "log_prob": (np.float64, ()), "seat": (np.int64, ()),
+                  "adv": (np.float64, ()), "ret": (np.float64, ()), "reward": (np.float64, ()),
+                  "done": (np.bool_, ()), "complete": (np.bool_, ()), "start": (np.bool_, ())}
+        for name, (dtype, shape) in fields.items():
+            arr = np.zeros((cap,) + shape, dtype=dtype)
+            if old is not None:
+                arr[:self.n] = getattr(self, name)[:self.n]
+            setattr(self, name, arr)
+        self.cap = cap
+
+    @property
+    def n_ready(self) -> int:
+        """Finished decisions (their deal is over) waiting to be taken."""
+        return int(self.complete[:self.n].sum())
+
+    # ------------------------------------------------------------------ opponents
+    def _draw(self, j: int) -> None:
+        if self.pool is None:
+            self.kind[j], self.kind_name[j] = _SELF, "self"
+            return
+        name, policy = self.pool.draw()
+        self.kind_name[j] = name
+        if policy is None:
+            self.kind[j] = _SELF
+        else:
+            key = id(policy)
+            if key not in self._opp_index:
+                from policies.batch import as_batch_policy
+
+                self._opp_index[key] = len(self.opponents)
+                self.opponents.append(as_batch_policy(policy))
+            self.kind[j] = self._opp_index[key]
+        self.learner_team[j] = self.rng.randrange(NUM_TEAMS)
+
+    def add_snapshot(self, policy) -> None:
+        """Add a frozen learner snapshot (a ``policies.network.NetworkPolicy``) to the pool."""
+        if self.pool is None:
+            raise RuntimeError("this collector has no opponent pool")
+        self.pool.add_snapshot(policy)
+
+    def close(self) -> None:
+        """Nothing to stop (one process); kept for the collectors' common interface."""
+
+    # ------------------------------------------------------------------ playing
+    @th.no_grad()
+    def step(self, policy) -> None:
+        """One decision at every table: the learner's by ``policy`` (a
+        ``MaskableActorCriticPolicy``), the opponents' by their batched policies."""
+        g = self.game
+        seats = g.current
+        learner = (self.kind == _SELF) | (_TEAM[seats] == self.learner_team)
+        actions = np.empty(self.n_tables, dtype=np.int64)
+        opponent = ~learner
+        if self.random_bids:  # the learner's bids drawn uniformly, not learned from
+            bidding = learner & (g.state[:, COL["phase"]] == 0)
+            if bidding.any():
+                actions[bidding] = g.random_actions()[bidding]
+                learner &= ~bidding
+        lt = np.flatnonzero(learner)
+        if len(lt):
+            m = len(lt)
+            if self.n + m > self.cap:
+                self._alloc(2 * self.cap)
+            a, b = self.n, self.n + m
+            obs = self.obs[a:b]
+            ls = seats[lt].astype(np.int64)
+            encode_tables_kernel(g.state, g.bids, g.mask, g.points, lt, ls, obs[:, :OBS_SIZE])
+            if self.perfect:
+                encode_perfect_batch(g, lt, ls, obs[:, OBS_SIZE:])
+            mask = g.mask[lt]
+            self.mask[a:b] = mask
+            act, values, log_probs = policy_step(policy, obs, mask)
+            actions[lt] = act
+            self.action[a:b] = act
+            self.value[a:b] = values.numpy().reshape(-1)
+            self.log_prob[a:b] = log_probs.numpy()
+            self.seat[a:b] = ls
+            self.complete[a:b] = False
+            self.start[a:b] = self.pend_len[lt] == 0
+            _record(self.pend, self.pend_len, lt, a)
+            self.n = b
+        if opponent.any():
+            for k in np.unique(self.kind[opponent]):
+                tt = np.flatnonzero(opponent & (self.kind == k))
+                actions[tt] = self.opponents[k].act_batch(SeatBatch(g, tt))
+        g.step(actions)
+        if g.done.any():
+            self._end_deals(np.flatnonzero(g.done))
+
+    def _end_deals(self, tables: np.ndarray) -> None:
+        g = self.game
+        void = g.result[tables, 2] == OUTCOMES.index("void")
+        if void.any():  # the same seats play the redeal: their trajectories go on (RULES.md §3.4)
+            for j in tables[void].tolist():
+                self.deal_stats.append({"kind": self.kind_name[j], "void": True, "made": False, "abs_diff": 0,
+                                        "learner_diff": None, "decisions": int(g.result[j, 3])})
+            long = void & (self.pend_len[tables] > _PENDING - MAX_DEAL_DECISIONS - 8)
+            tables = tables[~void | long]  # too many voids in a row: end there, reward 0
+            if not len(tables):
+                return
+        rewards = g.rewards[tables] * self.reward_scale
+        _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,
+                self.done, self.complete, self.gamma, self.lam)
+        for j in tables.tolist():
+            p0, p1, outcome, decisions = g.result[j].tolist()
+            if outcome != OUTCOMES.index("void"):
+                diff = None
+                if self.kind[j] != _SELF:
+                    diff = (p0 - p1) if self.learner_team[j] == 0 else (p1 - p0)
+                self.deal_stats.append({"kind": self.kind_name[j], "void": False, "made": outcome == 0,
+                                        "abs_diff": abs(p0 - p1), "learner_diff": diff, "decisions": decisions})
+            self._draw(j)
+
+    def take(self, n: int) -> dict[str, np.ndarray]:
+        """The oldest ``n`` finished decisions (arrays by field: ``obs``, ``mask``,
+        ``action``, ``value``, ``log_prob``, ``adv``, ``ret``, ``reward``, ``done``,
+        ``start``), removed from the collector. Raises ``RuntimeError`` when fewer are ready."""
+        idx = np.flatnonzero(self.complete[:self.n])
+        if len(idx) < n:
+            raise RuntimeError(f"{len(idx)} finished decisions, {n} wanted")
+        idx = idx[:n]
+        out = {name: getattr(self, name)[idx].copy() for name in
+               ("obs", "mask", "action", "value", "log_prob", "adv", "ret", "reward", "done", "start")}
+        keep = np.ones(self.n, dtype=np.bool_)
+        keep[idx] = False
+        new_index = np.cumsum(keep) - 1
+        kept = np.flatnonzero(keep)
+        for name in ("obs", "mask", "action", "value", "log_prob", "seat", "adv", "ret", "reward", "done",
+                     "complete", "start"):
+            arr = getattr(self, name)
+            arr[:len(kept)] = arr[kept]
+        for j in range(self.n_tables):  # pending decisions are never taken: remap them
+            k = self.pend_len[j]
+            self.pend[j, :k] = new_index[self.pend[j, :k]]
+        self.n = len(kept)
+        return out
+
+
+def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
+    """Play ``model.collector`` (a ``VectorCollector``) until ``n_rollout_steps * n_envs``
+    decisions are finished, then fill ``rollout_buffer`` (shape ``(n_rollout_steps,
+    n_envs)``) with the oldest of them, their advantages and returns included
+    (``compute_returns_and_advantage`` is not called)."""
+    col = model.collector
+    rb = rollout_buffer
+    need = n_rollout_steps * rb.n_envs
+    col.random_bids = model.num_timesteps < getattr(model, "random_bids_until", 0)
+    threads = th.get_num_threads()
+    th.set_num_threads(1)  # batches of a few hundred rows: a second thread only waits
+    try:
+        while col.n_ready < need:
+            col.step(model.policy)
+    finally:
+        th.set_num_threads(threads)
+    d = col.take(need)
+    shape = (n_rollout_steps, rb.n_envs)
+    rb.observations[:] = d["obs"].reshape(shape + rb.obs_shape)
+    rb.actions[:] = d["action"].reshape(shape + (1,))
+    rb.rewards[:] = d["reward"].reshape(shape)
+    rb.episode_starts[:] = d["start"].reshape(shape)
+    rb.values[:] = d["value"].reshape(shape)
+    rb.log_probs[:] = d["log_prob"].reshape(shape)
+    rb.action_masks[:] = d["mask"].reshape(shape + (-1,))
+    rb.advantages[:] = d["adv"].reshape(shape)
+    rb.returns[:] = d["ret"].reshape(shape)
+    rb.pos = rb.buffer_size
+    rb.full = True
+    model.num_timesteps += need
