@@ -37,7 +37,7 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
            "bid_permutation_table", "value_net_kwargs", "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "MAX_META_BYTES", "expected_shapes",
-           "read_safetensors_header", "check_finite"]
+           "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -536,6 +536,109 @@ class NetworkPolicy:
                 return a
         return legal[-1]
 
+    def act_batch(self, batch) -> np.ndarray:
+        """The actions of a batch of seats (``belote_env.vector.SeatBatch``: ``obs``,
+        ``mask``, ``infoset(i)``): int64 ``(len(batch),)``.
+
+        With ``deterministic=True`` row ``i`` gets exactly ``act(batch.infoset(i))``: the
+        rows are sorted into card decisions (``is_card_decision``: the card-value
+        network, with the belote announcement of ``with_belote``), classic bidding
+        decisions (``_bids_by_value``: the bid-value network) and the others (the policy
+        network), from the masks and observations alone; each network then makes its rows'
+        decisions in one batched pass (``policies.batch.network_outputs``: the 24 suit
+        renamings of every row together). A row whose best action leads the next by less
+        than ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN`` (relative to the best's size;
+        an exact tie included) is decided again by ``act`` on its ``InfoSet``: the batch's
+        float32 rounding may differ from ``act``'s one-row pass, never by that much, so
+        ties break as ``act`` breaks them (about 0.1% of the hard tier's decisions in random play).
+
+        With ``deterministic=False`` the policy network's rows are sampled, in row order,
+        from the policy's ``rng`` (one ``rng.random()`` a row, as ``act`` draws): the
+        draws follow ``act``'s sequence, but an action is picked from probabilities
+        computed in the batch, so a draw at the boundary between two actions may pick
+        another one than ``act`` would (the value networks' rows are decided as above).
+        torch's thread count (``torch.get_num_threads``) is the number of threads used.
+
+        Raises ``ValueError`` for a row without a legal action or a mask / observation of
+        the wrong shape.
+        """
+        from .batch import network_outputs
+
+        mask = np.asarray(batch.mask) != 0
+        m = len(mask)
+        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
+            raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
+        out = np.zeros(m, dtype=np.int64)
+        if m == 0:
+            return out
+        n_legal = mask.sum(1)
+        if (n_legal == 0).any():
+            raise ValueError(f"rows without a legal action: {np.flatnonzero(n_legal == 0)[:10].tolist()}")
+        out[:] = mask.argmax(1)  # the one legal action of a forced row
+        todo = n_legal > 1
+        if not todo.any():
+            return out
+        obs = np.asarray(batch.obs)
+        if obs.shape != (m, OBS_SIZE):
+            raise ValueError(f"batch.obs must be ({m}, {OBS_SIZE}), got {obs.shape}")
+        c0, c1, hand0 = _obs_blocks()
+        contract = obs[:, c0:c1].any(1)
+        threads = torch.get_num_threads()
+        if not hasattr(self, "_batch_nets"):
+            self._batch_nets = _BatchNets()
+        redo: list[np.ndarray] = []
+        if self.card_net is not None:
+            others = mask[:, NUM_CARDS:].copy()
+            others[:, ANNOUNCE_BELOTE - NUM_CARDS] = False
+            rows = np.flatnonzero(todo & contract & (mask[:, :NUM_CARDS].sum(1) > 1) & ~others.any(1))
+            if len(rows):
+                table = suit_permutation_tables()[1] if self.suit_average else None
+                compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
+                v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
+                best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
+                # with_belote: announce when legal and the card is the first of the hand's K+Q
+                suit, rank = best >> 3, best & 7
+                qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
+                announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
+                out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
+                redo.append(rows[close])
+                todo[rows] = False
+        if self.bid_net is not None:
+            allowed = np.zeros(NUM_ACTIONS, dtype=bool)
+            allowed[list(self.bid_actions)] = True
+            rows = np.flatnonzero(todo & ~contract & ~(mask & ~allowed).any(1))
+            if len(rows):
+                table = bid_permutation_table() if self.bid_suit_average else None
+                width = len(BID_ACTIONS)
+                compiled = self._batch_nets.get("bids", self.bid_net, _FIRST_BID, width, table)
+                v = network_outputs(self.bid_net, obs[rows], _FIRST_BID, width, table, compiled, threads)
+                best, close = _best_legal(v, mask[rows, _FIRST_BID:_FIRST_BID + width], BATCH_VALUE_MARGIN)
+                out[rows] = _FIRST_BID + best
+                redo.append(rows[close])
+                todo[rows] = False
+        rows = np.flatnonzero(todo)
+        if len(rows):
+            compiled = self._batch_nets.get("policy", self.net, 0, NUM_ACTIONS, None)
+            logits = network_outputs(self.net, obs[rows], 0, NUM_ACTIONS, None, compiled, threads)
+            legal = mask[rows]
+            if self.deterministic:
+                best, close = _best_legal(logits, legal, BATCH_LOGIT_MARGIN)
+                out[rows] = best
+                redo.append(rows[close])
+            else:
+                with torch.inference_mode():
+                    p = torch.softmax(torch.from_numpy(logits).masked_fill(torch.from_numpy(~legal), float("-inf")),
+                                      1).numpy().astype(np.float64)
+                acc = np.cumsum(np.where(legal, p, 0.0), 1)
+                x = np.array([self.rng.random() for _ in rows])
+                hit = (acc > x[:, None]) & legal
+                last = NUM_ACTIONS - 1 - legal[:, ::-1].argmax(1)
+                out[rows] = np.where(hit.any(1), hit.argmax(1), last)
+        if redo:
+            for i in np.sort(np.concatenate(redo)).tolist():
+                out[i] = self.act(batch.infoset(i))
+        return out
+
 
 def value_net_kwargs(folder: str | os.PathLike) -> dict[str, Any]:
     """The ``NetworkPolicy`` arguments for the value networks of a model folder:
@@ -644,3 +747,65 @@ def bid_permutation_table() -> torch.Tensor:
         fixed = torch.tensor([[0, 1]] * 24)
         _BID_TABLE = torch.cat([fixed, 2 + suit, fixed + 6], 1)
     return _BID_TABLE
+
+
+# ------------------------------------------------------------------ batched decisions
+#: ``NetworkPolicy.act_batch`` takes a row's decision from its batched forward pass only
+#: when the best legal action leads the next one by at least ``margin * max(1, |best|)``:
+#: ``BATCH_VALUE_MARGIN`` for a value network's outputs (units of 162 points),
+#: ``BATCH_LOGIT_MARGIN`` for the policy network's logits. The batch is computed in other
+#: shapes and summation orders than ``act``'s one-row pass, so its outputs may differ in the
+#: last float32 bits (measured on the hard tier's networks: at most 2e-7 for the values,
+#: 4e-6 x max(1, |best|) for the logits); a closer row, an exact tie included, is decided
+#: again by ``act`` on the row's ``InfoSet``, so the batch decides as ``act`` does.
+BATCH_VALUE_MARGIN = 1e-5
+BATCH_LOGIT_MARGIN = 1e-4
+
+
+def _best_legal(values: np.ndarray, legal: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the column of the largest legal value (the lowest column among equals, as
+    ``max(..., key=lambda a: (v[a], -a))``) and whether the next legal value is within
+    ``margin * max(1, |largest|)`` of it (an exact tie included; False for a row with one
+    legal column)."""
+    v = np.where(legal, values.astype(np.float64), -np.inf)
+    best = v.argmax(1)
+    rows = np.arange(len(v))
+    top = v[rows, best]
+    v[rows, best] = -np.inf
+    return best, top - v.max(1) < margin * np.maximum(1.0, np.abs(top))
+
+
+class _BatchNets:
+    """``NetworkPolicy``'s compiled networks for ``act_batch`` (``policies.batch.CompiledNet``),
+    rebuilt when a network's weights change (torch's version counters) or is replaced."""
+
+    def __init__(self):
+        self._built: dict[str, tuple[Any, Any]] = {}
+
+    def get(self, key: str, net: BeloteNet, first: int, width: int, table):
+        from .batch import CompiledNet
+
+        stamp = (id(net), tuple((id(p), p._version) for p in net.parameters()))
+        have = self._built.get(key)
+        if have is None or have[0] != stamp:
+            try:
+                compiled = CompiledNet(net, first, width, table)
+            except ValueError:  # not ReLU hidden layers: torch
+                compiled = None
+            have = self._built[key] = (stamp, compiled)
+        return have[1]
+
+
+_BLOCKS: tuple[int, int, int] | None = None
+
+
+def _obs_blocks() -> tuple[int, int, int]:
+    """Observation columns ``act_batch`` reads: the contract block's first and end (all 0
+    before a contract: ``info.contract is None``) and the hand block's first."""
+    global _BLOCKS
+    if _BLOCKS is None:
+        from belote_env.observation import LAYOUT, OFFSET
+
+        size = {b.name: b.size for b in LAYOUT}
+        _BLOCKS = (OFFSET["contract"], OFFSET["contract"] + size["contract"], OFFSET["hand"])
+    return _BLOCKS

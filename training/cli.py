@@ -4,6 +4,7 @@
     belote eval runs/<run>/checkpoints/final easy --deals 1000
     belote eval normal easy --games 200 --workers 2 --json result.json
     belote eval expert normal --games 100 --workers 2 --chunk 1 --pairs-log expert.jsonl  # resumable
+    belote eval hard normal --pairs 2000 --batched  # deal pairs on the batched engine
     belote ladder random easy normal --pairs 200 --plot ladder.png
     belote play --partner normal --opponents normal --save game.json
     belote replay game.json [--json]
@@ -149,7 +150,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
                                  workers=args.workers, progress=not args.no_progress, chunk=args.chunk,
-                                 pairs_log=args.pairs_log)
+                                 pairs_log=args.pairs_log, batched=args.batched)
     except PolicyFailure as e:
         from belote_env.records import write_record
 
@@ -272,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--chunk", type=int, default=25, help="pairs per task sent to a worker (default 25)")
     e.add_argument("--pairs-log", help="JSON-lines file keeping each finished chunk: run the same command "
                                        "again to resume after a kill (the pairs in it are not replayed)")
+    e.add_argument("--batched", action="store_true",
+                   help="deal mode on the batched engine: every pair's copies as tables of one batch, each side's "
+                        "seats deciding together (networks in one forward pass); one process, no --pairs-log; "
+                        "the same result for deterministic policies (easy, normal, hard, model folders)")
     e.add_argument("--failure-record", default="belote_failure_record.json",
                    help="where a failing position is saved as a record")
     e.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -36,7 +36,7 @@ from policies.base import Policy, PolicyError
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
            "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
-           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS"]
+           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES"]
 
 # MAX_VOID_DEALS (consecutive all-pass deals before a match is stopped) is belote_env.driver's.
 #: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
@@ -259,6 +259,173 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
     return tally
 
 
+#: Tables of one ``BatchedGame`` in a batched match (``duplicate_match(batched=True)``).
+BATCH_TABLES = 1024
+
+
+def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> PolicyFailure:
+    """A ``PolicyFailure`` at table ``t`` of a batched match: its record is the table's
+    current deal replayed on a ``GameState`` (the deck, dealer and actions so far)."""
+    from belote_env.vector import COL
+
+    state = GameState(g.rules, dealer=int(g.state[t, COL["dealer"]]), deck=[int(c) for c in g.deck[t]],
+                      single_deal=True)
+    for a in hist[t, :hist_len[t]].tolist():
+        state.apply(int(a))
+    return PolicyFailure(message, name, game_record(state))
+
+
+def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: Rules,
+                        tables: int = BATCH_TABLES, on_pair=None) -> _Tally:
+    """``_play_pairs`` in deal mode on the batched engine: the two copies of every pair are
+    tables of one ``BatchedGame`` (``tables`` at a time; a table whose deal is scored takes
+    the next copy), each dealt ``match_deck(seed, pair, 0, redeal)`` by
+    ``absolute_seat(pair, 0)`` as ``_play_pairs`` deals it (a void deal is redealt at its
+    table from the next redeal's deck, the dealer moving per ``all_pass_redeal``); A's
+    seats decide in one ``act_batch`` call a step, B's in another (``policies.batch``).
+    ``on_pair(n)`` is called as pairs finish. Same tally as ``_play_pairs`` for policies
+    whose actions depend on the information set alone; decision times are the batched
+    calls' (observations and ``InfoSet``s included) shared over their rows."""
+    import numpy as np
+
+    from belote_env.actions import NUM_ACTIONS
+    from belote_env.table import NEXT_SEAT, TEAM_OF
+    from belote_env.vector import COL, BatchedGame, SeatBatch
+    from belote_env.vector.engine import PHASE_PLAY
+    from policies.batch import as_batch_policy
+
+    tally = _Tally()
+    jobs = [(i, a_team) for i in pair_ids for a_team in (0, 1)]
+    if not jobs:
+        return tally
+    _reseed(a, f"{seed}-batched-a")
+    _reseed(b, f"{seed}-batched-b")
+    sides = (as_batch_policy(a), as_batch_policy(b))
+    n = min(len(jobs), tables)
+    g = BatchedGame(n, rules, seed=0, autoreset=False)
+    team = np.array(TEAM_OF, dtype=np.int64)
+    slot_job = np.full(n, -1, dtype=np.int64)
+    redeal = np.zeros(n, dtype=np.int64)
+    hist = np.zeros((n, 256), dtype=np.int64)  # the current deal's actions (failure records)
+    hist_len = np.zeros(n, dtype=np.int64)
+    a_team_of = np.zeros(n, dtype=np.int64)
+    done_copies: dict[int, list] = {}
+    results: dict[int, tuple] = {}
+    next_job = 0
+    redeal_next = rules.all_pass_redeal == "next_dealer"
+    names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
+
+    def deal(slots: list[int], decks: list[list[int]], dealers: list[int]) -> None:
+        if slots:
+            g.deal(np.array(slots, dtype=np.int64), np.array(decks, dtype=np.int64), np.array(dealers, dtype=np.int64))
+            hist_len[slots] = 0
+
+    def assign(slots, decks, dealers) -> None:
+        nonlocal next_job
+        for t in slots:
+            if next_job < len(jobs):
+                i, a_team = jobs[next_job]
+                slot_job[t], a_team_of[t], redeal[t] = next_job, a_team, 0
+                next_job += 1
+                decks.append(match_deck(seed, i, 0, 0))
+                dealers.append(absolute_seat(i, 0))
+            else:
+                slot_job[t] = -1
+
+    starts: list[list[int]] = []
+    first_dealers: list[int] = []
+    assign(range(n), starts, first_dealers)
+    deal(list(range(n)), starts, first_dealers)
+    actions = np.zeros(n, dtype=np.int64)
+    phase, taker = g.state[:, COL["phase"]], g.state[:, COL["taker"]]
+    won0, won1, dealer_col = g.state[:, COL["won0"]], g.state[:, COL["won1"]], g.state[:, COL["dealer"]]
+    while True:
+        live = np.flatnonzero((slot_job >= 0) & (phase <= PHASE_PLAY))
+        if not len(live):
+            break
+        is_a = team[g.current[live]] == a_team_of[live]
+        actions[:] = 0
+        for side, rows in ((0, live[is_a]), (1, live[~is_a])):
+            if not len(rows):
+                continue
+            pol = sides[side]
+            t0 = time.perf_counter()
+            batch = SeatBatch(g, rows)
+            try:
+                acts = pol.act_batch(batch)
+            except Exception as e:
+                t = int(rows[0])
+                raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
+                                       f"{len(rows)} tables (first: table {t}, seat {int(g.current[t])})",
+                                       pol.name) from e
+            tally.time_s[side] += time.perf_counter() - t0
+            tally.moves[side] += len(rows)
+            acts = np.asarray(acts)
+            if acts.shape != (len(rows),) or acts.dtype.kind not in "iu":
+                raise _batched_failure(g, int(rows[0]), hist, hist_len,
+                                       f"policy {pol.name!r}: act_batch returned {acts.dtype} {acts.shape}, "
+                                       f"expected {len(rows)} int action ids", pol.name)
+            ok = (acts >= 0) & (acts < NUM_ACTIONS)
+            ok[ok] = batch.mask[np.flatnonzero(ok), acts[ok]] != 0
+            if not ok.all():
+                k = int(np.flatnonzero(~ok)[0])
+                t = int(rows[k])
+                info = batch.infoset(k)
+                raise _batched_failure(
+                    g, t, hist, hist_len,
+                    f"policy {pol.name!r} returned illegal action {acts[k].item()!r} at seat {info.seat} in deal 0, "
+                    f"decision {int(hist_len[t])}; legal: {[f'{x}={action_to_string(x)}' for x in info.legal_actions]}",
+                    pol.name)
+            actions[rows] = acts
+        hist[live, hist_len[live]] = actions[live]
+        hist_len[live] += 1
+        g.step(actions)
+        ended = np.flatnonzero(g.done)
+        if not len(ended):
+            continue
+        slots, decks, dealers, freed = [], [], [], []
+        for t in ended.tolist():
+            q = int(slot_job[t])
+            i, a_team = jobs[q]
+            p0, p1, outcome = (int(x) for x in g.result[t, :3])
+            if outcome == 3:  # void: redeal this copy (RULES.md §3.4)
+                redeal[t] += 1
+                if redeal[t] >= MAX_VOID_DEALS:
+                    raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by {names}")
+                slots.append(t)
+                decks.append(match_deck(seed, i, 0, int(redeal[t])))
+                d = int(dealer_col[t])
+                dealers.append(NEXT_SEAT[d] if redeal_next else d)
+                continue
+            d = p0 - p1 if a_team == 0 else p1 - p0
+            capot = 0 if won0[t] == 8 else 1 if won1[t] == 8 else None
+            done_copies.setdefault(i, [None, None])[a_team] = (
+                d, 0 if team[taker[t]] == a_team else 1, outcome == 0,
+                None if capot is None else 0 if capot == a_team else 1, int(redeal[t]))
+            if None not in done_copies[i]:
+                results[i] = tuple(done_copies.pop(i))
+                if on_pair is not None:
+                    on_pair(1)
+            freed.append(t)
+        assign(freed, decks, dealers)
+        deal(slots + [t for t in freed if slot_job[t] >= 0], decks, dealers)
+    for i in pair_ids:
+        diff_sum = win_sum = 0.0
+        for d, side, made, capot, voids in results[i]:
+            diff_sum += d
+            win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+            tally.taken[side] += 1
+            tally.made[side] += made
+            if capot is not None:
+                tally.capots[capot] += 1
+            tally.voids += voids
+        tally.diffs.append(diff_sum / 2)
+        tally.deal_wins.append(win_sum / 2)
+        tally.game_wins.append(0.0)
+        tally.deals += 2
+    return tally
+
+
 def use_one_torch_thread() -> None:
     """Run torch with one thread in this process (no-op without torch). Matches play one
     decision at a time, so torch's thread pool only adds contention: a network policy ran
@@ -467,7 +634,8 @@ def _is_factory(p: Any) -> bool:
 def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, seed: int = 0,
                     rules: Rules | None = None, mode: str = "deal", workers: int = 1,
                     progress: bool = False, chunk: int = 25,
-                    pairs_log: str | os.PathLike | None = None) -> MatchResult:
+                    pairs_log: str | os.PathLike | None = None, batched: bool = False,
+                    batch_tables: int = BATCH_TABLES) -> MatchResult:
     """Play ``pairs`` mirrored pairs (deals or games) between two policies.
 
     Args:
@@ -491,12 +659,23 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             when all its pairs are in the match). Its first line names the match (specs,
             seed, mode, rules), not the models' contents or the code: start a new log
             after changing either. Decision times then mix the runs.
+        batched: play on the batched engine (``belote_env.vector``): every pair's two
+            copies are tables of one ``BatchedGame`` (``batch_tables`` at a time), each
+            side's seats deciding in one ``act_batch`` call per step (``policies.batch``:
+            the networks in one forward pass, other policies row by row). Deal mode only,
+            one process, no ``pairs_log``. Same decks, dealers and redeals, so the same
+            result as unbatched for policies whose action depends on the information set
+            alone and that draw no random numbers (``easy``, ``normal``, ``hard``, model
+            folders: deterministic); a policy drawing random numbers is seeded once per
+            match (not per pair and side), so its draws, and the result, differ.
+        batch_tables: tables of the batched engine (int >= 1; default ``BATCH_TABLES``).
     Returns:
         a ``MatchResult`` from A's side.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
-            target, a policy factory that cannot be imported by name, is not callable or
-            returns no policy, or a ``pairs_log`` that is not one, is of another match or
+            target, ``batched`` with game mode, ``workers > 1`` or ``pairs_log``, a bad
+            ``batch_tables``, a policy factory that cannot be imported by name, is not
+            callable or returns no policy, or a ``pairs_log`` that is not one, is of another match or
             has a corrupt line or an out-of-range value (naming the line and the field).
         PolicyFailure / PolicyError: see ``play_deal``.
     """
@@ -508,6 +687,15 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive int, got {chunk!r}")
+    if batched:
+        if mode != "deal":
+            raise ValueError("batched matches play deal mode only (mode='deal'); game mode runs unbatched")
+        if workers != 1:
+            raise ValueError(f"a batched match runs in one process (workers=1), got workers={workers!r}")
+        if pairs_log is not None:
+            raise ValueError("a batched match keeps no pairs log (pairs_log=None): run it unbatched to log pairs")
+        if isinstance(batch_tables, bool) or not isinstance(batch_tables, int) or batch_tables < 1:
+            raise ValueError(f"batch_tables must be a positive int, got {batch_tables!r}")
     rules = rules or Rules()
     if mode == "deal":  # the rules a deal match records (its JSON, pairs log): a one-deal game's (RULES.md §8)
         rules = rules.replace(target=None, max_deals=None)
@@ -545,13 +733,13 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         os.replace(tmp, pairs_log)
         log = open(pairs_log, "a", encoding="utf-8")
 
-    def keep(ids: list[int], part: _Tally) -> None:
+    def keep(ids: list[int], part: _Tally, count: bool = True) -> None:
         parts.append((ids, part))
         if log is not None:
             log.write(_chunk_line(ids, part))
             log.flush()
             os.fsync(log.fileno())
-        if bar:
+        if bar and count:
             bar.update(len(ids))
 
     def chunks():  # the pairs to play, in order, cut in chunks (built as they are sent: no list of them all)
@@ -572,7 +760,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
 
         bar = tqdm(total=pairs, initial=pairs - n_todo, desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
     try:
-        if workers == 1 or n_todo == 0:
+        if batched:
+            ids = list(range(pairs))
+            keep(ids, _play_pairs_batched(a_obj, b_obj, ids, seed, rules, batch_tables,
+                                          on_pair=None if bar is None else bar.update), count=False)
+        elif workers == 1 or n_todo == 0:
             for ids in chunks():
                 keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
         else:

@@ -1,0 +1,309 @@
+"""Policies that decide for a batch of tables at once (``belote_env.vector``).
+
+A **batched policy** has ``act_batch(batch) -> actions``: ``batch`` a
+``belote_env.vector.SeatBatch`` (the seats to act at some tables of a ``BatchedGame``:
+their observations, masks and, row by row, their ``InfoSet``), ``actions`` an int64
+``(len(batch),)`` array of legal ids, one a row.
+
+* ``as_batch_policy(policy)``: ``policy`` itself when it has ``act_batch``
+  (``policies.network.NetworkPolicy``, and so the hard tier: its networks decide every row
+  in a few forward passes), else an adapter calling ``policy.act(batch.infoset(i))`` row
+  by row (the rule-based tiers ``easy`` / ``normal``, ``random``, a user's policy).
+* ``make_batch_policy(spec, seed)``: the same from a tier name, model folder or factory
+  (``policies.make_policy``).
+
+The networks' batched forward pass (``network_outputs``): a network whose hidden layers are
+ReLU runs in a compiled kernel (numba) that skips the zero inputs of every layer (an
+observation has about 90 non-zero entries of 618; after the ReLU about 3% of the card
+network's hidden units are non-zero), with the average over the 24 suit renamings of the
+value networks done by renaming the first layer's columns instead of the observations:
+the outputs are those of ``NetworkPolicy``'s one-row pass up to float32 rounding (the
+policy re-decides the rare rows where that rounding could matter,
+``policies.network.BATCH_TIE_MARGIN``). Other networks (tanh, no hidden layer) run in
+torch.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+__all__ = ["as_batch_policy", "make_batch_policy", "LoopBatchPolicy", "network_outputs", "CompiledNet",
+           "suit_orbits"]
+
+
+class LoopBatchPolicy:
+    """A batched policy from any policy with ``act(info)``: row ``i``'s action is
+    ``policy.act(batch.infoset(i))``, rows in order (so a policy drawing random numbers
+    draws them in row order). ``name`` and ``policy`` are the wrapped policy's."""
+
+    def __init__(self, policy: Any):
+        if not callable(getattr(policy, "act", None)):
+            raise TypeError(f"{policy!r} is not a policy: it has no act(info) method")
+        self.policy = policy
+        self.name = getattr(policy, "name", type(policy).__name__)
+
+    def act_batch(self, batch) -> np.ndarray:
+        act = self.policy.act
+        return np.array([act(batch.infoset(i)) for i in range(len(batch))], dtype=np.int64)
+
+    def act(self, info) -> int:
+        return self.policy.act(info)
+
+    def __repr__(self) -> str:
+        return f"LoopBatchPolicy({self.policy!r})"
+
+
+def as_batch_policy(policy: Any):
+    """``policy`` when it has a callable ``act_batch``, else ``LoopBatchPolicy(policy)``.
+    Raises ``TypeError`` for an object with neither ``act_batch`` nor ``act``."""
+    if callable(getattr(policy, "act_batch", None)):
+        return policy
+    return LoopBatchPolicy(policy)
+
+
+def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
+    """``as_batch_policy(policies.make_policy(spec, seed))``: a tier name, a policy factory
+    ``"module.path:attribute"`` or a model folder (errors as ``make_policy``)."""
+    from .registry import make_policy
+
+    return as_batch_policy(make_policy(spec, seed=seed))
+
+
+# ------------------------------------------------------------------ suit renamings
+_ORBITS: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def suit_orbits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How the 24 suit renamings (``policies.network.suit_permutation_tables``) move the
+    observation's columns: ``(fixed, cols, pick)``.
+
+    ``fixed``: the columns no renaming moves; ``cols`` ``(4, L)``: the others, ``cols[s,
+    o]`` the member for suit ``s`` of orbit ``o`` (each orbit holds one column per suit: a
+    card, suit or contract-suit entry of some block); ``pick`` ``(24, 4)``: renamed
+    observation ``p`` holds, at the columns of suit ``t``, the observation's columns of
+    suit ``pick[p, t]`` of the same orbits (``obs[po[p]][cols[t]] == obs[cols[pick[p,
+    t]]]``). Checked when built (``AssertionError`` if the renamings do not act so)."""
+    global _ORBITS
+    if _ORBITS is None:
+        from .network import suit_permutation_tables
+
+        po = suit_permutation_tables()[0].numpy()
+        n = po.shape[1]
+        orbit = [tuple(sorted(set(po[:, i].tolist()))) for i in range(n)]
+        fixed = np.array([i for i in range(n) if len(orbit[i]) == 1], dtype=np.int64)
+        groups = sorted({o for o in orbit if len(o) > 1})
+        assert all(len(o) == 4 for o in groups) and len(fixed) + 4 * len(groups) == n
+        cols = np.ascontiguousarray(np.array(groups, dtype=np.int64).T)  # members sorted: suit order
+        where = {int(c): (o, s) for s in range(4) for o, c in enumerate(cols[s])}
+        pick = np.empty((po.shape[0], 4), dtype=np.int64)
+        for p in range(po.shape[0]):
+            for t in range(4):
+                src = {where[int(po[p, c])] for c in cols[t]}
+                suits = {s for _, s in src}
+                assert len(suits) == 1 and {o for o, _ in src} == set(range(cols.shape[1]))
+                assert all(where[int(po[p, c])][0] == o for o, c in enumerate(cols[t]))
+                pick[p, t] = suits.pop()
+        _ORBITS = fixed, cols, pick
+    return _ORBITS
+
+
+# ------------------------------------------------------------------ compiled forward pass
+@nb.njit(cache=True, nogil=True, fastmath={"contract"})
+def _axpy(y, a, x):
+    """``y += a * x`` (1-D float32, same length)."""
+    for j in range(y.shape[0]):
+        y[j] += a * x[j]
+
+
+@nb.njit(cache=True, nogil=True)
+def _relu_nonzero(h, nz):
+    """Indices of ``h``'s positive entries into ``nz``; returns their count (the other
+    entries are read as 0: ReLU)."""
+    n = 0
+    for j in range(h.shape[0]):
+        if h[j] > 0:
+            nz[n] = j
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True, fastmath={"contract"})
+def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, comb, hw, hb, hdims, w_out, b_out,
+                     out):
+    """``out[i]`` = the average over renamings ``p`` of the network's outputs for
+    ``obs[i]`` renamed by ``p`` (ReLU hidden layers), skipping zero inputs everywhere.
+
+    Layer 1 of renaming ``p``: ``b1 + w_fixed . obs[fixed] + sum_t prod[comb[p, t]]``,
+    ``prod[k] = w_orb[combo_t[k]] . obs[cols[combo_s[k]]]`` (each made once per row).
+    Hidden layers 2.. (``hdims``: their sizes, input size first): weights transposed
+    ``(in, out)`` one after the other in ``hw``, biases in ``hb``. The output layer of
+    renaming ``p`` is ``w_out[p]`` ``(H, W)`` (renamed outputs); ``b_out`` is the sum of
+    the renamings' biases."""
+    m = obs.shape[0]
+    n_orb = cols.shape[1]
+    h1 = b1.shape[0]
+    hmax = h1
+    for d in hdims:
+        hmax = max(hmax, d)
+    n_combo = combo_s.shape[0]
+    n_perm = comb.shape[0]
+    width = out.shape[1]
+    prod = np.empty((n_combo, h1), dtype=np.float32)
+    base = np.empty(h1, dtype=np.float32)
+    h = np.empty(hmax, dtype=np.float32)
+    hn = np.empty(hmax, dtype=np.float32)
+    nz = np.empty(hmax, dtype=np.int64)
+    nz_o = np.empty((4, n_orb), dtype=np.int64)
+    nz_v = np.empty((4, n_orb), dtype=np.float32)
+    n_nz = np.zeros(4, dtype=np.int64)
+    acc = np.empty(width, dtype=np.float32)
+    n_layers = hdims.shape[0] - 1
+    for i in range(m):
+        x = obs[i]
+        base[:] = b1
+        for f in range(fixed.shape[0]):
+            v = x[fixed[f]]
+            if v != 0:
+                _axpy(base, v, w_fixed[f])
+        for s in range(4):
+            c = 0
+            for o in range(n_orb):
+                v = x[cols[s, o]]
+                if v != 0:
+                    nz_o[s, c] = o
+                    nz_v[s, c] = v
+                    c += 1
+            n_nz[s] = c
+        for k in range(n_combo):
+            s, t = combo_s[k], combo_t[k]
+            pk = prod[k]
+            pk[:] = 0.0
+            for c in range(n_nz[s]):
+                _axpy(pk, nz_v[s, c], w_orb[t, nz_o[s, c]])
+        acc[:] = 0.0
+        for p in range(n_perm):
+            p0, p1, p2, p3 = prod[comb[p, 0]], prod[comb[p, 1]], prod[comb[p, 2]], prod[comb[p, 3]]
+            hv = h[:h1]
+            for j in range(h1):
+                hv[j] = base[j] + p0[j] + p1[j] + p2[j] + p3[j]
+            n = _relu_nonzero(hv, nz)
+            w_at = 0
+            b_at = 0
+            x_in, x_out = h, hn
+            for layer in range(n_layers):
+                d_in, d_out = hdims[layer], hdims[layer + 1]
+                y_out = x_out[:d_out]
+                y_out[:] = hb[b_at:b_at + d_out]
+                for c in range(n):
+                    j = nz[c]
+                    _axpy(y_out, x_in[j], hw[w_at + j * d_out:w_at + (j + 1) * d_out])
+                w_at += d_in * d_out
+                b_at += d_out
+                n = _relu_nonzero(y_out, nz)
+                x_in, x_out = x_out, x_in
+            wp = w_out[p]
+            for c in range(n):
+                j = nz[c]
+                _axpy(acc, x_in[j], wp[j])
+        for a in range(width):
+            out[i, a] = (acc[a] + b_out[a]) / n_perm
+
+
+class CompiledNet:
+    """A ``BeloteNet``'s policy-head outputs ``first .. first + width - 1`` for a batch of
+    observations, in the compiled kernel, optionally averaged over the 24 suit renamings as
+    ``NetworkPolicy._value_outputs`` averages them (``table``: how each renaming permutes
+    the outputs, ``suit_permutation_tables()[1]`` or ``bid_permutation_table()``; ``None``:
+    no average). Needs ReLU hidden layers (at least one); raises ``ValueError`` otherwise.
+    The weights are copied when it is built: rebuild it after changing them
+    (``NetworkPolicy`` does, by the parameters' version counters)."""
+
+    def __init__(self, net, first: int, width: int, table=None):
+        import torch
+        from torch import nn
+
+        layers = list(net.mlp_extractor.policy_net)
+        linears = layers[0::2]
+        if (not layers or len(layers) % 2 or not all(isinstance(x, nn.Linear) for x in linears)
+                or not all(isinstance(x, nn.ReLU) for x in layers[1::2])):
+            raise ValueError("the compiled forward pass needs ReLU hidden layers")
+        fixed, cols, pick = suit_orbits()
+        if table is None:
+            pick = np.arange(4, dtype=np.int64)[None, :]  # no renaming
+        with torch.no_grad():
+            w1 = linears[0].weight.detach().float().cpu().numpy()  # (H1, OBS)
+            self.fixed, self.cols = fixed, cols
+            self.w_fixed = np.ascontiguousarray(w1[:, fixed].T)
+            self.w_orb = np.ascontiguousarray(np.stack([w1[:, cols[t]].T for t in range(4)]))  # (4, L, H1)
+            self.b1 = linears[0].bias.detach().float().cpu().numpy().copy()
+            combos = sorted({(int(pick[p, t]), t) for p in range(pick.shape[0]) for t in range(4)})
+            index = {c: k for k, c in enumerate(combos)}
+            self.combo_s = np.array([s for s, _ in combos], dtype=np.int64)
+            self.combo_t = np.array([t for _, t in combos], dtype=np.int64)
+            self.comb = np.array([[index[(int(pick[p, t]), t)] for t in range(4)] for p in range(pick.shape[0])],
+                                 dtype=np.int64)
+            hid = linears[1:]
+            self.hdims = np.array([w1.shape[0]] + [x.out_features for x in hid], dtype=np.int64)
+            self.hw = np.concatenate([x.weight.detach().float().cpu().numpy().T.reshape(-1) for x in hid]
+                                     + [np.zeros(0, np.float32)]).astype(np.float32)
+            self.hb = np.concatenate([x.bias.detach().float().cpu().numpy() for x in hid]
+                                     + [np.zeros(0, np.float32)]).astype(np.float32)
+            w3 = net.action_net.weight.detach().float().cpu().numpy()  # (A, H)
+            b3 = net.action_net.bias.detach().float().cpu().numpy()
+            if table is None:
+                inv = np.arange(width, dtype=np.int64)[None, :]
+            else:
+                t = np.asarray(table.cpu() if hasattr(table, "cpu") else table, dtype=np.int64)
+                inv = np.empty_like(t)  # renaming p's output a is its output j with table[p, j] == a
+                np.put_along_axis(inv, t, np.broadcast_to(np.arange(width), t.shape), 1)
+            self.w_out = np.ascontiguousarray(np.stack([w3[first + inv[p]].T for p in range(inv.shape[0])]))
+            self.b_out = np.stack([b3[first + inv[p]] for p in range(inv.shape[0])]).sum(0, dtype=np.float32)
+        self.width = width
+        self.obs_size = w1.shape[1]
+
+    def __call__(self, obs: np.ndarray, threads: int = 1) -> np.ndarray:
+        """float32 ``(m, OBS_SIZE)`` -> float32 ``(m, width)``; ``threads`` > 1 splits the
+        rows over that many threads (the kernel releases the GIL)."""
+        obs = np.ascontiguousarray(obs[:, :self.obs_size], dtype=np.float32)
+        m = obs.shape[0]
+        out = np.empty((m, self.width), dtype=np.float32)
+        threads = max(1, min(int(threads), m // 16))
+        if threads == 1:
+            self._run(obs, out)
+            return out
+        from concurrent.futures import ThreadPoolExecutor
+
+        cuts = np.linspace(0, m, threads + 1).astype(int)
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda k: self._run(obs[cuts[k]:cuts[k + 1]], out[cuts[k]:cuts[k + 1]]), range(threads)))
+        return out
+
+    def _run(self, obs: np.ndarray, out: np.ndarray) -> None:
+        _relu_mlp_kernel(obs, self.fixed, self.cols, self.w_fixed, self.w_orb, self.b1, self.combo_s, self.combo_t,
+                         self.comb, self.hw, self.hb, self.hdims, self.w_out, self.b_out, out)
+
+
+def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, compiled: CompiledNet | None = None,
+                    threads: int = 1) -> np.ndarray:
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head for each row of
+    ``obs`` (float32 ``(m, OBS_SIZE)``), averaged over the 24 suit renamings when
+    ``table`` is given (see ``CompiledNet``): with ``compiled`` (a ``CompiledNet`` of that
+    network) in the compiled kernel, else in torch (all rows x renamings in one pass)."""
+    if compiled is not None:
+        return compiled(obs, threads)
+    import torch
+
+    from .network import suit_permutation_tables
+
+    with torch.inference_mode():
+        x = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32))
+        if table is None:
+            return net.logits(x)[:, first:first + width].numpy()
+        po, _ = suit_permutation_tables()
+        m = x.shape[0]
+        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
+        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).numpy()

@@ -1,0 +1,126 @@
+"""Batched duplicate matches (``duplicate_match(batched=True)``, ``belote eval --batched``):
+the same decks, dealers and redeals as the unbatched match, so for deterministic policies
+the same tallies (point differences, deal wins, contracts taken and made, capots, void
+deals, decisions per side), under the default rules and a rule mix (declarations by
+choice, optional belote, no-trump / all-trump in round 2, the next dealer after a void)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from belote_env import Rules
+from belote_env.actions import PASS
+from policies import make_policy
+from policies.base import PolicyError
+from training.evaluate import PolicyFailure, _play_pairs, _play_pairs_batched, duplicate_match
+
+MIX = Rules(declarations="choice", belote="optional", round2_no_trump_all_trump=True, all_pass_redeal="next_dealer")
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(n)
+
+
+def _fields(t):
+    return {k: getattr(t, k) for k in ("diffs", "deal_wins", "game_wins", "deals", "taken", "made", "capots",
+                                       "voids", "moves")}
+
+
+@pytest.mark.parametrize("rules", [Rules(), MIX], ids=["default", "mix"])
+@pytest.mark.parametrize("a,b", [("normal", "easy"), ("hard", "normal"), ("easy", "hard")])
+def test_batched_tally_equals_unbatched(a, b, rules):
+    pa, pb = make_policy(a, seed=0), make_policy(b, seed=1)
+    ids = list(range(40))
+    want = _fields(_play_pairs(pa, pb, ids, 11, rules, "deal"))
+    for tables in (80, 7):  # every copy at once; a few tables refilled as deals end
+        got = _fields(_play_pairs_batched(pa, pb, ids, 11, rules, tables=tables))
+        assert got == want, tables
+    assert want["deals"] == 80 and sum(want["moves"]) > 80 * 30
+
+
+class _Shy:
+    """easy, but passing in the auction without two jacks: many deals are passed out."""
+
+    name = "shy"
+
+    def __init__(self):
+        self.easy = make_policy("easy")
+
+    def act(self, info):
+        if PASS in info.legal_actions and sum(info.hand >> (8 * s + 4) & 1 for s in range(4)) < 2:
+            return PASS
+        return self.easy.act(info)
+
+
+def test_void_deals_redealt_as_unbatched():
+    """Passed-out deals are redealt from the next redeal's deck at that table; under
+    ``next_dealer`` the dealer moves on there only."""
+    pa, pb = _Shy(), make_policy("easy")
+    for rules in (Rules(), MIX):
+        want = _fields(_play_pairs(pa, pb, range(60), 5, rules, "deal"))
+        got = _fields(_play_pairs_batched(pa, pb, list(range(60)), 5, rules, tables=33))
+        assert got == want and want["voids"] > 20
+
+
+def test_duplicate_match_batched_result():
+    u = duplicate_match("hard", "normal", 30, seed=4, rules=MIX)
+    v = duplicate_match("hard", "normal", 30, seed=4, rules=MIX, batched=True, batch_tables=16)
+    du, dv = u.to_dict(), v.to_dict()
+    for k in ("a_ms_per_move", "b_ms_per_move"):
+        del du[k], dv[k]
+    assert du == dv and u.pair_scores == v.pair_scores
+
+
+def test_batched_refuses_what_it_does_not_do(tmp_path):
+    for kw in ({"mode": "game", "rules": Rules(target=500)}, {"workers": 2}, {"pairs_log": tmp_path / "p.jsonl"},
+               {"batch_tables": 0}):
+        with pytest.raises(ValueError, match="batch"):
+            duplicate_match("easy", "random", 2, batched=True, **kw)
+
+
+class _Bad:
+    name = "bad"
+
+    def act(self, info):
+        return 200 if len(info.tricks) == 3 else info.legal_actions[0]
+
+
+class _Passer:
+    name = "passer"
+
+    def act(self, info):
+        return PASS if PASS in info.legal_actions else info.legal_actions[0]
+
+
+def test_batched_failures():
+    with pytest.raises(PolicyFailure, match="illegal action 200") as e:
+        duplicate_match(_Bad(), "easy", 3, batched=True)
+    rec = e.value.record
+    assert e.value.policy == "bad" and rec["deals"] and len(rec["deals"][-1]["actions"]) > 12
+    with pytest.raises(PolicyError, match="passed out"):
+        duplicate_match(_Passer(), _Passer(), 2, batched=True)
+
+
+def test_cli_batched(tmp_path, capsys):
+    from training.cli import main
+
+    out = tmp_path / "r.json"
+    assert main(["eval", "normal", "easy", "--pairs", "12", "--seed", "3", "--batched", "--no-progress",
+                 "--json", str(out)]) == 0
+    batched = json.loads(out.read_text())
+    assert main(["eval", "normal", "easy", "--pairs", "12", "--seed", "3", "--no-progress", "--json", str(out)]) == 0
+    plain = json.loads(out.read_text())
+    for d in (batched, plain):
+        del d["a_ms_per_move"], d["b_ms_per_move"]
+    assert batched == plain
+    assert main(["eval", "normal", "easy", "--games", "2", "--batched", "--no-progress"]) == 2
+    assert "deal mode only" in capsys.readouterr().err
+    np.testing.assert_equal(batched["deals"], 24)
