@@ -14,7 +14,7 @@ from policies.network import BeloteNet, CheckpointError, load_model, save_model
 from training.cli import main
 from training.config import ConfigError, TrainConfig, load_config
 
-TINY = {"exp_name": "smoke", "total_timesteps": 2048, "n_tables": 4, "n_steps": 32, "batch_size": 128,
+TINY = {"exp_name": "smoke", "total_timesteps": 2048, "n_tables": 16, "n_steps": 32, "batch_size": 128,
         "n_epochs": 1, "net_pi": [32], "net_vf": [32], "checkpoint_every": 1024, "eval_pairs": 5}
 
 

@@ -147,6 +147,23 @@ class TrainConfig:
     average: -55 points per deal at random play; self-play that learns its bids from the
     start learns to pass every hand and then plays no cards at all.) 0: bids learned from
     the start."""
+    bid_learner: str = "ppo"
+    """Who learns the learner's classic bids: ``ppo`` (the policy network, with the cards)
+    or ``q`` (engine ``batched`` only: a bid-value network learned from the learner's own
+    deals, ``training.vector_selfplay.BidLearner``, epsilon-greedy; saved in the model's
+    ``bids/`` folder and played greedily)."""
+    bid_epsilon: float = 0.1
+    """``bid_learner: q``: probability of a uniformly random legal bid in training."""
+    bid_lr: float = 0.001
+    """``bid_learner: q``: Adam learning rate of the bid-value network."""
+    bid_net: list[int] = field(default_factory=lambda: [256, 256])
+    """``bid_learner: q``: hidden layers of the bid-value network."""
+    bid_replay: int = 200_000
+    """``bid_learner: q``: the latest bids kept for its regression."""
+    bid_fit_steps: int = 32
+    """``bid_learner: q``: Adam steps after each rollout."""
+    bid_fit_batch: int = 1024
+    """``bid_learner: q``: bids per step."""
     torch_threads: int = 2
     """torch intra-op threads of the PPO update (the batched engine's rollouts run on one
     thread: their forward passes are too small to share)."""
@@ -163,7 +180,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
                 "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
-                "max_snapshots", "imitation_deals", "imitation_epochs", "workers", "random_bids_until")
+                "max_snapshots", "imitation_deals", "imitation_epochs", "workers", "random_bids_until", "bid_replay",
+                "bid_fit_steps", "bid_fit_batch")
         may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals", "random_bids_until")
         for name in ints:
             v = getattr(self, name)
@@ -187,6 +205,13 @@ class TrainConfig:
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
         if self.engine not in ("batched", "reference"):
             raise ConfigError(f"config key 'engine' must be 'batched' or 'reference', got {self.engine!r}")
+        if self.bid_learner not in ("ppo", "q"):
+            raise ConfigError(f"config key 'bid_learner' must be 'ppo' or 'q', got {self.bid_learner!r}")
+        if self.bid_learner == "q" and self.engine != "batched":
+            raise ConfigError("config key 'bid_learner: q' needs engine 'batched'")
+        check_number("bid_epsilon", self.bid_epsilon, 0.0, 1.0)
+        check_number("bid_lr", self.bid_lr)
+        check_layers("bid_net", self.bid_net)
         if self.random_bids_until and self.engine != "batched":
             raise ConfigError("config key 'random_bids_until' needs engine 'batched'")
         if self.engine == "batched" and self.workers != 1:

@@ -27,6 +27,7 @@ declare more data than the run's optimizer state can hold (``_optimizer_bound``)
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -51,7 +52,8 @@ from belote_env import ACTION_TABLE_VERSION
 from belote_env.actions import NUM_ACTIONS
 from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text, short_repr
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
-from policies.network import BeloteNet, CheckpointError, NetworkPolicy, load_model, save_model
+from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, BeloteNet, CheckpointError, NetworkPolicy, load_model,
+                              save_model)
 
 from .config import ConfigError, TrainConfig
 from .vector_selfplay import bf16_supported, use_bf16
@@ -110,13 +112,45 @@ def _atomic_folder(folder: Path, write) -> Path:
     return folder
 
 
+def _bid_net(model: SelfPlayPPO) -> BeloteNet | None:
+    """The learner's bid-value network (``bid_learner: q``), or None."""
+    bids = getattr(getattr(model, "collector", None), "bids", None)
+    return None if bids is None else bids.net
+
+
+def bid_actions_of(rules) -> list[int]:
+    """The classic bid ids the rules use (RULES.md §3.2-§3.3): pass, take, name a suit, and
+    no-trump / all-trump with ``round2_no_trump_all_trump``."""
+    return list(range(32, 40 if rules.round2_no_trump_all_trump else 38))
+
+
+def save_bid_net(folder: Path, net: BeloteNet, cfg: TrainConfig, extra: dict | None = None) -> None:
+    """Write a bid-value network into ``folder/bids/`` (``policies.network.load_bid_net``)."""
+    save_model(folder / BIDS_SUBDIR, net.state_dict(), net.config,
+               {"kind": BID_VALUES_KIND, "suit_average": False, "bid_actions": bid_actions_of(cfg.rules_obj),
+                **(extra or {})})
+
+
+def learner_policy(model: SelfPlayPPO, cfg: TrainConfig, **kwargs) -> NetworkPolicy:
+    """The learner as a policy: its policy network, and its bid-value network if it has one."""
+    bids = _bid_net(model)
+    if bids is not None:
+        bids = copy.deepcopy(bids).eval()
+        kwargs.update(bid_net=bids, bid_actions=bid_actions_of(cfg.rules_obj))
+    return NetworkPolicy(_policy_net(model, cfg), **kwargs)
+
+
 def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name: str, trainer: dict | None = None,
                     extra: dict | None = None) -> Path:
-    """Write a checkpoint folder atomically (model, metadata, optimizer, trainer state)."""
+    """Write a checkpoint folder atomically (model, metadata, optimizer, trainer state; the
+    bid-value network in ``bids/`` with ``bid_learner: q``)."""
     def write(tmp: Path) -> None:
         save_model(tmp, model.policy.state_dict(), net_config(cfg), {
             "run_name": run_name, "timesteps": int(model.num_timesteps),
             "rules": cfg.rules_obj.to_dict(), "config": cfg.to_dict(), **(extra or {})})
+        bids = _bid_net(model)
+        if bids is not None:
+            save_bid_net(tmp, bids, cfg, {"timesteps": int(model.num_timesteps)})
         th.save(model.policy.optimizer.state_dict(), tmp / "optimizer.pt")
         (tmp / "trainer.json").write_text(json.dumps({"timesteps": int(model.num_timesteps), **(trainer or {})}))
 
@@ -179,9 +213,15 @@ class _Progress(BaseCallback):
             self.pbar.set_postfix(steps_per_s=f"{fps:.0f}")
         if cfg.snapshot_every and self.collector.pool is not None and n >= st["next_snapshot"]:
             folder = self.run_dir / "pool" / f"snap_{n:09d}"
-            net = _policy_net(self.model, cfg)
-            _atomic_folder(folder, lambda tmp: save_model(tmp, net.state_dict(), net.config, {"timesteps": n}))
-            self.collector.add_snapshot(NetworkPolicy(net, deterministic=False, seed=n, name=f"snapshot@{n}"))
+            snap = learner_policy(self.model, cfg, deterministic=False, seed=n, name=f"snapshot@{n}")
+
+            def write(tmp: Path) -> None:
+                save_model(tmp, snap.net.state_dict(), snap.net.config, {"timesteps": n})
+                if snap.bid_net is not None:
+                    save_bid_net(tmp, snap.bid_net, cfg, {"timesteps": n})
+
+            _atomic_folder(folder, write)
+            self.collector.add_snapshot(snap)
             st["snapshots"] = (st["snapshots"] + [folder.name])[-cfg.max_snapshots:]
             while st["next_snapshot"] <= n:
                 st["next_snapshot"] += cfg.snapshot_every
@@ -202,10 +242,10 @@ class _Progress(BaseCallback):
 def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, seed: int) -> dict:
     from .evaluate import duplicate_match
 
-    agent = NetworkPolicy(_policy_net(model, cfg), name="learner")
+    agent = learner_policy(model, cfg, name="learner")
     out = {}
     for tier in tiers:
-        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj)
+        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=True)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)
         logger.record(f"charts/mean_diff_vs_{tier}", r.mean_diff)
         out[f"vs_{tier}"] = r.to_dict()
@@ -343,8 +383,9 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
     meta_path = path.parent / "meta.json"
     t = trainer["timesteps"]
     total = max(cfg.total_timesteps, _saved_setting(meta_path, meta, cfg, "total_timesteps"))
-    rollout = max(4 * cfg.n_tables * cfg.n_steps, 4 * _saved_setting(meta_path, meta, cfg, "n_tables")
-                  * _saved_setting(meta_path, meta, cfg, "n_steps"))
+    per_table = 1 if cfg.engine == "batched" else 4  # decisions per table and rollout step
+    rollout = per_table * max(cfg.n_tables * cfg.n_steps, _saved_setting(meta_path, meta, cfg, "n_tables")
+                              * _saved_setting(meta_path, meta, cfg, "n_steps"))
     if t > total + rollout - 1:  # the last rollout may pass total_timesteps by less than one rollout
         raise CheckpointError(f"{path}: corrupt trainer state, 'timesteps' must be an int in 0..{total + rollout - 1} "
                               f"(the run's total_timesteps {total} plus less than one rollout of {rollout}), got "
@@ -625,6 +666,15 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
         policy_kwargs=_policy_kwargs(cfg), seed=cfg.seed, device="cpu", verbose=0)
     model.collector = collector
     model.random_bids_until = cfg.random_bids_until
+    model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
+    if cfg.bid_learner == "q":
+        from .vector_selfplay import BidLearner
+
+        collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, cfg.seed + done,
+                                    cfg.activation)
+        if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
+            bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
+            collector.bids.net.load_state_dict(bid_net.state_dict())
     if cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported()):
         use_bf16(model.policy)
     logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))

@@ -34,7 +34,7 @@ from belote_env.table import NUM_SEATS, NUM_TEAMS, TEAM_OF
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.observation import encode_tables_kernel
 
-__all__ = ["VectorCollector", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
+__all__ = ["VectorCollector", "BidLearner", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
 
 #: decisions one deal can hold: 8 bids, 32 cards, a declaration and an announcement per seat
 MAX_DEAL_DECISIONS = 8 + 32 + 2 * NUM_SEATS
@@ -145,7 +145,10 @@ def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, 
     logits = policy.action_net(latent_pi).masked_fill(~th.from_numpy(mask).bool(), -1e8)
     logp = th.log_softmax(logits, dim=1)
     act = (logp - th.log(-th.log(th.rand_like(logp)))).argmax(1, keepdim=True)  # Gumbel-max: a draw of softmax
-    return act.numpy().reshape(-1), values, logp.gather(1, act).reshape(-1)
+    chosen = logp.gather(1, act).reshape(-1)
+    if not bool(th.isfinite(chosen).all()) or bool((chosen < -1e6).any()):
+        raise FloatingPointError("the policy's outputs are not finite (training diverged): no legal action drawn")
+    return act.numpy().reshape(-1), values, chosen
 
 
 class VectorCollector:
@@ -189,6 +192,9 @@ class VectorCollector:
         #: draw the learner's bids uniformly among the legal ones and leave them out of the
         #: rollouts (the trainer sets it while ``random_bids_until`` is not reached)
         self.random_bids = False
+        #: a ``BidLearner`` making every learner bid (set by the trainer), else None
+        self.bids: BidLearner | None = None
+        self._bid_rows: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(n_tables)]
         self._diff_by_kind: dict[str, list[float]] = {}
 
     # ------------------------------------------------------------------ storage
@@ -248,11 +254,21 @@ class VectorCollector:
         learner = (self.kind == _SELF) | (_TEAM[seats] == self.learner_team)
         actions = np.empty(self.n_tables, dtype=np.int64)
         opponent = ~learner
-        if self.random_bids:  # the learner's bids drawn uniformly, not learned from
+        if self.random_bids or self.bids is not None:  # the learner's bids: not PPO's
             bidding = learner & (g.state[:, COL["phase"]] == 0)
             if bidding.any():
-                actions[bidding] = g.random_actions()[bidding]
                 learner &= ~bidding
+                if self.random_bids:  # drawn uniformly, not learned from
+                    actions[bidding] = g.random_actions()[bidding]
+                else:
+                    bt = np.flatnonzero(bidding)
+                    bo = np.empty((len(bt), OBS_SIZE), dtype=np.float32)
+                    bs = seats[bt].astype(np.int64)
+                    encode_tables_kernel(g.state, g.bids, g.mask, g.points, bt, bs, bo)
+                    chosen = self.bids.choose(bo, g.mask[bt])
+                    actions[bt] = chosen
+                    for i, j in enumerate(bt.tolist()):
+                        self._bid_rows[j].append((bo[i], int(chosen[i]), int(bs[i])))
         lt = np.flatnonzero(learner)
         if len(lt):
             m = len(lt)
@@ -284,6 +300,18 @@ class VectorCollector:
         if g.done.any():
             self._end_deals(np.flatnonzero(g.done))
 
+    def _end_bids(self, tables: np.ndarray, rewards: np.ndarray) -> None:
+        """The bids made at ``tables`` get their seat's reward as target (``BidLearner``)."""
+        obs, act, tgt = [], [], []
+        for i, j in enumerate(tables.tolist()):
+            for o, a, seat in self._bid_rows[j]:
+                obs.append(o)
+                act.append(a)
+                tgt.append(rewards[i, seat])
+            self._bid_rows[j] = []
+        if act:
+            self.bids.add(np.stack(obs), np.array(act, dtype=np.int64), np.array(tgt, dtype=np.float32))
+
     def _end_deals(self, tables: np.ndarray) -> None:
         g = self.game
         void = g.result[tables, 2] == OUTCOMES.index("void")
@@ -296,6 +324,8 @@ class VectorCollector:
             if not len(tables):
                 return
         rewards = g.rewards[tables] * self.reward_scale
+        if self.bids is not None:
+            self._end_bids(tables, rewards)
         _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,
                 self.done, self.complete, self.gamma, self.lam)
         for j in tables.tolist():
@@ -333,6 +363,83 @@ class VectorCollector:
         return out
 
 
+class BidLearner:
+    """Q-learning of the classic bids from the learner's own deals (Monte Carlo targets).
+
+    Every learner bid (pass, take, name a contract: ids 32..39) is chosen by a bid-value
+    network ``net`` (a ``policies.network.BeloteNet`` whose outputs 32..39 value the bids,
+    in reward units: the deal's point difference / 162 for the bidder's team):
+    epsilon-greedy in training (a uniformly random legal bid with probability
+    ``epsilon``), greedy when played (``policies.network.NetworkPolicy``'s ``bid_net``,
+    saved in a model's ``bids/`` folder). Each bid's target is the reward of the deal the
+    bidder's seat then played (void deals go on into the redeal); ``fit`` regresses the
+    chosen bid's value on it over a replay of the latest ``replay`` bids. The card play
+    stays with PPO. Why not PPO for the bids: taking loses on average while card play is
+    weak (-55 points per deal at random play), so a policy gradient learns to pass every
+    hand before the card play improves, and with every deal void nothing more is learned;
+    a value per bid, with exploration, keeps learning what each bid is worth as the card
+    play gets better.
+    """
+
+    def __init__(self, hidden: list[int], lr: float, epsilon: float, replay: int, seed: int,
+                 activation: str = "relu"):
+        from policies.network import BeloteNet
+
+        self.net = BeloteNet(pi=list(hidden), vf=[8], activation=activation)
+        self.opt = th.optim.Adam(self.net.parameters(), lr=lr)
+        self.epsilon, self.cap = epsilon, replay
+        self.rng = np.random.default_rng(seed)
+        self.gen = th.Generator().manual_seed(seed)
+        self.obs = np.zeros((replay, OBS_SIZE), dtype=np.float32)
+        self.action = np.zeros(replay, dtype=np.int64)
+        self.target = np.zeros(replay, dtype=np.float32)
+        self.size = self.pos = self.added = 0
+        self.loss = float("nan")
+
+    @th.no_grad()
+    def choose(self, obs: np.ndarray, mask: np.ndarray, explore: bool = True) -> np.ndarray:
+        """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, NUM_ACTIONS)``)."""
+        q = self.net.logits(th.from_numpy(obs))[:, 32:40].numpy()
+        legal = mask[:, 32:40].astype(bool)
+        q = np.where(legal, q, -np.inf)
+        out = 32 + q.argmax(1)
+        if explore and self.epsilon > 0:
+            rand = self.rng.random(len(out)) < self.epsilon
+            if rand.any():
+                noise = np.where(legal[rand], self.rng.random((int(rand.sum()), 8)), -1.0)
+                out[rand] = 32 + noise.argmax(1)
+        return out
+
+    def add(self, obs: np.ndarray, action: np.ndarray, target: np.ndarray) -> None:
+        """Add finished bids (observations, bid ids, targets) to the replay (a ring)."""
+        for i in range(0, len(action), self.cap):
+            o, a, t = obs[i:i + self.cap], action[i:i + self.cap], target[i:i + self.cap]
+            n = len(a)
+            idx = (self.pos + np.arange(n)) % self.cap
+            self.obs[idx], self.action[idx], self.target[idx] = o, a, t
+            self.pos = (self.pos + n) % self.cap
+            self.size = min(self.cap, self.size + n)
+            self.added += n
+
+    def fit(self, steps: int, batch: int) -> float:
+        """``steps`` Adam steps of squared error on batches drawn from the replay; returns
+        the mean loss (nan when the replay is empty)."""
+        if self.size < batch:
+            return float("nan")
+        total = 0.0
+        for _ in range(steps):
+            idx = th.randint(0, self.size, (batch,), generator=self.gen)
+            q = self.net.logits(th.from_numpy(self.obs[idx.numpy()]))
+            chosen = q.gather(1, th.from_numpy(self.action[idx.numpy()])[:, None])[:, 0]
+            loss = ((chosen - th.from_numpy(self.target[idx.numpy()])) ** 2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            total += loss.item()
+        self.loss = total / steps
+        return self.loss
+
+
 def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
     """Play ``model.collector`` (a ``VectorCollector``) until ``n_rollout_steps * n_envs``
     decisions are finished, then fill ``rollout_buffer`` (shape ``(n_rollout_steps,
@@ -350,6 +457,10 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
     finally:
         th.set_num_threads(threads)
     d = col.take(need)
+    if col.bids is not None:
+        col.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
+        model.logger.record("train/bid_value_loss", col.bids.loss)
+        model.logger.record("train/bid_samples", col.bids.added)
     shape = (n_rollout_steps, rb.n_envs)
     rb.observations[:] = d["obs"].reshape(shape + rb.obs_shape)
     rb.actions[:] = d["action"].reshape(shape + (1,))
