@@ -106,3 +106,18 @@ def test_bf16_keeps_weights_float32_and_outputs_close():
     out = model.policy.mlp_extractor(obs)[0]
     assert out.dtype == th.float32 and all(p.dtype == th.float32 for p in model.policy.parameters())
     assert th.allclose(out, ref, atol=0.05)
+
+
+def test_policy_step_never_draws_a_masked_action_even_when_a_uniform_draw_is_one(monkeypatch):
+    """torch's float32 uniform draws can round up to 1.0; the Gumbel-max draw must still pick
+    a legal action (it once picked a masked one: -log(-log(1)) is +inf)."""
+    model = _model(4)
+    col = VectorCollector(Rules(target=None), 64, seed=1)
+    from belote_env.vector import encode_batch
+
+    obs = encode_batch(col.game)
+    mask = col.game.mask.astype(bool)
+    monkeypatch.setattr(th, "rand_like", lambda x: th.ones_like(x))
+    with th.no_grad():
+        act, _, logp = policy_step(model.policy, obs, mask)
+    assert mask[np.arange(64), act].all() and bool(th.isfinite(logp).all())

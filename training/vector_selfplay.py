@@ -144,7 +144,10 @@ def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, 
     values = policy.value_net(latent_vf)
     logits = policy.action_net(latent_pi).masked_fill(~th.from_numpy(mask).bool(), -1e8)
     logp = th.log_softmax(logits, dim=1)
-    act = (logp - th.log(-th.log(th.rand_like(logp)))).argmax(1, keepdim=True)  # Gumbel-max: a draw of softmax
+    # Gumbel-max: a draw of the softmax. torch's float32 uniform draws can round up to 1.0
+    # exactly (-log(-log(1)) = +inf would pick a masked action): keep u inside (0, 1)
+    u = th.rand_like(logp).clamp_(1e-30, 1.0 - 2.0 ** -24)
+    act = (logp - th.log(-th.log(u))).argmax(1, keepdim=True)
     chosen = logp.gather(1, act).reshape(-1)
     if not bool(th.isfinite(chosen).all()) or bool((chosen < -1e6).any()):
         raise FloatingPointError("the policy's outputs are not finite (training diverged): no legal action drawn")
