@@ -69,3 +69,45 @@ def test_bad_input_is_named():
         BatchedGame(0)
     with pytest.raises(ValueError, match="float32"):
         encode_batch(g, out=np.zeros((2, OBS_SIZE), dtype=np.float64))
+
+
+def test_seat_batch_holds_no_hidden_card():
+    """A SeatBatch keeps copies of its tables' public rows and the acting seats' own hands:
+    no game, no deck, no other hand (RULES.md §11), yet the same observations and InfoSets."""
+    from belote_env.vector import SeatBatch, infoset_of
+
+    g = BatchedGame(32, Rules(declarations="auto", belote="optional"), seed=9)
+    for _ in range(120):
+        g.step(g.random_actions())
+        b = SeatBatch(g, np.arange(0, 32, 3))
+        np.testing.assert_array_equal(b.obs, encode_batch(g)[b.tables])
+        for i, j in enumerate(b.tables.tolist()):
+            assert b.infoset(i) == infoset_of(g, j, int(g.current[j]))
+    held = vars(b._rows) if hasattr(b._rows, "__dict__") else {k: getattr(b._rows, k) for k in b._rows.__slots__}
+    assert not any(isinstance(v, BatchedGame) for v in held.values()) and not hasattr(b, "_game")
+    st = b._rows.state
+    for i, seat in enumerate(b.seats.tolist()):
+        for other in range(4):
+            if other != seat:
+                assert st[i, COL["hand0"] + other] == 0
+        assert st[i, COL["pairs"]] & ~(0xF << (4 * seat)) == 0
+
+
+def test_step_checks_every_table_first_and_random_actions_checks_out():
+    g = BatchedGame(3, seed=0)
+    before = g.state.copy()
+    a = g.random_actions()
+    a[2] = 5  # a card id while bidding
+    with pytest.raises(ValueError, match="illegal action 5 at table 2"):
+        g.step(a)
+    np.testing.assert_array_equal(g.state, before)  # nothing stepped
+    with pytest.raises(ValueError, match="out of range 0..111"):
+        g.step(np.array([2 ** 64 - 1, 32, 32], dtype=np.uint64))
+    with pytest.raises(ValueError, match="int64 array of shape"):
+        g.random_actions(out=np.empty(1, dtype=np.int64))
+    with pytest.raises(ValueError, match="tables must be indices"):
+        g.reset(tables=[-1])
+    ro = np.zeros((3, OBS_SIZE), dtype=np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        encode_batch(g, out=ro)

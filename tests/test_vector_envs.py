@@ -713,3 +713,11 @@ def test_maskable_ppo_learns_on_the_sb3_vec_env():
     # 0.020, untrained (greedy from its initial weights) 0.180, in about 1.2 s of learning
     assert (trained - random_play).mean() > 0.1, (trained.mean(), random_play.mean())
     assert (trained - untrained).mean() > 0.02, (trained.mean(), untrained.mean())
+
+
+def test_seed_none_at_construction_is_refused_with_the_reason():
+    from belote_env.vector.envs import BeloteGymVectorEnv, BeloteSB3VecEnv, BeloteVectorEnv
+
+    for cls in (BeloteVectorEnv, BeloteGymVectorEnv, BeloteSB3VecEnv):
+        with pytest.raises(ValueError, match=r"seed must be an int in 0..2\*\*63-1 at construction"):
+            cls(2, seed=None)

@@ -121,3 +121,18 @@ def test_policy_step_never_draws_a_masked_action_even_when_a_uniform_draw_is_one
     with th.no_grad():
         act, _, logp = policy_step(model.policy, obs, mask)
     assert mask[np.arange(64), act].all() and bool(th.isfinite(logp).all())
+
+
+@pytest.mark.parametrize("mode", ["scaled", "points", "win"])
+def test_reward_modes_scale_the_point_difference_as_point_reward(mode):
+    from belote_env.driver import point_reward
+
+    model = _model(8)
+    col = VectorCollector(Rules(target=None), 8, seed=4, reward_mode=mode)
+    while col.n_ready < 300:
+        col.step(model.policy)
+    d = col.take(300)
+    allowed = {point_reward(x, mode) for x in range(-600, 601)}
+    assert d["done"].any() and set(d["reward"][d["done"]].tolist()) <= allowed
+    if mode == "win":
+        assert set(d["reward"][d["done"]].tolist()) <= {-1.0, 0.0, 1.0}

@@ -154,6 +154,13 @@ def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, 
     return act.numpy().reshape(-1), values, chosen
 
 
+def _seat_rewards(diffs: np.ndarray, mode: str) -> np.ndarray:
+    """Each seat's reward from its team's point difference (``driver.point_reward``, the one
+    place a difference is scaled), float64 of ``diffs``' shape."""
+    return np.array([point_reward(int(d), mode) for d in diffs.ravel().tolist()],
+                    dtype=np.float64).reshape(diffs.shape)
+
+
 class VectorCollector:
     """Plays ``n_tables`` batched tables; the learner's decisions are batched.
 
@@ -175,7 +182,8 @@ class VectorCollector:
         from .selfplay import PERFECT_SIZE
 
         self.rules, self.n_tables, self.pool, self.perfect = rules, n_tables, pool, perfect
-        self.gamma, self.lam, self.reward_scale = gamma, gae_lambda, point_reward(1, reward_mode)
+        point_reward(0, reward_mode)  # raises ValueError for an unknown mode
+        self.gamma, self.lam, self.reward_mode = gamma, gae_lambda, reward_mode
         self.game = BatchedGame(n_tables, rules, seed=seed)
         self.rng = random.Random(seed)
         self.width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
@@ -326,7 +334,7 @@ class VectorCollector:
             tables = tables[~void | long]  # too many voids in a row: end there, reward 0
             if not len(tables):
                 return
-        rewards = g.rewards[tables] * self.reward_scale
+        rewards = _seat_rewards(g.rewards[tables], self.reward_mode)
         if self.bids is not None:
             self._end_bids(tables, rewards)
         _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,

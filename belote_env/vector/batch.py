@@ -11,10 +11,33 @@ from __future__ import annotations
 import numpy as np
 
 from ..observation import OBS_SIZE
+from ..table import NUM_SEATS
+from .engine import COL
 from .infoset import infoset_of
 from .observation import encode_tables_kernel
 
 __all__ = ["SeatBatch"]
+
+
+class _PublicRows:
+    """Copies of some tables' rows with every hidden card blanked: the other seats' hands
+    and first hands, and which belote pairs they hold (the deck and the tables' streams are
+    not copied). What ``SeatBatch`` keeps, so a policy holding one can read nothing hidden
+    (RULES.md §11); the encoder and ``infoset_of`` read it as they read a ``BatchedGame``."""
+
+    __slots__ = ("state", "bids", "mask", "points", "rules", "n", "current")
+
+    def __init__(self, game, tables: np.ndarray, seats: np.ndarray):
+        st = game.state[tables].copy()
+        for s in range(NUM_SEATS):
+            other = seats != s
+            st[other, COL["hand0"] + s] = 0
+            st[:, COL["first_hand0"] + s] = 0
+        own = np.left_shift(np.int64(0xF), 4 * seats)
+        st[:, COL["pairs"]] &= own
+        self.state, self.bids, self.mask = st, game.bids[tables].copy(), game.mask[tables].copy()
+        self.points, self.rules, self.n = game.points, game.rules, len(tables)
+        self.current = st[:, COL["current"]]
 
 
 class SeatBatch:
@@ -28,16 +51,17 @@ class SeatBatch:
             v1), encoded on first access.
         rules: the game's ``Rules``.
     ``infoset(i)`` is row ``i``'s ``InfoSet`` (the same as ``GameState.information_set``).
-    The game itself (which holds every hand) is not exposed.
+    The batch holds copies of its tables' public rows and the acting seats' own hands
+    only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
     """
 
-    __slots__ = ("_game", "tables", "seats", "mask", "_obs", "rules")
+    __slots__ = ("_rows", "tables", "seats", "mask", "_obs", "rules")
 
     def __init__(self, game, tables):
-        self._game = game
         self.tables = np.asarray(tables, dtype=np.int64)
         self.seats = game.current[self.tables].astype(np.int64)
-        self.mask = game.mask[self.tables]
+        self._rows = _PublicRows(game, self.tables, self.seats)
+        self.mask = self._rows.mask
         self.rules = game.rules
         self._obs = None
 
@@ -47,11 +71,12 @@ class SeatBatch:
     @property
     def obs(self) -> np.ndarray:
         if self._obs is None:
-            g = self._game
+            r = self._rows
             self._obs = np.empty((len(self.tables), OBS_SIZE), dtype=np.float32)
-            encode_tables_kernel(g.state, g.bids, g.mask, g.points, self.tables, self.seats, self._obs)
+            encode_tables_kernel(r.state, r.bids, r.mask, r.points, np.arange(len(self.tables), dtype=np.int64),
+                                 self.seats, self._obs)
         return self._obs
 
     def infoset(self, i: int):
         """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``)."""
-        return infoset_of(self._game, int(self.tables[i]), int(self.seats[i]))
+        return infoset_of(self._rows, int(i), int(self.seats[i]))

@@ -49,18 +49,18 @@ _NAMES = (
     "decl_points0", "decl_points1", "decl_points2", "decl_points3",
     "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
     "deal_points0", "deal_points1", "outcome", "n_actions", "deals", "first_hand0", "first_hand1", "first_hand2",
-    "first_hand3", *(f"seq{i}" for i in range(32)),
+    "first_hand3", "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(32)),
 )
 #: column index of each state field (``BatchedGame.state[:, COL["hand0"] + seat]``, ...)
 COL = {n: i for i, n in enumerate(_NAMES)}
 NCOL = len(_NAMES)
 (PH, CUR, DEALER, ROUND, NBIDS, DENOM, TAKER, TURNED, LEADER, TLEN, NTRICKS, TRICK, HAND, PLAYED, CANNOT, KNOWN,
  CP, WON, PAIRS, ANNF, ANNC, ANN_NEXT, DECL_NEXT, DECLP, DECLK, DECLD, LASTW, DP, OUTCOME, NACT, DEALS,
- FIRST, SEQ) = (COL[n] for n in (
+ FIRST, DECLC, SEQ) = (COL[n] for n in (
     "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
     "n_tricks", "trick0", "hand0", "played0", "cannot0", "known0", "points0", "won0", "pairs", "ann_flags", "ann0",
     "announce_next", "declare_next", "decl_points0", "decl_key0", "declared", "last_winner", "deal_points0",
-    "outcome", "n_actions", "deals", "first_hand0", "seq0"))
+    "outcome", "n_actions", "deals", "first_hand0", "decl_cards0", "seq0"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 #: bids an auction holds at most (two rounds of four, RULES.md §3.2-§3.4)
@@ -398,6 +398,7 @@ def _apply_card(S, j, c, opts, points):
                 S[j, DECLP + seat] = pts
                 S[j, DECLK + seat] = key
                 S[j, DECLD] |= one << seat
+                S[j, DECLC + seat] = cards
                 S[j, KNOWN + seat] |= cards
         S[j, DECL_NEXT] = 0
     if S[j, TLEN]:
@@ -675,8 +676,17 @@ class BatchedGame:
             seed_tables(self.rng, np.uint64(seed), 0)
         which = np.ones(self.n, dtype=np.bool_)
         if tables is not None:
-            which = np.zeros(self.n, dtype=np.bool_)
-            which[np.asarray(tables)] = True
+            t = np.asarray(tables)
+            if t.dtype == np.bool_ and t.shape == (self.n,):
+                which = t.copy()
+            elif t.ndim == 1 and (t.size == 0 or t.dtype.kind in "iu"):
+                if t.size and (t.min() < 0 or t.max() >= self.n):
+                    raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},)")
+                which = np.zeros(self.n, dtype=np.bool_)
+                which[t.astype(np.int64)] = True
+            else:
+                raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},), "
+                                 f"got {t.dtype} {t.shape}")
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which)
 
     def deal(self, tables, decks, dealers) -> None:
@@ -712,13 +722,24 @@ class BatchedGame:
         Raises:
             ValueError: the shape is not ``(n,)``, or an action is not legal at its table:
                 the message names the table, the seat, the action and the legal ids (the
-                acting seat's own mask). Tables before it have been stepped, that one and
-                the later ones not.
+                acting seat's own mask). Every table is checked first: then nothing is
+                stepped.
         """
         a = np.asarray(actions)
         if a.shape != (self.n,) or a.dtype.kind not in "iu":
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
+        live = self.state[:, PH] != PHASE_OVER
+        out_of_range = live & ((a < 0) | (a >= NUM_ACTIONS))
+        if out_of_range.any():  # before any cast: an uint64 id is named as given
+            j = int(np.flatnonzero(out_of_range)[0])
+            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}: out of range "
+                             f"0..{NUM_ACTIONS - 1}; legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
         a = a.astype(np.int64, copy=False)
+        illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
+        if illegal.any():  # checked for every table first: an illegal action changes nothing
+            j = int(np.flatnonzero(illegal)[0])
+            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}; "
+                             f"legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
         bad = step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points,
                           self.done, self.rewards, self.result, self.autoreset)
         if bad >= 0:
@@ -731,5 +752,9 @@ class BatchedGame:
         tables' own streams (reproducible)."""
         if out is None:
             out = np.empty(self.n, dtype=np.int64)
+        elif (not isinstance(out, np.ndarray) or out.shape != (self.n,) or out.dtype != np.int64
+              or not out.flags.writeable):
+            raise ValueError(f"out must be a writeable int64 array of shape ({self.n},), got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
         random_actions(self.mask, self.rng, out)
         return out

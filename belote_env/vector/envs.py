@@ -189,7 +189,10 @@ def _check_num_envs(num_envs: Any) -> int:
     return int(num_envs)
 
 
-def _check_seed(seed: Any) -> None:
+def _check_seed(seed: Any, none_ok: bool = True) -> None:
+    if seed is None and not none_ok:
+        raise ValueError("seed must be an int in 0..2**63-1 at construction (table j's stream is keyed by "
+                         "(seed, j)); reset(seed=None) continues the streams")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or not 0 <= seed < 2 ** 63):
         raise ValueError(f"seed must be None or an int in 0..2**63-1 (table j's stream is keyed by (seed, j)), "
@@ -372,7 +375,7 @@ class _LearnerTables:
                 isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool)
                 and learner_seat in SEATS):
             raise ValueError(f"learner_seat must be a seat 0..{NUM_SEATS - 1} or 'rotate', got {learner_seat!r}")
-        _check_seed(seed)
+        _check_seed(seed, none_ok=False)
         self.opponents = _Opponents(opponents)
         self.learner, self.learner_seat, self.reward_mode = learner, learner_seat, reward_mode
         self.team = learner == "team"
@@ -505,7 +508,7 @@ class BeloteVectorEnv:
         n = _check_num_envs(num_envs)
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
         _check_choice("observe", observe, OBSERVE_MODES)
-        _check_seed(seed)
+        _check_seed(seed, none_ok=False)
         self.num_envs, self.reward_mode, self.observe, self.copy = n, reward_mode, observe, bool(copy)
         self.game = BatchedGame(n, load_rules(rules), seed=seed, autoreset=True)
         self.rules = self.game.rules

@@ -4,7 +4,8 @@
 ``GameState.information_set(seat)`` would for that deal (the differential harness,
 ``tests/vector_harness.py``, asserts equality at every step): what lets the rule-based
 tiers and any ``Policy`` act on batched tables. It reads only what the seat may know
-(its hand, the public history, the engine's public constraints).
+(its hand, the public history, the engine's public constraints): every other seat's
+hand size comes from the cards it played, not from its hand.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from ..declarations import best_declarations
 from ..infoset import InfoSet
 from ..rules import trick_winner
 from ..table import NEXT_SEAT, SEATS
-from .engine import COL, PHASE_PLAY
+from ..dealing import FIRST_HAND
+from .engine import COL, PHASE_BIDDING, PHASE_PLAY
 
 __all__ = ["infoset_of"]
 
 _C = COL
+_DEALT = 8  # cards a seat holds once the deal is completed (RULES.md §3.5)
 
 
 def infoset_of(game, j: int, seat: int) -> InfoSet:
@@ -43,7 +46,7 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
             break
         auction.append((s, a))
         s = NEXT_SEAT[s]
-    hands = row[_C["hand0"]:_C["hand0"] + 4]
+    hand = row[_C["hand0"] + seat]
     played = row[_C["played0"]:_C["played0"] + 4]
     n_tricks, n = row[_C["n_tricks"]], row[_C["trick_len"]]
     seq = row[_C["seq0"]:_C["seq0"] + 4 * n_tricks + n]
@@ -63,18 +66,23 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
             tricks.append((leader, tuple(cards), winner))
             leader = winner
     declared_bits = row[_C["declared"]]
-    declared = tuple(best_declarations(hands[s] | played[s], k) if declared_bits >> s & 1 else () for s in SEATS)
+    # a seat's declarations are public once made (RULES.md §6): the best partition of the
+    # cards it declared is the partition it declared
+    declared = tuple(best_declarations(row[_C["decl_cards0"] + s], k) if declared_bits >> s & 1 else ()
+                     for s in SEATS)
     current = row[_C["current"]]
     acting = current == seat
     return InfoSet(
-        seat=seat, dealer=dealer, phase=phase, current_seat=current, hand=hands[seat],
+        seat=seat, dealer=dealer, phase=phase, current_seat=current, hand=hand,
         turned_card=row[_C["turned"]], auction=tuple(auction), bid_round=row[_C["bid_round"]],
         contract=Contract(taker, k) if taker >= 0 else None, denomination=k, taker=taker,
         trick=tuple(seq[4 * n_tricks:]), trick_leader=row[_C["leader"]], tricks=tuple(tricks),
-        played_by=tuple(played), hand_sizes=tuple(h.bit_count() for h in hands),
+        played_by=tuple(played),
+        hand_sizes=tuple(FIRST_HAND if phase == PHASE_BIDDING else _DEALT - p.bit_count() for p in played),
         card_points=(row[_C["points0"]], row[_C["points1"]]), announcements=tuple(announcements),
         declared=declared, scores=(0, 0), reserve=0, deal_number=0,
         legal_actions=tuple(np.flatnonzero(game.mask[j]).tolist()) if acting else (),
         rules=game.rules,
         public_knowledge=(tuple(row[_C["cannot0"]:_C["cannot0"] + 4]), tuple(row[_C["known0"]:_C["known0"] + 4])),
     )
+

@@ -217,8 +217,9 @@ def encode_batch(game, seats=None, out: np.ndarray | None = None) -> np.ndarray:
     n = game.n
     if out is None:
         out = np.empty((n, OBS_SIZE), dtype=np.float32)
-    elif out.shape != (n, OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
-        raise ValueError(f"out must be a C-contiguous float32 array of shape ({n}, {OBS_SIZE}), "
+    elif (not isinstance(out, np.ndarray) or out.shape != (n, OBS_SIZE) or out.dtype != np.float32
+          or not out.flags.c_contiguous or not out.flags.writeable):
+        raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({n}, {OBS_SIZE}), "
                          f"got {out.dtype} {out.shape}")
     if seats is None:
         seats = np.full(n, -1, dtype=np.int64)
