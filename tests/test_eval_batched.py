@@ -10,7 +10,6 @@ import json
 
 import numpy as np
 import pytest
-import torch
 
 from belote_env import Rules
 from belote_env.actions import PASS
@@ -21,12 +20,7 @@ from training.evaluate import PolicyFailure, _play_pairs, _play_pairs_batched, d
 MIX = Rules(declarations="choice", belote="optional", round2_no_trump_all_trump=True, all_pass_redeal="next_dealer")
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+from tests.test_policy_batch import one_torch_thread  # noqa: F401,E402  (autouse fixture: one torch thread)
 
 
 def _fields(t):

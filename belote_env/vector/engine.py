@@ -34,6 +34,7 @@ from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_O
 from ..config import Rules, RuleOptionError
 from ..dealing import _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
+from ..scoring import BELOTE_POINTS
 from ..table import NEXT_SEAT, NUM_SEATS, PARTNER_REL, TEAM_OF
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
@@ -74,6 +75,10 @@ _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination, card]
 _SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
 _NEXT = np.array(NEXT_SEAT, dtype=np.int64)
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
+#: per denomination, the suits whose K+Q make a belote (bit per suit): the trump suit's,
+#: every suit at all-trump, none at no-trump (RULES.md §5; scoring._BELOTE_PAIRS)
+_BELOTE_SUITS = np.array([0xF if k == ALL_TRUMP else 0 if k == NO_TRUMP else 1 << k for k in range(6)],
+                         dtype=np.int64)
 
 
 def _owner_tables():
@@ -304,13 +309,12 @@ def _complete(S, deck, j):
     S[j, HAND + taker] |= np.int64(1) << S[j, TURNED]
     k = S[j, DENOM]
     pairs = 0
-    if k != NO_TRUMP:
-        for s in range(4):
-            if k == ALL_TRUMP or s == k:
-                pm = _pair_mask(s)
-                for seat in range(4):
-                    if S[j, HAND + seat] & pm == pm:
-                        pairs |= np.int64(1) << (4 * seat + s)
+    for s in range(4):
+        if (_BELOTE_SUITS[k] >> s) & 1:
+            pm = _pair_mask(s)
+            for seat in range(4):
+                if S[j, HAND + seat] & pm == pm:
+                    pairs |= np.int64(1) << (4 * seat + s)
     S[j, PAIRS] = pairs
     S[j, PH] = PHASE_PLAY
     eldest = _NEXT[dealer]
@@ -457,16 +461,15 @@ def _score(S, j, opts):
     dt = 1 - tt
     belote0 = 0
     belote1 = 0
-    if k != NO_TRUMP:
-        for s in range(4):
-            if k == ALL_TRUMP or s == k:
-                pm = _pair_mask(s)
-                for seat in range(4):
-                    if S[j, PLAYED + seat] & pm == pm and (not opts[O_OPTIONAL] or S[j, ANNC + seat] & pm):
-                        if _TEAM[seat] == 0:
-                            belote0 += 20
-                        else:
-                            belote1 += 20
+    for s in range(4):
+        if (_BELOTE_SUITS[k] >> s) & 1:
+            pm = _pair_mask(s)
+            for seat in range(4):
+                if S[j, PLAYED + seat] & pm == pm and (not opts[O_OPTIONAL] or S[j, ANNC + seat] & pm):
+                    if _TEAM[seat] == 0:
+                        belote0 += BELOTE_POINTS
+                    else:
+                        belote1 += BELOTE_POINTS
     d0 = 0
     d1 = 0
     if opts[O_DECL] != 0:

@@ -25,7 +25,7 @@ from ..cards import NUM_CONTRACTS, STRENGTH, SUITS
 from ..observation import OBS_ENCODER_VERSION, OBS_SIZE, OFFSET
 from .engine import (
     ANNF, BIDS_MAX, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NTRICKS, PH, PHASE_BIDDING,
-    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _NEXT, _TEAM, _POWER, _SUIT_MASK,
+    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _NEXT, _TEAM, _SUIT_MASK, _winner_pos,
 )
 
 __all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
@@ -130,13 +130,7 @@ def _encode_one(S, bids, mask, points, j, me, row):
         _bits(row, _MASTER_O, master)
         if n:
             led = S[j, TRICK] >> 3
-            best = 0
-            bp = _POWER[k, led, S[j, TRICK]]
-            for i in range(1, n):
-                p = _POWER[k, led, S[j, TRICK + i]]
-                if p > bp:
-                    best, bp = i, p
-            row[_WINNER_O + (leader + best - me) % 4] = 1.0
+            row[_WINNER_O + (leader + _winner_pos(S, j, n, k) - me) % 4] = 1.0
             row[_LED_O + led] = 1.0
             tp = 0
             for i in range(n):
