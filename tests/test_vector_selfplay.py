@@ -136,3 +136,24 @@ def test_reward_modes_scale_the_point_difference_as_point_reward(mode):
     assert d["done"].any() and set(d["reward"][d["done"]].tolist()) <= allowed
     if mode == "win":
         assert set(d["reward"][d["done"]].tolist()) <= {-1.0, 0.0, 1.0}
+
+
+def test_a_q_bid_run_saves_exports_and_plays_its_bid_network(tmp_path):
+    """bid_learner: q writes bids/ with each checkpoint; export carries it; the loaded policy
+    makes its bids with it (greedy), as NetworkPolicy's bid_net."""
+    from policies.network import NetworkPolicy
+    from training.config import TrainConfig
+    from training.export import export_model
+    from training.train import train
+
+    cfg = TrainConfig(exp_name="qbids", total_timesteps=1024, n_tables=16, n_steps=32, batch_size=256, n_epochs=1,
+                      net_pi=[32], net_vf=[32], bid_net=[16], bid_learner="q", bid_fit_steps=2, bid_fit_batch=64,
+                      checkpoint_every=512, eval_pairs=2, log_dir=str(tmp_path / "runs"))
+    run = train(cfg, progress=False)
+    final = run / "checkpoints" / "final"
+    assert (final / "bids" / "model.safetensors").is_file()
+    out = export_model(final, tmp_path / "exported")
+    p = NetworkPolicy.from_path(out)
+    assert p.bid_net is not None and p.bid_actions == tuple(range(32, 38))
+    # resume picks the bid network up again
+    train(progress=False, resume=run)

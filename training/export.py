@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from policies.network import MAX_PARAMETERS, BeloteNet, CheckpointError, load_model, save_model
+from policies.network import (BIDS_SUBDIR, CARDS_SUBDIR, MAX_PARAMETERS, BeloteNet, CheckpointError, load_model,
+                              save_model, value_net_kwargs)
 
 __all__ = ["export_model", "export_sb3_zip", "is_sb3_zip", "SB3_POLICY_CLASSES"]
 
@@ -287,7 +288,9 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
 
 
 def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
-    """Validate ``checkpoint`` (raises ``CheckpointError``) and write the export to ``out``.
+    """Validate ``checkpoint`` (raises ``CheckpointError``) and write the export to ``out``,
+    its card- and bid-value networks (``cards/``, ``bids/``: a ``bid_learner: q`` run's
+    bids) with it.
     A ``*.zip`` file is an SB3 / sb3-contrib model (``export_sb3_zip``)."""
     if is_sb3_zip(checkpoint):
         return export_sb3_zip(checkpoint, out)
@@ -308,4 +311,12 @@ def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
             raise CheckpointError(f"{ev}: not a JSON object (the run's evaluation, exported with the model)")
         extra["evaluation"] = {k: v for k, v in evaluation.items() if k.startswith("vs_")}
     extra["exported_from"] = str(ckpt)
-    return save_model(out, net.state_dict(), net.config, extra)
+    value_net_kwargs(ckpt)  # its card- and bid-value networks (cards/, bids/) are checked first
+    folder = save_model(out, net.state_dict(), net.config, extra)
+    for sub in (CARDS_SUBDIR, BIDS_SUBDIR):
+        if (ckpt / sub).is_dir():
+            vnet, vmeta = load_model(ckpt / sub)
+            save_model(Path(out) / sub, vnet.state_dict(), vnet.config,
+                       {k: v for k, v in vmeta.items() if k not in ("net", "format_version", "action_table_version",
+                                                                   "obs_encoder_version")})
+    return folder
