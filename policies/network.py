@@ -35,7 +35,8 @@ from .base import with_belote
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
            "is_bid_decision", "load_bid_net", "BIDS_SUBDIR", "BID_VALUES_KIND", "BID_ACTIONS", "BID_TEMPERATURE",
-           "bid_permutation_table", "value_net_kwargs", "FORMAT_VERSION",
+           "bid_permutation_table", "action_permutation_table", "value_net_kwargs", "policy_suit_average_of",
+           "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "MAX_META_BYTES", "expected_shapes",
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN"]
 
@@ -424,16 +425,27 @@ class NetworkPolicy:
             key ``bid_actions``; default all of 32..39). A network fitted on default-rule
             deals never saw no-trump / all-trump (38, 39), so under
             ``round2_no_trump_all_trump`` its round-2 decisions go to ``net``.
+        policy_suit_average: wherever ``net`` decides (``action_probabilities``, ``act``,
+            ``act_batch``), play it averaged over the 24 suit renamings: the mean over the
+            renamings of its log-probabilities, each mapped back to the deal's action ids
+            (``action_permutation_table``: cards, "name a suit" and coinche bids move with
+            their suit, every other action stays). A self-play network trained on
+            suit-symmetric deals plays better so (a model's ``meta.json`` key
+            ``policy_suit_average``, read by ``from_path``). The mean of the
+            log-softmaxes is the mean of the logits less a constant (the mean of the 24
+            normalisers), so the policy averages the logits: the same probabilities and
+            decisions, and a linear average the batched pass makes in its compiled kernel.
 
-    Raises ``ValueError`` for a ``suit_average`` or ``bid_suit_average`` that is not a bool
-    and ``bid_actions`` that are not ids in 32..39.
+    Raises ``ValueError`` for a ``suit_average``, ``bid_suit_average`` or
+    ``policy_suit_average`` that is not a bool and ``bid_actions`` that are not ids in 32..39.
     """
 
     def __init__(self, net: BeloteNet, meta: dict | None = None, deterministic: bool = True,
                  seed: int | None = None, name: str = "network", card_net: BeloteNet | None = None,
                  suit_average: bool = False, bid_net: BeloteNet | None = None, bid_suit_average: bool = False,
-                 bid_actions=BID_ACTIONS):
-        for key, v in (("suit_average", suit_average), ("bid_suit_average", bid_suit_average)):
+                 bid_actions=BID_ACTIONS, policy_suit_average: bool = False):
+        for key, v in (("suit_average", suit_average), ("bid_suit_average", bid_suit_average),
+                       ("policy_suit_average", policy_suit_average)):
             if type(v) is not bool:
                 raise ValueError(f"{key} must be a bool, got {v!r}")
         self.bid_actions = _check_bid_actions(bid_actions)
@@ -442,6 +454,7 @@ class NetworkPolicy:
         self.suit_average = suit_average
         self.bid_net = bid_net
         self.bid_suit_average = bid_suit_average
+        self.policy_suit_average = policy_suit_average
         self.deterministic = deterministic
         self.rng = random.Random(seed)
         self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -449,14 +462,16 @@ class NetworkPolicy:
     @classmethod
     def from_path(cls, path: str | os.PathLike, **kwargs) -> "NetworkPolicy":
         """Load a model folder (see ``load_model``), and its ``cards/`` card-value and
-        ``bids/`` bid-value networks when it has them; raises ``CheckpointError``."""
+        ``bids/`` bid-value networks when it has them, played as its ``meta.json`` says
+        (``value_net_kwargs``: ``policy_suit_average`` too); ``kwargs`` override those;
+        raises ``CheckpointError``."""
         net, meta = load_model(path)
         if meta.get("kind") in (CARD_VALUES_KIND, BID_VALUES_KIND):
             sub = CARDS_SUBDIR if meta["kind"] == CARD_VALUES_KIND else BIDS_SUBDIR
             raise CheckpointError(f"{path}: a {_VALUE_NET_NAMES[meta['kind']]} network, not a policy; load the model "
                                   f"folder that holds it in {sub}/")
         kwargs.setdefault("name", str(path))
-        return cls(net, meta, **(value_net_kwargs(path) | kwargs))
+        return cls(net, meta, **(value_net_kwargs(path, meta) | kwargs))
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
@@ -465,16 +480,29 @@ class NetworkPolicy:
         values at a temperature of ``CARD_TEMPERATURE`` points (the card ``act`` plays is
         the most probable) and announcing belote gets 0 (``act`` announces through
         ``with_belote``): what a search on top of the policy (``hard+search``) or a belief
-        modelling it reads."""
+        modelling it reads. Elsewhere the policy network's softmax over the legal actions
+        (averaged over the suit renamings with ``policy_suit_average``)."""
         if self.card_net is not None and is_card_decision(info):
             return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions)
         if self._bids_by_value(info):
             return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions)
-        obs = torch.from_numpy(encode_infoset(info, self._obs)).unsqueeze(0)
-        logits = self.net.logits(obs)[0]
+        logits = self.policy_logits(info)
         legal = list(info.legal_actions)
         p = torch.softmax(logits[legal], dim=0).tolist()
         return dict(zip(legal, p))
+
+    @torch.inference_mode()
+    def policy_logits(self, info: InfoSet) -> torch.Tensor:
+        """The policy network's logits for ``info``, float32 ``(NUM_ACTIONS,)``; with
+        ``policy_suit_average`` their mean over the 24 suit renamings, each renaming's
+        outputs mapped back to the deal's action ids (``action_permutation_table``): up to
+        a constant, the mean of the renamings' log-probabilities."""
+        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        if not self.policy_suit_average:
+            return self.net.logits(obs.unsqueeze(0))[0]
+        po, _ = suit_permutation_tables()
+        out = self.net.logits(obs[po])
+        return torch.empty_like(out).scatter_(1, action_permutation_table(), out).mean(0)
 
     @torch.inference_mode()
     def card_values(self, info: InfoSet) -> dict[int, float]:
@@ -546,11 +574,13 @@ class NetworkPolicy:
         decisions (``_bids_by_value``: the bid-value network) and the others (the policy
         network), from the masks and observations alone; each network then makes its rows'
         decisions in one batched pass (``policies.batch.network_outputs``: the 24 suit
-        renamings of every row together). A row whose best action leads the next by less
-        than ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN`` (relative to the best's size;
-        an exact tie included) is decided again by ``act`` on its ``InfoSet``: the batch's
-        float32 rounding may differ from ``act``'s one-row pass, never by that much, so
-        ties break as ``act`` breaks them (about 0.1% of the hard tier's decisions in random play).
+        renamings of every row together, for the policy network too with
+        ``policy_suit_average``: its averaged logits, ``policy_logits``). A row whose best
+        action leads the next by less than ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN``
+        (relative to the best's size; an exact tie included) is decided again by ``act``
+        on its ``InfoSet``: the batch's float32 rounding may differ from ``act``'s one-row
+        pass, never by that much, so ties break as ``act`` breaks them (about 0.1% of the
+        hard tier's decisions in random play).
 
         With ``deterministic=False`` the policy network's rows are sampled, in row order,
         from the policy's ``rng`` (one ``rng.random()`` a row, as ``act`` draws): the
@@ -618,8 +648,10 @@ class NetworkPolicy:
                 todo[rows] = False
         rows = np.flatnonzero(todo)
         if len(rows):
-            compiled = self._batch_nets.get("policy", self.net, 0, NUM_ACTIONS, None)
-            logits = network_outputs(self.net, obs[rows], 0, NUM_ACTIONS, None, compiled, threads)
+            table = action_permutation_table() if self.policy_suit_average else None
+            key = "policy-average" if self.policy_suit_average else "policy"
+            compiled = self._batch_nets.get(key, self.net, 0, NUM_ACTIONS, table)
+            logits = network_outputs(self.net, obs[rows], 0, NUM_ACTIONS, table, compiled, threads)
             legal = mask[rows]
             if self.deterministic:
                 best, close = _best_legal(logits, legal, BATCH_LOGIT_MARGIN)
@@ -640,12 +672,23 @@ class NetworkPolicy:
         return out
 
 
-def value_net_kwargs(folder: str | os.PathLike) -> dict[str, Any]:
-    """The ``NetworkPolicy`` arguments for the value networks of a model folder:
-    ``card_net`` / ``suit_average`` from its ``cards/`` and ``bid_net`` /
-    ``bid_suit_average`` / ``bid_actions`` from its ``bids/``, for those it has (see
-    ``load_card_net``, ``load_bid_net``; raises ``CheckpointError`` as they do)."""
+def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None) -> dict[str, Any]:
+    """The ``NetworkPolicy`` arguments a model folder asks for: ``policy_suit_average`` from
+    its ``meta.json`` (``meta``: that file's contents when already read, else it is read
+    when it exists; ``policy_suit_average_of``), ``card_net`` / ``suit_average`` from its
+    ``cards/`` and ``bid_net`` / ``bid_suit_average`` / ``bid_actions`` from its
+    ``bids/``, for those it has (see ``load_card_net``, ``load_bid_net``; raises
+    ``CheckpointError`` as they do, and for a bad ``policy_suit_average`` or an
+    unreadable ``meta.json``)."""
     kw: dict[str, Any] = {}
+    meta_path = _model_folder(folder) / "meta.json"
+    if meta is None and meta_path.is_file():
+        try:
+            meta = read_json(meta_path, MAX_META_BYTES)
+        except DataFileError as e:
+            raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
+    if isinstance(meta, dict):
+        kw["policy_suit_average"] = policy_suit_average_of(meta, meta_path)
     card = load_card_net(folder)
     if card is not None:
         kw.update(card_net=card[0], suit_average=card[1])
@@ -653,6 +696,16 @@ def value_net_kwargs(folder: str | os.PathLike) -> dict[str, Any]:
     if bid is not None:
         kw.update(bid_net=bid[0], bid_suit_average=bid[1], bid_actions=bid[2])
     return kw
+
+
+def policy_suit_average_of(meta: dict, where: str | os.PathLike = "meta.json") -> bool:
+    """A model's ``meta.json`` key ``policy_suit_average`` (``NetworkPolicy``'s argument:
+    play the policy network averaged over the 24 suit renamings): False when absent;
+    raises ``CheckpointError`` (naming ``where``) for a value that is not a bool."""
+    v = meta.get("policy_suit_average", False)
+    if type(v) is not bool:
+        raise CheckpointError(f"{where}: policy_suit_average must be true or false, got {v!r}")
+    return v
 
 
 def _softmax(values: dict[int, float], temperature: float, legal) -> dict[int, float]:
@@ -747,6 +800,34 @@ def bid_permutation_table() -> torch.Tensor:
         fixed = torch.tensor([[0, 1]] * 24)
         _BID_TABLE = torch.cat([fixed, 2 + suit, fixed + 6], 1)
     return _BID_TABLE
+
+
+_ACTION_TABLE: torch.Tensor | None = None
+
+
+def action_permutation_table() -> torch.Tensor:
+    """The 24 suit renamings of a per-action vector (all ``NUM_ACTIONS`` ids, in the order of
+    ``suit_permutation_tables``): ``(24, NUM_ACTIONS)`` int64, each row a permutation;
+    ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
+    cards move as ``card_index`` says, the classic "name suit s" bids (34..37) as
+    ``bid_permutation_table`` and the coinche bids of a suit contract (``40 + 6 level +
+    s``, s < 4) with their suit; pass, take (the turned card's suit, renamed with the
+    observation), no-trump / all-trump and every other action stay."""
+    global _ACTION_TABLE
+    if _ACTION_TABLE is None:
+        from belote_env.actions import COINCHE, COINCHE_BID
+
+        _, pc = suit_permutation_tables()
+        bid = bid_permutation_table()
+        table = torch.arange(NUM_ACTIONS).repeat(pc.shape[0], 1)
+        table[:, :NUM_CARDS] = pc
+        table[:, _FIRST_BID:_FIRST_BID + len(BID_ACTIONS)] = _FIRST_BID + bid
+        suit = bid[:, 2:6] - 2  # row p: the suit whose bid the renamed suit s' takes
+        for first in range(COINCHE_BID, COINCHE, 6):
+            table[:, first:first + 4] = first + suit
+        assert (table.sort(1).values == torch.arange(NUM_ACTIONS)).all()
+        _ACTION_TABLE = table
+    return _ACTION_TABLE
 
 
 # ------------------------------------------------------------------ batched decisions

@@ -137,23 +137,30 @@ def save_bid_net(folder: Path, net: BeloteNet, cfg: TrainConfig, extra: dict | N
 
 
 def learner_policy(model: SelfPlayPPO, cfg: TrainConfig, **kwargs) -> NetworkPolicy:
-    """The learner as a policy: its policy network, and its bid-value network if it has one."""
+    """The learner as a policy: its policy network, and its bid-value network if it has one
+    (``bid_learner: q``); such a run's policy network is played averaged over the 24 suit
+    renamings too (``policy_suit_average``, as its checkpoints' ``meta.json`` says: a
+    self-play network trained on suit-symmetric deals plays better so, 47.1% -> 51.2% of
+    games against normal on a checkpoint of the long run)."""
     bids = _bid_net(model)
     if bids is not None:
         bids = copy.deepcopy(bids).eval()
-        kwargs.update(bid_net=bids, bid_actions=bid_actions_of(cfg.rules_obj), bid_suit_average=True)
+        kwargs.update(bid_net=bids, bid_actions=bid_actions_of(cfg.rules_obj), bid_suit_average=True,
+                      policy_suit_average=True)
     return NetworkPolicy(_policy_net(model, cfg), **kwargs)
 
 
 def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name: str, trainer: dict | None = None,
                     extra: dict | None = None) -> Path:
     """Write a checkpoint folder atomically (model, metadata, optimizer, trainer state; the
-    bid-value network in ``bids/`` with ``bid_learner: q``)."""
+    bid-value network in ``bids/`` with ``bid_learner: q``, and then ``meta.json``'s
+    ``policy_suit_average: true``: the policy is played as ``learner_policy`` plays it)."""
     def write(tmp: Path) -> None:
+        bids = _bid_net(model)
         save_model(tmp, model.policy.state_dict(), net_config(cfg), {
             "run_name": run_name, "timesteps": int(model.num_timesteps),
-            "rules": cfg.rules_obj.to_dict(), "config": cfg.to_dict(), **(extra or {})})
-        bids = _bid_net(model)
+            "rules": cfg.rules_obj.to_dict(), "config": cfg.to_dict(),
+            **({"policy_suit_average": True} if bids is not None else {}), **(extra or {})})
         if bids is not None:
             save_bid_net(tmp, bids, cfg, {"timesteps": int(model.num_timesteps)})
         th.save(model.policy.optimizer.state_dict(), tmp / "optimizer.pt")
