@@ -17,8 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
+
+# torch's OpenMP threads spin-wait between parallel regions by default: beside another
+# CPU-bound job a 2-thread PPO update then ran 2.4x slower (scripts/bench_train.py; 1.36x
+# with passive waiting, 44.5k -> 38.6k decisions/s idle). Set before torch is imported;
+# an OMP_WAIT_POLICY already in the environment is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from belote_env.table import SEATS
 
