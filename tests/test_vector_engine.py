@@ -15,7 +15,7 @@ from belote_env.vector.observation import encode_batch
 from tests.vector_harness import option_mixes, run
 
 
-@pytest.mark.parametrize("rules", option_mixes(24, seed=21), ids=lambda r: str(abs(hash(r)) % 10 ** 6))
+@pytest.mark.parametrize("rules", option_mixes(24, seed=21), ids=[f"mix{i}" for i in range(24)])
 def test_batched_engine_equals_reference(rules):
     counts = run(rules, n_tables=16, decisions=2500, seed=7)
     assert counts["deals"] >= 50
