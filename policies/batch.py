@@ -31,6 +31,8 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from belote_env.cards import NUM_SUITS
+
 __all__ = ["as_batch_policy", "make_batch_policy", "LoopBatchPolicy", "network_outputs", "CompiledNet",
            "suit_orbits"]
 
@@ -98,10 +100,10 @@ def suit_orbits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         groups = sorted({o for o in orbit if len(o) > 1})
         assert all(len(o) == 4 for o in groups) and len(fixed) + 4 * len(groups) == n
         cols = np.ascontiguousarray(np.array(groups, dtype=np.int64).T)  # members sorted: suit order
-        where = {int(c): (o, s) for s in range(4) for o, c in enumerate(cols[s])}
+        where = {int(c): (o, s) for s in range(NUM_SUITS) for o, c in enumerate(cols[s])}
         pick = np.empty((po.shape[0], 4), dtype=np.int64)
         for p in range(po.shape[0]):
-            for t in range(4):
+            for t in range(NUM_SUITS):
                 src = {where[int(po[p, c])] for c in cols[t]}
                 suits = {s for _, s in src}
                 assert len(suits) == 1 and {o for o, _ in src} == set(range(cols.shape[1]))
@@ -169,7 +171,7 @@ def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, com
             v = x[fixed[f]]
             if v != 0:
                 _axpy(base, v, w_fixed[f])
-        for s in range(4):
+        for s in range(NUM_SUITS):
             c = 0
             for o in range(n_orb):
                 v = x[cols[s, o]]
@@ -238,13 +240,13 @@ class CompiledNet:
             w1 = linears[0].weight.detach().float().cpu().numpy()  # (H1, OBS)
             self.fixed, self.cols = fixed, cols
             self.w_fixed = np.ascontiguousarray(w1[:, fixed].T)
-            self.w_orb = np.ascontiguousarray(np.stack([w1[:, cols[t]].T for t in range(4)]))  # (4, L, H1)
+            self.w_orb = np.ascontiguousarray(np.stack([w1[:, cols[t]].T for t in range(NUM_SUITS)]))  # (4, L, H1)
             self.b1 = linears[0].bias.detach().float().cpu().numpy().copy()
-            combos = sorted({(int(pick[p, t]), t) for p in range(pick.shape[0]) for t in range(4)})
+            combos = sorted({(int(pick[p, t]), t) for p in range(pick.shape[0]) for t in range(NUM_SUITS)})
             index = {c: k for k, c in enumerate(combos)}
             self.combo_s = np.array([s for s, _ in combos], dtype=np.int64)
             self.combo_t = np.array([t for _, t in combos], dtype=np.int64)
-            self.comb = np.array([[index[(int(pick[p, t]), t)] for t in range(4)] for p in range(pick.shape[0])],
+            self.comb = np.array([[index[(int(pick[p, t]), t)] for t in range(NUM_SUITS)] for p in range(pick.shape[0])],
                                  dtype=np.int64)
             hid = linears[1:]
             self.hdims = np.array([w1.shape[0]] + [x.out_features for x in hid], dtype=np.int64)

@@ -36,11 +36,16 @@ from numba import njit
 
 from ..cards import NO_TRUMP, NUM_SUITS
 from ..declarations import CARRE_POINTS, SEQUENCE_POINTS, _sequences
+from ..table import NUM_SEATS, SEATS, TEAM_OF, seats_from
 
 __all__ = ["declaration_summary", "declaration_team_points", "TIE_CODES"]
 
 #: ``declaration_tie`` option -> the ``tie`` code of ``declaration_team_points``.
 TIE_CODES = {"eldest": 0, "none": 1, "taker_first": 2}
+
+_NS = NUM_SEATS
+_TEAM = np.array(TEAM_OF, dtype=np.int64)
+_AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)  # _AFTER[seat, i]: i places after it
 
 # Strength key: (kind, a, b, c) of Declaration.strength packed as
 # kind << 16 | a << 8 | b << 4 | c  (a <= 200 carré points or 3..5 sequence length,
@@ -112,7 +117,7 @@ def declaration_summary(hand, denomination):
                 total += c_pts[i]
                 cards |= c_mask[i]
                 rest &= ~c_mask[i]
-        for s in range(4):
+        for s in range(NUM_SUITS):
             bits = (rest >> (8 * s)) & 0xFF
             for j in range(_SEQ_COUNT[bits]):
                 keys[n] = (_SEQ_LEN[bits, j] << _A_SHIFT) | (_SEQ_TOP[bits, j] << _B_SHIFT) | (
@@ -169,27 +174,38 @@ def declaration_team_points(keys, points, denomination, eldest, taker, tie):
         raise ValueError("declaration tie code must be 0 (eldest), 1 (none) or 2 (taker_first)")
     if tie == 2 and (taker < 0 or taker > 3):
         raise ValueError("declaration tie taker_first needs the taker's seat 0..3")
-    best = max(max(keys[0], keys[1]), max(keys[2], keys[3]))
+    best = np.int64(0)
+    for s in range(_NS):
+        best = max(best, keys[s])
     if best <= 0:
         return np.int64(0), np.int64(0)
-    held0 = keys[0] == best or keys[2] == best
-    held1 = keys[1] == best or keys[3] == best
+    held0 = False
+    held1 = False
+    for s in range(_NS):
+        if keys[s] == best:
+            if _TEAM[s] == 0:
+                held0 = True
+            else:
+                held1 = True
     if held0 and not held1:
         team = 0
     elif held1 and not held0:
         team = 1
     elif tie == 0:
-        team = eldest % 2
+        team = _TEAM[eldest]
     elif tie == 2:
         team = 0
-        for i in range(4):
-            s = (taker + i) % 4
+        for i in range(_NS):
+            s = _AFTER[taker, i]
             if keys[s] == best:
-                team = s % 2
+                team = _TEAM[s]
                 break
     else:
         return np.int64(0), np.int64(0)
-    pts = np.int64(points[team] + points[team + 2])
+    pts = np.int64(0)
+    for s in range(_NS):
+        if _TEAM[s] == team:
+            pts += points[s]
     if team == 0:
         return pts, np.int64(0)
     return np.int64(0), pts

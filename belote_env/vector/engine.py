@@ -30,12 +30,12 @@ import numba as nb
 import numpy as np
 
 from ..actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
-from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
+from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..config import Rules, RuleOptionError
 from ..dealing import _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
-from ..table import NEXT_SEAT, NUM_SEATS, PARTNER_REL, TEAM_OF
+from ..table import FOUR, NEXT_SEAT, NUM_SEATS, PARTNER_REL, SEATS, TEAM_OF, seats_from
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
 __all__ = ["BatchedGame", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
@@ -75,6 +75,11 @@ _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination, card]
 _SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
 _NEXT = np.array(NEXT_SEAT, dtype=np.int64)
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
+NS = NUM_SEATS
+#: ``_AFTER[seat, i]``: the seat ``i`` places after ``seat`` in play order (``table.seats_from``)
+_AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)
+#: ``_REL[me, seat]``: ``seat`` counted from ``me`` (``table.FOUR.relative``)
+_REL = np.array(FOUR.relative, dtype=np.int64)
 #: per denomination, the suits whose K+Q make a belote (bit per suit): the trump suit's,
 #: every suit at all-trump, none at no-trump (RULES.md §5; scoring._BELOTE_PAIRS)
 _BELOTE_SUITS = np.array([0xF if k == ALL_TRUMP else 0 if k == NO_TRUMP else 1 << k for k in range(6)],
@@ -250,7 +255,7 @@ def _announceable(S, j, seat):
     m = 0
     pairs = S[j, PAIRS]
     hand = S[j, HAND + seat]
-    for s in range(4):
+    for s in range(NUM_SUITS):
         if (pairs >> (4 * seat + s)) & 1:
             pm = _pair_mask(s)
             if hand & pm == pm:
@@ -284,7 +289,7 @@ def _deal(S, deck, bids, j, dealer):
     S[j, DEALER] = dealer
     for i in range(TURNED_AT):
         S[j, HAND + _FIRST_OWNER[dealer, i]] |= np.int64(1) << d[i]
-    for s in range(4):
+    for s in range(NS):
         S[j, FIRST + s] = S[j, HAND + s]
     S[j, TURNED] = d[TURNED_AT]
     eldest = _NEXT[dealer]
@@ -309,10 +314,10 @@ def _complete(S, deck, j):
     S[j, HAND + taker] |= np.int64(1) << S[j, TURNED]
     k = S[j, DENOM]
     pairs = 0
-    for s in range(4):
+    for s in range(NUM_SUITS):
         if (_BELOTE_SUITS[k] >> s) & 1:
             pm = _pair_mask(s)
-            for seat in range(4):
+            for seat in range(NS):
                 if S[j, HAND + seat] & pm == pm:
                     pairs |= np.int64(1) << (4 * seat + s)
     S[j, PAIRS] = pairs
@@ -336,7 +341,7 @@ def _fill_mask(S, j, mask, opts):
             m[TAKE] = 1
         else:
             ts = S[j, TURNED] >> 3
-            for s in range(4):
+            for s in range(NUM_SUITS):
                 if s != ts:
                     m[NAME_CONTRACT + s] = 1
             if opts[O_ROUND2]:
@@ -439,7 +444,7 @@ def _apply_card(S, j, c, opts, points):
         return False
     leader = S[j, LEADER]
     wp = _winner_pos(S, j, 4, k)
-    winner = (leader + wp) % 4
+    winner = _AFTER[leader, wp]
     team = _TEAM[winner]
     S[j, CP + team] += (points[k, S[j, TRICK]] + points[k, S[j, TRICK + 1]] + points[k, S[j, TRICK + 2]]
                         + points[k, S[j, TRICK + 3]])
@@ -461,10 +466,10 @@ def _score(S, j, opts):
     dt = 1 - tt
     belote0 = 0
     belote1 = 0
-    for s in range(4):
+    for s in range(NUM_SUITS):
         if (_BELOTE_SUITS[k] >> s) & 1:
             pm = _pair_mask(s)
-            for seat in range(4):
+            for seat in range(NS):
                 if S[j, PLAYED + seat] & pm == pm and (not opts[O_OPTIONAL] or S[j, ANNC + seat] & pm):
                     if _TEAM[seat] == 0:
                         belote0 += BELOTE_POINTS
@@ -526,7 +531,7 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
     n = S.shape[0]
     for j in range(n):
         done[j] = False
-        for s in range(4):
+        for s in range(NS):
             rewards[j, s] = 0.0
         ph = S[j, PH]
         if ph == PHASE_OVER:
@@ -561,7 +566,7 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
             result[j, 2] = S[j, OUTCOME]
             result[j, 3] = S[j, NACT]
             diff = np.float64(S[j, DP] - S[j, DP + 1])
-            for s in range(4):
+            for s in range(NS):
                 rewards[j, s] = diff if _TEAM[s] == 0 else -diff
             if autoreset:
                 _next_deal(S, deck, bids, rng, j, opts)

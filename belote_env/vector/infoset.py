@@ -16,7 +16,7 @@ from ..contract import Contract
 from ..declarations import best_declarations
 from ..infoset import InfoSet
 from ..rules import trick_winner
-from ..table import NEXT_SEAT, SEATS
+from ..table import NEXT_SEAT, SEATS, absolute_seat
 from ..dealing import FIRST_HAND
 from .engine import COL, PHASE_BIDDING, PHASE_PLAY
 
@@ -62,7 +62,7 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
                 announcements.append((who, "rebelote", c))
             who = NEXT_SEAT[who]
         if t < n_tricks:
-            winner = (leader + trick_winner(cards, k)) % 4
+            winner = absolute_seat(trick_winner(cards, k), leader)
             tricks.append((leader, tuple(cards), winner))
             leader = winner
     declared_bits = row[_C["declared"]]

@@ -21,11 +21,12 @@ import numba as nb
 import numpy as np
 
 from ..actions import NAME_CONTRACT, PASS, TAKE
-from ..cards import NUM_CONTRACTS, STRENGTH, SUITS
+from ..cards import NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUITS
+from ..table import NUM_TEAMS, SEATS, other_team, seats_from
 from ..observation import OBS_ENCODER_VERSION, OBS_SIZE, OFFSET
 from .engine import (
     ANNF, BIDS_MAX, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NTRICKS, PH, PHASE_BIDDING,
-    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _NEXT, _TEAM, _SUIT_MASK, _winner_pos,
+    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _AFTER, _NEXT, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS,
 )
 
 __all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
@@ -44,6 +45,9 @@ _LEGAL_O, _UNSEEN_O, _MASTER_O, _WINNER_O, _LED_O, _TRICK_PTS_O, _VOIDS_O, _HOLD
 _ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
                    for k in range(NUM_CONTRACTS)], dtype=np.int64)
 _FULL = np.int64(0xFFFFFFFF)
+#: ``_BID_SEAT[eldest, i]``: the seat making the auction's bid ``i`` (two rounds from eldest)
+_BID_SEAT = np.array([seats_from(e) * 2 for e in SEATS], dtype=np.int64)
+_OTHER_TEAM = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
 
 
 @nb.njit(cache=True, inline="always")
@@ -51,7 +55,7 @@ def _bits(row, base, m):
     """Set ``row[base + c] = 1`` for each card ``c`` of mask ``m``."""
     c = 0
     while m:
-        if m & 1:
+        if m & 1:  # not a seat
             row[base + c] = 1.0
         m >>= 1
         c += 1
@@ -71,7 +75,7 @@ def _encode_one(S, bids, mask, points, j, me, row):
         a = bids[j, i]
         if a < 0:
             break
-        r = (eldest + i - me) % 4
+        r = _REL[me, _BID_SEAT[eldest, i]]
         if i < 4:
             row[_BID1 + 2 * r + (1 if a == TAKE else 0)] = 1.0
         else:
@@ -79,18 +83,18 @@ def _encode_one(S, bids, mask, points, j, me, row):
     k = S[j, DENOM]
     if k >= 0:
         row[_CONTRACT + k] = 1.0
-        row[_TAKER_O + (S[j, TAKER] - me) % 4] = 1.0
-    row[_DEALER_O + (dealer - me) % 4] = 1.0
+        row[_TAKER_O + _REL[me, S[j, TAKER]]] = 1.0
+    row[_DEALER_O + _REL[me, dealer]] = 1.0
     leader = S[j, LEADER]
     n = S[j, TLEN]
     for i in range(n):
-        row[_TRICK_O + 32 * ((leader + i - me) % 4) + S[j, TRICK + i]] = 1.0
+        row[_TRICK_O + 32 * _REL[me, _AFTER[leader, i]] + S[j, TRICK + i]] = 1.0
     played = np.int64(0)
-    for s in range(4):
+    for s in range(NS):
         pb = S[j, PLAYED + s]
-        _bits(row, _PLAYED_O + 32 * ((s - me) % 4), pb)
+        _bits(row, _PLAYED_O + 32 * _REL[me, s], pb)
         played |= pb
-    row[_LEADER_O + (leader - me) % 4] = 1.0
+    row[_LEADER_O + _REL[me, leader]] = 1.0
     acting = ph <= PHASE_PLAY and S[j, 1] == me  # column "current"
     legal_cards = np.int64(0)
     if acting:
@@ -105,10 +109,10 @@ def _encode_one(S, bids, mask, points, j, me, row):
     if nt < 8:
         row[_NTRICKS_O + nt] = 1.0
     us = _TEAM[me]
-    them = 1 - us
+    them = _OTHER_TEAM[us]
     annf = S[j, ANNF]
-    for s in range(4):
-        r = (s - me) % 4
+    for s in range(NS):
+        r = _REL[me, s]
         if (annf >> (2 * s)) & 1:
             row[_ANN_O + 2 * r] = 1.0
         if (annf >> (2 * s + 1)) & 1:
@@ -120,7 +124,7 @@ def _encode_one(S, bids, mask, points, j, me, row):
     if k >= 0:
         out_cards = unseen | hand
         master = np.int64(0)
-        for suit in range(4):
+        for suit in range(NUM_SUITS):
             if hand & _SUIT_MASK[suit]:
                 for q in range(8):
                     c = _ORDER[k, suit, q]
@@ -130,7 +134,7 @@ def _encode_one(S, bids, mask, points, j, me, row):
         _bits(row, _MASTER_O, master)
         if n:
             led = S[j, TRICK] >> 3
-            row[_WINNER_O + (leader + _winner_pos(S, j, n, k) - me) % 4] = 1.0
+            row[_WINNER_O + _REL[me, _AFTER[leader, _winner_pos(S, j, n, k)]]] = 1.0
             row[_LED_O + led] = 1.0
             tp = 0
             for i in range(n):
@@ -143,10 +147,10 @@ def _encode_one(S, bids, mask, points, j, me, row):
         hidden &= ~(np.int64(1) << S[j, TURNED])
         free = hidden
     else:
-        for s in range(4):
+        for s in range(NS):
             free &= ~S[j, KNOWN + s]
-    for r in range(1, 4):
-        s = (me + r) % 4
+    for r in range(1, NS):
+        s = _AFTER[me, r]
         if k < 0:
             possible = hidden
         else:
@@ -154,11 +158,11 @@ def _encode_one(S, bids, mask, points, j, me, row):
         c = 0
         m = possible
         while m:
-            if m & 1:
+            if m & 1:  # not a seat
                 row[_HOLDERS_O + 3 * c + r - 1] = 1.0
             m >>= 1
             c += 1
-        for suit in range(4):
+        for suit in range(NUM_SUITS):
             if not possible & _SUIT_MASK[suit]:
                 row[_VOIDS_O + 4 * (r - 1) + suit] = 1.0
     row[_POINTS_O] = S[j, CP + us] / 162.0
@@ -167,9 +171,9 @@ def _encode_one(S, bids, mask, points, j, me, row):
     row[_POINTS_O + 3] = S[j, WON + them] / 8.0
     row[_TRICK_PTS_O] = trick_pts
     declared = S[j, DECLD]
-    for s in range(4):
+    for s in range(NS):
         if (declared >> s) & 1:
-            row[_DECL_O + (s - me) % 4] = S[j, DECLP + s] / 350.0
+            row[_DECL_O + _REL[me, s]] = S[j, DECLP + s] / 350.0
 
 
 @nb.njit(cache=True)
@@ -194,7 +198,7 @@ def encode_tables_kernel(S, bids, mask, points, tables, seats, out):
 def encode_all_kernel(S, bids, mask, points, out):
     """``out[j, s]`` = seat ``s``'s observation at table ``j``, every seat."""
     for j in range(S.shape[0]):
-        for s in range(4):
+        for s in range(NS):
             _encode_one(S, bids, mask, points, j, s, out[j, s])
 
 
