@@ -10,7 +10,7 @@ import torch as th
 from belote_env import Rules
 from belote_env.observation import OBS_SIZE
 from training.selfplay import SelfPlayPPO, StreamSpec
-from training.vector_selfplay import VectorCollector, _finish, fill_rollout_buffer, policy_step, use_bf16
+from training.vector_selfplay import VectorCollector, _finish, policy_step, use_bf16
 
 
 def _model(n_columns: int, seed: int = 0) -> SelfPlayPPO:
@@ -157,3 +157,39 @@ def test_a_q_bid_run_saves_exports_and_plays_its_bid_network(tmp_path):
     assert p.bid_net is not None and p.bid_actions == tuple(range(32, 38))
     # resume picks the bid network up again
     train(progress=False, resume=run)
+
+
+def test_encode_perfect_batch_equals_the_reference_encode_perfect():
+    """The batched perfect-critic inputs equal ``training.selfplay.encode_perfect`` of the
+    same deal (GameState replayed on the same deck and actions), bidding and play."""
+    from belote_env import GameState
+    from belote_env.vector import BatchedGame
+    from belote_env.vector.engine import COL
+    from training.selfplay import PERFECT_SIZE, encode_perfect
+    from training.vector_selfplay import encode_perfect_batch
+
+    rules = Rules(target=None)
+    g = BatchedGame(8, rules, seed=6)
+
+    def ref(j):
+        return GameState(rules, dealer=int(g.state[j, COL["dealer"]]), deck=[int(c) for c in g.deck[j]],
+                         single_deal=True)
+
+    refs = [ref(j) for j in range(8)]
+    tables = np.arange(8)
+    checked = 0
+    for _ in range(150):
+        seats = g.current.astype(np.int64)
+        got = np.empty((8, PERFECT_SIZE), dtype=np.float32)
+        encode_perfect_batch(g, tables, seats, got)
+        for j in range(8):
+            want = encode_perfect(refs[j], int(seats[j]), np.empty(PERFECT_SIZE, dtype=np.float32))
+            np.testing.assert_array_equal(got[j], want)
+            checked += 1
+        a = g.random_actions()
+        for j in range(8):
+            refs[j].apply(int(a[j]))
+        g.step(a)
+        for j in np.flatnonzero(g.done):
+            refs[j] = ref(j)
+    assert checked == 1200

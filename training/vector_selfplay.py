@@ -28,9 +28,10 @@ import torch as th
 
 from belote_env import Rules
 from belote_env.actions import NUM_ACTIONS
+from belote_env.dealing import TURNED_AT
 from belote_env.driver import point_reward
 from belote_env.observation import OBS_SIZE
-from belote_env.table import NUM_SEATS, NUM_TEAMS, TEAM_OF
+from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.observation import encode_tables_kernel
 
@@ -42,6 +43,7 @@ MAX_DEAL_DECISIONS = 8 + 32 + 2 * NUM_SEATS
 MAX_VOIDS = 16
 _PENDING = MAX_VOIDS * 8 + MAX_DEAL_DECISIONS
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
+_AFTER = np.array([seats_from(seat) for seat in SEATS], dtype=np.int64)  # [seat, r]: r places after it
 _SELF = -1  # kind of a pure self-play table
 
 
@@ -53,11 +55,11 @@ def encode_perfect_batch(game: BatchedGame, tables: np.ndarray, seats: np.ndarra
     s = game.state
     masks = np.empty((len(tables), NUM_SEATS), dtype="<u4")
     for r in range(1, NUM_SEATS):
-        masks[:, r - 1] = s[tables, COL["hand0"] + (seats + r) % NUM_SEATS]
+        masks[:, r - 1] = s[tables, COL["hand0"] + _AFTER[seats, r]]
     bidding = s[tables, COL["denomination"]] < 0
     stock = np.zeros(len(tables), dtype=np.int64)
     if bidding.any():
-        d = game.deck[tables[bidding], 21:]
+        d = game.deck[tables[bidding], TURNED_AT + 1:]
         stock[bidding] = np.bitwise_or.reduce(np.left_shift(1, d), axis=1)
     masks[:, 3] = stock
     out[:] = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
@@ -107,12 +109,10 @@ def bf16_supported() -> bool:
     """True when this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX): there
     ``use_bf16`` is about three times faster than float32; elsewhere torch emulates it
     (slower), so ``bf16: auto`` stays in float32."""
-    cpu = getattr(th.backends, "cpu", None)
-    level = cpu.get_cpu_capability() if cpu is not None else ""
     try:
         return bool(th.cpu._is_avx512_bf16_supported() or th.cpu._is_amx_tile_supported())
-    except AttributeError:
-        return "AMX" in level
+    except AttributeError:  # a torch without these probes: its reported capability
+        return "AMX" in th.backends.cpu.get_cpu_capability()
 
 
 def use_bf16(policy) -> None:
@@ -206,7 +206,6 @@ class VectorCollector:
         #: a ``BidLearner`` making every learner bid (set by the trainer), else None
         self.bids: BidLearner | None = None
         self._bid_rows: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(n_tables)]
-        self._diff_by_kind: dict[str, list[float]] = {}
 
     # ------------------------------------------------------------------ storage
     def _alloc(self, cap: int) -> None:
