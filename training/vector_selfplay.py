@@ -33,6 +33,7 @@ from belote_env.driver import point_reward
 from belote_env.observation import OBS_SIZE
 from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
+from belote_env.vector.envs import point_rewards
 from belote_env.vector.observation import encode_tables_kernel
 
 __all__ = ["VectorCollector", "BidLearner", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
@@ -152,13 +153,6 @@ def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, 
     if not bool(th.isfinite(chosen).all()) or bool((chosen < -1e6).any()):
         raise FloatingPointError("the policy's outputs are not finite (training diverged): no legal action drawn")
     return act.numpy().reshape(-1), values, chosen
-
-
-def _seat_rewards(diffs: np.ndarray, mode: str) -> np.ndarray:
-    """Each seat's reward from its team's point difference (``driver.point_reward``, the one
-    place a difference is scaled), float64 of ``diffs``' shape."""
-    return np.array([point_reward(int(d), mode) for d in diffs.ravel().tolist()],
-                    dtype=np.float64).reshape(diffs.shape)
 
 
 class VectorCollector:
@@ -333,7 +327,7 @@ class VectorCollector:
             tables = tables[~void | long]  # too many voids in a row: end there, reward 0
             if not len(tables):
                 return
-        rewards = _seat_rewards(g.rewards[tables], self.reward_mode)
+        rewards = point_rewards(g.rewards[tables], self.reward_mode)
         if self.bids is not None:
             self._end_bids(tables, rewards)
         _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,

@@ -199,9 +199,13 @@ def _check_seed(seed: Any, none_ok: bool = True) -> None:
                          f"got {seed!r}")
 
 
-def _rewards_of(diffs: np.ndarray, mode: str) -> np.ndarray:
-    """``point_reward`` of each point difference (the one place a difference is scaled)."""
-    return np.array([point_reward(int(d), mode) for d in diffs.tolist()], dtype=np.float64)
+def point_rewards(diffs: np.ndarray, mode: str) -> np.ndarray:
+    """``driver.point_reward`` of each point difference (the one place a difference is
+    scaled, RULES.md §7): float64 of ``diffs``' shape. Raises ``ValueError`` for an unknown
+    ``mode``."""
+    diffs = np.asarray(diffs)
+    return np.array([point_reward(int(d), mode) for d in diffs.ravel().tolist()],
+                    dtype=np.float64).reshape(diffs.shape)
 
 
 def _table_actions(actions: Any, game: BatchedGame, rows: np.ndarray) -> np.ndarray:
@@ -472,7 +476,7 @@ class _LearnerTables:
         self.rewards[:] = 0.0
         if len(tables):
             seats = self.first[tables]
-            self.rewards[tables] = _rewards_of(g.rewards[tables, seats], self.reward_mode)
+            self.rewards[tables] = point_rewards(g.rewards[tables, seats], self.reward_mode)
             self.final_obs = np.empty((len(tables), OBS_SIZE), dtype=np.float32)
             encode_tables_kernel(g.state, g.bids, g.mask, g.points, tables, seats, self.final_obs)
             res = g.result[tables]
@@ -588,7 +592,7 @@ class BeloteVectorEnv:
         info["decisions"][:] = 0
         if done.any():
             tables = np.flatnonzero(done)
-            r0 = _rewards_of(g.rewards[tables, 0], self.reward_mode)  # seat 0's team (team 0)
+            r0 = point_rewards(g.rewards[tables, 0], self.reward_mode)  # seat 0's team (team 0)
             self._rewards[tables] = r0[:, None] * _SIGN[None, :]
             res = g.result[tables]
             info["deal_points"][tables] = res[:, :2]
