@@ -25,6 +25,16 @@ ids      count meaning
 109..111 3     answer a declaration: enough / not enough / equal (two-player §10)
 ======== ===== =====================================================================
 
+Extended ids, appended after the table (legal only under coinche rules that need them;
+``num_actions(rules)`` is 112 otherwise, so every other rule set keeps ``NUM_ACTIONS``):
+
+======== ===== =====================================================================
+112..117 6     générale bid (COINCHE.md §6.8, ``generale: true``): ``112 + contract``
+118..411 294   coinche bid above 160 (``max_numeric_bid`` > 160, COINCHE.md §3.5):
+               level ``170, 180, ..., 650`` (49 levels) x contract: id
+               ``118 + (level - 170) // 10 * 6 + contract``
+======== ===== =====================================================================
+
 Pure Python (no numpy).
 """
 
@@ -37,7 +47,8 @@ __all__ = [
     "COINCHE_LEVELS", "COINCHE", "SURCOINCHE", "DECLARE", "DECLINE_DECLARE", "ANNOUNCE_BELOTE",
     "DECLINE_BELOTE", "PROPOSE_REDEAL", "EXCHANGE_SEVEN", "KEEP", "ANSWER_ENOUGH",
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
-    "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination",
+    "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination", "GENERALE_BID", "HIGH_BID", "HIGH_LEVELS",
+    "EXTENDED_NUM_ACTIONS", "GENERALE", "num_actions", "coinche_bid_level", "is_coinche_bid",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -60,6 +71,12 @@ ANSWER_ENOUGH = 109
 ANSWER_NOT_ENOUGH = 110
 ANSWER_EQUAL = 111
 NUM_ACTIONS = 112
+GENERALE_BID = 112  # + contract kind 0..5
+HIGH_BID = 118  # + (level - 170) // 10 * 6 + contract kind
+HIGH_LEVELS = tuple(range(170, 651, 10))
+#: every action id including the extended coinche ids
+EXTENDED_NUM_ACTIONS = HIGH_BID + len(HIGH_LEVELS) * 6
+GENERALE = "generale"
 
 assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
 
@@ -83,8 +100,33 @@ def is_card(action: int) -> bool:
 
 def is_bid(action: int) -> bool:
     """True for an auction action: pass, take, name a contract, a coinche bid, coinche,
-    surcoinche (ids 32..101)."""
-    return PASS <= action <= SURCOINCHE
+    surcoinche (ids 32..101), a générale or a coinche bid above 160 (112..411)."""
+    return PASS <= action <= SURCOINCHE or GENERALE_BID <= action < EXTENDED_NUM_ACTIONS
+
+
+def is_coinche_bid(action: int) -> bool:
+    """True for a coinche contract bid: a level and a denomination (40..99, 112..411)."""
+    return COINCHE_BID <= action < COINCHE or GENERALE_BID <= action < EXTENDED_NUM_ACTIONS
+
+
+def coinche_bid_level(action: int) -> int | str:
+    """The level of a coinche contract bid: an int 80..650, ``"capot"`` or ``"generale"``.
+    Raises ``ValueError`` for an id that is no coinche contract bid."""
+    if COINCHE_BID <= action < COINCHE:
+        return COINCHE_LEVELS[(action - COINCHE_BID) // 6]
+    if GENERALE_BID <= action < HIGH_BID:
+        return GENERALE
+    if HIGH_BID <= action < EXTENDED_NUM_ACTIONS:
+        return HIGH_LEVELS[(action - HIGH_BID) // 6]
+    raise ValueError(f"action {action!r} is not a coinche contract bid (ids 40..99, 112..411)")
+
+
+def num_actions(rules) -> int:
+    """Size of the action space ``rules`` play: ``NUM_ACTIONS`` (112), or
+    ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with a générale or bids above 160."""
+    if getattr(rules, "contract_mode", "classic") == "coinche" and (rules.generale or rules.max_numeric_bid > 160):
+        return EXTENDED_NUM_ACTIONS
+    return NUM_ACTIONS
 
 
 def bid_denomination(action: int, turned_suit: int) -> int | None:
@@ -97,6 +139,8 @@ def bid_denomination(action: int, turned_suit: int) -> int | None:
         return action - NAME_CONTRACT
     if COINCHE_BID <= action < COINCHE:
         return (action - COINCHE_BID) % 6
+    if GENERALE_BID <= action < EXTENDED_NUM_ACTIONS:
+        return (action - GENERALE_BID) % 6
     return None
 
 
@@ -108,11 +152,15 @@ def name_contract_action(contract: int) -> int:
 
 
 def coinche_bid_action(level: int | str, contract: int) -> int:
-    """Action id of a coinche bid (``level`` one of 80..160 by 10 or ``"capot"``)."""
-    if level not in COINCHE_LEVELS:
-        raise ValueError(f"coinche level must be one of {COINCHE_LEVELS}, got {level!r}")
+    """Action id of a coinche bid (``level`` 80..650 by 10, ``"capot"`` or ``"generale"``)."""
     if not 0 <= contract < 6:
         raise ValueError(f"contract kind must be 0..5, got {contract!r}")
+    if level == GENERALE:
+        return GENERALE_BID + contract
+    if level in HIGH_LEVELS and type(level) is int:
+        return HIGH_BID + (level - 170) // 10 * 6 + contract
+    if level not in COINCHE_LEVELS:
+        raise ValueError(f"coinche level must be 80..650 by 10, 'capot' or 'generale', got {level!r}")
     return COINCHE_BID + COINCHE_LEVELS.index(level) * 6 + contract
 
 
@@ -123,8 +171,10 @@ def action_to_string(action: int) -> str:
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = action.__index__()  # numpy integers
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    if not 0 <= action < EXTENDED_NUM_ACTIONS:
+        raise ValueError(f"action id must be an int in 0..{EXTENDED_NUM_ACTIONS - 1}, got {action!r}")
+    if GENERALE_BID <= action:
+        return f"bid {coinche_bid_level(action)} {CONTRACT_NAMES[(action - GENERALE_BID) % 6]}"
     if action < NUM_CARDS:
         return card_to_str(action)
     if NAME_CONTRACT <= action < COINCHE_BID:

@@ -18,16 +18,22 @@ from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
-           "PRESETS_DIR"]
+           "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies"]
 
 
 class RuleOptionError(ValueError):
     """An unknown rule option, or a value outside what the option allows."""
 
 
-#: Allowed values of each enumerated option, the default first (RULES.md section cited).
+#: The contract modes: the classic take/pass game (RULES.md §3) and the coinche auction game
+#: (COINCHE.md; RULES.md §9).
+CONTRACT_MODES = ("classic", "coinche")
+
+#: Allowed values of each enumerated option, the default first (RULES.md section cited;
+#: COINCHE.md §7 for the coinche options).
 OPTION_CHOICES: dict[str, tuple] = {
-    "all_pass_redeal": ("same_dealer", "next_dealer"),  # §3.4
+    "contract_mode": CONTRACT_MODES,  # RULES.md §9, COINCHE.md §1.1
+    "all_pass_redeal": ("same_dealer", "next_dealer"),  # §3.4 (coinche: next_dealer first, COINCHE.md §3.6)
     "round2_no_trump_all_trump": (False, True),  # §3
     "partner_master_free": (True, False),  # §4.2
     "undertrump": ("required", "discard_allowed"),  # §4.2
@@ -38,13 +44,81 @@ OPTION_CHOICES: dict[str, tuple] = {
     "contract_counts_bonuses": (True, False, "declarations_only"),  # §7
     "tie": ("litige", "takers_made", "takers_fail", "defenders_keep"),  # §7
     "all_trump_points": ("pagat", "ffb2015"),  # §4
+    "overtrump_partner": ("free", "must_overtrump"),  # COINCHE.md §4 (P2); both modes
+    # ---- coinche mode only (COINCHE.md §7)
+    "coinche_denominations": ("suits", "suits_sa_ta"),  # §3.5
+    "denomination_order": ("none", "ranked"),  # §3.5
+    "coinche_window": ("in_turn", "immediate"),  # §3.5
+    "coinche_freezes": (True, False),  # §3.5
+    "coincher_partner_speaks": (False, True),  # §3.3
+    "capot_bid": (True, False),  # §8 (bga: no capot bid)
+    "capot_coinchable": (True, False),  # §3.5
+    "surcoinche_allowed": (True, False),  # §3.5
+    "passes_to_end": (3, 4),  # §3.5
+    "self_overbid": ("forbidden", "change_denomination"),  # §3.5 (passes_to_end 4 only)
+    "generale": (False, True),  # §6.8
+    "generale_value": (500, 1000),  # §6.8
+    "generale_leads": (False, True),  # §4
+    "belote_counts_for_contract": (True, False),  # §5
+    "belote_prenable": (False, True),  # §5
+    "scoring": ("made_plus_bid", "bid_only"),  # §6.3, §6.6
+    "multiplier_scope": ("contract_only", "whole_score", "ffb_forfait", "bga"),  # §6.4, §6.6
+    "surcoinche_multiplier": (4, 3),  # §6.1
+    "contract_condition": ("reach_bid", "reach_bid_and_beat_defence"),  # §6.2
+    "bid_80_means": (80, 82),  # §6.2
+    "fail_base": (162, 160),  # §6.4
+    "defence_capot_base": (252, 162, 160),  # §6.5
+    "capot_points": (252, 250),  # §6.1
+    "capot_scoring": ("contract", "flat"),  # §6.7
+    "capot_value": (250, 270),  # §6.7
+    "capot_fail_value": (500, 410),  # §6.7
+    "tie_with_defence": ("fail", "litige"),  # §6.9
+    "rounding": ("none", "half_up", "six_up"),  # §6.10
+    "round_last_deal": (False, True),  # §6.10
+    "target_rule": ("reach", "exceed"),  # §6.11
+    "no_win_on_belote_alone": (False, True),  # §6.11
 }
+
+#: Options that apply only in ``contract_mode="coinche"`` (COINCHE.md §7): in classic mode
+#: they hold ``None`` and giving one is an error naming it.
+COINCHE_ONLY = frozenset((
+    "coinche_denominations", "max_numeric_bid", "denomination_order", "coinche_window", "coinche_freezes",
+    "coincher_partner_speaks", "capot_bid", "capot_coinchable", "surcoinche_allowed", "passes_to_end",
+    "self_overbid", "generale", "generale_value", "generale_leads", "belote_counts_for_contract", "belote_prenable",
+    "scoring", "multiplier_scope", "surcoinche_multiplier", "contract_condition", "bid_80_means", "fail_base",
+    "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value", "tie_with_defence",
+    "rounding", "round_last_deal", "target_rule", "no_win_on_belote_alone"))
+#: Options of the classic take/pass game that do not apply in coinche mode (COINCHE.md §1.1,
+#: §7: the ``tie`` option is replaced by ``tie_with_defence``; there is no round 2).
+CLASSIC_ONLY = frozenset(("tie", "round2_no_trump_all_trump"))
+#: Options whose default depends on the mode (COINCHE.md §3.6, §6.11).
+MODE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "all_pass_redeal": {"classic": "same_dealer", "coinche": "next_dealer"},
+    "target": {"classic": 1000, "coinche": 2000},
+}
+
+
+def applies(option: str, mode: str) -> bool:
+    """True when rule ``option`` applies in contract mode ``mode`` (COINCHE.md §7)."""
+    return option not in (COINCHE_ONLY if mode == "classic" else CLASSIC_ONLY)
+
+
+class _Unset:
+    """The default of an option whose value depends on the mode (resolved at construction)."""
+
+    def __repr__(self) -> str:
+        return "<mode default>"
+
+
+_UNSET: Any = _Unset()
 
 #: Allowed range (inclusive) of each integer option; ``None`` is also allowed (RULES.md §8).
 INT_OPTION_RANGES: dict[str, tuple[int, int]] = {
     "target": (1, 1_000_000),
     "max_deals": (1, 1_000_000),
 }
+#: ``max_numeric_bid`` (COINCHE.md §3.5): a multiple of 10 in this range (coinche mode only)
+MAX_NUMERIC_BID_RANGE = (160, 650)
 
 
 def _show(value: Any) -> str:
@@ -107,14 +181,35 @@ class Rules:
         target: game target in points (an int 1..1,000,000), or ``None`` for a single
             deal (§8).
         max_deals: deal limit (an int 1..1,000,000) or ``None`` (§8).
+        contract_mode: ``"classic"`` (take/pass on the turned card, RULES.md §3) or
+            ``"coinche"`` (the auction game of COINCHE.md: 3-2-3 deal, bids 80..160 and
+            capot, coinche, surcoinche, scoring against the contract).
+        overtrump_partner: ``"free"`` or ``"must_overtrump"`` (COINCHE.md §4, P2: a seat
+            that trumps over its partner's winning trump must overtrump it when it can;
+            it may still discard when ``partner_master_free``). Both modes.
+
+    The coinche options (COINCHE.md §7; ``None`` in classic mode, where giving one is an
+    error): ``coinche_denominations``, ``max_numeric_bid`` (a multiple of 10, 160..650),
+    ``denomination_order``, ``coinche_window``, ``coinche_freezes``,
+    ``coincher_partner_speaks``, ``capot_bid`` (False: no capot bid, the ``bga``
+    profile), ``capot_coinchable``, ``surcoinche_allowed``, ``passes_to_end`` (3 or 4),
+    ``self_overbid`` (only with ``passes_to_end`` 4), ``generale``, ``generale_value``,
+    ``generale_leads``, ``belote_counts_for_contract``, ``belote_prenable``, ``scoring``,
+    ``multiplier_scope``, ``surcoinche_multiplier``, ``contract_condition``,
+    ``bid_80_means``, ``fail_base``, ``defence_capot_base``, ``capot_points``,
+    ``capot_scoring``, ``capot_value``, ``capot_fail_value``, ``tie_with_defence``,
+    ``rounding``, ``round_last_deal``, ``target_rule``, ``no_win_on_belote_alone``; each
+    takes the values of ``OPTION_CHOICES``, the default first. In coinche mode ``tie`` and
+    ``round2_no_trump_all_trump`` do not apply (``None``), ``all_pass_redeal`` defaults to
+    ``"next_dealer"`` and ``target`` to 2000 (``MODE_DEFAULTS``).
 
     Raises:
         RuleOptionError: on a bad value (at construction) or an unknown option
             (``from_dict`` / ``replace``).
     """
 
-    all_pass_redeal: str = "same_dealer"
-    round2_no_trump_all_trump: bool = False
+    all_pass_redeal: str = _UNSET
+    round2_no_trump_all_trump: bool = _UNSET
     partner_master_free: bool = True
     undertrump: str = "required"
     obligations: str = "classic"
@@ -122,10 +217,44 @@ class Rules:
     declarations: str = "off"
     declaration_tie: str = "eldest"
     contract_counts_bonuses: bool = True
-    tie: str = "litige"
+    tie: str = _UNSET
     all_trump_points: str = "pagat"
-    target: int | None = 1000
+    target: int | None = _UNSET
     max_deals: int | None = None
+    contract_mode: str = "classic"
+    overtrump_partner: str = "free"
+    coinche_denominations: str | None = _UNSET
+    max_numeric_bid: int | None = _UNSET
+    denomination_order: str | None = _UNSET
+    coinche_window: str | None = _UNSET
+    coinche_freezes: bool | None = _UNSET
+    coincher_partner_speaks: bool | None = _UNSET
+    capot_bid: bool | None = _UNSET
+    capot_coinchable: bool | None = _UNSET
+    surcoinche_allowed: bool | None = _UNSET
+    passes_to_end: int | None = _UNSET
+    self_overbid: str | None = _UNSET
+    generale: bool | None = _UNSET
+    generale_value: int | None = _UNSET
+    generale_leads: bool | None = _UNSET
+    belote_counts_for_contract: bool | None = _UNSET
+    belote_prenable: bool | None = _UNSET
+    scoring: str | None = _UNSET
+    multiplier_scope: str | None = _UNSET
+    surcoinche_multiplier: int | None = _UNSET
+    contract_condition: str | None = _UNSET
+    bid_80_means: int | None = _UNSET
+    fail_base: int | None = _UNSET
+    defence_capot_base: int | None = _UNSET
+    capot_points: int | None = _UNSET
+    capot_scoring: str | None = _UNSET
+    capot_value: int | None = _UNSET
+    capot_fail_value: int | None = _UNSET
+    tie_with_defence: str | None = _UNSET
+    rounding: str | None = _UNSET
+    round_last_deal: bool | None = _UNSET
+    target_rule: str | None = _UNSET
+    no_win_on_belote_alone: bool | None = _UNSET
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
         known = {f.name for f in dataclasses.fields(cls)}
@@ -137,8 +266,31 @@ class Rules:
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
+        mode = self.contract_mode
+        if not any(type(mode) is str and mode == m for m in CONTRACT_MODES):
+            raise RuleOptionError(f"rule option 'contract_mode' got {_show(mode)}; allowed values: "
+                                  + ", ".join(repr(m) for m in CONTRACT_MODES))
+        for f in dataclasses.fields(self):  # resolve the mode-dependent defaults
+            name, value = f.name, getattr(self, f.name)
+            if not applies(name, mode):
+                if value is _UNSET:
+                    object.__setattr__(self, name, None)
+                elif value is not None:
+                    other = "coinche" if mode == "classic" else "classic"
+                    raise RuleOptionError(
+                        f"rule option {name!r} does not apply in contract_mode {mode!r} (it is a {other} option"
+                        + (", COINCHE.md §7" if other == "coinche" else
+                           "; coinche uses tie_with_defence, COINCHE.md §6.9" if name == "tie" else
+                           "; coinche_denominations sets the coinche denominations, COINCHE.md §3.5")
+                        + f"); got {_show(value)}")
+            elif value is _UNSET:
+                default = (MODE_DEFAULTS[name][mode] if name in MODE_DEFAULTS
+                           else MAX_NUMERIC_BID_RANGE[0] if name == "max_numeric_bid" else OPTION_CHOICES[name][0])
+                object.__setattr__(self, name, default)
         for name, allowed in OPTION_CHOICES.items():
             value = getattr(self, name)
+            if value is None and not applies(name, mode):
+                continue
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
                 raise RuleOptionError(
@@ -151,6 +303,16 @@ class Rules:
                 raise RuleOptionError(
                     f"rule option {name!r} got {_show(value)}; allowed values: an int {low}..{high} or None"
                 )
+        if mode == "coinche":
+            low, high = MAX_NUMERIC_BID_RANGE
+            v = self.max_numeric_bid
+            if type(v) is not int or not low <= v <= high or v % 10:
+                raise RuleOptionError(f"rule option 'max_numeric_bid' got {_show(v)}; allowed values: a multiple "
+                                      f"of 10 in {low}..{high} (COINCHE.md §3.5)")
+            if self.self_overbid != "forbidden" and self.passes_to_end != 4:
+                raise RuleOptionError("rule option 'self_overbid' applies only with passes_to_end 4 (COINCHE.md "
+                                      f"§3.5); got self_overbid {self.self_overbid!r} with passes_to_end "
+                                      f"{self.passes_to_end!r}")
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -173,7 +335,14 @@ class Rules:
 
     def replace(self, **overrides: Any) -> "Rules":
         """A copy with some options changed; validated like ``from_dict``."""
-        return Rules.from_dict({**self.to_dict(), **overrides})
+        base = self.to_dict()
+        mode = overrides.get("contract_mode", self.contract_mode)
+        if mode != self.contract_mode and mode in CONTRACT_MODES:  # a change of mode: its own defaults
+            for name in list(base):
+                if not applies(name, mode) or not applies(name, self.contract_mode) or (
+                        name in MODE_DEFAULTS and base[name] == MODE_DEFAULTS[name][self.contract_mode]):
+                    del base[name]
+        return Rules.from_dict({**base, **overrides})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of every option."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, NUM_CONTRACTS, NUM_SUITS
 
 __all__ = ["Contract", "NO_TRUMP", "ALL_TRUMP", "NUM_DENOMINATIONS", "DENOMINATION_NAMES", "CAPOT",
-           "MULTIPLIERS", "NO_DENOMINATION"]
+           "MULTIPLIERS", "NO_DENOMINATION", "GENERALE"]
 
 #: the six denominations: spades, hearts, diamonds, clubs, no-trump, all-trump
 NUM_DENOMINATIONS = NUM_CONTRACTS
@@ -30,8 +30,10 @@ DENOMINATION_NAMES = CONTRACT_NAMES
 NO_DENOMINATION = -1
 #: a coinche contract's level when it bids every trick (COINCHE.md)
 CAPOT = "capot"
-#: 1 plain, 2 coinched, 4 surcoinched (COINCHE.md)
-MULTIPLIERS = (1, 2, 4)
+#: a coinche contract's level when the bidder alone bids every trick (COINCHE.md §6.8)
+GENERALE = "generale"
+#: 1 plain, 2 coinched, 3 or 4 surcoinched (COINCHE.md §6.1, ``surcoinche_multiplier``)
+MULTIPLIERS = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +44,9 @@ class Contract:
         taker: the seat that took (its side must make the contract).
         denomination: 0..3 the trump suit, ``NO_TRUMP`` (4) or ``ALL_TRUMP`` (5).
         level: ``None`` for the classic take (no level); a coinche contract's level,
-            an int 80..160 by 10 or ``CAPOT``.
-        multiplier: 1, 2 (coinched) or 4 (surcoinched); always 1 in the classic game.
+            an int 80..650 by 10, ``CAPOT`` or ``GENERALE``.
+        multiplier: 1, 2 (coinched) or 3 / 4 (surcoinched, ``surcoinche_multiplier``);
+            always 1 in the classic game.
 
     Raises:
         ValueError: a field outside those values.
@@ -60,8 +63,8 @@ class Contract:
         if type(self.denomination) is not int or not 0 <= self.denomination < NUM_DENOMINATIONS:
             raise ValueError(f"denomination must be an int 0..{NUM_DENOMINATIONS - 1}, got {self.denomination!r}")
         lv = self.level
-        if not (lv is None or lv == CAPOT or (type(lv) is int and 80 <= lv <= 160 and lv % 10 == 0)):
-            raise ValueError(f"level must be None (classic), 80..160 by 10 or {CAPOT!r}, got {lv!r}")
+        if not (lv is None or lv == CAPOT or lv == GENERALE or (type(lv) is int and 80 <= lv <= 650 and lv % 10 == 0)):
+            raise ValueError(f"level must be None (classic), 80..650 by 10, {CAPOT!r} or {GENERALE!r}, got {lv!r}")
         if self.multiplier not in MULTIPLIERS or type(self.multiplier) is not int:
             raise ValueError(f"multiplier must be one of {MULTIPLIERS}, got {self.multiplier!r}")
 
@@ -85,4 +88,9 @@ class Contract:
         out = DENOMINATION_NAMES[self.denomination]
         if self.level is not None:
             out = f"{self.level} {out}"
-        return out + {1: "", 2: " coinched", 4: " surcoinched"}[self.multiplier]
+        return out + {1: "", 2: " coinched", 3: " surcoinched", 4: " surcoinched"}[self.multiplier]
+
+    @property
+    def coinche_level(self) -> int:
+        """0 plain, 1 coinched, 2 surcoinched (COINCHE.md §3.3's ``k``)."""
+        return (0, 0, 1, 2, 2)[self.multiplier]
