@@ -1,34 +1,115 @@
 """Auctions as parts: the bids a seat may make, what a bid does, and the contract (or the
-void deal) an auction ends with (RULES.md §3; COINCHE.md for the coinche auction).
+void deal) an auction ends with (RULES.md §3; COINCHE.md §3 for the coinche auction).
 
 An ``Auction`` is the bidding phase of one deal. The engine (``game.GameState``) holds one
 per deal and asks it for the legal bids of the seat to act (``legal_bids()``), hands it
 each bid (``apply(bid)``), and once it ``is_over`` plays the deal under its ``contract``
 (a ``contract.Contract``) or redeals a ``void`` one. Its ``history`` is the public auction,
 ``(seat, bid id)`` pairs in order (bid ids of ``actions.py``): the same form for every
-auction, and what ``InfoSet.auction`` shows the seats.
+auction, and what ``InfoSet.auction`` shows the seats. ``new_auction`` picks the auction
+the rules play (``contract_mode``).
 
-``ClassicAuction`` is the classic take/pass auction: round 1, from eldest, each seat takes
-the turned card's suit (``TAKE``) or passes; if all four pass, round 2, each seat names
-another suit (``NAME_CONTRACT + suit``; with ``round2_no_trump_all_trump`` also no-trump
-or all-trump) or passes; eight passes void the deal (§3.2-§3.4). The first take ends it.
+ClassicAuction (``contract_mode="classic"``)
+--------------------------------------------
+The classic take/pass auction: round 1, from eldest, each seat takes the turned card's suit
+(``TAKE``) or passes; if all four pass, round 2, each seat names another suit
+(``NAME_CONTRACT + suit``; with ``round2_no_trump_all_trump`` also no-trump or all-trump) or
+passes; eight passes void the deal (§3.2-§3.4). The first take ends it.
 
-A new auction (coinche: bids of a level and denomination, coinche and surcoinche, three
-passes after a bid end it) is another ``Auction`` subclass: the engine, the ``InfoSet``
-and the policies read it through this interface.
+CoincheAuction (``contract_mode="coinche"``, COINCHE.md §3)
+-----------------------------------------------------------
+Actions (§3.1): ``PASS`` (32); a bid of a level and a denomination,
+``coinche_bid_action(level, d)`` (levels 80..160 and ``"capot"``: ids 40..99; levels
+170..``max_numeric_bid``: ids 118..; ``"generale"``: ids 112..117); ``COINCHE`` (100);
+``SURCOINCHE`` (101). Denominations: the suits 0..3 (♠ ♥ ♦ ♣), plus no-trump (4) and
+all-trump (5) with ``coinche_denominations="suits_sa_ta"``. Bid order, lowest first:
+80, 90, ..., ``max_numeric_bid``, capot (``capot_bid``), générale (``generale``, §6.8).
+
+The protocol under the defaults (§3.2-§3.4):
+
+- Eldest (the seat after the dealer) speaks first, then each seat in play order.
+- While nothing is coinched, the seat to act may ``PASS`` (always); bid any level above the
+  current contract's, in any denomination (jumps allowed, no denomination order; overbidding
+  one's partner and bidding after one's own pass are legal); bid capot unless the contract
+  is already capot or générale; ``COINCHE`` iff a contract exists and its bidder is an
+  opponent (only the current contract can be coinched).
+- A coinche by seat ``c`` freezes the contract: no bid is legal any more; seat ``c+1`` then
+  seat ``c+3`` (the coinched team) each ``PASS`` or ``SURCOINCHE``; the coincher's partner
+  ``c+2`` is skipped. A surcoinche ends the auction at once.
+- The auction ends: after a bid, when the next three seats all pass (the contract,
+  multiplier 1); after a coinche, when both coinched-team seats passed (multiplier 2); at a
+  surcoinche (multiplier ``surcoinche_multiplier``, 4 or 3); four opening passes void the
+  deal (§3.6). Because three passes end it, no seat ever overbids its own bid.
+- Length: at most 36 decisions under the defaults: 3 opening passes, 10 bids (80..160,
+  capot) each after at most 2 passes, then 2 passes, a coinche and 2 coinched-team
+  decisions. (COINCHE.md §3.4 says 34: it counts "3 closing decisions" and misses the two
+  passes a closing coinche may follow.) ``length_bound(rules)`` gives the bound of any rule
+  set.
+
+The options (§3.5, §6.8), each changing the protocol as follows:
+
+- ``coinche_denominations="suits_sa_ta"``: no-trump and all-trump bids too.
+- ``max_numeric_bid`` (160..650): the highest numeric level; levels above 160 use the
+  extended ids (``actions.HIGH_BID``).
+- ``denomination_order="ranked"``: ♣ < ♦ < ♥ < ♠ < SA < TA; a bid of an equal level in a
+  higher denomination also overcalls. Read here for every level alike: capot ♠ overcalls
+  capot ♥, générale SA overcalls générale ♠.
+- ``capot_bid=False``: no capot bid. ``generale=True``: the générale bids (ids 112..117),
+  the highest level, legal unless the contract is already a générale.
+- ``capot_coinchable=False``: a capot contract cannot be coinched (``COINCHE`` is never
+  legal over it; the auction goes on, it ends by passes or a générale). A générale stays
+  coinchable: the option names the capot only.
+- ``surcoinche_allowed=False``: ``SURCOINCHE`` is never legal. The coinched team still gets
+  its turns, each a forced ``PASS`` (the options remove actions, never turns, as with
+  ``coincher_partner_speaks``).
+- ``coincher_partner_speaks=True`` (colver): after a coinche the coincher's partner gets a
+  turn between ``c+1`` and ``c+3`` in which only ``PASS`` is legal (A3: 0 pass, 1 pass,
+  2 surcoinche).
+- ``coinche_window="immediate"``: right after every bid (that can be coinched), each
+  opponent of the bidder is asked in play order starting after the bidder, ``b+1`` then
+  ``b+3``, before the normal next turn; each such turn's legal bids are ``(PASS, COINCHE)``,
+  where **``PASS`` means "no coinche"** (``in_window`` is True during these turns). A
+  coinche there acts as in turn; when both decline, the normal next turn (``b+1``)
+  follows. Window turns do not count as passes towards the end, and ``COINCHE`` is legal
+  only in the window (a seat that declined cannot coinche the same bid later on its turn).
+- ``coinche_freezes=False`` ("décoincher", Pagat's contrée, the stéphanoise rule): a
+  coinche by ``c`` does not freeze the contract. Play goes on in the normal order from
+  ``c+1``; every seat may ``PASS``, bid higher (which cancels the coinche: the level goes
+  back to 0 and the new contract may be coinched afresh), or, in the coinched team,
+  ``SURCOINCHE`` (which still ends the auction at once). No second coinche of the same
+  contract. The bidder itself may not overbid its own contract (the rule of
+  ``self_overbid``, as at any other time: FFB "impossible de surenchérir sur soi-même",
+  the stéphanoise "les deux autres joueurs peuvent décoincher"), so the escape is its
+  partner's or the coincher's partner's. Three consecutive passes after the coinche end the
+  auction, coinched (whatever ``passes_to_end``: the seat after them is the coincher, not
+  the bidder). ``coincher_partner_speaks`` has no effect here: the partner speaks anyway.
+- ``passes_to_end=4`` (BGA-code): after a bid, four consecutive passes end the auction, so
+  the bidder speaks again after three. What it may do then is ``self_overbid``'s:
+  ``"forbidden"``: only ``PASS`` (a coinche of one's own bid is never legal), which ends
+  the auction; ``"change_denomination"``: ``PASS`` or any higher bid in another
+  denomination than its contract's (capot and générale included).
+
+Public read-only state for encoders and bots: ``highest`` (``(level, denomination,
+bidder)`` of the highest bid, or ``None``), ``coinche_level`` (0, 1 coinched,
+2 surcoinched), ``coincher`` (seat or -1), ``passes`` (the consecutive passes that count
+towards the end), ``in_window`` (the seat to act is asked in the immediate window).
+Legal bids are cached per rule set and state, so ``legal_bids()`` costs an attribute read.
 
 Pure Python (no numpy).
 """
 
 from __future__ import annotations
 
-from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string
+from .actions import (
+    COINCHE, GENERALE, NAME_CONTRACT, PASS, SURCOINCHE, TAKE, action_to_string, coinche_bid_action,
+)
 from .cards import ALL_TRUMP, NO_TRUMP, SUITS
 from .config import Rules
-from .contract import NUM_DENOMINATIONS, Contract
-from .table import NEXT_SEAT, SEATS
+from .contract import CAPOT, NUM_DENOMINATIONS, Contract
+from .table import NEXT_SEAT, SEATS, TEAM_OF, partner_of, seats_from
 
-__all__ = ["Auction", "ClassicAuction", "IllegalBidError", "new_auction", "classic_legal_bids", "classic_bid_denomination"]
+__all__ = ["Auction", "ClassicAuction", "CoincheAuction", "IllegalBidError", "new_auction", "classic_legal_bids",
+           "classic_bid_denomination", "length_bound", "DENOMINATION_RANK"]
 
 
 class IllegalBidError(ValueError):
@@ -176,10 +257,332 @@ _ROUND1 = (PASS, TAKE)
 _CLASSIC_CONTRACTS = tuple(tuple(Contract(seat, d) for d in range(NUM_DENOMINATIONS)) for seat in SEATS)
 
 
+# ============================================================================= the coinche auction
+#: ``denomination_order="ranked"`` (COINCHE.md §3.5): the rank of each denomination 0..5,
+#: ♣ < ♦ < ♥ < ♠ < SA < TA (clubs 3 is the lowest, all-trump 5 the highest)
+DENOMINATION_RANK = (3, 2, 1, 0, 4, 5)
+
+# the kinds of turn of a coinche auction
+_BIDDING = 0  # a normal turn (no coinche, or a coinche that does not freeze)
+_WINDOW = 1  # coinche_window "immediate": an opponent of the bidder asked {no coinche (PASS), COINCHE}
+_COINCHED = 2  # after a freezing coinche: the coinched team (and maybe the coincher's partner) speaks
+_OVER = 3
+
+_PASS_ONLY = (PASS,)
+_WINDOW_BIDS = (PASS, COINCHE)
+
+
+class _CoincheBids:
+    """The bids of one coinche rule set (built once per ``Rules``, shared by its auctions):
+    every bid id with its level, denomination and strength (a bid overcalls another iff its
+    strength is higher), and a cache of the legal sets."""
+
+    __slots__ = ("rules", "denominations", "levels", "info", "strengths", "legal_cache")
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.denominations = tuple(range(NUM_DENOMINATIONS)) if rules.coinche_denominations == "suits_sa_ta" \
+            else tuple(SUITS)
+        levels: list = list(range(80, rules.max_numeric_bid + 1, 10))
+        if rules.capot_bid:
+            levels.append(CAPOT)
+        if rules.generale:
+            levels.append(GENERALE)
+        self.levels = tuple(levels)
+        ranked = rules.denomination_order == "ranked"
+        #: bid id -> (level, denomination, strength)
+        self.info: dict[int, tuple] = {}
+        for i, level in enumerate(self.levels):
+            for d in self.denominations:
+                strength = i * NUM_DENOMINATIONS + DENOMINATION_RANK[d] if ranked else i
+                self.info[coinche_bid_action(level, d)] = (level, d, strength)
+        self.strengths = tuple(sorted({v[2] for v in self.info.values()}))
+        self.legal_cache: dict[tuple, tuple[tuple[int, ...], frozenset]] = {}
+
+    def legal(self, above: int, exclude: int, bids: bool, coinche: bool, surcoinche: bool):
+        """``(ascending ids, their set)``: ``PASS``, the bids of strength above ``above``
+        (``-1``: every bid) and of a denomination other than ``exclude`` (when ``bids``),
+        ``COINCHE`` and ``SURCOINCHE`` as asked."""
+        key = (above, exclude, bids, coinche, surcoinche)
+        hit = self.legal_cache.get(key)
+        if hit is None:
+            out = [PASS]
+            if bids:
+                out += [a for a, (_, d, st) in self.info.items() if st > above and d != exclude]
+            if coinche:
+                out.append(COINCHE)
+            if surcoinche:
+                out.append(SURCOINCHE)
+            ids = tuple(sorted(out))
+            hit = self.legal_cache[key] = (ids, frozenset(ids))
+        return hit
+
+
+_BIDS_CACHE: dict[Rules, _CoincheBids] = {}
+
+
+def _coinche_bids(rules: Rules) -> _CoincheBids:
+    table = _BIDS_CACHE.get(rules)
+    if table is None:
+        if rules.contract_mode != "coinche":
+            raise ValueError(f"the coinche auction needs contract_mode='coinche' rules, got {rules.contract_mode!r}")
+        if len(_BIDS_CACHE) > 256:  # many rule sets (a search over options): keep the memory bounded
+            _BIDS_CACHE.clear()
+        table = _BIDS_CACHE[rules] = _CoincheBids(rules)
+    return table
+
+
+def length_bound(rules: Rules) -> int:
+    """The most decisions a coinche auction under ``rules`` can take (COINCHE.md §3.4), an
+    upper bound that is reached by some auction unless ``capot_coinchable`` is False.
+
+    With ``N`` bids in the longest chain of overcalls (the levels, times the denominations
+    under ``denomination_order="ranked"``): 3 opening passes, ``N`` bids (each followed by
+    a window of 2 under ``coinche_window="immediate"``), a gap between two bids, and an end
+    after the last. The gap: the passes (2; 3 with ``passes_to_end=4`` and
+    ``self_overbid="change_denomination"``), or 2 passes, a coinche and 2 passes with
+    ``coinche_freezes=False`` in turn. The end: ``passes_to_end`` passes, or (in turn) 2
+    passes and a coinche, then the coinched team's turns (2, 3 with
+    ``coincher_partner_speaks``; 3 with ``coinche_freezes=False``). The defaults give 36
+    (§3.4 says 34, missing the two passes a closing coinche may follow).
+    """
+    table = _coinche_bids(rules)
+    n = len(table.strengths)
+    p = rules.passes_to_end
+    in_turn = rules.coinche_window == "in_turn"
+    window = 0 if in_turn else 2
+    gap = 2 + (p == 4 and rules.self_overbid == "change_denomination")
+    if rules.coinche_freezes:
+        after_coinche = 2 + rules.coincher_partner_speaks
+    else:
+        after_coinche = 3
+        if in_turn:
+            gap = max(gap, 2 + 1 + 2)
+    end = max(p, (2 + 1 if in_turn else 0) + after_coinche)
+    return 3 + n * (1 + window) + (n - 1) * gap + end
+
+
+class CoincheAuction(Auction):
+    """The coinche auction of one deal (COINCHE.md §3; the module docstring gives the
+    protocol and every option).
+
+    Args:
+        dealer: the dealer's seat; eldest (the seat after it) speaks first.
+        rules: ``contract_mode="coinche"`` rules (``ValueError`` otherwise); the auction
+            options of COINCHE.md §3.5 and §6.8.
+        history: bids already made (``(seat, bid)`` pairs, e.g. an ``InfoSet.auction``),
+            applied in order (``IllegalBidError`` for one that is not legal, or by a seat
+            that is not to act).
+
+    Attributes (besides ``Auction``'s): ``rules``, ``dealer``, ``eldest``; read-only
+    properties ``highest`` (``(level, denomination, bidder)`` or ``None``),
+    ``coinche_level`` (0 / 1 / 2), ``coincher`` (seat or -1), ``passes``, ``in_window``.
+    ``contract`` is a ``Contract(taker, denomination, level, multiplier)``: the seat that
+    made the final bid, its denomination and level, multiplier 1, 2 (coinched) or
+    ``rules.surcoinche_multiplier`` (surcoinched).
+    """
+
+    __slots__ = ("rules", "dealer", "eldest", "history", "current", "bid_round", "contract", "void",
+                 "_bids", "_highest", "_strength", "_k", "_coincher", "_passes", "_turn", "_queue",
+                 "_legal", "_legal_set")
+
+    def __init__(self, dealer: int, rules: Rules, history=()):
+        self._bids = _coinche_bids(rules)
+        self.rules = rules
+        self.dealer = dealer
+        self.eldest = self.current = NEXT_SEAT[dealer]
+        self.history: list[tuple[int, int]] = []
+        self.bid_round = 1
+        self.contract: Contract | None = None
+        self.void = False
+        self._highest: tuple | None = None  # (level, denomination, bidder)
+        self._strength = -1  # the highest bid's strength, -1 before any
+        self._k = 0
+        self._coincher = -1
+        self._passes = 0
+        self._turn = _BIDDING
+        self._queue: tuple[int, ...] = ()  # the seats still to be asked after ``current`` (window / coinched)
+        self._set_legal()
+        for seat, bid in history:
+            if seat != self.current:
+                raise IllegalBidError(f"bid {bid!r} by seat {seat}: "
+                                      + (f"seat {self.current} is to bid" if self.current >= 0
+                                         else "the auction is over"))
+            self.apply(bid)
+
+    # ------------------------------------------------------------------ read-only state
+    @property
+    def highest(self) -> tuple | None:
+        """The highest bid so far, ``(level, denomination, bidder)``, or ``None``."""
+        return self._highest
+
+    @property
+    def coinche_level(self) -> int:
+        """COINCHE.md §3.3's ``k``: 0, 1 (coinched) or 2 (surcoinched)."""
+        return self._k
+
+    @property
+    def coincher(self) -> int:
+        """The seat that coinched the current contract, or -1."""
+        return self._coincher
+
+    @property
+    def passes(self) -> int:
+        """The consecutive passes since the last bid or coinche (or the start) that count
+        towards the end of the auction (window turns do not)."""
+        return self._passes
+
+    @property
+    def in_window(self) -> bool:
+        """True while the seat to act is asked in the immediate coinche window
+        (``coinche_window="immediate"``): its ``PASS`` means "no coinche"."""
+        return self._turn == _WINDOW
+
+    # ------------------------------------------------------------------ the protocol
+    def legal_bids(self) -> tuple[int, ...]:
+        return self._legal
+
+    def _set_legal(self) -> None:
+        turn = self._turn
+        if turn == _WINDOW:
+            legal = _WINDOW_BIDS
+        elif turn == _COINCHED:
+            legal = (_PASS_ONLY if self.current == partner_of(self._coincher) or not self.rules.surcoinche_allowed
+                     else (PASS, SURCOINCHE))
+        elif turn == _OVER:
+            self._legal, self._legal_set = (), frozenset()
+            return
+        else:
+            rules, seat, high = self.rules, self.current, self._highest
+            if high is None:
+                self._legal, self._legal_set = self._bids.legal(-1, -1, True, False, False)
+                return
+            bidder = high[2]
+            bids, exclude = True, -1
+            if seat == bidder:  # overbidding oneself (passes_to_end 4, or an escape from a coinche)
+                if rules.self_overbid == "change_denomination":
+                    exclude = high[1]
+                else:
+                    bids = False
+            opponent = TEAM_OF[seat] != TEAM_OF[bidder]
+            coinche = self._k == 0 and opponent and rules.coinche_window == "in_turn" and self._coinchable()
+            surcoinche = self._k == 1 and not opponent and rules.surcoinche_allowed
+            self._legal, self._legal_set = self._bids.legal(self._strength, exclude, bids, coinche, surcoinche)
+            return
+        self._legal, self._legal_set = legal, frozenset(legal)
+
+    def _coinchable(self) -> bool:
+        return self.rules.capot_coinchable or self._highest[0] != CAPOT
+
+    def apply(self, bid: int) -> None:
+        if type(bid) is bool or not hasattr(bid, "__index__") or bid.__index__() not in self._legal_set:
+            raise self._illegal(bid)
+        bid = bid.__index__()
+        seat = self.current
+        self.history.append((seat, bid))
+        turn = self._turn
+        if bid == COINCHE:
+            self._coinche(seat)
+        elif bid == SURCOINCHE:
+            self._k = 2
+            self._end(self.rules.surcoinche_multiplier)
+            return
+        elif turn == _WINDOW:  # PASS: no coinche
+            if self._queue:
+                self.current, self._queue = self._queue[0], self._queue[1:]
+            else:  # both opponents declined: the normal next turn
+                self._turn = _BIDDING
+                self.current = NEXT_SEAT[self._highest[2]]
+        elif turn == _COINCHED:  # PASS by a coinched-team seat (or the coincher's partner)
+            if not self._queue:
+                self._end(2)
+                return
+            self.current, self._queue = self._queue[0], self._queue[1:]
+        elif bid == PASS:
+            self._passes += 1
+            if self._highest is None:
+                if self._passes == 4:  # four opening passes: the deal is void (§3.4, §3.6)
+                    self.void = True
+                    self._over()
+                    return
+            elif self._passes == (3 if self._k else self.rules.passes_to_end):
+                self._end(2 if self._k else 1)
+                return
+            self.current = NEXT_SEAT[seat]
+        else:  # a bid: it overcalls (and cancels a coinche that does not freeze)
+            level, d, strength = self._bids.info[bid]
+            self._highest = (level, d, seat)
+            self._strength = strength
+            self._k, self._coincher, self._passes = 0, -1, 0
+            if self.rules.coinche_window == "immediate" and self._coinchable():
+                self._turn = _WINDOW
+                partner = partner_of(seat)
+                self.current, self._queue = NEXT_SEAT[seat], (NEXT_SEAT[partner],)
+            else:
+                self.current = NEXT_SEAT[seat]
+        self._set_legal()
+
+    def _coinche(self, c: int) -> None:
+        """A coinche by seat ``c`` of the current contract."""
+        self._k, self._coincher, self._passes = 1, c, 0
+        _, c1, c2, c3 = seats_from(c)
+        if self.rules.coinche_freezes:  # the coinched team speaks: c+1, (c+2 with pass only), c+3
+            self._turn = _COINCHED
+            self.current = c1
+            self._queue = (c2, c3) if self.rules.coincher_partner_speaks else (c3,)
+        else:  # the auction goes on in play order; a higher bid escapes
+            self._turn = _BIDDING
+            self.current = c1
+            self._queue = ()
+
+    def _end(self, multiplier: int) -> None:
+        level, d, taker = self._highest
+        self.contract = Contract(taker, d, level, multiplier)
+        self._over()
+
+    def _over(self) -> None:
+        self.bid_round = 0
+        self.current = -1
+        self._turn = _OVER
+        self._queue = ()
+        self._legal, self._legal_set = (), frozenset()
+
+    def _illegal(self, bid) -> IllegalBidError:
+        legal = ", ".join(f"{a} ({action_to_string(a)})" for a in self._legal)
+        try:
+            name = f" ({action_to_string(bid)})"
+        except (ValueError, TypeError, KeyError):
+            name = ""
+        why = ""
+        if self._turn == _WINDOW:
+            why = " (the immediate coinche window: pass = no coinche)"
+        elif self._turn == _COINCHED:
+            why = f" (the contract is coinched by seat {self._coincher} and frozen)"
+        elif self._turn == _OVER:
+            why = " (the auction is over)"
+        return IllegalBidError(f"bid {bid!r}{name} by seat {self.current} is not legal now; "
+                               f"legal bids: [{legal}]{why}")
+
+    def copy(self) -> "CoincheAuction":
+        new = CoincheAuction.__new__(CoincheAuction)
+        for name in CoincheAuction.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.history = list(self.history)
+        return new
+
+    def __repr__(self) -> str:
+        return (f"CoincheAuction(dealer={self.dealer}, history={self.history}, highest={self._highest}, "
+                f"coinche_level={self._k}, coincher={self._coincher}, current={self.current}, "
+                f"contract={self.contract}, void={self.void})")
+
+
 def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auction:
     """The auction ``rules`` play, for a deal by ``dealer`` with ``turned_card`` turned,
     after the bids of ``history`` (``(seat, bid)`` pairs). The one place an auction is
     chosen: the engine starts each deal's auction here, and the expert's search replays
-    and simulates auctions through it. Today every rule set plays ``ClassicAuction``; a
-    coinche auction is chosen here by its rule option."""
+    and simulates auctions through it: ``contract_mode="coinche"`` plays ``CoincheAuction``
+    (``turned_card`` is ignored: nothing is turned in coinche, it is -1), every other rule
+    set ``ClassicAuction``."""
+    if rules.contract_mode == "coinche":
+        return CoincheAuction(dealer, rules, history)
     return ClassicAuction(dealer, turned_card, rules, history)

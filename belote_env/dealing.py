@@ -24,6 +24,12 @@ deal through this module. For a user:
   hands a deck deals, before and after the take (``complete(*deal(deck, dealer), taker,
   dealer)``); ``check_deck(deck)``.
 
+**Coinche** (``contract_mode="coinche"``, COINCHE.md §2) deals every card at once, in
+packets of 3, 2, 3 from eldest round the table (``COINCHE_PACKETS``): seat ``e+i`` (``e``
+eldest) receives ``deck[3i:3i+3] + deck[12+2i:12+2i+2] + deck[20+3i:20+3i+3]``; nothing
+is turned and there is no stock. ``deal_all(deck, dealer)`` gives those hands and
+``deck_from_full_hands(hands, dealer)`` the deck that deals given 8-card hands.
+
 Cards may be ids 0..31 or names (``"J♠"``, ``"JS"``, ``"10H"``, ``cards.parse_card``)
 wherever a user gives them. Every check raises ``DealError`` (a ``ValueError``) naming
 what is wrong.
@@ -40,7 +46,8 @@ from .jsonfile import short_repr
 from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 
 __all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
-           "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card"]
+           "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card",
+           "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands"]
 
 #: the first deal's packets, per seat, from eldest (§3.1)
 PACKETS = (3, 2)
@@ -78,6 +85,25 @@ def _stock_positions(dealer: int, taker: int) -> tuple[tuple[int, ...], ...]:
 
 # the layouts above for every dealer (and taker), built once: the engine deals with them
 _FIRST = tuple(_first_positions(d) for d in SEATS)
+
+#: the coinche deal's packets, per seat, from eldest (COINCHE.md §2)
+COINCHE_PACKETS = (3, 2, 3)
+#: cards a seat holds once the deal is complete
+HAND_SIZE = NUM_CARDS // NUM_SEATS
+
+
+def _all_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the deck indices of its eight cards in the coinche deal by ``dealer``."""
+    pos: list[list[int]] = [[] for _ in SEATS]
+    i = 0
+    for packet in COINCHE_PACKETS:
+        for seat in seats_from(eldest_of(dealer)):
+            pos[seat] += range(i, i + packet)
+            i += packet
+    return tuple(tuple(p) for p in pos)
+
+
+_ALL = tuple(_all_positions(d) for d in SEATS)
 _STOCK = tuple(tuple(_stock_positions(d, t) for t in SEATS) for d in SEATS)
 
 
@@ -130,6 +156,18 @@ def deal(deck: Sequence[int], dealer: int) -> tuple[list[int], int, list[int]]:
             m |= 1 << deck[i]
         hands.append(m)
     return hands, deck[TURNED_AT], list(deck[TURNED_AT + 1:])
+
+
+def deal_all(deck: Sequence[int], dealer: int) -> list[int]:
+    """The coinche deal of a checked ``deck`` (COINCHE.md §2): 4 masks of 8 cards, packets
+    of 3, 2, 3 from eldest round the table; nothing turned, no stock."""
+    hands = []
+    for positions in _ALL[dealer]:
+        m = 0
+        for i in positions:
+            m |= 1 << deck[i]
+        hands.append(m)
+    return hands
 
 
 def complete(hands: Sequence[int], turned: int, stock: Sequence[int], taker: int, dealer: int) -> list[int]:
@@ -259,3 +297,41 @@ def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int
     cards[taker].remove(turned)
     stock = [c for seat in seats_from(eldest_of(dealer)) for c in cards[seat][FIRST_HAND:]]  # completion order
     return deck_from_hands([cs[:FIRST_HAND] for cs in cards], turned, stock, dealer)
+
+
+def deck_from_full_hands(hands: Sequence[int | Sequence[int | str]], dealer: int = 0) -> list[int]:
+    """The deck whose coinche deal (``deal_all``, COINCHE.md §2) gives ``hands``.
+
+    Args:
+        hands: per seat 0..3, its 8 cards: a 32-bit mask (the packets then take the
+            seat's cards in ascending id order) or a sequence of cards (ids or names; the
+            first three are its first packet, the next two its second, the last three
+            its third).
+        dealer: the dealer's seat 0..3 (eldest receives the first packet).
+    Returns:
+        the deck (list of 32 card ids).
+    Raises:
+        DealError: not 4 hands of 8 cards, a card that is not an id 0..31 or a name, a
+            card given twice (naming it), or a dealer that is not a seat.
+    """
+    dealer = _seat(dealer, "dealer")
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != NUM_SEATS:
+        raise DealError(f"hands must be {NUM_SEATS} hands of {HAND_SIZE} cards (seats 0..{NUM_SEATS - 1}), "
+                        f"got {repr(hands)[:80]}")
+    hs = []
+    for s, h in enumerate(hands):
+        if not isinstance(h, bool) and hasattr(h, "__index__") and not hasattr(h, "__len__"):
+            h = h.__index__()
+            if not 0 <= h < 1 << NUM_CARDS:
+                raise DealError(f"hands[{s}]: a mask of cards 0..31 must be a 32-bit int >= 0, got {repr(h)[:40]}")
+            h = [c for c in range(NUM_CARDS) if h >> c & 1]
+            if len(h) != HAND_SIZE:
+                raise DealError(f"hands[{s}] must hold {HAND_SIZE} cards, got {len(h)}")
+        hs.append(_cards(h, HAND_SIZE, f"hands[{s}]"))
+    deck: list[int] = []
+    start = 0
+    for packet in COINCHE_PACKETS:
+        for seat in seats_from(eldest_of(dealer)):
+            deck += hs[seat][start:start + packet]
+        start += packet
+    return _distinct(deck)

@@ -27,7 +27,8 @@ from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
 
 __all__ = ["MAX_VOID_DEALS", "VoidDealsError", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
-           "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward"]
+           "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward", "reward_scale",
+           "COINCHE_REWARD_SCALE"]
 
 #: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``).
 MAX_VOID_DEALS = 100
@@ -191,13 +192,25 @@ def play_game(state: GameState, seat_policies: Sequence[Any], **kw: Any) -> int:
 REWARD_MODES = ("scaled", "points", "win")
 
 
-def point_reward(difference: int, mode: str = "scaled") -> float:
+#: The ``"scaled"`` reward's divisor in coinche (COINCHE.md §6): a failed 160 coinched is
+#: -0.96, a plain 80 made with 81 points +0.32, a surcoinched capot +-2.5 (rare).
+COINCHE_REWARD_SCALE = 500
+
+
+def reward_scale(rules=None) -> int:
+    """The points a ``"scaled"`` reward divides by: 162 (a classic deal's points, RULES.md
+    §7) or ``COINCHE_REWARD_SCALE`` (500) under ``contract_mode="coinche"``."""
+    return COINCHE_REWARD_SCALE if rules is not None and rules.contract_mode == "coinche" else TOTAL_POINTS
+
+
+def point_reward(difference: int, mode: str = "scaled", scale: int = TOTAL_POINTS) -> float:
     """The reward of a deal's point difference (our points - theirs), per ``mode``:
-    ``"scaled"`` divides by the deal's 162 points (a dedans is +-1, a capot with belote
-    +-1.68), ``"points"`` keeps it, ``"win"`` gives its sign (+1 / 0 / -1). The one place a
-    point difference is scaled. Raises ``ValueError`` for another mode."""
+    ``"scaled"`` divides by ``scale`` (``reward_scale(rules)``: the deal's 162 points, so a
+    dedans is +-1 and a capot with belote +-1.68; 500 in coinche), ``"points"`` keeps it,
+    ``"win"`` gives its sign (+1 / 0 / -1). The one place a point difference is scaled.
+    Raises ``ValueError`` for another mode."""
     if mode == "scaled":
-        return difference / TOTAL_POINTS
+        return difference / scale
     if mode == "points":
         return float(difference)
     if mode == "win":
@@ -211,7 +224,7 @@ def game_win_reward(winner: int | None, seat: int) -> float:
     return 0.0 if winner is None else 1.0 if winner == team_of(seat) else -1.0
 
 
-def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled") -> float:
-    """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``);
-    0 for a void deal (``score`` None)."""
-    return 0.0 if score is None else point_reward(score.difference(team_of(seat)), mode)
+def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled", rules=None) -> float:
+    """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``
+    scaled by ``reward_scale(rules)``); 0 for a void deal (``score`` None)."""
+    return 0.0 if score is None else point_reward(score.difference(team_of(seat)), mode, reward_scale(rules))

@@ -109,13 +109,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import NUM_ACTIONS
+from .actions import num_actions
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, game_win_reward, point_reward, seat_reward
+from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState
 from .observation import (
-    HISTORY_ENCODER_VERSION, HISTORY_SHAPE, OBS_ENCODER_VERSION, OBS_SIZE, action_mask, encode_history,
-    encode_infoset, layout_table,
+    COINCHE_OBS_VERSION, HISTORY_ENCODER_VERSION, OBS_ENCODER_VERSION, action_mask, encode_history, encode_infoset,
+    history_shape, layout_table, obs_size,
 )
 from .render import render_view
 from .table import NEXT_SEAT, NUM_SEATS, SEATS, TEAM_OF, other_team
@@ -152,12 +152,14 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self.unwrapped._require_agents("last")  # outside the except: no KeyError chained
 
 
-def observation_space_for(obs_mode: str) -> spaces.Box:
-    """The ``observation`` Box of an ``obs_mode`` (``"infoset"`` or ``"history"``)."""
+def observation_space_for(obs_mode: str, rules: Rules | None = None) -> spaces.Box:
+    """The ``observation`` Box of an ``obs_mode`` (``"infoset"`` or ``"history"``) under
+    ``rules`` (default: the classic game; coinche observations are longer)."""
+    rules = rules or Rules()
     if obs_mode == "infoset":
-        return spaces.Box(low=0.0, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32)
+        return spaces.Box(low=0.0, high=np.inf, shape=(obs_size(rules),), dtype=np.float32)
     if obs_mode == "history":
-        return spaces.Box(low=-1, high=NUM_ACTIONS - 1, shape=HISTORY_SHAPE, dtype=np.int16)
+        return spaces.Box(low=-1, high=num_actions(rules) - 1, shape=history_shape(rules), dtype=np.int16)
     raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
 
 
@@ -165,7 +167,7 @@ def deal_reward(state: GameState, team: int, reward_mode: str) -> float:
     """Reward of ``team`` (0/1) for the deal just finished in ``state`` (0 for a void
     deal): ``belote_env.driver.point_reward`` of its point difference."""
     score = state.deal_score
-    return 0.0 if score is None else point_reward(score.difference(team), reward_mode)
+    return 0.0 if score is None else point_reward(score.difference(team), reward_mode, reward_scale(state.rules))
 
 
 def _check_choice(name: str, value, allowed) -> None:
@@ -201,14 +203,18 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in SEATS]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        n_actions = self.num_actions = num_actions(self.rules)
         obs_space = spaces.Dict({
-            "observation": observation_space_for(obs_mode),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "observation": observation_space_for(obs_mode, self.rules),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
         })
-        act_space = spaces.Discrete(NUM_ACTIONS)
+        act_space = spaces.Discrete(n_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.obs_encoder_version = OBS_ENCODER_VERSION if obs_mode == "infoset" else HISTORY_ENCODER_VERSION
+        if obs_mode == "infoset":
+            self.obs_encoder_version = (f"coinche-{COINCHE_OBS_VERSION}" if self.rules.contract_mode == "coinche"
+                                        else OBS_ENCODER_VERSION)
         self._encode = encode_infoset if obs_mode == "infoset" else encode_history
         self._rng: random.Random | None = None
         #: the engine state of the game in progress (holds every hand: not for agents)
@@ -259,7 +265,8 @@ class raw_env(AECEnv):
         if agent not in self._seat:
             raise ValueError(f"unknown agent {agent!r}: expected one of {self.possible_agents}")
         info = st.information_set(self._seat[agent])
-        return {"observation": self._encode(info), "action_mask": action_mask(info.legal_actions)}
+        return {"observation": self._encode(info),
+                "action_mask": action_mask(info.legal_actions, np.zeros(self.num_actions, dtype=np.int8))}
 
     def last(self, observe: bool = True):
         self._require_game("last")
@@ -284,7 +291,7 @@ class raw_env(AECEnv):
                 team = TEAM_OF[self._seat[a]]
                 them = other_team(team)
                 if self.reward_mode != "win" or self.episode == "deal":
-                    self.rewards[a] = seat_reward(score, self._seat[a], self.reward_mode)
+                    self.rewards[a] = seat_reward(score, self._seat[a], self.reward_mode, self.rules)
                 elif game_end:
                     self.rewards[a] = game_win_reward(st.winner, self._seat[a])
                 self.infos[a] = {

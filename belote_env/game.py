@@ -1,4 +1,7 @@
-"""The rules engine's one entry point: a game of four-player team Belote (RULES.md §2-§8).
+"""The rules engine's one entry point: a game of four-player team Belote (RULES.md §2-§8),
+classic (take/pass on the turned card) or coinche (``contract_mode="coinche"``: the 3-2-3
+deal, the auction of bids 80..160 / capot with coinche and surcoinche, scoring against the
+contract; COINCHE.md).
 
 ``GameState`` holds a whole game (deals to the target), or one deal played on its own
 (``single_deal=True``). It knows nothing of RL, numpy or PettingZoo: ``legal_actions()``
@@ -38,12 +41,15 @@ from .auction import Auction, new_auction
 from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
 from .config import RuleOptionError, Rules
 from .contract import Contract
-from .dealing import check_deck, complete, deal, deck_from_hands
+from .contract import GENERALE
+from .dealing import check_deck, complete, deal, deal_all, deck_from_full_hands, deck_from_hands
 from .declarations import Declaration, best_declarations
 from .inference import belote_reveals, card_reveals
 from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
-from .scoring import DealScore, score_deal, team_belote_points, team_declaration_points
+from .scoring import (
+    DealScore, score_coinche_game_deal, score_deal, team_belote_points, team_declaration_points,
+)
 from .table import NEXT_SEAT, NUM_SEATS, SEAT_NAMES, SEATS, TEAM_OF, absolute_seat, partner_of, team_of
 
 __all__ = ["GameState", "Phase", "IllegalActionError", "team_of", "partner_of", "SEAT_NAMES"]
@@ -123,7 +129,10 @@ def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = Fals
 
 
 class GameState:
-    """A game of classic team Belote in progress (RULES.md §3-§8).
+    """A game of team Belote in progress: classic (RULES.md §3-§8) or coinche (COINCHE.md,
+    ``rules.contract_mode == "coinche"``; ``turned_card`` is then ``-1`` and there is no
+    stock; ``auction`` is an ``auction.CoincheAuction``; deals are scored by
+    ``scoring.score_coinche_deal`` and the game ends per ``scoring.coinche_game_end``).
 
     Args:
         rules: rule options (default ``Rules()``, seed 004).
@@ -198,24 +207,37 @@ class GameState:
         self._start_deal(deck)
 
     @classmethod
-    def from_hands(cls, hands: Sequence[Sequence[int | str]], turned: int | str, stock: Sequence[int | str],
-                   rules: Rules | None = None, *, dealer: int = 0, **kwargs) -> "GameState":
-        """A game whose first deal deals ``hands``, ``turned`` and ``stock`` (RULES.md §3.1).
+    def from_hands(cls, hands: Sequence[Sequence[int | str]], turned: int | str | None = None,
+                   stock: Sequence[int | str] | None = None, rules: Rules | None = None, *, dealer: int = 0,
+                   **kwargs) -> "GameState":
+        """A game whose first deal deals ``hands``, ``turned`` and ``stock`` (RULES.md §3.1),
+        or, in coinche mode, the 8-card ``hands`` (COINCHE.md §2; ``turned`` and ``stock``
+        stay ``None``).
 
         Args:
             hands: per seat 0..3, its 5 cards before the auction (ids 0..31 or names such
                 as ``"J♠"`` / ``"JS"``): the first three its first packet, the last two
-                its second.
-            turned: the turned card.
-            stock: the 11 stock cards in the order they are dealt after a take (§3.5).
+                its second. Coinche: its 8 cards (packets of 3, 2, 3; a 32-bit mask also
+                works, ``dealing.deck_from_full_hands``).
+            turned: the turned card (classic only).
+            stock: the 11 stock cards in the order they are dealt after a take (§3.5;
+                classic only).
             rules, dealer: as for ``GameState``; ``kwargs``: its other arguments (``seed``,
                 ``rng`` for the later decks, ``scores``, ``reserve``, ``deal_number``,
                 ``single_deal``).
         Raises:
             ValueError: ``dealing.DealError`` for hands, turned card or stock that do not
-                make a deal (shapes 4 x 5 and 11, unknown or repeated cards), or as
-                ``GameState``.
+                make a deal (shapes 4 x 5 and 11, or 4 x 8 in coinche; unknown or repeated
+                cards; a turned card or stock given in coinche mode, or missing in
+                classic), or as ``GameState``.
         """
+        if rules is not None and isinstance(rules, Rules) and rules.contract_mode == "coinche":
+            if turned is not None or stock is not None:
+                raise ValueError("coinche deals every card (COINCHE.md §2): give 4 hands of 8 cards and no turned "
+                                 "card or stock")
+            return cls(rules, dealer=dealer, deck=deck_from_full_hands(hands, dealer), **kwargs)
+        if turned is None or stock is None:
+            raise ValueError("a classic deal needs the turned card and the 11-card stock (RULES.md §3.1)")
         return cls(rules, dealer=dealer, deck=deck_from_hands(hands, turned, stock, dealer), **kwargs)
 
     # ------------------------------------------------------------------ dealing
@@ -226,7 +248,10 @@ class GameState:
             self.rng.shuffle(deck)
         self.deck = tuple(deck)
         eldest = NEXT_SEAT[self.dealer]
-        self.hands, self.turned_card, self.stock = deal(deck, self.dealer)  # RULES.md §3.1
+        if self.rules.contract_mode == "coinche":  # every card at once, nothing turned (COINCHE.md §2)
+            self.hands, self.turned_card, self.stock = deal_all(deck, self.dealer), -1, []
+        else:
+            self.hands, self.turned_card, self.stock = deal(deck, self.dealer)  # RULES.md §3.1
         #: the deal's auction (``auction.Auction``): its bids, legal bids and outcome
         self.auction: Auction = new_auction(self.dealer, self.turned_card, self.rules)
         #: the ``Contract`` once a seat takes, else None; its denomination (0..5, -1 before)
@@ -258,10 +283,16 @@ class GameState:
         self._legal: tuple[int, ...] | None = None
 
     def _complete_deal(self) -> None:
-        """Taker gets the turned card + 2, the others 3, from eldest round the table (§3.5)."""
+        """Classic: the taker gets the turned card + 2, the others 3, from eldest round the
+        table (§3.5); coinche: the hands are already whole (COINCHE.md §2). Then the belote
+        pairs are noted and play starts from eldest (or from the générale's bidder with
+        ``generale_leads``, COINCHE.md §4)."""
         hands = self.hands
-        hands[:] = complete(hands, self.turned_card, self.stock, self.taker, self.dealer)
+        if self.turned_card >= 0:
+            hands[:] = complete(hands, self.turned_card, self.stock, self.taker, self.dealer)
         eldest = NEXT_SEAT[self.dealer]
+        if self.rules.generale_leads and self.contract.level == GENERALE:
+            eldest = self.taker
         k = self.denomination
         if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
             suits = SUITS if k == ALL_TRUMP else (k,)
@@ -392,7 +423,8 @@ class GameState:
             seat = self.taker = contract.taker
             self.contract = contract
             self.denomination = contract.denomination
-            self.public_known[seat] |= 1 << self.turned_card  # the taker holds the turned card
+            if self.turned_card >= 0:
+                self.public_known[seat] |= 1 << self.turned_card  # the taker holds the turned card
             self._complete_deal()
         elif auction.void:  # no contract: the deal is void (RULES.md §3.4)
             self.void = True
@@ -457,6 +489,9 @@ class GameState:
         # every card is played: what each seat held is what it played (RULES.md §5, §6)
         belote = team_belote_points(self.denomination, self.rules, self.played_by, self.played_by, self.announcements)
         decl = team_declaration_points(self.declared, self.denomination, self.eldest, self.rules, self.taker)
+        if self.rules.contract_mode == "coinche":
+            self._score_coinche(belote, decl)
+            return
         result = score_deal(
             taker_team=TEAM_OF[self.taker],
             card_points=(self.card_points[0], self.card_points[1]),
@@ -481,6 +516,27 @@ class GameState:
         if ended and (one or self.scores[0] != self.scores[1]):  # §8: equal totals play on
             self.phase = Phase.GAME_OVER
             self.winner = None if self.scores[0] == self.scores[1] else int(self.scores[1] > self.scores[0])
+
+    def _score_coinche(self, belote: list[int], decl: list[int]) -> None:
+        """Score a coinche deal against its contract and decide the game's end
+        (``scoring.score_coinche_game_deal``: COINCHE.md §6, §6.10 ``round_last_deal``,
+        §6.11)."""
+        taker = self.taker
+        result, over, winner = score_coinche_game_deal(
+            self.contract, (self.card_points[0], self.card_points[1]), (self.tricks_won[0], self.tricks_won[1]),
+            TEAM_OF[self.tricks[-1][2]], (belote[0], belote[1]), (decl[0], decl[1]), self.rules,
+            (self.scores[0], self.scores[1]), self.deal_number,
+            bidder_won_all=all(t[2] == taker for t in self.tricks), reserve_in=self.reserve,
+            single_deal=self.single_deal)
+        self.deal_score = result
+        self.deal_scores.append(result)
+        self.scores[0] += result.points[0]
+        self.scores[1] += result.points[1]
+        self.reserve = result.reserve_out
+        self.deal_number += 1
+        self.phase = Phase.GAME_OVER if over else Phase.DEAL_OVER
+        if over:
+            self.winner = winner
 
     def next_deal(self, deck: Sequence[int] | None = None) -> None:
         """Start the next deal after ``DEAL_OVER``: the dealer rotates after a played deal,

@@ -63,7 +63,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .actions import NUM_ACTIONS
+from .actions import NUM_ACTIONS, num_actions
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
@@ -196,8 +196,9 @@ class BeloteGymEnv(gymnasium.Env):
         self._opponent_failed = False  # an opponent policy failed (or was interrupted): call reset()
         self._specs = opponents if isinstance(opponents, Mapping) else None
         self._opponents, self._partner = opponents, partner
-        self.observation_space = observation_space_for(obs_mode)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = observation_space_for(obs_mode, self.rules)
+        self.num_actions = num_actions(self.rules)  # 112, or 412 with the coinche extended ids
+        self.action_space = spaces.Discrete(self.num_actions)
         self._encode = encode_infoset if obs_mode == "infoset" else encode_history
         self._rng: random.Random | None = None
         self._policies: dict[int, Callable[[InfoSet], int]] = {}
@@ -333,7 +334,7 @@ class BeloteGymEnv(gymnasium.Env):
         while True:
             if st.is_deal_over:
                 if self.reward_mode != "win" or self.episode == "deal":
-                    reward += seat_reward(st.deal_score, me, self.reward_mode)
+                    reward += seat_reward(st.deal_score, me, self.reward_mode, self.rules)
                 if self.episode == "deal" or st.is_game_over:
                     if self.reward_mode == "win" and self.episode == "game":
                         reward += game_win_reward(st.winner, me)
@@ -349,7 +350,7 @@ class BeloteGymEnv(gymnasium.Env):
         seat = st.current if not st.is_deal_over and st.current in self.seats else self.seats[0]
         info = st.information_set(seat)
         obs = self._encode(info)
-        mask = action_mask(info.legal_actions)
+        mask = action_mask(info.legal_actions, np.zeros(self.num_actions, dtype=np.int8))
         extra = {"action_mask": mask, "seat": seat}
         if st.deal_score is not None and st.is_deal_over:
             team = TEAM_OF[seat]
@@ -410,11 +411,11 @@ class BeloteGymEnv(gymnasium.Env):
         ``reset()``)."""
         st = self.game
         if st is None:
-            return np.zeros(NUM_ACTIONS, dtype=bool)
+            return np.zeros(self.num_actions, dtype=bool)
         self._check_opponents_done("action_masks()")
         if st.is_deal_over or self._ended_by_illegal:
-            return np.zeros(NUM_ACTIONS, dtype=bool)
-        return action_mask(st.legal_actions()).astype(bool)
+            return np.zeros(self.num_actions, dtype=bool)
+        return action_mask(st.legal_actions(), np.zeros(self.num_actions, dtype=np.int8)).astype(bool)
 
     def render(self):
         if self.render_mode is None or self.game is None:

@@ -5,8 +5,9 @@ cards it certainly does not hold and the cards it certainly holds:
 
 * a seat that did not follow the led suit lacks that suit;
 * a seat that discarded when it had to trump lacks trumps;
-* a seat that played under the winning trump when it had to overtrump (trump led, or an
-  opponent's ruff) holds no higher trump; at all-trump, one that followed without beating
+* a seat that played under the winning trump when it had to overtrump (trump led, an
+  opponent's ruff, or its partner's ruff under ``overtrump_partner="must_overtrump"``)
+  holds no higher trump; at all-trump, one that followed without beating
   the winning card holds no higher card of that suit;
 * with ``belote="auto"``, a seat that played the K (Q) of a belote suit without
   announcing "belote" did not hold the Q (K); one that announced holds the other card;
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from .infoset import InfoSet
 from .rules import trick_winner
-from .dealing import FIRST_HAND, STOCK_SIZE
+from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE
 from .table import NUM_SEATS, SEATS, seats_from
 
 __all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "belote_reveals",
@@ -77,13 +78,15 @@ def card_reveals(trick, c: int, denomination: int, rules) -> int:
       ``undertrump="discard_allowed"`` under an opponent's ruff, no trump above the ruff
       (nothing when ``partner_master_free`` and the partner wins);
     * playing under the winning trump when it had to overtrump (trump led, an opponent's
-      ruff; every led suit at all-trump): no higher trump of it.
+      ruff, the partner's ruff under ``overtrump_partner="must_overtrump"``; every led
+      suit at all-trump): no higher trump of it.
 
     Args:
         trick: the cards played to the trick before ``c`` (a sequence of card ids).
         c: the card played.
         denomination: the denomination 0..5.
-        rules: rule options (``partner_master_free``, ``undertrump``, ``obligations``).
+        rules: rule options (``partner_master_free``, ``undertrump``, ``obligations``,
+            ``overtrump_partner``).
     Returns:
         a 32-bit mask (may include cards already played: callers mask it).
     """
@@ -100,16 +103,17 @@ def card_reveals(trick, c: int, denomination: int, rules) -> int:
     if denomination >= NUM_SUITS:  # no-trump / all-trump: free discard when void
         return cannot
     partner_winning = win_pos == len(trick) - 2
-    if partner_winning and rules.partner_master_free:
-        return cannot
     if not SUIT_MASK[denomination] >> c & 1:  # discarded: had no trump (or could not overtrump)
+        if partner_winning and rules.partner_master_free:
+            return cannot
         if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
                 and win >> 3 == denomination and not partner_winning):
             return cannot | BEATS[denomination][win]
         return cannot | SUIT_MASK[denomination]
-    if (rules.obligations == "classic" and win >> 3 == denomination and not partner_winning
+    if (rules.obligations == "classic" and win >> 3 == denomination
+            and (not partner_winning or rules.overtrump_partner == "must_overtrump")
             and not BEATS[denomination][win] >> c & 1):
-        return cannot | BEATS[denomination][win]  # undertrumped an opponent's ruff
+        return cannot | BEATS[denomination][win]  # undertrumped an opponent's (or, must_overtrump, the partner's) ruff
     return cannot
 
 
@@ -145,7 +149,9 @@ def public_constraints(info: InfoSet) -> Constraints:
     cannot = [0] * len(LOCATIONS)
     known = [0] * len(LOCATIONS)
     bidding = info.denomination < 0
-    if bidding:
+    if bidding and info.turned_card < 0:  # coinche: every card is dealt, nothing turned (COINCHE.md §2)
+        sizes = [HAND_SIZE] * NUM_SEATS + [0]
+    elif bidding:
         hidden &= ~(1 << info.turned_card)
         sizes = [FIRST_HAND] * NUM_SEATS + [STOCK_SIZE]  # dealing.py: the first packets and the stock
     else:
@@ -178,7 +184,7 @@ def public_constraints(info: InfoSet) -> Constraints:
         for seat in SEATS:
             for d in info.declared[seat]:
                 known[seat] |= d.cards & hidden
-        if info.taker >= 0 and hidden >> info.turned_card & 1:
+        if info.taker >= 0 and info.turned_card >= 0 and hidden >> info.turned_card & 1:
             known[info.taker] |= 1 << info.turned_card
     for loc in LOCATIONS:
         known[loc] &= hidden
@@ -199,7 +205,8 @@ def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:
     for played in info.played_by:
         hidden &= ~played
     if info.denomination < 0:  # bidding: nothing is known yet; the turned card is public
-        hidden &= ~(1 << info.turned_card)
+        if info.turned_card >= 0:
+            hidden &= ~(1 << info.turned_card)
         out = [hidden] * NUM_SEATS
     elif info.public_knowledge is None:
         c = public_constraints(info)

@@ -18,6 +18,17 @@ add no information) to make play easier to learn; the belief block (seed 004's h
 marked for no seat there lies in the stock.
 
 Version history: 1 (first release).
+
+**Coinche** (``rules.contract_mode == "coinche"``, COINCHE.md §9): the observation is the
+layout above (``turned``, ``bids1`` and ``bids2`` stay 0: there is no turned card and no
+take/pass round; ``phase`` marks the auction as bidding round 1) followed by
+``COINCHE_LAYOUT`` (``COINCHE_OBS_SIZE`` = {COINCHE_SIZE} floats in all, version
+``COINCHE_OBS_VERSION``):
+
+{COINCHE_TABLE}
+
+Levels are scaled by 1/160 (capot 250/160, générale 500/160). ``obs_size(rules)`` gives
+the size for a rule set; the shipped classic networks read the classic 618.
 """
 
 from __future__ import annotations
@@ -26,7 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .actions import NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
+from .actions import (
+    COINCHE, NAME_CONTRACT, NUM_ACTIONS, PASS, SURCOINCHE, TAKE, bid_denomination, coinche_bid_level, is_coinche_bid,
+)
 from .cards import FULL_DECK, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
 from .inference import possible_holdings
 from .infoset import InfoSet
@@ -34,7 +47,8 @@ from .rules import trick_winner
 from .table import FOUR, NUM_SEATS, SEATS, TEAM_OF, other_team, seats_from
 
 __all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index", "LAYOUT",
-           "OFFSET", "Block", "layout_table"]
+           "OFFSET", "Block", "layout_table", "COINCHE_LAYOUT", "COINCHE_OBS_SIZE", "COINCHE_OBS_VERSION", "obs_size",
+           "AUCTION_SLOTS", "level_value", "history_shape", "COINCHE_HISTORY_SHAPE"]
 
 OBS_ENCODER_VERSION = 1
 
@@ -90,8 +104,29 @@ LAYOUT: tuple[Block, ...] = (
 )
 
 
+#: the auction events the coinche observation keeps in order (the last ones)
+AUCTION_SLOTS = 32
+#: one auction event: relative seat (4), kind (pass, bid, coinche, surcoinche), level, denomination (6)
+_SLOT = 15
+_SLOT_DENOM = 9  # the denomination's first entry in a slot
+
+#: The coinche blocks, after ``LAYOUT`` (COINCHE.md §9: the auction in order and the contract).
+COINCHE_LAYOUT: tuple[Block, ...] = (
+    Block("auction_seq", AUCTION_SLOTS * _SLOT,
+          f"the last {AUCTION_SLOTS} auction events in order (slot 0 the earliest kept): per slot relative seat "
+          "(4), pass / bid / coinche / surcoinche (4), level (1), denomination (6)", "slots"),
+    Block("auction_best", 24, "highest level each relative seat r bid in each denomination (at ``6r + d``)",
+          "contract"),
+    Block("high_level", 1, "level of the highest bid so far (the contract once the auction is over)"),
+    Block("high_denom", 6, "denomination of the highest bid so far", "contract"),
+    Block("high_bidder", 4, "relative seat of the highest bid so far"),
+    Block("coinche", 3, "coinche level now: plain, coinched, surcoinched (one-hot)"),
+    Block("coincher", 4, "relative seat that coinched (0 if none)"),
+    Block("auction_len", 1, "auction events so far / 36 (the default auction's bound, ``auction.length_bound``)"),
+)
+
 #: Entries per repeat of each ``Block.suits`` kind.
-_STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96}
+_STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96, "slots": _SLOT}
 
 
 def _offsets(layout: tuple[Block, ...]) -> dict[str, int]:
@@ -123,7 +158,35 @@ def layout_table(layout: tuple[Block, ...] = LAYOUT) -> str:
     return "\n".join(rows)
 
 
-__doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())
+COINCHE_OBS_VERSION = 1
+_C_OFFSET = {k: v + OBS_SIZE for k, v in _offsets(COINCHE_LAYOUT).items()}
+COINCHE_OBS_SIZE = OBS_SIZE + sum(b.size for b in COINCHE_LAYOUT)
+
+
+def _coinche_table() -> str:
+    rule = "=========== ===== " + "=" * 74
+    rows = [rule, f"{'range':<11} {'size':<5} content", rule]
+    for b in COINCHE_LAYOUT:
+        a = _C_OFFSET[b.name]
+        rows.append(f"{f'{a}:{a + b.size}':<11} {b.size:<5} {b.content}")
+    rows.append(rule)
+    return "\n".join(rows)
+
+
+__doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_TABLE}", _coinche_table())
+           .replace("{COINCHE_SIZE}", str(COINCHE_OBS_SIZE)))
+
+
+def obs_size(rules) -> int:
+    """The observation length (floats) of ``encode_infoset`` under ``rules``: ``OBS_SIZE``
+    (618) for the classic game, ``COINCHE_OBS_SIZE`` for coinche."""
+    return COINCHE_OBS_SIZE if rules.contract_mode == "coinche" else OBS_SIZE
+
+
+def level_value(level) -> float:
+    """A coinche level scaled for the observation: ``level / 160``; capot 250/160,
+    générale 500/160 (COINCHE.md §6.1)."""
+    return (250 if level == "capot" else 500 if level == "generale" else level) / 160.0
 
 (_HAND, _TURNED, _BID1, _BID2, _CONTRACT, _TAKER, _DEALER, _TRICK, _PLAYED, _LEADER, _PHASE, _NTRICKS, _POINTS, _ANN,
  _SCORES, _LEGAL, _UNSEEN, _MASTER, _WINNER, _LED, _TRICK_PTS, _VOIDS, _HOLDERS, _DECL) = (OFFSET[b.name] for b in LAYOUT)
@@ -174,9 +237,11 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     hand = info.hand
     masks = [0] * _N_MASKS
     masks[_M_HAND] = hand
-    masks[_M_TURNED] = 1 << info.turned_card
+    coinche = info.rules.contract_mode == "coinche"
+    if not coinche:
+        masks[_M_TURNED] = 1 << info.turned_card
     ones: list[int] = []  # one-hot indices set from scalars
-    for i, (seat, action) in enumerate(info.auction):
+    for i, (seat, action) in enumerate(() if coinche else info.auction):
         r = rel[seat]
         if i < NUM_SEATS:  # the first round: one bid per seat
             ones.append(_BID1 + 2 * r + (action == TAKE))
@@ -249,7 +314,14 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
             if not possible & SUIT_MASK[suit]:
                 ones.append(base + suit)
     bits = np.unpackbits(np.array(masks, dtype="<u4").view(np.uint8), bitorder="little")
-    if out is None:
+    if coinche:
+        if out is None:
+            out = np.zeros(COINCHE_OBS_SIZE, dtype=np.float32)
+        else:
+            out[OBS_SIZE:] = 0.0
+        out[:OBS_SIZE] = bits[_GATHER]
+        _encode_auction(info, rel, out)
+    elif out is None:
         out = bits[_GATHER].astype(np.float32)
     else:
         out[:] = bits[_GATHER]
@@ -266,6 +338,48 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         if info.declared[seat]:
             out[_DECL + rel[seat]] = sum(d.points for d in info.declared[seat]) / 350.0
     return out
+
+
+_SEQ, _BEST, _HIGH_LEVEL, _HIGH_DENOM, _HIGH_BIDDER, _COINCHE_K, _COINCHER, _AUCTION_LEN = (
+    _C_OFFSET[b.name] for b in COINCHE_LAYOUT)
+
+
+def _encode_auction(info: InfoSet, rel, out: np.ndarray) -> None:
+    """The coinche blocks (``COINCHE_LAYOUT``) of ``info``'s public auction, into ``out``
+    (already zero there)."""
+    history = info.auction
+    high = None  # (level value, denomination, seat)
+    k, coincher = 0, -1
+    first = max(0, len(history) - AUCTION_SLOTS)
+    for i, (seat, action) in enumerate(history):
+        r = rel[seat]
+        slot = _SEQ + (i - first) * _SLOT if i >= first else -1
+        if is_coinche_bid(action):
+            v, d = level_value(coinche_bid_level(action)), bid_denomination(action, -1)
+            high, k, coincher = (v, d, r), 0, -1  # a higher bid cancels a coinche (coinche_freezes: false)
+            best = _BEST + 6 * r + d
+            out[best] = max(out[best], v)
+            kind = 1
+        elif action == COINCHE:
+            k, coincher, kind = 1, r, 2
+        elif action == SURCOINCHE:
+            k, kind = 2, 3
+        else:
+            kind = 0
+        if slot >= 0:
+            out[slot + r] = 1.0
+            out[slot + 4 + kind] = 1.0
+            if kind == 1:
+                out[slot + 8] = high[0]
+                out[slot + _SLOT_DENOM + high[1]] = 1.0
+    if high is not None:
+        out[_HIGH_LEVEL] = high[0]
+        out[_HIGH_DENOM + high[1]] = 1.0
+        out[_HIGH_BIDDER + high[2]] = 1.0
+    out[_COINCHE_K + k] = 1.0
+    if coincher >= 0:
+        out[_COINCHER + coincher] = 1.0
+    out[_AUCTION_LEN] = len(history) / 36.0
 
 
 def action_mask(legal_actions, out: np.ndarray | None = None) -> np.ndarray:
@@ -285,6 +399,15 @@ HISTORY_ENCODER_VERSION = 1
 HISTORY_TOKENS = 56  # 8 bids + 32 cards + 4 declarations + 8 belote/rebelote, rounded up
 HISTORY_ROWS = 8 + 1 + HISTORY_TOKENS
 HISTORY_SHAPE = (HISTORY_ROWS, 2)
+#: coinche: room for an auction of up to 256 events (the default auction has at most 34,
+#: COINCHE.md §3.4) before the 32 cards and 12 announcements
+COINCHE_HISTORY_TOKENS = 256 + 44
+COINCHE_HISTORY_SHAPE = (8 + 1 + COINCHE_HISTORY_TOKENS, 2)
+
+
+def history_shape(rules) -> tuple[int, int]:
+    """``HISTORY_SHAPE`` (classic) or ``COINCHE_HISTORY_SHAPE`` (coinche's longer auctions)."""
+    return COINCHE_HISTORY_SHAPE if rules.contract_mode == "coinche" else HISTORY_SHAPE
 
 
 def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
@@ -292,19 +415,21 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
 
     ==========  ==================================================================
     rows 0..7   my cards in hand: ``(0, card id)``, ascending, padded with ``(-1, -1)``
-    row 8       the turned card: ``(relative dealer, card id)``
+    row 8       the turned card: ``(relative dealer, card id)`` (coinche: card id -1)
     rows 9..64  the deal's public events in order: ``(relative seat, action id)``:
                 bids, cards played, and before a card the announcements made with
                 it (``102`` declare, ``104`` belote or rebelote); padded ``(-1, -1)``.
                 Which cards were declared is not in this encoding (use ``"infoset"``).
     ==========  ==================================================================
 
-    Relative seat ``r = (seat - me) % 4``. Version ``HISTORY_ENCODER_VERSION``.
+    Relative seat ``r = (seat - me) % 4``. Version ``HISTORY_ENCODER_VERSION``. Coinche
+    (``COINCHE_HISTORY_SHAPE``): room for 300 events; ``ValueError`` past that.
     """
     from .actions import ANNOUNCE_BELOTE, DECLARE
 
+    shape = history_shape(info.rules)
     if out is None:
-        out = np.full(HISTORY_SHAPE, -1, dtype=np.int16)
+        out = np.full(shape, -1, dtype=np.int16)
     else:
         out.fill(-1)
     me = info.seat
@@ -333,20 +458,25 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
             if c in announced:
                 tokens.append((r, ANNOUNCE_BELOTE))
             tokens.append((r, c))
+    if len(tokens) > shape[0] - 9:
+        raise ValueError(f"history of {len(tokens)} events does not fit the {shape[0] - 9} rows of obs_mode='history' "
+                         "(an auction of more than 256 events)")
     if tokens:
         out[9:9 + len(tokens)] = tokens
     return out
 
 
-def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
+def suit_permutation_index(perm, size: int = OBS_SIZE) -> tuple[np.ndarray, np.ndarray]:
     """Index arrays that rename the suits of an observation (the game is the same up to the
     suits' names, RULES.md §1: used to augment training data and to average a network over
     the 24 renamings).
 
     Args:
         perm: a permutation of ``(0, 1, 2, 3)``: suit ``s`` becomes suit ``perm[s]``.
+        size: ``OBS_SIZE`` (classic) or ``COINCHE_OBS_SIZE`` (the coinche blocks are
+            renamed too: their denominations).
     Returns:
-        ``(obs_index, card_index)``, int64 arrays of shapes ``(OBS_SIZE,)`` and ``(32,)``:
+        ``(obs_index, card_index)``, int64 arrays of shapes ``(size,)`` and ``(32,)``:
         ``obs[..., obs_index]`` is the observation of the renamed deal, and
         ``values[..., card_index]`` renames a per-card vector (card ``c`` of suit ``s``
         becomes the card of the same rank in suit ``perm[s]``). Every block indexed by
@@ -362,11 +492,15 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
         ok = False
     if not ok or sorted(int(x) for x in perm) != list(SUITS):
         raise ValueError(f"perm must be a permutation of (0, 1, 2, 3) as 4 ints, got {perm!r}")
+    if size not in (OBS_SIZE, COINCHE_OBS_SIZE):
+        raise ValueError(f"size must be OBS_SIZE ({OBS_SIZE}) or COINCHE_OBS_SIZE ({COINCHE_OBS_SIZE}), got {size!r}")
     perm = [int(x) for x in perm]
-    dest = np.arange(OBS_SIZE)
+    dest = np.arange(size)
     card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
-    for b in LAYOUT:  # each block moves as its ``suits`` kind says
-        base = OFFSET[b.name]
+    blocks = [(b, OFFSET[b.name]) for b in LAYOUT]
+    if size == COINCHE_OBS_SIZE:
+        blocks += [(b, _C_OFFSET[b.name]) for b in COINCHE_LAYOUT]
+    for b, base in blocks:  # each block moves as its ``suits`` kind says
         if b.suits == "cards":
             for k in range(0, b.size, 32):
                 for c in range(32):
@@ -376,12 +510,16 @@ def suit_permutation_index(perm) -> tuple[np.ndarray, np.ndarray]:
             for k in range(0, b.size, _STRIDE[b.suits]):
                 for suit in SUITS:
                     dest[base + k + first + suit] = base + k + first + perm[suit]
+        elif b.suits == "slots":
+            for k in range(0, b.size, _SLOT):
+                for suit in SUITS:
+                    dest[base + k + _SLOT_DENOM + suit] = base + k + _SLOT_DENOM + perm[suit]
         elif b.suits == "holders":
             for c in range(32):
                 for r in range(3):
                     dest[base + 3 * c + r] = base + 3 * card[c] + r
-    obs_index = np.empty(OBS_SIZE, dtype=np.int64)
-    obs_index[dest] = np.arange(OBS_SIZE)
+    obs_index = np.empty(size, dtype=np.int64)
+    obs_index[dest] = np.arange(size)
     card_index = np.empty(32, dtype=np.int64)
     card_index[card] = np.arange(32)
     return obs_index, card_index

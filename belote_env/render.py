@@ -5,12 +5,13 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string
+from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string, bid_denomination, coinche_bid_level, is_coinche_bid
 from .cards import CONTRACT_NAMES, NUM_CARDS, NUM_SUITS, SUIT_MASK, SUIT_SYMBOLS, SUITS, card_to_str, cards_of
 from .infoset import InfoSet
 from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
-__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text"]
+__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
+           "coinche_contract_label"]
 
 
 def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
@@ -30,9 +31,13 @@ def render_text(info: InfoSet) -> str:
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: seat {me} ({SEAT_NAMES[me]}), dealer seat {info.dealer}, "
              f"game scores us {info.scores[us]} - them {info.scores[them]}"]
-    if info.denomination >= 0:
+    if info.denomination >= 0 and info.turned_card < 0:  # coinche: the contract with its level (COINCHE.md)
+        lines.append(f"Contract: {info.contract.name}, bid by seat {info.taker} ({SEAT_NAMES[info.taker]})")
+    elif info.denomination >= 0:
         lines.append(f"Contract: {CONTRACT_NAMES[info.denomination]}, taken by seat {info.taker} "
                      f"({SEAT_NAMES[info.taker]}); turned card {card_to_str(info.turned_card)}")
+    elif info.turned_card < 0:
+        lines.append("Auction (coinche)")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
     if info.auction:
@@ -89,6 +94,13 @@ def contract_label(contract: int) -> str:
     return f"{SUIT_SYMBOLS[contract]} trump" if 0 <= contract < NUM_SUITS else CONTRACT_NAMES[contract]
 
 
+def coinche_contract_label(contract) -> str:
+    """A coinche contract as a player says it: ``"100 ♥ trump"``, ``"capot no-trump,
+    coinched"`` (COINCHE.md §3)."""
+    out = f"{contract.level} {contract_label(contract.denomination)}"
+    return out + {1: "", 2: ", coinched", 3: ", surcoinched", 4: ", surcoinched"}[contract.multiplier]
+
+
 def action_label(action: int, turned_card: int | None = None) -> str:
     """An action as a player reads it, never a raw id: a card ``"8♦"``, ``"pass"``,
     ``"take"`` (``"take (♦ trump)"`` when the turned card is given), a named contract
@@ -102,6 +114,8 @@ def action_label(action: int, turned_card: int | None = None) -> str:
         return "take" if turned_card is None else f"take ({contract_label(turned_card >> 3)})"
     if NAME_CONTRACT <= action < NAME_CONTRACT + len(CONTRACT_NAMES):
         return contract_label(action - NAME_CONTRACT)
+    if is_coinche_bid(action):
+        return f"{coinche_bid_level(action)} {contract_label(bid_denomination(action, -1))}"
     return action_to_string(action)
 
 
@@ -119,9 +133,13 @@ def render_play_text(info: InfoSet) -> str:
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: {SEAT_NAMES[me]} (seat {me}), partner {SEAT_NAMES[partner_of(me)]}; dealer {SEAT_NAMES[info.dealer]}; "
              f"game score us {info.scores[us]} - them {info.scores[them]}"]
-    if info.denomination >= 0:
+    if info.denomination >= 0 and info.turned_card < 0:  # coinche (COINCHE.md)
+        lines.append(f"Contract: {coinche_contract_label(info.contract)}, bid by {SEAT_NAMES[info.taker]}")
+    elif info.denomination >= 0:
         lines.append(f"Contract: {contract_label(info.denomination)}, taken by {SEAT_NAMES[info.taker]}; "
                      f"turned card {card_to_str(info.turned_card)}")
+    elif info.turned_card < 0:
+        lines.append("Auction (coinche): bids 80..160 or capot, coinche, surcoinche")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
     if info.auction:

@@ -68,9 +68,20 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
         trick: card ids already played to the current trick, in order (0..3 cards). The
             acting seat's partner played ``trick[-2]`` when ``len(trick) >= 2``.
         denomination: the denomination 0..5.
-        rules: the rule options (``partner_master_free``, ``undertrump``, ``obligations``).
+        rules: the rule options (``partner_master_free``, ``undertrump``, ``obligations``,
+            ``overtrump_partner``).
     Returns:
         a non-empty sub-mask of ``hand``.
+
+    ``overtrump_partner="must_overtrump"`` (COINCHE.md §4, example P2): when the seat is void
+    in a plain led suit and its partner wins the trick with a trump, a trump it plays must
+    beat the partner's when it holds a higher one. With ``partner_master_free`` it may still
+    discard (legal: its non-trumps and its higher trumps); holding no higher trump, every
+    card stays legal, its lower trumps included. Without ``partner_master_free`` it must
+    trump: a higher trump when it has one, else any trump. Trump led and the no-trump /
+    all-trump contracts already oblige beating the winner, so nothing changes there; under
+    ``obligations="two_player"`` (overtrumping only when trump is led) the option has no
+    effect.
     """
     if not trick:
         return hand
@@ -96,17 +107,28 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
         return led_cards
     # void in a plain led suit
     win_pos = trick_winner(trick, denomination)
-    if rules.partner_master_free and win_pos == len(trick) - PARTNER_REL:
+    win = trick[win_pos]
+    partner_wins = win_pos == len(trick) - PARTNER_REL
+    # overtrump_partner "must_overtrump" (COINCHE.md §4, P2): a trump played over the
+    # partner's winning ruff must beat it when the seat can (classic obligations only)
+    over_partner = (partner_wins and rules.overtrump_partner == "must_overtrump" and rules.obligations == "classic"
+                    and win >> 3 == denomination)
+    if rules.partner_master_free and partner_wins:
+        if over_partner:
+            over = hand & trumps_mask & beats[win]
+            if over:
+                return (hand & ~trumps_mask) | over  # discard, or overtrump the partner
         return hand
     trumps = hand & trumps_mask
     if not trumps:
         return hand
-    win = trick[win_pos]
     if win >> 3 != denomination:
         return trumps  # must trump; nobody has trumped yet
-    if rules.obligations == "two_player" or win_pos == len(trick) - PARTNER_REL:
+    if rules.obligations == "two_player" or (partner_wins and not over_partner):
         return trumps  # two-player reading, or the partner's ruff: any trump
     over = trumps & beats[win]
     if over:
-        return over  # must overtrump the opponent
+        return over  # must overtrump the opponent (or, with "must_overtrump", the partner)
+    if partner_wins:
+        return trumps  # cannot beat the partner's ruff: any trump (``undertrump`` is about opponents)
     return trumps if rules.undertrump == "required" else hand

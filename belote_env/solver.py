@@ -8,7 +8,8 @@ left out; add ``GameState.card_points`` (points so far) for the deal's final car
 
 Every contract kind (four suits, no-trump, all-trump) and every play option of
 ``Rules`` is handled: ``partner_master_free``, ``undertrump``, ``obligations``
-(``classic`` / ``two_player``) and ``all_trump_points`` (RULES.md §4). The legal cards
+(``classic`` / ``two_player``), ``overtrump_partner`` (COINCHE.md §4) and
+``all_trump_points`` (RULES.md §4). The legal cards
 are computed by bit operations that reproduce ``rules.legal_cards`` exactly (tested).
 
 Search (compiled with numba, ``@njit(cache=True)``: the first call after an install or
@@ -63,7 +64,7 @@ _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination][card]: same-suit card
 _POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_OPTION.items()}
 
 # parameter vector of one solve (an int64 array, so the compiled search takes few arguments)
-_K, _TEAM, _PMF, _UNDER, _TWO, _STAMP = range(6)
+_K, _TEAM, _PMF, _UNDER, _TWO, _STAMP, _OVER = range(7)  # _OVER: overtrump_partner "must_overtrump"
 _TT_BITS = 20
 _MAXV = 1000  # above any value (162)
 
@@ -121,18 +122,26 @@ def _legal(hand, trick, n, win_pos, prm, beats, suit):
     if led_cards:
         return led_cards
     partner_wins = win_pos == n - 2
+    # overtrump_partner "must_overtrump": a trump over the partner's ruff must beat it if it can
+    over_partner = partner_wins and prm[_OVER] != 0 and prm[_TWO] == 0 and (win >> 3) == k
     if prm[_PMF] and partner_wins:
+        if over_partner:
+            over = hand & suit[k] & beats[win]
+            if over:
+                return (hand & ~suit[k]) | over  # discard, or overtrump the partner
         return hand
     trumps = hand & suit[k]
     if trumps == 0:
         return hand
     if (win >> 3) != k:
         return trumps  # must trump: nobody has trumped yet
-    if prm[_TWO] or partner_wins:
+    if prm[_TWO] or (partner_wins and not over_partner):
         return trumps  # two-player reading, or the partner's ruff: any trump
     over = trumps & beats[win]
     if over:
-        return over  # must overtrump the opponent
+        return over  # must overtrump the opponent (or, must_overtrump, the partner)
+    if partner_wins:
+        return trumps  # cannot beat the partner's ruff: any trump
     return trumps if prm[_UNDER] else hand
 
 
@@ -710,7 +719,8 @@ class Solver:
             self._tt_key[:] = -1
             self._stamp = 1
         prm = np.array([p.denomination, TEAM_OF[p.taker], r.partner_master_free, r.undertrump == "required",
-                        r.obligations == "two_player", self._stamp], dtype=np.int64)
+                        r.obligations == "two_player", self._stamp, r.overtrump_partner == "must_overtrump"],
+                       dtype=np.int64)
         hands = np.array(p.hands, dtype=np.int64)
         trick = np.zeros(NUM_SEATS, dtype=np.int64)
         trick[:len(p.trick)] = p.trick

@@ -6,7 +6,9 @@ weaker rank in the contract's order, then by card id (RULES.md §1 tables).
 Bidding, one simple rule: in round 1 take when the hand holds the jack of the turned
 card's suit; in round 2 name the suit (never the turned suit) in which the hand holds the
 jack and at least one other card, the longest such suit first, then the lowest suit id;
-otherwise pass. Optional announcements are always made: belote (with ``belote:
+otherwise pass. Coinche (COINCHE.md): ``policies.coinche_bidding.easy_coinche_bid`` (open 80 in the
+longest suit with the jack and two more cards when nobody has bid, else pass; it never
+coinches). Optional announcements are always made: belote (with ``belote:
 optional``) when the card it plays is the first of the K+Q pair, declarations always.
 """
 
@@ -17,6 +19,7 @@ from belote_env.actions import DECLARE, PASS, TAKE, bid_denomination
 from belote_env.cards import NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 
 from .base import with_belote
+from .coinche_bidding import easy_coinche_bid
 
 __all__ = ["EasyPolicy"]
 
@@ -37,6 +40,8 @@ class EasyPolicy:
             return with_belote(info, min((c for c in legal if c < NUM_CARDS), key=lambda c: (pts[c], st[c], c)))
         if DECLARE in legal:
             return DECLARE
+        if info.rules.contract_mode == "coinche":
+            return easy_coinche_bid(info)
         hand = info.hand
         if TAKE in legal:
             turned_suit = info.turned_card >> 3

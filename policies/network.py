@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS
+from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
@@ -375,6 +375,23 @@ _FIRST_BID = BID_ACTIONS[0]
 #: Temperature (points) of the bid probabilities a bid-value network implies.
 BID_TEMPERATURE = 10.0
 _VALUE_NET_NAMES = {CARD_VALUES_KIND: "card-value", BID_VALUES_KIND: "bid-value"}
+
+
+#: The action ids a coinche bid-value network values (``contract_mode="coinche"``): pass
+#: (32), the coinche bids 40..99 (``COINCHE_BID + level_index * 6 + denomination``), coinche
+#: (100) and surcoinche (101); its data have one column per id of 32..101 (ids 33..39, the
+#: classic take / name a contract, are never legal there).
+COINCHE_BID_ACTIONS = range(PASS, SURCOINCHE + 1)
+
+
+def is_coinche_bid_decision(info: InfoSet) -> bool:
+    """A coinche auction decision (``contract_mode="coinche"``, COINCHE.md §3) with more
+    than one legal action, all of them in ``COINCHE_BID_ACTIONS`` (pass, a bid 80..160 or
+    capot, coinche, surcoinche): a coinche bid-value network's domain. A decision offering
+    an extended id (a générale or a bid above 160, ``actions.num_actions`` 412) is not one."""
+    legal = info.legal_actions
+    return (info.contract is None and len(legal) > 1 and info.rules.contract_mode == "coinche"
+            and all(PASS <= a <= SURCOINCHE for a in legal))
 
 
 def is_bid_decision(info: InfoSet) -> bool:
@@ -767,22 +784,23 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str) -> tuple[
     return net, avg, meta
 
 
-_SUIT_TABLES: tuple[torch.Tensor, torch.Tensor] | None = None  # built on first use
+_SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observation size, built on first use
 
 
-def suit_permutation_tables() -> tuple[torch.Tensor, torch.Tensor]:
-    """The 24 suit renamings: observation and card index tensors, ``(24, OBS_SIZE)`` and
-    ``(24, 32)`` int64 (``observation.suit_permutation_index``)."""
-    global _SUIT_TABLES
-    if _SUIT_TABLES is None:
+def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
+    """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
+    ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
+    ``COINCHE_OBS_SIZE`` for coinche observations). The card index is the same for both."""
+    tables = _SUIT_TABLES.get(size)
+    if tables is None:
         import itertools
 
         from belote_env.observation import suit_permutation_index
 
-        idx = [suit_permutation_index(p) for p in itertools.permutations(SUITS)]
-        _SUIT_TABLES = (torch.from_numpy(np.stack([o for o, _ in idx])),
-                        torch.from_numpy(np.stack([c for _, c in idx])))
-    return _SUIT_TABLES
+        idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
+        tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
+                                       torch.from_numpy(np.stack([c for _, c in idx])))
+    return tables
 
 
 _BID_TABLE: torch.Tensor | None = None
@@ -800,6 +818,22 @@ def bid_permutation_table() -> torch.Tensor:
         fixed = torch.tensor([[0, 1]] * 24)
         _BID_TABLE = torch.cat([fixed, 2 + suit, fixed + 6], 1)
     return _BID_TABLE
+
+
+_COINCHE_BID_TABLE: torch.Tensor | None = None
+
+
+def coinche_bid_permutation_table() -> torch.Tensor:
+    """The 24 suit renamings of a coinche bid-value vector (``COINCHE_BID_ACTIONS``, ids
+    32..101, in the order of ``suit_permutation_tables``): ``(24, 70)`` int64, the columns
+    32..101 of ``action_permutation_table`` less 32 (a bid of a suit moves with its suit;
+    pass, coinche, surcoinche and the no-trump / all-trump bids stay)."""
+    global _COINCHE_BID_TABLE
+    if _COINCHE_BID_TABLE is None:
+        first, end = COINCHE_BID_ACTIONS[0], COINCHE_BID_ACTIONS[-1] + 1
+        _COINCHE_BID_TABLE = action_permutation_table()[:, first:end] - first
+        assert ((_COINCHE_BID_TABLE >= 0) & (_COINCHE_BID_TABLE < end - first)).all()
+    return _COINCHE_BID_TABLE
 
 
 _ACTION_TABLE: torch.Tensor | None = None

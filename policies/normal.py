@@ -9,6 +9,10 @@ contract of highest value when it reaches 8 (seed 000 tip: passing lets the oppo
 score); no-trump values aces 3, tens 1.5 with their ace; all-trump values jacks 3.5
 (+1 with their nine) and lone nines 1; both count 1 less in round 2.
 
+Coinche bidding (COINCHE.md): ``policies.coinche_bidding.normal_coinche_bid``, a hand
+evaluation mapped to a level and a denomination, raising with a fitting partner,
+coinching when the opponents' contract looks out of reach.
+
 Play: it reads who wins the trick and whether that card is safe (the highest still out in
 its suit, and no opponent still to play can ruff). As leader it draws trumps while the
 opponents may hold some (when its side took) and it holds at least as many trumps as are
@@ -31,6 +35,7 @@ from belote_env.rules import trick_winner
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
 
 from .base import with_belote
+from .coinche_bidding import normal_coinche_bid
 
 __all__ = ["NormalPolicy", "hand_value"]
 
@@ -95,6 +100,8 @@ class NormalPolicy:
 
     # ------------------------------------------------------------------ bidding
     def _bid(self, info: InfoSet) -> int:
+        if info.rules.contract_mode == "coinche":
+            return normal_coinche_bid(info)
         legal = info.legal_actions
         hand = info.hand | (1 << info.turned_card)
         if TAKE in legal:

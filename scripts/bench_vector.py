@@ -19,6 +19,10 @@ What it measures (decisions per second: moves made by a player, with random lega
   ``next_deal()`` after a void deal, a new ``GameState`` once the deal is played).
 * ``batched engine`` and ``batched observations``: hooks for the vectorised engine
   (``belote_env.vector.engine``), see ``batched_engine`` and ``batched_observations``;
+  ``batched engine (coinche)`` is the same engine under the ``coinche`` preset
+  (COINCHE.md: auctions of bids, coinche and surcoinche, then the 32 cards), measured in
+  the same run, interleaved with the others, and its ratio to the classic figure per
+  decision is printed (aim: coinche within 1.5x of classic);
   skipped with a note while that module cannot be imported. Once it imports, a hook
   that still raises ``NotImplementedError`` is reported as NOT MEASURED (the other
   figures are still printed) and the script exits with status 1.
@@ -164,16 +168,17 @@ def reference_engine(seconds: float, seed: int) -> dict:
 
 
 # ---------------------------------------------------------------------------- hooks (lead engineer)
-def batched_engine(seconds: float, seed: int, batch: int) -> dict:
+def batched_engine(seconds: float, seed: int, batch: int, rules: str | None = None) -> dict:
     """Random legal play of ``batch`` tables at once in ``belote_env.vector.BatchedGame``
-    (one core): each step draws one uniformly random legal action per table from the
-    tables' own streams (in compiled code, from the action masks) and applies the batch.
-    Returns ``decisions_per_s`` (decisions summed over the batch per second) and the deals
-    finished."""
+    (one core) under ``rules`` (a preset name; default ``Rules()``): each step draws one
+    uniformly random legal action per table from the tables' own streams (in compiled
+    code, from the action masks) and applies the batch. Returns ``decisions_per_s``
+    (decisions summed over the batch per second) and the deals finished."""
     import numpy as np
+    from belote_env.config import load_rules
     from belote_env.vector.engine import BatchedGame
 
-    g = BatchedGame(batch, seed=seed)
+    g = BatchedGame(batch, load_rules(rules), seed=seed)
     a = np.empty(batch, dtype=np.int64)
     g.step(g.random_actions(a))  # compiled already (numba cache); one warm step
     steps = deals = 0
@@ -259,6 +264,8 @@ def main(argv: list[str] | None = None) -> None:
     if have_vector:
         benches.append(("batched engine", "decisions_per_s", "decisions/s per core",
                         lambda s, seed: batched_engine(s, seed, args.batch)))
+        benches.append(("batched engine (coinche)", "decisions_per_s", "decisions/s per core",
+                        lambda s, seed: batched_engine(s, seed, args.batch, "coinche")))
         benches.append(("batched observations", "observations_per_s", "observations/s per core",
                         lambda s, seed: batched_observations(s, seed, args.batch)))
 
@@ -284,6 +291,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"batched engine / openspiel hearts: {ratio:.1f}x per decision "
                   f"(aim >= 4x: {'met' if ratio >= 4 else 'NOT met'})")
         print(f"batched engine / reference engine: {eng / med['reference engine']:.1f}x")
+        slower = eng / med["batched engine (coinche)"]
+        print(f"batched engine classic / coinche: {slower:.2f}x per decision "
+              f"(aim: coinche within 1.5x of classic: {'met' if slower <= 1.5 else 'NOT met'})")
 
 
 if __name__ == "__main__":

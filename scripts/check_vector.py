@@ -2,14 +2,19 @@
 
 Plays at least ``--decisions`` decisions (default 1,000,000) in ``belote_env.vector``
 and in ``belote_env.GameState`` side by side, on the same decks with the same seeded
-random actions, under the default rules and ``--mixes - 1`` seeded mixes of every rule
-option: at every step the legal masks, hands, played cards, public constraints, trick,
-contract, card points and every seat's observation must be identical, and every deal's
-score and rewards too (``tests/vector_harness.py``; CI runs a slice of it in
-``tests/test_vector_engine.py``). Prints one line per mix and the totals.
+random actions, under the classic default rules and ``--mixes - 1`` seeded mixes of every
+classic rule option, then in coinche (COINCHE.md) under every coinche preset and the
+coinche defaults with ``--coinche-mixes - 1`` seeded mixes of every coinche option (every
+other mix also with auctions of the lowest overcalls, ``vector_harness.lowest_bids``: the
+longest chains). The decisions are shared evenly between the rule sets. At every step the
+legal masks, hands, played cards, public constraints, trick, contract, card points, the
+coinche auction's state and every seat's observation must be identical, and every deal's
+score and rewards too (``tests/vector_harness.py``; CI runs slices of it in
+``tests/test_vector_engine.py`` and ``tests/test_vector_coinche.py``). Prints one line per
+rule set and the totals.
 
-    python scripts/check_vector.py                # about 3 minutes on one core
-    python scripts/check_vector.py --decisions 100000 --mixes 8
+    python scripts/check_vector.py                # about 10 minutes on one core
+    python scripts/check_vector.py --decisions 100000 --mixes 8 --coinche-mixes 4
 """
 
 from __future__ import annotations
@@ -21,30 +26,45 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.vector_harness import option_mixes, run  # noqa: E402
+from belote_env import Rules  # noqa: E402
+from tests.vector_harness import coinche_mixes, coinche_presets, lowest_bids, option_mixes, run  # noqa: E402
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decisions", type=int, default=1_000_000, help="decisions in all (default 1,000,000)")
-    ap.add_argument("--mixes", type=int, default=40, help="rule sets: the defaults + seeded random mixes (default 40)")
+    ap.add_argument("--mixes", type=int, default=40, help="classic rule sets: the defaults + seeded random mixes "
+                    "(default 40)")
+    ap.add_argument("--coinche-mixes", type=int, default=20, help="coinche rule sets besides the coinche presets: the "
+                    "coinche defaults + seeded random mixes (default 20; 0: no coinche)")
     ap.add_argument("--tables", type=int, default=32, help="tables per batch (default 32)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    if args.decisions < 1 or args.mixes < 1 or args.tables < 1:
-        ap.error("--decisions, --mixes and --tables must be >= 1")
-    per_mix = -(-args.decisions // args.mixes)
-    total = {}
+    if args.decisions < 1 or args.mixes < 1 or args.tables < 1 or args.coinche_mixes < 0:
+        ap.error("--decisions, --mixes and --tables must be >= 1, --coinche-mixes >= 0")
+    sets = [(f"mix {i}", rules, None) for i, rules in enumerate(option_mixes(args.mixes, args.seed))]
+    if args.coinche_mixes:
+        sets += [(f"coinche preset {i}", rules, None) for i, rules in enumerate(coinche_presets())]
+        sets += [(f"coinche mix {i}", rules, lowest_bids if i % 2 else None)
+                 for i, rules in enumerate(coinche_mixes(args.coinche_mixes, args.seed))]
+    per_set = -(-args.decisions // len(sets))
+    total: dict[str, int] = {}
+    coinche_decisions = 0
     t0 = time.perf_counter()
-    for i, rules in enumerate(option_mixes(args.mixes, args.seed)):
-        counts = run(rules, args.tables, per_mix, seed=args.seed + i)
+    for i, (name, rules, choose) in enumerate(sets):
+        counts = run(rules, args.tables, per_set, seed=args.seed + i, choose=choose)
         for k, v in counts.items():
-            total[k] = total.get(k, 0) + v
-        changed = {k: v for k, v in rules.to_dict().items() if v != getattr(type(rules)(), k)}
-        print(f"mix {i}: {counts} {changed or 'default rules'}", flush=True)
-    print(f"identical over {total['decisions']} decisions, {total['deals']} deals "
-          f"({total['made']} made, {total['dedans']} dedans, {total['litige']} litige, {total['void']} void) "
-          f"under {args.mixes} rule sets in {time.perf_counter() - t0:.0f} s")
+            total[k] = max(total.get(k, 0), v) if k == "longest_auction" else total.get(k, 0) + v
+        if rules.contract_mode == "coinche":
+            coinche_decisions += counts["decisions"]
+        default = Rules(contract_mode=rules.contract_mode)
+        changed = {k: v for k, v in rules.to_dict().items() if v != getattr(default, k)}
+        how = " (lowest overcalls)" if choose is not None else ""
+        print(f"{name}{how}: {counts} {changed or f'default {rules.contract_mode} rules'}", flush=True)
+    print(f"identical over {total['decisions']} decisions ({coinche_decisions} in coinche), {total['deals']} deals "
+          f"({total['made']} made, {total['dedans']} dedans, {total['litige']} litige, {total['void']} void; the "
+          f"longest auction {total['longest_auction']} decisions) under {len(sets)} rule sets in "
+          f"{time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":

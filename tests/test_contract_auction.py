@@ -41,8 +41,8 @@ def test_contract_fields_and_checks():
     with pytest.raises(AttributeError):
         c.taker = 1  # frozen
     for bad in (dict(taker=-1, denomination=0), dict(taker=0, denomination=6), dict(taker=0, denomination=-1),
-                dict(taker=0, denomination=0, level=85), dict(taker=0, denomination=0, level=170),
-                dict(taker=0, denomination=0, multiplier=3), dict(taker=True, denomination=0)):
+                dict(taker=0, denomination=0, level=85), dict(taker=0, denomination=0, level=660),
+                dict(taker=0, denomination=0, multiplier=5), dict(taker=True, denomination=0)):
         with pytest.raises(ValueError):
             Contract(**bad)
 

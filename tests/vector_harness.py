@@ -1,9 +1,11 @@
 """The differential harness of the batched engine (``belote_env.vector``) against the
 reference engine (``belote_env.GameState``): the same decks, the same actions, and at every
-step identical legal masks, states, observations (every seat), scores and rewards.
+step identical legal masks, states, observations (every seat), scores and rewards, in the
+classic game and in coinche (``contract_mode="coinche"``, COINCHE.md: its presets and
+seeded mixes of its options, ``coinche_mixes``).
 
-Used by ``tests/test_vector_engine.py`` (a slice in CI) and ``scripts/check_vector.py``
-(the full run of at least 1,000,000 decisions).
+Used by ``tests/test_vector_engine.py`` and ``tests/test_vector_coinche.py`` (slices in
+CI) and ``scripts/check_vector.py`` (the full run of at least 1,000,000 decisions).
 """
 
 from __future__ import annotations
@@ -13,16 +15,23 @@ import random
 import numpy as np
 
 from belote_env import GameState, Rules
-from belote_env.config import OPTION_CHOICES
+from belote_env.actions import COINCHE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, num_actions
+from belote_env.auction import DENOMINATION_RANK
+from belote_env.config import COINCHE_ONLY, OPTION_CHOICES, RuleOptionError, applies, load_rules, preset_names
+from belote_env.driver import point_reward, reward_scale
 from belote_env.game import Phase
 from belote_env.table import team_of
-from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
+from belote_env.observation import encode_infoset, obs_size
 from belote_env.vector.engine import COL, OUTCOMES, PHASE_OVER, BatchedGame
+from belote_env.vector.envs import point_rewards
 from belote_env.vector.infoset import infoset_of
 from belote_env.vector.observation import encode_all_kernel
 
-#: the options a mix draws from (every option of RULES.md but the game length ones)
-MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items()}
+#: the options a mix draws from (every option of the classic mode but the game length
+#: ones: the batched engine plays the classic take/pass game, so neither ``contract_mode``
+#: nor the coinche-only options of COINCHE.md §7 are drawn; ``overtrump_partner``, an option
+#: of both modes, is)
+MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items() if k != "contract_mode" and k not in COINCHE_ONLY}
 
 
 def option_mixes(count: int, seed: int) -> list[Rules]:
@@ -34,6 +43,36 @@ def option_mixes(count: int, seed: int) -> list[Rules]:
     return out
 
 
+#: the coinche rule presets (COINCHE.md §8)
+COINCHE_PRESETS = tuple(name for name in preset_names() if name.startswith("coinche"))
+#: the options a coinche mix draws from: every option that applies in coinche mode, both
+#: modes' (``overtrump_partner``, ``undertrump``, ``declarations``, ...) and the coinche
+#: ones (COINCHE.md §7), with ``max_numeric_bid`` drawn from ``COINCHE_MAX_BIDS``
+COINCHE_MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items() if k != "contract_mode" and applies(k, "coinche")}
+COINCHE_MAX_BIDS = (160, 160, 160, 170, 200, 250)
+
+
+def coinche_mixes(count: int, seed: int) -> list[Rules]:
+    """The coinche defaults (``Rules(contract_mode="coinche")``), then ``count - 1`` seeded
+    random mixes of every option that applies in coinche mode (a draw that ``Rules``
+    refuses, ``self_overbid`` without ``passes_to_end`` 4, is drawn again)."""
+    rng = random.Random(seed)
+    out = [Rules(contract_mode="coinche")]
+    while len(out) < count:
+        options = {k: rng.choice(v) for k, v in COINCHE_MIX_OPTIONS.items()}
+        options["max_numeric_bid"] = rng.choice(COINCHE_MAX_BIDS)
+        try:
+            out.append(Rules(contract_mode="coinche", **options))
+        except RuleOptionError:
+            continue
+    return out
+
+
+def coinche_presets() -> list[Rules]:
+    """The rules of every coinche preset (``load_rules(name)``, COINCHE.md §8)."""
+    return [load_rules(name) for name in COINCHE_PRESETS]
+
+
 def _reference(g: BatchedGame, j: int, rules: Rules) -> GameState:
     return GameState(rules, dealer=int(g.state[j, COL["dealer"]]), deck=[int(c) for c in g.deck[j]],
                      single_deal=True)
@@ -41,26 +80,51 @@ def _reference(g: BatchedGame, j: int, rules: Rules) -> GameState:
 
 def _choose(g: BatchedGame, rng: np.random.Generator) -> np.ndarray:
     """Random legal actions, passing more often than uniform in the auction (so round 2
-    and void deals come up) and taking announce / declare choices half the time."""
+    and void deals come up) and taking announce / declare choices half the time. In a
+    coinche auction: coinche or surcoinche a quarter of the time when legal, the lowest
+    legal bid often (long auctions), else pass or any legal action."""
     out = np.empty(g.n, dtype=np.int64)
     for j in range(g.n):
         legal = np.flatnonzero(g.mask[j])
-        if 32 in legal and rng.random() < 0.6:
-            out[j] = 32
+        if PASS in legal and g.rules.contract_mode == "coinche":
+            doubles = legal[(legal == COINCHE) | (legal == SURCOINCHE)]
+            bids = legal[(legal != PASS) & (legal != COINCHE) & (legal != SURCOINCHE)]
+            x = rng.random()
+            if len(doubles) and x < 0.25:
+                out[j] = doubles[rng.integers(len(doubles))]
+            elif x < 0.6:
+                out[j] = PASS
+            elif len(bids) and x < 0.85:
+                out[j] = min(bids, key=_bid_order)  # the lowest bid: long auctions
+            else:
+                out[j] = legal[rng.integers(len(legal))]
+        elif PASS in legal and rng.random() < 0.6:
+            out[j] = PASS
         else:
             out[j] = legal[rng.integers(len(legal))]
     return out
 
 
+def _bid_order(a: int) -> tuple[int, int]:
+    """A coinche bid id's order: its level (ids 40..99 below 160 and capot, 112.. générale,
+    118.. above 160), then its denomination's rank (``denomination_order="ranked"``)."""
+    level = coinche_bid_level(int(a))
+    return (10_000 if level == "generale" else 1000 if level == "capot" else level,
+            DENOMINATION_RANK[bid_denomination(int(a), -1)])
+
+
 def compare(g: BatchedGame, refs: list[GameState], obs: np.ndarray) -> None:
     """Assert table by table that the batched state equals the reference's."""
     s = g.state
+    coinche = g.rules.contract_mode == "coinche"
     encode_all_kernel(g.state, g.bids, g.mask, g.points, obs)
     for j, ref in enumerate(refs):
         where = f"table {j}, decision {len(ref.actions)}, actions {ref.actions}"
         assert ref.phase <= Phase.PLAY, where
         assert int(s[j, COL["current"]]) == ref.current, where
-        np.testing.assert_array_equal(g.mask[j], action_mask(ref.legal_actions()), err_msg=where)
+        want_mask = np.zeros(g.n_actions, dtype=np.int8)
+        want_mask[list(ref.legal_actions())] = 1
+        np.testing.assert_array_equal(g.mask[j], want_mask, err_msg=where)
         for seat in range(4):
             assert int(s[j, COL["hand0"] + seat]) == ref.hands[seat], where
             assert int(s[j, COL["played0"] + seat]) == ref.played_by[seat], where
@@ -71,6 +135,14 @@ def compare(g: BatchedGame, refs: list[GameState], obs: np.ndarray) -> None:
         n = int(s[j, COL["trick_len"]])
         assert [int(c) for c in s[j, COL["trick0"]:COL["trick0"] + n]] == ref.trick, where
         assert (int(s[j, COL["points0"]]), int(s[j, COL["points1"]])) == tuple(ref.card_points), where
+        if coinche and ref.phase == Phase.BIDDING:  # the auction's own state (auction.CoincheAuction)
+            auc = ref.auction
+            high = auc.highest
+            assert int(s[j, COL["auc_bidder"]]) == (-1 if high is None else high[2]), where
+            assert int(s[j, COL["auc_k"]]) == auc.coinche_level, where
+            assert int(s[j, COL["auc_coincher"]]) == auc.coincher, where
+            assert int(s[j, COL["auc_passes"]]) == auc.passes, where
+            assert (int(s[j, COL["auc_turn"]]) == 1) == auc.in_window, where
         for seat in range(4):
             info = ref.information_set(seat)
             assert infoset_of(g, j, seat) == info, f"{where}, seat {seat}"
@@ -78,19 +150,45 @@ def compare(g: BatchedGame, refs: list[GameState], obs: np.ndarray) -> None:
             np.testing.assert_array_equal(obs[j, seat], want, err_msg=f"{where}, seat {seat}")
 
 
-def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every: int = 1) -> dict:
+def lowest_bids(g: BatchedGame, rng: np.random.Generator) -> np.ndarray:
+    """A chooser for ``run``: in a coinche auction the lowest legal bid whenever there is
+    one (the longest chains of overcalls: every level, every denomination under
+    ``denomination_order="ranked"``), but a coinche or surcoinche one time in fifty when
+    legal; else pass; random legal cards in play."""
+    out = np.empty(g.n, dtype=np.int64)
+    for j in range(g.n):
+        legal = np.flatnonzero(g.mask[j])
+        bids = legal[(legal != PASS) & (legal != COINCHE) & (legal != SURCOINCHE)]
+        doubles = legal[(legal == COINCHE) | (legal == SURCOINCHE)]
+        if PASS not in legal:
+            out[j] = legal[rng.integers(len(legal))]
+        elif len(doubles) and rng.random() < 0.02:
+            out[j] = doubles[0]
+        elif len(bids):
+            out[j] = min(bids, key=_bid_order)
+        else:
+            out[j] = PASS
+    return out
+
+
+def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every: int = 1, choose=None) -> dict:
     """Play ``decisions`` decisions (about) on ``n_tables`` tables under ``rules`` in both
-    engines side by side; returns counts of decisions, deals, void deals and outcomes."""
+    engines side by side; returns counts of decisions, deals, void deals and outcomes, and
+    the longest auction seen (``"longest_auction"``). ``choose(g, rng)``: the actions
+    (default ``_choose``: random legal actions, biased towards passes, coinches and low
+    bids in the auction)."""
+    choose = _choose if choose is None else choose
     g = BatchedGame(n_tables, rules, seed=seed)
+    assert g.mask.shape == (n_tables, num_actions(rules))
     refs = [_reference(g, j, rules) for j in range(n_tables)]
     rng = np.random.default_rng(seed)
-    obs = np.zeros((n_tables, 4, OBS_SIZE), dtype=np.float32)
-    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}}
+    obs = np.zeros((n_tables, 4, obs_size(rules)), dtype=np.float32)
+    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}, "longest_auction": 0}
     step = 0
     while counts["decisions"] < decisions:
         if step % check_obs_every == 0:
             compare(g, refs, obs)
-        a = _choose(g, rng)
+        a = choose(g, rng)
         for j, ref in enumerate(refs):
             ref.apply(int(a[j]))
         g.step(a)
@@ -106,8 +204,16 @@ def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every:
                 score = ref.deal_score
                 want = [score.difference(team_of(seat)) for seat in range(4)]
                 assert g.rewards[j].tolist() == want, (j, ref.actions, g.rewards[j], want, score)
+                assert g.result[j, :2].tolist() == list(score.points), (j, ref.actions, g.result[j], score)
+                assert OUTCOMES[g.result[j, 2]] == score.outcome, (j, ref.actions, g.result[j], score)
+                scale = reward_scale(rules)  # the envs' scaled rewards (driver.point_reward)
+                assert point_rewards(g.rewards[j], "scaled", scale).tolist() == [point_reward(d, "scaled", scale)
+                                                                                 for d in want]
                 counts[score.outcome] += 1
             counts["deals"] += 1
+            length = len(ref.auction.history)
+            assert length <= g.auction_bound, (j, ref.actions, g.auction_bound)
+            counts["longest_auction"] = max(counts["longest_auction"], length)
             refs[j] = _reference(g, j, rules)
         for j, ref in enumerate(refs):
             if not g.done[j]:

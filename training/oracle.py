@@ -39,22 +39,37 @@ import numpy as np
 import torch as th
 
 from belote_env import GameState, Rules
-from belote_env.actions import is_card, name_contract_action
-from belote_env.cards import SUITS
-from belote_env.driver import finish_deal
-from belote_env.observation import OBS_SIZE, encode_infoset
+from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, is_card, is_coinche_bid
+from belote_env.driver import finish_deal, reward_scale
+from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size
 from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_spec
 from policies.base import with_belote
-from policies.network import BID_ACTIONS, bid_permutation_table, is_bid_decision, is_card_decision, suit_permutation_tables
+from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, bid_permutation_table, coinche_bid_permutation_table,
+                              is_bid_decision, is_card_decision, is_coinche_bid_decision, suit_permutation_tables)
 
-__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values"]
+__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values",
+           "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE"]
 
-#: Value unit: targets and outputs are point differences / 162.
+#: Value unit of the classic game: targets and outputs are point differences / 162.
 SCALE = 162.0
+
+
+def value_unit(rules: Rules) -> float:
+    """The points one unit of a value network's targets and outputs stands for:
+    ``driver.reward_scale(rules)``, 162 classic (a deal's points), 500 in coinche (a
+    coinche deal is worth several hundred points: a made 80 is 162 + 80 against 0, a
+    coinched capot 752). A value network records it in its ``meta.json`` (``value_unit``)."""
+    return float(reward_scale(rules))
+
+
+def _unit_of_obs(width: int) -> float:
+    """The value unit of data whose observations are ``width`` floats wide (618: classic
+    162; ``COINCHE_OBS_SIZE``: coinche 500)."""
+    return float(reward_scale(Rules(contract_mode="coinche"))) if width == COINCHE_OBS_SIZE else SCALE
 
 
 def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False) -> dict[int, float]:
@@ -109,9 +124,12 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
             labelled decision (``is_card_decision``: several legal cards, no declaring).
         progress: show a progress bar (tqdm).
     Returns:
-        ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, 32), "q": float32 (N, 32)}``:
-        ``q`` holds the legal cards' values / 162 (0 where ``mask`` is False). N is 0 when
-        no deal had a labelled decision (all passed out).
+        ``{"obs": float16 (N, obs_size(rules)), "mask": bool (N, 32), "q": float32 (N, 32)}``:
+        ``q`` holds the legal cards' values / ``value_unit(rules)`` (162 classic; 500 in
+        coinche, where a value is the coinche deal score difference of the solver's exact
+        points under ``info.contract``, ``scoring.score_coinche_deal`` through
+        ``deal_difference``), 0 where ``mask`` is False. N is 0 when no deal had a
+        labelled decision (all passed out).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
@@ -122,7 +140,8 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
     solver = Solver()
     obs, masks, qs = [], [], []
-    buf = np.zeros(OBS_SIZE, dtype=np.float32)
+    width, unit = obs_size(rules), value_unit(rules)
+    buf = np.zeros(width, dtype=np.float32)
     for d in it:
         st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
@@ -140,7 +159,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
                 row = np.zeros(32, dtype=np.float32)
                 for c, v in q.items():
                     m[c] = True
-                    row[c] = v / SCALE
+                    row[c] = v / unit
                 masks.append(m)
                 qs.append(row)
                 if rng.random() < epsilon:
@@ -149,7 +168,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
 
         finish_deal(st, seat_pol, label)
     if not qs:  # every deal passed out, or no decision with a choice
-        return {"obs": np.zeros((0, OBS_SIZE), np.float16), "mask": np.zeros((0, 32), bool),
+        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, 32), bool),
                 "q": np.zeros((0, 32), np.float32)}
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
 
@@ -158,17 +177,52 @@ def _deal_difference(st: GameState, team: int) -> int:
     return 0 if st.void else st.deal_score.difference(team)
 
 
+#: Coinche rollout candidates: per denomination the lowest legal level and up to this many
+#: levels above it (lowest .. lowest + 30 points), ``coinche_rollout_candidates``.
+ROLLOUT_LEVELS_ABOVE = 3
+
+
+def coinche_rollout_candidates(legal: Sequence[int]) -> list[int]:
+    """The coinche bids ``generate_bid_data`` plays out at a decision whose legal actions
+    are ``legal`` (a coinche auction decision holds up to 63 of them; labelling them all
+    would cost ~4x more rollouts for bids no behaviour makes): pass, coinche and surcoinche
+    when legal, and per denomination the lowest legal level and the ``ROLLOUT_LEVELS_ABOVE``
+    levels above it (the lowest legal bid up to +30 points) and capot. Ascending ids."""
+    out = {a for a in legal if a in (PASS, COINCHE, SURCOINCHE)}
+    numeric: dict[int, list[int]] = {}
+    for a in legal:
+        if is_coinche_bid(a) and a < COINCHE:
+            level, d = divmod(a - COINCHE_BID, 6)
+            if COINCHE_LEVELS[level] == "capot":
+                out.add(a)
+            else:
+                numeric.setdefault(d, []).append(a)
+    for ids in numeric.values():  # the legal levels of a denomination are consecutive from the lowest
+        out.update(sorted(ids)[:ROLLOUT_LEVELS_ABOVE + 1])
+    return sorted(out)
+
+
 def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
                       progress: bool = False) -> dict[str, np.ndarray]:
-    """Play ``deals`` single deals (dealer rotating) and label each classic bidding
-    decision with more than one legal bid (``is_bid_decision``, RULES.md §3.2-3.3) by the
-    *rollout* value of every legal bid: the bid is made, then the deal is played to its end
-    by the seats' behaviour policies (the rest of the auction and the card play; every
-    hand is dealt, so the outcome is fixed), and the deal's point difference for the
-    deciding seat's team is recorded (RULES.md §7; a void deal is worth 0). The bid the
-    behaviour policy makes is valued by the deal itself. Fitted by ``fit_bid_values``,
-    the network learns each bid's expected outcome given the seat's information set,
-    against these behaviour policies (one step of policy improvement over their bidding).
+    """Play ``deals`` single deals (dealer rotating) and label each bidding decision with
+    more than one legal bid by the *rollout* value of the legal bids: the bid is made on a
+    copy of the deal, then the deal is played to its end by the seats' behaviour policies
+    (the rest of the auction and the card play; every hand is dealt, so the outcome is
+    fixed), and the deal's point difference for the deciding seat's team is recorded (a
+    void deal is worth 0). The bid the behaviour policy makes is valued by the deal
+    itself. Fitted by ``fit_bid_values``, the network learns each bid's expected outcome
+    given the seat's information set, against these behaviour policies (one step of policy
+    improvement over their bidding).
+
+    * Classic rules: the classic decisions (``is_bid_decision``, RULES.md §3.2-3.3), every
+      legal bid played out; values in points / 162 (RULES.md §7).
+    * Coinche rules (``contract_mode="coinche"``): the auction decisions whose legal
+      actions are all in ``COINCHE_BID_ACTIONS`` (``is_coinche_bid_decision``: pass,
+      bids 80..160 and capot, coinche, surcoinche); the bids played out are
+      ``coinche_rollout_candidates`` (pass, coinche / surcoinche, per denomination the
+      lowest legal level up to +30 and capot) and the behaviour's own; the others are
+      not labelled (``mask`` False). Values: the coinche deal score difference
+      (``scoring.score_coinche_deal``) / ``value_unit(rules)`` (500).
 
     Args:
         deals: number of deals (int >= 1).
@@ -178,45 +232,52 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
             uniformly. They should be deterministic (a sampling policy makes the rollouts
             of one decision see different play).
     Returns:
-        ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, 8), "q": float32 (N, 8)}``:
-        column ``j`` is bid id ``32 + j``; ``q`` holds the legal bids' values / 162 (0 where
-        ``mask`` is False).
+        ``{"obs": float16 (N, obs_size(rules)), "mask": bool (N, W), "q": float32 (N, W)}``:
+        column ``j`` is bid id ``32 + j`` (``W`` = 8 classic: ids 32..39; 70 in coinche:
+        ids 32..101); ``q`` holds the labelled bids' values / ``value_unit(rules)`` (0
+        where ``mask`` is False).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``behaviour`` empty,
             a string, or naming an unknown policy.
         policies.network.CheckpointError: a behaviour model folder that does not load.
     """
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
+    coinche = rules.contract_mode == "coinche"
+    actions = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
+    decision = is_coinche_bid_decision if coinche else is_bid_decision
+    first, n_cols = actions[0], len(actions)
+    width, unit = obs_size(rules), value_unit(rules)
     obs, masks, qs = [], [], []
-    buf = np.zeros(OBS_SIZE, dtype=np.float32)
+    buf = np.zeros(width, dtype=np.float32)
     for d in it:
         st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in SEATS]
         pending = []
 
-        def rollouts(st: GameState, info, policy) -> int:  # each bid decision: every other bid played out
+        def rollouts(st: GameState, info, policy) -> int:  # each bid decision: the other bids played out
             action = policy.act(info)
-            if is_bid_decision(info):
+            if decision(info):
+                tried = coinche_rollout_candidates(info.legal_actions) if coinche else info.legal_actions
                 vals = {a: _deal_difference(finish_deal(_applied(st, a), seat_pol), team_of(info.seat))
-                        for a in info.legal_actions if a != action}
+                        for a in tried if a != action}
                 encode_infoset(info, buf)
                 obs.append(buf.astype(np.float16))
-                pending.append((info.seat, info.legal_actions, vals, action))
+                pending.append((info.seat, vals, action))
             return action
 
         finish_deal(st, seat_pol, rollouts)
-        for seat, legal, vals, action in pending:
+        for seat, vals, action in pending:
             vals[action] = _deal_difference(st, team_of(seat))
-            m = np.zeros(len(BID_ACTIONS), dtype=bool)
-            row = np.zeros(len(BID_ACTIONS), dtype=np.float32)
-            for a in legal:
-                m[a - BID_ACTIONS[0]] = True
-                row[a - BID_ACTIONS[0]] = vals[a] / SCALE
+            m = np.zeros(n_cols, dtype=bool)
+            row = np.zeros(n_cols, dtype=np.float32)
+            for a, v in vals.items():
+                m[a - first] = True
+                row[a - first] = v / unit
             masks.append(m)
             qs.append(row)
     if not qs:
-        return {"obs": np.zeros((0, OBS_SIZE), np.float16), "mask": np.zeros((0, 8), bool),
-                "q": np.zeros((0, 8), np.float32)}
+        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, n_cols), bool),
+                "q": np.zeros((0, n_cols), np.float32)}
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
 
 
@@ -252,20 +313,25 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
 def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
                    seed: int = 0, valid: float = 0.05, progress: bool = False,
                    augment: bool = False) -> dict[str, Any]:
-    """Fit ``net``'s outputs 32..39 (the classic bids) to ``data["q"]``
-    (``generate_bid_data``), as ``fit_card_values`` fits the cards: centred squared error
-    over the legal bids, the same figures (``agree``: the network's bid has the best rollout
-    value; ``regret`` in points per decision) and the same ``ValueError`` cases (here
-    ``mask`` / ``q`` of shape ``(N, 8)``). The returned figures add ``bid_actions``: the
-    ids legal in at least one decision (the only outputs fitted; with ``augment`` every
-    "name suit" id once one is). With
-    ``augment`` the suits are renamed (``policies.network.bid_permutation_table``)."""
+    """Fit ``net``'s bid outputs to ``data["q"]`` (``generate_bid_data``), as
+    ``fit_card_values`` fits the cards: centred squared error over the labelled bids, the
+    same figures (``agree``: the network's bid has the best rollout value; ``regret`` in
+    points per decision) and the same ``ValueError`` cases. Classic data (observations of
+    ``OBS_SIZE``): outputs 32..39, ``mask`` / ``q`` of shape ``(N, 8)``; coinche data
+    (``COINCHE_OBS_SIZE``): outputs 32..101 (``COINCHE_BID_ACTIONS``), shape ``(N, 70)``.
+    The returned figures add ``bid_actions``: the ids labelled in at least one decision
+    (the only outputs fitted), with ``augment`` closed under the suit renamings (a bid of
+    a suit once one suit's is: "name suit", or a coinche level in a suit). With
+    ``augment`` the suits are renamed (``policies.network.bid_permutation_table``,
+    ``coinche_bid_permutation_table``)."""
     r = _fit_values(net, data, BID_ACTIONS[0], "bid", epochs, lr, batch, seed, valid, progress, augment)
-    seen = {BID_ACTIONS[int(j)] for j in np.flatnonzero(data["mask"].any(axis=0))}
-    name_suits = {name_contract_action(s) for s in SUITS}
-    if augment and seen & name_suits:  # renamed suits train every "name suit" output
-        seen |= name_suits
-    r["bid_actions"] = sorted(seen)
+    coinche = data["obs"].shape[1] == COINCHE_OBS_SIZE
+    table = (coinche_bid_permutation_table() if coinche else bid_permutation_table()).numpy()
+    cols = set(np.flatnonzero(data["mask"].any(axis=0)).tolist())
+    if augment:  # renamed suits train every renaming of a seen bid (the orbit under the 24 renamings)
+        cols = {int(table[p, j]) for j in cols for p in range(len(table))}
+    first = BID_ACTIONS[0]
+    r["bid_actions"] = sorted(first + j for j in cols)
     return r
 
 
@@ -281,11 +347,19 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     n = len(data["q"])
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
-    width = 8 if first else 32
+    obs_width = data["obs"].shape[1] if data["obs"].ndim == 2 else None
+    if obs_width not in (OBS_SIZE, COINCHE_OBS_SIZE):
+        raise ValueError(f"{what} data observations must be (N, {OBS_SIZE}) (classic) or (N, {COINCHE_OBS_SIZE}) "
+                         f"(coinche), got {data['obs'].shape}")
+    coinche = obs_width == COINCHE_OBS_SIZE
+    unit = _unit_of_obs(obs_width)
+    width = len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS) if first else 32
     if data["q"].ndim != 2 or data["q"].shape[1] != width or data["mask"].shape != data["q"].shape:
         other = "card (generate_oracle_data)" if first else "bid (generate_bid_data)"
-        raise ValueError(f"{what} data have {width} columns: got mask {data['mask'].shape} and q "
-                         f"{data['q'].shape}{f'; {other} data?' if data['q'].shape[-1] == 40 - width else ''}")
+        other_width = 32 if first else len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS)
+        mode = "coinche" if coinche else "classic"
+        raise ValueError(f"{mode} {what} data have {width} columns: got mask {data['mask'].shape} and q "
+                         f"{data['q'].shape}{f'; {other} data?' if data['q'].shape[-1] == other_width else ''}")
     if not data["mask"].any(axis=1).all():
         raise ValueError(f"every decision needs at least one legal {what} in its mask")
     g = th.Generator().manual_seed(seed)
@@ -299,9 +373,9 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     sched = th.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * ((len(ti) + batch - 1) // batch)))
     hist = []
 
-    perm_obs, perm_card = suit_permutation_tables()
+    perm_obs, perm_card = suit_permutation_tables(obs_width)
     if first:
-        perm_card = bid_permutation_table()
+        perm_card = coinche_bid_permutation_table() if coinche else bid_permutation_table()
 
     def loss_of(idx, renamed=False):
         x, m, t = obs[idx].float(), mask[idx], q[idx]
@@ -339,9 +413,9 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
             best = qv.max(1).values
             got = qv.gather(1, choice[:, None])[:, 0]
             agree = (got >= best - 1e-6).float().mean().item()
-            regret = ((best - got) * SCALE).mean().item()
+            regret = ((best - got) * unit).mean().item()
         hist.append({"epoch": ep + 1, "train_loss": tot / len(ti), "valid_loss": vl.item(), "agree": agree,
                      "regret": regret, "seconds": time.time() - t0})
         if progress:
             print(hist[-1], flush=True)
-    return {"history": hist, "samples": n}
+    return {"history": hist, "samples": n, "value_unit": unit}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..observation import OBS_SIZE
+from ..observation import obs_size
 from ..table import NUM_SEATS
 from .engine import COL
 from .infoset import infoset_of
@@ -46,8 +46,9 @@ class SeatBatch:
     Attributes:
         tables: int64 ``(m,)`` table indices.
         seats: int64 ``(m,)`` the seat to act at each.
-        mask: int8 ``(m, NUM_ACTIONS)``, each seat's legal actions (a copy).
-        obs: float32 ``(m, OBS_SIZE)``, each seat's observation (``observation`` layout
+        mask: int8 ``(m, n_actions)``, each seat's legal actions (a copy; ``n_actions`` is
+            ``actions.num_actions(rules)``).
+        obs: float32 ``(m, obs_size(rules))``, each seat's observation (``observation`` layout
             v1), encoded on first access.
         rules: the game's ``Rules``.
     ``infoset(i)`` is row ``i``'s ``InfoSet`` (the same as ``GameState.information_set``).
@@ -72,7 +73,7 @@ class SeatBatch:
     def obs(self) -> np.ndarray:
         if self._obs is None:
             r = self._rows
-            self._obs = np.empty((len(self.tables), OBS_SIZE), dtype=np.float32)
+            self._obs = np.empty((len(self.tables), obs_size(self.rules)), dtype=np.float32)
             encode_tables_kernel(r.state, r.bids, r.mask, r.points, np.arange(len(self.tables), dtype=np.int64),
                                  self.seats, self._obs)
         return self._obs

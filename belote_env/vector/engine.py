@@ -15,9 +15,22 @@ reveals, belote, scoring) is a second implementation, held equal to ``game.GameS
 by ``tests/test_vector_engine.py`` (and ``scripts/check_vector.py`` for the long run):
 identical masks, states, scores and observations at every step.
 
-Rule options: every option of ``Rules`` (RULES.md §3-§7) except that the game is one deal
-(``target`` and ``max_deals`` are not read; the litige reserve starts at 0 each deal,
-so a tie's reserve is never paid within an episode, as in the envs' deal episodes).
+Rule options: every option of ``Rules``, in both contract modes (RULES.md §3-§7, and
+``overtrump_partner`` of COINCHE.md §4; ``contract_mode="coinche"``: the 3-2-3 deal of
+every card, the coinche auction with every option of COINCHE.md §3.5 and §6.8, the
+scoring of §5-§6 with every option, rounded per ``rounding`` as ``GameState`` rounds a
+single deal) except that the game is one deal (``target``, ``max_deals``, and in coinche
+``round_last_deal``, ``target_rule`` and ``no_win_on_belote_alone`` are not read; the
+litige reserve starts at 0 each deal, so a tie's reserve is never paid within an episode,
+as in the envs' deal episodes). An option outside ``PLAYED_OPTIONS`` and
+``UNREAD_OPTIONS`` (one added to ``Rules`` later) set away from its default is refused by
+``check_supported`` with a ``RuleOptionError`` naming it.
+
+The coinche auction (``auction.CoincheAuction``) is a kernel of its own
+(``_coinche_mask`` / ``_apply_coinche_bid``): its state is in the ``auc_*`` columns (the
+kind of turn, the highest bid, its bidder and strength, the coinche level and coincher,
+the passes, the seats still to ask) and its history in ``BatchedGame.bids``, sized to
+``auction.length_bound(rules)``.
 
 State columns (``BatchedGame.state``, int64 ``(N, NCOL)``): the ``COL`` dict names them.
 Per-table RNG: splitmix64 streams keyed by ``(seed, table)``, so table ``j``'s deals do
@@ -29,16 +42,22 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..actions import ANNOUNCE_BELOTE, DECLARE, NAME_CONTRACT, NUM_ACTIONS, PASS, TAKE
+from ..actions import (
+    ANNOUNCE_BELOTE, COINCHE, COINCHE_BID, DECLARE, GENERALE_BID, HIGH_BID, NAME_CONTRACT, PASS,
+    COINCHE_LEVELS, HIGH_LEVELS, SURCOINCHE, TAKE, num_actions,
+)
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
+from ..auction import DENOMINATION_RANK, length_bound
 from ..config import Rules, RuleOptionError
-from ..dealing import _FIRST, _STOCK, TURNED_AT
+from ..contract import CAPOT, NUM_DENOMINATIONS
+from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
-from ..scoring import BELOTE_POINTS
-from ..table import FOUR, NEXT_SEAT, NUM_SEATS, PARTNER_REL, SEATS, TEAM_OF, seats_from
+from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
+from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
-__all__ = ["BatchedGame", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
+__all__ = ["BatchedGame", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
+           "check_supported", "PLAYED_OPTIONS", "UNREAD_OPTIONS"]
 
 # ------------------------------------------------------------------ state columns
 _NAMES = (
@@ -51,6 +70,12 @@ _NAMES = (
     "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
     "deal_points0", "deal_points1", "outcome", "n_actions", "deals", "first_hand0", "first_hand1", "first_hand2",
     "first_hand3", "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(32)),
+    # the coinche auction (COINCHE.md §3; auction.CoincheAuction's state): the kind of turn
+    # (bidding, immediate window, coinched, over), the highest bid (its id, bidder and
+    # strength), the coinche level and coincher, the passes towards the end, the seats
+    # still to be asked after the current one, and the contract's multiplier
+    "auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
+    "auc_q0", "auc_q1", "auc_qlen", "multiplier", "taker_tricks",
 )
 #: column index of each state field (``BatchedGame.state[:, COL["hand0"] + seat]``, ...)
 COL = {n: i for i, n in enumerate(_NAMES)}
@@ -62,6 +87,9 @@ NCOL = len(_NAMES)
     "n_tricks", "trick0", "hand0", "played0", "cannot0", "known0", "points0", "won0", "pairs", "ann_flags", "ann0",
     "announce_next", "declare_next", "decl_points0", "decl_key0", "declared", "last_winner", "deal_points0",
     "outcome", "n_actions", "deals", "first_hand0", "decl_cards0", "seq0"))
+(A_TURN, A_BID, A_BIDDER, A_STRENGTH, A_K, A_COINCHER, A_PASSES, A_Q0, A_QLEN, MULT, TAKER_TRICKS) = (
+    COL[n] for n in ("auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
+                     "auc_q0", "auc_qlen", "multiplier", "taker_tricks"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
 #: bids an auction holds at most (two rounds of four, RULES.md §3.2-§3.4)
@@ -75,6 +103,7 @@ _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination, card]
 _SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
 _NEXT = np.array(NEXT_SEAT, dtype=np.int64)
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
+_OTHER_TEAM = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
 NS = NUM_SEATS
 #: ``_AFTER[seat, i]``: the seat ``i`` places after ``seat`` in play order (``table.seats_from``)
 _AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)
@@ -84,6 +113,18 @@ _REL = np.array(FOUR.relative, dtype=np.int64)
 #: every suit at all-trump, none at no-trump (RULES.md §5; scoring._BELOTE_PAIRS)
 _BELOTE_SUITS = np.array([0xF if k == ALL_TRUMP else 0 if k == NO_TRUMP else 1 << k for k in range(6)],
                          dtype=np.int64)
+
+# the coinche bid ids (``actions``: 40 + level row * 6 + denomination for 80..160 and
+# capot, 112 + denomination for the générale, 118 + (level - 170) // 10 * 6 + denomination
+# above 160) and the ranked order of the denominations (``auction.DENOMINATION_RANK``)
+_COINCHE_BID, _GENERALE_BID, _HIGH_BID = COINCHE_BID, GENERALE_BID, HIGH_BID
+_ND = NUM_DENOMINATIONS
+_LOW_TOP = COINCHE_LEVELS[-2]  # 160: the last numeric level of the fixed ids
+_CAPOT_ROW = COINCHE_LEVELS.index(CAPOT)
+_HIGH_FIRST = HIGH_LEVELS[0]
+_LEVEL_STEP = HIGH_LEVELS[1] - HIGH_LEVELS[0]
+_FIRST_LEVEL = COINCHE_LEVELS[0]
+_DENOM_RANK = np.array(DENOMINATION_RANK, dtype=np.int64)
 
 
 def _owner_tables():
@@ -103,11 +144,27 @@ def _owner_tables():
 
 
 _FIRST_OWNER, _STOCK_OWNER = _owner_tables()
+#: ``_ALL_OWNER[dealer, i]``: the seat dealt deck position ``i`` in the coinche deal (3-2-3
+#: from eldest, COINCHE.md §2; ``dealing._ALL``)
+_ALL_OWNER = np.full((NUM_SEATS, NUM_CARDS), -1, dtype=np.int64)
+for _d in SEATS:
+    for _seat, _positions in enumerate(_ALL[_d]):
+        _ALL_OWNER[_d, list(_positions)] = _seat
+assert (_ALL_OWNER >= 0).all()
 
 # option codes (``rules_codes``)
-(O_PMF, O_DISCARD, O_TWO, O_OPTIONAL, O_DECL, O_DTIE, O_COUNTS, O_TIE, O_ROUND2, O_REDEAL) = range(10)
-N_OPTIONS = 10
+(O_PMF, O_DISCARD, O_TWO, O_OPTIONAL, O_DECL, O_DTIE, O_COUNTS, O_TIE, O_ROUND2, O_REDEAL, O_OVER) = range(11)
+# the coinche options (COINCHE.md §7), after the options of both modes; 0 in classic mode
+(O_COINCHE, O_SA_TA, O_MAX_BID, O_RANKED, O_IMMEDIATE, O_FREEZES, O_CPS, O_CAPOT_BID, O_CAPOT_COINCHABLE,
+ O_SURCOINCHE, O_PASSES_END, O_SELF_CHANGE, O_GENERALE, O_GENERALE_VALUE, O_GENERALE_LEADS, O_BELOTE_COUNTS,
+ O_PRENABLE, O_BID_ONLY, O_SCOPE, O_SURCOINCHE_MULT, O_BEAT_DEFENCE, O_NEED_80, O_FAIL_BASE, O_DEF_CAPOT_BASE,
+ O_CAPOT_POINTS, O_CAPOT_FLAT, O_CAPOT_VALUE, O_CAPOT_FAIL, O_TIE_LITIGE, O_ROUNDING) = range(11, 41)
+N_OPTIONS = 41
 _TIES = {"litige": 0, "takers_made": 1, "takers_fail": 2, "defenders_keep": 3}
+#: ``multiplier_scope`` codes (COINCHE.md §6.4, §6.6)
+SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
+#: ``rounding`` codes (COINCHE.md §6.10)
+ROUNDINGS = ("none", "half_up", "six_up")
 
 
 def rules_codes(rules: Rules) -> np.ndarray:
@@ -117,12 +174,28 @@ def rules_codes(rules: Rules) -> np.ndarray:
     if not isinstance(rules, Rules):
         raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
     counts = rules.contract_counts_bonuses
-    return np.array([
-        int(rules.partner_master_free), int(rules.undertrump == "discard_allowed"),
-        int(rules.obligations == "two_player"), int(rules.belote == "optional"),
-        ("off", "auto", "choice").index(rules.declarations), TIE_CODES[rules.declaration_tie],
-        1 if counts is True else 0 if counts is False else 2, _TIES[rules.tie],
-        int(rules.round2_no_trump_all_trump), int(rules.all_pass_redeal == "next_dealer"),
+    r = rules
+    coinche = r.contract_mode == "coinche"
+    both = [
+        int(r.partner_master_free), int(r.undertrump == "discard_allowed"),
+        int(r.obligations == "two_player"), int(r.belote == "optional"),
+        ("off", "auto", "choice").index(r.declarations), TIE_CODES[r.declaration_tie],
+        1 if counts is True else 0 if counts is False else 2, _TIES[r.tie] if r.tie is not None else 0,
+        int(bool(r.round2_no_trump_all_trump)), int(r.all_pass_redeal == "next_dealer"),
+        int(r.overtrump_partner == "must_overtrump"),
+    ]
+    if not coinche:
+        return np.array(both + [0] * (N_OPTIONS - len(both)), dtype=np.int64)
+    return np.array(both + [
+        1, int(r.coinche_denominations == "suits_sa_ta"), r.max_numeric_bid, int(r.denomination_order == "ranked"),
+        int(r.coinche_window == "immediate"), int(r.coinche_freezes), int(r.coincher_partner_speaks),
+        int(r.capot_bid), int(r.capot_coinchable), int(r.surcoinche_allowed), r.passes_to_end,
+        int(r.self_overbid == "change_denomination"), int(r.generale), r.generale_value, int(r.generale_leads),
+        int(r.belote_counts_for_contract), int(r.belote_prenable), int(r.scoring == "bid_only"),
+        SCOPES.index(r.multiplier_scope), r.surcoinche_multiplier,
+        int(r.contract_condition == "reach_bid_and_beat_defence"), 82 if r.bid_80_means == 82 else 80,
+        r.fail_base, r.defence_capot_base, r.capot_points, int(r.capot_scoring == "flat"), r.capot_value,
+        r.capot_fail_value, int(r.tie_with_defence == "litige"), ROUNDINGS.index(r.rounding),
     ], dtype=np.int64)
 
 
@@ -198,19 +271,27 @@ def _legal_cards(S, j, hand, opts):
     if led_cards:
         return led_cards
     wp = _winner_pos(S, j, n, k)
-    if opts[O_PMF] and wp == n - PARTNER_REL:
+    win = S[j, TRICK + wp]
+    partner_wins = wp == n - PARTNER_REL
+    over_partner = partner_wins and opts[O_OVER] != 0 and opts[O_TWO] == 0 and win >> 3 == k
+    if opts[O_PMF] and partner_wins:
+        if over_partner:
+            over = hand & _SUIT_MASK[k] & _BEATS[k, win]
+            if over:
+                return (hand & ~_SUIT_MASK[k]) | over
         return hand
     trumps = hand & _SUIT_MASK[k]
     if trumps == 0:
         return hand
-    win = S[j, TRICK + wp]
     if win >> 3 != k:
         return trumps
-    if opts[O_TWO] or wp == n - PARTNER_REL:
+    if opts[O_TWO] or (partner_wins and not over_partner):
         return trumps
     over = trumps & _BEATS[k, win]
     if over:
         return over
+    if partner_wins:
+        return trumps
     return hand if opts[O_DISCARD] else trumps
 
 
@@ -233,13 +314,14 @@ def _card_reveals(S, j, c, opts):
     if k >= 4:
         return cannot
     partner_winning = wp == n - 2
-    if partner_winning and opts[O_PMF]:
-        return cannot
     if not (_SUIT_MASK[k] >> c) & 1:
+        if partner_winning and opts[O_PMF]:
+            return cannot
         if opts[O_DISCARD] and not opts[O_TWO] and win >> 3 == k and not partner_winning:
             return cannot | _BEATS[k, win]
         return cannot | _SUIT_MASK[k]
-    if not opts[O_TWO] and win >> 3 == k and not partner_winning and not (_BEATS[k, win] >> c) & 1:
+    if (not opts[O_TWO] and win >> 3 == k and (not partner_winning or opts[O_OVER])
+            and not (_BEATS[k, win] >> c) & 1):
         return cannot | _BEATS[k, win]
     return cannot
 
@@ -265,8 +347,8 @@ def _announceable(S, j, seat):
 
 # ------------------------------------------------------------------ dealing (RULES.md §3)
 @nb.njit(cache=True)
-def _start_deal(S, deck, bids, rng, j, dealer):
-    """Shuffle table ``j``'s deck from its stream and deal its first five cards a seat."""
+def _start_deal(S, deck, bids, rng, j, dealer, opts):
+    """Shuffle table ``j``'s deck from its stream and deal it (``_deal``)."""
     d = deck[j]
     for i in range(NUM_CARDS):
         d[i] = i
@@ -275,23 +357,34 @@ def _start_deal(S, deck, bids, rng, j, dealer):
         t = d[i]
         d[i] = d[r]
         d[r] = t
-    _deal(S, deck, bids, j, dealer)
+    _deal(S, deck, bids, j, dealer, opts)
 
 
 @nb.njit(cache=True)
-def _deal(S, deck, bids, j, dealer):
-    """Deal table ``j``'s deck (``deck[j]``): five cards a seat, the turned card (§3.1)."""
+def _deal(S, deck, bids, j, dealer, opts):
+    """Deal table ``j``'s deck (``deck[j]``): five cards a seat and the turned card (§3.1),
+    or, in coinche, all eight cards a seat and nothing turned (COINCHE.md §2)."""
     d = deck[j]
     deals = S[j, DEALS]
     for c in range(NCOL):
         S[j, c] = 0
     S[j, DEALS] = deals
     S[j, DEALER] = dealer
-    for i in range(TURNED_AT):
-        S[j, HAND + _FIRST_OWNER[dealer, i]] |= np.int64(1) << d[i]
+    if opts[O_COINCHE]:
+        for i in range(NUM_CARDS):
+            S[j, HAND + _ALL_OWNER[dealer, i]] |= np.int64(1) << d[i]
+        S[j, TURNED] = -1
+        S[j, A_BID] = -1
+        S[j, A_BIDDER] = -1
+        S[j, A_STRENGTH] = -1
+        S[j, A_COINCHER] = -1
+        S[j, MULT] = 1
+    else:
+        for i in range(TURNED_AT):
+            S[j, HAND + _FIRST_OWNER[dealer, i]] |= np.int64(1) << d[i]
+        S[j, TURNED] = d[TURNED_AT]
     for s in range(NS):
         S[j, FIRST + s] = S[j, HAND + s]
-    S[j, TURNED] = d[TURNED_AT]
     eldest = _NEXT[dealer]
     S[j, CUR] = eldest
     S[j, LEADER] = eldest
@@ -301,17 +394,22 @@ def _deal(S, deck, bids, j, dealer):
     S[j, LASTW] = -1
     S[j, PH] = PHASE_BIDDING
     for i in range(bids.shape[1]):
-        bids[j, i] = -1
+        bids[j, i, 0] = -1
+        bids[j, i, 1] = -1
 
 
 @nb.njit(cache=True)
-def _complete(S, deck, j):
-    """After a take: the taker gets the turned card + 2, the others 3 (§3.5); the belote
-    pairs are noted (§5)."""
+def _complete(S, deck, j, opts):
+    """After a take: the taker gets the turned card + 2, the others 3 (§3.5; in coinche
+    the hands are already whole, COINCHE.md §2); the belote pairs are noted (§5)."""
     dealer, taker = S[j, DEALER], S[j, TAKER]
-    for i in range(NUM_CARDS - TURNED_AT - 1):
-        S[j, HAND + _STOCK_OWNER[dealer, taker, i]] |= np.int64(1) << deck[j, TURNED_AT + 1 + i]
-    S[j, HAND + taker] |= np.int64(1) << S[j, TURNED]
+    eldest = _NEXT[dealer]
+    if not opts[O_COINCHE]:
+        for i in range(NUM_CARDS - TURNED_AT - 1):
+            S[j, HAND + _STOCK_OWNER[dealer, taker, i]] |= np.int64(1) << deck[j, TURNED_AT + 1 + i]
+        S[j, HAND + taker] |= np.int64(1) << S[j, TURNED]
+    elif opts[O_GENERALE_LEADS] and _GENERALE_BID <= S[j, A_BID] < _HIGH_BID:
+        eldest = taker  # generale_leads: the générale's bidder leads (COINCHE.md §4)
     k = S[j, DENOM]
     pairs = 0
     for s in range(NUM_SUITS):
@@ -322,20 +420,217 @@ def _complete(S, deck, j):
                     pairs |= np.int64(1) << (4 * seat + s)
     S[j, PAIRS] = pairs
     S[j, PH] = PHASE_PLAY
-    eldest = _NEXT[dealer]
     S[j, CUR] = eldest
     S[j, LEADER] = eldest
+
+
+# ------------------------------------------------------------------ the coinche auction (COINCHE.md §3)
+# Held equal to ``auction.CoincheAuction`` step by step (``tests/vector_harness.py``): the
+# same kinds of turn, the same queue of seats to ask, the same strengths.
+_TURN_BIDDING, _TURN_WINDOW, _TURN_COINCHED, _TURN_OVER = 0, 1, 2, 3
+
+
+@nb.njit(cache=True, inline="always")
+def _n_numeric(opts):
+    """The number of numeric levels: 80 .. ``max_numeric_bid``."""
+    return (opts[O_MAX_BID] - _FIRST_LEVEL) // _LEVEL_STEP + 1
+
+
+@nb.njit(cache=True)
+def _bid_id(li, d, opts):
+    """The action id of the bid of level index ``li`` (0 = 80, ..., then capot, générale)
+    in denomination ``d``."""
+    nnum = _n_numeric(opts)
+    if li < nnum:
+        v = _FIRST_LEVEL + _LEVEL_STEP * li
+        if v <= _LOW_TOP:
+            return _COINCHE_BID + li * _ND + d
+        return _HIGH_BID + (v - _HIGH_FIRST) // _LEVEL_STEP * _ND + d
+    if li == nnum and opts[O_CAPOT_BID]:
+        return _COINCHE_BID + _CAPOT_ROW * _ND + d
+    return _GENERALE_BID + d
+
+
+@nb.njit(cache=True)
+def _bid_level_index(a, opts):
+    """The level index of bid id ``a`` (``_bid_id``'s ``li``)."""
+    nnum = _n_numeric(opts)
+    if a >= _HIGH_BID:
+        return (_HIGH_FIRST - _FIRST_LEVEL) // _LEVEL_STEP + (a - _HIGH_BID) // _ND
+    if a >= _GENERALE_BID:
+        return nnum + opts[O_CAPOT_BID]
+    row = (a - _COINCHE_BID) // _ND
+    return nnum if row == _CAPOT_ROW else row
+
+
+@nb.njit(cache=True, inline="always")
+def _bid_denom(a):
+    return (a - (_GENERALE_BID if a >= _GENERALE_BID else _COINCHE_BID)) % _ND
+
+
+@nb.njit(cache=True, inline="always")
+def _is_capot(a):
+    return _COINCHE_BID + _CAPOT_ROW * _ND <= a < _COINCHE_BID + (_CAPOT_ROW + 1) * _ND
+
+
+@nb.njit(cache=True, inline="always")
+def _is_generale(a):
+    return _GENERALE_BID <= a < _HIGH_BID
+
+
+@nb.njit(cache=True)
+def _bid_value(a, opts):
+    """The contract value ``V`` of bid id ``a`` (COINCHE.md §6.1): its level, ``capot_value``
+    or ``generale_value``."""
+    if _is_capot(a):
+        return opts[O_CAPOT_VALUE]
+    if _is_generale(a):
+        return opts[O_GENERALE_VALUE]
+    if a >= _HIGH_BID:
+        return _HIGH_FIRST + (a - _HIGH_BID) // _ND * _LEVEL_STEP
+    return _FIRST_LEVEL + (a - _COINCHE_BID) // _ND * _LEVEL_STEP
+
+
+@nb.njit(cache=True, inline="always")
+def _strength(li, d, opts):
+    return li * _ND + _DENOM_RANK[d] if opts[O_RANKED] else li
+
+
+@nb.njit(cache=True, inline="always")
+def _coinchable(S, j, opts):
+    return opts[O_CAPOT_COINCHABLE] or not _is_capot(S[j, A_BID])
+
+
+@nb.njit(cache=True)
+def _coinche_mask(S, j, m, opts):
+    """The legal actions of the seat to act in table ``j``'s coinche auction
+    (``CoincheAuction._set_legal``)."""
+    m[PASS] = 1
+    turn = S[j, A_TURN]
+    seat = S[j, CUR]
+    if turn == _TURN_WINDOW:
+        m[COINCHE] = 1
+        return
+    if turn == _TURN_COINCHED:
+        if seat != _AFTER[S[j, A_COINCHER], PARTNER_REL] and opts[O_SURCOINCHE]:
+            m[SURCOINCHE] = 1
+        return
+    above, exclude, bids = np.int64(-1), np.int64(-1), True
+    high = S[j, A_BID]
+    if high >= 0:
+        bidder = S[j, A_BIDDER]
+        above = S[j, A_STRENGTH]
+        if seat == bidder:  # overbidding oneself (passes_to_end 4, or an escape from a coinche)
+            if opts[O_SELF_CHANGE]:
+                exclude = _bid_denom(high)
+            else:
+                bids = False
+        opponent = _TEAM[seat] != _TEAM[bidder]
+        if S[j, A_K] == 0 and opponent and not opts[O_IMMEDIATE] and _coinchable(S, j, opts):
+            m[COINCHE] = 1
+        if S[j, A_K] == 1 and not opponent and opts[O_SURCOINCHE]:
+            m[SURCOINCHE] = 1
+    if bids:
+        nd = _ND if opts[O_SA_TA] else NUM_SUITS
+        nl = _n_numeric(opts) + opts[O_CAPOT_BID] + opts[O_GENERALE]
+        first = 0 if above < 0 else above // _ND if opts[O_RANKED] else above + 1  # lower levels cannot overcall
+        for li in range(first, nl):
+            for d in range(nd):
+                if d != exclude and _strength(li, d, opts) > above:
+                    m[_bid_id(li, d, opts)] = 1
+
+
+@nb.njit(cache=True)
+def _coinche_end(S, j, multiplier):
+    """The auction ends with the highest bid as the contract (``CoincheAuction._end``)."""
+    S[j, TAKER] = S[j, A_BIDDER]
+    S[j, DENOM] = _bid_denom(S[j, A_BID])
+    S[j, MULT] = multiplier
+    S[j, A_TURN] = _TURN_OVER
+    S[j, A_QLEN] = 0
+    S[j, ROUND] = 0
+
+
+@nb.njit(cache=True)
+def _apply_coinche_bid(S, j, a, opts):
+    """Apply action ``a`` (legal) of the seat to act in table ``j``'s coinche auction
+    (``CoincheAuction.apply``; the history is written by ``_apply_bid``). Returns 1 when
+    the auction ends with a contract, 2 when it is void (four opening passes), else 0."""
+    seat = S[j, CUR]
+    turn = S[j, A_TURN]
+    if a == COINCHE:  # CoincheAuction._coinche
+        S[j, A_K] = 1
+        S[j, A_COINCHER] = seat
+        S[j, A_PASSES] = 0
+        S[j, CUR] = _AFTER[seat, 1]
+        if opts[O_FREEZES]:  # the coinched team speaks: c+1, (c+2, pass only), c+3
+            S[j, A_TURN] = _TURN_COINCHED
+            if opts[O_CPS]:
+                S[j, A_Q0] = _AFTER[seat, 2]
+                S[j, A_Q0 + 1] = _AFTER[seat, 3]
+                S[j, A_QLEN] = 2
+            else:
+                S[j, A_Q0] = _AFTER[seat, 3]
+                S[j, A_QLEN] = 1
+        else:  # the auction goes on in play order; a higher bid escapes
+            S[j, A_TURN] = _TURN_BIDDING
+            S[j, A_QLEN] = 0
+        return 0
+    if a == SURCOINCHE:
+        S[j, A_K] = 2
+        _coinche_end(S, j, opts[O_SURCOINCHE_MULT])
+        return 1
+    if turn == _TURN_WINDOW or turn == _TURN_COINCHED:  # PASS: no coinche / no surcoinche
+        if S[j, A_QLEN] == 0:
+            if turn == _TURN_COINCHED:
+                _coinche_end(S, j, 2)
+                return 1
+            S[j, A_TURN] = _TURN_BIDDING  # both opponents declined: the normal next turn
+            S[j, CUR] = _AFTER[S[j, A_BIDDER], 1]
+            return 0
+        S[j, CUR] = S[j, A_Q0]
+        S[j, A_Q0] = S[j, A_Q0 + 1]
+        S[j, A_QLEN] -= 1
+        return 0
+    if a == PASS:
+        S[j, A_PASSES] += 1
+        if S[j, A_BID] < 0:
+            if S[j, A_PASSES] == NS:  # four opening passes: the deal is void (§3.4, §3.6)
+                S[j, A_TURN] = _TURN_OVER
+                S[j, ROUND] = 0
+                return 2
+        elif S[j, A_PASSES] == (3 if S[j, A_K] else opts[O_PASSES_END]):
+            _coinche_end(S, j, 2 if S[j, A_K] else 1)
+            return 1
+        S[j, CUR] = _AFTER[seat, 1]
+        return 0
+    # a bid: it overcalls (and cancels a coinche that does not freeze)
+    S[j, A_BID] = a
+    S[j, A_BIDDER] = seat
+    S[j, A_STRENGTH] = _strength(_bid_level_index(a, opts), _bid_denom(a), opts)
+    S[j, A_K] = 0
+    S[j, A_COINCHER] = -1
+    S[j, A_PASSES] = 0
+    S[j, CUR] = _AFTER[seat, 1]
+    if opts[O_IMMEDIATE] and _coinchable(S, j, opts):
+        S[j, A_TURN] = _TURN_WINDOW
+        S[j, A_Q0] = _AFTER[_AFTER[seat, PARTNER_REL], 1]
+        S[j, A_QLEN] = 1
+    return 0
 
 
 # ------------------------------------------------------------------ legal actions
 @nb.njit(cache=True)
 def _fill_mask(S, j, mask, opts):
-    """Write table ``j``'s legal-action mask (int8 ``(NUM_ACTIONS,)``) for its seat to act."""
+    """Write table ``j``'s legal-action mask (int8 ``(num_actions(rules),)``) for its seat to act."""
     m = mask[j]
-    for a in range(NUM_ACTIONS):
+    for a in range(m.shape[0]):
         m[a] = 0
     ph = S[j, PH]
     if ph == PHASE_BIDDING:
+        if opts[O_COINCHE]:
+            _coinche_mask(S, j, m, opts)
+            return
         m[PASS] = 1
         if S[j, ROUND] == 1:
             m[TAKE] = 1
@@ -373,10 +668,17 @@ def _fill_mask(S, j, mask, opts):
 
 # ------------------------------------------------------------------ acting
 @nb.njit(cache=True)
-def _apply_bid(S, bids, j, a):
+def _apply_bid(S, bids, j, a, opts):
+    """Apply bid ``a`` of the seat to act; 1: a contract (complete the deal), 2: void, 0:
+    the auction goes on. The history ``bids[j]`` gets ``(seat, a)``."""
     seat = S[j, CUR]
-    bids[j, S[j, NBIDS]] = a
+    if S[j, NBIDS] >= bids.shape[1]:
+        raise IndexError("auction history longer than its bound (auction.length_bound)")
+    bids[j, S[j, NBIDS], 0] = seat
+    bids[j, S[j, NBIDS], 1] = a
     S[j, NBIDS] += 1
+    if opts[O_COINCHE]:
+        return _apply_coinche_bid(S, j, a, opts)
     if a != PASS:
         k = (S[j, TURNED] >> 3) if a == TAKE else a - NAME_CONTRACT
         S[j, DENOM] = k
@@ -451,6 +753,8 @@ def _apply_card(S, j, c, opts, points):
     S[j, WON + team] += 1
     S[j, NTRICKS] += 1
     S[j, LASTW] = winner
+    if winner == S[j, TAKER]:
+        S[j, TAKER_TRICKS] += 1
     S[j, TLEN] = 0
     S[j, LEADER] = winner
     S[j, CUR] = winner
@@ -480,6 +784,9 @@ def _score(S, j, opts):
     if opts[O_DECL] != 0:
         d0, d1 = declaration_team_points(S[j, DECLK:DECLK + 4], S[j, DECLP:DECLP + 4], k, _NEXT[S[j, DEALER]],
                                          taker, opts[O_DTIE])
+    if opts[O_COINCHE]:
+        _score_coinche(S, j, opts, belote0, belote1, d0, d1)
+        return
     belote = (belote0, belote1)
     decl = (d0, d1)
     tp0 = S[j, CP]
@@ -521,6 +828,121 @@ def _score(S, j, opts):
     S[j, OUTCOME] = fate
 
 
+@nb.njit(cache=True, inline="always")
+def _round(p, rounding):
+    """``scoring.round_points``: none, half_up (85 -> 90), six_up (85 -> 80, 86 -> 90)."""
+    if rounding == 1:
+        return (p + 5) // 10 * 10
+    if rounding == 2:
+        return (p + 4) // 10 * 10
+    return p
+
+
+@nb.njit(cache=True)
+def _score_coinche(S, j, opts, belote0, belote1, d0, d1):
+    """Score table ``j``'s played coinche deal against its contract
+    (``scoring.score_coinche_deal`` with a reserve of 0, rounded: COINCHE.md §5, §6)."""
+    taker = S[j, TAKER]
+    T = _TEAM[taker]
+    D = _OTHER_TEAM[T]
+    bid = S[j, A_BID]
+    capot_bid = _is_capot(bid)
+    generale = _is_generale(bid)
+    tp = np.zeros(2, dtype=np.int64)
+    capot = -1
+    if S[j, WON] == 8:
+        capot = 0
+    elif S[j, WON + 1] == 8:
+        capot = 1
+    if capot >= 0:
+        tp[capot] = opts[O_CAPOT_POINTS]
+    else:
+        tp[0] = S[j, CP]
+        tp[1] = S[j, CP + 1]
+        tp[_TEAM[S[j, LASTW]]] += 10
+    m = S[j, MULT]
+    value = _bid_value(bid, opts)
+    bel = np.zeros(2, dtype=np.int64)
+    decl = np.zeros(2, dtype=np.int64)
+    bel[0], bel[1], decl[0], decl[1] = belote0, belote1, d0, d1
+    # made? (§6.2, exact points)
+    count_decl = opts[O_COUNTS] != 0
+    tot_t = tp[T] + (bel[T] if opts[O_BELOTE_COUNTS] else 0) + (decl[T] if count_decl else 0)
+    tot_d = tp[D] + (bel[D] if opts[O_BELOTE_COUNTS] else 0) + (decl[D] if count_decl else 0)
+    if capot_bid:
+        fate = 0 if capot == T else 1
+    elif generale:
+        fate = 0 if S[j, TAKER_TRICKS] == 8 else 1
+    else:
+        need = opts[O_NEED_80] if value == _FIRST_LEVEL else value
+        if tot_t < need:
+            fate = 1
+        elif opts[O_BEAT_DEFENCE] and tot_t <= tot_d:
+            fate = 2 if tot_t == tot_d and opts[O_TIE_LITIGE] else 1
+        else:
+            fate = 0
+    # belote and declarations that change hands (§5, §6.8b)
+    if fate == 1:
+        decl[D] += decl[T]
+        decl[T] = 0
+        if opts[O_PRENABLE]:
+            bel[D] += bel[T]
+            bel[T] = 0
+    elif fate == 0:
+        if m > 1 or capot == T:
+            decl[T] += decl[D]
+            decl[D] = 0
+        if opts[O_PRENABLE] and m > 1:
+            bel[T] += bel[D]
+            bel[D] = 0
+    scope = opts[O_SCOPE]
+    dm = m if scope == 1 else 1  # declarations multiplied only with whole_score
+    flat = (capot_bid or generale) and opts[O_CAPOT_FLAT]
+    pts = np.zeros(2, dtype=np.int64)
+    if fate == 0:
+        pts[D] = bel[D] + decl[D]
+        if flat:
+            pts[T] = (opts[O_GENERALE_VALUE] if generale else CAPOT_FLAT_VALUE) * m + bel[T] + decl[T] * dm
+        elif opts[O_BID_ONLY]:
+            pts[T] = value * m + bel[T] + decl[T] * dm
+        elif m == 1:
+            pts[T] = tp[T] + decl[T] + value + bel[T]
+            pts[D] += tp[D]
+        else:
+            base = opts[O_CAPOT_POINTS] if capot == T else opts[O_FAIL_BASE]
+            if scope == 0:
+                pts[T] = base + value * m + bel[T] + decl[T]
+            elif scope == 1:
+                pts[T] = (base + value + decl[T]) * m + bel[T]
+            elif scope == 2:
+                pts[T] = (FORFAIT_BASE + value) * m + bel[T] + decl[T]
+            else:  # bga: belote multiplied, the defence's lost
+                pts[T] = (value + tp[T] + bel[T]) * m + decl[T]
+                pts[D] = 0
+    elif fate == 1:
+        pts[T] = bel[T]
+        if flat:
+            pts[D] = (opts[O_GENERALE_VALUE] if generale else opts[O_CAPOT_FAIL]) * m + bel[D] + decl[D] * dm
+        elif opts[O_BID_ONLY]:
+            pts[D] = value * m + bel[D] + decl[D] * dm
+        else:
+            base = opts[O_DEF_CAPOT_BASE] if capot == D else opts[O_FAIL_BASE]
+            if m == 1 or scope == 0:
+                pts[D] = base + value * m + bel[D] + decl[D]
+            elif scope == 1:
+                pts[D] = (base + value + decl[D]) * m + bel[D]
+            elif scope == 2:
+                pts[D] = (FORFAIT_BASE + value) * m + bel[D] + decl[D]
+            else:  # bga
+                pts[D] = (value + base + bel[D]) * m + decl[D]
+    else:  # litige (§6.9): the takers' points go to a reserve no deal of the episode pays
+        pts[D] = tp[D] + bel[D] + decl[D]
+        pts[T] = bel[T]
+    S[j, DP] = _round(pts[0], opts[O_ROUNDING])
+    S[j, DP + 1] = _round(pts[1], opts[O_ROUNDING])
+    S[j, OUTCOME] = fate
+
+
 @nb.njit(cache=True)
 def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, result, autoreset):
     """Apply ``actions[j]`` at every table ``j`` whose phase is bidding or play.
@@ -537,14 +959,14 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
         if ph == PHASE_OVER:
             continue
         a = actions[j]
-        if a < 0 or a >= NUM_ACTIONS or mask[j, a] == 0:
+        if a < 0 or a >= mask.shape[1] or mask[j, a] == 0:
             return j
         S[j, NACT] += 1
         ended = False
         if ph == PHASE_BIDDING:
-            r = _apply_bid(S, bids, j, a)
+            r = _apply_bid(S, bids, j, a, opts)
             if r == 1:
-                _complete(S, deck, j)
+                _complete(S, deck, j, opts)
             elif r == 2:
                 S[j, PH] = PHASE_OVER
                 S[j, OUTCOME] = 3
@@ -581,7 +1003,7 @@ def _next_deal(S, deck, bids, rng, j, opts):
     if S[j, OUTCOME] != 3 or opts[O_REDEAL]:
         d = _NEXT[d]
     S[j, DEALS] += 1
-    _start_deal(S, deck, bids, rng, j, d)
+    _start_deal(S, deck, bids, rng, j, d, opts)
 
 
 @nb.njit(cache=True)
@@ -591,7 +1013,7 @@ def reset_kernel(S, deck, bids, rng, mask, opts, which):
     for j in range(S.shape[0]):
         if which[j]:
             S[j, DEALS] = 0
-            _start_deal(S, deck, bids, rng, j, _below(rng, j, 4))
+            _start_deal(S, deck, bids, rng, j, _below(rng, j, 4), opts)
             _fill_mask(S, j, mask, opts)
 
 
@@ -602,7 +1024,7 @@ def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers):
         j = tables[i]
         deck[j, :] = decks[i]
         S[j, DEALS] = 0
-        _deal(S, deck, bids, j, dealers[i])
+        _deal(S, deck, bids, j, dealers[i], opts)
         _fill_mask(S, j, mask, opts)
 
 
@@ -626,13 +1048,45 @@ def random_actions(mask, rng, out):
                 r -= 1
 
 
+#: The rule options ``BatchedGame`` plays (``rules_codes``) or knowingly leaves unread (the
+#: game-length ones: each deal is an episode). ``check_supported`` refuses any other option
+#: set away from its default, so that an option added to ``Rules`` later is never silently
+#: played wrong.
+PLAYED_OPTIONS = frozenset((
+    "all_pass_redeal", "round2_no_trump_all_trump", "partner_master_free", "undertrump", "obligations", "belote",
+    "declarations", "declaration_tie", "contract_counts_bonuses", "tie", "all_trump_points", "contract_mode",
+    "overtrump_partner", "coinche_denominations", "max_numeric_bid", "denomination_order", "coinche_window",
+    "coinche_freezes", "coincher_partner_speaks", "capot_bid", "capot_coinchable", "surcoinche_allowed",
+    "passes_to_end", "self_overbid", "generale", "generale_value", "generale_leads", "belote_counts_for_contract",
+    "belote_prenable", "scoring", "multiplier_scope", "surcoinche_multiplier", "contract_condition", "bid_80_means",
+    "fail_base", "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value",
+    "tie_with_defence", "rounding"))
+UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_rule", "no_win_on_belote_alone"))
+
+
+def check_supported(rules: Rules) -> None:
+    """Raise ``RuleOptionError`` naming the first option of ``rules`` that ``BatchedGame``
+    does not play and that is set away from its default in ``rules``' mode."""
+    default = Rules(contract_mode=rules.contract_mode)
+    for name in Rules.option_names():
+        if name in PLAYED_OPTIONS or name in UNREAD_OPTIONS:
+            continue
+        if getattr(rules, name) != getattr(default, name):
+            raise RuleOptionError(f"rule option {name!r} = {getattr(rules, name)!r} is not supported by the batched "
+                                  f"engine (belote_env.vector.BatchedGame); play it with belote_env.GameState")
+
+
 class BatchedGame:
-    """``n`` tables of single deals of team Belote, stepped together (RULES.md §3-§7).
+    """``n`` tables of single deals of team Belote, stepped together (RULES.md §3-§7;
+    COINCHE.md under ``contract_mode="coinche"``).
 
     Args:
         n: number of tables (int >= 1).
-        rules: a ``Rules`` (default ``Rules()``); ``target`` / ``max_deals`` are not read
-            (each deal is an episode).
+        rules: a ``Rules`` (default ``Rules()``), classic or coinche; the game-length
+            options (``target``, ``max_deals``, and in coinche ``target_rule``,
+            ``round_last_deal``, ``no_win_on_belote_alone``) are not read: each deal is an
+            episode, scored as ``GameState(..., single_deal=True)`` scores it (coinche
+            deal scores rounded per ``rounding``).
         seed: int seed of the tables' streams (table ``j``'s deals depend on
             ``(seed, j)`` only).
         autoreset: a table whose deal ends starts its next one within the same ``step``
@@ -641,9 +1095,13 @@ class BatchedGame:
     Attributes (numpy views, updated in place by ``step`` / ``reset``):
         state: int64 ``(n, NCOL)``, columns named by ``COL`` (hands and played cards as
             32-bit masks per seat: the hidden cards; never hand it to a seat).
-        mask: int8 ``(n, NUM_ACTIONS)``, the legal actions of each table's seat to act.
+        mask: int8 ``(n, n_actions)``, the legal actions of each table's seat to act
+            (``n_actions = actions.num_actions(rules)``: 112, or 412 for coinche rules
+            with a générale or bids above 160).
         current: int64 ``(n,)`` (a view of ``state[:, COL["current"]]``), the seat to act.
-        bids: int64 ``(n, 8)``, the auction's bid ids in order from eldest (-1 after).
+        bids: int64 ``(n, L, 2)``, the auction's history in order: ``(seat, bid id)`` per
+            decision (``Auction.history``), ``(-1, -1)`` after; ``L`` is the auction's
+            bound: ``BIDS_MAX`` (8) classic, ``auction.length_bound(rules)`` coinche.
         deck: int64 ``(n, 32)``, each table's deck (``GameState``'s ``deck`` argument).
         done: bool ``(n,)``, set by ``step`` for each table whose deal ended.
         rewards: float64 ``(n, 4)``, per seat its team's deal point difference (points;
@@ -653,7 +1111,8 @@ class BatchedGame:
             litige, void) and its number of decisions.
     Raises:
         ValueError: ``n`` not a positive int, a bad ``seed``.
-        RuleOptionError: ``rules`` is not a ``Rules``.
+        RuleOptionError: ``rules`` is not a ``Rules``, or sets an option this engine does
+            not play (``check_supported``: the message names it).
     """
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
@@ -662,13 +1121,18 @@ class BatchedGame:
         n = int(n)
         self.rules = Rules() if rules is None else rules
         self.opts = rules_codes(self.rules)
+        check_supported(self.rules)
+        #: the width of the action masks (``actions.num_actions``)
+        self.n_actions = num_actions(self.rules)
+        #: the most decisions an auction takes: the history's length
+        self.auction_bound = length_bound(self.rules) if self.rules.contract_mode == "coinche" else BIDS_MAX
         self.points = np.array(POINTS_BY_ALL_TRUMP_OPTION[self.rules.all_trump_points], dtype=np.int64)
         self.n, self.autoreset = n, bool(autoreset)
         self.state = np.zeros((n, NCOL), dtype=np.int64)
         self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
-        self.bids = np.full((n, BIDS_MAX), -1, dtype=np.int64)
+        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
         self.rng = np.zeros(n, dtype=np.uint64)
-        self.mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
         self.done = np.zeros(n, dtype=np.bool_)
         self.rewards = np.zeros((n, NUM_SEATS), dtype=np.float64)
         self.current = self.state[:, CUR]
@@ -703,7 +1167,8 @@ class BatchedGame:
         Args:
             tables: int ``(m,)`` distinct table indices.
             decks: int ``(m, 32)``, each a permutation of 0..31 in ``GameState``'s ``deck``
-                order (``dealing``: packets from eldest, the turned card at 20, RULES.md §3.1).
+                order (``dealing``: packets from eldest, the turned card at 20, RULES.md §3.1;
+                coinche: packets of 3, 2, 3 from eldest, ``dealing.deal_all``, COINCHE.md §2).
             dealers: int ``(m,)`` seats 0..3.
         Raises:
             ValueError: shapes that differ, a table out of range or repeated, a deck that is
@@ -737,11 +1202,11 @@ class BatchedGame:
         if a.shape != (self.n,) or a.dtype.kind not in "iu":
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
         live = self.state[:, PH] != PHASE_OVER
-        out_of_range = live & ((a < 0) | (a >= NUM_ACTIONS))
+        out_of_range = live & ((a < 0) | (a >= self.n_actions))
         if out_of_range.any():  # before any cast: an uint64 id is named as given
             j = int(np.flatnonzero(out_of_range)[0])
             raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}: out of range "
-                             f"0..{NUM_ACTIONS - 1}; legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
+                             f"0..{self.n_actions - 1}; legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
         a = a.astype(np.int64, copy=False)
         illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
         if illegal.any():  # checked for every table first: an illegal action changes nothing

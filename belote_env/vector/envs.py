@@ -46,6 +46,14 @@ Each env holds ``num_envs`` tables of one ``BatchedGame``; an episode is one dea
   continues the streams (new deals). Policies passed as opponents keep their own RNGs.
 * Rules: ``rules`` is anything ``belote_env.load_rules`` takes (a ``Rules``, a dict of
   options, a preset name, a YAML path; default ``Rules()``).
+* Coinche (``contract_mode="coinche"``, COINCHE.md, e.g. ``rules="coinche"`` or any
+  ``coinche_*`` preset): the sizes below become ``observation.obs_size(rules)``
+  (``COINCHE_OBS_SIZE``: the 618 floats, turned-card and bids blocks zero, then the
+  auction blocks) and ``actions.num_actions(rules)`` (112, or 412 with a générale or bids
+  above 160) wherever 618 and 112 are written; the ``"scaled"`` reward divides by
+  ``driver.reward_scale(rules)`` (500 instead of 162); a void deal is four opening passes;
+  a deal ends within ``auction.length_bound(rules) + 40`` decisions (the auction, 32
+  cards, at most 8 belote / declaration choices).
 * Outputs are written into arrays preallocated at construction, then handed out as copies
   (callers such as SB3 keep the previous observation while stepping), except with
   ``BeloteVectorEnv(copy=False)`` which returns its buffers themselves (overwritten by the
@@ -152,12 +160,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..actions import NUM_ACTIONS
 from ..config import load_rules
-from ..driver import REWARD_MODES, point_reward
+from ..driver import REWARD_MODES, point_reward, reward_scale
+from ..scoring import TOTAL_POINTS
 from ..game import IllegalActionError
 from ..gym_env import OpponentPolicyError, _action_id, _describe, _describe_exception
-from ..observation import OBS_SIZE
+from ..observation import obs_size
 from ..table import NUM_SEATS, SEATS, TEAM_OF
 from .batch import SeatBatch
 from .engine import CUR, OUTCOMES, PH, PHASE_OVER, BatchedGame, _below, random_actions, step_kernel
@@ -174,8 +182,8 @@ _TEAM = np.array(TEAM_OF, dtype=np.int64)
 _SIGN = np.array([1.0 if TEAM_OF[s] == 0 else -1.0 for s in SEATS], dtype=np.float64)  # team 0's view per seat
 
 
-def _observation_space() -> spaces.Box:
-    return spaces.Box(0.0, np.inf, (OBS_SIZE,), np.float32)
+def _observation_space(rules) -> spaces.Box:
+    return spaces.Box(0.0, np.inf, (obs_size(rules),), np.float32)
 
 
 def _check_choice(name: str, value: Any, allowed: tuple) -> None:
@@ -199,12 +207,12 @@ def _check_seed(seed: Any, none_ok: bool = True) -> None:
                          f"got {seed!r}")
 
 
-def point_rewards(diffs: np.ndarray, mode: str) -> np.ndarray:
+def point_rewards(diffs: np.ndarray, mode: str, scale: int = TOTAL_POINTS) -> np.ndarray:
     """``driver.point_reward`` of each point difference (the one place a difference is
-    scaled, RULES.md §7): float64 of ``diffs``' shape. Raises ``ValueError`` for an unknown
-    ``mode``."""
+    scaled, RULES.md §7; ``scale`` is ``driver.reward_scale(rules)``: 162, or 500 in
+    coinche): float64 of ``diffs``' shape. Raises ``ValueError`` for an unknown ``mode``."""
     diffs = np.asarray(diffs)
-    return np.array([point_reward(int(d), mode) for d in diffs.ravel().tolist()],
+    return np.array([point_reward(int(d), mode, scale) for d in diffs.ravel().tolist()],
                     dtype=np.float64).reshape(diffs.shape)
 
 
@@ -224,7 +232,7 @@ def _table_actions(actions: Any, game: BatchedGame, rows: np.ndarray) -> np.ndar
         raise ValueError(f"actions must be an integer array of shape ({n},), one action id per table; got shape "
                          f"{a.shape}")
     a = a.astype(np.int64, copy=False)
-    inr = (a >= 0) & (a < NUM_ACTIONS)
+    inr = (a >= 0) & (a < game.n_actions)
     ok = inr & (game.mask[rows, np.where(inr, a, 0)] != 0)
     if not ok.all():
         j = int(np.argmin(ok))
@@ -331,7 +339,7 @@ class _Opponents:
             raise self._fail(f"returned {_describe(out)}, which is not an integer array with one action id per row "
                              "of its SeatBatch", None, None)
         a = a.astype(np.int64)
-        inr = (a >= 0) & (a < NUM_ACTIONS)
+        inr = (a >= 0) & (a < batch.mask.shape[1])
         legal = inr & (batch.mask[np.arange(len(tables)), np.where(inr, a, 0)] != 0)
         if not legal.all():
             i = int(np.argmin(legal))
@@ -388,12 +396,14 @@ class _LearnerTables:
         self._rows = np.arange(n)
         self._to_act = np.full(n, -1, dtype=np.int64)
         self.first = np.zeros(n, dtype=np.int64)  # the learner's seat (the first of its team's)
-        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self.obs_size = obs_size(self.game.rules)
+        self.scale = reward_scale(self.game.rules)  # the "scaled" reward's divisor (driver.reward_scale)
+        self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
         self.rewards = np.zeros(n, dtype=np.float64)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.ended = np.zeros(n, dtype=np.bool_)
         self.final_tables = np.zeros(0, dtype=np.int64)  # the tables whose deal ended at the last step
-        self.final_obs = np.zeros((0, OBS_SIZE), dtype=np.float32)
+        self.final_obs = np.zeros((0, self.obs_size), dtype=np.float32)
         self.final_seat = np.zeros(0, dtype=np.int64)
         self.final_points = np.zeros((0, 2), dtype=np.int64)  # learner's team, the other
         self.final_outcome = np.zeros(0, dtype=np.int64)
@@ -476,8 +486,8 @@ class _LearnerTables:
         self.rewards[:] = 0.0
         if len(tables):
             seats = self.first[tables]
-            self.rewards[tables] = point_rewards(g.rewards[tables, seats], self.reward_mode)
-            self.final_obs = np.empty((len(tables), OBS_SIZE), dtype=np.float32)
+            self.rewards[tables] = point_rewards(g.rewards[tables, seats], self.reward_mode, self.scale)
+            self.final_obs = np.empty((len(tables), self.obs_size), dtype=np.float32)
             encode_tables_kernel(g.state, g.bids, g.mask, g.points, tables, seats, self.final_obs)
             res = g.result[tables]
             us = _TEAM[seats]
@@ -516,16 +526,18 @@ class BeloteVectorEnv:
         self.num_envs, self.reward_mode, self.observe, self.copy = n, reward_mode, observe, bool(copy)
         self.game = BatchedGame(n, load_rules(rules), seed=seed, autoreset=True)
         self.rules = self.game.rules
-        self.single_observation_space = _observation_space()
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_observation_space = _observation_space(self.rules)
+        self.single_action_space = spaces.Discrete(self.game.n_actions)
+        self._scale = reward_scale(self.rules)  # the "scaled" reward's divisor (driver.reward_scale)
         self._rows = np.arange(n)
         self._to_act = np.full(n, -1, dtype=np.int64)
+        size, width = obs_size(self.rules), self.game.n_actions
         if observe == "all":
-            self._obs = np.zeros((n, NUM_SEATS, OBS_SIZE), dtype=np.float32)
-            self._mask = np.zeros((n, NUM_SEATS, NUM_ACTIONS), dtype=np.int8)
+            self._obs = np.zeros((n, NUM_SEATS, size), dtype=np.float32)
+            self._mask = np.zeros((n, NUM_SEATS, width), dtype=np.int8)
         else:
-            self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
-            self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+            self._obs = np.zeros((n, size), dtype=np.float32)
+            self._mask = np.zeros((n, width), dtype=np.int8)
         self._rewards = np.zeros((n, NUM_SEATS), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
@@ -592,7 +604,7 @@ class BeloteVectorEnv:
         info["decisions"][:] = 0
         if done.any():
             tables = np.flatnonzero(done)
-            r0 = point_rewards(g.rewards[tables, 0], self.reward_mode)  # seat 0's team (team 0)
+            r0 = point_rewards(g.rewards[tables, 0], self.reward_mode, self._scale)  # seat 0's team (team 0)
             self._rewards[tables] = r0[:, None] * _SIGN[None, :]
             res = g.result[tables]
             info["deal_points"][tables] = res[:, :2]
@@ -623,8 +635,8 @@ class BeloteGymVectorEnv(VectorEnv):
         n = self.num_envs = self._core.n
         self.game = self._core.game
         self.rules = self.game.rules
-        self.single_observation_space = _observation_space()
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_observation_space = _observation_space(self.rules)
+        self.single_action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self._all = np.ones(n, dtype=np.bool_)
@@ -662,7 +674,7 @@ class BeloteGymVectorEnv(VectorEnv):
             outcome = np.zeros(n, dtype=np.int64)
             outcome[tables] = c.final_outcome
             info["final_obs"], info["_final_obs"] = final_obs, mask
-            info["final_info"] = {"action_mask": np.zeros((n, NUM_ACTIONS), dtype=np.int8), "_action_mask": mask.copy(),
+            info["final_info"] = {"action_mask": np.zeros((n, c.game.n_actions), dtype=np.int8), "_action_mask": mask.copy(),
                                   "seat": seat, "_seat": mask.copy(), "deal_points": points,
                                   "_deal_points": mask.copy(), "outcome": outcome, "_outcome": mask.copy()}
             info["_final_info"] = mask.copy()
@@ -696,7 +708,7 @@ def _sb3_class():
             self.game = self._core.game
             self.rules = self.game.rules
             self.render_mode = None
-            super().__init__(self._core.n, _observation_space(), spaces.Discrete(NUM_ACTIONS))
+            super().__init__(self._core.n, _observation_space(self.rules), spaces.Discrete(self.game.n_actions))
             self._actions = None
 
         def __repr__(self) -> str:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contract import Contract
+from ..actions import coinche_bid_level
+from ..contract import GENERALE, Contract
 from ..declarations import best_declarations
 from ..infoset import InfoSet
 from ..rules import trick_winner
 from ..table import NEXT_SEAT, SEATS, absolute_seat
-from ..dealing import FIRST_HAND
+from ..dealing import FIRST_HAND, HAND_SIZE
 from .engine import COL, PHASE_BIDDING, PHASE_PLAY
 
 __all__ = ["infoset_of"]
@@ -40,18 +41,26 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
     dealer = row[_C["dealer"]]
     eldest = NEXT_SEAT[dealer]
     k, taker = row[_C["denomination"]], row[_C["taker"]]
-    auction, s = [], eldest
-    for a in game.bids[j].tolist():
-        if a < 0:
+    coinche = row[_C["turned"]] < 0  # coinche: nothing turned (COINCHE.md §2)
+    auction = []
+    for s, a in game.bids[j].tolist():
+        if s < 0:
             break
         auction.append((s, a))
-        s = NEXT_SEAT[s]
+    if taker < 0:
+        contract = None
+    elif coinche:
+        contract = Contract(taker, k, coinche_bid_level(row[_C["auc_bid"]]), row[_C["multiplier"]])
+    else:
+        contract = Contract(taker, k)
     hand = row[_C["hand0"] + seat]
     played = row[_C["played0"]:_C["played0"] + 4]
     n_tricks, n = row[_C["n_tricks"]], row[_C["trick_len"]]
     seq = row[_C["seq0"]:_C["seq0"] + 4 * n_tricks + n]
     ann_cards = row[_C["ann0"]:_C["ann0"] + 4]
     tricks, announcements, leader = [], [], eldest
+    if contract is not None and contract.level == GENERALE and game.rules.generale_leads:
+        leader = taker  # the générale's bidder leads (COINCHE.md §4)
     for t in range(n_tricks + 1):
         cards = seq[4 * t:4 * t + 4]
         who = leader
@@ -75,10 +84,11 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
     return InfoSet(
         seat=seat, dealer=dealer, phase=phase, current_seat=current, hand=hand,
         turned_card=row[_C["turned"]], auction=tuple(auction), bid_round=row[_C["bid_round"]],
-        contract=Contract(taker, k) if taker >= 0 else None, denomination=k, taker=taker,
+        contract=contract, denomination=k, taker=taker,
         trick=tuple(seq[4 * n_tricks:]), trick_leader=row[_C["leader"]], tricks=tuple(tricks),
         played_by=tuple(played),
-        hand_sizes=tuple(FIRST_HAND if phase == PHASE_BIDDING else _DEALT - p.bit_count() for p in played),
+        hand_sizes=tuple((HAND_SIZE if coinche else FIRST_HAND) if phase == PHASE_BIDDING else _DEALT - p.bit_count()
+                         for p in played),
         card_points=(row[_C["points0"]], row[_C["points1"]]), announcements=tuple(announcements),
         declared=declared, scores=(0, 0), reserve=0, deal_number=0,
         legal_actions=tuple(np.flatnonzero(game.mask[j]).tolist()) if acting else (),

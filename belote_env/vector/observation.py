@@ -3,7 +3,9 @@
 ``encode_batch(game, seats, out)`` writes, for each table ``j``, the observation of seat
 ``seats[j]``'s information set (RULES.md §11) into the float32 row ``out[j]``: the same
 layout and version as the reference encoder (``observation.LAYOUT``,
-``OBS_ENCODER_VERSION`` 1, 618 floats), value for value. The block offsets, the strength
+``OBS_ENCODER_VERSION`` 1, 618 floats; in coinche the classic layout with its turned card
+and bids blocks zero, then ``observation.COINCHE_LAYOUT``, ``COINCHE_OBS_SIZE`` floats in
+all), value for value. The block offsets, the strength
 orders and the point tables are read from the reference modules at import; the
 differential test (``tests/test_vector_engine.py``) holds the two encoders equal.
 
@@ -20,16 +22,25 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..actions import NAME_CONTRACT, PASS, TAKE
+from ..actions import (
+    COINCHE, EXTENDED_NUM_ACTIONS, NAME_CONTRACT, PASS, SURCOINCHE, TAKE, bid_denomination, coinche_bid_level,
+    is_coinche_bid,
+)
+from ..auction import length_bound
 from ..cards import NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUITS
-from ..table import NUM_TEAMS, SEATS, other_team, seats_from
-from ..observation import OBS_ENCODER_VERSION, OBS_SIZE, OFFSET
+from ..table import NUM_TEAMS, other_team
+from ..config import Rules
+from ..observation import (
+    _C_OFFSET, _SLOT, _SLOT_DENOM, AUCTION_SLOTS, COINCHE_OBS_SIZE, OBS_ENCODER_VERSION, OBS_SIZE, OFFSET, level_value,
+    obs_size,
+)
 from .engine import (
-    ANNF, BIDS_MAX, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NTRICKS, PH, PHASE_BIDDING,
-    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _AFTER, _NEXT, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS,
+    ANNF, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NBIDS, NTRICKS, PH, PHASE_BIDDING,
+    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS,
 )
 
-__all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION"]
+__all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION",
+           "COINCHE_OBS_SIZE", "obs_size"]
 
 _O = {name: OFFSET[name] for name in OFFSET}
 _HAND_O, _TURNED_O, _BID1, _BID2, _CONTRACT, _TAKER_O, _DEALER_O = (
@@ -45,9 +56,23 @@ _LEGAL_O, _UNSEEN_O, _MASTER_O, _WINNER_O, _LED_O, _TRICK_PTS_O, _VOIDS_O, _HOLD
 _ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
                    for k in range(NUM_CONTRACTS)], dtype=np.int64)
 _FULL = np.int64(0xFFFFFFFF)
-#: ``_BID_SEAT[eldest, i]``: the seat making the auction's bid ``i`` (two rounds from eldest)
-_BID_SEAT = np.array([seats_from(e) * 2 for e in SEATS], dtype=np.int64)
 _OTHER_TEAM = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
+#: the coinche blocks (``observation.COINCHE_LAYOUT``)
+_SEQ_O, _BEST_O, _HIGH_LEVEL_O, _HIGH_DENOM_O, _HIGH_BIDDER_O, _COINCHE_K_O, _COINCHER_O, _AUCTION_LEN_O = (
+    _C_OFFSET[name] for name in ("auction_seq", "auction_best", "high_level", "high_denom", "high_bidder", "coinche",
+                                 "coincher", "auction_len"))
+#: per action id: its level as the observation scales it (``observation.level_value``) for
+#: a coinche contract bid, -1 for any other action; and its denomination
+_LEVEL_VALUE = np.array([level_value(coinche_bid_level(a)) if is_coinche_bid(a) else -1.0
+                         for a in range(EXTENDED_NUM_ACTIONS)], dtype=np.float64)
+_BID_DENOM = np.array([bid_denomination(a, -1) if is_coinche_bid(a) else -1 for a in range(EXTENDED_NUM_ACTIONS)],
+                      dtype=np.int64)
+#: a slot's level entry (``observation._encode_auction``: after the relative seat and the kind)
+_SLOT_LEVEL = _SLOT_DENOM - 1
+_ND = NUM_CONTRACTS
+#: the auction length's divisor in the observation (``observation._encode_auction``: the
+#: default coinche auction's bound, ``auction.length_bound``)
+_AUCTION_NORM = float(length_bound(Rules(contract_mode="coinche")))
 
 
 @nb.njit(cache=True, inline="always")
@@ -62,24 +87,70 @@ def _bits(row, base, m):
 
 
 @nb.njit(cache=True)
+def _encode_auction(bids, length, j, me, row):
+    """The coinche blocks (``observation.COINCHE_LAYOUT``) of table ``j``'s public auction
+    (its ``length`` events in ``bids[j]``) as seat ``me`` sees it, into ``row`` (zero
+    there): ``observation._encode_auction``, value for value."""
+    high_v, high_d, high_r = -1.0, np.int64(-1), np.int64(-1)
+    k, coincher = 0, np.int64(-1)
+    first = length - AUCTION_SLOTS if length > AUCTION_SLOTS else 0
+    for i in range(length):
+        r = _REL[me, bids[j, i, 0]]
+        a = bids[j, i, 1]
+        v = _LEVEL_VALUE[a]
+        if v >= 0.0:  # a contract bid (it cancels a coinche that does not freeze)
+            d = _BID_DENOM[a]
+            high_v, high_d, high_r = v, d, r
+            k, coincher = 0, np.int64(-1)
+            best = _BEST_O + _ND * r + d
+            if v > row[best]:
+                row[best] = v
+            kind = 1
+        elif a == COINCHE:
+            k, coincher, kind = 1, r, 2
+        elif a == SURCOINCHE:
+            k, kind = 2, 3
+        else:
+            kind = 0
+        if i >= first:
+            slot = _SEQ_O + (i - first) * _SLOT
+            row[slot + r] = 1.0
+            row[slot + NS + kind] = 1.0
+            if kind == 1:
+                row[slot + _SLOT_LEVEL] = high_v
+                row[slot + _SLOT_DENOM + high_d] = 1.0
+    if high_d >= 0:
+        row[_HIGH_LEVEL_O] = high_v
+        row[_HIGH_DENOM_O + high_d] = 1.0
+        row[_HIGH_BIDDER_O + high_r] = 1.0
+    row[_COINCHE_K_O + k] = 1.0
+    if coincher >= 0:
+        row[_COINCHER_O + coincher] = 1.0
+    row[_AUCTION_LEN_O] = length / _AUCTION_NORM
+
+
+@nb.njit(cache=True)
 def _encode_one(S, bids, mask, points, j, me, row):
     for i in range(row.shape[0]):
         row[i] = 0.0
     ph = S[j, PH]
     hand = S[j, HAND + me]
     _bits(row, _HAND_O, hand)
-    row[_TURNED_O + S[j, TURNED]] = 1.0
+    turned = S[j, TURNED]
     dealer = S[j, DEALER]
-    eldest = _NEXT[dealer]
-    for i in range(BIDS_MAX):
-        a = bids[j, i]
-        if a < 0:
-            break
-        r = _REL[me, _BID_SEAT[eldest, i]]
-        if i < 4:
-            row[_BID1 + 2 * r + (1 if a == TAKE else 0)] = 1.0
-        else:
-            row[_BID2 + 7 * r + (0 if a == PASS else 1 + a - NAME_CONTRACT)] = 1.0
+    if turned >= 0:  # classic: the turned card and the two rounds of bids
+        row[_TURNED_O + turned] = 1.0
+        for i in range(S[j, NBIDS]):
+            a = bids[j, i, 1]
+            r = _REL[me, bids[j, i, 0]]
+            if i < NS:  # the first round: one bid per seat
+                row[_BID1 + 2 * r + (1 if a == TAKE else 0)] = 1.0
+            else:
+                row[_BID2 + 7 * r + (0 if a == PASS else 1 + a - NAME_CONTRACT)] = 1.0
+    else:  # coinche: the auction blocks after the classic layout (COINCHE.md §9)
+        if row.shape[0] < COINCHE_OBS_SIZE:
+            raise ValueError("a coinche observation needs a row of COINCHE_OBS_SIZE floats (observation.obs_size)")
+        _encode_auction(bids, S[j, NBIDS], j, me, row)
     k = S[j, DENOM]
     if k >= 0:
         row[_CONTRACT + k] = 1.0
@@ -144,7 +215,8 @@ def _encode_one(S, bids, mask, points, j, me, row):
     hidden = _FULL & ~hand & ~played
     free = hidden
     if k < 0:
-        hidden &= ~(np.int64(1) << S[j, TURNED])
+        if turned >= 0:  # the turned card is public (nothing is turned in coinche)
+            hidden &= ~(np.int64(1) << turned)
         free = hidden
     else:
         for s in range(NS):
@@ -203,21 +275,24 @@ def encode_all_kernel(S, bids, mask, points, out):
 
 
 def encode_batch(game, seats=None, out: np.ndarray | None = None) -> np.ndarray:
-    """Observations of a ``BatchedGame``: float32 ``(n, OBS_SIZE)``.
+    """Observations of a ``BatchedGame``: float32 ``(n, obs_size(game.rules))`` (``OBS_SIZE``,
+    618, classic; ``COINCHE_OBS_SIZE`` coinche).
 
     Args:
         game: the ``BatchedGame``.
         seats: int ``(n,)`` seat per table, or None for each table's seat to act.
-        out: optional preallocated float32 ``(n, OBS_SIZE)`` (C-contiguous), fully overwritten.
+        out: optional preallocated float32 ``(n, obs_size(game.rules))`` (C-contiguous), fully
+            overwritten.
     Raises:
         ValueError: ``out`` or ``seats`` of the wrong shape or dtype, or a seat outside 0..3.
     """
     n = game.n
+    size = obs_size(game.rules)
     if out is None:
-        out = np.empty((n, OBS_SIZE), dtype=np.float32)
-    elif (not isinstance(out, np.ndarray) or out.shape != (n, OBS_SIZE) or out.dtype != np.float32
+        out = np.empty((n, size), dtype=np.float32)
+    elif (not isinstance(out, np.ndarray) or out.shape != (n, size) or out.dtype != np.float32
           or not out.flags.c_contiguous or not out.flags.writeable):
-        raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({n}, {OBS_SIZE}), "
+        raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({n}, {size}), "
                          f"got {out.dtype} {out.shape}")
     if seats is None:
         seats = np.full(n, -1, dtype=np.int64)
