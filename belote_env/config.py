@@ -138,6 +138,17 @@ def _show(value: Any) -> str:
     return r if len(r) <= 80 else r[:77] + "..."
 
 
+def _unknown_option(key: Any, known) -> str:
+    """The message for an unknown option: the closest known names, then every classic
+    option (the coinche options are those of COINCHE.md §7, ``COINCHE_ONLY``)."""
+    import difflib
+
+    close = difflib.get_close_matches(key, list(known), n=3) if isinstance(key, str) and len(key) < 100 else []
+    hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+    classic = [k for k in known if k not in COINCHE_ONLY]
+    return f"unknown rule option {_show(key)}{hint}; known options: {', '.join(classic)}; coinche: COINCHE.md §7"
+
+
 class _LongYamlInt:
     """An integer of a YAML file too long to convert (``_LongIntLoader``): it reaches
     ``Rules`` as this value, which every option rejects, naming its number of digits."""
@@ -260,7 +271,7 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         for key in kwargs:
             if key not in known:
-                raise RuleOptionError(f"unknown rule option {_show(key)}; known options: {', '.join(sorted(known))}")
+                raise RuleOptionError(_unknown_option(key, known))
         if args:
             raise RuleOptionError("rule options are keyword-only, e.g. Rules(tie='litige')")
         return super().__new__(cls)
@@ -330,7 +341,7 @@ class Rules:
         known = cls.option_names()
         for key in options:
             if key not in known:
-                raise RuleOptionError(f"unknown rule option {_show(key)}; known options: {', '.join(known)}")
+                raise RuleOptionError(_unknown_option(key, known))
         return cls(**dict(options))
 
     def replace(self, **overrides: Any) -> "Rules":

@@ -16,7 +16,9 @@ A record is a JSON object::
         {"dealer": 1,
          "hands": [["JS", "9S", "AH", "7D", "8D"], ...],   # OR explicit 5-card hands per
          "turned": "10S", "stock": ["KD", ...],            # seat, turned card, stock order
-         "actions": [...]}
+         "actions": [...]},
+        {"dealer": 2, "hands": [[8 cards], ...],             # coinche: explicit 8-card
+         "actions": [...]}                                 # hands, no turned card / stock
       ],
       "result": {"scores": [862, 1004], "winner": 1}       # written by game_record; checked
     }
@@ -24,6 +26,10 @@ A record is a JSON object::
 Cards may be ids (0..31) or names (``"J♠"``, ``"JS"``, ``"10H"``). With explicit hands,
 each seat's first three cards form its first packet and the last two its second
 (RULES.md §3.1); the stock is dealt from its first card (``dealing.deck_from_hands``).
+Coinche records (``rules.contract_mode == "coinche"``, COINCHE.md §2) give 8-card hands
+(packets of 3, 2, 3; ``dealing.deck_from_full_hands``) and no ``turned`` or ``stock``;
+their action ids go up to ``actions.num_actions(rules) - 1`` (412 ids with a générale or
+bids above 160).
 The last deal may be unfinished. ``start`` is written only for a game that did not start
 at 0 - 0 (``GameState(..., scores=, reserve=, deal_number=)``); without it a game starts
 at 0 - 0, no reserve, no deal played.
@@ -36,11 +42,11 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
-from .actions import ACTION_TABLE_VERSION, NUM_ACTIONS
+from .actions import ACTION_TABLE_VERSION, num_actions
 from .atomic import atomic_write_bytes
 from .cards import NUM_CARDS, card_to_str, cards_of
 from .config import RuleOptionError, Rules
-from .dealing import FIRST_HAND, STOCK_SIZE, DealError, check_deck, deck_from_hands, read_card
+from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE, DealError, check_deck, deck_from_full_hands, deck_from_hands, read_card
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
 from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
@@ -113,9 +119,10 @@ def _card(value, where: str) -> int:
         raise RecordError(str(e)) from None
 
 
-def _deck_of(deal: dict, i: int) -> list[int]:
+def _deck_of(deal: dict, i: int, coinche: bool = False) -> list[int]:
     """Deal ``i``'s deck: its ``deck``, or the one ``dealing.deck_from_hands`` builds from
-    its ``hands``, ``turned`` and ``stock``; ``RecordError`` naming the problem."""
+    its ``hands``, ``turned`` and ``stock`` (coinche: ``deck_from_full_hands`` from its
+    8-card ``hands``); ``RecordError`` naming the problem."""
     if "deck" in deal:
         if "hands" in deal or "turned" in deal or "stock" in deal:
             raise RecordError(f"deal {i}: give either 'deck' or 'hands' + 'turned' + 'stock', not both")
@@ -125,6 +132,18 @@ def _deck_of(deal: dict, i: int) -> list[int]:
         deck = [_card(c, f"deal {i} deck[{j}]") for j, c in enumerate(deck)]
         try:
             return check_deck(deck)
+        except DealError as e:
+            raise RecordError(f"deal {i}: {e}") from None
+    if coinche:
+        if "turned" in deal or "stock" in deal:
+            raise RecordError(f"deal {i}: a coinche deal has no 'turned' card or 'stock' (COINCHE.md §2)")
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != NUM_SEATS or not all(
+                isinstance(h, list) and len(h) == HAND_SIZE for h in hands):
+            raise RecordError(f"deal {i}: 'hands' must be 4 lists of 8 cards (seats 0..3), or give 'deck'")
+        hs = [[_card(c, f"deal {i} hands[{s}][{j}]") for j, c in enumerate(h)] for s, h in enumerate(hands)]
+        try:
+            return deck_from_full_hands(hs, deal["dealer"])
         except DealError as e:
             raise RecordError(f"deal {i}: {e}") from None
     for key in ("hands", "turned", "stock"):
@@ -178,9 +197,10 @@ def _validate(record: Any) -> None:
         raise RecordError(f"record uses action table version {short_repr(record['action_table_version'])}, "
                           f"this package uses {ACTION_TABLE_VERSION}")
     try:
-        Rules.from_dict(record.get("rules", {}))
+        rules = Rules.from_dict(record.get("rules", {}))
     except RuleOptionError as e:
         raise RecordError(f"record 'rules': {e}") from None
+    n_actions = num_actions(rules)
     _start_of(record)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -194,14 +214,14 @@ def _validate(record: Any) -> None:
         if unknown:
             raise RecordError(f"deal {i}: unknown keys {short_repr(sorted(unknown))}; allowed: dealer, deck, hands, turned, "
                               "stock, actions")
-        _deck_of(deal, i)
+        _deck_of(deal, i, rules.contract_mode == "coinche")
         actions = deal.get("actions", [])
         if not isinstance(actions, list):
             raise RecordError(f"deal {i}: 'actions' must be a list of [seat, action id]")
         for j, a in enumerate(actions):
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
-                    or a[0] not in SEATS or not 0 <= a[1] < NUM_ACTIONS):
-                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{NUM_ACTIONS - 1}], got {short_repr(a)}")
+                    or a[0] not in SEATS or not 0 <= a[1] < n_actions):
+                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{n_actions - 1}], got {short_repr(a)}")
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -238,14 +258,14 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
     _validate(record)
     rules = Rules.from_dict(record.get("rules", {}))
     deals = record["deals"]
-    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0), **_start_of(record))
+    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0, rules.contract_mode == "coinche"), **_start_of(record))
     for i, deal in enumerate(deals):
         if i > 0:
             if not state.is_deal_over:
                 raise RecordError(f"deal {i}: deal {i - 1} is not finished in the record")
             if state.is_game_over:
                 raise RecordError(f"deal {i}: the game was already over after deal {i - 1}")
-            state.next_deal(deck=_deck_of(deal, i))
+            state.next_deal(deck=_deck_of(deal, i, rules.contract_mode == "coinche"))
             if state.dealer != deal["dealer"]:
                 raise RecordError(f"deal {i}: dealer {deal['dealer']} in the record, but the rules make seat "
                                   f"{state.dealer} deal")
@@ -300,7 +320,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     shown up to where it stops. Raises ``RecordError`` (see ``replay_steps``) at the first
     problem, after the lines of the play before it.
     """
-    from .render import action_label, contract_label, hand_by_suit
+    from .render import action_label, coinche_contract_label, contract_label, hand_by_suit
 
     def hands(state: GameState, title: str) -> Iterator[str]:
         yield f"  {title}:"
@@ -315,9 +335,13 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     for kind, i, j, state, action, lg in _replay_events(record):
         if kind == "deal":
             bids, played, notes, n_ann = [], [], {}, 0
-            yield (f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), turned card "
-                   f"{card_to_str(state.turned_card)}")
-            yield from hands(state, "hands dealt (5 cards)")
+            if state.turned_card < 0:  # coinche: every card dealt at once (COINCHE.md §2)
+                yield f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), coinche"
+                yield from hands(state, "hands dealt (8 cards)")
+            else:
+                yield (f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), turned card "
+                       f"{card_to_str(state.turned_card)}")
+                yield from hands(state, "hands dealt (5 cards)")
             continue
         if kind == "before":
             before_phase, before_points, before_tricks = state.phase, sum(state.card_points), len(state.tricks)
@@ -334,6 +358,9 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
                 yield "  auction: " + ", ".join(bids)
                 if state.void:
                     yield "  everybody passed: the deal is redealt"
+                elif state.turned_card < 0:
+                    yield (f"  contract: {coinche_contract_label(state.contract)}, bid by {SEAT_NAMES[state.taker]} "
+                           f"(seat {state.taker}, team {team_of(state.taker)})")
                 else:
                     yield (f"  contract: {contract_label(state.denomination)}, taken by {SEAT_NAMES[state.taker]} "
                            f"(seat {state.taker}, team {team_of(state.taker)})")

@@ -139,7 +139,7 @@ def test_read_record_bad_files(tmp_path):
 
 
 def test_presets_load_and_cite_their_seed():
-    names = preset_names()
+    names = [n for n in preset_names() if n.startswith("seed")]
     assert names == ["seed000", "seed001_4p", "seed002", "seed003", "seed004"]
     assert load_rules("seed004") == Rules()
     assert load_rules("seed000").partner_master_free is False and load_rules("seed000").tie == "takers_made"
