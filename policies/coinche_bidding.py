@@ -30,9 +30,11 @@ __all__ = ["easy_coinche_bid", "normal_coinche_bid", "estimate_points", "support
            "PARTNER_POINTS"]
 
 #: what the partner's hand is assumed to add to the takers' trick points
-PARTNER_POINTS = 30
+PARTNER_POINTS = 40
 #: a hand estimated at this many points (partner included) bids capot
 CAPOT_ESTIMATE = 200
+#: what the partner is assumed to take in defence (the coinche test)
+PARTNER_DEFENCE = 30
 
 
 def _has(hand: int, rank: int, suit: int) -> bool:
@@ -158,7 +160,7 @@ def normal_coinche_bid(info: InfoSet) -> int:
             return SURCOINCHE
     if high is not None and high[2] != me and high[2] != partner_of(me):
         level, d, _ = high
-        if COINCHE in legal and defence_points(hand, d) + PARTNER_POINTS >= 172 - min(_numeric(level), 162):
+        if COINCHE in legal and defence_points(hand, d) + PARTNER_DEFENCE >= 172 - min(_numeric(level), 162):
             return COINCHE
     current = 0 if high is None else _numeric(high[0])
     best, best_level = None, current
