@@ -1,4 +1,4 @@
-"""belote_v0: classic team Belote as a PettingZoo AEC environment.
+"""belote_v0: team Belote, classic or coinche, as a PettingZoo AEC environment.
 
     from belote_env import belote_v0
     env = belote_v0.env()
@@ -17,6 +17,8 @@ Observations        ``Dict(observation=Box(0, inf, (618,), float32),
 Episode             one deal (default; a void deal, eight passes, ends the episode with
                     reward 0) or one game to the target (``episode="game"``)
 Rewards             zero-sum per team, at the end of each deal (or game), to all four
+Coinche             ``rules="coinche"`` (or any ``contract_mode="coinche"`` rules): the
+                    auction game of COINCHE.md; see "Coinche" below
 =================== =====================================================================
 
 Action ids (``belote_env.actions``, ``ACTION_TABLE_VERSION = 1``):
@@ -26,9 +28,13 @@ Action ids (``belote_env.actions``, ``ACTION_TABLE_VERSION = 1``):
 32       pass
 33       take (trump = the turned card's suit), bidding round 1
 34..39   name a contract in round 2: ♠ ♥ ♦ ♣ no-trump all-trump
-40..99   coinche bids (80..160, capot) x 6 contract kinds (not used by classic rules)
+40..99   coinche bids (80..160, capot) x 6 contract kinds (not used by classic rules):
+         ``40 + level_index*6 + contract``
 100..111 coinche, surcoinche, declare / decline, announce / decline belote, two-player
          actions (legal only under the rule options that use them)
+112..411 coinche only, with ``generale: true`` or ``max_numeric_bid`` above 160: the
+         générale (112..117) and bids 170..650 (118..411); the action space is then
+         ``Discrete(412)`` (``actions.num_actions(rules)``)
 ======== ====================================================================
 
 Observation: ``observation`` is the seat-relative encoding of the acting seat's
@@ -61,6 +67,27 @@ is paid to the team that wins a later deal (so never within a one-deal episode).
 ``infos[agent]`` is ``{}`` until a deal ends, then holds that deal's result until the next
 one ends: ``{"deal_points": (us, them), "outcome": "made" | "dedans" | "litige" | "void",
 "scores": (us, them)}`` (all public).
+
+Coinche (``contract_mode="coinche"``; presets ``"coinche"`` (the default profile of
+COINCHE.md §1.3) and one per profile of COINCHE.md §8: ``"coinche_colver"``,
+``"coinche_ffb_contree_2016"``, ``"coinche_ffb_contree_2016_note1"``,
+``"coinche_ffb_coinche_2015"``, ``"coinche_ffb_equipe_ludique"``, ``"coinche_cannes_2016"``,
+``"coinche_pagat"``, ``"coinche_bga"``):
+    every card is dealt at once (3, 2, 3) and nothing is turned; the auction's masks cover
+    pass, the bids above the current one, coinche and surcoinche (COINCHE.md §3; under
+    ``coinche_window="immediate"`` the opponents of each bidder are asked right after the
+    bid, with pass meaning "no coinche"); four passes void the deal (reward 0). The
+    observation is the classic layout (turned card and take/pass blocks 0) followed by the
+    coinche blocks: the last 32 auction events in order (seat, pass / bid / coinche /
+    surcoinche, level, denomination), each seat's highest bid per denomination, the
+    highest bid and its bidder, the coinche level and the coincher
+    (``observation.COINCHE_LAYOUT``): ``COINCHE_OBS_SIZE`` (1142) floats, versioned
+    ``"coinche-1"`` (``raw_env.obs_encoder_version``); ``obs_mode="history"`` has room
+    for 300 events (``(309, 2)``). The ``"scaled"`` reward divides the deal's point
+    difference by 500 (``driver.reward_scale``): a failed 160 coinched is -0.96, a plain
+    80 made with 81 points +0.32. Deal points are ``scoring.score_coinche_deal``'s, and
+    ``infos`` carry the same keys. Rendering shows the auction and the contract with its
+    level and coinche.
 
 Arguments of ``env()`` / ``raw_env()``:
     rules: a ``belote_env.Rules``, a dict of rule options, a preset name (``"seed000"``,
@@ -97,6 +124,9 @@ opponents may be named: ``policies`` is imported by ``gymnasium.make``, not by
 Version history:
     v0 (belote-rl 0.1.0): every rule option of RULES.md, deal or game episodes, infoset
         observation v1 (618 floats) and history observation v1, action table v1.
+    v0, coinche (issue #22): ``contract_mode="coinche"`` with every option of COINCHE.md
+        §7; coinche observation "coinche-1" (1142 floats); action table v1 extended by
+        ids 112..411 for the coinche rules that need them (the classic spaces unchanged).
 """
 
 from __future__ import annotations
