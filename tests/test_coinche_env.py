@@ -343,3 +343,20 @@ def test_score_coinche_deal_is_what_the_engine_uses():
                               g.deal_score.belote, g.deal_score.declarations, rules,
                               bidder_won_all=all(t[2] == g.taker for t in g.tricks))
     assert g.deal_score == want
+
+
+@pytest.mark.filterwarnings("ignore:.*illegal action")
+@pytest.mark.parametrize("name", COINCHE_PRESETS)
+def test_gymnasium_and_sb3_env_checkers_under_each_preset(name):
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    from belote_env.gym_env import BeloteGymEnv
+    from policies.gym import NamedGymEnv
+
+    env = gymnasium.make("Belote-v0", opponents="normal", rules=name).unwrapped
+    check_env(env, skip_render_check=True)
+    assert env.observation_space.shape == (COINCHE_OBS_SIZE,) and env.action_space.n == num_actions(env.rules)
+    sb3_check_env(NamedGymEnv(opponents="random", rules=name))
+    check_env(BeloteGymEnv(obs_mode="history", learner="team", rules=name), skip_render_check=True)
