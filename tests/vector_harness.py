@@ -27,10 +27,10 @@ from belote_env.vector.envs import point_rewards
 from belote_env.vector.infoset import infoset_of
 from belote_env.vector.observation import encode_all_kernel
 
-#: the options a mix draws from (every option of the classic mode but the game length
-#: ones: the batched engine plays the classic take/pass game, so neither ``contract_mode``
-#: nor the coinche-only options of COINCHE.md §7 are drawn; ``overtrump_partner``, an option
-#: of both modes, is)
+#: the options a classic mix draws from (every option of the classic mode but the game
+#: length ones: neither ``contract_mode`` nor the coinche-only options of COINCHE.md §7,
+#: which ``coinche_mixes`` draws; ``overtrump_partner``, an option of both modes, is drawn
+#: by both)
 MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items() if k != "contract_mode" and k not in COINCHE_ONLY}
 
 
