@@ -9,10 +9,10 @@ declarations of that sample, the litige reserve, RULES.md §5-§7) and plays the
 the best total. The solver counts card points; a side's total of all 162 points is
 scored as its capot (RULES.md §7).
 
-Bidding by search (``search_bids``, on by default in ``SearchPolicy``; the ``expert`` tier
-turns it off and bids as hard, see below; RULES.md §3): while bidding a seat holds 5
-cards and the stock is hidden. Each
-sample deals the others' 5 cards and the 11 stock cards; the stock is then shuffled and
+Classic bidding by search (``search_bids``, on by default in ``SearchPolicy``; the
+``expert`` tier turns it off and bids as hard, see below; RULES.md §3; the coinche
+auction: see Coinche below): while bidding a seat holds 5 cards and the stock is hidden.
+Each sample deals the others' 5 cards and the 11 stock cards; the stock is then shuffled and
 dealt as after a take (the taker the turned card + 2, the others 3, from eldest round the
 table, RULES.md §3.5). In each sample every contract the seat may take (a round-1 take, a
 round-2 suit, no-trump / all-trump when allowed) is solved from eldest's first lead and
@@ -67,13 +67,88 @@ Search on top of a policy: with ``base`` (a policy) and ``top_k``, only the base
 choice first) are searched, and ties go to the base's preference; ``make_policy("hard+
 search")`` builds that. Decisions the search does not cover are delegated to the
 ``base`` policy, by default the ``normal`` tier: declarations (RULES.md §6), any action
-other than a card, pass, take or name-a-contract (coinche or two-player ids, should a rule
-set offer them); the optional belote announcement goes with the chosen card
+other than a card, pass, take or name-a-contract (two-player ids, should a rule set offer
+them; coinche bids are searched, see below); the optional belote announcement goes with the chosen card
 (``with_belote``, RULES.md §5).
 
 The policy reads only the ``InfoSet`` it is given; its random numbers come from its own
 ``random.Random`` (``rng``), so a decision is a function of (seed, calls so far, info set)
 when ``time_budget`` is None.
+
+Coinche (``Rules(contract_mode="coinche")``, docs/COINCHE.md)
+--------------------------------------------------------------
+
+**Card play** is the search above, with each sample's card points scored as the coinche
+deal against the contract (``scoring.deal_difference``, which calls
+``score_coinche_deal`` with ``info.contract``: level, coinche / surcoinche multiplier,
+belote prenable or imprenable, capot points and capot contracts, rounding; COINCHE.md
+§5, §6). That score is a step in the takers' points (flat below the contract, a jump of
+about 4V at it, slope 2 above; COINCHE.md §9), so the search values cards by the mean
+*deal score* over the samples, never by mean card points: a card that makes the
+contract in 9 samples of 10 beats one that wins 10 more points in each but makes it in
+5. Within one sample the solver's exact card points are the exact double-dummy deal
+score: the score never decreases as the takers' points rise, so the takers maximising
+points and the defence minimising them also maximise / minimise the score (max and min
+commute with a non-decreasing function); no threshold search is needed. A capot
+contract is made when the takers end with all 162 points while they have lost no trick
+yet (``_capot_open``; as in the classic search, a trick of four cards worth 0 that is
+not the last is the one case where 162 points are not a capot). A générale (§6.8) needs
+the bidder alone to win every trick, which the solver's team points do not tell: it is
+scored as made on a takers' capot when the bidder won every trick so far
+(``deal_difference``). The classic tiers' networks (the hard tier) read the classic
+observation: in coinche the ``base`` is then the ``normal`` tier (declarations, belote
+announcements, an info set no sample fits) and the ``prior`` is left out.
+
+**The auction** (``search_coinche_bids``, on by default and in the ``expert`` tier;
+COINCHE.md §3) is searched by rollouts. At a bidding decision:
+
+1. *Samples.* The hidden 8-card hands (every card is dealt before the auction, §2) are
+   drawn as in card play: uniform, or from the posterior of the ``belief`` model given
+   the bids made so far (``belief_pool``). A deterministic belief gives its own bid
+   ``1 - belief_noise`` and another bid ``belief_noise x 0.5 ** steps`` (a step per 10
+   points of level, one more for another denomination), any other mismatch
+   ``belief_noise / 2``: a coinche auction offers up to 40 bids, and sharing the noise
+   among them all would leave a posterior of one or two deals.
+2. *Candidates.* The model's own choice (the ``anchor``: ``base``, the ``normal`` tier
+   for the expert, ``coinche_bidding.normal_coinche_bid``), pass, coinche and
+   surcoinche when legal, and bids: in the partner's contract's denomination, the
+   anchor's, and the ``bid_denominations`` (2) denominations of highest
+   ``coinche_bidding.estimate_points`` whose estimate plus ``PARTNER_POINTS`` plus
+   ``bid_slack`` (30) reaches their lowest legal level, the ``bid_levels`` (9) lowest
+   legal levels of each, and capot. A générale is not searched.
+3. *Rollout.* In each sample each candidate is applied to the real auction, and the
+   model (the anchor's policy) bids for every seat after it (this one included), on
+   the sample's hands, until the auction ends (``auction.new_auction``: every option of
+   §3.5 is played). A passed-out deal is worth 0 (§3.6).
+4. *Value.* The contract it ends in is solved from the opening lead (eldest; the
+   bidder of a générale under ``generale_leads``, §4) and scored for this seat's team by
+   ``deal_difference`` (§6, with the sample's belote and declarations). The solves are
+   shared: one per denomination and taker team in a sample, however many candidates
+   and levels end in it, so the levels of a denomination cost rollouts only.
+5. *Choice.* Each candidate's gain over the anchor in each sample (the same samples
+   for all: a paired comparison) is averaged; its lower bound is that mean less
+   ``bid_z`` standard errors. The candidate with the largest lower bound is chosen when
+   that bound exceeds ``bid_margin`` (points per deal), else the anchor; ties go to the
+   anchor, then to pass, coinche, surcoinche, and the lower bid. With 16 samples a
+   deal's score varies by hundreds of points from sample to sample (a step of about 4V
+   at the contract, COINCHE.md §9), and the best of some twenty means is biased up:
+   without the bound the search bid 120♣ on 7♥ 8♥ 7♦ 8♦ 9♦ 7♣ 8♣ 9♣, a few samples
+   giving the partner a strong club hand.
+
+Budget: ``bid_samples`` samples, at least ``min_samples``, stopping early once the solver
+has searched ``bid_node_budget`` nodes (``node_budget`` when None) or ``time_budget``
+seconds have passed. ``take_margin``, ``prefilter`` and ``value_pass`` are classic
+settings (the coinche search always values pass by its rollout). The ``expert`` tier
+(``EXPERT``) searches its coinche auction with 16 samples within 16M nodes (about 1-6 s
+a decision on a 2-core machine shared with other jobs), ``bid_margin`` 10 and ``bid_z``
+1.5; these settings are a first choice, not tuned by matches.
+``last_values`` then holds each candidate's mean (points per deal) and ``last_stats``
+the samples, nodes and seconds.
+
+Limits: the rollouts assume the other seats bid as the model does (against a model that
+coinches readily, as ``normal`` does, a bid that invites a coinche and then a surcoinche
+is valued as such), and double-dummy values assume both sides play as if they saw every
+card; both are estimates, with the noise of ``bid_samples`` samples.
 """
 
 from __future__ import annotations
@@ -85,16 +160,22 @@ from dataclasses import replace
 from itertools import islice
 
 from belote_env import InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, bid_denomination, is_card
+from belote_env.actions import (
+    ANNOUNCE_BELOTE, CLASSIC_BIDS, COINCHE, DECLARE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, is_card,
+    is_coinche_bid,
+)
 from belote_env.auction import Auction, new_auction
 from belote_env.cards import POINTS, STRENGTH
-from belote_env.dealing import DealError, complete, deck_for_final_hands
+from belote_env.contract import CAPOT, GENERALE, Contract
+from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
+from belote_env.observation import obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError
 from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.solver import Position, Solver
-from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, seats_from, team_of
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
 
 from .base import Policy, with_belote
+from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
 __all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy"]
@@ -102,15 +183,21 @@ __all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy"
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
                 take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
-                belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True)
+                belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True,
+                search_coinche_bids=True, bid_levels=9, bid_slack=30.0, bid_denominations=2, bid_margin=0.0,
+                bid_z=0.0, bid_node_budget=None)
 
 #: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
 #: up to 48 samples within 6M solver nodes, drawn from the posterior of a ``normal``-tier
 #: model of the other seats (its bids, and the opponents' cards), by resampling 8 uniform
 #: candidates per sample (RULES.md §11: the model reads only public actions and the sampled
 #: hands); hard's card values as a prior worth 48 samples; the bids left to the base (hard).
-EXPERT = dict(samples=48, node_budget=6_000_000, belief_pool=8, belief_noise=0.2, belief_bids=True,
-              belief_partner=False, search_bids=False, prior_weight=48.0)
+#: In coinche (COINCHE.md) its auction is searched with up to ``bid_samples`` samples
+#: within the same node budget, and hard (classic networks) is replaced by the normal tier.
+EXPERT = dict(samples=48, bid_samples=16, node_budget=6_000_000, bid_node_budget=16_000_000, bid_margin=10.0,
+              bid_z=1.5,
+              belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False, search_bids=False,
+              prior_weight=48.0)
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -141,7 +228,7 @@ class SearchPolicy:
             None for no limit); deterministic.
         time_budget: seconds per decision after which sampling stops (float > 0, or None).
         take_margin: mean point difference (points per deal) a contract must exceed to be
-            taken rather than passing (float).
+            taken rather than passing (float; classic bids).
         prefilter: contracts whose ``normal`` hand value is below this are passed without
             search (float; ``None`` searches every contract).
         value_pass: value passing by the model auction (see the module docstring) rather
@@ -166,6 +253,23 @@ class SearchPolicy:
         prior_weight: how many samples the prior's values count as (float, 0 < w <= 1e6
             with a prior, 0 without one).
         search_bids: search the classic bids (True) or leave every bid to ``base`` (bool).
+        search_coinche_bids: search the coinche auction (True) or leave it to ``base``
+            (bool; COINCHE.md §3, see the module docstring).
+        bid_levels: in a coinche auction, the numeric levels searched per denomination:
+            the lowest ``bid_levels`` legal ones (int >= 1; capot is searched as well).
+        bid_slack: in a coinche auction, a denomination is searched only when the normal
+            tier's estimate of the hand plus the partner's share
+            (``coinche_bidding.estimate_points + PARTNER_POINTS``) plus ``bid_slack``
+            reaches its lowest legal level (float points; None: no such filter).
+        bid_denominations: in a coinche auction, at most this many denominations are
+            searched, those of the highest estimate (int >= 1; None: all), besides the
+            partner's contract and the model's own bid.
+        bid_margin: in a coinche auction, the gain (points per deal) an action must show
+            over the model's own choice to be preferred to it (float >= 0): its mean gain
+            over the samples less ``bid_z`` standard errors.
+        bid_z: standard errors of that mean gain taken off (float >= 0; 0: the mean).
+        bid_node_budget: ``node_budget`` of a coinche bidding decision (int >= 1, or None:
+            ``node_budget``).
         name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
@@ -181,28 +285,36 @@ class SearchPolicy:
                  belief_pool: int = DEFAULTS["belief_pool"], belief_noise: float = DEFAULTS["belief_noise"],
                  belief_bids: bool = DEFAULTS["belief_bids"], belief_partner: bool = DEFAULTS["belief_partner"],
                  prior: Policy | None = None, prior_weight: float = DEFAULTS["prior_weight"],
-                 search_bids: bool = DEFAULTS["search_bids"], name: str = "expert"):
+                 search_bids: bool = DEFAULTS["search_bids"],
+                 search_coinche_bids: bool = DEFAULTS["search_coinche_bids"], bid_levels: int = DEFAULTS["bid_levels"],
+                 bid_slack: float | None = DEFAULTS["bid_slack"],
+                 bid_denominations: int | None = DEFAULTS["bid_denominations"],
+                 bid_margin: float = DEFAULTS["bid_margin"], bid_z: float = DEFAULTS["bid_z"],
+                 bid_node_budget: int | None = DEFAULTS["bid_node_budget"],
+                 name: str = "expert"):
         if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
             min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{arg} must be an int >= 1, got {v!r}")
-        if node_budget is not None and (isinstance(node_budget, bool) or not isinstance(node_budget, int)
-                                        or node_budget < 1):
-            raise ValueError(f"node_budget must be an int >= 1 or None, got {node_budget!r}")
+        for arg, v in (("node_budget", node_budget), ("bid_node_budget", bid_node_budget),
+                       ("bid_denominations", bid_denominations)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"{arg} must be an int >= 1 or None, got {v!r}")
         if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
                                         or not time_budget > 0):
             raise ValueError(f"time_budget must be a number of seconds > 0 or None, got {time_budget!r}")
         if min_samples > samples or min_samples > bid_samples:
             raise ValueError(f"min_samples must be at most samples ({samples}) and bid_samples ({bid_samples}), "
                              f"got {min_samples!r}")
-        for arg, v, none_ok in (("take_margin", take_margin, False), ("prefilter", prefilter, True)):
+        for arg, v, none_ok in (("take_margin", take_margin, False), ("prefilter", prefilter, True),
+                                ("bid_slack", bid_slack, True)):
             if v is None and none_ok:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 raise ValueError(f"{arg} must be a finite number of points{' or None' if none_ok else ''}, got {v!r}")
         for arg, v in (("value_pass", value_pass), ("belief_bids", belief_bids), ("belief_partner", belief_partner),
-                       ("search_bids", search_bids)):
+                       ("search_bids", search_bids), ("search_coinche_bids", search_coinche_bids)):
             if not isinstance(v, bool):
                 raise ValueError(f"{arg} must be a bool, got {v!r}")
         if isinstance(belief_pool, bool) or not isinstance(belief_pool, int) or not 1 <= belief_pool <= 1000:
@@ -211,6 +323,11 @@ class SearchPolicy:
                 or not 1e-6 <= belief_noise < 1.0):
             raise ValueError(f"belief_noise must be a probability from 1e-6 to below 1 (smaller ones can underflow "
                              f"the weights), got {belief_noise!r}")
+        if isinstance(bid_levels, bool) or not isinstance(bid_levels, int) or bid_levels < 1:
+            raise ValueError(f"bid_levels must be an int >= 1, got {bid_levels!r}")
+        for arg, v in (("bid_margin", bid_margin), ("bid_z", bid_z)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"{arg} must be a finite number >= 0, got {v!r}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
             raise ValueError(f"top_k must be an int >= 1 or None, got {top_k!r}")
         for arg, v in (("base", base), ("belief", belief)):
@@ -246,33 +363,55 @@ class SearchPolicy:
         self.top_k, self.belief = top_k, belief
         self.belief_pool, self.belief_noise, self.belief_bids = belief_pool, float(belief_noise), bool(belief_bids)
         self.belief_partner = bool(belief_partner)
+        self.search_coinche_bids, self.bid_levels = bool(search_coinche_bids), bid_levels
+        self.bid_slack = None if bid_slack is None else float(bid_slack)
+        self.bid_denominations, self.bid_margin, self.bid_z = bid_denominations, float(bid_margin), float(bid_z)
+        self.bid_node_budget = bid_node_budget
+        #: the base in coinche when ``base`` cannot play it (a network of the classic observation)
+        self._coinche_base: Policy = NormalPolicy(seed)
         self._bid_model: Policy = NormalPolicy(seed) if isinstance(self.base, SearchPolicy) else self.base
         self.solver = Solver()
         #: after each search decision: samples drawn, solver nodes, seconds (for benches)
         self.last_stats: dict[str, float] = {}
         #: after each card search: each candidate's total over the samples and the prior
         #: divided by (samples with weight + prior_weight): a point difference per deal
-        #: (only differences between cards are meaningful with a centred prior)
+        #: (only differences between cards are meaningful with a centred prior); after a
+        #: coinche auction search, each candidate's mean point difference per deal
         self.last_values: dict[int, float] = {}
 
     # ------------------------------------------------------------------ helpers
+    def _base(self, info: InfoSet) -> Policy:
+        """``base``, or in coinche, when ``base`` cannot play it (``_plays``), the normal tier."""
+        if info.rules.contract_mode == "coinche" and not _plays(self.base, info.rules):
+            return self._coinche_base
+        return self.base
+
+    def _model(self, info: InfoSet) -> Policy:
+        """The model of the seats' bids in a simulated auction: ``base`` (``normal`` when
+        the base is itself a search, or in coinche when it cannot play it)."""
+        if info.rules.contract_mode == "coinche" and not _plays(self._bid_model, info.rules):
+            return self._coinche_base
+        return self._bid_model
+
     def _candidates(self, info: InfoSet, actions: list[int]) -> list[int]:
         """``actions`` in the base policy's order of preference, cut to ``top_k``."""
-        if self.top_k is None and self.base is not None and not hasattr(self.base, "action_probabilities"):
+        base = self._base(info)
+        if self.top_k is None and base is not None and not hasattr(base, "action_probabilities"):
             return actions
-        probs = getattr(self.base, "action_probabilities", None)
+        probs = getattr(base, "action_probabilities", None)
         if probs is not None:
             p = probs(info)
             ranked = sorted(actions, key=lambda a: (-p.get(a, 0.0), a))
         else:
-            first = self.base.act(info)
+            first = base.act(info)
             ranked = sorted(actions, key=lambda a: (a != first, a))
         return ranked[:self.top_k] if self.top_k is not None else ranked
 
-    def _budget_left(self, n: int, t0: float, nodes: int) -> bool:
+    def _budget_left(self, n: int, t0: float, nodes: int, node_budget: int | None = -1) -> bool:
         if n < self.min_samples:
             return True
-        if self.node_budget is not None and nodes >= self.node_budget:
+        node_budget = self.node_budget if node_budget == -1 else node_budget
+        if node_budget is not None and nodes >= node_budget:
             return False
         return self.time_budget is None or time.perf_counter() - t0 < self.time_budget
 
@@ -283,19 +422,22 @@ class SearchPolicy:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
+        base = self._base(info)
         try:
             if info.contract is None:
+                if info.rules.contract_mode == "coinche":
+                    return self._coinche_bid(info) if self.search_coinche_bids else base.act(info)
                 if not self.search_bids or not set(legal) <= _BID_IDS:
-                    return self.base.act(info)
+                    return base.act(info)
                 return self._bid(info)
             if DECLARE in legal or any(not is_card(a) and a != ANNOUNCE_BELOTE for a in legal):
-                return self.base.act(info)
+                return base.act(info)
             cards = [a for a in legal if is_card(a)]
             if len(cards) == 1:
                 return with_belote(info, cards[0])
             return with_belote(info, self._play(info, cards))
         except SamplingError:  # no consistent deal found (declarations): the base decides
-            return self.base.act(info)
+            return base.act(info)
 
     def _play(self, info: InfoSet, cards: list[int]) -> int:
         cands = self._candidates(info, cards)
@@ -333,7 +475,7 @@ class SearchPolicy:
         count = n if weights > 0 else 0
         for c in cands:
             totals[c] *= scale
-        if self.prior is not None:  # the prior's values count as prior_weight more samples
+        if self.prior is not None and _plays(self.prior, info.rules):  # the prior counts as prior_weight samples
             prior = self.prior.card_values(info)
             missing = [c for c in cands if c not in prior]
             if missing:
@@ -398,13 +540,14 @@ class SearchPolicy:
         return PASS
 
     def _model_bid(self, info: InfoSet, hand: int, auction: Auction) -> int:
-        """The bid the model (``base``; ``normal`` when the base is itself a search) makes
-        for the seat to bid in ``auction``, holding the 5-card ``hand``."""
+        """The bid the model (``_model``: ``base``; ``normal`` when the base is itself a
+        search or cannot play coinche) makes for the seat to bid in ``auction``, holding
+        ``hand`` (5 cards in classic, 8 in coinche)."""
         legal = auction.legal_bids()
         seat = auction.current
         view = replace(info, seat=seat, hand=hand, current_seat=seat, bid_round=auction.bid_round,
                        auction=tuple(auction.history), legal_actions=legal)
-        a = self._bid_model.act(view)
+        a = self._model(info).act(view)
         return a if a in legal else PASS
 
     def _auction_after_pass(self, info: InfoSet, hands: tuple[int, ...]) -> tuple[int, int] | None:
@@ -418,6 +561,101 @@ class SearchPolicy:
         c = auction.contract
         return None if c is None else (c.taker, c.denomination)
 
+    # ------------------------------------------------------------------ the coinche auction
+    def _coinche_candidates(self, info: InfoSet, anchor: int) -> list[int]:
+        """The legal actions searched at a coinche bidding decision, in the order ties go
+        by: the model's own choice ``anchor``, pass, coinche, surcoinche, then bids by
+        level. The bids: per denomination searched its ``bid_levels`` lowest legal
+        numeric levels, and capot. The denominations searched: the partner's contract,
+        the anchor's, and the ``bid_denominations`` of highest estimate
+        (``coinche_bidding.estimate_points``) among those that pass ``bid_slack``. A
+        générale is never searched (the solver cannot tell whether the bidder alone wins
+        every trick), unless it is the anchor."""
+        legal = info.legal_actions
+        numeric: dict[int, list[tuple[int, int]]] = {}
+        capot: dict[int, int] = {}
+        for a in legal:
+            if not is_coinche_bid(a):
+                continue
+            level, d = coinche_bid_level(a), bid_denomination(a, -1)
+            if level == CAPOT:
+                capot[d] = a
+            elif level != GENERALE:
+                numeric.setdefault(d, []).append((level, a))
+        high = new_auction(info.dealer, info.turned_card, info.rules, info.auction).highest
+        lowest = {d: min(numeric[d])[0] if d in numeric else 250 for d in set(numeric) | set(capot)}
+        est = {d: estimate_points(info.hand, d) for d in lowest}
+        plausible = sorted((d for d in lowest
+                            if self.bid_slack is None or est[d] + PARTNER_POINTS + self.bid_slack >= lowest[d]),
+                           key=lambda d: (-est[d], d))
+        chosen = set(plausible if self.bid_denominations is None else plausible[:self.bid_denominations])
+        if high is not None and high[2] == partner_of(info.seat) and high[1] in lowest:
+            chosen.add(high[1])
+        if is_coinche_bid(anchor) and bid_denomination(anchor, -1) in lowest:
+            chosen.add(bid_denomination(anchor, -1))
+        bids: list[tuple[int, int, int]] = []  # (level, denomination, id); capot as 250
+        for d in sorted(chosen):
+            bids += [(level, d, a) for level, a in sorted(numeric.get(d, ()))[:self.bid_levels]]
+            if d in capot:
+                bids.append((250, d, capot[d]))
+        out = [anchor]
+        out += [a for a in (PASS, COINCHE, SURCOINCHE) if a in legal and a != anchor]
+        out += [a for _, _, a in sorted(bids) if a != anchor]
+        return out
+
+    def _coinche_bid(self, info: InfoSet) -> int:
+        """A coinche bidding decision by auction search (module docstring)."""
+        legal = info.legal_actions
+        anchor = self._model(info).act(info)
+        if anchor not in legal:
+            anchor = PASS if PASS in legal else legal[0]
+        cands = self._coinche_candidates(info, anchor)
+        if len(cands) == 1:
+            self.last_stats = {"samples": 0, "nodes": 0, "seconds": 0.0}
+            return cands[0]
+        rules, my_team, eldest = info.rules, team_of(info.seat), eldest_of(info.dealer)
+        start = new_auction(info.dealer, info.turned_card, rules, info.auction)
+        budget = self.node_budget if self.bid_node_budget is None else self.bid_node_budget
+        values: dict[int, list[int]] = {a: [] for a in cands}  # per candidate, its value in each sample
+        ws: list[float] = []  # each sample's weight
+        t0, nodes, n = time.perf_counter(), 0, 0
+        draws = self._draws(info, self.bid_samples, self._bid_weight)
+        while n < self.bid_samples and self._budget_left(n, t0, nodes, budget):
+            deal, w = next(draws, (None, 0.0))
+            if deal is None:
+                break
+            n += 1
+            if w <= 0.0:
+                continue
+            hands = deal.hands
+            solved: dict[tuple[int, int, int], int] = {}  # (denomination, taker team, leader) -> takers' points
+            valued: dict[Contract, int] = {}  # this sample's value of each final contract
+            for a in cands:
+                auction = start.copy()
+                auction.apply(a)
+                while not auction.is_over:  # the model bids for every seat, this one included
+                    auction.apply(self._model_bid(info, hands[auction.current], auction))
+                contract = auction.contract
+                v = 0 if contract is None else valued.get(contract)  # passed out: a void deal, 0 (§3.6)
+                if v is None:
+                    k, taker = contract.denomination, contract.taker
+                    leader = taker if rules.generale_leads and contract.level == GENERALE else eldest
+                    key = (k, TEAM_OF[taker], leader)
+                    points = solved.get(key)
+                    if points is None:
+                        points = solved[key] = self.solver.solve(Position(hands, k, taker, (), leader, rules))
+                        nodes += self.solver.nodes
+                    view = replace(info, contract=contract, denomination=k, taker=taker)
+                    v = valued[contract] = deal_difference(
+                        points, TEAM_OF[taker], my_team, belote_points(view, hands, k),
+                        declaration_points(view, hands, k, eldest, False, taker), view)
+                values[a].append(v)
+            ws.append(w)
+        best, means = _choose(cands, values, ws, self.bid_margin, self.bid_z)
+        self.last_stats = {"samples": n, "nodes": nodes, "seconds": time.perf_counter() - t0}
+        self.last_values = means
+        return best
+
     # ------------------------------------------------------------------ beliefs
     def _draws(self, info: InfoSet, n: int, weight):
         """Yield (hidden deal, weight) pairs. Without ``belief``: fresh uniform samples of
@@ -428,7 +666,7 @@ class SearchPolicy:
 
         Raises ``SamplingError`` when not even one consistent deal can be drawn."""
         uniform = self._uniform(info)
-        if self.belief is None:
+        if self.belief is None or not _plays(self.belief, info.rules):
             yield from ((deal, 1.0) for deal in uniform)
             return
         if self.belief_pool == 1:
@@ -479,15 +717,20 @@ class SearchPolicy:
 
     def _likelihood(self, view: InfoSet, action: int, also: int = -1) -> float:
         """Probability that ``belief`` takes ``action`` (or ``also``) in ``view``: its
-        ``action_probabilities`` when it has them, else 0.8 for its choice and 0.2 shared
-        by the other legal actions."""
+        ``action_probabilities`` when it has them, else ``1 - belief_noise`` for its choice
+        and ``belief_noise`` shared by the other legal actions; a coinche bid
+        (``_coinche_noise``) gets a share by its distance to the belief's choice."""
         probs = getattr(self.belief, "action_probabilities", None)
         if probs is not None:
             p = probs(view)
             return max(p.get(action, 0.0) + p.get(also, 0.0), 1e-6)
         a = self.belief.act(view)
         eps = self.belief_noise
-        return 1.0 - eps if a in (action, also) else eps / (len(view.legal_actions) - 1)
+        if a in (action, also):
+            return 1.0 - eps
+        if view.rules.contract_mode == "coinche" and view.contract is None:
+            return eps * _coinche_noise(a, action)
+        return eps / (len(view.legal_actions) - 1)
 
     def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the cards the other seats played this deal
@@ -495,12 +738,15 @@ class SearchPolicy:
         start = [hands[s] | info.played_by[s] for s in SEATS]
         w = 1.0
         if self.belief_bids and info.auction:
-            first = [0] * NUM_SEATS
-            for s in SEATS:
-                if s != info.seat:
-                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
-                    for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
-                        first[s] |= 1 << c
+            if info.turned_card < 0:  # coinche: every seat bid holding its 8 cards (COINCHE.md §2)
+                first = list(start)
+            else:
+                first = [0] * NUM_SEATS
+                for s in SEATS:
+                    if s != info.seat:
+                        rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
+                        for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
+                            first[s] |= 1 << c
             w = self._bid_weight(info, tuple(first))
         state = _state_with_hands(info, start)
         if state is None:
@@ -533,13 +779,72 @@ def expert_policy(seed: int | None = None) -> SearchPolicy:
     return SearchPolicy(seed, belief=NormalPolicy(seed), base=hard, prior=hard, **EXPERT)
 
 
+def _choose(cands: list[int], values: dict[int, list[int]], ws: list[float], margin: float,
+            z: float) -> tuple[int, dict[int, float]]:
+    """The coinche auction search's choice: ``cands[0]`` (the anchor) unless another
+    candidate's gain over it, its weighted mean over the samples less ``z`` standard errors
+    (paired: the same samples), exceeds ``margin``; then the candidate of the largest such
+    bound (ties: the earlier candidate). Returns it and each candidate's weighted mean
+    value (an empty dict when no sample has weight)."""
+    total = sum(ws)
+    if not total > 0.0:
+        return cands[0], {}
+    n_eff = total * total / sum(w * w for w in ws)  # effective sample size of the weights
+    means = {a: sum(w * v for w, v in zip(ws, values[a])) / total for a in cands}
+    anchor = values[cands[0]]
+    best, best_bound = cands[0], margin
+    for a in cands[1:]:
+        gains = [v - u for v, u in zip(values[a], anchor)]
+        mean = means[a] - means[cands[0]]
+        var = sum(w * (g - mean) ** 2 for w, g in zip(ws, gains)) / total
+        se = math.sqrt(var / (n_eff - 1)) if n_eff > 1.0 else 0.0
+        bound = mean - z * se
+        if round(bound, 6) > round(best_bound, 6):
+            best, best_bound = a, bound
+    return best, means
+
+
+def _bid_value(a: int) -> float:
+    """A coinche bid's level in points (capot 250, générale 500)."""
+    level = coinche_bid_level(a)
+    return 250.0 if level == CAPOT else 500.0 if level == GENERALE else float(level)
+
+
+def _coinche_noise(model: int, action: int) -> float:
+    """The share of ``belief_noise`` a deterministic belief gives to ``action`` when it
+    would have made the coinche auction action ``model`` instead: two bids share
+    ``0.5 ** steps`` (a step per 10 points between their levels, one more for another
+    denomination; at most 1/2), any other mismatch (a bid for a pass, a coinche, ...) 1/2.
+    The belief's choice itself gets ``1 - belief_noise``: a seat whose bids the model
+    does not reproduce exactly is less likely, not ruled out (a coinche auction offers
+    up to 40 bids: sharing the noise among them would make every mismatch near fatal)."""
+    if is_coinche_bid(model) and is_coinche_bid(action):
+        steps = abs(_bid_value(model) - _bid_value(action)) / 10.0
+        steps += bid_denomination(model, -1) != bid_denomination(action, -1)
+        return 0.5 ** max(steps, 1.0)
+    return 0.5
+
+
+def _plays(policy, rules) -> bool:
+    """Whether ``policy`` can decide under ``rules``: False for a network policy (``net``
+    with ``obs_size``) or a prior (``card_net``) built for another observation size (the
+    hard tier's classic networks in coinche, COINCHE.md §9), True otherwise."""
+    want = obs_size(rules)
+    for net in (getattr(policy, "net", None), getattr(policy, "card_net", None)):
+        size = getattr(net, "obs_size", None)
+        if size is not None and size != want:
+            return False
+    return True
+
+
 def _bidding_view(info: InfoSet) -> InfoSet:
     """``info`` as it stood before the first bid (card-play fields cleared), for replaying
     the bids under the belief policy."""
     none = (0,) * NUM_SEATS
+    size = HAND_SIZE if info.turned_card < 0 else 5  # coinche deals all 8 cards before the auction
     return replace(info, phase=0, contract=None, denomination=-1, taker=-1, trick=(),
                    trick_leader=eldest_of(info.dealer), tricks=(),
-                   played_by=none, hand_sizes=(5,) * NUM_SEATS, card_points=(0, 0), announcements=(),
+                   played_by=none, hand_sizes=(size,) * NUM_SEATS, card_points=(0, 0), announcements=(),
                    declared=((),) * NUM_SEATS, public_knowledge=(none, none))
 
 
@@ -551,7 +856,10 @@ def _state_with_hands(info: InfoSet, hands: list[int]):
     from belote_env import GameState
 
     try:
-        deck = deck_for_final_hands(hands, info.turned_card, info.taker, info.dealer)
+        if info.rules.contract_mode == "coinche":  # the 8-card hands are the deal (COINCHE.md §2)
+            deck = deck_from_full_hands(hands, info.dealer)
+        else:
+            deck = deck_for_final_hands(hands, info.turned_card, info.taker, info.dealer)
     except DealError:
         return None
     # the match context of ``info``: its views then match the real ones field for field (a
