@@ -211,7 +211,10 @@ class Rules:
     ``capot_scoring``, ``capot_value``, ``capot_fail_value``, ``tie_with_defence``,
     ``rounding``, ``round_last_deal``, ``target_rule``, ``no_win_on_belote_alone``; each
     takes the values of ``OPTION_CHOICES``, the default first. In coinche mode ``tie`` and
-    ``round2_no_trump_all_trump`` do not apply (``None``), ``all_pass_redeal`` defaults to
+    ``round2_no_trump_all_trump`` do not apply (``None``); ``contract_counts_bonuses``
+    says only whether the declarations count toward the contract (``True`` and
+    ``"declarations_only"`` alike: belote is ``belote_counts_for_contract``'s, COINCHE.md
+    §6.2, §6.8b); ``all_pass_redeal`` defaults to
     ``"next_dealer"`` and ``target`` to 2000 (``MODE_DEFAULTS``).
 
     Raises:
@@ -304,9 +307,14 @@ class Rules:
                 continue
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
+                hint = ""
+                if type(value) is bool and not any(type(a) is bool for a in allowed):
+                    # YAML 1.1 (PyYAML) reads unquoted off / on / no / yes as booleans
+                    hint = (" (a YAML file reads unquoted off, on, no and yes as booleans: quote the value, e.g. "
+                            f"{name}: '{allowed[0]}')")
                 raise RuleOptionError(
                     f"rule option {name!r} got {_show(value)}; allowed values: "
-                    + ", ".join(repr(a) for a in allowed)
+                    + ", ".join(repr(a) for a in allowed) + hint
                 )
         for name, (low, high) in INT_OPTION_RANGES.items():
             value = getattr(self, name)
@@ -345,7 +353,15 @@ class Rules:
         return cls(**dict(options))
 
     def replace(self, **overrides: Any) -> "Rules":
-        """A copy with some options changed; validated like ``from_dict``."""
+        """A copy with some options changed; validated like ``from_dict``.
+
+        A change of ``contract_mode`` starts the new mode from its own defaults where the
+        two modes differ: the options of the old mode that do not apply in the new one are
+        dropped (``tie`` going to coinche, the coinche options going to classic), and the
+        mode-dependent options (``all_pass_redeal``, ``target``; ``MODE_DEFAULTS``) that
+        hold the old mode's default take the new mode's. Every other value is kept, and
+        options given with the change apply on top (an option that does not apply in the
+        new mode is then an error naming it)."""
         base = self.to_dict()
         mode = overrides.get("contract_mode", self.contract_mode)
         if mode != self.contract_mode and mode in CONTRACT_MODES:  # a change of mode: its own defaults

@@ -81,7 +81,7 @@ COINCHE.md §1.3) and one per profile of COINCHE.md §8: ``"coinche_colver"``,
     coinche blocks: the last 32 auction events in order (seat, pass / bid / coinche /
     surcoinche, level, denomination), each seat's highest bid per denomination, the
     highest bid and its bidder, the coinche level and the coincher
-    (``observation.COINCHE_LAYOUT``): ``COINCHE_OBS_SIZE`` (1142) floats, versioned
+    (``observation.COINCHE_LAYOUT``): ``COINCHE_OBS_SIZE`` (1141) floats, versioned
     ``"coinche-1"`` (``raw_env.obs_encoder_version``); ``obs_mode="history"`` has room
     for 300 events (``(309, 2)``). The ``"scaled"`` reward divides the deal's point
     difference by 500 (``driver.reward_scale``): a failed 160 coinched is -0.96, a plain
@@ -125,7 +125,7 @@ Version history:
     v0 (belote-rl 0.1.0): every rule option of RULES.md, deal or game episodes, infoset
         observation v1 (618 floats) and history observation v1, action table v1.
     v0, coinche (issue #22): ``contract_mode="coinche"`` with every option of COINCHE.md
-        §7; coinche observation "coinche-1" (1142 floats); action table v1 extended by
+        §7; coinche observation "coinche-1" (1141 floats); action table v1 extended by
         ids 112..411 for the coinche rules that need them (the classic spaces unchanged).
 """
 

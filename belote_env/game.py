@@ -35,7 +35,7 @@ from enum import IntEnum
 from typing import Sequence
 
 from .actions import (
-    ANNOUNCE_BELOTE, DECLARE, NUM_ACTIONS, action_to_string,
+    ANNOUNCE_BELOTE, DECLARE, action_to_string, num_actions,
 )
 from .auction import Auction, new_auction
 from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
@@ -106,6 +106,27 @@ def _count(value, what: str) -> int:
     return v
 
 
+def _litige_possible(rules: Rules) -> bool:
+    """Whether ``rules`` can leave a litige reserve (RULES.md §7; COINCHE.md §6.9)."""
+    if rules.contract_mode == "coinche":
+        return rules.contract_condition == "reach_bid_and_beat_defence" and rules.tie_with_defence == "litige"
+    return rules.tie == "litige"
+
+
+def _past_target(rules: Rules, total: int) -> bool:
+    """Whether a game total of ``total`` points certainly ended a game under ``rules``
+    (RULES.md §8). Coinche (COINCHE.md §6.10, §6.11): a team *meets* the target at
+    ``>= target`` (``target_rule="reach"``) or ``> target`` (``"exceed"``); with
+    ``no_win_on_belote_alone``, or a ``rounding`` with ``round_last_deal`` False, a game
+    may go on with a team past the target (a failed team's belote; a deal rounded over the
+    target whose exact points did not end it), so no total is refused there."""
+    if rules.contract_mode != "coinche":
+        return total >= rules.target
+    if rules.no_win_on_belote_alone or (rules.rounding != "none" and not rules.round_last_deal):
+        return False
+    return total > rules.target if rules.target_rule == "exceed" else total >= rules.target
+
+
 def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = False) -> tuple[list[int], int, int]:
     """The checked ``scores``, ``reserve`` and ``deal_number`` a game resumes with (a single
     deal carries any scores: its target is not checked)."""
@@ -115,13 +136,20 @@ def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = Fals
     scores = [_count(scores[0], "scores[0]"), _count(scores[1], "scores[1]")]
     reserve = _count(reserve, "reserve")
     deal_number = _count(deal_number, "deal_number")
-    if reserve and rules.tie != "litige":
+    coinche = rules.contract_mode == "coinche"
+    if reserve and not _litige_possible(rules):
+        if coinche:
+            raise ValueError(f"reserve must be 0 under contract_condition={rules.contract_condition!r}, "
+                             f"tie_with_defence={rules.tie_with_defence!r}: a coinche litige reserve arises only "
+                             "with contract_condition='reach_bid_and_beat_defence' and tie_with_defence='litige' "
+                             f"(COINCHE.md §6.9), got {reserve}")
         raise ValueError(f"reserve must be 0 under tie={rules.tie!r}: a litige reserve arises only with "
                          f"tie='litige' (RULES.md §7), got {reserve}")
     if scores[0] != scores[1] and not single_deal:  # equal totals play on (RULES.md §8)
-        if rules.target is not None and max(scores) >= rules.target:
-            raise ValueError(f"scores {tuple(scores)} already reach the target {rules.target}: that game is over "
-                             "(RULES.md §8)")
+        if rules.target is not None and _past_target(rules, max(scores)):
+            verb = "exceed" if coinche and rules.target_rule == "exceed" else "reach"
+            raise ValueError(f"scores {tuple(scores)} already {verb} the target {rules.target}: that game is over "
+                             + ("(COINCHE.md §6.11)" if coinche else "(RULES.md §8)"))
         if rules.max_deals is not None and deal_number >= rules.max_deals:
             raise ValueError(f"deal_number {deal_number} already reaches max_deals {rules.max_deals}: that game "
                              "is over (RULES.md §8)")
@@ -230,14 +258,21 @@ class GameState:
                 make a deal (shapes 4 x 5 and 11, or 4 x 8 in coinche; unknown or repeated
                 cards; a turned card or stock given in coinche mode, or missing in
                 classic), or as ``GameState``.
+            RuleOptionError: ``rules`` is neither ``None`` nor a ``Rules`` (a preset name
+                or a dict: build it with ``load_rules``).
         """
-        if rules is not None and isinstance(rules, Rules) and rules.contract_mode == "coinche":
+        if rules is not None and not isinstance(rules, Rules):  # before the deal is read by the wrong mode
+            raise RuleOptionError(f"rules must be a belote_env.Rules (e.g. load_rules({rules!r:.40})), got "
+                                  f"{type(rules).__name__}")
+        if rules is not None and rules.contract_mode == "coinche":
             if turned is not None or stock is not None:
                 raise ValueError("coinche deals every card (COINCHE.md §2): give 4 hands of 8 cards and no turned "
                                  "card or stock")
             return cls(rules, dealer=dealer, deck=deck_from_full_hands(hands, dealer), **kwargs)
         if turned is None or stock is None:
-            raise ValueError("a classic deal needs the turned card and the 11-card stock (RULES.md §3.1)")
+            raise ValueError("a classic deal needs the turned card and the 11-card stock (RULES.md §3.1): give "
+                             "hands of 5 cards, turned and stock; 4 hands of 8 cards and no turned card deal a "
+                             "coinche game (rules with contract_mode='coinche', COINCHE.md §2)")
         return cls(rules, dealer=dealer, deck=deck_from_hands(hands, turned, stock, dealer), **kwargs)
 
     # ------------------------------------------------------------------ dealing
@@ -397,8 +432,9 @@ class GameState:
                 raise self._illegal(action, "an action id must be an int") from None
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
-            if not 0 <= action < NUM_ACTIONS:
-                why = f"out of range 0..{NUM_ACTIONS - 1}"
+            n = num_actions(self.rules)  # 112, or 412 with the extended coinche ids
+            if not 0 <= action < n:
+                why = f"out of range 0..{n - 1}"
             elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
                 why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
             else:

@@ -12,10 +12,13 @@ last decision, or ``step`` returning after the other seats finished the deal), s
 learner's team reward arrives even when another seat plays the last card.
 
 Observation: ``Box(0, inf, (618,), float32)`` (``obs_mode="infoset"``) or
-``Box(-1, 111, (65, 2), int16)`` (``"history"``); the layouts are in ``belote_env.env``.
-Action: ``Discrete(112)`` (the flat action table). ``action_masks()`` (for sb3-contrib's
-MaskablePPO) and ``info["action_mask"]`` give the legal ids as a bool / int8 vector of
-shape ``(112,)``. An illegal action (``illegal_action="penalize"``, the default, as
+``Box(-1, 111, (65, 2), int16)`` (``"history"``) for the classic game; in coinche
+(``rules="coinche"``) ``(1141,)`` and ``(309, 2)`` (``observation.obs_size(rules)``,
+``observation.history_shape(rules)``); the layouts are in ``belote_env.env``.
+Action: ``Discrete(112)`` (the flat action table; ``Discrete(412)`` for coinche rules with a
+générale or bids above 160, ``actions.num_actions(rules)``). ``action_masks()`` (for
+sb3-contrib's MaskablePPO) and ``info["action_mask"]`` give the legal ids as a bool / int8
+vector of shape ``(num_actions,)``. An illegal action (``illegal_action="penalize"``, the default, as
 PettingZoo's ``env()``) ends the episode with reward -1 and ``info["illegal_action"]``
 naming the id, the seat and the legal ids, with a warning; with ``"raise"`` it raises
 ``IllegalActionError`` and leaves the state unchanged. ``step`` takes an int, a numpy
@@ -81,6 +84,12 @@ _ACTION_FORM = (f"an action id 0..{NUM_ACTIONS - 1}: an int, a numpy integer, or
                 "integer array")
 
 
+def _action_form(n: int = NUM_ACTIONS) -> str:
+    """``_ACTION_FORM`` for an action space of ``n`` ids (412 under coinche rules with the
+    extended ids)."""
+    return _ACTION_FORM if n == NUM_ACTIONS else _ACTION_FORM.replace(f"0..{NUM_ACTIONS - 1}", f"0..{n - 1}", 1)
+
+
 class OpponentPolicyError(RuntimeError):
     """A policy of a seat the learner does not play raised an ``Exception``, or returned
     something that is not one of its legal action ids (or whose conversion to an int raised).
@@ -97,23 +106,25 @@ class OpponentPolicyError(RuntimeError):
         self.seat, self.policy, self.action = seat, policy, None
 
 
-def _scalar_action(action: Any) -> Any:
+def _scalar_action(action: Any, n: int = NUM_ACTIONS) -> Any:
     """A numpy array ``action`` of size 1 as its numpy scalar (SB3 passes those); raises
-    ``ValueError`` for an array of any other size. Other values pass unchanged."""
+    ``ValueError`` for an array of any other size (the message names the ids 0..``n - 1``).
+    Other values pass unchanged."""
     if isinstance(action, np.ndarray):
         if action.size != 1:
-            raise ValueError(f"an action must be {_ACTION_FORM}; got an array of shape {action.shape}")
+            raise ValueError(f"an action must be {_action_form(n)}; got an array of shape {action.shape}")
         return action.reshape(-1)[0]
     return action
 
 
-def _action_id(action: Any) -> int:
+def _action_id(action: Any, n: int = NUM_ACTIONS) -> int:
     """``action`` as a Python int: an int, a numpy integer, an object with ``__index__``, or
     a numpy array of size 1 and integer dtype. Raises ``ValueError`` for an array of another
     size, ``TypeError`` for any other type (a bool included), naming it. The range is not
-    checked (the engine says an id out of range is illegal). An ``__index__`` that raises
-    anything but ``TypeError`` propagates."""
-    value = _scalar_action(action)
+    checked (the engine says an id out of range is illegal); ``n``, the size of the action
+    space, only goes into the messages. An ``__index__`` that raises anything but
+    ``TypeError`` propagates."""
+    value = _scalar_action(action, n)
     if isinstance(action, np.ndarray) and not np.issubdtype(action.dtype, np.integer):
         pass  # an array of floats, bools, objects...: TypeError below
     elif not isinstance(value, (bool, np.bool_, np.floating, np.complexfloating)) and hasattr(value, "__index__"):
@@ -121,7 +132,7 @@ def _action_id(action: Any) -> int:
             return int.__index__(operator.index(value))  # a plain int, even from an int subclass
         except TypeError:
             pass
-    raise TypeError(f"an action must be {_ACTION_FORM}; got {_type_name(action)}")
+    raise TypeError(f"an action must be {_action_form(n)}; got {_type_name(action)}")
 
 
 def _type_name(value: Any) -> str:
@@ -305,7 +316,7 @@ class BeloteGymEnv(gymnasium.Env):
                 f"{where} raised {raised} (its message is not shown: it could reveal that seat's hidden cards, "
                 "RULES.md §11); the episode is over, call reset()", seat, name)
         try:
-            a = _action_id(action)
+            a = _action_id(action, self.num_actions)
             legal = a in info.legal_actions
         except Exception:  # TypeError, ValueError, or anything an __index__ raises
             legal = False
@@ -313,7 +324,7 @@ class BeloteGymEnv(gymnasium.Env):
             raise OpponentPolicyError(
                 f"{where} returned {_describe(action)}, which is not one of its legal action ids (what it returned "
                 "is not shown: it could reveal that seat's hidden cards, RULES.md §11); a seat policy must return "
-                f"one of info.legal_actions (an int 0..{NUM_ACTIONS - 1}). The episode is over, call reset()",
+                f"one of info.legal_actions (an int 0..{self.num_actions - 1}). The episode is over, call reset()",
                 seat, name)
         return a
 
@@ -387,7 +398,8 @@ class BeloteGymEnv(gymnasium.Env):
         self._check_opponents_done("step()")
         if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
             raise RuntimeError("the episode is over: call reset()")
-        action = _action_id(action)  # ValueError (array of several values) / TypeError, in either mode
+        # ValueError (array of several values) / TypeError, in either mode
+        action = _action_id(action, self.num_actions)
         try:
             st.apply(action)  # raises IllegalActionError naming id, seat and legal ids
         except IllegalActionError as e:
@@ -406,7 +418,7 @@ class BeloteGymEnv(gymnasium.Env):
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
-        """bool ``(112,)``: the learner's legal ids now (all False once the episode ended).
+        """bool ``(num_actions,)``: the learner's legal ids now (all False once the episode ended).
         Raises ``RuntimeError`` after an opponent policy failed or was interrupted (call
         ``reset()``)."""
         st = self.game

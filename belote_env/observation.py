@@ -33,6 +33,7 @@ the size for a rule set; the shipped classic networks read the classic 618.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -399,15 +400,30 @@ HISTORY_ENCODER_VERSION = 1
 HISTORY_TOKENS = 56  # 8 bids + 32 cards + 4 declarations + 8 belote/rebelote, rounded up
 HISTORY_ROWS = 8 + 1 + HISTORY_TOKENS
 HISTORY_SHAPE = (HISTORY_ROWS, 2)
-#: coinche: room for an auction of up to 256 events (the default auction has at most 34,
-#: COINCHE.md §3.4) before the 32 cards and 12 announcements
+#: coinche: room for an auction of up to 256 events (the default auction has at most 36,
+#: ``auction.length_bound``) before the 32 cards and 12 announcements; ``history_shape``
+#: makes room for more under rules whose auctions may be longer
 COINCHE_HISTORY_TOKENS = 256 + 44
 COINCHE_HISTORY_SHAPE = (8 + 1 + COINCHE_HISTORY_TOKENS, 2)
 
 
 def history_shape(rules) -> tuple[int, int]:
-    """``HISTORY_SHAPE`` (classic) or ``COINCHE_HISTORY_SHAPE`` (coinche's longer auctions)."""
-    return COINCHE_HISTORY_SHAPE if rules.contract_mode == "coinche" else HISTORY_SHAPE
+    """``HISTORY_SHAPE`` (classic) or, in coinche, ``COINCHE_HISTORY_SHAPE`` (room for 256
+    auction events), taller when the rules allow longer auctions
+    (``auction.length_bound(rules)`` events: ``max_numeric_bid`` up to 650,
+    ``denomination_order="ranked"``, ``coinche_window="immediate"``...), so that every
+    legal auction fits."""
+    if rules.contract_mode != "coinche":
+        return HISTORY_SHAPE
+    return _coinche_history_shape(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _coinche_history_shape(rules) -> tuple[int, int]:
+    from .auction import length_bound
+
+    rows = 8 + 1 + length_bound(rules) + COINCHE_HISTORY_TOKENS - 256
+    return (max(rows, COINCHE_HISTORY_SHAPE[0]), 2)
 
 
 def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
@@ -423,7 +439,9 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
     ==========  ==================================================================
 
     Relative seat ``r = (seat - me) % 4``. Version ``HISTORY_ENCODER_VERSION``. Coinche
-    (``COINCHE_HISTORY_SHAPE``): room for 300 events; ``ValueError`` past that.
+    (``history_shape(rules)``, ``COINCHE_HISTORY_SHAPE`` or taller): room for the longest
+    legal auction (``auction.length_bound``), the 32 cards and 12 announcements;
+    ``ValueError`` past that (an ``InfoSet`` no game produces).
     """
     from .actions import ANNOUNCE_BELOTE, DECLARE
 
@@ -460,7 +478,7 @@ def encode_history(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
             tokens.append((r, c))
     if len(tokens) > shape[0] - 9:
         raise ValueError(f"history of {len(tokens)} events does not fit the {shape[0] - 9} rows of obs_mode='history' "
-                         "(an auction of more than 256 events)")
+                         "(an auction longer than auction.length_bound(rules))")
     if tokens:
         out[9:9 + len(tokens)] = tokens
     return out

@@ -125,7 +125,8 @@ def _deck_of(deal: dict, i: int, coinche: bool = False) -> list[int]:
     8-card ``hands``); ``RecordError`` naming the problem."""
     if "deck" in deal:
         if "hands" in deal or "turned" in deal or "stock" in deal:
-            raise RecordError(f"deal {i}: give either 'deck' or 'hands' + 'turned' + 'stock', not both")
+            raise RecordError(f"deal {i}: give either 'deck' or " + ("'hands' (8 cards per seat)" if coinche else
+                                                                    "'hands' + 'turned' + 'stock'") + ", not both")
         deck = deal["deck"]
         if not isinstance(deck, list) or len(deck) != NUM_CARDS:
             raise RecordError(f"deal {i}: 'deck' must be a list of 32 cards")
@@ -148,7 +149,9 @@ def _deck_of(deal: dict, i: int, coinche: bool = False) -> list[int]:
             raise RecordError(f"deal {i}: {e}") from None
     for key in ("hands", "turned", "stock"):
         if key not in deal:
-            raise RecordError(f"deal {i}: missing {key!r} (or give 'deck')")
+            raise RecordError(f"deal {i}: missing {key!r} (or give 'deck'; a classic deal gives 5-card 'hands', "
+                              "'turned' and 'stock', a coinche one 8-card 'hands' under rules with contract_mode "
+                              "'coinche')")
     hands, stock = deal["hands"], deal["stock"]
     if not isinstance(hands, list) or len(hands) != NUM_SEATS or not all(
             isinstance(h, list) and len(h) == FIRST_HAND for h in hands):
@@ -300,7 +303,8 @@ def replay(record: dict[str, Any]) -> GameState:
     if state is None:  # no actions at all
         _validate(record)
         d = record["deals"][0]
-        return GameState(Rules.from_dict(record.get("rules", {})), dealer=d["dealer"], deck=_deck_of(d, 0),
+        rules = Rules.from_dict(record.get("rules", {}))
+        return GameState(rules, dealer=d["dealer"], deck=_deck_of(d, 0, rules.contract_mode == "coinche"),
                          **_start_of(record))
     return state
 

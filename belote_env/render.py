@@ -11,7 +11,7 @@ from .infoset import InfoSet
 from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
 __all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
-           "coinche_contract_label"]
+           "coinche_contract_label", "coinche_bids_text"]
 
 
 def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
@@ -101,6 +101,18 @@ def coinche_contract_label(contract) -> str:
     return out + {1: "", 2: ", coinched", 3: ", surcoinched", 4: ", surcoinched"}[contract.multiplier]
 
 
+def coinche_bids_text(rules) -> str:
+    """What a coinche auction under ``rules`` offers, in words: ``"bids 80..160 or capot,
+    coinche, surcoinche"`` under the defaults (COINCHE.md §3.1, §3.5, §6.8)."""
+    levels = f"bids 80..{rules.max_numeric_bid}"
+    tops = [name for name, on in (("capot", rules.capot_bid), ("générale", rules.generale)) if on]
+    if tops:
+        levels += " or " + " or ".join(tops)
+    if rules.coinche_denominations == "suits_sa_ta":
+        levels += " (suits, no-trump, all-trump)"
+    return levels + ", coinche" + (", surcoinche" if rules.surcoinche_allowed else "")
+
+
 def action_label(action: int, turned_card: int | None = None) -> str:
     """An action as a player reads it, never a raw id: a card ``"8♦"``, ``"pass"``,
     ``"take"`` (``"take (♦ trump)"`` when the turned card is given), a named contract
@@ -139,7 +151,7 @@ def render_play_text(info: InfoSet) -> str:
         lines.append(f"Contract: {contract_label(info.denomination)}, taken by {SEAT_NAMES[info.taker]}; "
                      f"turned card {card_to_str(info.turned_card)}")
     elif info.turned_card < 0:
-        lines.append("Auction (coinche): bids 80..160 or capot, coinche, surcoinche")
+        lines.append(f"Auction (coinche): {coinche_bids_text(info.rules)}")
     else:
         lines.append(f"Turned card: {card_to_str(info.turned_card)} (bidding round {info.bid_round})")
     if info.auction:

@@ -337,6 +337,7 @@ def score_coinche_deal(
     count_belote = rules.belote_counts_for_contract
     count_decl = rules.contract_counts_bonuses is not False
     total = [tp[t] + (belote[t] if count_belote else 0) + (declarations[t] if count_decl else 0) for t in (0, 1)]
+    total[D] = tp[D] + belote[D] + declarations[D]  # §6.2: Total_D = P_D + B_D + A_D, whatever counts for the takers
     if level == CAPOT:
         fate = "made" if capot == T else "dedans"
     elif level == GENERALE:
@@ -527,7 +528,9 @@ def score_coinche_game_deal(
         single_deal: the deal is played on its own (RULES.md §8).
     Returns:
         ``(deal score, over, winner)``, ``over``/``winner`` as ``coinche_game_end`` of the
-        totals after the deal (a single deal: over, the higher total wins, else a draw).
+        totals after the deal (with ``round_last_deal`` False and a rounding: of the totals
+        with the exact deal points; a single deal: over, the higher total wins, else a
+        draw).
     Raises:
         ValueError: as ``score_coinche_deal`` and ``coinche_game_end``.
     """
@@ -536,10 +539,14 @@ def score_coinche_game_deal(
     one = single_deal or rules.target is None
     result = score_coinche_deal(*args, **kw, rounded=True)
     if rules.rounding != "none" and not rules.round_last_deal and not one:
+        # the exact points decide whether this deal ends the game: if they do, it counts
+        # exactly; if not, it is rounded and the game goes on, even when the rounded
+        # points would meet the target or break an exact tie (the end is never decided
+        # on rounded points of a deal that would then count exactly)
         exact = score_coinche_deal(*args, **kw, rounded=False)
-        if coinche_game_end((scores[0] + exact.points[0], scores[1] + exact.points[1]), rules, deal_number + 1,
-                            exact)[0]:
-            result = exact
+        over, winner = coinche_game_end((scores[0] + exact.points[0], scores[1] + exact.points[1]), rules,
+                                        deal_number + 1, exact)
+        return (exact, True, winner) if over else (result, False, None)
     totals = (scores[0] + result.points[0], scores[1] + result.points[1])
     if one:
         return result, True, None if totals[0] == totals[1] else int(totals[1] > totals[0])

@@ -20,7 +20,7 @@ Pure Python.
 from __future__ import annotations
 
 from belote_env import InfoSet
-from belote_env.actions import COINCHE, PASS, SURCOINCHE, coinche_bid_action
+from belote_env.actions import COINCHE, PASS, SURCOINCHE, bid_denomination, coinche_bid_action, is_coinche_bid
 from belote_env.auction import new_auction
 from belote_env.cards import ALL_TRUMP, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from belote_env.contract import CAPOT
@@ -152,8 +152,8 @@ def normal_coinche_bid(info: InfoSet) -> int:
     fallback = PASS if PASS in legal else legal[0]
     auction = new_auction(info.dealer, info.turned_card, info.rules, info.auction)
     high = auction.highest  # (level, denomination, bidder) or None
-    denominations = [d for d in range(ALL_TRUMP + 1) if _legal_bid(legal, "capot", d) is not None
-                     or any(_legal_bid(legal, lv, d) is not None for lv in range(80, 170, 10))]
+    # every denomination some legal bid names (levels above 160 and générale included)
+    denominations = sorted({bid_denomination(a, -1) for a in legal if is_coinche_bid(a)})
     if SURCOINCHE in legal and high is not None:
         level, d, _ = high
         if estimate_points(hand, d) + PARTNER_POINTS >= _numeric(level) + 20:

@@ -635,6 +635,7 @@ def test_property_random_contracts(d):
     assert s.trick_points == tuple(tp)
     cd = rules.contract_counts_bonuses is not False
     total = [tp[x] + d.bel[x] * rules.belote_counts_for_contract + d.decl[x] * cd for x in (0, 1)]
+    total[other_team(d.t)] = tp[other_team(d.t)] + d.bel[other_team(d.t)] + d.decl[other_team(d.t)]  # §6.2: Total_D
     if contract.level == CAPOT:
         want = "made" if capot == t else "dedans"
     elif contract.level == GENERALE:
@@ -685,3 +686,19 @@ def _seat_of_other_team(seat):
     from belote_env.table import next_seat
 
     return next_seat(seat)
+
+
+def test_defence_total_always_holds_its_belote_under_beat_defence():
+    """§6.2: ``Total_D = P_D + B_D + A_D`` whatever counts for the takers. 100♥ by team
+    0 under reach_bid_and_beat_defence with belote_counts_for_contract false: takers 100
+    trick points (reach 100); defence 62 + its belote 20 = 82 < 100: made. With the
+    defence at 81 + 20 = 101 > 100 (takers 81: below the bid anyway) it fails; the case
+    that tells the rule: takers 91 reach a 90 contract, defence 71 + 20 = 91: a tie, which
+    fails (tie_with_defence fail), while leaving the defence's belote out (71) would make it."""
+    rules = Rules(contract_mode="coinche", contract_condition="reach_bid_and_beat_defence",
+                  belote_counts_for_contract=False)
+    c = Contract(0, 1, 90, 1)
+    s = score_coinche_deal(c, (81, 71), (5, 3), 0, (0, 20), (0, 0), rules)  # takers 81 + 10 = 91
+    assert s.trick_points == (91, 71) and s.outcome == "dedans"
+    s = score_coinche_deal(c, (82, 70), (5, 3), 0, (0, 20), (0, 0), rules)  # takers 92, defence 70 + 20 = 90
+    assert s.outcome == "made"

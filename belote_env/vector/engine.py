@@ -868,7 +868,7 @@ def _score_coinche(S, j, opts, belote0, belote1, d0, d1):
     # made? (§6.2, exact points)
     count_decl = opts[O_COUNTS] != 0
     tot_t = tp[T] + (bel[T] if opts[O_BELOTE_COUNTS] else 0) + (decl[T] if count_decl else 0)
-    tot_d = tp[D] + (bel[D] if opts[O_BELOTE_COUNTS] else 0) + (decl[D] if count_decl else 0)
+    tot_d = tp[D] + bel[D] + decl[D]  # COINCHE.md §6.2: the defence's total always holds its belote and declarations
     if capot_bid:
         fate = 0 if capot == T else 1
     elif generale:
