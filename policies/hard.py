@@ -20,6 +20,23 @@ seat is void in, and estimates where each unseen card lies"): three networks shi
 Those inferences are inputs (the observation's played-card and belief blocks,
 ``belote_env.inference``); the networks learned the rest. Loading uses torch and
 safetensors only (no SB3, no code from the files); illegal actions are masked out.
+
+**Coinche** (``contract_mode="coinche"``, docs/COINCHE.md): the same tier plays coinche
+with the model of ``policies/models/hard_coinche/`` (docs/experiments/hard_coinche.md),
+loaded on the first coinche information set the policy sees (the rules come with every
+``info.rules``): value networks only, both fitted by ``training.oracle`` on default coinche
+deals, reading the coinche observation (``COINCHE_OBS_SIZE``):
+
+* the auction (pass, bids 80..160 and capot, coinche, surcoinche): a bid-value network
+  fitted to rollout values (each candidate bid made on a copy of the deal, then the deal
+  played out by normal seats), averaged over the suit renamings;
+* card play: a card-value network fitted to the double-dummy solver's exact values of the
+  cards, scored as coinche deals against the contract (``score_coinche_deal``);
+* announcements and declarations (no policy network): always announce
+  (``NetworkPolicy.rule_action``).
+
+Rules with extended ids (a générale or bids above 160, ``num_actions`` 412, e.g. the
+``coinche_bga`` preset) are refused with a ``RulesMismatchError`` naming why.
 """
 
 from __future__ import annotations
@@ -28,24 +45,87 @@ from pathlib import Path
 
 from .network import NetworkPolicy
 
-__all__ = ["HardPolicy", "HARD_MODEL_DIR"]
+__all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
+#: the coinche hard model (value networks only: ``cards/``, ``bids/``)
+HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coinche"
+#: the hard model of each contract mode
+HARD_MODEL_DIRS = {"classic": HARD_MODEL_DIR, "coinche": HARD_COINCHE_MODEL_DIR}
 
 
 class HardPolicy(NetworkPolicy):
     """The shipped hard tier. ``seed`` only matters with ``deterministic=False``.
 
+    It is the classic hard model (``model_dir``); at an information set of coinche rules it
+    plays the coinche hard model (``coinche_dir``), loaded on first use (``for_rules``).
+
     Raises ``policies.network.CheckpointError`` if the shipped model or its card-value
     network is missing, or if it, its card-value or its bid-value network is corrupt or
-    made for another action-table / observation version.
+    made for another action-table / observation version (the coinche model: when first
+    needed).
     """
 
-    def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR):
+    def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR,
+                 coinche_dir: str | Path = HARD_COINCHE_MODEL_DIR):
         from .network import CARDS_SUBDIR, CheckpointError, load_model, value_net_kwargs
 
-        net, meta = load_model(model_dir)
-        values = value_net_kwargs(model_dir)
+        net, meta = load_model(model_dir, "classic")
+        values = value_net_kwargs(model_dir, contract_mode="classic")
         if "card_net" not in values:
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
         super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", **values)
+        self.coinche_dir = Path(coinche_dir)
+        self._coinche: NetworkPolicy | None = None
+
+    def for_rules(self, rules) -> NetworkPolicy:
+        """The policy that plays ``rules``: this one (classic), or the coinche hard model
+        (loaded once, then kept); ``CheckpointError`` if that model is missing or bad."""
+        if getattr(rules, "contract_mode", "classic") != "coinche":
+            return self
+        if self._coinche is None:
+            from .network import CheckpointError
+
+            if not self.coinche_dir.is_dir():
+                raise CheckpointError(f"{self.coinche_dir}: the coinche hard model is missing")
+            pol = NetworkPolicy.from_path(self.coinche_dir, deterministic=self.deterministic, name="hard")
+            if pol.contract_mode != "coinche":
+                raise CheckpointError(f"{self.coinche_dir}: not a coinche model ({pol.contract_mode})")
+            self._coinche = pol
+        self._coinche.rng = self.rng  # one random stream, reseeded by matches through self.rng
+        return self._coinche
+
+    def act(self, info) -> int:
+        if info.rules.contract_mode != "classic":
+            return self.for_rules(info.rules).act(info)
+        return super().act(info)
+
+    def action_probabilities(self, info) -> dict[int, float]:
+        if info.rules.contract_mode != "classic":
+            return self.for_rules(info.rules).action_probabilities(info)
+        return super().action_probabilities(info)
+
+    def card_values(self, info) -> dict[int, float]:
+        if info.rules.contract_mode != "classic":
+            return self.for_rules(info.rules).card_values(info)
+        return super().card_values(info)
+
+    def bid_values(self, info) -> dict[int, float]:
+        if info.rules.contract_mode != "classic":
+            return self.for_rules(info.rules).bid_values(info)
+        return super().bid_values(info)
+
+    def policy_logits(self, info):
+        if info.rules.contract_mode != "classic":
+            return self.for_rules(info.rules).policy_logits(info)
+        return super().policy_logits(info)
+
+    def act_batch(self, batch):
+        import numpy as np
+
+        from belote_env.observation import OBS_SIZE
+
+        obs = np.asarray(batch.obs)
+        if len(obs) and obs.shape[-1] != OBS_SIZE:
+            return self.for_rules(batch.infoset(0).rules).act_batch(batch)
+        return super().act_batch(batch)

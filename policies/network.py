@@ -27,7 +27,7 @@ from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
+from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 from belote_env.cards import NUM_CARDS, SUITS
 
 from .base import with_belote
@@ -38,7 +38,9 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "bid_permutation_table", "action_permutation_table", "value_net_kwargs", "policy_suit_average_of",
            "FORMAT_VERSION",
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "MAX_META_BYTES", "expected_shapes",
-           "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN"]
+           "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
+           "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
+           "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -267,6 +269,83 @@ def _model_folder(path: str | os.PathLike) -> Path:
     return folder.parent if folder.name == "model.safetensors" or folder.suffix == ".json" else folder
 
 
+#: The observation size of each contract mode (``observation.obs_size``): a network reads
+#: the observation of one mode, recorded in its ``meta.json`` (``contract_mode``,
+#: ``obs_size``) and checked on loading and at every decision (``NetworkPolicy.check_rules``).
+CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE}
+
+
+class RulesMismatchError(CheckpointError):
+    """A network made for one contract mode (classic / coinche: observation size, action
+    ids) asked to play under rules of another, or under rules whose action ids it does
+    not have."""
+
+
+def contract_mode_of_size(obs_size: Any) -> str | None:
+    """The contract mode whose observation is ``obs_size`` floats (``"classic"`` 618,
+    ``"coinche"`` ``COINCHE_OBS_SIZE``), ``None`` for any other size."""
+    for mode, size in CONTRACT_MODE_OBS_SIZE.items():
+        if obs_size == size:
+            return mode
+    return None
+
+
+def _mode_meta(mode: str | None) -> dict[str, Any]:
+    """The ``meta.json`` keys a network of contract mode ``mode`` records (none for a
+    network of another observation size)."""
+    if mode is None:
+        return {}
+    out: dict[str, Any] = {"contract_mode": mode, "obs_size": CONTRACT_MODE_OBS_SIZE[mode]}
+    if mode == "coinche":
+        out["coinche_obs_version"] = COINCHE_OBS_VERSION
+    return out
+
+
+def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
+    """The contract mode of a network from its ``meta.json`` and its network's observation
+    size: ``contract_mode`` (absent in models saved before coinche: classic) must agree
+    with the observation size, and a coinche network must carry this package's
+    ``coinche_obs_version``; ``CheckpointError`` naming the mismatch otherwise."""
+    by_size = contract_mode_of_size(obs_size)
+    if by_size is None:
+        raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {OBS_SIZE} (classic) or "
+                              f"{COINCHE_OBS_SIZE} (coinche)")
+    mode = meta.get("contract_mode", "classic" if by_size == "classic" else None)
+    if mode != by_size:
+        raise CheckpointError(f"{where}: meta.json says contract_mode {meta.get('contract_mode')!r} but the network "
+                              f"reads {obs_size} observation floats, the size of {by_size} observations")
+    if "obs_size" in meta and meta["obs_size"] != obs_size:
+        raise CheckpointError(f"{where}: meta.json says obs_size {meta['obs_size']!r}, the network reads {obs_size}")
+    if mode == "coinche" and meta.get("coinche_obs_version") != COINCHE_OBS_VERSION:
+        raise CheckpointError(f"{where}: made for coinche_obs_version {meta.get('coinche_obs_version')!r}, this package "
+                              f"uses {COINCHE_OBS_VERSION}; re-export the model with a matching belote-rl version")
+    return mode
+
+
+#: ``meta.json`` key ``kind`` of a model folder without a policy network (no
+#: ``model.safetensors``): its value networks (``cards/``, ``bids/``) play, the other
+#: decisions follow ``NetworkPolicy``'s fixed rule.
+VALUE_POLICY_KIND = "value_policy"
+
+
+def save_value_policy_meta(folder: str | os.PathLike, rules, extra: dict[str, Any] | None = None) -> Path:
+    """Write the ``meta.json`` of a model folder of value networks only (``kind`` =
+    ``VALUE_POLICY_KIND``, no ``model.safetensors``): the format, action-table and
+    observation versions, the contract mode and observation size of ``rules`` and the
+    rules themselves (``Rules.to_dict``), plus ``extra``. The folder's ``cards/`` (and
+    ``bids/``) are written by ``save_model``. Returns the folder."""
+    from belote_env.observation import obs_size
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    mode = contract_mode_of_size(obs_size(rules))
+    meta = {"format_version": FORMAT_VERSION, "kind": VALUE_POLICY_KIND, "action_table_version": ACTION_TABLE_VERSION,
+            "obs_encoder_version": OBS_ENCODER_VERSION, "n_actions": NUM_ACTIONS, **_mode_meta(mode),
+            "rules": rules.to_dict(), **(extra or {})}
+    atomic_write_bytes(folder / "meta.json", json.dumps(meta, indent=2, sort_keys=True).encode())
+    return folder
+
+
 def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], net_config: dict[str, Any],
                extra: dict[str, Any] | None = None) -> Path:
     """Write ``model.safetensors`` + ``meta.json`` into ``folder`` (created), each file atomically.
@@ -293,6 +372,7 @@ def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], n
         "action_table_version": ACTION_TABLE_VERSION,
         "obs_encoder_version": OBS_ENCODER_VERSION,
         "net": net_config,
+        **_mode_meta(contract_mode_of_size(net_config.get("obs_size", OBS_SIZE))),
         **(extra or {}),
     }
     atomic_write_bytes(folder / "model.safetensors", save(tensors))
@@ -300,8 +380,19 @@ def save_model(folder: str | os.PathLike, state_dict: dict[str, torch.Tensor], n
     return folder
 
 
-def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
+def _is_value_policy(folder: Path) -> bool:
+    try:
+        return read_json(folder / "meta.json", MAX_META_BYTES).get("kind") == VALUE_POLICY_KIND
+    except (DataFileError, AttributeError, OSError):
+        return False
+
+
+def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> tuple[BeloteNet, dict[str, Any]]:
     """Load a model folder (or the path of its ``model.safetensors``) with torch alone.
+    ``contract_mode``: ``"classic"`` or ``"coinche"`` to require a network of that mode
+    (``RulesMismatchError`` naming both otherwise); ``None``: either (the mode is
+    ``meta.json``'s ``contract_mode``, absent in older models: classic, and must match the
+    network's observation size, ``CONTRACT_MODE_OBS_SIZE``).
 
     Returns:
         ``(net, meta)``: the network in eval mode and the metadata dict.
@@ -322,7 +413,9 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
     weights, meta_path = folder / "model.safetensors", folder / "meta.json"
     for p in (weights, meta_path):
         if not p.is_file():
-            raise CheckpointError(f"{folder}: not a model folder, {p.name} is missing")
+            raise CheckpointError(f"{folder}: not a model folder, {p.name} is missing"
+                                  + (" (a folder of value networks only: load it with NetworkPolicy.from_path or "
+                                     "make_policy)" if p is weights and _is_value_policy(folder) else ""))
     try:
         meta = read_json(meta_path, MAX_META_BYTES)
     except DataFileError as e:
@@ -339,9 +432,13 @@ def load_model(folder: str | os.PathLike) -> tuple[BeloteNet, dict[str, Any]]:
     except (TypeError, ValueError) as e:
         raise CheckpointError(f"{meta_path}: bad network description {meta['net']!r} ({e})") from None
     obs_size, n_actions = meta["net"].get("obs_size", OBS_SIZE), meta["net"].get("n_actions", NUM_ACTIONS)
-    if obs_size != OBS_SIZE or n_actions != NUM_ACTIONS:
+    if obs_size not in CONTRACT_MODE_OBS_SIZE.values() or n_actions != NUM_ACTIONS:
         raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, "
-                              f"the env has {OBS_SIZE} / {NUM_ACTIONS}")
+                              f"the env has {OBS_SIZE} (classic) or {COINCHE_OBS_SIZE} (coinche) / {NUM_ACTIONS}")
+    mode = _meta_mode(meta, obs_size, folder)
+    if contract_mode is not None and mode != contract_mode:
+        raise RulesMismatchError(f"{folder}: a {mode} model (observation of {obs_size} floats), asked for "
+                                 f"{contract_mode} rules (observation of {CONTRACT_MODE_OBS_SIZE[contract_mode]})")
     _check_weights_header(weights, want)
     net = BeloteNet(**meta["net"])
     try:
@@ -419,10 +516,14 @@ def is_card_decision(info: InfoSet) -> bool:
 
 
 class NetworkPolicy:
-    """A policy backed by a ``BeloteNet`` (checkpoints, exported models, the hard tier).
+    """A policy backed by a ``BeloteNet`` (checkpoints, exported models, the hard tier),
+    or by value networks alone (``net=None``: the coinche hard tier).
 
     Args:
-        net: the network; ``meta``: its metadata (for ``name``).
+        net: the policy network, or ``None`` (a model folder of value networks only,
+            ``VALUE_POLICY_KIND``): then ``card_net`` is required, and the decisions the
+            value networks do not make follow a fixed rule (``rule_action``: announce /
+            declare when legal, else the lowest legal id). ``meta``: its metadata.
         deterministic: play the most probable legal action (default) or sample.
         seed: seed of the policy's own RNG (used only when sampling).
         name: display name.
@@ -433,14 +534,19 @@ class NetworkPolicy:
         suit_average: average the card-value network over the 24 renamings of the suits
             (``observation.suit_permutation_index``: one batched forward pass of 24 rows),
             as it was trained with renamed suits (``training.oracle``).
-        bid_net: optional bid-value network (``training.oracle.generate_bid_data``): at
-            classic bidding decisions (``is_bid_decision``) whose legal bids are all in
-            ``bid_actions``, the legal bid with the largest output (ids 32..39) is made,
-            whatever ``deterministic`` says; ``net`` makes the other bidding decisions.
+        bid_net: optional bid-value network (``training.oracle.generate_bid_data``). Classic
+            (a network of the classic observation): at classic bidding decisions
+            (``is_bid_decision``) whose legal bids are all in ``bid_actions``, the legal bid
+            with the largest output (ids 32..39) is made, whatever ``deterministic`` says;
+            ``net`` makes the other bidding decisions. Coinche (a network of the coinche
+            observation, ``COINCHE_OBS_SIZE``): at coinche auction decisions
+            (``is_coinche_bid_decision``) the legal action of ``bid_actions`` (ids
+            32..101: pass, the bids, coinche, surcoinche) with the largest output is made;
+            legal bids it was never trained on are not made (pass always is one).
         bid_suit_average: average the bid-value network over the 24 suit renamings.
         bid_actions: the bid ids the bid-value network was trained on (its ``meta.json``
-            key ``bid_actions``; default all of 32..39). A network fitted on default-rule
-            deals never saw no-trump / all-trump (38, 39), so under
+            key ``bid_actions``; default all of 32..39, coinche 32..101). A network fitted
+            on default-rule deals never saw no-trump / all-trump (38, 39), so under
             ``round2_no_trump_all_trump`` its round-2 decisions go to ``net``.
         policy_suit_average: wherever ``net`` decides (``action_probabilities``, ``act``,
             ``act_batch``), play it averaged over the 24 suit renamings: the mean over the
@@ -452,43 +558,112 @@ class NetworkPolicy:
             log-softmaxes is the mean of the logits less a constant (the mean of the 24
             normalisers), so the policy averages the logits: the same probabilities and
             decisions, and a linear average the batched pass makes in its compiled kernel.
+        card_unit, bid_unit: the points one unit of the value networks' outputs stands for
+            (their ``meta.json`` key ``value_unit``: 162 classic, 500 coinche); only the
+            softmax of ``action_probabilities`` reads them (its temperature is in points).
+
+    Every network reads the observation of one contract mode (``contract_mode``: classic,
+    618 floats; coinche, ``COINCHE_OBS_SIZE``); every decision checks the info set's rules
+    against it (``check_rules``: ``RulesMismatchError`` naming both modes, never a silent
+    fallback).
 
     Raises ``ValueError`` for a ``suit_average``, ``bid_suit_average`` or
-    ``policy_suit_average`` that is not a bool and ``bid_actions`` that are not ids in 32..39.
+    ``policy_suit_average`` that is not a bool, ``bid_actions`` that are not ids of the
+    mode's bids, networks of different contract modes, or no network to play cards.
     """
 
-    def __init__(self, net: BeloteNet, meta: dict | None = None, deterministic: bool = True,
+    def __init__(self, net: BeloteNet | None, meta: dict | None = None, deterministic: bool = True,
                  seed: int | None = None, name: str = "network", card_net: BeloteNet | None = None,
                  suit_average: bool = False, bid_net: BeloteNet | None = None, bid_suit_average: bool = False,
-                 bid_actions=BID_ACTIONS, policy_suit_average: bool = False):
+                 bid_actions=None, policy_suit_average: bool = False, card_unit: float = 162.0,
+                 bid_unit: float = 162.0):
         for key, v in (("suit_average", suit_average), ("bid_suit_average", bid_suit_average),
                        ("policy_suit_average", policy_suit_average)):
             if type(v) is not bool:
                 raise ValueError(f"{key} must be a bool, got {v!r}")
-        self.bid_actions = _check_bid_actions(bid_actions)
+        if net is None and card_net is None:
+            raise ValueError("a NetworkPolicy needs a policy network or a card-value network")
+        modes = {which: contract_mode_of_size(n.obs_size) for which, n in
+                 (("policy", net), ("card-value", card_net), ("bid-value", bid_net)) if n is not None}
+        if len(set(modes.values())) > 1 or None in modes.values():
+            raise ValueError(f"the networks must read the observation of one contract mode (classic {OBS_SIZE} or "
+                             f"coinche {COINCHE_OBS_SIZE} floats), got {modes}")
+        self.contract_mode: str = next(iter(modes.values()))
+        coinche = self.contract_mode == "coinche"
+        self._bid_range = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
+        self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
+                                              self._bid_range)
         self.net, self.meta, self.name = net, meta or {}, name
         self.card_net = card_net
         self.suit_average = suit_average
         self.bid_net = bid_net
         self.bid_suit_average = bid_suit_average
         self.policy_suit_average = policy_suit_average
+        self.card_unit, self.bid_unit = float(card_unit), float(bid_unit)
         self.deterministic = deterministic
         self.rng = random.Random(seed)
-        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.obs_size = CONTRACT_MODE_OBS_SIZE[self.contract_mode]
+        self._obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._rules_ok = None  # the last rules check_rules accepted
 
     @classmethod
     def from_path(cls, path: str | os.PathLike, **kwargs) -> "NetworkPolicy":
         """Load a model folder (see ``load_model``), and its ``cards/`` card-value and
         ``bids/`` bid-value networks when it has them, played as its ``meta.json`` says
         (``value_net_kwargs``: ``policy_suit_average`` too); ``kwargs`` override those;
-        raises ``CheckpointError``."""
+        raises ``CheckpointError``. A folder of value networks only (``meta.json`` kind
+        ``VALUE_POLICY_KIND``, no ``model.safetensors``) loads with ``net=None``; its
+        networks must be of the contract mode its ``meta.json`` records."""
+        folder = _model_folder(path)
+        if not (folder / "model.safetensors").exists() and _is_value_policy(folder):
+            meta = read_json(folder / "meta.json", MAX_META_BYTES)
+            mode = meta.get("contract_mode")
+            if mode not in CONTRACT_MODE_OBS_SIZE:
+                raise CheckpointError(f"{folder / 'meta.json'}: contract_mode must be one of "
+                                      f"{sorted(CONTRACT_MODE_OBS_SIZE)}, got {mode!r}")
+            _meta_mode(meta, meta.get("obs_size"), folder / "meta.json")
+            values = value_net_kwargs(path, meta, contract_mode=mode)
+            if "card_net" not in values:
+                raise CheckpointError(f"{folder}: a folder of value networks only needs its card-value network "
+                                      f"({CARDS_SUBDIR}/)")
+            kwargs.setdefault("name", str(path))
+            return cls(None, meta, **(values | kwargs))
         net, meta = load_model(path)
         if meta.get("kind") in (CARD_VALUES_KIND, BID_VALUES_KIND):
             sub = CARDS_SUBDIR if meta["kind"] == CARD_VALUES_KIND else BIDS_SUBDIR
             raise CheckpointError(f"{path}: a {_VALUE_NET_NAMES[meta['kind']]} network, not a policy; load the model "
                                   f"folder that holds it in {sub}/")
         kwargs.setdefault("name", str(path))
-        return cls(net, meta, **(value_net_kwargs(path, meta) | kwargs))
+        mode = contract_mode_of_size(net.obs_size)
+        return cls(net, meta, **(value_net_kwargs(path, meta, contract_mode=mode) | kwargs))
+
+    def check_rules(self, rules) -> None:
+        """Raise ``RulesMismatchError`` unless this policy's networks can play under
+        ``rules``: the same contract mode (classic / coinche: the observation they read)
+        and the action table of ``NUM_ACTIONS`` ids (coinche rules with a générale or bids
+        above 160 use 412 ids, ``actions.num_actions``, which no network here has)."""
+        if rules is self._rules_ok:
+            return
+        from belote_env.actions import num_actions
+
+        mode = getattr(rules, "contract_mode", "classic")
+        if mode != self.contract_mode:
+            hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
+            raise RulesMismatchError(
+                f"{self.name}: a {self.contract_mode} model (its networks read the {self.contract_mode} observation "
+                f"of {self.obs_size} floats) cannot play {mode} rules (observation of "
+                f"{CONTRACT_MODE_OBS_SIZE.get(mode, '?')} floats): load a {mode} model{hint}")
+        n = num_actions(rules)
+        if n != NUM_ACTIONS:
+            raise RulesMismatchError(
+                f"{self.name}: its networks have the {NUM_ACTIONS} action ids; these {mode} rules use {n} "
+                f"(generale={rules.generale}, max_numeric_bid={rules.max_numeric_bid}: extended bid ids 112..411), "
+                f"which it was never trained on: play it with generale false and max_numeric_bid 160")
+        self._rules_ok = rules
+
+    def _encode(self, info: InfoSet) -> np.ndarray:
+        self.check_rules(info.rules)
+        return encode_infoset(info, self._obs)
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
@@ -498,11 +673,16 @@ class NetworkPolicy:
         the most probable) and announcing belote gets 0 (``act`` announces through
         ``with_belote``): what a search on top of the policy (``hard+search``) or a belief
         modelling it reads. Elsewhere the policy network's softmax over the legal actions
-        (averaged over the suit renamings with ``policy_suit_average``)."""
+        (averaged over the suit renamings with ``policy_suit_average``); without a policy
+        network, 1 for ``rule_action``'s action."""
+        self.check_rules(info.rules)
         if self.card_net is not None and is_card_decision(info):
-            return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions)
+            return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions, self.card_unit)
         if self._bids_by_value(info):
-            return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions)
+            return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions, self.bid_unit)
+        if self.net is None:
+            a = self.rule_action(info)
+            return {b: float(b == a) for b in info.legal_actions}
         logits = self.policy_logits(info)
         legal = list(info.legal_actions)
         p = torch.softmax(logits[legal], dim=0).tolist()
@@ -513,38 +693,49 @@ class NetworkPolicy:
         """The policy network's logits for ``info``, float32 ``(NUM_ACTIONS,)``; with
         ``policy_suit_average`` their mean over the 24 suit renamings, each renaming's
         outputs mapped back to the deal's action ids (``action_permutation_table``): up to
-        a constant, the mean of the renamings' log-probabilities."""
-        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        a constant, the mean of the renamings' log-probabilities. ``ValueError`` without a
+        policy network."""
+        if self.net is None:
+            raise ValueError(f"{self.name}: no policy network (value networks only)")
+        obs = torch.from_numpy(self._encode(info))
         if not self.policy_suit_average:
             return self.net.logits(obs.unsqueeze(0))[0]
-        po, _ = suit_permutation_tables()
+        po, _ = suit_permutation_tables(self.obs_size)
         out = self.net.logits(obs[po])
         return torch.empty_like(out).scatter_(1, action_permutation_table(), out).mean(0)
 
     @torch.inference_mode()
     def card_values(self, info: InfoSet) -> dict[int, float]:
-        """The card-value network's value of each legal card: a point difference / 162 for
-        the seat's team, trained on values centred per decision, so only the differences
-        between cards are meaningful. Raises ``ValueError`` if the policy has no card-value
-        network."""
+        """The card-value network's value of each legal card: a point difference /
+        ``card_unit`` (162 classic, 500 coinche) for the seat's team, trained on values
+        centred per decision, so only the differences between cards are meaningful.
+        Raises ``ValueError`` if the policy has no card-value network."""
         if self.card_net is None:
             raise ValueError(f"{self.name}: no card-value network")
         out = self._value_outputs(info, self.card_net, self.suit_average, 0, suit_permutation_tables()[1])
         return {a: out[a] for a in info.legal_actions if a < NUM_CARDS}
 
     def _bids_by_value(self, info: InfoSet) -> bool:
-        return (self.bid_net is not None and is_bid_decision(info)
-                and all(a in self.bid_actions for a in info.legal_actions))
+        if self.bid_net is None:
+            return False
+        if self.contract_mode == "coinche":
+            return is_coinche_bid_decision(info) and any(a in self.bid_actions for a in info.legal_actions)
+        return is_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions)
 
     @torch.inference_mode()
     def bid_values(self, info: InfoSet) -> dict[int, float]:
-        """The bid-value network's value of each legal bid (ids 32..39): the deal's point
-        difference / 162 for the seat's team, trained on values centred per decision (only
+        """The bid-value network's value of each legal bid it was trained on (classic ids
+        32..39; coinche ids of ``bid_actions`` among 32..101): the deal's point difference
+        / ``bid_unit`` for the seat's team, trained on values centred per decision (only
         the differences between bids are meaningful). Raises ``ValueError`` if the policy
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
-        out = self._value_outputs(info, self.bid_net, self.bid_suit_average, _FIRST_BID, bid_permutation_table())
+        coinche = self.contract_mode == "coinche"
+        table = coinche_bid_permutation_table() if coinche else bid_permutation_table()
+        out = self._value_outputs(info, self.bid_net, self.bid_suit_average, _FIRST_BID, table)
+        if coinche:
+            return {a: out[a - _FIRST_BID] for a in info.legal_actions if a in self.bid_actions}
         return {a: out[a - _FIRST_BID] for a in info.legal_actions}
 
     def _value_outputs(self, info: InfoSet, net: BeloteNet, average: bool, first: int,
@@ -552,16 +743,41 @@ class NetworkPolicy:
         """Outputs ``first .. first + table.shape[1] - 1`` of a value network for ``info``,
         averaged over the 24 suit renamings when ``average`` (``table``: how each renaming
         permutes those outputs, ``suit_permutation_tables`` / ``bid_permutation_table``)."""
-        obs = torch.from_numpy(encode_infoset(info, self._obs))
+        obs = torch.from_numpy(self._encode(info))
         width = table.shape[1]
         if not average:
             return net.logits(obs.unsqueeze(0))[0, first:first + width].tolist()
-        po, _ = suit_permutation_tables()
+        po, _ = suit_permutation_tables(self.obs_size)
         out = net.logits(obs[po])[:, first:first + width]
         # row p values the renamed deal: output j of row p is output table[p, j] of the deal
         return torch.empty_like(out).scatter_(1, table, out).mean(0).tolist()
 
+    def rule_action(self, info: InfoSet) -> int:
+        """The fixed rule a policy without a policy network (``net=None``) follows where its
+        value networks do not decide (``act``): a card decision the card-value network
+        does not take (e.g. declining belote is legal too, ``belote: optional``) plays its
+        best legal card (with the belote announcement, ``with_belote``); otherwise
+        announce: ``DECLARE`` (declarations, RULES.md §6) or ``ANNOUNCE_BELOTE`` when
+        legal; otherwise the bid-value network's best trained bid when one is legal;
+        otherwise the lowest legal id."""
+        legal = info.legal_actions
+        cards = [a for a in legal if a < NUM_CARDS]
+        if DECLARE in legal:
+            return DECLARE
+        if cards and self.card_net is not None:
+            v = self.card_values(info)
+            return with_belote(info, max(v, key=lambda a: (v[a], -a)))
+        if ANNOUNCE_BELOTE in legal:
+            return ANNOUNCE_BELOTE
+        if self.bid_net is not None and any(a in self.bid_actions for a in legal) and (
+                self.contract_mode == "coinche" or all(a in BID_ACTIONS for a in legal)):
+            v = self.bid_values(info)
+            if v:
+                return max(v, key=lambda a: (v[a], -a))
+        return min(legal)
+
     def act(self, info: InfoSet) -> int:
+        self.check_rules(info.rules)
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -571,6 +787,8 @@ class NetworkPolicy:
         if self._bids_by_value(info):
             v = self.bid_values(info)
             return max(v, key=lambda a: (v[a], -a))
+        if self.net is None:
+            return self.rule_action(info)
         probs = self.action_probabilities(info)
         if self.deterministic:
             return max(legal, key=lambda a: (probs[a], -a))
@@ -613,6 +831,16 @@ class NetworkPolicy:
 
         mask = np.asarray(batch.mask) != 0
         m = len(mask)
+        if self.contract_mode != "classic" or self.net is None:
+            # coinche / value networks only: each row decided by act on its InfoSet (the same decisions)
+            if mask.ndim != 2:
+                raise ValueError(f"batch.mask must be 2-D, got {mask.shape}")
+            out = np.zeros(m, dtype=np.int64)
+            for i in range(m):
+                if mask[i].sum() == 0:
+                    raise ValueError(f"rows without a legal action: [{i}]")
+                out[i] = mask[i].argmax() if mask[i].sum() == 1 else self.act(batch.infoset(i))
+            return out
         if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
             raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
         out = np.zeros(m, dtype=np.int64)
@@ -625,6 +853,10 @@ class NetworkPolicy:
         todo = n_legal > 1
         if not todo.any():
             return out
+        obs_width = np.asarray(batch.obs).shape[-1]
+        if obs_width != OBS_SIZE:
+            raise RulesMismatchError(f"{self.name}: a classic model (observation of {OBS_SIZE} floats) got a batch of "
+                                     f"{obs_width}-float observations (coinche rules?): load a model of those rules")
         obs = np.asarray(batch.obs)
         if obs.shape != (m, OBS_SIZE):
             raise ValueError(f"batch.obs must be ({m}, {OBS_SIZE}), got {obs.shape}")
@@ -689,14 +921,16 @@ class NetworkPolicy:
         return out
 
 
-def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None) -> dict[str, Any]:
+def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None,
+                     contract_mode: str | None = None) -> dict[str, Any]:
     """The ``NetworkPolicy`` arguments a model folder asks for: ``policy_suit_average`` from
     its ``meta.json`` (``meta``: that file's contents when already read, else it is read
-    when it exists; ``policy_suit_average_of``), ``card_net`` / ``suit_average`` from its
-    ``cards/`` and ``bid_net`` / ``bid_suit_average`` / ``bid_actions`` from its
-    ``bids/``, for those it has (see ``load_card_net``, ``load_bid_net``; raises
-    ``CheckpointError`` as they do, and for a bad ``policy_suit_average`` or an
-    unreadable ``meta.json``)."""
+    when it exists; ``policy_suit_average_of``), ``card_net`` / ``suit_average`` /
+    ``card_unit`` from its ``cards/`` and ``bid_net`` / ``bid_suit_average`` /
+    ``bid_actions`` / ``bid_unit`` from its ``bids/``, for those it has (see
+    ``load_card_net``, ``load_bid_net``; raises ``CheckpointError`` as they do, and for a
+    bad ``policy_suit_average`` or an unreadable ``meta.json``). ``contract_mode``: the
+    mode the value networks must be of (``RulesMismatchError`` otherwise; ``None``: any)."""
     kw: dict[str, Any] = {}
     meta_path = _model_folder(folder) / "meta.json"
     if meta is None and meta_path.is_file():
@@ -706,13 +940,27 @@ def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None) -> dic
             raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
     if isinstance(meta, dict):
         kw["policy_suit_average"] = policy_suit_average_of(meta, meta_path)
-    card = load_card_net(folder)
+    card = _load_value_net(folder, CARDS_SUBDIR, CARD_VALUES_KIND, contract_mode)
     if card is not None:
-        kw.update(card_net=card[0], suit_average=card[1])
-    bid = load_bid_net(folder)
+        kw.update(card_net=card[0], suit_average=card[1], card_unit=_value_unit_of(card[2], folder, CARDS_SUBDIR))
+    bid = load_bid_net(folder, contract_mode)
     if bid is not None:
-        kw.update(bid_net=bid[0], bid_suit_average=bid[1], bid_actions=bid[2])
+        kw.update(bid_net=bid[0], bid_suit_average=bid[1], bid_actions=bid[2],
+                  bid_unit=_value_unit_of(_bid_meta(folder), folder, BIDS_SUBDIR))
     return kw
+
+
+def _bid_meta(folder) -> dict:
+    return read_json(_model_folder(folder) / BIDS_SUBDIR / "meta.json", MAX_META_BYTES)
+
+
+def _value_unit_of(meta: dict, folder, sub: str) -> float:
+    """A value network's ``value_unit`` (``meta.json``; absent in classic networks saved
+    before coinche: 162), a number > 0 (``CheckpointError`` otherwise)."""
+    v = meta.get("value_unit", 162.0)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+        raise CheckpointError(f"{_model_folder(folder) / sub / 'meta.json'}: value_unit must be a number > 0, got {v!r}")
+    return float(v)
 
 
 def policy_suit_average_of(meta: dict, where: str | os.PathLike = "meta.json") -> bool:
@@ -725,57 +973,61 @@ def policy_suit_average_of(meta: dict, where: str | os.PathLike = "meta.json") -
     return v
 
 
-def _softmax(values: dict[int, float], temperature: float, legal) -> dict[int, float]:
-    """Probabilities of the legal actions from values in units of 162 points at a
+def _softmax(values: dict[int, float], temperature: float, legal, unit: float = 162.0) -> dict[int, float]:
+    """Probabilities of the legal actions from values in units of ``unit`` points at a
     temperature in points (a legal action without a value gets 0)."""
     top = max(values.values())
-    w = {a: float(np.exp((x - top) * 162.0 / temperature)) for a, x in values.items()}
+    w = {a: float(np.exp((x - top) * unit / temperature)) for a, x in values.items()}
     z = sum(w.values())
     return {a: w.get(a, 0.0) / z for a in legal}
 
 
-def load_card_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool] | None:
+def load_card_net(folder: str | os.PathLike, contract_mode: str | None = None) -> tuple[BeloteNet, bool] | None:
     """The card-value network in ``folder/cards/`` and whether it is averaged over suit
     renamings (its ``meta.json`` keys: ``kind`` = ``"card_values"``, ``suit_average`` a
     bool); ``None`` when nothing named ``cards`` exists there. Raises ``CheckpointError``
-    like ``load_model``, for a ``cards`` that is not a folder (a file, a dangling link),
-    and for a missing or wrong ``kind`` or ``suit_average``."""
-    found = _load_value_net(folder, CARDS_SUBDIR, CARD_VALUES_KIND)
+    like ``load_model`` (``contract_mode`` as there), for a ``cards`` that is not a folder
+    (a file, a dangling link), and for a missing or wrong ``kind`` or ``suit_average``."""
+    found = _load_value_net(folder, CARDS_SUBDIR, CARD_VALUES_KIND, contract_mode)
     return None if found is None else found[:2]
 
 
-def load_bid_net(folder: str | os.PathLike) -> tuple[BeloteNet, bool, tuple[int, ...]] | None:
+def load_bid_net(folder: str | os.PathLike,
+                 contract_mode: str | None = None) -> tuple[BeloteNet, bool, tuple[int, ...]] | None:
     """The bid-value network in ``folder/bids/`` (``kind`` = ``"bid_values"``), whether it
     is averaged over suit renamings, and the bid ids it was trained on (``meta.json`` key
-    ``bid_actions``, ids in 32..39); ``None`` when nothing named ``bids`` exists there.
-    Raises ``CheckpointError`` as ``load_card_net`` does, and for missing or bad
-    ``bid_actions``."""
-    found = _load_value_net(folder, BIDS_SUBDIR, BID_VALUES_KIND)
+    ``bid_actions``: ids in 32..39 for a classic network, in 32..101 for a coinche one);
+    ``None`` when nothing named ``bids`` exists there. Raises ``CheckpointError`` as
+    ``load_card_net`` does, and for missing or bad ``bid_actions``."""
+    found = _load_value_net(folder, BIDS_SUBDIR, BID_VALUES_KIND, contract_mode)
     if found is None:
         return None
     net, avg, meta = found
+    allowed = COINCHE_BID_ACTIONS if contract_mode_of_size(net.obs_size) == "coinche" else BID_ACTIONS
     try:
-        actions = _check_bid_actions(meta.get("bid_actions"))
+        actions = _check_bid_actions(meta.get("bid_actions"), allowed)
     except ValueError as e:
         raise CheckpointError(f"{_model_folder(folder) / BIDS_SUBDIR / 'meta.json'}: {e}") from None
     return net, avg, actions
 
 
-def _check_bid_actions(actions) -> tuple[int, ...]:
+def _check_bid_actions(actions, allowed=BID_ACTIONS) -> tuple[int, ...]:
     if (isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__")
-            or not all(type(a) is int and a in BID_ACTIONS for a in actions) or not list(actions)):
-        raise ValueError(f"bid_actions must be a non-empty list of bid ids in 32..39, got {actions!r}")
+            or not all(type(a) is int and a in allowed for a in actions) or not list(actions)):
+        raise ValueError(f"bid_actions must be a non-empty list of bid ids in {allowed[0]}..{allowed[-1]}, "
+                         f"got {actions!r}")
     return tuple(sorted(set(actions)))
 
 
-def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str) -> tuple[BeloteNet, bool, dict] | None:
+def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
+                    contract_mode: str | None = None) -> tuple[BeloteNet, bool, dict] | None:
     folder = _model_folder(folder)
     sub = folder / subdir
     if not sub.exists() and not sub.is_symlink():
         return None
     if not sub.is_dir():
         raise CheckpointError(f"{sub}: expected a folder holding a {_VALUE_NET_NAMES[kind]} network")
-    net, meta = load_model(sub)
+    net, meta = load_model(sub, contract_mode)
     if meta.get("kind") != kind:
         raise CheckpointError(f"{sub / 'meta.json'}: kind must be {kind!r}, got {meta.get('kind')!r}")
     avg = meta.get("suit_average")

@@ -23,7 +23,8 @@ def _expert(seed: int | None = None) -> Policy:
     return expert_policy(seed)
 
 
-#: Built-in tiers: name -> factory(seed) (RULES.md §12).
+#: Built-in tiers: name -> factory(seed) (RULES.md §12). ``hard`` plays the model of the
+#: rules' contract mode (classic or coinche, ``policies.hard.HardPolicy.for_rules``).
 TIERS: dict[str, Callable[[int | None], Policy]] = {
     "random": RandomPolicy,
     "easy": EasyPolicy,
@@ -185,6 +186,12 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
     is not passed to it: duplicate matches reseed a ``random.Random`` kept as the policy's
     ``rng`` attribute for every pair and side, as they do for the tiers, so keep the
     policy's random numbers there.
+
+    ``"hard"`` plays the hard model of the rules' contract mode (``policies.hard``): the
+    classic model (``policies/models/hard``) under classic rules, the coinche one
+    (``policies/models/hard_coinche``, loaded on the first coinche information set) under
+    coinche rules. A model folder plays the contract mode it was made for; other rules
+    raise ``policies.network.RulesMismatchError`` at its first decision.
 
     Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
     cannot be imported, is not callable or returns no policy (``load_factory``), and

@@ -18,6 +18,23 @@ when fitting bids), if it has one, is copied as is; an ``--out`` that already ho
 another one is refused (it would be replaced). Prints the data size, the fit's
 figures per epoch and the wall times.
 
+**Coinche** (``--rules coinche``, or any coinche preset / YAML): the data deals are played
+under those rules (default ``--behaviour normal``), the observations are the coinche ones
+(``COINCHE_OBS_SIZE``), the values are coinche deal score differences in units of 500
+points (``training.oracle.value_unit``), the bid network values ids 32..101 (pass, the
+bids, coinche, surcoinche; ``training.oracle.coinche_rollout_candidates`` are played out),
+and ``--bidder`` defaults to none: the folder holds the value networks only (``meta.json``
+of kind ``value_policy``, no ``model.safetensors``); give a coinche model folder as
+``--bidder`` to copy its other value network. ``--resume`` keeps the chunks already in
+``--out`` (a killed run restarted with the same arguments labels only the missing ones).
+The shipped coinche model (``policies/models/hard_coinche``) was made so
+(docs/experiments/hard_coinche.md):
+
+    python scripts/train_oracle.py --rules coinche --deals 16000 --chunks 32 --seed 1000 --workers 2 \
+        --out runs/coinche_oracle --resume
+    python scripts/train_oracle.py --rules coinche --target bids --deals 8000 --chunks 16 --seed 2000 \
+        --workers 2 --bidder runs/coinche_oracle --out runs/coinche_bids --resume
+
 The shipped card network (``policies/models/hard/cards``) was fitted on three rounds of
 data: 39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
 --chunks 10 --deals 50000 --behaviour normal <first oracle hard>``: the model folder
@@ -43,55 +60,64 @@ import numpy as np
 
 
 def _generate(args) -> str:
-    target, deals, seed, behaviour, epsilon, path = args
+    target, deals, seed, behaviour, epsilon, path, rules = args
     import torch
 
-    from belote_env import Rules
     from belote_env.atomic import atomic_write_bytes
     from training.oracle import generate_bid_data, generate_oracle_data
 
     torch.set_num_threads(1)
     if target == "bids":
-        data = generate_bid_data(deals, seed, Rules(), behaviour=behaviour)
+        data = generate_bid_data(deals, seed, rules, behaviour=behaviour)
     else:
-        data = generate_oracle_data(deals, seed, Rules(), behaviour=behaviour, epsilon=epsilon)
+        data = generate_oracle_data(deals, seed, rules, behaviour=behaviour, epsilon=epsilon)
     buf = io.BytesIO()
     np.savez(buf, **data)
     atomic_write_bytes(path, buf.getvalue())
     return path
 
 
-def _load_part(path: str, target: str = "cards") -> dict[str, np.ndarray]:
+def _load_part(path: str, target: str = "cards", coinche: bool = False) -> dict[str, np.ndarray]:
     """The obs, mask and q arrays of one data file; ``ValueError`` naming the file if it
     is not such an .npz or its arrays have the wrong shapes (32 card columns, or 8 bid
-    columns for ``target`` ``"bids"``)."""
-    from belote_env.observation import OBS_SIZE
+    columns for ``target`` ``"bids"``; ``coinche``: coinche observations of
+    ``COINCHE_OBS_SIZE`` and 70 bid columns, ids 32..101)."""
+    from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
 
     gen = "generate_bid_data" if target == "bids" else "generate_oracle_data"
     what = f"{path} is not {target} oracle data (an .npz of obs, mask, q from {gen})"
-    width, item = (8, "bid") if target == "bids" else (32, "card")
+    width, item = ((70 if coinche else 8), "bid") if target == "bids" else (32, "card")
+    size = COINCHE_OBS_SIZE if coinche else OBS_SIZE
     try:
         d = np.load(path)
         if not isinstance(d, np.lib.npyio.NpzFile):
             raise ValueError("not an .npz archive")
         with d:
             part = {k: d[k] for k in ("obs", "mask", "q")}
+            if target != "bids" and "points" in d.files:
+                part["points"] = d["points"]
     except (OSError, ValueError, KeyError, EOFError) as e:
         raise ValueError(f"{what}: {e}")
     n = len(part["q"])
-    want = {"obs": (n, OBS_SIZE), "mask": (n, width), "q": (n, width)}
+    want = {"obs": (n, size), "mask": (n, width), "q": (n, width)}
+    if "points" in part:
+        want["points"] = (n, width)
     bad = [f"{k} {part[k].shape} (want {want[k]})" for k in want if part[k].shape != want[k]]
     if bad:
         hint = ""
-        if part["q"].ndim == 2 and part["q"].shape[1] == 40 - width:
-            hint = f" ({'card' if width == 8 else 'bid'} data: use --target {'cards' if width == 8 else 'bids'})"
+        if part["obs"].ndim == 2 and part["obs"].shape[1] in (OBS_SIZE, COINCHE_OBS_SIZE) and part["obs"].shape[1] != size:
+            theirs = "coinche" if part["obs"].shape[1] == COINCHE_OBS_SIZE else "classic"
+            hint = f" ({theirs} data: give --rules of that mode)"
+        elif part["q"].ndim == 2 and part["q"].shape[1] == (32 if width != 32 else 70 if coinche else 8):
+            hint = f" ({'card' if width != 32 else 'bid'} data: use --target {'cards' if width != 32 else 'bids'})"
         raise ValueError(f"{path} has arrays of the wrong shape: {', '.join(bad)}{hint}")
     if part["mask"].dtype != np.bool_ or part["obs"].dtype.kind != "f" or part["q"].dtype.kind != "f":
         raise ValueError(f"{what}: dtypes obs {part['obs'].dtype}, mask {part['mask'].dtype}, q {part['q'].dtype} "
                          f"(want float, bool, float)")
     if n and not part["mask"].any(axis=1).all():
         raise ValueError(f"{path}: a decision without a legal {item} in its mask")
-    if not (np.isfinite(part["obs"]).all() and np.isfinite(part["q"]).all()):
+    if not (np.isfinite(part["obs"]).all() and np.isfinite(part["q"]).all()
+            and np.isfinite(part.get("points", 0.0)).all()):
         raise ValueError(f"{path}: obs or q holds values that are not finite")
     return part
 
@@ -107,26 +133,55 @@ def main() -> None:
     ap.add_argument("--chunks", type=int, default=None, help="data chunks (default: --workers)")
     ap.add_argument("--data", nargs="+", default=[],
                     help="more data files (data-*.npz or bid-data-*.npz of earlier runs) to fit on")
-    ap.add_argument("--behaviour", nargs="+", default=["normal", "hard"], help="policies playing the data deals")
+    ap.add_argument("--behaviour", nargs="+", default=None,
+                    help="policies playing the data deals (default: normal hard; coinche: normal)")
+    ap.add_argument("--rules", default=None,
+                    help="rules preset or YAML of the data deals (default: Rules(), the classic game); a coinche "
+                         "preset (e.g. coinche) trains the coinche networks (coinche observation, bids 32..101)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the chunks of this run already written in --out (same --seed, --chunks, --deals): "
+                         "only the missing ones are generated")
     ap.add_argument("--epsilon", type=float, default=None,
                     help="rate of random cards in the data deals (--target cards only; default 0.05)")
     ap.add_argument("--layers", type=int, nargs="+", default=None,
                     help="hidden layer sizes (default: 512 512 for cards, 256 256 for bids)")
     ap.add_argument("--epochs", type=int, default=None, help="epochs (default: 12 for cards, 10 for bids)")
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--point-weight", type=float, default=0.0,
+                    help="--target cards: fit the deal-score labels plus this weight x the solver's trick-point "
+                         "differences (a tie-break where the score is flat, as coinche's below a contract; every data "
+                         "file must hold them: data written since the coinche pipeline)")
     ap.add_argument("--fit-seed", type=int, default=0, help="seed of the network's initial weights and batches")
     ap.add_argument("--no-augment", action="store_true",
                     help="fit without renaming suits (and play without averaging over renamings)")
-    ap.add_argument("--bidder", default=None, help="model folder whose network bids (default: shipped hard)")
+    ap.add_argument("--bidder", default=None,
+                    help="model folder whose other networks are copied (default: shipped hard; coinche: none, or a "
+                         "coinche model folder)")
     ap.add_argument("--out", required=True, help="model folder to write")
     ap.add_argument("--reuse-data", action="store_true",
                     help="fit on the data-*.npz (bids: bid-data-*.npz) already in --out")
     a = ap.parse_args()
+    from belote_env import Rules
+    from belote_env.config import RuleOptionError, load_rules
+
+    try:
+        rules = load_rules(a.rules) if a.rules is not None else Rules()
+    except RuleOptionError as e:
+        ap.error(f"--rules: {e}")
+    coinche = rules.contract_mode == "coinche"
+    if a.behaviour is None:
+        a.behaviour = ["normal"] if coinche else ["normal", "hard"]
+    if a.resume and a.reuse_data:
+        ap.error("--resume generates the missing chunks, --reuse-data none: give one of them")
     bids = a.target == "bids"
     if a.layers is None:
         a.layers = [256, 256] if bids else [512, 512]
     if a.epochs is None:
         a.epochs = 10 if bids else 12
+    if bids and a.point_weight:
+        ap.error("--point-weight is for --target cards")
+    if not (a.point_weight >= 0 and math.isfinite(a.point_weight)):
+        ap.error("--point-weight must be a finite number >= 0")
     if bids and a.epsilon is not None:
         ap.error("--epsilon is for --target cards (the bid data label every legal bid by rollouts)")
     if a.epsilon is None:
@@ -163,7 +218,8 @@ def main() -> None:
     from belote_env.atomic import atomic_write_bytes
     from policies.hard import HARD_MODEL_DIR
     from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, CARD_VALUES_KIND, CARDS_SUBDIR, BeloteNet,
-                                  CheckpointError, NetworkPolicy, save_model)
+                                  CheckpointError, NetworkPolicy, save_model, save_value_policy_meta)
+    from belote_env.observation import obs_size
     from policies.registry import check_policy_spec
     from training.oracle import fit_bid_values, fit_card_values
 
@@ -174,14 +230,16 @@ def main() -> None:
     try:
         for b in a.behaviour:
             check_policy_spec(b)
-        bidder = Path(a.bidder) if a.bidder else HARD_MODEL_DIR
-        if not bidder.is_dir():
-            raise ValueError(f"--bidder must be a model folder, got {str(bidder)!r}")
-        NetworkPolicy.from_path(bidder)  # fail early on a bad bidder folder, its cards/ and bids/ included
+        bidder = Path(a.bidder) if a.bidder else (None if coinche else HARD_MODEL_DIR)
+        if bidder is not None:
+            if not bidder.is_dir():
+                raise ValueError(f"--bidder must be a model folder, got {str(bidder)!r}")
+            # fail early on a bad bidder folder (its cards/ and bids/ included) or one of the other contract mode
+            NetworkPolicy.from_path(bidder).check_rules(rules)
     except (ValueError, CheckpointError) as e:
         ap.error(str(e))
     out = Path(a.out)
-    if out.resolve() == bidder.resolve() or bidder.resolve() in out.resolve().parents:
+    if bidder is not None and (out.resolve() == bidder.resolve() or bidder.resolve() in out.resolve().parents):
         ap.error("--out must not be the --bidder folder or inside it")
     if out.exists() and not out.is_dir():
         ap.error(f"--out {str(out)!r} exists and is not a folder")
@@ -189,7 +247,7 @@ def main() -> None:
         if (out / sub).is_symlink() or ((out / sub).exists() and not (out / sub).is_dir()):
             ap.error(f"--out: {str(out / sub)!r} is a link or not a folder; give an --out without it")
     mine = out / other
-    if mine.exists() and not ((bidder / other).is_dir() and all(
+    if mine.exists() and not (bidder is not None and (bidder / other).is_dir() and all(
             (mine / f).is_file() and (mine / f).read_bytes() == (bidder / other / f).read_bytes()
             for f in ("model.safetensors", "meta.json"))):
         ap.error(f"--out already holds a {other}/ network that is not --bidder's (it would be replaced): give "
@@ -203,7 +261,7 @@ def main() -> None:
         ap.error(f"--reuse-data: no {prefix}*.npz in {out}")
     reused = a.reuse_data
     try:
-        more = [_load_part(p, a.target) for p in a.data]  # checked before any work or output
+        more = [_load_part(p, a.target, coinche) for p in a.data]  # checked before any work or output
     except ValueError as e:
         ap.error(str(e))
     if not reused and a.deals == 0 and sum(len(m["q"]) for m in more) < 2:
@@ -213,17 +271,30 @@ def main() -> None:
         paths = []
     elif not reused:
         jobs = [(a.target, a.deals // chunks + (j < a.deals % chunks), a.seed + j, tuple(a.behaviour), a.epsilon,
-                 str(out / f"{prefix}{a.seed + j}.npz")) for j in range(chunks)]
+                 str(out / f"{prefix}{a.seed + j}.npz"), rules) for j in range(chunks)]
+        done = [j[5] for j in jobs if a.resume and Path(j[5]).is_file()]
+        if done:
+            print(f"--resume: {len(done)} of {chunks} chunks already in {out}", flush=True)
+        todo = [j for j in jobs if j[5] not in done]
         from training.evaluate import exit_with_parent
 
         with ProcessPoolExecutor(a.workers, initializer=exit_with_parent, initargs=(os.getpid(),)) as ex:
-            paths = list(ex.map(_generate, jobs))
+            for path in ex.map(_generate, todo):
+                print(f"wrote {path} ({time.time() - t0:.0f} s)", flush=True)
+        paths = [j[5] for j in jobs]
     try:
-        parts = [_load_part(p, a.target) for p in paths] + more
+        parts = [_load_part(p, a.target, coinche) for p in paths] + more
     except ValueError as e:
         ap.error(str(e))
     del more
-    data = {k: np.concatenate([d[k] for d in parts]) for k in ("obs", "mask", "q")}
+    keys = ("obs", "mask", "q")
+    if a.point_weight:
+        missing = [p for p, d in zip(paths + list(a.data), parts) if "points" not in d]
+        if missing:
+            ap.error(f"--point-weight needs the trick-point labels ('points'), missing in {', '.join(missing[:3])}"
+                     f"{' ...' if len(missing) > 3 else ''}")
+        keys += ("points",)
+    data = {k: np.concatenate([d[k] for d in parts]) for k in keys}
     del parts
     if len(data["q"]) < 2:
         ap.error(f"only {len(data['q'])} {item} decisions to fit (at least 2; every deal passed out?): give more --deals "
@@ -232,29 +303,38 @@ def main() -> None:
     print(f"data: {len(data['q'])} {item} decisions from {len(paths) + len(a.data)} files, {t_data:.0f} s", flush=True)
 
     torch.manual_seed(a.fit_seed)
-    net = BeloteNet(pi=a.layers, vf=[8])
-    fit = (fit_bid_values if bids else fit_card_values)(net, data, epochs=a.epochs, lr=a.lr, seed=a.fit_seed, progress=True, augment=not a.no_augment)
+    net = BeloteNet(obs_size=obs_size(rules), pi=a.layers, vf=[8])
+    fit_kw = {} if bids else {"point_weight": a.point_weight}
+    fit = (fit_bid_values if bids else fit_card_values)(net, data, epochs=a.epochs, lr=a.lr, seed=a.fit_seed,
+                                                        progress=True, augment=not a.no_augment, **fit_kw)
     last = fit["history"][-1]
     if not (math.isfinite(last["train_loss"]) and math.isfinite(last["valid_loss"])
             and all(torch.isfinite(t).all() for t in net.state_dict().values())):
         raise SystemExit(f"train_oracle.py: the fit diverged (losses {last['train_loss']}, {last['valid_loss']}); "
                          f"nothing written to {out}/{subdir}: try a smaller --lr")
-    atomic_write_bytes(out / "model.safetensors", (bidder / "model.safetensors").read_bytes())
-    bid_meta = json.loads((bidder / "meta.json").read_text())
-    bid_meta["note"] = ("the policy network of " + str(bidder.resolve()) + "; its figures (evaluation) are that "
-                        "network's own, card play included; cards/ and bids/, when present, play this folder's "
-                        "cards and make its classic bids")
-    atomic_write_bytes(out / "meta.json", json.dumps(bid_meta, indent=2, sort_keys=True).encode())
+    if bidder is not None and (bidder / "model.safetensors").is_file():  # the bidder's policy network
+        atomic_write_bytes(out / "model.safetensors", (bidder / "model.safetensors").read_bytes())
+        bid_meta = json.loads((bidder / "meta.json").read_text())
+        bid_meta["note"] = ("the policy network of " + str(bidder.resolve()) + "; its figures (evaluation) are that "
+                            "network's own, card play included; cards/ and bids/, when present, play this folder's "
+                            "cards and make its bids")
+        atomic_write_bytes(out / "meta.json", json.dumps(bid_meta, indent=2, sort_keys=True).encode())
+    else:  # no policy network: the value networks play, the other decisions follow a fixed rule
+        if (out / "model.safetensors").exists():
+            (out / "model.safetensors").unlink()
+        save_value_policy_meta(out, rules, {"note": "value networks only (cards/, bids/); see policies/network.py "
+                                                    "NetworkPolicy for the rule of the other decisions"})
     shutil.rmtree(out / subdir, ignore_errors=True)
     shutil.rmtree(out / other, ignore_errors=True)
-    if (bidder / other).is_dir():  # the bidder's other value network, copied file by file, atomically
+    if bidder is not None and (bidder / other).is_dir():  # the bidder's other value network, copied atomically
         (out / other).mkdir()
         for f in ("model.safetensors", "meta.json"):
             atomic_write_bytes(out / other / f, (bidder / other / f).read_bytes())
     figures = {"target": a.target, "decisions": len(data["q"]), "data_seconds": round(t_data),
-               "rules": "default (Rules())",
+               "rules": a.rules if a.rules is not None else "default (Rules())",
+               "value_unit": fit["value_unit"],
                "fit": {"hidden": a.layers, "epochs": a.epochs, "lr": a.lr, "augment": not a.no_augment,
-                       "seed": a.fit_seed},
+                       "seed": a.fit_seed, **({} if bids else {"point_weight": a.point_weight})},
                "final": last}
     if reused:
         figures["data"] = f"reused {len(paths)} data files of --out: {', '.join(Path(p).name for p in paths)}"
@@ -263,7 +343,8 @@ def main() -> None:
                        data=f"{chunks} chunks, seeds {a.seed}..{a.seed + chunks - 1}")
     if a.data:
         figures["more_data"] = [str(Path(f).resolve()) for f in a.data]
-    extra = {"kind": BID_VALUES_KIND if bids else CARD_VALUES_KIND, "oracle": figures, "suit_average": not a.no_augment}
+    extra = {"kind": BID_VALUES_KIND if bids else CARD_VALUES_KIND, "oracle": figures, "suit_average": not a.no_augment,
+             "value_unit": fit["value_unit"], "rules": rules.to_dict()}
     if bids:
         extra["bid_actions"] = fit["bid_actions"]
     save_model(out / subdir, net.state_dict(), net.config, extra)

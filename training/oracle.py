@@ -42,7 +42,7 @@ from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, is_card, is_coinche_bid
 from belote_env.driver import finish_deal, reward_scale
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size
-from belote_env.scoring import belote_points, deal_difference, declaration_points
+from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
@@ -72,11 +72,16 @@ def _unit_of_obs(width: int) -> float:
     return float(reward_scale(Rules(contract_mode="coinche"))) if width == COINCHE_OBS_SIZE else SCALE
 
 
-def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False) -> dict[int, float]:
+def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False,
+                       points: dict[int, float] | None = None) -> dict[int, float]:
     """Each legal card's deal point difference for the team of the seat to play, with every
-    hand known and perfect play afterwards (points, RULES.md §7). ``state`` must be in card
-    play with the seat to play holding more than one legal card. ``same_deal``: the
-    previous call was on an earlier position of this deal (``Solver.card_values``)."""
+    hand known and perfect play afterwards (points, RULES.md §7; coinche: the deal scored
+    against ``state.contract`` by ``score_coinche_deal``, through ``deal_difference``).
+    ``state`` must be in card play with the seat to play holding more than one legal card.
+    ``same_deal``: the previous call was on an earlier position of this deal
+    (``Solver.card_values``). ``points``: a dict that receives each card's *trick-point*
+    difference for that team (the solver's exact trick points, dix de der included, ours
+    less theirs: 2 x ours - 162), before any scoring."""
     info = state.information_set(state.current)
     k, taker = state.denomination, state.taker
     taker_team, my_team = team_of(taker), team_of(state.current)
@@ -85,6 +90,9 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     bel = belote_points(info, hands, k)
     decl = declaration_points(info, hands, k, eldest_of(state.dealer), bool(info.tricks))
     base = info.card_points[taker_team]
+    if points is not None:
+        sign = 1 if my_team == taker_team else -1
+        points.update({c: float(sign * (2 * (base + v) - TOTAL_POINTS)) for c, v in vals.items()})
     return {c: float(deal_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
 
@@ -124,12 +132,14 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
             labelled decision (``is_card_decision``: several legal cards, no declaring).
         progress: show a progress bar (tqdm).
     Returns:
-        ``{"obs": float16 (N, obs_size(rules)), "mask": bool (N, 32), "q": float32 (N, 32)}``:
-        ``q`` holds the legal cards' values / ``value_unit(rules)`` (162 classic; 500 in
-        coinche, where a value is the coinche deal score difference of the solver's exact
-        points under ``info.contract``, ``scoring.score_coinche_deal`` through
-        ``deal_difference``), 0 where ``mask`` is False. N is 0 when no deal had a
-        labelled decision (all passed out).
+        ``{"obs": float16 (N, obs_size(rules)), "mask": bool (N, 32), "q": float32 (N, 32),
+        "points": float32 (N, 32)}``: ``q`` holds the legal cards' values /
+        ``value_unit(rules)`` (162 classic; 500 in coinche, where a value is the coinche
+        deal score difference of the solver's exact points under ``info.contract``,
+        ``scoring.score_coinche_deal`` through ``deal_difference``), ``points`` their
+        trick-point differences (ours less theirs, ``oracle_card_values``) in the same
+        unit, 0 where ``mask`` is False. N is 0 when no deal had a labelled decision (all
+        passed out).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
@@ -139,7 +149,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
     solver = Solver()
-    obs, masks, qs = [], [], []
+    obs, masks, qs, ps = [], [], [], []
     width, unit = obs_size(rules), value_unit(rules)
     buf = np.zeros(width, dtype=np.float32)
     for d in it:
@@ -151,17 +161,21 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
             nonlocal same
             if is_card_decision(info):
                 cards = [a for a in info.legal_actions if is_card(a)]
-                q = oracle_card_values(st, solver, same)
+                pts: dict[int, float] = {}
+                q = oracle_card_values(st, solver, same, pts)
                 same = True
                 encode_infoset(info, buf)
                 obs.append(buf.astype(np.float16))
                 m = np.zeros(32, dtype=bool)
                 row = np.zeros(32, dtype=np.float32)
+                prow = np.zeros(32, dtype=np.float32)
                 for c, v in q.items():
                     m[c] = True
                     row[c] = v / unit
+                    prow[c] = pts[c] / unit
                 masks.append(m)
                 qs.append(row)
+                ps.append(prow)
                 if rng.random() < epsilon:
                     return with_belote(info, cards[rng.randrange(len(cards))])
             return policy.act(info)
@@ -169,8 +183,8 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         finish_deal(st, seat_pol, label)
     if not qs:  # every deal passed out, or no decision with a choice
         return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, 32), bool),
-                "q": np.zeros((0, 32), np.float32)}
-    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+                "q": np.zeros((0, 32), np.float32), "points": np.zeros((0, 32), np.float32)}
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs), "points": np.stack(ps)}
 
 
 def _deal_difference(st: GameState, team: int) -> int:
@@ -289,7 +303,7 @@ def _applied(st: GameState, action: int) -> GameState:
 
 def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
                     seed: int = 0, valid: float = 0.05, progress: bool = False,
-                    augment: bool = False) -> dict[str, Any]:
+                    augment: bool = False, point_weight: float = 0.0) -> dict[str, Any]:
     """Fit ``net``'s action outputs 0..31 to ``data["q"]`` (``generate_oracle_data``):
     mean squared error over the legal cards of each decision's values *centred on their
     mean* (the network learns the differences between cards, not the deal's value), so
@@ -306,8 +320,24 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     With ``augment`` each training decision has its suits renamed by one of the 24
     permutations, drawn at random each time it is used (the rules do not depend on the
     suits' names, so every renaming is an equally valid example).
+
+    ``point_weight`` ``w`` > 0 fits ``q + w * points`` (``data["points"]``, the solver's
+    trick-point differences, ``generate_oracle_data``; ``ValueError`` if absent): the deal
+    score plus a tie-break on trick points. Under coinche scoring a deal's value is flat
+    in the trick points wherever the contract's fate is settled (a failed contract scores
+    162 + V whatever the takers made, COINCHE.md §9), so the exact labels of most card
+    decisions are all equal; against players who are not double-dummy perfect the points
+    still matter. The figures (``agree``, ``regret``) are measured on that target.
     """
-    return _fit_values(net, data, 0, "card", epochs, lr, batch, seed, valid, progress, augment)
+    if point_weight:
+        if isinstance(point_weight, bool) or not isinstance(point_weight, (int, float)) or not point_weight > 0:
+            raise ValueError(f"point_weight must be a number >= 0, got {point_weight!r}")
+        if "points" not in data:
+            raise ValueError("point_weight > 0 needs data['points'] (generate_oracle_data's trick-point labels)")
+        data = dict(data, q=data["q"] + np.float32(point_weight) * data["points"])
+    r = _fit_values(net, data, 0, "card", epochs, lr, batch, seed, valid, progress, augment)
+    r["point_weight"] = float(point_weight)
+    return r
 
 
 def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float = 1e-3, batch: int = 512,
