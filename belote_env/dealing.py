@@ -61,15 +61,21 @@ STOCK_SIZE = NUM_CARDS - TURNED_AT - 1
 TAKER_DRAWS, OTHERS_DRAW = 2, 3
 
 
-def _first_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
-    """Per seat, the deck indices of its first five cards when ``dealer`` deals."""
+def _packet_positions(dealer: int, packets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the deck indices it receives when ``dealer`` deals ``packets`` (each
+    packet to every seat from eldest round the table, then the next packet)."""
     pos: list[list[int]] = [[] for _ in SEATS]
     i = 0
-    for packet in PACKETS:
+    for packet in packets:
         for seat in seats_from(eldest_of(dealer)):
             pos[seat] += range(i, i + packet)
             i += packet
     return tuple(tuple(p) for p in pos)
+
+
+def _first_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the deck indices of its first five cards when ``dealer`` deals."""
+    return _packet_positions(dealer, PACKETS)
 
 
 def _stock_positions(dealer: int, taker: int) -> tuple[tuple[int, ...], ...]:
@@ -92,18 +98,8 @@ COINCHE_PACKETS = (3, 2, 3)
 HAND_SIZE = NUM_CARDS // NUM_SEATS
 
 
-def _all_positions(dealer: int) -> tuple[tuple[int, ...], ...]:
-    """Per seat, the deck indices of its eight cards in the coinche deal by ``dealer``."""
-    pos: list[list[int]] = [[] for _ in SEATS]
-    i = 0
-    for packet in COINCHE_PACKETS:
-        for seat in seats_from(eldest_of(dealer)):
-            pos[seat] += range(i, i + packet)
-            i += packet
-    return tuple(tuple(p) for p in pos)
-
-
-_ALL = tuple(_all_positions(d) for d in SEATS)
+#: per dealer, per seat, the deck indices of its eight cards in the coinche deal
+_ALL = tuple(_packet_positions(d, COINCHE_PACKETS) for d in SEATS)
 _STOCK = tuple(tuple(_stock_positions(d, t) for t in SEATS) for d in SEATS)
 
 

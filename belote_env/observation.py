@@ -148,12 +148,14 @@ OBS_SIZE = sum(b.size for b in LAYOUT)
 assert OBS_SIZE == 618, "observation v1 is 618 floats: the shipped networks read it"
 
 
-def layout_table(layout: tuple[Block, ...] = LAYOUT) -> str:
-    """The layout as a reStructuredText table (range, size, content), for docstrings."""
+def layout_table(layout: tuple[Block, ...] = LAYOUT, offset: dict[str, int] | None = None) -> str:
+    """The layout as a reStructuredText table (range, size, content), for docstrings
+    (``offset``: the blocks' first indices, default ``OFFSET``)."""
+    offset = OFFSET if offset is None else offset
     rule = "=========== ===== " + "=" * 74
     rows = [rule, f"{'range':<11} {'size':<5} content", rule]
     for b in layout:
-        a = OFFSET[b.name]
+        a = offset[b.name]
         rows.append(f"{f'{a}:{a + b.size}':<11} {b.size:<5} {b.content}")
     rows.append(rule)
     return "\n".join(rows)
@@ -164,17 +166,7 @@ _C_OFFSET = {k: v + OBS_SIZE for k, v in _offsets(COINCHE_LAYOUT).items()}
 COINCHE_OBS_SIZE = OBS_SIZE + sum(b.size for b in COINCHE_LAYOUT)
 
 
-def _coinche_table() -> str:
-    rule = "=========== ===== " + "=" * 74
-    rows = [rule, f"{'range':<11} {'size':<5} content", rule]
-    for b in COINCHE_LAYOUT:
-        a = _C_OFFSET[b.name]
-        rows.append(f"{f'{a}:{a + b.size}':<11} {b.size:<5} {b.content}")
-    rows.append(rule)
-    return "\n".join(rows)
-
-
-__doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_TABLE}", _coinche_table())
+__doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_TABLE}", layout_table(COINCHE_LAYOUT, _C_OFFSET))
            .replace("{COINCHE_SIZE}", str(COINCHE_OBS_SIZE)))
 
 
