@@ -35,6 +35,15 @@ Extended ids, appended after the table (legal only under coinche rules that need
                ``118 + (level - 170) // 10 * 6 + contract``
 ======== ===== =====================================================================
 
+Ids of the two- and three-player games (TWO_THREE.md §2.3; ``num_actions(rules)`` is
+``SMALL_NUM_ACTIONS`` (414) at two and three seats, whose bids are pass (32), accept the
+turned suit (``TAKE``, 33), name a suit (34..37), propose a redeal (106) and these):
+
+======== ===== =====================================================================
+412      1     agree to a proposed redeal
+413      1     refuse a proposed redeal (the proposer then plays)
+======== ===== =====================================================================
+
 Pure Python (no numpy).
 """
 
@@ -49,6 +58,7 @@ __all__ = [
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
     "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination", "GENERALE_BID", "HIGH_BID", "HIGH_LEVELS",
     "EXTENDED_NUM_ACTIONS", "GENERALE", "num_actions", "coinche_bid_level", "is_coinche_bid",
+    "AGREE_REDEAL", "REFUSE_REDEAL", "SMALL_NUM_ACTIONS",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -77,6 +87,11 @@ HIGH_LEVELS = tuple(range(170, 651, 10))
 #: every action id including the extended coinche ids
 EXTENDED_NUM_ACTIONS = HIGH_BID + len(HIGH_LEVELS) * 6
 GENERALE = "generale"
+#: the answers to a redeal proposal (two- and three-player games, TWO_THREE.md §2.3)
+AGREE_REDEAL = EXTENDED_NUM_ACTIONS
+REFUSE_REDEAL = EXTENDED_NUM_ACTIONS + 1
+#: every action id of the two- and three-player games (the table up to ``REFUSE_REDEAL``)
+SMALL_NUM_ACTIONS = REFUSE_REDEAL + 1
 
 assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
 
@@ -90,6 +105,7 @@ _FIXED_NAMES = {
     ANNOUNCE_BELOTE: "announce belote", DECLINE_BELOTE: "decline belote",
     PROPOSE_REDEAL: "propose redeal", EXCHANGE_SEVEN: "exchange 7 of trump", KEEP: "keep",
     ANSWER_ENOUGH: "enough", ANSWER_NOT_ENOUGH: "not enough", ANSWER_EQUAL: "equal",
+    AGREE_REDEAL: "agree redeal", REFUSE_REDEAL: "refuse redeal",
 }
 
 
@@ -100,8 +116,10 @@ def is_card(action: int) -> bool:
 
 def is_bid(action: int) -> bool:
     """True for an auction action: pass, take, name a contract, a coinche bid, coinche,
-    surcoinche (ids 32..101), a générale or a coinche bid above 160 (112..411)."""
-    return PASS <= action <= SURCOINCHE or GENERALE_BID <= action < EXTENDED_NUM_ACTIONS
+    surcoinche (ids 32..101), a générale or a coinche bid above 160 (112..411), a redeal
+    proposal or its answer (106, 412, 413)."""
+    return (PASS <= action <= SURCOINCHE or GENERALE_BID <= action < EXTENDED_NUM_ACTIONS
+            or action in (PROPOSE_REDEAL, AGREE_REDEAL, REFUSE_REDEAL))
 
 
 def is_coinche_bid(action: int) -> bool:
@@ -123,7 +141,10 @@ def coinche_bid_level(action: int) -> int | str:
 
 def num_actions(rules) -> int:
     """Size of the action space ``rules`` play: ``NUM_ACTIONS`` (112), or
-    ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with a générale or bids above 160."""
+    ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with a générale or bids above 160, or
+    ``SMALL_NUM_ACTIONS`` (414) at two and three seats (TWO_THREE.md)."""
+    if getattr(rules, "players", 4) != 4:
+        return SMALL_NUM_ACTIONS
     if getattr(rules, "contract_mode", "classic") == "coinche" and (rules.generale or rules.max_numeric_bid > 160):
         return EXTENDED_NUM_ACTIONS
     return NUM_ACTIONS
@@ -171,8 +192,10 @@ def action_to_string(action: int) -> str:
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = action.__index__()  # numpy integers
-    if not 0 <= action < EXTENDED_NUM_ACTIONS:
-        raise ValueError(f"action id must be an int in 0..{EXTENDED_NUM_ACTIONS - 1}, got {action!r}")
+    if not 0 <= action < SMALL_NUM_ACTIONS:
+        raise ValueError(f"action id must be an int in 0..{SMALL_NUM_ACTIONS - 1}, got {action!r}")
+    if action >= AGREE_REDEAL:
+        return _FIXED_NAMES[action]
     if GENERALE_BID <= action:
         return f"bid {coinche_bid_level(action)} {CONTRACT_NAMES[(action - GENERALE_BID) % 6]}"
     if action < NUM_CARDS:

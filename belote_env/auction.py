@@ -101,7 +101,8 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from .actions import (
-    COINCHE, GENERALE, NAME_CONTRACT, PASS, SURCOINCHE, TAKE, action_to_string, coinche_bid_action,
+    AGREE_REDEAL, COINCHE, GENERALE, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, SURCOINCHE, TAKE,
+    action_to_string, coinche_bid_action,
 )
 from .cards import ALL_TRUMP, NO_TRUMP, SUITS
 from .config import Rules
@@ -109,7 +110,7 @@ from .contract import CAPOT, NUM_DENOMINATIONS, Contract
 from .table import NEXT_SEAT, SEATS, TEAM_OF, partner_of, seats_from
 
 __all__ = ["Auction", "ClassicAuction", "CoincheAuction", "IllegalBidError", "new_auction", "classic_legal_bids",
-           "classic_bid_denomination", "length_bound", "DENOMINATION_RANK"]
+           "classic_bid_denomination", "length_bound", "DENOMINATION_RANK", "SmallAuction", "small_length_bound"]
 
 
 class IllegalBidError(ValueError):
@@ -576,6 +577,160 @@ class CoincheAuction(Auction):
                 f"contract={self.contract}, void={self.void})")
 
 
+# ============================================================================= two and three players
+class SmallAuction(Auction):
+    """The bidding of the two- and three-player games (TWO_THREE.md §2.3, §3; §4 A3-A7,
+    A27), one deal.
+
+    Round 1 (trump = the turned card's suit): from the elder (the seat after the dealer)
+    each seat may ``TAKE`` (accept: it becomes maker), ``PASS`` or ``PROPOSE_REDEAL``.
+    Round 2: ``NAME_CONTRACT + s`` for a suit ``s`` other than the turned one, ``PASS`` or
+    ``PROPOSE_REDEAL``, except that the dealer's last turn offers no proposal (unless
+    ``dealer_round2_proposal``). A proposal is put to the other seats in turn order
+    (``redeal_consent="both_others"``; ``"next_player"``: only the next seat), each of
+    which answers ``AGREE_REDEAL`` or ``REFUSE_REDEAL``: the first refusal makes the
+    proposer maker, with the turned suit in round 1, or, in round 2, after he names a suit
+    other than the turned one (his only legal bids); when every asked seat agrees, the
+    deal is redealt (``redeal``: by the same dealer, or the elder under
+    ``redeal_dealer="elder"``). Every seat passing twice voids the deal, and the elder
+    deals the next (S001). ``redeal_proposal=False``: no proposals at all.
+
+    Attributes (besides ``Auction``'s): ``players``, ``dealer``, ``elder``,
+    ``turned_card``, ``turned_suit``, ``redeal`` (True once an agreed proposal voided the
+    deal), ``proposer`` (the seat whose proposal is being answered, else -1),
+    ``must_name`` (True while a refused round-2 proposer must name a suit).
+    """
+
+    __slots__ = ("rules", "players", "dealer", "elder", "turned_card", "turned_suit", "history", "current",
+                 "bid_round", "contract", "void", "redeal", "proposer", "answerers", "must_name", "passes", "_legal")
+
+    def __init__(self, dealer: int, turned_card: int, rules: Rules, history=()):
+        self.rules = rules
+        self.players = n = rules.players
+        self.dealer = dealer
+        self.turned_card = turned_card
+        self.turned_suit = turned_card >> 3
+        self.elder = self.current = (dealer + 1) % n
+        self.history: list[tuple[int, int]] = []
+        self.bid_round = 1
+        self.contract: Contract | None = None
+        self.void = False
+        self.redeal = False
+        self.proposer = -1
+        self.answerers: tuple[int, ...] = ()
+        self.must_name = False
+        self.passes = 0  # seats that passed in this round
+        self._legal: tuple[int, ...] | None = None
+        for seat, bid in history:
+            if seat != self.current:
+                raise IllegalBidError(f"bid {bid!r} by seat {seat}: seat {self.current} is to bid")
+            self.apply(bid)
+
+    def legal_bids(self) -> tuple[int, ...]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _names(self) -> tuple[int, ...]:
+        return tuple(NAME_CONTRACT + s for s in SUITS if s != self.turned_suit)
+
+    def _compute_legal(self) -> tuple[int, ...]:
+        if self.current < 0:
+            return ()
+        if self.must_name:
+            return self._names()
+        if self.proposer >= 0:
+            return (AGREE_REDEAL, REFUSE_REDEAL)
+        rules = self.rules
+        propose = rules.redeal_proposal
+        if self.bid_round == 1:
+            return (PASS, TAKE) + ((PROPOSE_REDEAL,) if propose else ())
+        if self.current == self.dealer and not rules.dealer_round2_proposal:
+            propose = False  # S001, WKC: the dealer's last turn is name or pass (A7)
+        return (PASS,) + self._names() + ((PROPOSE_REDEAL,) if propose else ())
+
+    def apply(self, bid: int) -> None:
+        legal = self._legal if self._legal is not None else self.legal_bids()
+        if bid not in legal or type(bid) is bool:
+            raise self._illegal(bid)
+        seat = self.current
+        self.history.append((seat, bid))
+        self._legal = None
+        n = self.players
+        if bid == TAKE:
+            self._over(Contract(seat, self.turned_suit))
+        elif NAME_CONTRACT <= bid < NAME_CONTRACT + 4:
+            self._over(Contract(seat, bid - NAME_CONTRACT))
+        elif bid == PROPOSE_REDEAL:
+            self.proposer = seat
+            if self.rules.players == 3 and self.rules.redeal_consent == "both_others":
+                self.answerers = ((seat + 1) % n, (seat + 2) % n)
+            else:
+                self.answerers = ((seat + 1) % n,)
+            self.current = self.answerers[0]
+        elif bid == AGREE_REDEAL:
+            self.answerers = self.answerers[1:]
+            if self.answerers:
+                self.current = self.answerers[0]
+            else:  # every asked seat agreed: a redeal (A3)
+                self.redeal = self.void = True
+                self._over(None)
+        elif bid == REFUSE_REDEAL:  # the proposer must play (S001; A4b)
+            proposer, self.proposer, self.answerers = self.proposer, -1, ()
+            if self.bid_round == 1:
+                self._over(Contract(proposer, self.turned_suit))
+            else:
+                self.must_name = True
+                self.current = proposer
+        else:  # PASS
+            self.passes += 1
+            if self.passes == n:
+                if self.bid_round == 1:
+                    self.bid_round, self.passes = 2, 0
+                    self.current = self.elder
+                else:  # every seat passed twice: void, the elder deals next (S001)
+                    self.void = True
+                    self._over(None)
+            else:
+                self.current = (seat + 1) % n
+
+    def _over(self, contract: Contract | None) -> None:
+        self.contract = contract
+        self.bid_round = 0
+        self.current = -1
+        self.must_name = False
+        self._legal = ()
+
+    def copy(self) -> "SmallAuction":
+        new = SmallAuction.__new__(SmallAuction)
+        for name in SmallAuction.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.history = list(self.history)
+        return new
+
+    def __repr__(self) -> str:
+        return (f"SmallAuction(players={self.players}, dealer={self.dealer}, turned_card={self.turned_card}, "
+                f"history={self.history}, contract={self.contract}, void={self.void}, redeal={self.redeal})")
+
+
+def small_length_bound(rules: Rules) -> int:
+    """The most decisions one bidding of the two- or three-player game can take (exact,
+    by search over every legal sequence; TWO_THREE.md §2.3: 5 at two seats under the
+    defaults)."""
+    best = 0
+    stack = [SmallAuction(0, 0, rules)]
+    while stack:
+        a = stack.pop()
+        if a.is_over:
+            best = max(best, len(a.history))
+            continue
+        for bid in a.legal_bids():
+            b = a.copy()
+            b.apply(bid)
+            stack.append(b)
+    return best
+
+
 def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auction:
     """The auction ``rules`` play, for a deal by ``dealer`` with ``turned_card`` turned,
     after the bids of ``history`` (``(seat, bid)`` pairs). The one place an auction is
@@ -583,6 +738,8 @@ def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auct
     and simulates auctions through it: ``contract_mode="coinche"`` plays ``CoincheAuction``
     (``turned_card`` is ignored: nothing is turned in coinche, it is -1), every other rule
     set ``ClassicAuction``."""
+    if rules.players != 4:
+        return SmallAuction(dealer, turned_card, rules, history)
     if rules.contract_mode == "coinche":
         return CoincheAuction(dealer, rules, history)
     return ClassicAuction(dealer, turned_card, rules, history)

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
-           "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies"]
+           "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
+           "PLAYER_COUNTS", "SMALL_ONLY", "THREE_ONLY", "FOUR_ONLY", "SMALL_CHOICES", "SMALL_DEFAULTS", "variant_of"]
 
 
 class RuleOptionError(ValueError):
@@ -77,7 +78,52 @@ OPTION_CHOICES: dict[str, tuple] = {
     "round_last_deal": (False, True),  # §6.10
     "target_rule": ("reach", "exceed"),  # §6.11
     "no_win_on_belote_alone": (False, True),  # §6.11
+    # ---- two- and three-player Belote only (TWO_THREE.md §4; ``players`` 2 or 3)
+    "deal_packets": ("3-3", "2-2-2", "1-by-1"),  # A1
+    "redeal_proposal": (True, False),  # A27 (adpoker-3: no proposal)
+    "redeal_dealer": ("same", "elder"),  # A3
+    "dealer_round2_proposal": (False, True),  # A7
+    "dix_exchange": ("choice", "auto", "off"),  # A9
+    "sequence_order": ("natural", "plain_trick_order"),  # A11
+    "run5_value": (50, 100),  # A12
+    "sequence_compare": ("value_then_top", "length_then_top"),  # A12
+    "carres": (False, True),  # A14
+    "capot_bonus": (0, 50, 90),  # A21
+    "failure": ("opponent_takes_all", "maker_zero"),  # A23
+    # ---- three-player Belote only (TWO_THREE.md §4)
+    "three_player_deal": ("6+3", "10_each", "24_card"),  # A26
+    "redeal_consent": ("both_others", "next_player"),  # A27
+    "defender_partner_free": (False, True),  # A28
+    "ruff_overtrump": ("required", "only_trump_lead"),  # A29
+    "defender_split": ("half_floor", "half_ceil_next", "proportional"),  # A31
 }
+
+#: The table sizes (TWO_THREE.md: Belote for two and three; RULES.md: four in two teams).
+PLAYER_COUNTS = (4, 2, 3)
+#: Options of the two- and three-player game only (``None`` at four seats).
+SMALL_ONLY = frozenset(("deal_packets", "redeal_proposal", "redeal_dealer", "dealer_round2_proposal", "dix_exchange",
+                        "sequence_order", "run5_value", "sequence_compare", "carres", "capot_bonus", "failure",
+                        "three_player_deal", "redeal_consent", "defender_partner_free", "ruff_overtrump",
+                        "defender_split"))
+#: Options of the three-player game only (``None`` at two and four seats).
+THREE_ONLY = frozenset(("three_player_deal", "redeal_consent", "defender_partner_free", "ruff_overtrump",
+                        "defender_split"))
+#: Options of the four-seat games (classic and coinche) that do not apply at two or three
+#: seats (their play, auction and scoring rules are TWO_THREE.md's): ``None`` there.
+FOUR_ONLY = frozenset(("all_pass_redeal", "round2_no_trump_all_trump", "partner_master_free", "undertrump",
+                       "obligations", "declaration_tie", "contract_counts_bonuses", "all_trump_points",
+                       "overtrump_partner"))
+#: Options shared by the four-seat and the small tables whose values differ at two and
+#: three seats (TWO_THREE.md §4: A15 ``declarations``, A22 ``tie``, A24 ``target_rule``,
+#: A25 ``rounding``), the default first.
+SMALL_CHOICES: dict[str, tuple] = {
+    "declarations": ("auto", "choice", "off"),
+    "tie": ("opponent_own", "litige"),
+    "target_rule": ("reach", "exceed"),
+    "rounding": ("none", "half_up"),
+}
+#: Defaults of the shared integer options at two and three seats (A24: games to 500).
+SMALL_DEFAULTS: dict[str, Any] = {"target": 500}
 
 #: Options that apply only in ``contract_mode="coinche"`` (COINCHE.md §7): in classic mode
 #: they hold ``None`` and giving one is an error naming it.
@@ -98,9 +144,27 @@ MODE_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
-def applies(option: str, mode: str) -> bool:
-    """True when rule ``option`` applies in contract mode ``mode`` (COINCHE.md §7)."""
+def applies(option: str, mode: str, players: int = 4) -> bool:
+    """True when rule ``option`` applies in contract mode ``mode`` (COINCHE.md §7) at a
+    table of ``players`` seats (TWO_THREE.md §4: the two- and three-player games are
+    take/pass games, ``mode`` ``"classic"``)."""
+    if option == "players":
+        return True
+    if players != 4:
+        if option in FOUR_ONLY or (option in THREE_ONLY and players != 3):
+            return False
+        return option in SMALL_ONLY or option in SMALL_CHOICES or option in ("belote", "target", "max_deals",
+                                                                           "contract_mode")
+    if option in SMALL_ONLY:
+        return False
     return option not in (COINCHE_ONLY if mode == "classic" else CLASSIC_ONLY)
+
+
+def variant_of(rules: "Rules") -> str:
+    """The game ``rules`` play: ``"classic"``, ``"coinche"``, ``"two"`` or ``"three"``."""
+    if rules.players != 4:
+        return "two" if rules.players == 2 else "three"
+    return rules.contract_mode
 
 
 class _Unset:
@@ -224,19 +288,19 @@ class Rules:
 
     all_pass_redeal: str = _UNSET
     round2_no_trump_all_trump: bool = _UNSET
-    partner_master_free: bool = True
-    undertrump: str = "required"
-    obligations: str = "classic"
+    partner_master_free: bool = _UNSET
+    undertrump: str = _UNSET
+    obligations: str = _UNSET
     belote: str = "auto"
-    declarations: str = "off"
-    declaration_tie: str = "eldest"
-    contract_counts_bonuses: bool = True
+    declarations: str = _UNSET
+    declaration_tie: str = _UNSET
+    contract_counts_bonuses: bool = _UNSET
     tie: str = _UNSET
-    all_trump_points: str = "pagat"
+    all_trump_points: str = _UNSET
     target: int | None = _UNSET
     max_deals: int | None = None
     contract_mode: str = "classic"
-    overtrump_partner: str = "free"
+    overtrump_partner: str = _UNSET
     coinche_denominations: str | None = _UNSET
     max_numeric_bid: int | None = _UNSET
     denomination_order: str | None = _UNSET
@@ -269,6 +333,23 @@ class Rules:
     round_last_deal: bool | None = _UNSET
     target_rule: str | None = _UNSET
     no_win_on_belote_alone: bool | None = _UNSET
+    players: int = 4
+    deal_packets: str | None = _UNSET
+    redeal_proposal: bool | None = _UNSET
+    redeal_dealer: str | None = _UNSET
+    dealer_round2_proposal: bool | None = _UNSET
+    dix_exchange: str | None = _UNSET
+    sequence_order: str | None = _UNSET
+    run5_value: int | None = _UNSET
+    sequence_compare: str | None = _UNSET
+    carres: bool | None = _UNSET
+    capot_bonus: int | None = _UNSET
+    failure: str | None = _UNSET
+    three_player_deal: str | None = _UNSET
+    redeal_consent: str | None = _UNSET
+    defender_partner_free: bool | None = _UNSET
+    ruff_overtrump: str | None = _UNSET
+    defender_split: str | None = _UNSET
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
         known = {f.name for f in dataclasses.fields(cls)}
@@ -284,12 +365,26 @@ class Rules:
         if not any(type(mode) is str and mode == m for m in CONTRACT_MODES):
             raise RuleOptionError(f"rule option 'contract_mode' got {_show(mode)}; allowed values: "
                                   + ", ".join(repr(m) for m in CONTRACT_MODES))
+        players = self.players
+        if type(players) is not int or players not in PLAYER_COUNTS:
+            raise RuleOptionError(f"rule option 'players' got {_show(players)}; allowed values: 4 (team Belote, "
+                                  "RULES.md), 2 or 3 (TWO_THREE.md)")
+        if players != 4 and mode != "classic":
+            raise RuleOptionError(f"rule option 'contract_mode' got {mode!r} with players {players}: the two- and "
+                                  "three-player games are take/pass games (TWO_THREE.md §2.3); allowed: 'classic'")
+        small = players != 4
         for f in dataclasses.fields(self):  # resolve the mode-dependent defaults
             name, value = f.name, getattr(self, f.name)
-            if not applies(name, mode):
+            if not applies(name, mode, players):
                 if value is _UNSET:
                     object.__setattr__(self, name, None)
                 elif value is not None:
+                    if small or name in SMALL_ONLY:
+                        where = ("a three-player option, TWO_THREE.md §4" if name in THREE_ONLY else
+                                 "a two- and three-player option, TWO_THREE.md §4" if name in SMALL_ONLY else
+                                 "a four-player option; TWO_THREE.md §2-§3 fix that rule at two and three seats")
+                        raise RuleOptionError(f"rule option {name!r} does not apply with players {players} (it is "
+                                              f"{where}); got {_show(value)}")
                     other = "coinche" if mode == "classic" else "classic"
                     raise RuleOptionError(
                         f"rule option {name!r} does not apply in contract_mode {mode!r} (it is a {other} option"
@@ -298,13 +393,20 @@ class Rules:
                            "; coinche_denominations sets the coinche denominations, COINCHE.md §3.5")
                         + f"); got {_show(value)}")
             elif value is _UNSET:
-                default = (MODE_DEFAULTS[name][mode] if name in MODE_DEFAULTS
-                           else MAX_NUMERIC_BID_RANGE[0] if name == "max_numeric_bid" else OPTION_CHOICES[name][0])
+                if small and name in SMALL_CHOICES:
+                    default = SMALL_CHOICES[name][0]
+                elif small and name in SMALL_DEFAULTS:
+                    default = SMALL_DEFAULTS[name]
+                else:
+                    default = (MODE_DEFAULTS[name][mode] if name in MODE_DEFAULTS
+                               else MAX_NUMERIC_BID_RANGE[0] if name == "max_numeric_bid" else OPTION_CHOICES[name][0])
                 object.__setattr__(self, name, default)
         for name, allowed in OPTION_CHOICES.items():
             value = getattr(self, name)
-            if value is None and not applies(name, mode):
+            if value is None and not applies(name, mode, players):
                 continue
+            if small and name in SMALL_CHOICES:
+                allowed = SMALL_CHOICES[name]
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
                 hint = ""
@@ -312,6 +414,8 @@ class Rules:
                     # YAML 1.1 (PyYAML) reads unquoted off / on / no / yes as booleans
                     hint = (" (a YAML file reads unquoted off, on, no and yes as booleans: quote the value, e.g. "
                             f"{name}: '{allowed[0]}')")
+                if small and name in SMALL_CHOICES:
+                    hint += f" (with players {players}, TWO_THREE.md §4)"
                 raise RuleOptionError(
                     f"rule option {name!r} got {_show(value)}; allowed values: "
                     + ", ".join(repr(a) for a in allowed) + hint
@@ -364,7 +468,18 @@ class Rules:
         new mode is then an error naming it)."""
         base = self.to_dict()
         mode = overrides.get("contract_mode", self.contract_mode)
-        if mode != self.contract_mode and mode in CONTRACT_MODES:  # a change of mode: its own defaults
+        players = overrides.get("players", self.players)
+        if players != self.players and players in PLAYER_COUNTS and type(players) is int:
+            # a change of table size: the new table's own defaults (TWO_THREE.md §4)
+            small_before, small_after = self.players != 4, players != 4
+            for name in list(base):
+                if name == "players":
+                    continue
+                if (not applies(name, self.contract_mode, players) or not applies(name, self.contract_mode, self.players)
+                        or (small_before != small_after and (name in SMALL_CHOICES or name in SMALL_DEFAULTS
+                                                             or name in MODE_DEFAULTS))):
+                    del base[name]
+        elif mode != self.contract_mode and mode in CONTRACT_MODES:  # a change of mode: its own defaults
             for name in list(base):
                 if not applies(name, mode) or not applies(name, self.contract_mode) or (
                         name in MODE_DEFAULTS and base[name] == MODE_DEFAULTS[name][self.contract_mode]):

@@ -47,7 +47,8 @@ from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 
 __all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
            "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card",
-           "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands"]
+           "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands", "PACK24", "SmallLayout",
+           "small_layout", "small_pack", "small_deal", "small_complete", "small_deck_from_hands"]
 
 #: the first deal's packets, per seat, from eldest (§3.1)
 PACKETS = (3, 2)
@@ -331,3 +332,182 @@ def deck_from_full_hands(hands: Sequence[int | Sequence[int | str]], dealer: int
             deck += hs[seat][start:start + packet]
         start += packet
     return _distinct(deck)
+
+
+# ----------------------------------------------------------------------------- two and three players
+#: the card ids of the 24-card pack (``three_player_deal="24_card"``: the 7s and 8s removed,
+#: TWO_THREE.md §4 A26)
+PACK24 = tuple(c for c in range(NUM_CARDS) if c & 7 >= 2)
+
+
+class SmallLayout:
+    """Where each card of a deck goes at a two- or three-seat table (TWO_THREE.md §2.2,
+    §2.4, §3, §4 A1, A26), for one dealer.
+
+    Positions index the **pack**: the deck itself, or under ``three_player_deal="24_card"``
+    the deck's cards of rank 9 and above in deck order (``PACK24``; the 7s and 8s are out).
+
+    Attributes:
+        first: per seat, the pack positions of its cards before the bidding (6, or 5 in
+            the 24-card game).
+        turned: the pack position of the turned card.
+        more: per seat, the positions of the cards it receives once the maker and trump
+            are fixed (3 each; 4 each under ``10_each``). Under ``24_card`` they depend on
+            the taker: ``more_by_taker[taker]`` (the taker gets the turned card and 2, the
+            others 3, as at four seats).
+        bottom: the position of the bottom card shown to every seat (the last card), or
+            -1 (``10_each``, ``24_card``: every card is used).
+        unused: positions of the cards that stay face down, out of play.
+        chien: positions of the cards the taker also takes and then discards as many of
+            (``10_each``: the last card; the turned card goes with it), else ``()``.
+    """
+
+    __slots__ = ("first", "turned", "more", "more_by_taker", "bottom", "unused", "chien", "pack24")
+
+    def __init__(self, players: int, dealer: int, deal_packets: str, three_player_deal: str | None):
+        order = tuple((dealer + 1 + i) % players for i in range(players))  # from the elder
+        variant = three_player_deal or "6+3"
+        self.pack24 = variant == "24_card"
+        if variant == "24_card":
+            packets = {"3-3": (3, 2), "2-2-2": (2, 2, 1), "1-by-1": (1,) * 5}[deal_packets]
+        else:
+            packets = {"3-3": (3, 3), "2-2-2": (2, 2, 2), "1-by-1": (1,) * 6}[deal_packets]
+        first: list[list[int]] = [[] for _ in range(players)]
+        i = 0
+        for size in packets:
+            for seat in order:
+                first[seat] += range(i, i + size)
+                i += size
+        self.first = tuple(tuple(p) for p in first)
+        self.turned = i
+        i += 1
+        self.more_by_taker = None
+        if variant == "24_card":  # the taker: the turned card + 2; the others 3 (RULES.md §3.5)
+            by_taker = []
+            for taker in range(players):
+                more: list[list[int]] = [[] for _ in range(players)]
+                j = i
+                for seat in order:
+                    k = 2 if seat == taker else 3
+                    more[seat] += range(j, j + k)
+                    j += k
+                by_taker.append(tuple(tuple(p) for p in more))
+            self.more_by_taker = tuple(by_taker)
+            self.more = None
+            self.bottom, self.unused, self.chien = -1, (), ()
+            return
+        each = 4 if variant == "10_each" else 3
+        more = [[] for _ in range(players)]
+        if deal_packets == "1-by-1":
+            for _ in range(each):
+                for seat in order:
+                    more[seat].append(i)
+                    i += 1
+        else:
+            for seat in order:
+                more[seat] += range(i, i + each)
+                i += each
+        self.more = tuple(tuple(p) for p in more)
+        last = NUM_CARDS - 1
+        if variant == "10_each":
+            self.bottom, self.unused, self.chien = -1, tuple(range(i, last)), (last,)
+        else:
+            self.bottom, self.unused, self.chien = last, tuple(range(i, last)), ()
+
+
+_SMALL_LAYOUTS: dict[tuple, SmallLayout] = {}
+
+
+def small_layout(rules, dealer: int) -> SmallLayout:
+    """The ``SmallLayout`` of ``rules`` (``players`` 2 or 3) for ``dealer`` (cached)."""
+    key = (rules.players, dealer, rules.deal_packets, rules.three_player_deal)
+    lay = _SMALL_LAYOUTS.get(key)
+    if lay is None:
+        lay = _SMALL_LAYOUTS[key] = SmallLayout(*key)
+    return lay
+
+
+def small_pack(deck: Sequence[int], rules) -> tuple[int, ...]:
+    """The pack a checked ``deck`` deals at a two- or three-seat table: the deck, or its
+    24 cards of rank 9 and above in order (``three_player_deal="24_card"``)."""
+    if rules.three_player_deal == "24_card":
+        return tuple(c for c in deck if c & 7 >= 2)
+    return tuple(deck)
+
+
+def _mask(pack: Sequence[int], positions) -> int:
+    m = 0
+    for i in positions:
+        m |= 1 << pack[i]
+    return m
+
+
+def small_deal(deck: Sequence[int], dealer: int, rules) -> tuple[list[int], int]:
+    """The first deal of a checked ``deck`` at a two- or three-seat table (TWO_THREE.md
+    §2.2, §3): ``(hands, turned)``, ``hands`` a list of ``players`` masks (6 cards, 5 in
+    the 24-card game), ``turned`` the turned card's id."""
+    pack = small_pack(deck, rules)
+    lay = small_layout(rules, dealer)
+    return [_mask(pack, p) for p in lay.first], pack[lay.turned]
+
+
+def small_complete(deck: Sequence[int], dealer: int, taker: int, rules) -> tuple[list[int], int, int, int]:
+    """The hands once ``taker`` is maker (TWO_THREE.md §2.4, §3, §4 A26):
+    ``(hands, bottom, unused, chien)``: the ``players`` masks with the cards dealt after the
+    bidding added (9 cards each; 10 under ``10_each``; the taker's 8 under ``24_card``,
+    the turned card among them), the bottom card shown to all (-1 when none), the mask of
+    the unused face-down cards, and the mask of the cards the taker also takes under
+    ``10_each`` (the last card and the turned card; he then discards two), else 0."""
+    pack = small_pack(deck, rules)
+    lay = small_layout(rules, dealer)
+    hands = [_mask(pack, p) for p in lay.first]
+    if lay.more_by_taker is not None:
+        for seat, p in enumerate(lay.more_by_taker[taker]):
+            hands[seat] |= _mask(pack, p)
+        hands[taker] |= 1 << pack[lay.turned]
+        return hands, -1, 0, 0
+    for seat, p in enumerate(lay.more):
+        hands[seat] |= _mask(pack, p)
+    chien = 0
+    if lay.chien:
+        chien = _mask(pack, lay.chien) | 1 << pack[lay.turned]
+    return hands, (pack[lay.bottom] if lay.bottom >= 0 else -1), _mask(pack, lay.unused), chien
+
+
+def small_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, more: Sequence[Sequence[int | str]],
+                          bottom: int | str, rules, dealer: int) -> list[int]:
+    """The deck that deals given cards at a two- or three-seat table under the default
+    ``three_player_deal="6+3"`` (TWO_THREE.md §2.2, §2.4, §6.4): ``hands`` per seat its
+    first 6 cards (in packet order), ``turned``, ``more`` per seat its 3 later cards, and
+    the ``bottom`` card; the other cards fill the unused places in id order.
+
+    Raises:
+        DealError: wrong counts, unknown or repeated cards, or rules whose deal is not 6 + 3.
+    """
+    if rules.players == 4 or rules.three_player_deal not in (None, "6+3"):
+        raise DealError("small_deck_from_hands builds a 6 + 3 deal of the two- or three-player game "
+                        "(TWO_THREE.md §2.2); give rules with players 2 or 3 and three_player_deal '6+3'")
+    n = rules.players
+    dealer = _small_seat(dealer, n, "dealer")
+    if len(hands) != n or len(more) != n:
+        raise DealError(f"give {n} first hands and {n} lists of later cards, got {len(hands)} and {len(more)}")
+    lay = small_layout(rules, dealer)
+    deck = [-1] * NUM_CARDS
+    for seat in range(n):
+        for i, c in zip(lay.first[seat], _cards(hands[seat], len(lay.first[seat]), f"hands[{seat}]")):
+            deck[i] = c
+        for i, c in zip(lay.more[seat], _cards(more[seat], len(lay.more[seat]), f"more[{seat}]")):
+            deck[i] = c
+    deck[lay.turned] = read_card(turned, "turned")
+    deck[lay.bottom] = read_card(bottom, "bottom")
+    given = [c for c in deck if c >= 0]
+    if len(set(given)) != len(given):
+        raise DealError("the given cards must be distinct" + _wrong(given).split("; missing")[0])
+    rest = iter(c for c in range(NUM_CARDS) if c not in set(given))
+    return [c if c >= 0 else next(rest) for c in deck]
+
+
+def _small_seat(value, n: int, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value.__index__() < n:
+        raise DealError(f"{what} must be a seat 0..{n - 1} (int), got {value!r}")
+    return value.__index__()

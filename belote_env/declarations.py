@@ -16,7 +16,8 @@ from typing import Sequence
 from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
 from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
 
-__all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS"]
+__all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
+           "small_combinations", "small_key", "small_declaration_winner"]
 
 #: carré points by rank (natural index 0..7): suit and all-trump contracts / no-trump.
 CARRE_POINTS = {
@@ -171,3 +172,85 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: 
     if tie == "taker_first":
         return TEAM_OF[min(holders, key=lambda s: relative_seat(s, taker))]
     return None
+
+
+# ----------------------------------------------------------------------------- two and three players
+#: the plain trick order A 10 K Q J 9 8 7 as positions of the natural ranks 7..A (0 lowest),
+#: for ``sequence_order="plain_trick_order"`` (TWO_THREE.md §4 A11)
+_TRICK_ORDER_POS = (0, 1, 2, 6, 3, 4, 5, 7)
+
+
+def small_combinations(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
+    """The combinations ``hand`` (32-bit mask) holds at a two- or three-seat table
+    (TWO_THREE.md §2.6, §4 A11-A14): each maximal run of 3 or more consecutive cards of a
+    suit (``sequence_order``: natural A K Q J 10 9 8 7, or the plain trick order) is one
+    sequence worth 20 (3 cards), 50 (4) or ``run5_value`` (5 or more); with ``carres``,
+    each four of a kind worth its RULES.md §6 value (jacks 200, nines 150, aces, tens,
+    kings, queens 100). A ``Declaration``'s ``rank`` is the top card's position in the
+    sequence order (0..7). Sorted strongest first (``small_key``)."""
+    out = []
+    order = _TRICK_ORDER_POS if rules.sequence_order == "plain_trick_order" else None
+    for s in range(NUM_SUITS):
+        bits = (hand & SUIT_MASK[s]) >> (8 * s)
+        if order is not None:  # the suit's cards as positions in the trick order
+            pos_bits = 0
+            for r in range(8):
+                if bits >> r & 1:
+                    pos_bits |= 1 << order[r]
+        else:
+            pos_bits = bits
+        p = 0
+        while p < 8:
+            if not pos_bits >> p & 1:
+                p += 1
+                continue
+            start = p
+            while p < 8 and pos_bits >> p & 1:
+                p += 1
+            length = p - start
+            if length >= 3:
+                ranks = range(start, p) if order is None else [r for r in range(8) if start <= order[r] < p]
+                mask = sum(1 << (8 * s + r) for r in ranks)
+                value = 20 if length == 3 else 50 if length == 4 else rules.run5_value
+                out.append(Declaration("sequence", mask, value, p - 1, length, s))
+    if rules.carres:
+        table = CARRE_POINTS["suit"]
+        for r in range(8):
+            mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
+            if hand & mask == mask and table[r] > 0:
+                out.append(Declaration("carre", mask, table[r], r, 4, -1))
+    out.sort(key=lambda d: small_key(d, trump, rules), reverse=True)
+    return tuple(out)
+
+
+def small_key(d: Declaration, trump: int, rules) -> tuple:
+    """How a combination compares at a two- or three-seat table (TWO_THREE.md §2.6, A12):
+    ``sequence_compare="value_then_top"``: its value, then its top card, then a trump
+    sequence first; ``"length_then_top"``: its length first (a carré counts as 4 cards)."""
+    trumpness = int(d.suit == trump)
+    if rules.sequence_compare == "length_then_top":
+        return (d.length, d.points, d.rank, trumpness)
+    return (d.points, d.rank, trumpness)
+
+
+def small_declaration_winner(declared: Sequence[Sequence[Declaration]], trump: int, rules) -> int | None:
+    """The seat whose combinations score at a two- or three-seat table, or ``None``
+    (TWO_THREE.md §2.6, §3 A30): the seat holding the single strictly best combination
+    (``small_key``) scores all of its own; an exact tie for the best, or nobody holding
+    one, scores nothing.
+
+    Args:
+        declared: per seat, the combinations it announced (``small_combinations``).
+        trump: the trump suit 0..3.
+        rules: the rule options (``sequence_compare``).
+    """
+    best, holders = None, []
+    for seat, decls in enumerate(declared):
+        if not decls:
+            continue
+        k = max(small_key(d, trump, rules) for d in decls)
+        if best is None or k > best:
+            best, holders = k, [seat]
+        elif k == best:
+            holders.append(seat)
+    return holders[0] if len(holders) == 1 else None

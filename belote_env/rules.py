@@ -14,7 +14,7 @@ from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUI
 from .config import Rules
 from .table import PARTNER_REL
 
-__all__ = ["legal_cards", "trick_winner", "POWER"]
+__all__ = ["legal_cards", "trick_winner", "POWER", "small_legal_cards"]
 
 
 def _power_table():
@@ -85,6 +85,46 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
     """
     if not trick:
         return hand
+    return _legal(hand, trick, denomination, rules.obligations, rules.partner_master_free, rules.undertrump,
+                  rules.overtrump_partner, len(trick) - PARTNER_REL)
+
+
+def small_legal_cards(hand: int, trick: Sequence[int], trump: int, rules: Rules, partner_pos: int = -1) -> int:
+    """Mask of the cards of ``hand`` that may be played to ``trick`` at a two- or
+    three-seat table (TWO_THREE.md §2.8, §3, §4 A19, A20, A28, A29).
+
+    Follow suit; trump led: beat the highest trump when possible, else any trump; void in
+    the led suit: trump when possible, else any card. Two seats: nothing more (a trump
+    lead is the only trick already holding a trump). Three seats,
+    ``ruff_overtrump="required"``: a seat trumping a trick already trumped must beat the
+    trump when it can and else still trump (undertrump forced); ``"only_trump_lead"``:
+    any trump. ``defender_partner_free``: a defender void in the led suit may play any
+    card while its co-defender wins the trick.
+
+    Args:
+        hand: 32-bit mask of the acting seat's cards (non-empty).
+        trick: card ids played to the current trick, in order.
+        trump: the trump suit 0..3.
+        rules: the rule options (``players`` 2 or 3).
+        partner_pos: the position in ``trick`` of the acting seat's co-defender's card
+            (three seats, the acting seat a defender), else -1.
+    Returns:
+        a non-empty sub-mask of ``hand``.
+    """
+    if not trick:
+        return hand
+    if rules.players == 3 and rules.ruff_overtrump == "required":
+        return _legal(hand, trick, trump, "classic", bool(rules.defender_partner_free), "required", "free",
+                      partner_pos)
+    return _legal(hand, trick, trump, "two_player", bool(rules.defender_partner_free), "required", "free",
+                  partner_pos)
+
+
+def _legal(hand: int, trick: Sequence[int], denomination: int, obligations: str, partner_master_free: bool,
+           undertrump: str, overtrump_partner: str, partner_pos: int) -> int:
+    """``legal_cards`` of a non-empty trick, the rule options given one by one (the four-
+    and the small tables share it); ``partner_pos``: the trick position of the acting
+    seat's partner's card (-1 or out of the trick: none)."""
     led = trick[0] >> 3
     led_cards = hand & SUIT_MASK[led]
     if denomination >= 4:  # no-trump / all-trump: follow suit; at all-trump beat the winner
@@ -108,12 +148,12 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
     # void in a plain led suit
     win_pos = trick_winner(trick, denomination)
     win = trick[win_pos]
-    partner_wins = win_pos == len(trick) - PARTNER_REL
+    partner_wins = win_pos == partner_pos
     # overtrump_partner "must_overtrump" (COINCHE.md §4, P2): a trump played over the
     # partner's winning ruff must beat it when the seat can (classic obligations only)
-    over_partner = (partner_wins and rules.overtrump_partner == "must_overtrump" and rules.obligations == "classic"
+    over_partner = (partner_wins and overtrump_partner == "must_overtrump" and obligations == "classic"
                     and win >> 3 == denomination)
-    if rules.partner_master_free and partner_wins:
+    if partner_master_free and partner_wins:
         if over_partner:
             over = hand & trumps_mask & beats[win]
             if over:
@@ -124,11 +164,11 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
         return hand
     if win >> 3 != denomination:
         return trumps  # must trump; nobody has trumped yet
-    if rules.obligations == "two_player" or (partner_wins and not over_partner):
+    if obligations == "two_player" or (partner_wins and not over_partner):
         return trumps  # two-player reading, or the partner's ruff: any trump
     over = trumps & beats[win]
     if over:
         return over  # must overtrump the opponent (or, with "must_overtrump", the partner)
     if partner_wins:
         return trumps  # cannot beat the partner's ruff: any trump (``undertrump`` is about opponents)
-    return trumps if rules.undertrump == "required" else hand
+    return trumps if undertrump == "required" else hand

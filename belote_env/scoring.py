@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS",
            "team_belote_points", "team_declaration_points", "belote_points", "declaration_points",
            "deal_difference", "score_coinche_deal", "round_points", "coinche_game_end", "score_coinche_game_deal",
-           "FORFAIT_BASE", "CAPOT_FLAT_VALUE"]
+           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "small_game_end"]
 
 DIX_DE_DER = 10
 TOTAL_POINTS = 162  # 152 card points + dix de der, every contract kind
@@ -691,3 +691,133 @@ def deal_difference(takers_points: int, taker_team: int, my_team: int, belote: S
     result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (declarations[0], declarations[1]),
                         info.rules, reserve_in=info.reserve)
     return result.difference(my_team)
+
+
+# ----------------------------------------------------------------------------- two and three players
+@dataclass(frozen=True)
+class SmallDealScore:
+    """The score of one played deal of the two- or three-player game (TWO_THREE.md §2.9,
+    §3; ``score_small_deal``).
+
+    Attributes:
+        outcome: ``"made"`` (the maker's total beats the others'), ``"equal"`` or
+            ``"failed"`` (*bête*).
+        maker: the maker's seat.
+        totals: per seat, its deal total: card points of its tricks, 10 for the last
+            trick, its combinations if they scored, 20 for belote, ``capot_bonus`` for
+            winning every trick (points).
+        points: per seat, the points recorded this deal (after ``rounding``; a litige
+            reserve won included).
+        reserve_in: the litige reserve pending before the deal (``tie="litige"``).
+        reserve_won: per seat, the part of ``points`` that is the reserve.
+        reserve_out: the reserve pending after the deal.
+    """
+
+    outcome: str
+    maker: int
+    totals: tuple[int, ...]
+    points: tuple[int, ...]
+    reserve_in: int = 0
+    reserve_won: tuple[int, ...] = ()
+    reserve_out: int = 0
+
+    def difference(self, seat: int) -> int:
+        """``seat``'s points less the mean of the other seats' (the seat's margin; at two
+        seats, its points less the opponent's)."""
+        others = [p for s, p in enumerate(self.points) if s != seat]
+        return self.points[seat] - sum(others) / len(others) if len(others) > 1 else self.points[seat] - others[0]
+
+
+def _share(points: int, maker: int, totals: Sequence[int], rules: Rules) -> list[int]:
+    """How the defenders share ``points`` of a failed maker at three seats
+    (``defender_split``, TWO_THREE.md §4 A31): per seat (the maker's 0)."""
+    n = len(totals)
+    a, b = (maker + 1) % n, (maker + 2) % n
+    out = [0] * n
+    if rules.defender_split == "half_floor":
+        out[a] = out[b] = points // 2  # an odd point is lost
+    elif rules.defender_split == "half_ceil_next":
+        out[a], out[b] = points - points // 2, points // 2  # the seat after the maker gets the odd point
+    else:  # proportional to the defenders' own totals, rounded down
+        ta, tb = totals[a], totals[b]
+        out[a], out[b] = points * ta // (ta + tb), points * tb // (ta + tb)
+    return out
+
+
+def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in: int = 0) -> SmallDealScore:
+    """Score one played deal of the two- or three-player game (TWO_THREE.md §2.9, §3,
+    §4 A22-A25, A31-A32).
+
+    With ``M`` the maker's total and ``O`` the others' (the opponent's, or the two
+    defenders' together): ``M > O`` made, every seat records its own total; ``M = O``
+    the maker records 0 and the others their own (``tie="litige"``: the maker's total is
+    held in a reserve won by the next deal's winning side); ``M < O`` failed, the maker
+    records 0 and the others their own plus the maker's total (``failure="maker_zero"``:
+    their own only), at three seats shared per ``defender_split``. A pending reserve goes
+    to the winning side (the maker when made; otherwise the others, shared like the
+    maker's points); it stays pending after another equal deal. Recorded points are then
+    rounded (``rounding="half_up"``: to the nearest 10, 5 up).
+
+    Args:
+        maker: the maker's seat.
+        totals: per seat (2 or 3), its deal total in points (ints >= 0).
+        rules: the rule options (``players`` 2 or 3).
+        reserve_in: the litige reserve pending (points).
+    Returns:
+        a ``SmallDealScore``.
+    Raises:
+        ValueError: totals that do not fit the table, or a maker that is not a seat.
+    """
+    n = rules.players
+    if n == 4 or len(totals) != n or any(type(t) is not int or t < 0 for t in totals):
+        raise ValueError(f"totals must be {n} ints >= 0 (one per seat of a two- or three-player table), got "
+                         f"{tuple(totals)!r}")
+    if type(maker) is not int or not 0 <= maker < n:
+        raise ValueError(f"maker must be a seat 0..{n - 1}, got {maker!r}")
+    m = totals[maker]
+    others = sum(totals) - m
+    points = list(totals)
+    won = [0] * n
+    reserve_out = 0
+    if m > others:
+        outcome = "made"
+        won[maker] = reserve_in
+    else:
+        points[maker] = 0
+        outcome = "equal" if m == others else "failed"
+        if outcome == "equal":
+            reserve_out = reserve_in + (m if rules.tie == "litige" else 0)
+        else:
+            if rules.failure == "opponent_takes_all":
+                gain = [m if s != maker else 0 for s in range(n)] if n == 2 else _share(m, maker, totals, rules)
+                points = [p + g for p, g in zip(points, gain)]
+            won = ([reserve_in if s != maker else 0 for s in range(n)] if n == 2
+                   else _share(reserve_in, maker, totals, rules))
+    points = [p + w for p, w in zip(points, won)]
+    if rules.rounding == "half_up":
+        points = [round_points(p, "half_up") for p in points]
+    return SmallDealScore(outcome, maker, tuple(totals), tuple(points), reserve_in, tuple(won), reserve_out)
+
+
+def small_game_end(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
+                   ) -> tuple[bool, int | None]:
+    """Whether a two- or three-player game is over after a deal, and its winner
+    (TWO_THREE.md §2.10, §4 A24, A33): over once any seat has reached ``target``
+    (``target_rule="reach"``: ``>=``; ``"exceed"``: ``>``), or ``max_deals`` deals were
+    played, or after a single deal; the highest score wins; a tie for the highest plays
+    another deal (``(False, None)``), except after a single deal or with no target and
+    limit, which end drawn (``(True, None)``).
+
+    Returns:
+        ``(over, winner seat or None)``.
+    """
+    top = max(scores)
+    leaders = [s for s, v in enumerate(scores) if v == top]
+    if single_deal or (rules.target is None and rules.max_deals is None):
+        return True, (leaders[0] if len(leaders) == 1 else None)
+    t = rules.target
+    reached = t is not None and (top > t if rules.target_rule == "exceed" else top >= t)
+    limit = rules.max_deals is not None and deal_number >= rules.max_deals
+    if (reached or limit) and len(leaders) == 1:
+        return True, leaders[0]
+    return False, None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Table", "FOUR", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
+__all__ = ["Table", "FOUR", "TWO", "THREE", "table_of", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
            "PARTNER", "PARTNER_REL", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
            "eldest_of", "seats_from", "team_seats", "sides_of_deal"]
 
@@ -101,6 +101,21 @@ class Table:
 
 #: The four-player table of team Belote (RULES.md §2).
 FOUR = Table(4, ("South", "West", "North", "East"), ((0, 2), (1, 3)))
+#: The two-player table (TWO_THREE.md §2.1): each seat plays for itself.
+TWO = Table(2, ("South", "North"))
+#: The three-player table (TWO_THREE.md §3): each seat keeps its own score; in each deal
+#: the taker plays alone against the other two (``Table.sides``).
+THREE = Table(3, ("South", "West", "East"))
+_TABLES = {2: TWO, 3: THREE, 4: FOUR}
+
+
+def table_of(players: int) -> Table:
+    """The table of ``players`` seats (2, 3 or 4; ``Rules.players``). Raises ``ValueError``
+    for another count."""
+    try:
+        return _TABLES[players]
+    except (KeyError, TypeError):
+        raise ValueError(f"a table has 2, 3 or 4 seats, got {players!r}") from None
 
 NUM_SEATS = FOUR.n_seats
 NUM_TEAMS = len(FOUR.teams)

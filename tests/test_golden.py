@@ -40,8 +40,10 @@ def _without_added(obj):
 
 
 def test_added_options_are_the_coinche_ones():
-    assert _ADDED["contract_mode"] == "classic" and _ADDED["overtrump_partner"] == "free"
-    assert all(v is None for k, v in _ADDED.items() if k not in ("contract_mode", "overtrump_partner"))
+    """The options added since the goldens: the coinche and small-table ones (None at a
+    classic four-seat table), ``contract_mode``, ``overtrump_partner`` and ``players``."""
+    assert _ADDED["contract_mode"] == "classic" and _ADDED["overtrump_partner"] == "free" and _ADDED["players"] == 4
+    assert all(v is None for k, v in _ADDED.items() if k not in ("contract_mode", "overtrump_partner", "players"))
 
 
 @pytest.fixture(scope="module")
