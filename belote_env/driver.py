@@ -218,13 +218,25 @@ def point_reward(difference: int, mode: str = "scaled", scale: int = TOTAL_POINT
     raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {mode!r}")
 
 
-def game_win_reward(winner: int | None, seat: int) -> float:
+def game_win_reward(winner: int | None, seat: int, rules=None) -> float:
     """``seat``'s reward at the end of a game (``reward_mode="win"``, ``episode="game"``):
-    +1 if its team won, -1 if it lost, 0 for a level game (``winner`` None, RULES.md §8)."""
-    return 0.0 if winner is None else 1.0 if winner == team_of(seat) else -1.0
+    +1 if its team won, -1 if it lost, 0 for a level game (``winner`` None, RULES.md §8).
+    At two and three seats (``rules.players``) ``winner`` is a seat: +1 for it, -1 for
+    every other seat (TWO_THREE.md §2.10, A33)."""
+    if winner is None:
+        return 0.0
+    if rules is not None and rules.players != 4:
+        return 1.0 if winner == seat else -1.0
+    return 1.0 if winner == team_of(seat) else -1.0
 
 
 def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled", rules=None) -> float:
     """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``
-    scaled by ``reward_scale(rules)``); 0 for a void deal (``score`` None)."""
-    return 0.0 if score is None else point_reward(score.difference(team_of(seat)), mode, reward_scale(rules))
+    scaled by ``reward_scale(rules)``); 0 for a void deal (``score`` None). At two and
+    three seats (a ``scoring.SmallDealScore``) the difference is the seat's own points less
+    the mean of the other seats' (TWO_THREE.md §2.9, §3: each seat keeps its own score)."""
+    if score is None:
+        return 0.0
+    if rules is not None and rules.players != 4:
+        return point_reward(score.difference(seat), mode, reward_scale(rules))
+    return point_reward(score.difference(team_of(seat)), mode, reward_scale(rules))
