@@ -29,7 +29,8 @@ from .inference import LOCATIONS, STOCK, Constraints, public_constraints
 from .infoset import InfoSet
 from .table import NUM_SEATS, seats_from
 
-__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
+__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals",
+           "small_constraints", "sample_small_hands"]
 
 
 class SamplingError(RuntimeError):
@@ -54,10 +55,11 @@ class HiddenDeal:
 def _groups(c: Constraints) -> tuple[list[tuple[int, tuple[int, ...]]], list[int]]:
     """Free hidden cards grouped by the tuple of locations that may hold them, and the
     capacity of each location once its known cards are placed."""
-    locs = [loc for loc in LOCATIONS if c.sizes[loc] > 0]
+    every = range(len(c.sizes))  # LOCATIONS at four seats; the seats and the unused cards at two and three
+    locs = [loc for loc in every if c.sizes[loc] > 0]
     free = c.hidden
-    caps = [0] * len(LOCATIONS)
-    for loc in LOCATIONS:
+    caps = [0] * len(every)
+    for loc in every:
         free &= ~c.known[loc]
         caps[loc] = c.sizes[loc] - c.known[loc].bit_count()
         if caps[loc] < 0:
@@ -221,3 +223,49 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
             declaration checks within ``max_tries`` draws.
     """
     return HiddenHandSampler(info, max_tries).draw(rng)
+
+
+# ----------------------------------------------------------------------------- two and three players
+def small_constraints(info) -> Constraints:
+    """The public constraints of a two- or three-seat information set
+    (``small_game.SmallInfoSet``; TWO_THREE.md §5): locations 0..n-1 are the seats and
+    location n the cards nobody holds (the unused face-down cards, and the taker's
+    discards when the viewer is not the taker); the engine's ``public_knowledge`` gives
+    each seat's voids (``cannot``) and the cards it is known to hold (``known``: the
+    turned card of a seat that exchanged or took it, the scoring combination's cards)."""
+    n = info.players
+    seen = info.hand | info.out_of_play | info.discarded
+    for p in info.played_by:
+        seen |= p
+    hidden = ((1 << 32) - 1) & ~seen
+    cannot_pub, known_pub = info.public_knowledge
+    cannot, known, sizes = [], [], []
+    for s in range(n):
+        if s == info.seat:
+            cannot.append(hidden)
+            known.append(0)
+            sizes.append(0)
+            continue
+        cannot.append(cannot_pub[s] & hidden)
+        known.append(known_pub[s] & hidden & ~info.played_by[s])
+        sizes.append(info.hand_sizes[s])
+    rest = hidden.bit_count() - sum(sizes)
+    # the unused / discarded pile cannot hold a card a seat is known to hold
+    held = 0
+    for k in known:
+        held |= k
+    cannot.append(held)
+    known.append(0)
+    sizes.append(rest)
+    return Constraints(info.seat, hidden, tuple(cannot), tuple(known), tuple(sizes))
+
+
+def sample_small_hands(info, rng: random.Random) -> list[int]:
+    """Every seat's hand in one deal of the hidden cards drawn uniformly among those
+    consistent with ``info``'s public constraints (``small_constraints``): a list of
+    ``info.players`` masks, the viewer's own hand unchanged. Raises ``SamplingError``
+    when no deal is consistent."""
+    hands = _Drawer(small_constraints(info)).draw(rng)
+    out = hands[:info.players]
+    out[info.seat] = info.hand
+    return out

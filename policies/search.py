@@ -422,6 +422,12 @@ class SearchPolicy:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if getattr(info, "players", 4) != 4:  # two and three seats: policies.small_search
+            if getattr(self, "_small", None) is None:
+                from .small_search import SmallSearchPolicy
+
+                self._small = SmallSearchPolicy(self.rng.randrange(1 << 30))
+            return self._small.act(info)
         base = self._base(info)
         try:
             if info.contract is None:
