@@ -1,4 +1,5 @@
-"""belote_v0: team Belote, classic or coinche, as a PettingZoo AEC environment.
+"""belote_v0: team Belote, classic or coinche, and the two- and three-player games, as a
+PettingZoo AEC environment.
 
     from belote_env import belote_v0
     env = belote_v0.env()
@@ -19,6 +20,8 @@ Episode             one deal (default; a void deal, eight passes, ends the episo
 Rewards             zero-sum per team, at the end of each deal (or game), to all four
 Coinche             ``rules="coinche"`` (or any ``contract_mode="coinche"`` rules): the
                     auction game of COINCHE.md; see "Coinche" below
+2 or 3 players      ``rules="seed001_2p"`` / ``"seed001_3p"`` (or any rules with
+                    ``players`` 2 or 3): TWO_THREE.md; see "Two and three players" below
 =================== =====================================================================
 
 Action ids (``belote_env.actions``, ``ACTION_TABLE_VERSION = 1``):
@@ -89,9 +92,65 @@ COINCHE.md §1.3) and one per profile of COINCHE.md §8: ``"coinche_colver"``,
     ``infos`` carry the same keys. Rendering shows the auction and the contract with its
     level and coinche.
 
+Two and three players (``rules.players`` 2 or 3; presets ``"seed001_2p"`` and
+``"seed001_3p"``; the rules of docs/TWO_THREE.md, every option of its §4):
+    ``belote_v0.env(rules="seed001_3p")``, ``belote_v0.env(rules="seed001_2p",
+    declarations="choice", belote="optional")`` or ``belote_v0.env(rules=Rules(players=3,
+    three_player_deal="10_each"))``. The engine is ``small_game.SmallGameState``
+    (``small_game.new_game``).
+
+    =================== =============================================================
+    Agents              ``player_0 .. player_{n-1}`` = seats 0..n-1 in playing order;
+                        no fixed teams: in each deal the maker plays alone against the
+                        other seat(s) (TWO_THREE.md §2.1, §3)
+    Actions             ``Discrete(414)`` (``actions.num_actions(rules)``): 0..31 cards,
+                        32 pass, 33 accept (take the turned suit), 34..37 name ♠ ♥ ♦ ♣
+                        (round 2), 102 / 103 declare / decline (``declarations="choice"``),
+                        104 announce belote (``belote="optional"``), 106 propose a redeal,
+                        107 / 108 exchange the seven of trumps / keep, 109..111 enough /
+                        not enough / same (the two-seat answer, §2.6), 412 / 413 agree /
+                        refuse a redeal; the ``action_mask`` (int8, 414) marks the legal
+                        ones (under ``three_player_deal="10_each"`` the maker's discards
+                        are card ids)
+    Observations        ``Dict(observation=Box(0, inf, (716,) or (902,), float32),
+                        action_mask=Box(0, 1, (414,), int8))`` for 2 or 3 seats: the
+                        acting seat's information set (TWO_THREE.md §5), encoded by
+                        ``small_observation.encode_small`` (layout table there;
+                        version ``"small-1"``, ``raw_env.obs_encoder_version``): the
+                        hand, the turned and bottom cards, the bids in order, the
+                        trump and maker, who exchanged the seven and the cards out of
+                        play, announced combinations (values, the scoring seat and its
+                        cards), belote claims, the trick and the cards of completed
+                        tricks by seat, per-seat card points, tricks, cards held and
+                        game scores, the cards gone (played or out of play), the
+                        current step (bidding round 1 / 2, exchange, discard, declare,
+                        cards) and the public voids. Seats are relative: ``r = (seat -
+                        me) % n``. ``obs_mode="history"`` is four-seat only
+                        (``ValueError``)
+    Episode             one deal (a void deal: all pass, or an agreed redeal, ends it
+                        with reward 0), or one game to the target (500: the match ends
+                        after the deal in which a seat reaches it, the highest wins,
+                        §2.10, A33)
+    Rewards             per seat, its own score (TWO_THREE.md §2.9, §3: each seat
+                        keeps its own account; ``driver.seat_reward``): ``"scaled"``
+                        (its deal points less the mean of the other seats', / 162),
+                        ``"points"`` (that difference unscaled), ``"win"`` (its sign
+                        per deal; with ``episode="game"`` +1 to the game's winner and
+                        -1 to every other seat, ``driver.game_win_reward``).
+                        ``"scaled"`` and ``"points"`` rewards sum to 0 over the seats,
+                        at three seats too (each seat against the mean of the others)
+    Infos               ``{}`` until a deal ends, then ``{"deal_points": (mine, next
+                        seat's[, the seat after]), "outcome": "made" | "equal" |
+                        "failed" | "void", "scores": (the same order)}`` (public)
+    Rendering           the seat's hand, the turned and bottom cards, the bids, the
+                        maker and trump, the exchange, combinations, belote, the
+                        trick, the last trick and each seat's points and scores
+    =================== =============================================================
+
 Arguments of ``env()`` / ``raw_env()``:
     rules: a ``belote_env.Rules``, a dict of rule options, a preset name (``"seed000"``,
-        ``"seed001_4p"``, ``"seed002"``, ``"seed003"``, ``"seed004"``) or a YAML file path
+        ``"seed001_4p"``, ``"seed002"``, ``"seed003"``, ``"seed004"``; ``"seed001_2p"``,
+        ``"seed001_3p"`` for two and three players) or a YAML file path
         (default: seed 004 rules). Any other keyword is a rule option overriding it, e.g.
         ``belote_v0.env(rules="seed000", target=None)``; an unknown one raises
         ``RuleOptionError``.
@@ -102,18 +161,19 @@ Arguments of ``env()`` / ``raw_env()``:
     reward_mode: ``"scaled"`` (default), ``"points"`` or ``"win"``.
     render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it)
         or ``"rgb_array"`` (an ``(H, W, 3)`` uint8 picture of the same view; needs Pillow).
-    render_seat: the seat whose view is rendered (default 0): rendering never shows
-        other seats' hands.
+    render_seat: the seat whose view is rendered (default 0; a seat 0..n-1 of the
+        table): rendering never shows other seats' hands.
 
-``raw_env.game`` is the engine's ``GameState`` (all hands: for debugging and tests, never
-for agents). ``raw_env.step`` raises ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id,
-the seat and the legal ids for an illegal or out-of-range action. Stepping a done agent
-with ``None`` while agents remain is the AEC loop's normal dead step; once every agent is
-done (``env.agents`` is empty), ``raw_env.step`` and ``last`` raise ``RuntimeError`` saying
-the episode is over (call ``reset()``); ``env()``'s ``last`` does too, and its ``step`` keeps
-PettingZoo's own answer (a warning, nothing done). ``env()`` adds PettingZoo's wrappers: an
-illegal move ends the episode with reward -1 for the offender (and 0 for the three others:
-that case is not zero-sum), out-of-bounds ids are asserted, and the AEC order is enforced.
+``raw_env.game`` is the engine's ``GameState`` (``SmallGameState`` at 2 or 3 seats; it holds
+all hands: for debugging and tests, never for agents). ``raw_env.step`` raises
+``belote_env.IllegalActionError`` (a ``ValueError``) naming the id, the seat and the legal
+ids for an illegal or out-of-range action. Stepping a done agent with ``None`` while agents
+remain is the AEC loop's normal dead step; once every agent is done (``env.agents`` is
+empty), ``raw_env.step`` and ``last`` raise ``RuntimeError`` saying the episode is over
+(call ``reset()``); ``env()``'s ``last`` does too, and its ``step`` keeps PettingZoo's own
+answer (a warning, nothing done). ``env()`` adds PettingZoo's wrappers: an illegal move ends
+the episode with reward -1 for the offender (and 0 for the other seats: that case is not
+zero-sum), out-of-bounds ids are asserted, and the AEC order is enforced.
 
 Registration: ``import belote_env`` registers ``pettingzoo.make("aec", "belote/belote-v0")``
 (PettingZoo versions with a registry) and ``gymnasium.make("Belote-v0")`` (the single-agent
@@ -127,6 +187,9 @@ Version history:
     v0, coinche (issue #22): ``contract_mode="coinche"`` with every option of COINCHE.md
         §7; coinche observation "coinche-1" (1141 floats); action table v1 extended by
         ids 112..411 for the coinche rules that need them (the classic spaces unchanged).
+    v0, two and three players (issue #23): ``players`` 2 or 3 (TWO_THREE.md), n agents,
+        observation "small-1" (716 / 902 floats), ``Discrete(414)``, per-seat rewards
+        (the four-seat spaces unchanged).
 """
 
 from __future__ import annotations
@@ -143,12 +206,14 @@ from .actions import num_actions
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState
+from .small_game import SmallGameState
+from .small_observation import SMALL_OBS_VERSION, encode_small
 from .observation import (
     COINCHE_OBS_VERSION, HISTORY_ENCODER_VERSION, OBS_ENCODER_VERSION, action_mask, encode_history, encode_infoset,
     history_shape, layout_table, obs_size,
 )
 from .render import render_view
-from .table import NEXT_SEAT, NUM_SEATS, SEATS, TEAM_OF, other_team
+from .table import NEXT_SEAT, NUM_SEATS, TEAM_OF, other_team
 
 __doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
@@ -184,16 +249,21 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 
 def observation_space_for(obs_mode: str, rules: Rules | None = None) -> spaces.Box:
     """The ``observation`` Box of an ``obs_mode`` (``"infoset"`` or ``"history"``) under
-    ``rules`` (default: the classic game; coinche observations are longer)."""
+    ``rules`` (default: the classic game; coinche observations are longer; at two or
+    three seats ``small_observation.small_obs_size(rules)`` floats). Raises ``ValueError``
+    for another mode, or ``"history"`` at two or three seats (four-seat only)."""
     rules = rules or Rules()
     if obs_mode == "infoset":
         return spaces.Box(low=0.0, high=np.inf, shape=(obs_size(rules),), dtype=np.float32)
+    if obs_mode == "history" and rules.players != 4:
+        raise ValueError(f"obs_mode='history' is four-seat only; at {rules.players} seats use obs_mode='infoset' "
+                         "(small_observation.encode_small)")
     if obs_mode == "history":
         return spaces.Box(low=-1, high=num_actions(rules) - 1, shape=history_shape(rules), dtype=np.int16)
     raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
 
 
-def deal_reward(state: GameState, team: int, reward_mode: str) -> float:
+def deal_reward(state: GameState, team: int, reward_mode: str) -> float:  # four seats
     """Reward of ``team`` (0/1) for the deal just finished in ``state`` (0 for a void
     deal): ``belote_env.driver.point_reward`` of its point difference."""
     score = state.deal_score
@@ -225,12 +295,15 @@ class raw_env(AECEnv):
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        if isinstance(render_seat, bool) or render_seat not in SEATS:
-            raise ValueError(f"render_seat must be a seat 0..{NUM_SEATS - 1}, got {render_seat!r}")
+        #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
+        self.n_seats = n = self.rules.players
+        self._small = n != NUM_SEATS
+        if isinstance(render_seat, bool) or render_seat not in range(n):
+            raise ValueError(f"render_seat must be a seat 0..{n - 1}, got {render_seat!r}")
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
         self.render_mode = render_mode
         self.render_seat = render_seat
-        self.possible_agents = [f"player_{i}" for i in SEATS]
+        self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_actions = self.num_actions = num_actions(self.rules)
@@ -246,9 +319,12 @@ class raw_env(AECEnv):
             self.obs_encoder_version = (f"coinche-{COINCHE_OBS_VERSION}" if self.rules.contract_mode == "coinche"
                                         else OBS_ENCODER_VERSION)
         self._encode = encode_infoset if obs_mode == "infoset" else encode_history
+        if self._small:
+            self.obs_encoder_version = f"small-{SMALL_OBS_VERSION}"
+            self._encode = encode_small
         self._rng: random.Random | None = None
         #: the engine state of the game in progress (holds every hand: not for agents)
-        self.game: GameState | None = None
+        self.game: GameState | SmallGameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -266,8 +342,11 @@ class raw_env(AECEnv):
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS),
-                              single_deal=self.episode == "deal")
+        # four seats: GameState (looked up here, so that tests may patch it); two or three:
+        # SmallGameState (TWO_THREE.md)
+        make = SmallGameState if self._small else GameState
+        self.game = make(self.rules, rng=self._rng, dealer=self._rng.randrange(self.n_seats),
+                         single_deal=self.episode == "deal")
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -318,6 +397,9 @@ class raw_env(AECEnv):
             score = st.deal_score
             game_end = self.episode == "deal" or st.is_game_over
             for a in self.agents:
+                if self._small:
+                    self._small_deal_end(a, score, game_end)
+                    continue
                 team = TEAM_OF[self._seat[a]]
                 them = other_team(team)
                 if self.reward_mode != "win" or self.episode == "deal":
@@ -333,7 +415,9 @@ class raw_env(AECEnv):
             if game_end:
                 self.terminations = dict.fromkeys(self.agents, True)
                 # next agent in seat order; PettingZoo's dead-step logic takes it from here
-                self.agent_selection = self.possible_agents[NEXT_SEAT[self._seat[agent]]]
+                seat = self._seat[agent]
+                self.agent_selection = self.possible_agents[(seat + 1) % self.n_seats if self._small
+                                                            else NEXT_SEAT[seat]]
             else:
                 st.next_deal()
                 self.agent_selection = self.possible_agents[st.current_seat]
@@ -341,6 +425,21 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[st.current_seat]
         if self.render_mode == "human":
             self.render()
+
+    def _small_deal_end(self, agent: str, score, game_end: bool) -> None:
+        """Two or three seats: ``agent``'s reward and info for the deal just over (its own
+        score, TWO_THREE.md §2.9, §3; ``score`` None for a void deal)."""
+        st, seat, n = self.game, self._seat[agent], self.n_seats
+        if self.reward_mode != "win" or self.episode == "deal":
+            self.rewards[agent] = seat_reward(score, seat, self.reward_mode, self.rules)
+        elif game_end:
+            self.rewards[agent] = game_win_reward(st.winner, seat, self.rules)
+        order = [(seat + i) % n for i in range(n)]  # me first, then in playing order
+        self.infos[agent] = {
+            "deal_points": tuple(0 if score is None else score.points[s] for s in order),
+            "outcome": "void" if score is None else score.outcome,
+            "scores": tuple(st.scores[s] for s in order),
+        }
 
     def render(self) -> str | np.ndarray | None:
         """``render_seat``'s view: text (``"ansi"``), printed (``"human"``) or an RGB

@@ -54,6 +54,19 @@ Arguments:
     rules, episode, obs_mode, reward_mode, **rule_overrides: as for ``belote_v0``.
     illegal_action: ``"penalize"`` (default) or ``"raise"``.
     render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the learner's view).
+
+Two and three players (``rules="seed001_2p"`` / ``"seed001_3p"``, or any rules with
+``players`` 2 or 3; TWO_THREE.md): one seat learns (``learner="seat"``; ``"team"`` and
+``partner`` raise ``ValueError``: there are no fixed teams) against the other one or two
+seats' policies (a ``Policy`` or callable reading a ``small_game.SmallInfoSet``, or
+``None``: random legal actions; a dict needs a policy for every seat the learner may
+leave: seats 0..n-1 with ``learner_seat="rotate"``). ``learner_seat`` is a seat 0..n-1 or
+``"rotate"``. Observation ``Box(0, inf, (716,) or (902,), float32)``
+(``small_observation.encode_small``; ``obs_mode="history"`` raises ``ValueError``),
+action ``Discrete(414)``; the reward is the learner's own (``driver.seat_reward``: its
+deal points less the mean of the other seats'; ``"win"`` with ``episode="game"``: +1 if it
+wins the game, else -1). ``info["deal_points"]`` lists every seat's deal points, the
+learner's first, then in playing order.
 """
 
 from __future__ import annotations
@@ -73,8 +86,10 @@ from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
 from .infoset import InfoSet
 from .observation import action_mask, encode_history, encode_infoset
+from .small_game import SmallGameState
+from .small_observation import encode_small
 from .render import render_view
-from .table import NUM_SEATS, SEATS, TEAM_OF, other_team, partner_of
+from .table import NUM_SEATS, TEAM_OF, other_team, partner_of
 
 __all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
@@ -189,13 +204,19 @@ class BeloteGymEnv(gymnasium.Env):
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  illegal_action: str = "penalize", **rule_overrides: Any):
         rules = load_rules(rules, **rule_overrides)
+        #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
+        self.n_seats = n = rules.players
+        self._small = n != NUM_SEATS
         for name, value, allowed in (("learner", learner, ("seat", "team")), ("episode", episode, EPISODES),
                                      ("obs_mode", obs_mode, OBS_MODES), ("reward_mode", reward_mode, REWARD_MODES),
                                      ("illegal_action", illegal_action, ("penalize", "raise"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in SEATS):
-            raise ValueError(f"learner_seat must be a seat 0..{NUM_SEATS - 1} or 'rotate', got {learner_seat!r}")
+        if self._small and learner == "team":
+            raise ValueError(f"learner='team' needs fixed teams: at {n} seats every seat plays for itself "
+                             "(TWO_THREE.md); use learner='seat'")
+        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in range(n)):
+            raise ValueError(f"learner_seat must be a seat 0..{n - 1} or 'rotate', got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self._check_policies(opponents, learner, learner_seat, partner)
@@ -211,6 +232,8 @@ class BeloteGymEnv(gymnasium.Env):
         self.num_actions = num_actions(self.rules)  # 112, or 412 with the coinche extended ids
         self.action_space = spaces.Discrete(self.num_actions)
         self._encode = encode_infoset if obs_mode == "infoset" else encode_history
+        if self._small:
+            self._encode = encode_small
         self._rng: random.Random | None = None
         self._policies: dict[int, Callable[[InfoSet], int]] = {}
         self.game: GameState | None = None
@@ -252,13 +275,14 @@ class BeloteGymEnv(gymnasium.Env):
         """Raise ``ValueError`` for a seat policy that cannot be built, a dict of
         ``opponents`` that lacks a seat the learner may leave to it, or a ``partner`` that
         would be ignored."""
+        seats = range(self.n_seats)
         if isinstance(opponents, Mapping):
             for seat, spec in opponents.items():
-                if isinstance(seat, bool) or seat not in SEATS:
-                    raise ValueError(f"opponents dict keys must be seats 0..{NUM_SEATS - 1}, got {seat!r}")
+                if isinstance(seat, bool) or seat not in seats:
+                    raise ValueError(f"opponents dict keys must be seats 0..{self.n_seats - 1}, got {seat!r}")
                 self._check_spec(spec, f"opponents[{seat}]")
-            firsts = SEATS if learner_seat == "rotate" else (learner_seat,)
-            needed = {s for f in firsts for s in SEATS if s != f and (learner == "seat" or s != partner_of(f))}
+            firsts = seats if learner_seat == "rotate" else (learner_seat,)
+            needed = {s for f in firsts for s in seats if s != f and (learner == "seat" or s != partner_of(f))}
             missing = sorted(needed - set(opponents))
             if missing:
                 raise ValueError(f"opponents dict lacks a policy for seat(s) {missing}: with learner={learner!r} and "
@@ -266,6 +290,9 @@ class BeloteGymEnv(gymnasium.Env):
         else:
             self._check_spec(opponents, "opponents")
         if partner is not None:
+            if self._small:
+                raise ValueError(f"partner has no meaning at {self.n_seats} seats (no fixed teams, TWO_THREE.md): "
+                                 "give the other seats' policies in opponents and leave partner=None")
             if learner == "team":
                 raise ValueError("partner is ignored with learner='team' (both seats of the team learn): "
                                  "leave partner=None")
@@ -278,7 +305,7 @@ class BeloteGymEnv(gymnasium.Env):
     def _build_policies(self, seed: int) -> None:
         self._policies = {}
         self._policy_names: dict[int, str] = {}
-        for seat in SEATS:
+        for seat in range(self.n_seats):
             if seat in self.seats:
                 continue
             if self._specs is not None:
@@ -348,7 +375,7 @@ class BeloteGymEnv(gymnasium.Env):
                     reward += seat_reward(st.deal_score, me, self.reward_mode, self.rules)
                 if self.episode == "deal" or st.is_game_over:
                     if self.reward_mode == "win" and self.episode == "game":
-                        reward += game_win_reward(st.winner, me)
+                        reward += game_win_reward(st.winner, me, self.rules)
                     return reward
                 st.next_deal()
                 continue
@@ -363,7 +390,10 @@ class BeloteGymEnv(gymnasium.Env):
         obs = self._encode(info)
         mask = action_mask(info.legal_actions, np.zeros(self.num_actions, dtype=np.int8))
         extra = {"action_mask": mask, "seat": seat}
-        if st.deal_score is not None and st.is_deal_over:
+        if st.deal_score is not None and st.is_deal_over and self._small:
+            n = self.n_seats
+            extra["deal_points"] = tuple(st.deal_score.points[(seat + i) % n] for i in range(n))
+        elif st.deal_score is not None and st.is_deal_over:
             team = TEAM_OF[seat]
             extra["deal_points"] = (st.deal_score.points[team], st.deal_score.points[other_team(team)])
         return obs, extra
@@ -374,11 +404,14 @@ class BeloteGymEnv(gymnasium.Env):
             self._rng = random.Random(int(seed))
         elif self._rng is None:
             self._rng = random.Random(int(self.np_random.integers(1 << 62)))
-        first = self._rng.randrange(NUM_SEATS) if self.learner_seat == "rotate" else self.learner_seat
+        first = self._rng.randrange(self.n_seats) if self.learner_seat == "rotate" else self.learner_seat
         self.seats = (first, partner_of(first)) if self.learner == "team" else (first,)
         self._build_policies(self._rng.randrange(1 << 30))
-        self.game = GameState(self.rules, rng=self._rng, dealer=self._rng.randrange(NUM_SEATS),
-                              single_deal=self.episode == "deal")
+        # four seats: GameState (looked up here, so that tests may patch it); two or three:
+        # SmallGameState (TWO_THREE.md)
+        make = SmallGameState if self._small else GameState
+        self.game = make(self.rules, rng=self._rng, dealer=self._rng.randrange(self.n_seats),
+                         single_deal=self.episode == "deal")
         self._ended_by_illegal = False
         self._play_others()
         if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):

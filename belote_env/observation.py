@@ -171,8 +171,13 @@ __doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_T
 
 
 def obs_size(rules) -> int:
-    """The observation length (floats) of ``encode_infoset`` under ``rules``: ``OBS_SIZE``
-    (618) for the classic game, ``COINCHE_OBS_SIZE`` for coinche."""
+    """The observation length (floats) under ``rules``: ``OBS_SIZE`` (618) for the classic
+    game, ``COINCHE_OBS_SIZE`` for coinche (``encode_infoset``); at two or three seats
+    (``rules.players``) ``small_observation.small_obs_size(rules)`` (``encode_small``)."""
+    if rules.players != 4:
+        from .small_observation import small_obs_size
+
+        return small_obs_size(rules)
     return COINCHE_OBS_SIZE if rules.contract_mode == "coinche" else OBS_SIZE
 
 

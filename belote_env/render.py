@@ -1,4 +1,5 @@
-"""Text rendering of one seat's view of the table (RULES.md §11: only what that seat knows).
+"""Text rendering of one seat's view of the table (RULES.md §11: only what that seat knows),
+at four seats (``render_text``) and at two or three (``render_small_text``, TWO_THREE.md §5).
 
 Pure Python (no numpy).
 """
@@ -6,11 +7,13 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string, bid_denomination, coinche_bid_level, is_coinche_bid
-from .cards import CONTRACT_NAMES, NUM_CARDS, NUM_SUITS, SUIT_MASK, SUIT_SYMBOLS, SUITS, card_to_str, cards_of
+from .cards import (
+    CONTRACT_NAMES, NUM_CARDS, NUM_SUITS, RANK_NAMES, SUIT_MASK, SUIT_SYMBOLS, SUITS, card_to_str, cards_of,
+)
 from .infoset import InfoSet
 from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
-__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
+__all__ = ["render_text", "render_small_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
            "coinche_contract_label", "coinche_bids_text"]
 
 
@@ -67,7 +70,7 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
     img = Image.new("RGB", (width, height), (20, 100, 50))
     draw = ImageDraw.Draw(img)
     y = 10
-    for line in render_text(info).splitlines():
+    for line in _text(info).splitlines():
         # the default bitmap font has no suit symbols: use letters
         line = line.translate(str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"}))
         while line:
@@ -77,12 +80,18 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
     return np.asarray(img, dtype=np.uint8)
 
 
+def _text(info) -> str:
+    """``render_text`` (four seats) or ``render_small_text`` (two or three seats)."""
+    return render_small_text(info) if getattr(info, "players", 4) != 4 else render_text(info)
+
+
 def render_view(info: InfoSet, mode: str):
     """``info`` rendered per ``mode``: ``"ansi"`` returns the text, ``"human"`` prints it
-    (returns None), ``"rgb_array"`` returns the picture."""
+    (returns None), ``"rgb_array"`` returns the picture. ``info`` is an ``InfoSet`` or, at
+    two or three seats, a ``small_game.SmallInfoSet``."""
     if mode == "rgb_array":
         return render_rgb(info)
-    text = render_text(info)
+    text = _text(info)
     if mode == "human":
         print(text + "\n")
         return None
@@ -174,3 +183,75 @@ def render_play_text(info: InfoSet) -> str:
     if not info.legal_actions and info.current_seat >= 0:
         lines.append(f"Waiting for {SEAT_NAMES[info.current_seat]}")
     return "\n".join(lines)
+
+
+_SMALL_STEPS = ("exchange of the seven of trumps", "discard", "declarations", "card play")
+
+
+def render_small_text(info) -> str:
+    """A readable multi-line table from ``info.seat``'s point of view at a two- or
+    three-seat table (``small_game.SmallInfoSet``, TWO_THREE.md §5): the turned and bottom
+    cards, the bids, the maker and trump, the exchange, announced combinations, belote
+    claims, the trick in progress and the last one, per-seat points and scores, the seat's
+    hand (legal cards starred) and legal ids. Reads only ``info``: never another seat's
+    hand, the unused cards or another seat's discards.
+
+    Raises:
+        ValueError: ``info`` is not a two- or three-seat information set.
+    """
+    from .table import table_of
+
+    n = getattr(info, "players", None)
+    if n not in (2, 3):
+        raise ValueError(f"render_small_text renders a two- or three-seat SmallInfoSet, got {type(info).__name__}")
+    names = table_of(n).names
+    me = info.seat
+
+    def who(seat: int) -> str:
+        return f"{names[seat]} (seat {seat})" + (" [you]" if seat == me else "")
+
+    lines = [f"You: {who(me)} of {n}; dealer {who(info.dealer)}; game scores "
+             + ", ".join(f"{names[s]} {info.scores[s]}" for s in range(n))
+             + (f"; reserve {info.reserve}" if info.reserve else "")]
+    turned = card_to_str(info.turned_card) if info.turned_card >= 0 else "-"
+    if info.maker >= 0:
+        lines.append(f"Contract: {contract_label(info.trump)}, maker {who(info.maker)}; turned card {turned}")
+    else:
+        lines.append(f"Turned card: {turned} (bidding round {info.bid_round})")
+    if info.bottom_card >= 0:
+        lines.append(f"Bottom card: {card_to_str(info.bottom_card)}")
+    if info.auction:
+        lines.append("Bids: " + ", ".join(f"{names[s]} {action_label(a, info.turned_card)}" for s, a in info.auction))
+    if info.exchanged >= 0:
+        lines.append(f"{who(info.exchanged)} exchanged the seven of trumps for {turned}")
+    for seat, (value, top, trump) in enumerate(info.declared):
+        if value:
+            lines.append(f"{who(seat)} announced {value}" + (f" (top {RANK_NAMES[top]}{', trump' if trump else ''})"
+                                                              if top >= 0 else ""))
+    if info.decl_winner >= 0:
+        shown = " ".join(map(card_to_str, cards_of(info.decl_cards)))
+        lines.append(f"Combinations scored by {who(info.decl_winner)}: {shown}")
+    for seat, kind, c in info.announcements:
+        lines.append(f"{who(seat)} claimed {kind} ({card_to_str(c)})")
+    if info.maker >= 0:
+        lines.append(f"Tricks played: {len(info.tricks)}; card points "
+                     + ", ".join(f"{names[s]} {info.card_points[s]}" for s in range(n)))
+        if info.tricks:
+            leader, cards, winner = info.tricks[-1]
+            lines.append(f"Last trick: {_small_trick(leader, cards, names)} (won by {names[winner]})")
+        lines.append(f"Trick: {_small_trick(info.trick_leader, info.trick, names) or '(empty)'}")
+    if info.phase == 1 and info.step >= 0:
+        lines.append(f"Step: {_SMALL_STEPS[info.step]}")
+    if info.discarded:
+        lines.append(f"Your discards: {' '.join(map(card_to_str, cards_of(info.discarded)))}")
+    lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")
+    if info.legal_actions:
+        lines.append("Legal: " + ", ".join(f"{a}={action_label(a, info.turned_card)}" for a in info.legal_actions))
+    elif info.current_seat >= 0:
+        lines.append(f"Waiting for {who(info.current_seat)}")
+    return "\n".join(lines)
+
+
+def _small_trick(leader: int, cards, names) -> str:
+    n = len(names)
+    return ", ".join(f"{names[(leader + i) % n]} {card_to_str(c)}" for i, c in enumerate(cards))
