@@ -23,6 +23,10 @@ What it measures (decisions per second: moves made by a player, with random lega
   (COINCHE.md: auctions of bids, coinche and surcoinche, then the 32 cards), measured in
   the same run, interleaved with the others, and its ratio to the classic figure per
   decision is printed (aim: coinche within 1.5x of classic);
+  ``batched engine (2p)`` and ``batched engine (3p)`` are the small-table engine
+  (``belote_env.vector.small.SmallBatchedGame``, TWO_THREE.md) under the ``seed001_2p`` /
+  ``seed001_3p`` presets, measured the same way in the same run, with their ratios to the
+  four-player classic figure per decision (aim: within 1.5x; ``--no-small`` skips them);
   skipped with a note while that module cannot be imported. Once it imports, a hook
   that still raises ``NotImplementedError`` is reported as NOT MEASURED (the other
   figures are still printed) and the script exits with status 1.
@@ -192,6 +196,29 @@ def batched_engine(seconds: float, seed: int, batch: int, rules: str | None = No
     return {"decisions_per_s": steps * batch / dt, "deals": deals, "seconds": dt}
 
 
+def batched_small_engine(seconds: float, seed: int, batch: int, rules: str) -> dict:
+    """``batched_engine`` for the two- and three-player games: random legal play of
+    ``batch`` tables in ``belote_env.vector.small.SmallBatchedGame`` under the preset
+    ``rules`` (``seed001_2p`` / ``seed001_3p``); every decision counts (bids, answers to
+    proposals, exchanges, cards). Returns ``decisions_per_s`` and the deals finished."""
+    import numpy as np
+    from belote_env.config import load_rules
+    from belote_env.vector.small import SmallBatchedGame
+
+    g = SmallBatchedGame(batch, load_rules(rules), seed=seed)
+    a = np.empty(batch, dtype=np.int64)
+    g.step(g.random_actions(a))  # compiled already (numba cache); one warm step
+    steps = deals = 0
+    t0 = time.perf_counter()
+    while (dt := time.perf_counter() - t0) < seconds:
+        for _ in range(10):
+            g.random_actions(a)
+            g.step(a)
+            deals += int(g.done.sum())
+        steps += 10
+    return {"decisions_per_s": steps * batch / dt, "deals": deals, "seconds": dt}
+
+
 def batched_observations(seconds: float, seed: int, batch: int) -> dict:
     """The acting seat's observation of every table (``belote_env.vector.encode_batch``,
     618 float32 each, into one preallocated ``(batch, 618)`` array), at positions of random
@@ -239,6 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--batch", type=int, default=4096, help="deals at once for the batched hooks (default 4096)")
     ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the last one allowed)")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every run's figures too")
+    ap.add_argument("--no-small", action="store_true", help="skip the two- and three-player batched engine")
     args = ap.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1 or args.batch < 1:
         ap.error("--seconds must be > 0, --repeats and --batch >= 1")
@@ -266,6 +294,10 @@ def main(argv: list[str] | None = None) -> None:
                         lambda s, seed: batched_engine(s, seed, args.batch)))
         benches.append(("batched engine (coinche)", "decisions_per_s", "decisions/s per core",
                         lambda s, seed: batched_engine(s, seed, args.batch, "coinche")))
+        if not args.no_small:
+            for p in (2, 3):
+                benches.append((f"batched engine ({p}p)", "decisions_per_s", "decisions/s per core",
+                                lambda s, seed, p=p: batched_small_engine(s, seed, args.batch, f"seed001_{p}p")))
         benches.append(("batched observations", "observations_per_s", "observations/s per core",
                         lambda s, seed: batched_observations(s, seed, args.batch)))
 
@@ -294,6 +326,11 @@ def main(argv: list[str] | None = None) -> None:
         slower = eng / med["batched engine (coinche)"]
         print(f"batched engine classic / coinche: {slower:.2f}x per decision "
               f"(aim: coinche within 1.5x of classic: {'met' if slower <= 1.5 else 'NOT met'})")
+        if not args.no_small:
+            for p in (2, 3):
+                slower = eng / med[f"batched engine ({p}p)"]
+                print(f"batched engine classic / {p}p: {slower:.2f}x per decision "
+                      f"(aim: {p}p within 1.5x of classic: {'met' if slower <= 1.5 else 'NOT met'})")
 
 
 if __name__ == "__main__":

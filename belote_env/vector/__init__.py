@@ -6,6 +6,8 @@
   reference's, into a preallocated float32 array.
 * ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
   table, for policies.
+* ``SmallBatchedGame`` (``small``): the two- and three-player games (TWO_THREE.md), held
+  equal to ``small_game.SmallGameState`` by ``tests/test_vector_small.py``.
 
 Each kernel is held equal to the pure-Python reference module it reproduces by a
 differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.py``,
@@ -17,8 +19,9 @@ from .engine import COL, OUTCOMES, BatchedGame
 from .envs import BeloteGymVectorEnv, BeloteVectorEnv
 from .infoset import infoset_of
 from .observation import encode_batch
+from .small import SmallBatchedGame
 
-__all__ = ["BatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
+__all__ = ["BatchedGame", "SmallBatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
            "BeloteGymVectorEnv", "BeloteSB3VecEnv"]
 
 

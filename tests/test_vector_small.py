@@ -1,0 +1,272 @@
+"""The batched small-table engine (``belote_env.vector.small.SmallBatchedGame``) against the
+reference engine (``belote_env.small_game.SmallGameState``, TWO_THREE.md): the same decks,
+the same seeded random legal actions, and at every decision identical legal masks, seat to
+act, hands, played cards, public constraints, trick, contract, exchange, bottom card, cards
+out of play, declaration winner and card points; at the end of every deal identical per-seat
+totals, recorded points, outcome and rewards. Two and three seats, the seed-001 presets and
+seeded mixes of every option of TWO_THREE.md §4 (``small_mixes``).
+
+``run_small`` is also the long run of ``scripts/check_vector.py`` (``--small-mixes``, ``--only-small``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from belote_env import Rules
+from belote_env.actions import (
+    AGREE_REDEAL, DECLARE, EXCHANGE_SEVEN, PASS, PROPOSE_REDEAL, num_actions,
+)
+from belote_env.config import OPTION_CHOICES, RuleOptionError, SMALL_CHOICES, applies, load_rules
+from belote_env.game import Phase
+from belote_env.small_game import SmallGameState
+from belote_env.vector.small import (
+    PHASE_OVER, SCOL, SMALL_OUTCOMES, SmallBatchedGame, check_small_supported, small_infoset_of,
+)
+
+#: the options a small mix draws from (those of TWO_THREE.md §4 that apply at ``players``
+#: seats, the game-length ones left out: each deal is an episode)
+_UNREAD = ("target", "target_rule", "max_deals", "contract_mode", "players")
+
+
+def small_options(players: int) -> dict[str, tuple]:
+    out = {}
+    for name, values in OPTION_CHOICES.items():
+        if name in _UNREAD or not applies(name, "classic", players):
+            continue
+        out[name] = SMALL_CHOICES.get(name, values)
+    return out
+
+
+def small_mixes(count: int, seed: int, players: int) -> list[Rules]:
+    """The ``seed001_2p`` / ``seed001_3p`` preset, then ``count - 1`` seeded random mixes of
+    every option of TWO_THREE.md §4 that applies at ``players`` seats."""
+    rng = random.Random(seed)
+    out = [load_rules(f"seed001_{players}p")]
+    opts = small_options(players)
+    while len(out) < count:
+        out.append(Rules(players=players, **{k: rng.choice(v) for k, v in opts.items()}))
+    return out
+
+
+def _reference(g: SmallBatchedGame, j: int) -> SmallGameState:
+    return SmallGameState(g.rules, dealer=int(g.state[j, SCOL["dealer"]]), deck=[int(c) for c in g.deck[j]],
+                          single_deal=True)
+
+
+def _choose(g: SmallBatchedGame, rng: np.random.Generator) -> np.ndarray:
+    """Random legal actions: in the bidding pass 60% of the time (round 2 and void deals
+    come up), propose and agree often; exchange and declare most of the time."""
+    out = np.empty(g.n, dtype=np.int64)
+    for j in range(g.n):
+        legal = np.flatnonzero(g.mask[j])
+        x = rng.random()
+        if PASS in legal and x < 0.55:
+            out[j] = PASS
+        elif PROPOSE_REDEAL in legal and x < 0.65:
+            out[j] = PROPOSE_REDEAL
+        elif AGREE_REDEAL in legal and x < 0.4:
+            out[j] = AGREE_REDEAL
+        elif EXCHANGE_SEVEN in legal and x < 0.8:
+            out[j] = EXCHANGE_SEVEN
+        elif DECLARE in legal and x < 0.8:
+            out[j] = DECLARE
+        else:
+            out[j] = legal[rng.integers(len(legal))]
+    return out
+
+
+def compare(g: SmallBatchedGame, refs: list[SmallGameState], infosets: bool = True) -> None:
+    """Assert table by table that the batched state equals the reference's (and, with
+    ``infosets``, every seat's ``small_infoset_of`` its ``information_set``)."""
+    s = g.state
+    n = g.players
+    c = SCOL
+    for j, ref in enumerate(refs):
+        where = f"table {j}, actions {ref.actions}"
+        assert ref.phase <= Phase.PLAY, where
+        assert int(s[j, c["current"]]) == ref.current, where
+        want = np.zeros(g.n_actions, dtype=np.int8)
+        want[list(ref.legal_actions())] = 1
+        np.testing.assert_array_equal(g.mask[j], want, err_msg=where)
+        for seat in range(n):
+            assert int(s[j, c["hand0"] + seat]) == ref.hands[seat], where
+            assert int(s[j, c["played0"] + seat]) == ref.played_by[seat], where
+            assert int(s[j, c["cannot0"] + seat]) == ref.public_cannot[seat], (where, seat)
+            assert int(s[j, c["known0"] + seat]) == ref.public_known[seat], (where, seat)
+            assert int(s[j, c["points0"] + seat]) == ref.card_points[seat], where
+        assert int(s[j, c["turned"]]) == ref.turned_card, where
+        assert int(s[j, c["trump"]]) == ref.trump and int(s[j, c["maker"]]) == ref.maker, where
+        assert int(s[j, c["step"]]) == (ref.step if ref.phase == Phase.PLAY else -1), where
+        assert int(s[j, c["bottom"]]) == ref.bottom_card, where
+        assert int(s[j, c["out_of_play"]]) == ref.out_of_play, where
+        assert int(s[j, c["unused"]]) == ref.unused, where
+        assert int(s[j, c["exchanged"]]) == ref.exchanged, where
+        assert int(s[j, c["decl_winner"]]) == ref.decl_winner, where
+        assert int(s[j, c["decl_cards"]]) == ref.decl_cards, where
+        assert int(s[j, c["belote_holder"]]) == ref.belote_holder, where
+        if ref.phase == Phase.PLAY:
+            assert int(s[j, c["discarded"]]) == ref.discarded, where
+        tl = int(s[j, c["trick_len"]])
+        assert [int(x) for x in s[j, c["trick0"]:c["trick0"] + tl]] == ref.trick, where
+        hist = ref.auction.history
+        assert [tuple(int(v) for v in b) for b in g.bids[j, :len(hist)]] == hist, where
+        assert len(hist) == g.bids.shape[1] or int(g.bids[j, len(hist), 0]) == -1, where
+        if infosets:
+            for seat in range(n):
+                assert small_infoset_of(g, j, seat) == ref.information_set(seat), (where, seat)
+
+
+def run_small(rules: Rules, n_tables: int, decisions: int, seed: int, infosets_every: int = 1) -> dict:
+    """Play about ``decisions`` decisions on ``n_tables`` tables under ``rules`` in both
+    engines side by side, comparing at every decision; returns counts of decisions, deals
+    and each outcome (``SMALL_OUTCOMES``). Every seat's information set is compared every
+    ``infosets_every`` steps (the rest at every step)."""
+    g = SmallBatchedGame(n_tables, rules, seed=seed)
+    n = g.players
+    assert g.mask.shape == (n_tables, num_actions(rules))
+    refs = [_reference(g, j) for j in range(n_tables)]
+    rng = np.random.default_rng(seed)
+    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in SMALL_OUTCOMES}}
+    step = 0
+    while counts["decisions"] < decisions:
+        compare(g, refs, infosets=step % infosets_every == 0)
+        step += 1
+        a = _choose(g, rng)
+        for j, ref in enumerate(refs):
+            ref.apply(int(a[j]))
+        g.step(a)
+        counts["decisions"] += n_tables
+        for j in np.flatnonzero(g.done):
+            ref = refs[j]
+            assert ref.is_deal_over, f"table {j}: the batched deal ended, the reference's did not"
+            outcome = SMALL_OUTCOMES[int(g.result[j, n])]
+            if ref.void:
+                assert outcome == ("redeal" if ref.redeal else "void"), (j, ref.actions, outcome)
+                assert g.rewards[j].tolist() == [0.0] * n
+                assert g.result[j, :n].tolist() == [0] * n
+            else:
+                score = ref.deal_score
+                assert outcome == score.outcome, (j, ref.actions, outcome, score)
+                assert g.result[j, :n].tolist() == list(score.points), (j, ref.actions, g.result[j], score)
+                totals = g.result[j, n + 2:].tolist()
+                assert totals == list(score.totals) == ref.deal_totals(), (j, ref.actions, totals, score)
+                assert g.rewards[j].tolist() == [score.difference(s) for s in range(n)], (j, ref.actions)
+            assert int(g.result[j, n + 1]) == len(ref.actions), (j, ref.actions)
+            counts[outcome] += 1
+            counts["deals"] += 1
+            refs[j] = _reference(g, j)
+        for j, ref in enumerate(refs):
+            if not g.done[j]:
+                assert not ref.is_deal_over, f"table {j}: the reference's deal ended, the batched one did not"
+    assert not (g.state[:, SCOL["phase"]] == PHASE_OVER).any()
+    return counts
+
+
+# ----------------------------------------------------------------------------- tests
+MIXES = [(2, r) for r in small_mixes(10, seed=5, players=2)] + [(3, r) for r in small_mixes(12, seed=6, players=3)]
+
+
+@pytest.mark.parametrize("players,rules", MIXES, ids=[f"{p}p-mix{i}" for i, (p, _) in enumerate(MIXES)])
+def test_small_batched_equals_reference(players, rules):
+    counts = run_small(rules, n_tables=16, decisions=3000, seed=11)
+    assert counts["deals"] >= 40
+    played = counts["made"] + counts["equal"] + counts["failed"]
+    assert played + counts["void"] + counts["redeal"] == counts["deals"] and played >= 20
+
+
+@pytest.mark.parametrize("options", [
+    dict(declarations="choice", belote="optional", dix_exchange="choice"),
+    dict(declarations="choice", carres=True, sequence_compare="length_then_top", run5_value=100),
+    dict(declarations="auto", sequence_order="plain_trick_order", dix_exchange="auto", rounding="half_up"),
+])
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_batched_option_sets(players, options):
+    """Hand-picked sets: the declaration protocol, optional belote, carrés and the key orders."""
+    counts = run_small(Rules(players=players, **options), n_tables=16, decisions=1600, seed=3)
+    assert counts["made"] + counts["equal"] + counts["failed"] >= 15
+
+
+@pytest.mark.parametrize("deal", ["10_each", "24_card"])
+def test_small_batched_three_player_deals(deal):
+    counts = run_small(Rules(players=3, three_player_deal=deal, defender_partner_free=True,
+                             ruff_overtrump="only_trump_lead", defender_split="proportional"),
+                       n_tables=16, decisions=1600, seed=4)
+    assert counts["made"] + counts["equal"] + counts["failed"] >= 15
+
+
+def test_worked_example_6_4_two_players():
+    """TWO_THREE.md §6.4 through the batched engine: E accepts, exchanges the seven, scores
+    belote; D's 50 sequence scores; E records 129, D 71."""
+    from belote_env.actions import TAKE
+    from belote_env.cards import parse_card as P
+    from belote_env.dealing import small_deck_from_hands
+
+    def cards(text):
+        return [P(x) for x in text.split()]
+
+    rules = load_rules("seed001_2p")
+    deck = small_deck_from_hands([cards("J♥ 9♥ 7♥ A♠ K♠ Q♠"), cards("A♥ 10♦ K♦ Q♦ J♦ 9♣")], "Q♥",
+                                 [cards("K♥ 10♠ 8♣"), cards("10♥ A♣ 7♦")], "8♦", rules, dealer=1)
+    g = SmallBatchedGame(1, rules, seed=0)
+    g.deal(np.array([0]), np.array([deck]), np.array([1]))
+    plays = [TAKE, EXCHANGE_SEVEN]
+    for e, d in [("J♥", "10♥"), ("9♥", "A♥"), ("K♥", "9♣"), ("Q♥", "7♦"), ("A♠", "J♦"), ("10♠", "Q♦"),
+                 ("K♠", "K♦"), ("Q♠", "10♦"), ("8♣", "A♣")]:
+        plays += [P(e), P(d)]
+    for a in plays:
+        g.step(np.array([a]))
+    assert g.done[0]
+    assert g.result[0, :2].tolist() == [129, 71] and g.result[0, 4:].tolist() == [129, 71]
+    assert SMALL_OUTCOMES[g.result[0, 2]] == "made"
+    assert g.rewards[0].tolist() == [58.0, -58.0]
+
+
+def test_unsupported_and_bad_input_are_named():
+    with pytest.raises(RuleOptionError, match="players 2 or 3"):
+        SmallBatchedGame(2, Rules())
+    check_small_supported(Rules(players=3, three_player_deal="24_card"))
+    g = SmallBatchedGame(2, Rules(players=2), seed=0)
+    with pytest.raises(ValueError, match=r"illegal action 5 at table 0 by seat \d; legal ids: \[32, 33, 106\]"):
+        g.step(np.array([5, 32]))
+    with pytest.raises(ValueError, match="shape"):
+        g.step(np.array([32]))
+    with pytest.raises(ValueError, match="each dealer be a seat 0..1"):
+        g.deal(np.array([0]), np.arange(32)[None], np.array([2]))
+
+
+def test_same_seed_same_games_any_batch_size():
+    rules = Rules(players=3)
+    a, b = SmallBatchedGame(16, rules, seed=11), SmallBatchedGame(4, rules, seed=11)
+    for _ in range(200):
+        x, y = a.random_actions(), b.random_actions()
+        np.testing.assert_array_equal(x[:4], y)
+        a.step(x)
+        b.step(y)
+        np.testing.assert_array_equal(a.state[:4], b.state)
+    assert (a.state[:4, SCOL["deals"]] > 3).all()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_observation_slow_path(players):
+    """``encode_small`` (``belote_env.small_observation``) of the batched engine's information
+    sets equals that of the reference's, seat by seat, along random play (the slow path a
+    vector env can use until a compiled small-table encoder exists)."""
+    small_observation = pytest.importorskip("belote_env.small_observation")
+    rules = Rules(players=players, declarations="choice", belote="optional")
+    g = SmallBatchedGame(8, rules, seed=2)
+    refs = [_reference(g, j) for j in range(g.n)]
+    for _ in range(120):
+        for j, ref in enumerate(refs):
+            for seat in range(players):
+                np.testing.assert_array_equal(small_observation.encode_small(small_infoset_of(g, j, seat)),
+                                              small_observation.encode_small(ref.information_set(seat)))
+        a = g.random_actions()
+        for j, ref in enumerate(refs):
+            ref.apply(int(a[j]))
+        g.step(a)
+        for j in np.flatnonzero(g.done):
+            refs[j] = _reference(g, j)
