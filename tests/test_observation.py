@@ -13,7 +13,8 @@ from belote_env.observation import OBS_SIZE, encode_infoset
 
 from .reference_encoder import reference_encode
 
-RULESETS = [load_rules(name, target=None) for name in preset_names() if name.startswith("seed")] + [
+RULESETS = [r for r in (load_rules(name, target=None) for name in preset_names() if name.startswith("seed"))
+            if r.players == 4] + [
     Rules(target=None, declarations="auto"),
     Rules(target=None, declarations="choice", belote="optional"),
     Rules(target=None, round2_no_trump_all_trump=True, all_trump_points="ffb2015"),

@@ -140,7 +140,7 @@ def test_read_record_bad_files(tmp_path):
 
 def test_presets_load_and_cite_their_seed():
     names = [n for n in preset_names() if n.startswith("seed")]
-    assert names == ["seed000", "seed001_4p", "seed002", "seed003", "seed004"]
+    assert names == ["seed000", "seed001_2p", "seed001_3p", "seed001_4p", "seed002", "seed003", "seed004"]
     assert load_rules("seed004") == Rules()
     assert load_rules("seed000").partner_master_free is False and load_rules("seed000").tie == "takers_made"
     assert load_rules("seed001_4p").obligations == "two_player"

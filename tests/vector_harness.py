@@ -17,7 +17,7 @@ import numpy as np
 from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, num_actions
 from belote_env.auction import DENOMINATION_RANK
-from belote_env.config import COINCHE_ONLY, OPTION_CHOICES, RuleOptionError, applies, load_rules, preset_names
+from belote_env.config import COINCHE_ONLY, OPTION_CHOICES, SMALL_ONLY, RuleOptionError, applies, load_rules, preset_names
 from belote_env.driver import point_reward, reward_scale
 from belote_env.game import Phase
 from belote_env.table import team_of
@@ -31,7 +31,8 @@ from belote_env.vector.observation import encode_all_kernel
 #: length ones: neither ``contract_mode`` nor the coinche-only options of COINCHE.md §7,
 #: which ``coinche_mixes`` draws; ``overtrump_partner``, an option of both modes, is drawn
 #: by both)
-MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items() if k != "contract_mode" and k not in COINCHE_ONLY}
+MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items()
+               if k != "contract_mode" and k not in COINCHE_ONLY and k not in SMALL_ONLY}
 
 
 def option_mixes(count: int, seed: int) -> list[Rules]:
