@@ -14,7 +14,7 @@ from .easy import EasyPolicy
 from .hard import HardPolicy
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec"]
+__all__ = ["TIERS", "SMALL_TABLE_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec"]
 
 
 def _expert(seed: int | None = None) -> Policy:
@@ -32,6 +32,28 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
     "hard": HardPolicy,
     "expert": _expert,
 }
+
+
+#: Built-in tiers that play the two- and three-player games (TWO_THREE.md; ``Rules(players=2|3)``):
+#: ``easy`` and ``normal`` through ``policies.small_play``, ``random`` as everywhere. A tier
+#: that gains a small-table mode is added here (``check_policy_rules`` is the one check).
+SMALL_TABLE_TIERS: tuple[str, ...] = ("random", "easy", "normal", "expert")
+
+
+def check_policy_rules(spec: Any, rules: Any) -> None:
+    """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``) cannot
+    play under ``rules``: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md)
+    only ``SMALL_TABLE_TIERS`` can. Policy objects, model folders and factories pass (a
+    model made for four seats fails at its first decision); ``rules=None`` means four seats."""
+    players = getattr(rules, "players", 4)
+    if players == 4 or not isinstance(spec, str):
+        return
+    supported = f"tiers for {players} players: {', '.join(SMALL_TABLE_TIERS)} (or a policy factory 'module.path:attribute')"
+    if spec.endswith("+search") and len(spec) > len("+search"):
+        raise ValueError(f"policy {spec!r} cannot play the {players}-player game (TWO_THREE.md): the search of "
+                         f"policies.search plays four seats only; {supported}")
+    if spec in TIERS and spec not in SMALL_TABLE_TIERS:
+        raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
@@ -174,7 +196,7 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
                          f"path{hint}")
 
 
-def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
+def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = None) -> Policy:
     """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``), a
     policy factory or a model folder path; ``"<spec>+search"`` puts the search of
     ``policies.search`` on top of that policy (it searches the policy's top
@@ -193,10 +215,16 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None) -> Policy:
     coinche rules. A model folder plays the contract mode it was made for; other rules
     raise ``policies.network.RulesMismatchError`` at its first decision.
 
+    ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
+    a tier outside ``SMALL_TABLE_TIERS`` raises ``ValueError`` naming the supported ones
+    (``check_policy_rules``).
+
     Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
     cannot be imported, is not callable or returns no policy (``load_factory``), and
     ``policies.network.CheckpointError`` for a bad model folder.
     """
+    if rules is not None:
+        check_policy_rules(spec, rules)
     if isinstance(spec, str) and spec in TIERS:
         return TIERS[spec](seed)
     if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from belote_env.small_game import new_game
+
 from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
 from belote_env.actions import NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
@@ -23,13 +25,13 @@ TIERS = ["random", "easy", "normal"]
 @pytest.mark.parametrize("preset", preset_names())
 def test_tiers_play_only_legal_actions_under_every_preset(preset):
     rules = load_rules(preset, target=None)
-    if rules.contract_mode == "classic":
+    if rules.contract_mode == "classic" and rules.players == 4:
         rules = rules.replace(round2_no_trump_all_trump=True)
     rng = random.Random(0)
     for name in TIERS:
         pol = make_policy(name, seed=1)
         for seed in range(250):
-            st = GameState(rules, seed=seed, dealer=seed % 4)
+            st = new_game(rules, seed=seed, dealer=seed % rules.players)
             while not st.is_deal_over:
                 info = st.information_set(st.current)
                 a = pol.act(info) if rng.random() < 0.75 else info.legal_actions[rng.randrange(len(info.legal_actions))]

@@ -7,6 +7,9 @@
     belote eval hard normal --pairs 2000 --batched  # deal pairs on the batched engine
     belote ladder random easy normal --pairs 200 --plot ladder.png
     belote play --partner normal --opponents normal --save game.json
+    belote eval normal easy --rules seed001_2p --games 500 --workers 2  # two players: seats swapped
+    belote eval normal easy --rules seed001_3p --pairs 500   # three players: sets of 6 seatings
+    belote play --rules seed001_3p --opponents normal        # two or three players: --opponents only
     belote replay game.json [--json]
     belote train --resume runs/<run>
     belote export runs/<run>/checkpoints/final models/mine
@@ -147,12 +150,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     json_path = _output_file("--json", args.json)
     _output_file("--pairs-log", args.pairs_log)
     _output_file("--failure-record", args.failure_record)
+    copies = 2 if rules.players != 3 else 6  # deals of a mirrored pair / a three-player duplicate set
     if args.games is not None:
         mode, pairs = "game", args.games
     elif args.pairs is not None:
         mode, pairs = "deal", args.pairs
     else:
-        mode, pairs = "deal", (args.deals + 1) // 2
+        mode, pairs = "deal", (args.deals + copies - 1) // copies
     use_one_torch_thread()
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
@@ -199,7 +203,7 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     try:  # a Ctrl-C while the bots load (seconds): a one-line message, exit 130, no traceback
         from belote_env import load_rules
-        from belote_env.table import SEATS, partner_of
+        from belote_env.table import partner_of
         from policies import make_policy
 
         from .play import HumanPolicy, play_game_interactive
@@ -209,10 +213,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         rules = load_rules(args.rules)
         save = _output_file("--save", args.save)  # before the game: a bad path would lose it
         seat = args.seat
+        n = rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"--seat {seat}: the {n}-player game has seats 0..{n - 1}")
         pols = []
-        for s in SEATS:
+        for s in range(n):
             if s == seat:
                 pols.append(HumanPolicy())
+            elif n != 4:  # two and three seats (TWO_THREE.md): every other seat plays --opponents
+                pols.append(make_policy(args.opponents, seed=args.seed + s, rules=rules))
             else:
                 spec = args.partner if s == partner_of(seat) else args.opponents
                 pols.append(make_policy(spec, seed=args.seed + s))
@@ -222,7 +231,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print("type help for how to enter a card or a bid, quit to save the game and stop")
     # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file); a bot that
     # fails saves it too and raises BotFailure (a ValueError: exit 2 with its message, which names the file)
-    state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    if rules.players != 4:
+        from .play import play_small_game_interactive
+
+        state = play_small_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    else:
+        state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
     if state.is_game_over or pols[seat].quit_requested:
         return 0
     return 130  # interrupted (Ctrl-C) or input closed: saved, but not finished
@@ -270,9 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "a policy factory module.path:function (imported from PYTHONPATH or the current "
                              "folder, called with no arguments in every process)")
     e.add_argument("b", help="policy B: the same forms as A")
-    e.add_argument("--deals", type=int, default=1000, help="single deals to play (mirrored pairs = deals / 2)")
-    e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals)")
-    e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target")
+    e.add_argument("--deals", type=int, default=1000, help="single deals to play (mirrored pairs = deals / 2; "
+                                                           "three players: sets of 6 seatings = deals / 6)")
+    e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals); two and three "
+                                             "players: duplicate sets (2 seatings at two seats, 6 at three)")
+    e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target (two and "
+                                             "three players: duplicate sets of whole games)")
     e.add_argument("--rules", default=None, help="rules preset name or YAML file (default seed004)")
     e.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
     e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
@@ -302,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--no-progress", action="store_true")
     lad.set_defaults(func=_cmd_ladder)
     pl = sub.add_parser("play", help="play a game in the terminal against the bots")
-    pl.add_argument("--seat", type=int, choices=list(SEATS), default=0, help="your seat (0 South)")
+    pl.add_argument("--seat", type=int, choices=list(SEATS), default=0, help="your seat (0 South; two and three "
+                                                                           "players: 0..n-1)")
     pl.add_argument("--partner", default="normal", help="your partner's policy: a tier name, a model folder or a "
                                                         "policy factory module.path:function (imported from "
                                                         "PYTHONPATH or the current folder)")

@@ -8,6 +8,11 @@ rules' target (RULES.md §8). Intervals are 95% normal-approximation intervals o
 independent pairs. Work is split over processes by pair; every pair's decks and every
 policy's random numbers are seeded from (seed, pair, side), so the result does not depend
 on the number of workers.
+
+Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): a duplicate *set* plays the
+same decks under every seating of ``SMALL_SEATINGS`` (two seats: swapped; three seats: the 3
+rotations of A B B and the 3 of A A B, so each tier sits in every seat 3 times and alone /
+paired equally), and ``SmallMatchResult`` reports per tier and per seat role.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from policies.base import Policy, PolicyError
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
            "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
-           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES"]
+           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES", "SmallMatchResult", "SMALL_SEATINGS",
+           "SMALL_POSITIONS", "small_set_deck"]
 
 # MAX_VOID_DEALS (consecutive all-pass deals before a match is stopped) is belote_env.driver's.
 #: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
@@ -670,7 +676,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             match (not per pair and side), so its draws, and the result, differ.
         batch_tables: tables of the batched engine (int >= 1; default ``BATCH_TABLES``).
     Returns:
-        a ``MatchResult`` from A's side.
+        a ``MatchResult`` from A's side; at two and three seats (``rules.players`` 2 or 3,
+        TWO_THREE.md) a ``SmallMatchResult``: ``pairs`` then counts duplicate *sets*, each
+        the same decks under every seating of ``SMALL_SEATINGS`` (2 at two seats, the
+        seats swapped; 6 at three: the rotations of A B B and of A A B), unbatched and
+        without a pairs log.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
             target, ``batched`` with game mode, ``workers > 1`` or ``pairs_log``, a bad
@@ -705,6 +715,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     from policies.registry import factory_spec
 
     policy_a, policy_b = (factory_spec(p) if _is_factory(p) else p for p in (policy_a, policy_b))
+    if rules.players != 4:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
+        if batched or pairs_log is not None:
+            raise ValueError(f"a {rules.players}-player match runs unbatched and keeps no pairs log "
+                             f"(batched=False, pairs_log=None)")
+        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk)
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     if pairs_log is not None and not specs:
         raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
@@ -823,3 +838,304 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]),
         seed=seed, rules=rules.to_dict(),
         pair_scores=tuple(tally.game_wins if mode == "game" else tally.deal_wins))
+
+
+# ---------------------------------------------------------------------------- two and three seats
+#: The seatings of one duplicate set at two and three seats (TWO_THREE.md): per seating,
+#: the tier (0 = A, 1 = B) of each seat 0..n-1. Two seats: the deck played twice, the
+#: seats swapped. Three seats: every rotation of (A, B, B) and of (A, A, B): each tier sits
+#: alone against two of the other three times and paired three times, and sits in every
+#: seat exactly 3 times of the 6 (9 seat-plays each), so with the same decks and dealer
+#: neither the cards nor the seat favours a tier.
+SMALL_SEATINGS: dict[int, tuple[tuple[int, ...], ...]] = {
+    2: ((0, 1), (1, 0)),
+    3: ((0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)),
+}
+#: Names of the seat positions at the first deal of a set (the dealer is the last).
+SMALL_POSITIONS: dict[int, tuple[str, ...]] = {2: ("elder", "dealer"), 3: ("elder", "middle", "dealer")}
+#: The per-set figures of a small-table match (``_SmallTally.rows``), each in points per
+#: seat per deal unless it is a rate: ``diff`` (A - B), ``a_points`` / ``b_points``,
+#: ``deal_wins`` / ``game_wins`` (A's share, ties split, 1/2 when fair), per role
+#: ``a_alone`` ... (three seats) and per position ``a_elder`` ...
+_ROLES = ("a_alone", "a_paired", "b_alone", "b_paired")
+
+
+@dataclass
+class _SmallTally:
+    rows: list[dict] = field(default_factory=list)  # per set: {figure: value}
+    ids: list[int] = field(default_factory=list)
+    deals: int = 0
+    taken: list[int] = field(default_factory=lambda: [0, 0])
+    made: list[int] = field(default_factory=lambda: [0, 0])
+    voids: int = 0
+    time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+
+    def merge(self, o: "_SmallTally") -> None:
+        self.rows += o.rows
+        self.ids += o.ids
+        self.deals += o.deals
+        self.voids += o.voids
+        for i in (0, 1):
+            self.taken[i] += o.taken[i]
+            self.made[i] += o.made[i]
+            self.time_s[i] += o.time_s[i]
+            self.moves[i] += o.moves[i]
+
+
+def small_set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> list[int]:
+    """The deck of set ``set_id``'s deal ``deal_number``, redeal ``redeal`` at two and three
+    seats: ``match_deck`` (the same for every seating of the set)."""
+    return match_deck(seed, set_id, deal_number, redeal)
+
+
+def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str) -> _SmallTally:
+    """Play duplicate sets ``set_ids`` at ``rules.players`` (2 or 3) seats: each set's decks
+    under every seating of ``SMALL_SEATINGS`` (the first dealer ``set_id % n`` in all), one
+    played deal per seating (``mode="deal"``; void deals and agreed redeals are redealt from
+    the set's next deck) or a whole game (``"game"``)."""
+    from belote_env.small_game import SmallGameState
+
+    n = rules.players
+    seatings = SMALL_SEATINGS[n]
+    positions = SMALL_POSITIONS[n]
+    tally = _SmallTally()
+    pols = (a, b)
+    for i in set_ids:
+        dealer = i % n
+        decks = functools.partial(small_set_deck, seed, i)
+        pts = [0.0, 0.0]  # per tier: points summed over its seat-deals
+        cnt = [0, 0]  # per tier: seat-deals
+        role_pts = {r: 0.0 for r in _ROLES}
+        role_cnt = {r: 0 for r in _ROLES}
+        pos_pts = [[0.0] * n, [0.0] * n]
+        pos_cnt = [[0] * n, [0] * n]
+        deal_win = game_win = 0.0
+        n_deals = 0
+        for j, seating in enumerate(seatings):
+            for tier, pol in enumerate(pols):
+                _reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
+            n_a = seating.count(0)
+            state = SmallGameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
+                                   single_deal=mode == "deal")
+            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
+            tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
+            for score in state.deal_scores:
+                top = max(score.points)
+                leaders = [s for s in range(n) if score.points[s] == top]
+                deal_win += sum(seating[s] == 0 for s in leaders) / len(leaders)
+                n_deals += 1
+                tally.taken[seating[score.maker]] += 1
+                tally.made[seating[score.maker]] += score.outcome == "made"
+                for s in range(n):
+                    t, p = seating[s], score.points[s]
+                    pts[t] += p
+                    cnt[t] += 1
+                    pos = (s - dealer - 1) % n
+                    pos_pts[t][pos] += p
+                    pos_cnt[t][pos] += 1
+                    if n == 3:
+                        alone = seating.count(t) == 1
+                        role = f"{'ab'[t]}_{'alone' if alone else 'paired'}"
+                        role_pts[role] += p
+                        role_cnt[role] += 1
+            if mode == "game":
+                game_win += (n_a / n) if state.winner is None else float(seating[state.winner] == 0)
+        row = {"diff": pts[0] / cnt[0] - pts[1] / cnt[1], "a_points": pts[0] / cnt[0], "b_points": pts[1] / cnt[1],
+               "deal_wins": deal_win / n_deals, "game_wins": game_win / len(seatings) if mode == "game" else 0.0}
+        if n == 3:
+            for r in _ROLES:
+                row[r] = role_pts[r] / max(1, role_cnt[r])
+        for t in (0, 1):
+            for pos, name in enumerate(positions):
+                row[f"{'ab'[t]}_{name}"] = pos_pts[t][pos] / max(1, pos_cnt[t][pos])
+        tally.rows.append(row)
+        tally.ids.append(i)
+        tally.deals += n_deals
+    return tally
+
+
+@dataclass(frozen=True)
+class SmallMatchResult:
+    """Result of a duplicate match at two or three seats (``duplicate_match`` with
+    ``rules.players`` 2 or 3; TWO_THREE.md), from policy A's side. Every figure is a mean
+    over the independent duplicate sets with a 95% normal-approximation interval.
+
+    Attributes:
+        players: 2 or 3; sets: duplicate sets (``pairs`` is the same number); deals: deals
+            played; seatings: per seating of a set, the tier of each seat (``"AB"``,
+            ``"ABB"``, ...; ``SMALL_SEATINGS``).
+        mean_diff, mean_diff_ci: A's mean points per seat per deal less B's (0 for equal
+            tiers).
+        a_points / b_points (+ ``_ci``): each tier's mean points per seat per deal.
+        by_role: three seats: ``{"a_alone": (mean, lo, hi), "a_paired", "b_alone",
+            "b_paired"}``, points per seat per deal when the tier holds one seat / two
+            seats; by_position: ``{"a_elder": ..., "b_dealer": ...}``, per tier and seat
+            position at the set's first deal.
+        deal_win_rate (+ ``_ci``): A's share of the deals' top scores (ties split; 1/2 is
+            even: at three seats a deal's top score is shared among the seats that made it).
+        game_win_rate (+ ``_ci``, game mode): A's share of the games won (a game won by a
+            seat of A counts 1; 1/2 is even).
+        a_taken / a_made / b_taken / b_made: contracts made by each tier's seats;
+        void_deals: deals redealt (all passed, or a redeal agreed); a_ms_per_move /
+        b_ms_per_move: mean decision time.
+    """
+
+    a: str
+    b: str
+    mode: str
+    players: int
+    sets: int
+    deals: int
+    seatings: tuple[str, ...]
+    game_win_rate: float | None
+    game_win_rate_ci: tuple[float, float] | None
+    deal_win_rate: float
+    deal_win_rate_ci: tuple[float, float]
+    mean_diff: float
+    mean_diff_ci: tuple[float, float]
+    a_points: float
+    a_points_ci: tuple[float, float]
+    b_points: float
+    b_points_ci: tuple[float, float]
+    by_role: dict
+    by_position: dict
+    a_taken: int
+    a_made: int
+    b_taken: int
+    b_made: int
+    void_deals: int
+    a_ms_per_move: float
+    b_ms_per_move: float
+    seed: int
+    rules: dict
+    pair_scores: tuple[float, ...] = ()  # per set: A's score (games, else deals; ties split)
+    set_diffs: tuple[float, ...] = ()  # per set: A's mean points per seat per deal less B's
+
+    @property
+    def pairs(self) -> int:
+        """The duplicate sets (``MatchResult``'s name)."""
+        return self.sets
+
+    @property
+    def win_rate(self) -> float:
+        return self.game_win_rate if self.mode == "game" else self.deal_win_rate
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        return self.game_win_rate_ci if self.mode == "game" else self.deal_win_rate_ci
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        del d["pair_scores"], d["set_diffs"]
+        d["pairs"], d["win_rate"], d["win_rate_ci"] = self.sets, self.win_rate, self.win_rate_ci
+        return d
+
+    def summary(self) -> str:
+        unit = "game" if self.mode == "game" else "deal"
+        k = len(self.seatings)
+        lines = [f"{self.a} (A) vs {self.b} (B), {self.players} players: {self.sets} duplicate {unit} sets of {k} "
+                 f"seatings ({' '.join(self.seatings)}), {self.deals} deals (seed {self.seed})"]
+        if self.mode == "game":
+            lo, hi = self.game_win_rate_ci
+            lines.append(f"  games won by {self.a}: {100 * self.game_win_rate:.1f}% (95% CI {100 * lo:.1f}-"
+                         f"{100 * hi:.1f}%; 50% is even)")
+        lo, hi = self.deal_win_rate_ci
+        dlo, dhi = self.mean_diff_ci
+        lines += [f"  deals won by {self.a}: {100 * self.deal_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
+                  f"  mean points per seat per deal: {self.a} {self.a_points:.1f} (95% CI {self.a_points_ci[0]:.1f}-"
+                  f"{self.a_points_ci[1]:.1f}), {self.b} {self.b_points:.1f} (95% CI {self.b_points_ci[0]:.1f}-"
+                  f"{self.b_points_ci[1]:.1f})",
+                  f"  difference per seat per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})"]
+        if self.by_role:
+            lines.append("  by role (points per seat per deal): " + ", ".join(
+                f"{(self.a if r[0] == 'a' else self.b)} {r[2:]} {m:.1f} ({lo:.1f}-{hi:.1f})"
+                for r, (m, lo, hi) in self.by_role.items()))
+        lines.append("  by position at the first deal: " + ", ".join(
+            f"{(self.a if p[0] == 'a' else self.b)} {p[2:]} {m:.1f}" for p, (m, lo, hi) in self.by_position.items()))
+        lines += [f"  contracts taken/made: {self.a} {self.a_taken}/{self.a_made}, {self.b} {self.b_taken}/"
+                  f"{self.b_made}; void deals redealt: {self.void_deals}",
+                  f"  decision time per move: {self.a} {self.a_ms_per_move:.3f} ms, {self.b} "
+                  f"{self.b_ms_per_move:.3f} ms"]
+        return "\n".join(lines)
+
+
+def _small_worker(args) -> _SmallTally:
+    a_spec, b_spec, ids, seed, rules_dict, mode = args
+    from policies import make_policy
+
+    rules = Rules.from_dict(rules_dict)
+    return _play_small_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
+                            ids, seed, rules, mode)
+
+
+def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
+                 chunk: int) -> SmallMatchResult:
+    """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``)."""
+    from policies import make_policy
+
+    specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
+    a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
+    b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
+    chunks = [list(range(k, min(sets, k + chunk))) for k in range(0, sets, chunk)]
+    tally = _SmallTally()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sets, desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
+    try:
+        if workers == 1:
+            for ids in chunks:
+                tally.merge(_play_small_sets(a_obj, b_obj, ids, seed, rules, mode))
+                if bar:
+                    bar.update(len(ids))
+        else:
+            if not specs:
+                raise ValueError("workers > 1 needs policy specs (tier names, model paths or policy factories: "
+                                 "'module.path:attribute' or an importable function), not policy objects")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                     initializer=init_worker, initargs=(os.getpid(),)) as pool:
+                futs = [pool.submit(_small_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode))
+                        for ids in chunks]
+                try:
+                    for fut in futs:
+                        part = fut.result()
+                        tally.merge(part)
+                        if bar:
+                            bar.update(len(part.ids))
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    finally:
+        if bar:
+            bar.close()
+    order = sorted(range(len(tally.ids)), key=lambda k: tally.ids[k])
+    rows = [tally.rows[k] for k in order]
+
+    def stat(key: str) -> tuple[float, float, float]:
+        return _ci([r[key] for r in rows])
+
+    d, dlo, dhi = stat("diff")
+    ap, aplo, aphi = stat("a_points")
+    bp, bplo, bphi = stat("b_points")
+    w, wlo, whi = stat("deal_wins")
+    g = glo = ghi = None
+    if mode == "game":
+        g, glo, ghi = stat("game_wins")
+    clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
+    n = rules.players
+    by_role = {r: stat(r) for r in _ROLES} if n == 3 else {}
+    by_position = {f"{x}_{p}": stat(f"{x}_{p}") for x in "ab" for p in SMALL_POSITIONS[n]}
+    return SmallMatchResult(
+        a=a_obj.name, b=b_obj.name, mode=mode, players=n, sets=sets, deals=tally.deals,
+        seatings=tuple("".join("AB"[t] for t in s) for s in SMALL_SEATINGS[n]),
+        game_win_rate=g, game_win_rate_ci=None if g is None else clip(glo, ghi),
+        deal_win_rate=w, deal_win_rate_ci=clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
+        a_points=ap, a_points_ci=(aplo, aphi), b_points=bp, b_points_ci=(bplo, bphi),
+        by_role=by_role, by_position=by_position,
+        a_taken=tally.taken[0], a_made=tally.made[0], b_taken=tally.taken[1], b_made=tally.made[1],
+        void_deals=tally.voids, a_ms_per_move=1000 * tally.time_s[0] / max(1, tally.moves[0]),
+        b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]), seed=seed, rules=rules.to_dict(),
+        pair_scores=tuple(r["game_wins" if mode == "game" else "deal_wins"] for r in rows),
+        set_diffs=tuple(r["diff"] for r in rows))

@@ -13,6 +13,10 @@ given, else to ``./belote_game_<seed>_<date-time>.json``; the path is printed. A
 raises or returns an illegal action stops the game the same way (saved), then raises
 ``BotFailure`` naming the bot, its seat and the type of its error, never the action it
 returned nor its exception's message (either could reveal its hidden cards, RULES.md §11).
+
+Two and three players (``rules.players`` 2 or 3, TWO_THREE.md): ``play_small_game_interactive``
+(the same input; the choices are listed by number and in words: ``accept`` is ``take``,
+``propose redeal``, ``agree redeal``, ``exchange 7 of trump``, ``enough`` ...).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from belote_env.records import game_record, replay, write_record
 from belote_env.render import action_label, render_play_text
 
 __all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", "play_game_interactive", "default_save_path",
-           "save_game_so_far"]
+           "save_game_so_far", "play_small_game_interactive", "small_play_text"]
 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
             "declare": DECLARE}
@@ -141,7 +145,8 @@ class HumanPolicy:
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        print("\n" + render_play_text(info), file=self.output)
+        small = getattr(info.rules, "players", 4) != 4
+        print("\n" + (small_play_text(info) if small else render_play_text(info)), file=self.output)
         print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
               + "   (help, quit)", file=self.output)
         while True:
@@ -273,4 +278,129 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
         path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
         print(f"\ngame stopped {_where(state)} ({why}); the game so far is saved to {path} "
               f"(belote replay {path} shows it)", file=output)
+        return state
+
+
+# ---------------------------------------------------------------------------- two and three seats
+def _small_seat_name(seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat}"
+
+
+def small_play_text(info) -> str:
+    """The table of a two- or three-player game (a ``SmallInfoSet``, TWO_THREE.md §5) as the
+    person at ``info.seat`` reads it: scores, the turned and bottom cards, the bids, the
+    maker and trump, combinations and belote, the last trick, the trick so far and the
+    hand by suit with the legal cards starred. A renderer of ``belote_env.render`` for small
+    tables (``render_small_play_text`` / ``render_small_text``) is used when it exists."""
+    from belote_env import render
+
+    for name in ("render_small_play_text", "render_small_text"):
+        fn = getattr(render, name, None)
+        if callable(fn):
+            return fn(info)
+    from belote_env.cards import card_to_str, cards_to_str
+
+    me, n = info.seat, info.players
+    name = lambda s: _small_seat_name(s, me)  # noqa: E731
+    lines = [f"You: seat {me} of {n}; dealer {name(info.dealer)}, elder {name((info.dealer + 1) % n)}; game score "
+             + ", ".join(f"{name(s)} {v}" for s, v in enumerate(info.scores))]
+    turned = f"turned card {card_to_str(info.turned_card)}"
+    if info.bottom_card >= 0:
+        turned += f", bottom card {card_to_str(info.bottom_card)}"
+    if info.trump >= 0:
+        lines.append(f"Trump {SUIT_SYMBOLS[info.trump]}, maker {name(info.maker)}; {turned}"
+                     + (f"; {name(info.exchanged)} exchanged the seven" if info.exchanged >= 0 else ""))
+    else:
+        lines.append(f"Bidding round {info.bid_round}; {turned}")
+    if info.auction:
+        lines.append("Bids: " + ", ".join(f"{name(s)} {action_label(a, info.turned_card)}" for s, a in info.auction))
+    if info.decl_winner >= 0:
+        lines.append(f"Combinations scored by {name(info.decl_winner)}: {cards_to_str(info.decl_cards)}")
+    for seat, _, c in info.announcements:
+        lines.append(f"Belote by {name(seat)} ({card_to_str(c)})")
+    if info.trump >= 0:
+        lines.append(f"Tricks played: {len(info.tricks)}; card points "
+                     + ", ".join(f"{name(s)} {p}" for s, p in enumerate(info.card_points)))
+        if info.tricks:
+            leader, cards, winner = info.tricks[-1]
+            lines.append("Last trick: " + ", ".join(f"{name((leader + i) % n)} {card_to_str(c)}"
+                                                    for i, c in enumerate(cards)) + f" (won by {name(winner)})")
+        lines.append("Trick: " + (", ".join(f"{name((info.trick_leader + i) % n)} {card_to_str(c)}"
+                                            for i, c in enumerate(info.trick)) or "(empty)"))
+    legal = set(info.legal_actions)
+    by_suit = []
+    for s in range(4):
+        cs = [c for c in range(8 * s, 8 * s + 8) if info.hand >> c & 1]
+        if cs:
+            by_suit.append(" ".join(card_to_str(c) + ("*" if c in legal else "") for c in reversed(cs)))
+    lines.append("Your hand: " + ("   ".join(by_suit) or "(empty)"))
+    return "\n".join(lines)
+
+
+def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
+                                output: TextIO | None = None, dealer: int = 0,
+                                save_path: str | Path | None = None):
+    """``play_game_interactive`` for two and three players (``rules.players`` 2 or 3,
+    TWO_THREE.md): one game to the rules' target with ``policies[seat]`` (``HumanPolicy``
+    at ``human_seat``); prints the other seats' moves, each trick's winner and points and
+    each deal's result (public information only, §5). ``quit``, Ctrl-C and the end of input
+    save the game so far as a record (``belote_env.records.game_record``) to ``save_path``
+    or ``default_save_path(seed)``; a bot that raises or returns an illegal action saves it
+    too and raises ``BotFailure``. Returns the ``SmallGameState``."""
+    from belote_env.records import game_record
+    from belote_env.small_game import SmallGameState
+
+    output = sys.stdout if output is None else output
+    n = rules.players
+    state = SmallGameState(rules, seed=seed, dealer=dealer)
+    before = [0, 0]
+
+    def save(path) -> Path:
+        return write_record(path, game_record(state))
+
+    def decide(state, info, policy) -> int:
+        seat = info.seat
+        action, failure = _ask(policy, info, seat == human_seat)
+        if failure is not None:
+            name = getattr(policy, "name", type(policy).__name__)
+            path = save(save_path if save_path is not None else default_save_path(seed))
+            raise BotFailure(f"policy {name!r} at seat {seat} {failure} (not shown: it could reveal that seat's "
+                             f"hidden cards, TWO_THREE.md §5); the game so far is saved to {path}", seat, name, path)
+        if seat != human_seat:
+            shown = "a choice" if info.step == 1 else action_label(action, state.turned_card)  # discards stay hidden
+            print(f"  seat {seat} ({policy.name}): {shown}", file=output)
+        before[:] = len(state.tricks), sum(state.card_points)
+        return action
+
+    def after(state, seat: int, action: int) -> None:
+        if len(state.tricks) > before[0]:
+            last = not any(state.hands)
+            print(f"  trick {len(state.tricks)} won by {_small_seat_name(state.tricks[-1][2], human_seat)} "
+                  f"({sum(state.card_points) - before[1]} points" + (" + 10 for the last trick)" if last else ")"),
+                  file=output)
+
+    def deal_over(state) -> None:
+        if state.void:
+            print("  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
+        else:
+            s = state.deal_score
+            print(f"\nDeal over: maker {_small_seat_name(s.maker, human_seat)} {s.outcome}; this deal "
+                  + ", ".join(f"{_small_seat_name(i, human_seat)} {p}" for i, p in enumerate(s.points))
+                  + "; game " + ", ".join(f"{_small_seat_name(i, human_seat)} {p}" for i, p in enumerate(state.scores)),
+                  file=output)
+
+    try:
+        play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None,
+                  teams=tuple(range(n)))
+        w = state.winner
+        print("Game over: " + ("a draw" if w is None else "you win!" if w == human_seat else f"seat {w} wins"),
+              file=output)
+        if save_path is not None:
+            print(f"record saved to {save(save_path)}", file=output)
+        return state
+    except (QuitGame, KeyboardInterrupt, EOFError) as stop:
+        why = ("you quit" if isinstance(stop, QuitGame) else "interrupted (Ctrl-C)"
+               if isinstance(stop, KeyboardInterrupt) else "end of input")
+        path = save(save_path if save_path is not None else default_save_path(seed))
+        print(f"\ngame stopped ({why}); the game so far is saved to {path}", file=output)
         return state

@@ -1,0 +1,415 @@
+"""The rule-based tiers ``easy`` and ``normal`` at two- and three-player tables
+(TWO_THREE.md; ``Rules(players=2|3)``, presets ``seed001_2p`` / ``seed001_3p``).
+
+Both read only the seat's ``belote_env.small_game.SmallInfoSet`` (TWO_THREE.md §5) and
+return one of its ``legal_actions``. ``easy_small_act`` / ``normal_small_act`` are called
+by ``EasyPolicy.act`` / ``NormalPolicy.act`` when ``info.rules.players != 4``.
+
+Decisions shared by both tiers (TWO_THREE.md §2.5-§2.7):
+
+* the seven of trumps (§2.5, A9): always exchanged when legal (the turned card is higher);
+* declarations under ``declarations: choice`` (§2.6): announce when the hand holds a
+  sequence; answer ``not enough`` when legal (the answerer's value is higher), else
+  ``same`` when legal (equal value: the top cards decide), else ``enough``;
+* belote under ``belote: optional`` (§2.7, A17): always claimed with the second card;
+* redeal proposals (§2.3): neither tier proposes one (a refused proposal makes the weak
+  proposer maker).
+
+``easy``: bids the turned suit in round 1 when the hand holds its jack and one more trump
+of J 9 A 10, or its jack in three cards of the suit; names in round 2 the longest such suit
+(never the turned one); agrees to a redeal when it holds no jack; plays the legal card of
+fewest points, then the weakest (RULES.md §12's easy); discards (``10_each``) the cheapest
+non-trumps.
+
+``normal``: values each suit as trump (``estimate``: the points the 6 known cards are
+worth, §2.4 adds 3 unknown ones) and accepts / names when the value reaches
+``TAKE_THRESHOLD[players]`` (round 2: ``+ ROUND2_MARGIN``); refuses a proposed redeal
+unless its own hand is weak (best value under ``AGREE_BELOW``: the proposer, who must
+then play, signalled weakness). Card play tracks the cards (played, out of play, public
+voids): as maker it draws trumps with the master trump or with length, cashes sure
+winners, leads low from its longest side suit; at three seats the defenders are
+partners (§3: the maker plays alone) and return each other's suit, never lead trumps,
+and smear points on a partner's safe trick; following, it takes a trick with its
+cheapest sure winner when the trick is worth it (or it is last to play), ruffs with its
+lowest sufficient trump, and otherwise plays its cheapest card.
+
+Units: points are card points (trump J 20, 9 14, A 11, 10 10, K 4, Q 3; plain A 11, 10 10,
+K 4, Q 3, J 2); cards are ids 0..31 (``suit * 8 + rank``), hands 32-bit masks.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+from belote_env.actions import (
+    AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
+    EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE,
+)
+from belote_env.cards import BEATS, FULL_DECK, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.rules import trick_winner
+
+__all__ = ["easy_small_act", "normal_small_act", "estimate", "easy_strong", "TAKE_THRESHOLD", "ROUND2_MARGIN",
+           "AGREE_BELOW", "is_small"]
+
+#: normal's accept threshold on ``estimate`` per table size (points of the 6 known cards)
+TAKE_THRESHOLD = {2: 35.0, 3: 50.0}
+#: extra value normal asks for to name a suit in round 2 (the turned suit was refused)
+ROUND2_MARGIN = 4.0
+#: weight of the hand's sequences (20 / 50, §2.6) in ``estimate``: they score only when
+#: they beat the others', so they count at part of their value
+SEQ_WEIGHT = 0.0
+#: normal agrees to a proposed redeal when its best ``estimate`` is below this
+AGREE_BELOW = 22.0
+
+#: normal's maker leads its lowest trump with this many trumps (no master trump); above 3
+#: only while it holds as many trumps as may be out
+DRAW_WITH = 3
+#: normal cashes its sure side winners as a defender too (else only as maker)
+DEFENDER_CASHES = True
+#: normal, last to play, does not ruff a trick worth fewer points than this (0: it does)
+NO_EMPTY_RUFF = 0
+
+_TRUMP_EST = {Rank.JACK: 20.0, Rank.NINE: 14.0, Rank.ACE: 11.0, Rank.TEN: 10.0, Rank.KING: 4.0, Rank.QUEEN: 3.0,
+              Rank.EIGHT: 2.0, Rank.SEVEN: 2.0}
+_STEP_CARDS = 3  # STEPS index of card play in small_game.STEPS
+_STEP_DISCARD = 1
+
+
+def is_small(info) -> bool:
+    """True for an information set of the two- or three-player game (``rules.players``)."""
+    return getattr(getattr(info, "rules", None), "players", 4) != 4
+
+
+def _has(hand: int, rank: int, suit: int) -> bool:
+    return bool(hand >> card(rank, suit) & 1)
+
+
+def estimate(hand: int, trump: int, turned_card: int = -1, round1: bool = False, takes_turned: bool = False) -> float:
+    """Normal's value (points) of ``hand`` (mask, the 6 cards known while bidding) with
+    ``trump`` (0..3) as trump: trump J 20, 9 14 (7 without the J and under 3 trumps), A 11,
+    10 10, K 4, Q 3, 7 / 8 2, belote (K+Q) 20, 8 per trump beyond two; side A 11, a side 10
+    with its ace 10, a side 10 with one more card 3; in round 1 with the seven of trumps the
+    turned card is counted (the exchange, §2.5); ``takes_turned`` (``10_each`` /
+    ``24_card``: the taker receives it) counts it too."""
+    h = hand
+    if turned_card >= 0 and turned_card >> 3 == trump and (
+            takes_turned or round1 and _has(h, Rank.SEVEN, trump) and turned_card & 7 != Rank.SEVEN):
+        h = h | 1 << turned_card
+        if not takes_turned:
+            h &= ~(1 << card(Rank.SEVEN, trump))
+    n = (h & SUIT_MASK[trump]).bit_count()
+    v = 0.0
+    for r, val in _TRUMP_EST.items():
+        if _has(h, r, trump):
+            v += val
+    if _has(h, Rank.NINE, trump) and not _has(h, Rank.JACK, trump) and n < 3:
+        v -= 7.0
+    if _has(h, Rank.KING, trump) and _has(h, Rank.QUEEN, trump):
+        v += 20.0
+    v += 8.0 * max(0, n - 2)
+    for s in range(NUM_SUITS):
+        if s == trump:
+            continue
+        if _has(h, Rank.ACE, s):
+            v += 11.0
+            if _has(h, Rank.TEN, s):
+                v += 10.0
+        elif _has(h, Rank.TEN, s) and (h & SUIT_MASK[s]).bit_count() >= 2:
+            v += 3.0
+    return v + SEQ_WEIGHT * _sequence_points(h)
+
+
+def _sequence_points(hand: int) -> float:
+    """Points of the hand's sequences (3 in a row 20, 4 or more 50; natural order, §2.6)."""
+    v = 0.0
+    for s in range(NUM_SUITS):
+        run = 0
+        for r in (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE, -1):
+            if r >= 0 and _has(hand, r, s):
+                run += 1
+                continue
+            v += 50.0 if run >= 4 else 20.0 if run == 3 else 0.0
+            run = 0
+    return v
+
+
+def easy_strong(hand: int, suit: int) -> bool:
+    """Easy's test of a trump suit: its jack and one more of 9 A 10, or its jack in three
+    cards of the suit."""
+    if not _has(hand, Rank.JACK, suit):
+        return False
+    return (any(_has(hand, r, suit) for r in (Rank.NINE, Rank.ACE, Rank.TEN))
+            or (hand & SUIT_MASK[suit]).bit_count() >= 3)
+
+
+# ---------------------------------------------------------------------------- shared
+def _named(legal) -> list[int]:
+    return [a for a in legal if NAME_CONTRACT <= a < NAME_CONTRACT + NUM_SUITS]
+
+
+def _protocol(info, legal) -> int | None:
+    """The shared non-card decisions (module docstring), or None."""
+    if len(legal) == 1:
+        return legal[0]
+    if EXCHANGE_SEVEN in legal:
+        return EXCHANGE_SEVEN
+    if KEEP in legal:
+        return KEEP
+    if DECLARE in legal:
+        return DECLARE
+    for a in (ANSWER_NOT_ENOUGH, ANSWER_EQUAL, ANSWER_ENOUGH, DECLINE_DECLARE):
+        if a in legal:
+            return a
+    return None
+
+
+def _second_belote(info) -> int:
+    """The K or Q of trump in hand once its pair was played by this seat, else -1."""
+    t = info.trump
+    if t < 0:
+        return -1
+    k, q = card(Rank.KING, t), card(Rank.QUEEN, t)
+    hand, played = info.hand, info.played_by[info.seat]
+    if hand >> k & 1 and played >> q & 1:
+        return k
+    if hand >> q & 1 and played >> k & 1:
+        return q
+    return -1
+
+
+def _with_belote(info, choice: int) -> int:
+    """``ANNOUNCE_BELOTE`` when legal and ``choice`` is the second card of the pair."""
+    if ANNOUNCE_BELOTE in info.legal_actions and choice == _second_belote(info):
+        return ANNOUNCE_BELOTE
+    return choice
+
+
+def _discard(info, cards: list[int]) -> int:
+    """The taker's discard (``10_each``): its cheapest non-trump, the weakest first."""
+    t = info.trump
+    pts, st = POINTS[t], STRENGTH[t]
+    return min(cards, key=lambda c: (c >> 3 == t, pts[c], st[c], c))
+
+
+def _lowest(info, cards: list[int]) -> int:
+    t = info.trump
+    pts, st = POINTS[t], STRENGTH[t]
+    return min(cards, key=lambda c: (pts[c], c >> 3 == t, st[c], c))
+
+
+# ---------------------------------------------------------------------------- easy
+def easy_small_act(info) -> int:
+    """Tier ``easy`` at two or three seats (module docstring)."""
+    legal = info.legal_actions
+    a = _protocol(info, legal)
+    if a is not None:
+        return a
+    hand = info.hand
+    if AGREE_REDEAL in legal:
+        has_jack = any(_has(hand, Rank.JACK, s) for s in range(NUM_SUITS))
+        return REFUSE_REDEAL if has_jack else AGREE_REDEAL
+    if info.contract is None:  # bidding
+        if TAKE in legal:
+            return TAKE if easy_strong(hand, info.turned_card >> 3) else PASS
+        named = _named(legal)
+        best, best_n = (PASS if PASS in legal else None), 0
+        for a in named:
+            s = a - NAME_CONTRACT
+            n = (hand & SUIT_MASK[s]).bit_count()
+            if easy_strong(hand, s) and n > best_n:
+                best, best_n = a, n
+        if best is None:  # must name (a refused proposal): the longest suit
+            best = max(named, key=lambda a: ((hand & SUIT_MASK[a - NAME_CONTRACT]).bit_count(), -a))
+        return best
+    cards = [a for a in legal if a < NUM_CARDS]
+    if info.step == _STEP_DISCARD:
+        return _discard(info, cards)
+    return _with_belote(info, _lowest(info, cards))
+
+
+# ---------------------------------------------------------------------------- normal
+def _normal_bid(info, legal) -> int:
+    n = info.players
+    hand = info.hand
+    turned = info.turned_card
+    deal = info.rules.three_player_deal
+    takes_turned = deal in ("10_each", "24_card")
+    if AGREE_REDEAL in legal:
+        best = max(estimate(hand, s, turned, True, takes_turned) for s in range(NUM_SUITS))
+        return AGREE_REDEAL if best < AGREE_BELOW else REFUSE_REDEAL
+    thr = TAKE_THRESHOLD[n]
+    if TAKE in legal:
+        v = estimate(hand, turned >> 3, turned, True, takes_turned)
+        return TAKE if v >= thr else PASS
+    named = _named(legal)
+    if not named:
+        return PASS if PASS in legal else legal[0]
+    vals = {a: estimate(hand, a - NAME_CONTRACT) for a in named}
+    best = max(named, key=lambda a: (vals[a], -a))
+    if PASS not in legal or vals[best] >= thr + ROUND2_MARGIN:
+        return best
+    return PASS
+
+
+class _View:
+    """What normal's card play reads from a ``SmallInfoSet``."""
+
+    __slots__ = ("info", "n", "me", "t", "pts", "st", "trump", "out", "possible", "opps", "partner", "maker")
+
+    def __init__(self, info):
+        self.info = info
+        self.n = n = info.players
+        self.me = me = info.seat
+        self.t = t = info.trump
+        self.pts, self.st = POINTS[t], STRENGTH[t]
+        self.trump = SUIT_MASK[t]
+        played = 0
+        for m in info.played_by:
+            played |= m
+        played |= sum(1 << c for c in info.trick)
+        self.out = FULL_DECK & ~played & ~info.hand & ~info.out_of_play  # held by another seat, or unused
+        cannot, known = info.public_knowledge
+        self.possible = [0 if s == me else (self.out & ~cannot[s]) | (known[s] & ~played) for s in range(n)]
+        for s in range(n):
+            if s != me and info.hand_sizes[s] == 0:
+                self.possible[s] = 0
+        self.maker = info.maker
+        if n == 3 and me != self.maker:
+            self.partner = 3 - me - self.maker
+            self.opps = [self.maker]
+        else:
+            self.partner = -1
+            self.opps = [s for s in range(n) if s != me]
+
+    def master(self, c: int) -> bool:
+        """No card another seat may hold beats ``c`` in its suit."""
+        return not BEATS[self.t][c] & self.out
+
+    def low_key(self, c: int):
+        return (self.pts[c], c >> 3 == self.t, self.st[c], c)
+
+
+def _normal_play(info, cards: list[int]) -> int:
+    if len(cards) == 1:
+        return cards[0]
+    v = _View(info)
+    if not info.trick:
+        return _lead(v, cards)
+    return _follow(v, cards)
+
+
+def _lead(v: _View, cards: list[int]) -> int:
+    info, t, trump = v.info, v.t, v.trump
+    pts, st = v.pts, v.st
+    my_trumps = [c for c in cards if c >> 3 == t]
+    opp_trumps = any(v.possible[s] & trump for s in v.opps)
+    am_maker = v.me == v.maker
+    if am_maker and my_trumps and opp_trumps:
+        top = max(my_trumps, key=lambda c: st[c])
+        if v.master(top):
+            return top
+        out_trumps = (v.out & trump).bit_count()
+        if len(my_trumps) >= DRAW_WITH and (DRAW_WITH <= 3 or len(my_trumps) >= out_trumps):
+            return min(my_trumps, key=lambda c: st[c])
+
+    def ruffable(suit: int) -> bool:
+        return any(not v.possible[s] & SUIT_MASK[suit] and v.possible[s] & trump for s in v.opps)
+
+    plain_masters = [c for c in cards if c >> 3 != t and v.master(c) and not ruffable(c >> 3)]
+    if plain_masters and (am_maker or DEFENDER_CASHES):
+        return max(plain_masters, key=lambda c: (pts[c], c))
+    if not am_maker and v.partner >= 0:  # a defender returns its partner's first-led suit (§3)
+        for leader, tcards, _ in info.tricks:
+            if leader == v.partner:
+                same = [c for c in cards if c >> 3 == tcards[0] >> 3 and c >> 3 != t]
+                if same:
+                    top = max(same, key=lambda c: st[c])
+                    return top if v.master(top) else min(same, key=v.low_key)
+                break
+    if am_maker and not opp_trumps and my_trumps and len(my_trumps) == len(cards):
+        return max(my_trumps, key=lambda c: st[c])
+    side = [c for c in cards if c >> 3 != t] or cards
+    by_suit: dict[int, list[int]] = {}
+    for c in side:
+        by_suit.setdefault(c >> 3, []).append(c)
+
+    def unguarded_ten(suit: int) -> bool:  # leading from 10 x without the ace gives the 10 away
+        cs = by_suit[suit]
+        return any(c & 7 == Rank.TEN for c in cs) and not any(c & 7 == Rank.ACE for c in cs) and len(cs) <= 2
+
+    suit = max(sorted(by_suit), key=lambda s: (not ruffable(s) or s == t, not unguarded_ten(s), len(by_suit[s])))
+    return min(by_suit[suit], key=v.low_key)
+
+
+def _follow(v: _View, cards: list[int]) -> int:
+    info, t, trump = v.info, v.t, v.trump
+    pts, st = v.pts, v.st
+    trick = list(info.trick)
+    n, pos = v.n, len(trick)
+    led = trick[0] >> 3
+    win_pos = trick_winner(trick, t)
+    win_seat = (info.trick_leader + win_pos) % n
+    win = trick[win_pos]
+    trick_pts = sum(pts[c] for c in trick)
+    later = [(info.trick_leader + i) % n for i in range(pos + 1, n)]
+    later_opps = [s for s in later if s in v.opps]
+    last = pos == n - 1
+    last_trick = sum(info.hand_sizes) <= n  # this is the last trick: 10 more points
+
+    def safe(c: int) -> bool:
+        """Would ``c`` (winning now) stay the winner against the opponents still to play?"""
+        for s in later_opps:
+            poss = v.possible[s]
+            may_be_void = not poss & SUIT_MASK[led] or (poss & SUIT_MASK[led]).bit_count() <= 1
+            if c >> 3 == led and poss & BEATS[t][c]:
+                return False  # a higher card of the suit
+            if c >> 3 != t and poss & trump and may_be_void:
+                return False  # a ruff
+            if c >> 3 == t and led != t and poss & BEATS[t][c] and may_be_void:
+                return False  # an overruff
+        return True
+
+    partner_winning = v.partner >= 0 and win_seat == v.partner
+    if partner_winning and safe(win):
+        non_trump = [c for c in cards if c >> 3 != t]
+        if non_trump:
+            return max(non_trump, key=lambda c: (pts[c] - (6 if v.master(c) and c >> 3 != led else 0), -st[c], -c))
+        return min(cards, key=lambda c: (v.master(c), -pts[c] if not v.master(c) else st[c], c))
+    winners = [c for c in cards if trick_winner(trick + [c], t) == pos]
+    if partner_winning:
+        sure = [c for c in winners if safe(c) and c >> 3 == led]
+        if sure:
+            return min(sure, key=lambda c: (pts[c], st[c]))
+        losing = [c for c in cards if c not in winners] or cards
+        return min(losing, key=v.low_key)
+    if winners:
+        worth = last or last_trick or trick_pts >= 10
+        if last:
+            best = min(winners, key=lambda c: (pts[c] if c >> 3 == led else pts[c] + 4, st[c], c))
+            if NO_EMPTY_RUFF and best >> 3 != led and trick_pts < NO_EMPTY_RUFF and not last_trick:
+                return min([c for c in cards if c not in winners] or cards, key=v.low_key)
+            if trick_pts + pts[best] > 0 or last_trick or best >> 3 == led and pts[best] == 0:
+                return best
+        ruffs = [c for c in winners if c >> 3 == t and led != t and safe(c)]
+        if ruffs and worth:
+            return min(ruffs, key=lambda c: (st[c], c))
+        safe_w = [c for c in winners if c >> 3 == led and safe(c)]
+        if safe_w and (worth or trick_pts + min(pts[c] for c in safe_w) >= 10):
+            return min(safe_w, key=lambda c: (pts[c], st[c]))
+        if led == t and safe_w:
+            return min(safe_w, key=lambda c: (st[c], c))
+    return min(cards, key=v.low_key)
+
+
+def normal_small_act(info) -> int:
+    """Tier ``normal`` at two or three seats (module docstring)."""
+    legal = info.legal_actions
+    a = _protocol(info, legal)
+    if a is not None:
+        return a
+    if info.contract is None:
+        return _normal_bid(info, legal)
+    cards = [a for a in legal if a < NUM_CARDS]
+    if info.step == _STEP_DISCARD:
+        return _discard(info, cards)
+    return _with_belote(info, _normal_play(info, cards))

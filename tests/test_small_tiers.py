@@ -1,0 +1,164 @@
+"""The rule-based tiers and duplicate evaluation at two and three seats (TWO_THREE.md;
+issue #23 points 4-6): ``policies.small_play``, ``training.evaluate.SMALL_SEATINGS``."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+
+from belote_env.actions import (
+    AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, EXCHANGE_SEVEN, PASS,
+    REFUSE_REDEAL, TAKE,
+)
+from belote_env.config import load_rules
+from belote_env.small_game import SmallGameState
+from policies import make_policy
+from policies.registry import SMALL_TABLE_TIERS, check_policy_rules
+from training.evaluate import SMALL_SEATINGS, SmallMatchResult, duplicate_match, play_game
+
+OPTION_MIXES = [
+    ("seed001_2p", {}),
+    ("seed001_2p", {"declarations": "choice", "belote": "optional"}),
+    ("seed001_2p", {"dix_exchange": "auto", "tie": "litige", "redeal_dealer": "elder", "dealer_round2_proposal": True}),
+    ("seed001_3p", {}),
+    ("seed001_3p", {"declarations": "choice", "belote": "optional", "defender_partner_free": True}),
+    ("seed001_3p", {"three_player_deal": "10_each"}),
+    ("seed001_3p", {"three_player_deal": "24_card", "ruff_overtrump": "only_trump_lead", "redeal_consent": "next_player"}),
+]
+
+
+@pytest.mark.parametrize("preset,opts", OPTION_MIXES)
+def test_tiers_play_legal_games(preset, opts):
+    """Every tier returns a legal action in whole games (play_game checks each action)."""
+    rules = load_rules(preset, **opts)
+    n = rules.players
+    seen = Counter()
+    for g in range(6):
+        pols = [make_policy(["easy", "normal", "random"][(g + s) % 3], seed=g, rules=rules) for s in range(n)]
+        state = SmallGameState(rules, seed=100 + g, dealer=g % n)
+        play_game(state, pols, teams=tuple(range(n)))
+        assert state.is_game_over
+        for d in state.deal_log:
+            seen.update(a for _, a in d["actions"])
+    assert seen[TAKE] + sum(seen[34 + s] for s in range(4)) > 0
+    if opts.get("declarations") == "choice":
+        assert seen[DECLARE] > 0
+    if opts.get("belote") == "optional":
+        assert seen[ANNOUNCE_BELOTE] > 0
+
+
+def _info(rules, seed=0):
+    return SmallGameState(rules, seed=seed).information_set(1)
+
+
+def test_protocol_choices():
+    """Seven exchanged, sequences announced, answers truthful (§2.5, §2.6)."""
+    from policies.small_play import _protocol
+
+    info = _info(load_rules("seed001_2p"))
+    assert _protocol(info, (EXCHANGE_SEVEN, 108)) == EXCHANGE_SEVEN
+    assert _protocol(info, (DECLARE, 103)) == DECLARE
+    assert _protocol(info, (ANSWER_ENOUGH, ANSWER_NOT_ENOUGH)) == ANSWER_NOT_ENOUGH
+    assert _protocol(info, (ANSWER_ENOUGH, ANSWER_EQUAL)) == ANSWER_EQUAL
+    assert _protocol(info, (ANSWER_ENOUGH,)) == ANSWER_ENOUGH
+
+
+def test_redeal_answers():
+    """A proposal is refused with a strong hand and agreed with a weak one."""
+    from dataclasses import replace
+
+    from belote_env.cards import parse_cards
+
+    info = _info(load_rules("seed001_2p"))
+    strong = replace(info, hand=parse_cards("J♠ 9♠ A♠ A♥ 10♥ K♦"), legal_actions=(AGREE_REDEAL, REFUSE_REDEAL),
+                     contract=None)
+    weak = replace(strong, hand=parse_cards("7♠ 8♥ 7♦ 8♦ 7♣ 8♣"))
+    for tier in ("easy", "normal"):
+        pol = make_policy(tier)
+        assert pol.act(strong) == REFUSE_REDEAL
+        assert pol.act(weak) == AGREE_REDEAL
+
+
+def test_bidding_strength():
+    from dataclasses import replace
+
+    from belote_env.cards import card, parse_cards
+
+    info = _info(load_rules("seed001_2p"))
+    turned = card(0, 0)  # 7♠ turned: spades proposed
+    strong = replace(info, hand=parse_cards("J♠ 9♠ A♠ A♥ 10♥ K♦"), turned_card=turned, legal_actions=(32, 33, 106),
+                     contract=None)
+    weak = replace(strong, hand=parse_cards("8♠ 8♥ 7♦ 8♦ 7♣ 9♣"))
+    for tier in ("easy", "normal"):
+        assert make_policy(tier).act(strong) == TAKE
+        assert make_policy(tier).act(weak) == PASS
+
+
+def test_unsupported_tiers_refused_at_small_tables():
+    """A tier outside SMALL_TABLE_TIERS (today hard, expert and +search) raises a clear error
+    naming the supported ones; adding a tier to SMALL_TABLE_TIERS lifts it."""
+    from policies.registry import TIERS
+
+    for preset in ("seed001_2p", "seed001_3p"):
+        rules = load_rules(preset)
+        for spec in [t for t in TIERS if t not in SMALL_TABLE_TIERS] + ["normal+search"]:
+            with pytest.raises(ValueError, match="random, easy, normal"):
+                make_policy(spec, rules=rules)
+        for spec in SMALL_TABLE_TIERS:
+            check_policy_rules(spec, rules)
+    check_policy_rules("hard", load_rules("seed004"))
+
+
+def test_seatings_fair():
+    """Two seats: swapped; three seats: each tier in each seat 3 times, alone 3 times."""
+    assert SMALL_SEATINGS[2] == ((0, 1), (1, 0))
+    s3 = SMALL_SEATINGS[3]
+    assert len(set(s3)) == 6
+    for seat in range(3):
+        assert Counter(s[seat] for s in s3) == {0: 3, 1: 3}
+    assert sum(s.count(0) == 1 for s in s3) == 3 and sum(s.count(1) == 1 for s in s3) == 3
+
+
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+@pytest.mark.parametrize("mode", ["deal", "game"])
+def test_identical_policies_zero_difference(preset, mode):
+    """The same deterministic policy on both sides: every set's difference is exactly 0."""
+    m = duplicate_match("normal", "normal", 6, seed=5, rules=load_rules(preset), mode=mode)
+    assert isinstance(m, SmallMatchResult)
+    assert m.set_diffs == (0.0,) * 6
+    assert set(m.pair_scores) == {0.5}
+    assert m.a_points == m.b_points
+
+
+def test_quick_eval_and_workers():
+    rules = load_rules("seed001_2p")
+    one = duplicate_match("normal", "easy", 8, seed=2, rules=rules, mode="game")
+    two = duplicate_match("normal", "easy", 8, seed=2, rules=rules, mode="game", workers=2, chunk=3)
+    strip = lambda d: {k: v for k, v in d.items() if not k.endswith("ms_per_move")}  # noqa: E731
+    assert strip(one.to_dict()) == strip(two.to_dict())
+    assert one.deals >= 16 and 0 <= one.game_win_rate <= 1
+    assert "games won by normal" in one.summary()
+    m3 = duplicate_match("normal", "random", 4, seed=1, rules=load_rules("seed001_3p"))
+    assert m3.deals == 24 and set(m3.by_role) == {"a_alone", "a_paired", "b_alone", "b_paired"}
+    with pytest.raises(ValueError, match="pairs log"):
+        duplicate_match("normal", "easy", 2, rules=rules, batched=True)
+
+
+def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):
+    from training.cli import main
+
+    assert main(["eval", "normal", "easy", "--rules", "seed001_3p", "--games", "2", "--no-progress"]) == 0
+    assert "3 players" in capsys.readouterr().out
+    from policies.registry import TIERS
+
+    unsupported = [t for t in TIERS if t not in SMALL_TABLE_TIERS]
+    if unsupported:
+        assert main(["eval", unsupported[0], "easy", "--rules", "seed001_2p", "--no-progress"]) == 2
+        assert "random, easy, normal" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    save = tmp_path / "g.json"
+    rc = main(["play", "--rules", "seed001_2p", "--seat", "1", "--opponents", "easy", "--save", str(save)])
+    assert rc in (0, 130) and save.exists()
+    assert main(["play", "--rules", "seed001_2p", "--seat", "2"]) == 2
