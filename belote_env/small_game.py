@@ -543,8 +543,9 @@ class SmallGameState:
                 self._resolve_declarations()
             self._start_play()
             return
-        if action == DECLARE:
+        if action == DECLARE:  # the announced value is public at once (§2.6: "the elder states the value")
             self.announced[seat] = True
+            self.declared[seat] = (self._best(seat)[0], -1, 0)
         i = self.decl_order.index(seat) + 1
         if i < n:
             self.current = self.decl_order[i]

@@ -258,6 +258,7 @@ def test_declarations_choice_protocol():
     assert STEPS[g.step] == "declare" and g.legal_actions() == (DECLARE, DECLINE_DECLARE)
     g.apply(DECLARE)
     assert g.current == 1 and g.legal_actions() == (ANSWER_ENOUGH, ANSWER_NOT_ENOUGH)
+    assert g.information_set(1).declared[0] == (20, -1, 0)  # the announced value is public before the answer
     g.apply(ANSWER_NOT_ENOUGH)
     assert g.decl_winner == 1
     g = deal_64(ch)

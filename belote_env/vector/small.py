@@ -945,7 +945,11 @@ def small_infoset_of(game, j: int, seat: int):
     nb_ = int(S[NBIDS])
     auction = tuple((int(game.bids[j, i, 0]), int(game.bids[j, i, 1])) for i in range(nb_))
     declared = [(0, -1, 0)] * n
-    if S[DWIN] != -2:
+    if S[DWIN] == -2:  # announced in turn, not resolved yet: the values are public (TWO_THREE.md §2.6)
+        for s in range(n):
+            if (S[ANNOUNCED] >> s) & 1:
+                declared[s] = (int(S[DKEY + s]) >> shift, -1, 0)
+    else:
         ann = [s for s in range(n) if (S[ANNOUNCED] >> s) & 1]
         first = {s: int(S[DKEY + s]) >> shift for s in ann}
         top = max(first.values(), default=0)
