@@ -37,6 +37,13 @@ deals, reading the coinche observation (``COINCHE_OBS_SIZE``):
 
 Rules with extended ids (a générale or bids above 160, ``num_actions`` 412, e.g. the
 ``coinche_bga`` preset) are refused with a ``RulesMismatchError`` naming why.
+
+**Two and three players** (``players`` 2 / 3, docs/TWO_THREE.md): the models of
+``policies/models/hard_2p/`` and ``hard_3p/``: a policy network trained by the project's
+self-play pipeline (``belote train --config configs/train/hard_2p.yaml`` /
+``hard_3p.yaml``: a warm start cloned from ``normal``, then MaskablePPO against an
+opponent pool), reading the small-table observation (``small_observation.encode_small``)
+and making every decision (docs/experiments/hard_small.md).
 """
 
 from __future__ import annotations
@@ -45,13 +52,18 @@ from pathlib import Path
 
 from .network import NetworkPolicy
 
-__all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS"]
+__all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
+           "HARD_3P_MODEL_DIR"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
 #: the coinche hard model (value networks only: ``cards/``, ``bids/``)
 HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coinche"
-#: the hard model of each contract mode
-HARD_MODEL_DIRS = {"classic": HARD_MODEL_DIR, "coinche": HARD_COINCHE_MODEL_DIR}
+#: the two- and three-player hard models (policy networks, TWO_THREE.md)
+HARD_2P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_2p"
+HARD_3P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_3p"
+#: the hard model of each game (``config.variant_of``)
+HARD_MODEL_DIRS = {"classic": HARD_MODEL_DIR, "coinche": HARD_COINCHE_MODEL_DIR, "two": HARD_2P_MODEL_DIR,
+                   "three": HARD_3P_MODEL_DIR}
 
 
 class HardPolicy(NetworkPolicy):
@@ -76,47 +88,63 @@ class HardPolicy(NetworkPolicy):
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
         super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", **values)
         self.coinche_dir = Path(coinche_dir)
-        self._coinche: NetworkPolicy | None = None
+        self.model_dirs = {**HARD_MODEL_DIRS, "coinche": self.coinche_dir}
+        self._others: dict[str, NetworkPolicy] = {}
 
     def for_rules(self, rules) -> NetworkPolicy:
-        """The policy that plays ``rules``: this one (classic), or the coinche hard model
-        (loaded once, then kept); ``CheckpointError`` if that model is missing or bad."""
-        if getattr(rules, "contract_mode", "classic") != "coinche":
+        """The policy that plays ``rules``: this one (classic), or the hard model of the
+        rules' game (coinche, two or three players; loaded once, then kept);
+        ``CheckpointError`` if that model is missing or bad."""
+        from belote_env.config import variant_of
+
+        game = variant_of(rules)
+        if game == "classic":
             return self
-        if self._coinche is None:
+        pol = self._others.get(game)
+        if pol is None:
             from .network import CheckpointError
 
-            if not self.coinche_dir.is_dir():
-                raise CheckpointError(f"{self.coinche_dir}: the coinche hard model is missing")
-            pol = NetworkPolicy.from_path(self.coinche_dir, deterministic=self.deterministic, name="hard")
-            if pol.contract_mode != "coinche":
-                raise CheckpointError(f"{self.coinche_dir}: not a coinche model ({pol.contract_mode})")
-            self._coinche = pol
-        self._coinche.rng = self.rng  # one random stream, reseeded by matches through self.rng
-        return self._coinche
+            folder = self.model_dirs[game]
+            if not folder.is_dir():
+                raise CheckpointError(f"{folder}: the {game} hard model is missing")
+            pol = NetworkPolicy.from_path(folder, deterministic=self.deterministic, name="hard")
+            if pol.contract_mode != game:
+                raise CheckpointError(f"{folder}: not a {game} model ({pol.contract_mode})")
+            self._others[game] = pol
+        pol.rng = self.rng  # one random stream, reseeded by matches through self.rng
+        return pol
+
+    @property
+    def _coinche(self) -> NetworkPolicy | None:
+        """The coinche model once loaded (``for_rules``), else None."""
+        return self._others.get("coinche")
+
+    @staticmethod
+    def _classic(info) -> bool:
+        return info.rules.contract_mode == "classic" and info.rules.players == 4
 
     def act(self, info) -> int:
-        if info.rules.contract_mode != "classic":
+        if not self._classic(info):
             return self.for_rules(info.rules).act(info)
         return super().act(info)
 
     def action_probabilities(self, info) -> dict[int, float]:
-        if info.rules.contract_mode != "classic":
+        if not self._classic(info):
             return self.for_rules(info.rules).action_probabilities(info)
         return super().action_probabilities(info)
 
     def card_values(self, info) -> dict[int, float]:
-        if info.rules.contract_mode != "classic":
+        if not self._classic(info):
             return self.for_rules(info.rules).card_values(info)
         return super().card_values(info)
 
     def bid_values(self, info) -> dict[int, float]:
-        if info.rules.contract_mode != "classic":
+        if not self._classic(info):
             return self.for_rules(info.rules).bid_values(info)
         return super().bid_values(info)
 
     def policy_logits(self, info):
-        if info.rules.contract_mode != "classic":
+        if not self._classic(info):
             return self.for_rules(info.rules).policy_logits(info)
         return super().policy_logits(info)
 

@@ -27,7 +27,10 @@ from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
+from belote_env.actions import SMALL_NUM_ACTIONS
+from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
+from belote_env.small_observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
 from belote_env.cards import NUM_CARDS, SUITS
 
 from .base import with_belote
@@ -272,7 +275,11 @@ def _model_folder(path: str | os.PathLike) -> Path:
 #: The observation size of each contract mode (``observation.obs_size``): a network reads
 #: the observation of one mode, recorded in its ``meta.json`` (``contract_mode``,
 #: ``obs_size``) and checked on loading and at every decision (``NetworkPolicy.check_rules``).
-CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE}
+CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE, "two": SMALL_OBS_SIZE[2],
+                          "three": SMALL_OBS_SIZE[3]}
+#: The action-table size of each game a network may play (``actions.num_actions``): 112
+#: at four seats, 414 at two and three (TWO_THREE.md; the redeal answers 412, 413).
+MODE_N_ACTIONS = {"classic": NUM_ACTIONS, "coinche": NUM_ACTIONS, "two": SMALL_NUM_ACTIONS, "three": SMALL_NUM_ACTIONS}
 
 
 class RulesMismatchError(CheckpointError):
@@ -298,6 +305,8 @@ def _mode_meta(mode: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {"contract_mode": mode, "obs_size": CONTRACT_MODE_OBS_SIZE[mode]}
     if mode == "coinche":
         out["coinche_obs_version"] = COINCHE_OBS_VERSION
+    if mode in ("two", "three"):
+        out["small_obs_version"] = SMALL_OBS_VERSION
     return out
 
 
@@ -308,8 +317,9 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
     ``coinche_obs_version``; ``CheckpointError`` naming the mismatch otherwise."""
     by_size = contract_mode_of_size(obs_size)
     if by_size is None:
-        raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {OBS_SIZE} (classic) or "
-                              f"{COINCHE_OBS_SIZE} (coinche)")
+        raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {OBS_SIZE} (classic), "
+                              f"{COINCHE_OBS_SIZE} (coinche), {SMALL_OBS_SIZE[2]} (two players) or "
+                              f"{SMALL_OBS_SIZE[3]} (three players)")
     mode = meta.get("contract_mode", "classic" if by_size == "classic" else None)
     if mode != by_size:
         raise CheckpointError(f"{where}: meta.json says contract_mode {meta.get('contract_mode')!r} but the network "
@@ -319,6 +329,9 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
     if mode == "coinche" and meta.get("coinche_obs_version") != COINCHE_OBS_VERSION:
         raise CheckpointError(f"{where}: made for coinche_obs_version {meta.get('coinche_obs_version')!r}, this package "
                               f"uses {COINCHE_OBS_VERSION}; re-export the model with a matching belote-rl version")
+    if mode in ("two", "three") and meta.get("small_obs_version") != SMALL_OBS_VERSION:
+        raise CheckpointError(f"{where}: made for small_obs_version {meta.get('small_obs_version')!r}, this package "
+                              f"uses {SMALL_OBS_VERSION}; re-export the model with a matching belote-rl version")
     return mode
 
 
@@ -432,9 +445,11 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     except (TypeError, ValueError) as e:
         raise CheckpointError(f"{meta_path}: bad network description {meta['net']!r} ({e})") from None
     obs_size, n_actions = meta["net"].get("obs_size", OBS_SIZE), meta["net"].get("n_actions", NUM_ACTIONS)
-    if obs_size not in CONTRACT_MODE_OBS_SIZE.values() or n_actions != NUM_ACTIONS:
+    by_size = contract_mode_of_size(obs_size)
+    if by_size is None or n_actions != MODE_N_ACTIONS[by_size]:
         raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, "
-                              f"the env has {OBS_SIZE} (classic) or {COINCHE_OBS_SIZE} (coinche) / {NUM_ACTIONS}")
+                              f"the env has {OBS_SIZE} (classic) or {COINCHE_OBS_SIZE} (coinche) / {NUM_ACTIONS}, "
+                              f"{SMALL_OBS_SIZE[2]} (two players) or {SMALL_OBS_SIZE[3]} (three) / {SMALL_NUM_ACTIONS}")
     mode = _meta_mode(meta, obs_size, folder)
     if contract_mode is not None and mode != contract_mode:
         raise RulesMismatchError(f"{folder}: a {mode} model (observation of {obs_size} floats), asked for "
@@ -646,7 +661,7 @@ class NetworkPolicy:
             return
         from belote_env.actions import num_actions
 
-        mode = getattr(rules, "contract_mode", "classic")
+        mode = variant_of(rules)
         if mode != self.contract_mode:
             hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
             raise RulesMismatchError(
@@ -654,7 +669,7 @@ class NetworkPolicy:
                 f"of {self.obs_size} floats) cannot play {mode} rules (observation of "
                 f"{CONTRACT_MODE_OBS_SIZE.get(mode, '?')} floats): load a {mode} model{hint}")
         n = num_actions(rules)
-        if n != NUM_ACTIONS:
+        if n != MODE_N_ACTIONS[mode]:
             raise RulesMismatchError(
                 f"{self.name}: its networks have the {NUM_ACTIONS} action ids; these {mode} rules use {n} "
                 f"(generale={rules.generale}, max_numeric_bid={rules.max_numeric_bid}: extended bid ids 112..411), "
@@ -663,6 +678,10 @@ class NetworkPolicy:
 
     def _encode(self, info: InfoSet) -> np.ndarray:
         self.check_rules(info.rules)
+        if self.contract_mode in ("two", "three"):
+            from belote_env.small_observation import encode_small
+
+            return encode_small(info, self._obs)
         return encode_infoset(info, self._obs)
 
     @torch.inference_mode()

@@ -426,7 +426,7 @@ class SearchPolicy:
             if getattr(self, "_small", None) is None:
                 from .small_search import SmallSearchPolicy
 
-                self._small = SmallSearchPolicy(self.rng.randrange(1 << 30))
+                self._small = SmallSearchPolicy(self.rng.randrange(1 << 30), samples=self.samples)
             return self._small.act(info)
         base = self._base(info)
         try:

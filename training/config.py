@@ -237,7 +237,12 @@ class TrainConfig:
                 _check_policy_name("opponents", name, " (or self, snapshots)")
         if not isinstance(self.rules, dict):
             raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
-        Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
+        rules = Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
+        if rules.players != 4 and self.engine != "reference":
+            raise ConfigError(f"config key 'engine' must be 'reference' with rules players {rules.players} (the "
+                              "two- and three-player games train on the reference engine's collector)")
+        if rules.players != 4 and self.perfect_critic:
+            raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

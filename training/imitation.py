@@ -17,10 +17,11 @@ import torch as th
 from torch import nn
 
 from belote_env import GameState, Rules
-from belote_env.actions import NUM_ACTIONS
+from belote_env.actions import num_actions
 from belote_env.driver import finish_deal, seat_reward
-from belote_env.observation import OBS_SIZE, encode_infoset
-from belote_env.table import NUM_SEATS, absolute_seat
+from belote_env.observation import obs_size
+from belote_env.small_game import new_game
+from belote_env.table import table_of
 from policies import make_policy
 from policies.network import BeloteNet
 
@@ -35,12 +36,13 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
     spread of positions); the label is always the teacher's choice.
 
     Returns:
-        ``{"obs": float16 (N, OBS_SIZE), "mask": bool (N, NUM_ACTIONS), "action": int64 (N,),
-        "ret": float32 (N,)}`` where ``ret`` is the seat's team point difference / 162.
+        ``{"obs": float16 (N, obs_size(rules)), "mask": bool (N, num_actions(rules)), "action": int64
+        (N,), "ret": float32 (N,)}`` where ``ret`` is the seat's team point difference / 162
+        (at two and three seats: its own points less the mean of the others').
         With ``perfect`` each observation row is followed by ``selfplay.encode_perfect``
         (shape ``(N, OBS_SIZE + PERFECT_SIZE)``), the perfect-information critic's input.
     """
-    from .selfplay import PERFECT_SIZE, encode_perfect
+    from .selfplay import PERFECT_SIZE, encode_observation, encode_perfect
 
     pol = make_policy(teacher, seed=seed)
     rng = random.Random(seed)
@@ -50,16 +52,18 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         from tqdm import tqdm
 
         it = tqdm(it, desc=f"imitation data ({teacher})", unit="deal")
-    buf = np.zeros(OBS_SIZE + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
+    size, n_actions, table = obs_size(rules), num_actions(rules), table_of(rules.players)
+    small = rules.players != 4
+    buf = np.zeros(size + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
     seats: list[int] = []
 
     def record(st: GameState, info, teacher) -> int:  # the teacher's label kept; epsilon: a random action played
         label = teacher.act(info)
-        encode_infoset(info, buf[:OBS_SIZE])
+        encode_observation(info, buf[:size])
         if perfect:
-            encode_perfect(st, info.seat, buf[OBS_SIZE:])
+            encode_perfect(st, info.seat, buf[size:])
         obs.append(buf.astype(np.float16))
-        m = np.zeros(NUM_ACTIONS, dtype=bool)
+        m = np.zeros(n_actions, dtype=bool)
         m[list(info.legal_actions)] = True
         masks.append(m)
         acts.append(label)
@@ -67,10 +71,10 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         return label if rng.random() >= epsilon else info.legal_actions[rng.randrange(len(info.legal_actions))]
 
     for d in it:
-        st = GameState(rules, rng=rng, dealer=absolute_seat(d, 0), single_deal=True)  # the deal passes round the table
+        st = new_game(rules, rng=rng, dealer=table.absolute(d, 0), single_deal=True)  # the deal passes round the table
         seats.clear()
-        finish_deal(st, [pol] * NUM_SEATS, record)
-        rets.extend(seat_reward(st.deal_score, seat) for seat in seats)
+        finish_deal(st, [pol] * table.n_seats, record)
+        rets.extend(seat_reward(st.deal_score, seat, rules=rules if small else None) for seat in seats)
     return {"obs": np.stack(obs), "mask": np.stack(masks), "action": np.array(acts, dtype=np.int64),
             "ret": np.array(rets, dtype=np.float32)}
 

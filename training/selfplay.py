@@ -29,18 +29,30 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from belote_env import GameState, Rules
-from belote_env.actions import NUM_ACTIONS
+from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.driver import seat_reward
-from belote_env.observation import OBS_SIZE, action_mask, encode_infoset
-from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, eldest_of, seats_from
+from belote_env.observation import OBS_SIZE, action_mask, encode_infoset, obs_size
+from belote_env.small_game import new_game
+from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from, table_of
 from policies.base import Policy
 
 __all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool", "PERFECT_SIZE",
-           "encode_perfect", "PerfectCriticPolicy"]
+           "encode_perfect", "PerfectCriticPolicy", "encode_observation"]
 
 #: Length of ``encode_perfect``'s block: the hands of relative seats 1..3, then the stock.
 PERFECT_SIZE = NUM_CARDS * (NUM_SEATS - 1) + NUM_CARDS
+
+
+def encode_observation(info, out: np.ndarray) -> np.ndarray:
+    """Write ``info``'s observation into ``out`` (float32, ``obs_size(info.rules)``): the
+    four-seat ``observation.encode_infoset``, or ``small_observation.encode_small`` at two
+    and three seats."""
+    if getattr(info, "players", 4) != 4:
+        from belote_env.small_observation import encode_small
+
+        return encode_small(info, out)
+    return encode_infoset(info, out)
 
 
 def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
@@ -117,9 +129,9 @@ class StreamSpec(VecEnv):
     """A stand-in VecEnv that only declares the spaces and the number of buffer columns;
     ``SelfPlayPPO`` never steps it (its collector plays the tables)."""
 
-    def __init__(self, n_columns: int, obs_size: int = OBS_SIZE):
+    def __init__(self, n_columns: int, obs_size: int = OBS_SIZE, n_actions: int = NUM_ACTIONS):
         obs_space = spaces.Box(0.0, np.inf, (obs_size,), np.float32)
-        super().__init__(n_columns, obs_space, spaces.Discrete(NUM_ACTIONS))
+        super().__init__(n_columns, obs_space, spaces.Discrete(n_actions))
 
     def reset(self):
         return np.zeros((self.num_envs,) + self.observation_space.shape, dtype=np.float32)
@@ -198,18 +210,27 @@ class _Tables:
 
     A deal that ends produces an event ``(table, rewards, stats)``: ``rewards[s]`` is seat
     ``s``'s team point difference / 162 (``belote_env.driver.seat_reward``; 0 for a void deal).
+    At two and three seats (``rules.players``) each seat is its own side: the learner plays
+    one seat against the opponent in the others, and ``rewards[s]`` is the seat's own
+    points less the mean of the others' / 162 (TWO_THREE.md §2.9, §3).
     """
 
     def __init__(self, rules: Rules, table_rngs: list[random.Random], rng: random.Random,
                  pool: OpponentPool | None, perfect: bool):
         self.rules, self.table_rngs, self.rng, self.pool, self.perfect = rules, table_rngs, rng, pool, perfect
         n = len(table_rngs)
-        self.tables: list[GameState] = []
+        self.table = table_of(rules.players)
+        self.small = rules.players != 4
+        #: the sides of a table: the two teams, or each seat on its own at two and three seats
+        self.n_sides = rules.players if self.small else NUM_TEAMS
+        self.side = tuple(self.table.seats) if self.small else TEAM_OF
+        self.obs_size = obs_size(rules)
+        self.tables: list = []
         self.kind: list[str] = ["self"] * n
         self.opponent: list[Policy | None] = [None] * n
         self.learner_team: list[int] = [0] * n
         for j, r in enumerate(table_rngs):
-            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(NUM_SEATS), single_deal=True))
+            self.tables.append(new_game(rules, rng=r, dealer=r.randrange(rules.players), single_deal=True))
             self._draw_opponent(j)
 
     def _draw_opponent(self, j: int) -> None:
@@ -217,12 +238,15 @@ class _Tables:
             self.kind[j], self.opponent[j] = "self", None
         else:
             self.kind[j], self.opponent[j] = self.pool.draw()
-        self.learner_team[j] = self.rng.randrange(NUM_TEAMS)
+        self.learner_team[j] = self.rng.randrange(self.n_sides)
 
     def _end_deal(self, j: int) -> tuple:
         st = self.tables[j]
         score = st.deal_score
-        rewards = tuple(seat_reward(score, s) for s in SEATS)
+        if self.small:
+            rewards = tuple(seat_reward(score, s, rules=self.rules) for s in self.table.seats)
+        else:
+            rewards = tuple(seat_reward(score, s) for s in SEATS)
         stats = {
             "kind": self.kind[j],
             "void": score is None,
@@ -232,7 +256,7 @@ class _Tables:
             "decisions": len(st.actions),
         }
         r = self.table_rngs[j]
-        self.tables[j] = GameState(self.rules, rng=r, dealer=eldest_of(st.dealer), single_deal=True)
+        self.tables[j] = new_game(self.rules, rng=r, dealer=self.table.eldest(st.dealer), single_deal=True)
         self._draw_opponent(j)
         return j, rewards, stats
 
@@ -246,12 +270,12 @@ class _Tables:
                 if st.is_deal_over:
                     events.append(self._end_deal(j))
                     st = self.tables[j]
-                elif self.opponent[j] is None or TEAM_OF[st.current] == self.learner_team[j]:
+                elif self.opponent[j] is None or self.side[st.current] == self.learner_team[j]:
                     break
                 else:
                     st.apply(self.opponent[j].act(st.information_set(st.current)))
             info = st.information_set(st.current)
-            encode_infoset(info, obs[j, :OBS_SIZE])
+            encode_observation(info, obs[j, :self.obs_size])
             if self.perfect:
                 encode_perfect(st, st.current, obs[j, OBS_SIZE:])
             action_mask(info.legal_actions, masks[j])
@@ -279,7 +303,7 @@ def _worker(conn, rules, table_rngs, rng, weights, pool_seed, max_snapshots, per
     pool = None if weights is None else OpponentPool(weights, random.Random(pool_seed), max_snapshots)
     tables = _Tables(rules, table_rngs, rng, pool, perfect)
     obs = np.zeros((len(table_rngs), width), dtype=np.float32)
-    masks = np.zeros((len(table_rngs), NUM_ACTIONS), dtype=np.int8)
+    masks = np.zeros((len(table_rngs), num_actions(rules)), dtype=np.int8)
     while True:
         cmd, arg = conn.recv()
         if cmd == "observe":
@@ -322,18 +346,22 @@ class SelfPlayCollector:
                  perfect: bool = False, workers: int = 1):
         if type(workers) is not int or not 1 <= workers <= n_tables:
             raise ValueError(f"workers must be an int from 1 to n_tables={n_tables}, got {workers!r}")
+        if perfect and rules.players != 4:
+            raise ValueError("the perfect-information critic (perfect_critic) is built for the four-seat game; at "
+                             f"players {rules.players} train without it")
         self.rules = rules
         self.n_tables = n_tables
         self.rng = random.Random(seed)
         self.pool = pool
         self.perfect = perfect
-        width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
+        width = obs_size(rules) + (PERFECT_SIZE if perfect else 0)
         table_rngs = [random.Random(self.rng.getrandbits(64)) for _ in range(n_tables)]
-        self.traj: list[list[list[Transition]]] = [[[] for _ in SEATS] for _ in range(n_tables)]
+        self.seats = table_of(rules.players).seats
+        self.traj: list[list[list[Transition]]] = [[[] for _ in self.seats] for _ in range(n_tables)]
         self.episodes: deque[list[Transition]] = deque()
         self.n_ready = 0
         self._obs = np.zeros((n_tables, width), dtype=np.float32)
-        self._masks = np.zeros((n_tables, NUM_ACTIONS), dtype=np.int8)
+        self._masks = np.zeros((n_tables, num_actions(rules)), dtype=np.int8)
         self.deal_stats: list[dict] = []
         self._conns: list = []
         self._procs: list = []
@@ -392,7 +420,7 @@ class SelfPlayCollector:
 
     def _finish(self, events: list[tuple]) -> None:
         for j, rewards, stats in events:
-            for s in SEATS:
+            for s in self.seats:
                 t = self.traj[j][s]
                 if t:
                     t[-1].reward = rewards[s]

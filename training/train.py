@@ -49,9 +49,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, TensorBoardOutputFormat
 
 from belote_env import ACTION_TABLE_VERSION
-from belote_env.actions import NUM_ACTIONS
+from belote_env.actions import num_actions
 from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text, short_repr
-from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
+from belote_env.observation import OBS_ENCODER_VERSION, obs_size
 from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, BeloteNet, CheckpointError, NetworkPolicy, load_model,
                               save_model)
 
@@ -75,7 +75,8 @@ def _why(e: DataFileError, path: Path) -> str:
 
 
 def net_config(cfg: TrainConfig) -> dict:
-    net = {"obs_size": OBS_SIZE, "n_actions": NUM_ACTIONS, "pi": cfg.net_pi, "vf": cfg.net_vf,
+    rules = cfg.rules_obj
+    net = {"obs_size": obs_size(rules), "n_actions": num_actions(rules), "pi": cfg.net_pi, "vf": cfg.net_vf,
            "activation": cfg.activation}
     if cfg.perfect_critic:
         net["critic_extra"] = PERFECT_SIZE
@@ -257,7 +258,8 @@ def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, s
     agent = learner_policy(model, cfg, name="learner")
     out = {}
     for tier in tiers:
-        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=True)
+        # the two- and three-player matches run on the reference engine (no batched engine there)
+        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=cfg.rules_obj.players == 4)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)
         logger.record(f"charts/mean_diff_vs_{tier}", r.mean_diff)
         out[f"vs_{tier}"] = r.to_dict()
@@ -395,7 +397,7 @@ def _check_trainer_state(path: Path, trainer: dict, step: int, meta: dict, cfg: 
     meta_path = path.parent / "meta.json"
     t = trainer["timesteps"]
     total = max(cfg.total_timesteps, _saved_setting(meta_path, meta, cfg, "total_timesteps"))
-    per_table = 1 if cfg.engine == "batched" else 4  # decisions per table and rollout step
+    per_table = 1 if cfg.engine == "batched" else cfg.rules_obj.players  # decisions per table and rollout step
     rollout = per_table * max(cfg.n_tables * cfg.n_steps, _saved_setting(meta_path, meta, cfg, "n_tables")
                               * _saved_setting(meta_path, meta, cfg, "n_steps"))
     if t > total + rollout - 1:  # the last rollout may pass total_timesteps by less than one rollout
@@ -509,7 +511,8 @@ def _optimizer_probe(cfg: TrainConfig) -> th.optim.Optimizer:
     """A fresh optimizer of the policy ``_train`` builds for ``cfg`` (the same classes)."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    spec = StreamSpec(1, OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0))
+    spec = StreamSpec(1, obs_size(cfg.rules_obj) + (PERFECT_SIZE if cfg.perfect_critic else 0),
+                      num_actions(cfg.rules_obj))
     cls = PerfectCriticPolicy if cfg.perfect_critic else MaskableActorCriticPolicy
     policy = cls(spec.observation_space, spec.action_space, lambda _: cfg.learning_rate, **_policy_kwargs(cfg))
     return policy.optimizer
@@ -671,7 +674,8 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
            collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
-        StreamSpec(cfg.n_tables * (1 if cfg.engine == "batched" else 4), OBS_SIZE + (PERFECT_SIZE if cfg.perfect_critic else 0)),
+        StreamSpec(cfg.n_tables * (1 if cfg.engine == "batched" else cfg.rules_obj.players),
+                   obs_size(cfg.rules_obj) + (PERFECT_SIZE if cfg.perfect_critic else 0), num_actions(cfg.rules_obj)),
         learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
