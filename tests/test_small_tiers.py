@@ -96,6 +96,25 @@ def test_bidding_strength():
         assert make_policy(tier).act(weak) == PASS
 
 
+def test_normal_two_seat_bid_value():
+    """Normal's two-seat bid value (policies.small_play.bid_value) rises with trump honours
+    and length, counts the seven exchanged for the turned card, and bids a bare weak suit
+    below zero."""
+    from belote_env.cards import card, parse_cards
+    from policies.small_play import bid_value
+
+    turned = card(0, 0)  # 7♠
+    strong = parse_cards("J♠ 9♠ A♠ A♥ 10♥ K♦")
+    weak = parse_cards("8♠ 8♥ 7♦ 8♦ 7♣ 9♣")
+    for elder in (True, False):
+        assert bid_value(strong, 0, turned, True, elder) > 0 > bid_value(weak, 0, turned, True, elder)
+        assert bid_value(strong, 0, turned, False, elder) > bid_value(strong, 1, turned, False, elder)
+    jack_turned = card(4, 0)  # J♠ turned: the holder of 7♠ exchanges it for the jack
+    with_seven = parse_cards("7♠ 9♠ A♠ A♥ 10♥ K♦")
+    without = parse_cards("8♠ 9♠ A♠ A♥ 10♥ K♦")
+    assert bid_value(with_seven, 0, jack_turned, True, True) > bid_value(without, 0, jack_turned, True, True)
+
+
 def test_unsupported_tiers_refused_at_small_tables():
     """A tier outside SMALL_TABLE_TIERS (today hard, expert and +search) raises a clear error
     naming the supported ones; adding a tier to SMALL_TABLE_TIERS lifts it."""
