@@ -43,7 +43,8 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "MAX_HIDDEN_LAYERS", "MAX_LAYER_WIDTH", "MAX_PARAMETERS", "MAX_META_BYTES", "expected_shapes",
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
            "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
-           "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE"]
+           "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE",
+           "SMALL_MODES", "small_with_belote"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -353,7 +354,8 @@ def save_value_policy_meta(folder: str | os.PathLike, rules, extra: dict[str, An
     folder.mkdir(parents=True, exist_ok=True)
     mode = contract_mode_of_size(obs_size(rules))
     meta = {"format_version": FORMAT_VERSION, "kind": VALUE_POLICY_KIND, "action_table_version": ACTION_TABLE_VERSION,
-            "obs_encoder_version": OBS_ENCODER_VERSION, "n_actions": NUM_ACTIONS, **_mode_meta(mode),
+            "obs_encoder_version": OBS_ENCODER_VERSION, "n_actions": MODE_N_ACTIONS.get(mode, NUM_ACTIONS),
+            **_mode_meta(mode),
             "rules": rules.to_dict(), **(extra or {})}
     atomic_write_bytes(folder / "meta.json", json.dumps(meta, indent=2, sort_keys=True).encode())
     return folder
@@ -517,7 +519,9 @@ def is_card_decision(info: InfoSet) -> bool:
     """A card-play decision with more than one legal card, where the only other legal
     action is announcing belote (the card-value network's domain). A decision where
     declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
-    policy network makes it."""
+    policy network makes it. At two and three seats (a ``SmallInfoSet``) only the card
+    step of the play is one (``small_game.STEPS``: not the maker's discards, whose legal
+    actions are card ids too)."""
     if info.contract is None:
         return False
     legal = info.legal_actions
@@ -527,7 +531,25 @@ def is_card_decision(info: InfoSet) -> bool:
             n += 1
         elif a != ANNOUNCE_BELOTE:
             return False
-    return n > 1
+    return n > 1 and getattr(info, "step", _SMALL_CARDS_STEP) == _SMALL_CARDS_STEP
+
+
+#: The contract modes of the two- and three-seat games (TWO_THREE.md; ``config.variant_of``).
+SMALL_MODES = ("two", "three")
+#: ``small_game.STEPS.index("cards")``: the step of a ``SmallInfoSet``'s card play (a
+#: four-seat ``InfoSet`` has no ``step``).
+_SMALL_CARDS_STEP = 3
+
+
+def small_with_belote(info, choice: int) -> int:
+    """The two- and three-seat ``with_belote`` (TWO_THREE.md §2.7: belote is claimed with
+    the *second* card of the K+Q of trumps): ``ANNOUNCE_BELOTE`` when it is legal and
+    ``choice`` is that second card (the seat played the other one), else ``choice``."""
+    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6) and choice >> 3 == info.trump:
+        other = (choice & ~7) | (11 - (choice & 7))  # Q (5) <-> K (6) of the suit
+        if info.played_by[info.seat] >> other & 1:
+            return ANNOUNCE_BELOTE
+    return choice
 
 
 class NetworkPolicy:
@@ -604,6 +626,9 @@ class NetworkPolicy:
             raise ValueError(f"the networks must read the observation of one contract mode (classic {OBS_SIZE} or "
                              f"coinche {COINCHE_OBS_SIZE} floats), got {modes}")
         self.contract_mode: str = next(iter(modes.values()))
+        if self.contract_mode in SMALL_MODES and suit_average:
+            raise ValueError(f"suit_average is for four-seat card-value networks: the {self.contract_mode}-player "
+                             f"observation has no suit-renaming tables")
         coinche = self.contract_mode == "coinche"
         self._bid_range = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
         self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
@@ -778,8 +803,22 @@ class NetworkPolicy:
         best legal card (with the belote announcement, ``with_belote``); otherwise
         announce: ``DECLARE`` (declarations, RULES.md §6) or ``ANNOUNCE_BELOTE`` when
         legal; otherwise the bid-value network's best trained bid when one is legal;
-        otherwise the lowest legal id."""
+        otherwise the lowest legal id.
+
+        At two and three seats (``SMALL_MODES``) the card-value network plays the card
+        decisions (``is_card_decision``: the card step, with the belote claim of
+        ``small_with_belote``) and every other decision (the bids, the seven exchange,
+        the maker's discards, the combinations protocol, a belote claim with one legal
+        card) is the ``normal`` tier's (``policies.small_play.normal_small_act``): the
+        lowest legal id would pass every auction and give up the combinations."""
         legal = info.legal_actions
+        if self.contract_mode in SMALL_MODES:
+            if self.card_net is not None and is_card_decision(info):
+                v = self.card_values(info)
+                return small_with_belote(info, max(v, key=lambda a: (v[a], -a)))
+            from .small_play import normal_small_act
+
+            return normal_small_act(info)
         cards = [a for a in legal if a < NUM_CARDS]
         if DECLARE in legal:
             return DECLARE
@@ -802,7 +841,8 @@ class NetworkPolicy:
             return legal[0]
         if self.card_net is not None and is_card_decision(info):
             v = self.card_values(info)
-            return with_belote(info, max(v, key=lambda a: (v[a], -a)))
+            best = max(v, key=lambda a: (v[a], -a))
+            return small_with_belote(info, best) if self.contract_mode in SMALL_MODES else with_belote(info, best)
         if self._bids_by_value(info):
             v = self.bid_values(info)
             return max(v, key=lambda a: (v[a], -a))
@@ -1052,6 +1092,9 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
     avg = meta.get("suit_average")
     if type(avg) is not bool:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
+    if avg and contract_mode_of_size(net.obs_size) in SMALL_MODES:
+        raise CheckpointError(f"{sub / 'meta.json'}: suit_average true, but suit renaming is for four-seat networks "
+                              f"(this one reads the {contract_mode_of_size(net.obs_size)}-player observation)")
     return net, avg, meta
 
 

@@ -30,7 +30,7 @@ from belote_env.scoring import score_small_deal
 from belote_env.small_game import BELOTE, LAST_TRICK, STEPS
 from belote_env.small_solver import SmallPosition, small_card_values
 
-__all__ = ["SmallSearchPolicy"]
+__all__ = ["SmallSearchPolicy", "deal_margin"]
 
 _POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
 
@@ -90,25 +90,40 @@ class SmallSearchPolicy:
         return max(cards, key=lambda c: (totals[c], -c))
 
     def _margin(self, info, hands: list[int], maker_rest: int) -> float:
-        """The acting seat's recorded-points margin in a sampled deal where the maker wins
-        ``maker_rest`` more card points (the last trick included)."""
-        n, maker, trump = info.players, info.maker, info.trump
-        pts = _POINTS[trump]
-        out_rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in info.trick) + LAST_TRICK
-        totals = list(info.card_points)
-        others_rest = out_rest - maker_rest
-        totals[maker] += maker_rest
-        defenders = [s for s in range(n) if s != maker]
-        # the defenders' share of the rest: split evenly (the solver values the side)
-        for s in defenders:
-            totals[s] += others_rest / len(defenders)
-        if info.decl_winner >= 0:
-            totals[info.decl_winner] += sum(d.points for d in small_combinations(info.decl_cards, trump, info.rules))
-        k, q = card(Rank.KING, trump), card(Rank.QUEEN, trump)
-        for s in range(n):
-            held = hands[s] | info.played_by[s]
-            if held >> k & 1 and held >> q & 1:
-                totals[s] += BELOTE
-        ints = [int(round(t)) for t in totals]
-        score = score_small_deal(maker, ints, info.rules, info.reserve)
-        return score.difference(info.seat)
+        """The acting seat's recorded-points margin in a sampled deal (``deal_margin``)."""
+        return deal_margin(info, hands, maker_rest)
+
+
+def deal_margin(info, hands, maker_rest: int) -> float:
+    """The recorded-points margin of ``info.seat`` (``SmallDealScore.difference``: its
+    points less the mean of the others') in a deal whose remaining cards are ``hands``
+    (per seat its card mask: a sampled deal, or the true hands) and where the maker wins
+    ``maker_rest`` more card points from ``info``'s position on (the last trick's 10
+    included; ``small_card_values`` / ``small_solve``). The deal's totals are the card
+    points so far (``info.card_points``), the rest (the maker's ``maker_rest``, the
+    defenders sharing the others evenly: the solver values their side), the scoring
+    combinations (``info.decl_winner``'s ``decl_cards``) and belote (20 to the seat whose
+    hand held the K+Q of trumps, claimed or not); the capot bonus is not counted. They
+    are scored by ``scoring.score_small_deal`` (the reserve of ``info.reserve``). The one
+    place a maker card-point value becomes a seat's margin: the expert's search
+    (``SmallSearchPolicy``) and the oracle labels (``training.oracle``) use it."""
+    n, maker, trump = info.players, info.maker, info.trump
+    pts = _POINTS[trump]
+    out_rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in info.trick) + LAST_TRICK
+    totals = list(info.card_points)
+    others_rest = out_rest - maker_rest
+    totals[maker] += maker_rest
+    defenders = [s for s in range(n) if s != maker]
+    # the defenders' share of the rest: split evenly (the solver values the side)
+    for s in defenders:
+        totals[s] += others_rest / len(defenders)
+    if info.decl_winner >= 0:
+        totals[info.decl_winner] += sum(d.points for d in small_combinations(info.decl_cards, trump, info.rules))
+    k, q = card(Rank.KING, trump), card(Rank.QUEEN, trump)
+    for s in range(n):
+        held = hands[s] | info.played_by[s]
+        if held >> k & 1 and held >> q & 1:
+            totals[s] += BELOTE
+    ints = [int(round(t)) for t in totals]
+    score = score_small_deal(maker, ints, info.rules, info.reserve)
+    return score.difference(info.seat)

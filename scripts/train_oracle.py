@@ -35,6 +35,26 @@ The shipped coinche model (``policies/models/hard_coinche``) was made so
     python scripts/train_oracle.py --rules coinche --target bids --deals 8000 --chunks 16 --seed 2000 \
         --workers 2 --bidder runs/coinche_oracle --out runs/coinche_bids --resume
 
+**Two and three players** (``--rules seed001_2p`` / ``seed001_3p``, any preset or YAML
+with ``players`` 2 or 3, TWO_THREE.md): ``--target cards`` only. The data deals are
+``SmallGameState`` single deals (default ``--behaviour normal``; tiers that play small
+tables or small-table model folders), labelled with each legal card's recorded-points
+margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
+two/three-seat solver with the true hands, turned into the margin by
+``policies.small_search.deal_margin``) in units of 162; the observations are
+``small_observation.encode_small`` (716 floats at two seats, 902 at three); the fit is
+without suit renaming (``--no-augment`` implied: the small observation has no renaming
+tables) and the card network has the small action table's 414 outputs (0..31 read). With
+``--bidder`` (a small-table model folder of the same player count, e.g. the exported PPO
+``hard_2p``) the folder holds that policy (``model.safetensors`` + ``meta.json`` copied)
+plus ``cards/``; without it, a folder of value networks only whose other decisions (the
+bids, the seven exchange, discards, the combinations protocol) are the ``normal`` tier's
+(``NetworkPolicy.rule_action``):
+
+    python scripts/train_oracle.py --rules seed001_2p --deals 6000 --chunks 12 --seed 7000 --workers 1 \
+        --out runs/small_oracle2p --resume
+    belote eval runs/small_oracle2p normal --rules seed001_2p --games 200 --workers 1 --seed 11
+
 The shipped card network (``policies/models/hard/cards``) was fitted on three rounds of
 data: 39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
 --chunks 10 --deals 50000 --behaviour normal <first oracle hard>``: the model folder
@@ -77,17 +97,21 @@ def _generate(args) -> str:
     return path
 
 
-def _load_part(path: str, target: str = "cards", coinche: bool = False) -> dict[str, np.ndarray]:
+def _load_part(path: str, target: str = "cards", coinche: bool = False, size: int | None = None
+               ) -> dict[str, np.ndarray]:
     """The obs, mask and q arrays of one data file; ``ValueError`` naming the file if it
     is not such an .npz or its arrays have the wrong shapes (32 card columns, or 8 bid
     columns for ``target`` ``"bids"``; ``coinche``: coinche observations of
-    ``COINCHE_OBS_SIZE`` and 70 bid columns, ids 32..101)."""
+    ``COINCHE_OBS_SIZE`` and 70 bid columns, ids 32..101; ``size``: the observation width
+    when it is another, the two- and three-seat card data's 716 / 902)."""
     from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
+    from belote_env.small_observation import SMALL_OBS_SIZE
 
     gen = "generate_bid_data" if target == "bids" else "generate_oracle_data"
     what = f"{path} is not {target} oracle data (an .npz of obs, mask, q from {gen})"
     width, item = ((70 if coinche else 8), "bid") if target == "bids" else (32, "card")
-    size = COINCHE_OBS_SIZE if coinche else OBS_SIZE
+    if size is None:
+        size = COINCHE_OBS_SIZE if coinche else OBS_SIZE
     try:
         d = np.load(path)
         if not isinstance(d, np.lib.npyio.NpzFile):
@@ -105,8 +129,10 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False) -> dict[
     bad = [f"{k} {part[k].shape} (want {want[k]})" for k in want if part[k].shape != want[k]]
     if bad:
         hint = ""
-        if part["obs"].ndim == 2 and part["obs"].shape[1] in (OBS_SIZE, COINCHE_OBS_SIZE) and part["obs"].shape[1] != size:
-            theirs = "coinche" if part["obs"].shape[1] == COINCHE_OBS_SIZE else "classic"
+        named = {OBS_SIZE: "classic", COINCHE_OBS_SIZE: "coinche", SMALL_OBS_SIZE[2]: "two-player",
+                 SMALL_OBS_SIZE[3]: "three-player"}
+        if part["obs"].ndim == 2 and part["obs"].shape[1] in named and part["obs"].shape[1] != size:
+            theirs = named[part["obs"].shape[1]]
             hint = f" ({theirs} data: give --rules of that mode)"
         elif part["q"].ndim == 2 and part["q"].shape[1] == (32 if width != 32 else 70 if coinche else 8):
             hint = f" ({'card' if width != 32 else 'bid'} data: use --target {'cards' if width != 32 else 'bids'})"
@@ -169,11 +195,16 @@ def main() -> None:
     except RuleOptionError as e:
         ap.error(f"--rules: {e}")
     coinche = rules.contract_mode == "coinche"
+    small = rules.players != 4  # two / three seats: card values only, no suit renaming
     if a.behaviour is None:
-        a.behaviour = ["normal"] if coinche else ["normal", "hard"]
+        a.behaviour = ["normal"] if coinche or small else ["normal", "hard"]
     if a.resume and a.reuse_data:
         ap.error("--resume generates the missing chunks, --reuse-data none: give one of them")
     bids = a.target == "bids"
+    if small and bids:
+        ap.error(f"--target bids is for four seats: the {rules.players}-player game has card-value networks only")
+    if small:
+        a.no_augment = True  # the small observation has no suit-renaming tables
     if a.layers is None:
         a.layers = [256, 256] if bids else [512, 512]
     if a.epochs is None:
@@ -217,10 +248,11 @@ def main() -> None:
 
     from belote_env.atomic import atomic_write_bytes
     from policies.hard import HARD_MODEL_DIR
-    from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, CARD_VALUES_KIND, CARDS_SUBDIR, BeloteNet,
-                                  CheckpointError, NetworkPolicy, save_model, save_value_policy_meta)
+    from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, CARD_VALUES_KIND, CARDS_SUBDIR, MODE_N_ACTIONS,
+                                  BeloteNet, CheckpointError, NetworkPolicy, save_model, save_value_policy_meta)
+    from belote_env.config import variant_of
     from belote_env.observation import obs_size
-    from policies.registry import check_policy_spec
+    from policies.registry import check_policy_rules, check_policy_spec
     from training.oracle import fit_bid_values, fit_card_values
 
     subdir, other = (BIDS_SUBDIR, CARDS_SUBDIR) if bids else (CARDS_SUBDIR, BIDS_SUBDIR)
@@ -230,7 +262,8 @@ def main() -> None:
     try:
         for b in a.behaviour:
             check_policy_spec(b)
-        bidder = Path(a.bidder) if a.bidder else (None if coinche else HARD_MODEL_DIR)
+            check_policy_rules(b, rules)
+        bidder = Path(a.bidder) if a.bidder else (None if coinche or small else HARD_MODEL_DIR)
         if bidder is not None:
             if not bidder.is_dir():
                 raise ValueError(f"--bidder must be a model folder, got {str(bidder)!r}")
@@ -261,7 +294,7 @@ def main() -> None:
         ap.error(f"--reuse-data: no {prefix}*.npz in {out}")
     reused = a.reuse_data
     try:
-        more = [_load_part(p, a.target, coinche) for p in a.data]  # checked before any work or output
+        more = [_load_part(p, a.target, coinche, obs_size(rules)) for p in a.data]  # checked before any work or output
     except ValueError as e:
         ap.error(str(e))
     if not reused and a.deals == 0 and sum(len(m["q"]) for m in more) < 2:
@@ -283,7 +316,7 @@ def main() -> None:
                 print(f"wrote {path} ({time.time() - t0:.0f} s)", flush=True)
         paths = [j[5] for j in jobs]
     try:
-        parts = [_load_part(p, a.target, coinche) for p in paths] + more
+        parts = [_load_part(p, a.target, coinche, obs_size(rules)) for p in paths] + more
     except ValueError as e:
         ap.error(str(e))
     del more
@@ -303,7 +336,10 @@ def main() -> None:
     print(f"data: {len(data['q'])} {item} decisions from {len(paths) + len(a.data)} files, {t_data:.0f} s", flush=True)
 
     torch.manual_seed(a.fit_seed)
-    net = BeloteNet(obs_size=obs_size(rules), pi=a.layers, vf=[8])
+    if small:  # the small action table's width, as load_model checks (outputs 0..31 are the cards)
+        net = BeloteNet(obs_size=obs_size(rules), n_actions=MODE_N_ACTIONS[variant_of(rules)], pi=a.layers, vf=[8])
+    else:
+        net = BeloteNet(obs_size=obs_size(rules), pi=a.layers, vf=[8])
     fit_kw = {} if bids else {"point_weight": a.point_weight}
     fit = (fit_bid_values if bids else fit_card_values)(net, data, epochs=a.epochs, lr=a.lr, seed=a.fit_seed,
                                                         progress=True, augment=not a.no_augment, **fit_kw)
@@ -322,8 +358,12 @@ def main() -> None:
     else:  # no policy network: the value networks play, the other decisions follow a fixed rule
         if (out / "model.safetensors").exists():
             (out / "model.safetensors").unlink()
-        save_value_policy_meta(out, rules, {"note": "value networks only (cards/, bids/); see policies/network.py "
-                                                    "NetworkPolicy for the rule of the other decisions"})
+        note = ("value networks only (cards/, bids/); see policies/network.py NetworkPolicy for the rule of the "
+                "other decisions")
+        if small:
+            note = ("card-value network only (cards/): it plays the card decisions; every other decision (bids, the "
+                    "seven exchange, discards, combinations) is the normal tier's (NetworkPolicy.rule_action)")
+        save_value_policy_meta(out, rules, {"note": note})
     shutil.rmtree(out / subdir, ignore_errors=True)
     shutil.rmtree(out / other, ignore_errors=True)
     if bidder is not None and (bidder / other).is_dir():  # the bidder's other value network, copied atomically

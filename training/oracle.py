@@ -42,17 +42,23 @@ from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, is_card, is_coinche_bid
 from belote_env.driver import finish_deal, reward_scale
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size
+from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
+from belote_env.small_solver import LAST_TRICK_POINTS
 from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
+from belote_env.small_observation import SMALL_OBS_SIZE, encode_small
+from belote_env.small_solver import small_position_of, small_card_values
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
-from policies.registry import check_policy_spec
+from policies.registry import check_policy_rules, check_policy_spec
 from policies.base import with_belote
 from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, bid_permutation_table, coinche_bid_permutation_table,
-                              is_bid_decision, is_card_decision, is_coinche_bid_decision, suit_permutation_tables)
+                              is_bid_decision, is_card_decision, is_coinche_bid_decision, small_with_belote,
+                              suit_permutation_tables)
 
-__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "generate_bid_data", "fit_bid_values",
-           "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE"]
+__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "small_oracle_card_values",
+           "generate_bid_data", "fit_bid_values", "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE",
+           "SMALL_OBS_WIDTHS"]
 
 #: Value unit of the classic game: targets and outputs are point differences / 162.
 SCALE = 162.0
@@ -66,9 +72,14 @@ def value_unit(rules: Rules) -> float:
     return float(reward_scale(rules))
 
 
+#: Observation widths of the two- and three-seat games' data (``small_observation``: 716
+#: at two seats, 902 at three); their values are in units of 162 points.
+SMALL_OBS_WIDTHS = (SMALL_OBS_SIZE[2], SMALL_OBS_SIZE[3])
+
+
 def _unit_of_obs(width: int) -> float:
     """The value unit of data whose observations are ``width`` floats wide (618: classic
-    162; ``COINCHE_OBS_SIZE``: coinche 500)."""
+    162; ``COINCHE_OBS_SIZE``: coinche 500; the two- and three-seat widths: 162)."""
     return float(reward_scale(Rules(contract_mode="coinche"))) if width == COINCHE_OBS_SIZE else SCALE
 
 
@@ -96,6 +107,35 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     return {c: float(deal_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
 
+def small_oracle_card_values(state, points: dict[int, float] | None = None) -> dict[int, float]:
+    """The two- and three-seat ``oracle_card_values``: each legal card's recorded-points
+    margin for the seat to play (``SmallDealScore.difference``: its points less the mean
+    of the others') if that card is played and play is then perfect, every hand known.
+    ``state`` is a ``SmallGameState`` in its card step; each card's exact maker card
+    points (``small_solver.small_card_values`` with the true hands) become the margin
+    by ``policies.small_search.deal_margin`` (the rule the expert's search values its
+    sampled deals by: the defenders share their side's points evenly, belote goes to the
+    K+Q holder, the capot bonus is not counted). ``points``: a dict that receives each
+    card's *card-point* difference for the side of the seat to play (the maker's final
+    card points, last trick included, less the others' together; the negation for a
+    defender), before any scoring."""
+    from policies.small_search import deal_margin
+
+    info = state.information_set(state.current)
+    hands = list(state.hands)
+    vals = small_card_values(small_position_of(state))
+    if points is not None:
+        pts = POINTS_BY_ALL_TRUMP_OPTION["pagat"][state.trump]
+        maker = state.maker
+        rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in state.trick) + LAST_TRICK_POINTS
+        so_far = sum(state.card_points)
+        sign = 1 if info.seat == maker else -1
+        for c, v in vals.items():
+            mine = state.card_points[maker] + v
+            points[c] = float(sign * (mine - (so_far + rest - mine)))
+    return {c: float(deal_margin(info, hands, v)) for c, v in vals.items()}
+
+
 def _data_setup(deals, seed, rules, behaviour, progress, desc):
     """Check the common arguments of the data generators; their RNG, behaviour policies,
     rules and deal iterator (a tqdm bar with ``progress``)."""
@@ -107,6 +147,8 @@ def _data_setup(deals, seed, rules, behaviour, progress, desc):
         raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
     for b in behaviour:
         check_policy_spec(b)
+        if rules.players != 4:
+            check_policy_rules(b, rules)
     rng = random.Random(seed)
     pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
     it = range(deals)
@@ -140,6 +182,20 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         trick-point differences (ours less theirs, ``oracle_card_values``) in the same
         unit, 0 where ``mask`` is False. N is 0 when no deal had a labelled decision (all
         passed out).
+
+    Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md): the deals are
+    ``SmallGameState`` single deals (``small_game.new_game``, the dealer rotating over the
+    ``n`` seats; a deal every seat passes, or an agreed redeal, is void and labels
+    nothing), each seat's behaviour drawn per deal (tiers that play small tables,
+    ``registry.SMALL_TABLE_TIERS``, or small-table model folders). The labelled
+    decisions are the card step's with more than one legal card (``is_card_decision``;
+    under ``belote: optional`` the claim is not a column: the values assume the K+Q
+    holder scores belote, and a random card is claimed with ``small_with_belote``);
+    ``q`` is each legal card's recorded-points margin of the acting seat
+    (``small_oracle_card_values``, ``policies.small_search.deal_margin``) / 162
+    (``value_unit``), ``points`` the card-point difference of its side (the maker's card
+    points less the others' together, negated for a defender) / 162; ``obs`` the
+    ``small_observation.encode_small`` rows (716 floats at two seats, 902 at three).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
@@ -148,6 +204,8 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
+    if rules.players != 4:
+        return _small_oracle_data(rng, pols, rules, it, epsilon)
     solver = Solver()
     obs, masks, qs, ps = [], [], [], []
     width, unit = obs_size(rules), value_unit(rules)
@@ -182,6 +240,46 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
 
         finish_deal(st, seat_pol, label)
     if not qs:  # every deal passed out, or no decision with a choice
+        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, 32), bool),
+                "q": np.zeros((0, 32), np.float32), "points": np.zeros((0, 32), np.float32)}
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs), "points": np.stack(ps)}
+
+
+def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
+    """``generate_oracle_data`` at two and three seats (its docstring)."""
+    from belote_env.small_game import new_game
+
+    n = rules.players
+    obs, masks, qs, ps = [], [], [], []
+    width, unit = obs_size(rules), value_unit(rules)
+    buf = np.zeros(width, dtype=np.float32)
+
+    def label(st, info, policy) -> int:  # each card decision labelled, then played
+        if is_card_decision(info):
+            cards = [a for a in info.legal_actions if is_card(a)]
+            pts: dict[int, float] = {}
+            q = small_oracle_card_values(st, pts)
+            encode_small(info, buf)
+            obs.append(buf.astype(np.float16))
+            m = np.zeros(32, dtype=bool)
+            row = np.zeros(32, dtype=np.float32)
+            prow = np.zeros(32, dtype=np.float32)
+            for c, v in q.items():
+                m[c] = True
+                row[c] = v / unit
+                prow[c] = pts[c] / unit
+            masks.append(m)
+            qs.append(row)
+            ps.append(prow)
+            if rng.random() < epsilon:
+                return small_with_belote(info, cards[rng.randrange(len(cards))])
+        return policy.act(info)
+
+    for d in it:
+        st = new_game(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(n)]
+        finish_deal(st, seat_pol, label)
+    if not qs:
         return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, 32), bool),
                 "q": np.zeros((0, 32), np.float32), "points": np.zeros((0, 32), np.float32)}
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs), "points": np.stack(ps)}
@@ -317,6 +415,10 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     (0, 1), ``lr`` <= 0, fewer than 2 decisions, ``mask`` / ``q`` not of shape ``(N, 32)``,
     or a decision without a legal card.
 
+    Observations: classic (618 floats), coinche (``COINCHE_OBS_SIZE``) or the two- and
+    three-seat widths (``SMALL_OBS_WIDTHS``: 716, 902; values in units of 162); ``augment``
+    is four-seat only (``ValueError`` for small-table data).
+
     With ``augment`` each training decision has its suits renamed by one of the 24
     permutations, drawn at random each time it is used (the rules do not depend on the
     suits' names, so every renaming is an equally valid example).
@@ -378,9 +480,15 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
     obs_width = data["obs"].shape[1] if data["obs"].ndim == 2 else None
-    if obs_width not in (OBS_SIZE, COINCHE_OBS_SIZE):
+    small = obs_width in SMALL_OBS_WIDTHS and not first  # two / three seats: card data only
+    if obs_width not in (OBS_SIZE, COINCHE_OBS_SIZE) and not small:
         raise ValueError(f"{what} data observations must be (N, {OBS_SIZE}) (classic) or (N, {COINCHE_OBS_SIZE}) "
-                         f"(coinche), got {data['obs'].shape}")
+                         f"(coinche)" + ("" if first else f", or (N, {SMALL_OBS_WIDTHS[0]}) / (N, {SMALL_OBS_WIDTHS[1]}) "
+                                         f"(two / three players)") + f", got {data['obs'].shape}")
+    if small and augment:
+        raise ValueError(f"augment (suit renaming) is for four-seat data: the {2 if obs_width == SMALL_OBS_WIDTHS[0] else 3}"
+                         f"-player observation ({obs_width} floats) has no suit-renaming tables; fit with "
+                         f"augment=False")
     coinche = obs_width == COINCHE_OBS_SIZE
     unit = _unit_of_obs(obs_width)
     width = len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS) if first else 32
@@ -403,7 +511,7 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     sched = th.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * ((len(ti) + batch - 1) // batch)))
     hist = []
 
-    perm_obs, perm_card = suit_permutation_tables(obs_width)
+    perm_obs, perm_card = suit_permutation_tables(obs_width) if augment else (None, None)
     if first:
         perm_card = coinche_bid_permutation_table() if coinche else bid_permutation_table()
 
