@@ -33,7 +33,9 @@ worth, §2.4 adds 3 unknown ones) and accepts / names when the value reaches
 unless its own hand is weak (best value under ``AGREE_BELOW``: the proposer, who must
 then play, signalled weakness). Card play tracks the cards (played, out of play, public
 voids): as maker it draws trumps with the master trump or with length, cashes sure
-winners, leads low from its longest side suit; at three seats the defenders are
+winners, at two seats (maker or defender) then leads the top 10 / K / Q of a side suit
+that holds no higher card (``HIGH_LEAD_MAKER`` / ``HIGH_LEAD_DEFENDER``), else leads low
+from its longest side suit; at three seats the defenders are
 partners (§3: the maker plays alone) and return each other's suit, never lead trumps,
 and smear points on a partner's safe trick; following, it takes a trick with its
 cheapest sure winner when the trick is worth it (or it is last to play), ruffs with its
@@ -75,6 +77,14 @@ DRAW_WITH = {2: 4, 3: 3}
 #: no measurable effect: maker 75.4% vs 75.8%, defender 76.1% vs 75.8%, 2000 game sets)
 SHORT_LEAD_MAKER = False
 SHORT_LEAD_DEFENDER = False
+#: two seats: after cashing its masters the maker / the defender leads the top card of a
+#: side suit when it is a 10, K or Q that is not master (no higher card of the suit in
+#: hand, the suit not ruffable): the opponent may hold only lower cards of the suit, and
+#: easy then plays one of them. 2000 game sets, normal vs easy: off 76.2% of games (diff
+#: +21.2 a deal); 10s only, defender 77.7%, maker 78.9%, both 80.5%; 10s before the
+#: masters 80.3%; 10s and Ks 82.2%; 10s, Ks and Qs 83.0% (+27.5); with Js too 80.8%
+HIGH_LEAD_MAKER = True
+HIGH_LEAD_DEFENDER = True
 #: normal cashes its sure side winners as a defender too (else only as maker)
 DEFENDER_CASHES = True
 #: normal, last to play, does not ruff a trick worth fewer points than this (0: it does)
@@ -409,6 +419,7 @@ def _lead(v: _View, cards: list[int]) -> int:
     def ruffable(suit: int) -> bool:
         return any(not v.possible[s] & SUIT_MASK[suit] and v.possible[s] & trump for s in v.opps)
 
+    high_lead = (HIGH_LEAD_MAKER if am_maker else HIGH_LEAD_DEFENDER) and v.n == 2
     plain_masters = [c for c in cards if c >> 3 != t and v.master(c) and not ruffable(c >> 3)]
     if plain_masters and (am_maker or DEFENDER_CASHES):
         return max(plain_masters, key=lambda c: (pts[c], c))
@@ -420,6 +431,12 @@ def _lead(v: _View, cards: list[int]) -> int:
                     top = max(same, key=lambda c: st[c])
                     return top if v.master(top) else min(same, key=v.low_key)
                 break
+    if high_lead:
+        hand = info.hand
+        tops = [c for c in cards if c >> 3 != t and c & 7 in (Rank.TEN, Rank.KING, Rank.QUEEN) and not v.master(c)
+                and not hand & SUIT_MASK[c >> 3] & BEATS[t][c] and not ruffable(c >> 3)]
+        if tops:
+            return max(tops, key=lambda c: (pts[c], -(hand & SUIT_MASK[c >> 3]).bit_count(), c))
     if am_maker and not opp_trumps and my_trumps and len(my_trumps) == len(cards):
         return max(my_trumps, key=lambda c: st[c])
     side = [c for c in cards if c >> 3 != t] or cards

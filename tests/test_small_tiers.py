@@ -115,6 +115,36 @@ def test_normal_two_seat_bid_value():
     assert bid_value(with_seven, 0, jack_turned, True, True) > bid_value(without, 0, jack_turned, True, True)
 
 
+def test_normal_two_seat_high_lead():
+    """Two seats: with no master to cash, normal leads the top 10 / K / Q of a side suit
+    (no higher card of the suit in hand) before a low card."""
+    from dataclasses import replace
+
+    from belote_env.cards import parse_cards
+
+    rules = load_rules("seed001_2p")
+    pols = [make_policy("normal", rules=rules), make_policy("easy", rules=rules)]
+    for seed in range(50):
+        state = SmallGameState(rules, seed=seed)
+        while not state.is_deal_over and not (state.step == 3 and not state.trick and not state.tricks
+                                              and state.trump == 0):
+            state.apply(pols[state.current].act(state.information_set(state.current)))
+        if not state.is_deal_over:
+            break
+    else:
+        pytest.skip("no spade contract reached")
+    info = state.information_set(state.current)
+    other = 1 - info.seat
+    for hand, want in (("7♥ 10♥ 8♦ K♦ Q♣ 7♣ 8♠ 9♠ 7♦", "10♥"), ("7♥ 8♥ 8♦ K♦ Q♣ 7♣ 8♠ 9♠ 7♦", "K♦"),
+                       ("7♥ 8♥ 8♦ 7♦ Q♣ 7♣ 8♠ 9♠ K♣", "K♣")):
+        mask = parse_cards(hand)
+        for maker in (info.seat, other):
+            view = replace(info, hand=mask, legal_actions=tuple(c for c in range(32) if mask >> c & 1), maker=maker,
+                           out_of_play=0, played_by=(0, 0), hand_sizes=(9, 9),
+                           public_knowledge=((0, 0), (0, 0)))
+            assert pols[0].act(view) == parse_cards(want).bit_length() - 1, (hand, maker)
+
+
 def test_unsupported_tiers_refused_at_small_tables():
     """A tier outside SMALL_TABLE_TIERS (today hard, expert and +search) raises a clear error
     naming the supported ones; adding a tier to SMALL_TABLE_TIERS lifts it."""
