@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, SURCOINCHE
+from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, NAME_CONTRACT, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.actions import SMALL_NUM_ACTIONS
@@ -44,7 +44,7 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
            "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
            "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE",
-           "SMALL_MODES", "small_with_belote"]
+           "SMALL_MODES", "small_with_belote", "SMALL_BID_ACTIONS", "is_small_bid_decision"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -508,6 +508,33 @@ def is_coinche_bid_decision(info: InfoSet) -> bool:
             and all(PASS <= a <= SURCOINCHE for a in legal))
 
 
+#: The action ids a two- or three-seat bid-value network values (TWO_THREE.md §2.3): pass
+#: (32), accept the turned suit (``TAKE``, 33) and name suit ``s`` (``NAME_CONTRACT + s``,
+#: 34..37); its data have one column per id of 32..37. Proposing a redeal (106) and the
+#: answers to a proposal are never valued (the policy network makes the answers; where the
+#: bid-value network decides, the seat never proposes).
+SMALL_BID_ACTIONS = range(PASS, NAME_CONTRACT + 4)
+#: outputs 32..37 of a small bid-value network, unpermuted (``_value_outputs``' width)
+_SMALL_BID_TABLE = torch.arange(len(SMALL_BID_ACTIONS))[None]
+
+
+def is_small_bid_decision(info) -> bool:
+    """A contract decision of the two- or three-seat auction (TWO_THREE.md §2.3; a
+    ``SmallInfoSet``): no contract yet, every legal action in ``SMALL_BID_ACTIONS`` or
+    ``PROPOSE_REDEAL``, and at least two of ``SMALL_BID_ACTIONS`` legal (pass / take in
+    round 1, pass / name a suit in round 2, or a forced choice of suits). Answering a
+    proposal (agree / refuse) is not one: the small bid-value network's domain."""
+    if info.contract is None and getattr(info, "players", 4) in (2, 3):
+        n = 0
+        for a in info.legal_actions:
+            if PASS <= a <= NAME_CONTRACT + 3:
+                n += 1
+            elif a != PROPOSE_REDEAL:
+                return False
+        return n > 1
+    return False
+
+
 def is_bid_decision(info: InfoSet) -> bool:
     """A classic bidding decision (RULES.md §3.2-3.3: pass, take the turned suit, or name a
     contract) with more than one legal bid: the bid-value network's domain."""
@@ -579,7 +606,12 @@ class NetworkPolicy:
             observation, ``COINCHE_OBS_SIZE``): at coinche auction decisions
             (``is_coinche_bid_decision``) the legal action of ``bid_actions`` (ids
             32..101: pass, the bids, coinche, surcoinche) with the largest output is made;
-            legal bids it was never trained on are not made (pass always is one).
+            legal bids it was never trained on are not made (pass always is one). Two and
+            three seats (``SMALL_MODES``): at the contract decisions of the auction
+            (``is_small_bid_decision``: pass / take / name a suit, a redeal proposal
+            perhaps legal too) whose legal bids are all in ``bid_actions`` (ids 32..37),
+            the bid with the largest output is made: such a seat never proposes a redeal;
+            ``net`` answers proposals and makes every other decision.
         bid_suit_average: average the bid-value network over the 24 suit renamings.
         bid_actions: the bid ids the bid-value network was trained on (its ``meta.json``
             key ``bid_actions``; default all of 32..39, coinche 32..101). A network fitted
@@ -630,7 +662,8 @@ class NetworkPolicy:
             raise ValueError(f"suit_average is for four-seat card-value networks: the {self.contract_mode}-player "
                              f"observation has no suit-renaming tables")
         coinche = self.contract_mode == "coinche"
-        self._bid_range = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
+        self._bid_range = (COINCHE_BID_ACTIONS if coinche else SMALL_BID_ACTIONS if self.contract_mode in SMALL_MODES
+                           else BID_ACTIONS)
         self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
                                               self._bid_range)
         self.net, self.meta, self.name = net, meta or {}, name
@@ -764,17 +797,25 @@ class NetworkPolicy:
             return False
         if self.contract_mode == "coinche":
             return is_coinche_bid_decision(info) and any(a in self.bid_actions for a in info.legal_actions)
+        if self.contract_mode in SMALL_MODES:  # never proposes a redeal where it values the bids
+            return is_small_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions
+                                                       if a != PROPOSE_REDEAL)
         return is_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions)
 
     @torch.inference_mode()
     def bid_values(self, info: InfoSet) -> dict[int, float]:
         """The bid-value network's value of each legal bid it was trained on (classic ids
-        32..39; coinche ids of ``bid_actions`` among 32..101): the deal's point difference
+        32..39; coinche ids of ``bid_actions`` among 32..101; two / three seats the legal
+        ids of ``bid_actions`` among 32..37, ``SMALL_BID_ACTIONS``, never a redeal
+        proposal, the acting seat's margin): the deal's point difference
         / ``bid_unit`` for the seat's team, trained on values centred per decision (only
         the differences between bids are meaningful). Raises ``ValueError`` if the policy
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
+        if self.contract_mode in SMALL_MODES:  # ids 32..37 (SMALL_BID_ACTIONS); a redeal proposal is not valued
+            out = self._value_outputs(info, self.bid_net, False, _FIRST_BID, _SMALL_BID_TABLE)
+            return {a: out[a - _FIRST_BID] for a in info.legal_actions if a in self.bid_actions}
         coinche = self.contract_mode == "coinche"
         table = coinche_bid_permutation_table() if coinche else bid_permutation_table()
         out = self._value_outputs(info, self.bid_net, self.bid_suit_average, _FIRST_BID, table)
@@ -1055,14 +1096,16 @@ def load_bid_net(folder: str | os.PathLike,
                  contract_mode: str | None = None) -> tuple[BeloteNet, bool, tuple[int, ...]] | None:
     """The bid-value network in ``folder/bids/`` (``kind`` = ``"bid_values"``), whether it
     is averaged over suit renamings, and the bid ids it was trained on (``meta.json`` key
-    ``bid_actions``: ids in 32..39 for a classic network, in 32..101 for a coinche one);
+    ``bid_actions``: ids in 32..39 for a classic network, in 32..101 for a coinche one,
+    in 32..37 for a two- or three-seat one, ``SMALL_BID_ACTIONS``);
     ``None`` when nothing named ``bids`` exists there. Raises ``CheckpointError`` as
     ``load_card_net`` does, and for missing or bad ``bid_actions``."""
     found = _load_value_net(folder, BIDS_SUBDIR, BID_VALUES_KIND, contract_mode)
     if found is None:
         return None
     net, avg, meta = found
-    allowed = COINCHE_BID_ACTIONS if contract_mode_of_size(net.obs_size) == "coinche" else BID_ACTIONS
+    mode = contract_mode_of_size(net.obs_size)
+    allowed = COINCHE_BID_ACTIONS if mode == "coinche" else SMALL_BID_ACTIONS if mode in SMALL_MODES else BID_ACTIONS
     try:
         actions = _check_bid_actions(meta.get("bid_actions"), allowed)
     except ValueError as e:

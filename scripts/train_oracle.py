@@ -36,7 +36,7 @@ The shipped coinche model (``policies/models/hard_coinche``) was made so
         --workers 2 --bidder runs/coinche_oracle --out runs/coinche_bids --resume
 
 **Two and three players** (``--rules seed001_2p`` / ``seed001_3p``, any preset or YAML
-with ``players`` 2 or 3, TWO_THREE.md): ``--target cards`` only. The data deals are
+with ``players`` 2 or 3, TWO_THREE.md), ``--target cards``: the data deals are
 ``SmallGameState`` single deals (default ``--behaviour normal``; tiers that play small
 tables or small-table model folders), labelled with each legal card's recorded-points
 margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
@@ -54,6 +54,19 @@ bids, the seven exchange, discards, the combinations protocol) are the ``normal`
     python scripts/train_oracle.py --rules seed001_2p --deals 6000 --chunks 12 --seed 7000 --workers 1 \
         --out runs/small_oracle2p --resume
     belote eval runs/small_oracle2p normal --rules seed001_2p --games 200 --workers 1 --seed 11
+
+``--target bids`` at two and three seats (``--bidder`` required: a small-table model folder
+of that player count, whose policy network is copied and makes every decision but the
+contract bids): the contract decisions of the auction (pass / take / name a suit; a
+redeal proposal is never labelled, and the folder's bids never propose) are labelled by
+rollouts with the behaviour policies (``training.oracle.generate_bid_data``: the acting
+seat's margin ``SmallDealScore.difference`` / 162; ``--rollouts`` plays per bid), the
+network (outputs 32..37, no suit renaming) is written to ``bids/``:
+
+    python scripts/train_oracle.py --rules seed001_2p --target bids --bidder runs/small/hard_2p_ppo \
+        --behaviour runs/small/hard_2p_ppo --deals 20000 --chunks 10 --seed 9000 --workers 1 \
+        --out runs/small/bids2p --resume
+    belote eval runs/small/bids2p normal --rules seed001_2p --games 200 --workers 1 --seed 11
 
 The shipped card network (``policies/models/hard/cards``) was fitted on three rounds of
 data: 39,000 deals played by normal and the PPO-only hard, then 50,000 deals (``--seed 301
@@ -80,7 +93,7 @@ import numpy as np
 
 
 def _generate(args) -> str:
-    target, deals, seed, behaviour, epsilon, path, rules = args
+    target, deals, seed, behaviour, epsilon, path, rules, rollouts = args
     import torch
 
     from belote_env.atomic import atomic_write_bytes
@@ -88,7 +101,7 @@ def _generate(args) -> str:
 
     torch.set_num_threads(1)
     if target == "bids":
-        data = generate_bid_data(deals, seed, rules, behaviour=behaviour)
+        data = generate_bid_data(deals, seed, rules, behaviour=behaviour, rollouts=rollouts)
     else:
         data = generate_oracle_data(deals, seed, rules, behaviour=behaviour, epsilon=epsilon)
     buf = io.BytesIO()
@@ -103,13 +116,15 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False, size: in
     is not such an .npz or its arrays have the wrong shapes (32 card columns, or 8 bid
     columns for ``target`` ``"bids"``; ``coinche``: coinche observations of
     ``COINCHE_OBS_SIZE`` and 70 bid columns, ids 32..101; ``size``: the observation width
-    when it is another, the two- and three-seat card data's 716 / 902)."""
+    when it is another, the two- and three-seat data's 716 / 902, whose bid data have 6
+    columns, ids 32..37)."""
     from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
     from belote_env.small_observation import SMALL_OBS_SIZE
 
     gen = "generate_bid_data" if target == "bids" else "generate_oracle_data"
     what = f"{path} is not {target} oracle data (an .npz of obs, mask, q from {gen})"
-    width, item = ((70 if coinche else 8), "bid") if target == "bids" else (32, "card")
+    small = size in (SMALL_OBS_SIZE[2], SMALL_OBS_SIZE[3])
+    width, item = ((70 if coinche else 6 if small else 8), "bid") if target == "bids" else (32, "card")
     if size is None:
         size = COINCHE_OBS_SIZE if coinche else OBS_SIZE
     try:
@@ -134,7 +149,8 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False, size: in
         if part["obs"].ndim == 2 and part["obs"].shape[1] in named and part["obs"].shape[1] != size:
             theirs = named[part["obs"].shape[1]]
             hint = f" ({theirs} data: give --rules of that mode)"
-        elif part["q"].ndim == 2 and part["q"].shape[1] == (32 if width != 32 else 70 if coinche else 8):
+        elif part["q"].ndim == 2 and part["q"].shape[1] == (32 if width != 32 else 70 if coinche else 6 if small
+                                                              else 8):
             hint = f" ({'card' if width != 32 else 'bid'} data: use --target {'cards' if width != 32 else 'bids'})"
         raise ValueError(f"{path} has arrays of the wrong shape: {', '.join(bad)}{hint}")
     if part["mask"].dtype != np.bool_ or part["obs"].dtype.kind != "f" or part["q"].dtype.kind != "f":
@@ -167,6 +183,9 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true",
                     help="keep the chunks of this run already written in --out (same --seed, --chunks, --deals): "
                          "only the missing ones are generated")
+    ap.add_argument("--rollouts", type=int, default=1,
+                    help="--target bids at two / three seats: plays per candidate bid, averaged (default 1: with "
+                         "deterministic behaviours every play of a bid on the same deal is the same)")
     ap.add_argument("--epsilon", type=float, default=None,
                     help="rate of random cards in the data deals (--target cards only; default 0.05)")
     ap.add_argument("--layers", type=int, nargs="+", default=None,
@@ -195,14 +214,20 @@ def main() -> None:
     except RuleOptionError as e:
         ap.error(f"--rules: {e}")
     coinche = rules.contract_mode == "coinche"
-    small = rules.players != 4  # two / three seats: card values only, no suit renaming
+    small = rules.players != 4  # two / three seats: no suit renaming; bids need --bidder
     if a.behaviour is None:
         a.behaviour = ["normal"] if coinche or small else ["normal", "hard"]
     if a.resume and a.reuse_data:
         ap.error("--resume generates the missing chunks, --reuse-data none: give one of them")
     bids = a.target == "bids"
-    if small and bids:
-        ap.error(f"--target bids is for four seats: the {rules.players}-player game has card-value networks only")
+    if small and bids and a.bidder is None:
+        ap.error(f"--target bids at {rules.players} seats needs --bidder (a {rules.players}-player model folder, e.g. "
+                 f"the exported PPO: its policy network makes the decisions the bid values do not); without one the "
+                 f"{rules.players}-player folder holds card-value networks only")
+    if a.rollouts < 1:
+        ap.error(f"--rollouts must be >= 1, got {a.rollouts}")
+    if a.rollouts != 1 and not (small and bids):
+        ap.error("--rollouts is for --target bids at two / three seats")
     if small:
         a.no_augment = True  # the small observation has no suit-renaming tables
     if a.layers is None:
@@ -304,7 +329,7 @@ def main() -> None:
         paths = []
     elif not reused:
         jobs = [(a.target, a.deals // chunks + (j < a.deals % chunks), a.seed + j, tuple(a.behaviour), a.epsilon,
-                 str(out / f"{prefix}{a.seed + j}.npz"), rules) for j in range(chunks)]
+                 str(out / f"{prefix}{a.seed + j}.npz"), rules, a.rollouts) for j in range(chunks)]
         done = [j[5] for j in jobs if a.resume and Path(j[5]).is_file()]
         if done:
             print(f"--resume: {len(done)} of {chunks} chunks already in {out}", flush=True)
@@ -379,7 +404,8 @@ def main() -> None:
     if reused:
         figures["data"] = f"reused {len(paths)} data files of --out: {', '.join(Path(p).name for p in paths)}"
     elif a.deals:
-        figures.update(deals=a.deals, behaviour=a.behaviour, **({} if bids else {"epsilon": a.epsilon}),
+        figures.update(deals=a.deals, behaviour=a.behaviour,
+                       **({"rollouts": a.rollouts} if bids and small else {} if bids else {"epsilon": a.epsilon}),
                        data=f"{chunks} chunks, seeds {a.seed}..{a.seed + chunks - 1}")
     if a.data:
         figures["more_data"] = [str(Path(f).resolve()) for f in a.data]

@@ -167,8 +167,8 @@ def test_oracle_data_shapes_and_determinism(rules, deals, seed):
 
 
 def test_oracle_data_refuses_four_seat_tiers_at_small_tables():
-    with pytest.raises(ValueError, match="hard"):
-        generate_oracle_data(1, 0, R2, behaviour=("hard",))
+    with pytest.raises(ValueError, match=r"normal\+search"):
+        generate_oracle_data(1, 0, R2, behaviour=("normal+search",))
 
 
 def test_tiny_fit_and_augment_refused():

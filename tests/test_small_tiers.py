@@ -146,7 +146,7 @@ def test_normal_two_seat_high_lead():
 
 
 def test_unsupported_tiers_refused_at_small_tables():
-    """A tier outside SMALL_TABLE_TIERS (today hard, expert and +search) raises a clear error
+    """A tier outside SMALL_TABLE_TIERS (today only +search) raises a clear error
     naming the supported ones; adding a tier to SMALL_TABLE_TIERS lifts it."""
     from policies.registry import TIERS
 

@@ -52,13 +52,14 @@ from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_rules, check_policy_spec
 from policies.base import with_belote
-from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, bid_permutation_table, coinche_bid_permutation_table,
-                              is_bid_decision, is_card_decision, is_coinche_bid_decision, small_with_belote,
+from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, SMALL_BID_ACTIONS, bid_permutation_table,
+                              coinche_bid_permutation_table, is_bid_decision, is_card_decision,
+                              is_coinche_bid_decision, is_small_bid_decision, small_with_belote,
                               suit_permutation_tables)
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "small_oracle_card_values",
            "generate_bid_data", "fit_bid_values", "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE",
-           "SMALL_OBS_WIDTHS"]
+           "SMALL_OBS_WIDTHS", "small_bid_rollout_values"]
 
 #: Value unit of the classic game: targets and outputs are point differences / 162.
 SCALE = 162.0
@@ -315,7 +316,7 @@ def coinche_rollout_candidates(legal: Sequence[int]) -> list[int]:
 
 
 def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
-                      progress: bool = False) -> dict[str, np.ndarray]:
+                      progress: bool = False, rollouts: int = 1) -> dict[str, np.ndarray]:
     """Play ``deals`` single deals (dealer rotating) and label each bidding decision with
     more than one legal bid by the *rollout* value of the legal bids: the bid is made on a
     copy of the deal, then the deal is played to its end by the seats' behaviour policies
@@ -335,6 +336,27 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
       lowest legal level up to +30 and capot) and the behaviour's own; the others are
       not labelled (``mask`` False). Values: the coinche deal score difference
       (``scoring.score_coinche_deal``) / ``value_unit(rules)`` (500).
+    * Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md §2.3): ``SmallGameState``
+      single deals (``small_game.new_game``, the dealer rotating over the ``n`` seats,
+      each seat's behaviour drawn per deal as for ``generate_oracle_data``). The labelled
+      decisions are the contract decisions (``is_small_bid_decision``: at least two of
+      pass / take / name a suit legal, a redeal proposal perhaps too; answering a
+      proposal is never one); the bids played out are the legal ones of
+      ``SMALL_BID_ACTIONS`` (32..37), a proposal (106) is left unlabelled (the behaviour
+      may still propose: the deal goes on with its own choice). A bid's value is the
+      acting seat's margin, ``SmallDealScore.difference(seat)`` (its points less the mean
+      of the others') / 162; a void deal (every seat passed, or an agreed redeal) is
+      worth 0. Observations: ``small_observation.encode_small`` (716 floats at two seats,
+      902 at three); 6 columns, ids 32..37.
+
+      ``rollouts``: plays per candidate bid on copies of the deal, their margins averaged
+      (``small_bid_rollout_values``; with 1, the behaviour's own bid is valued by the deal
+      itself). Every card is dealt at the start
+      (the completion cards too), so with deterministic behaviours (the tiers, and model
+      folders, which play their most probable action) every play of a bid on the same
+      deal is the same and ``rollouts=1`` (the default) loses nothing: the labels' noise
+      is the hidden cards', which only more deals average out. Repeats help only with
+      sampling behaviours.
 
     Args:
         deals: number of deals (int >= 1).
@@ -350,10 +372,17 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         where ``mask`` is False).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``behaviour`` empty,
-            a string, or naming an unknown policy.
+            a string, or naming an unknown policy; ``rollouts`` not an int >= 1 (or not 1
+            at four seats).
         policies.network.CheckpointError: a behaviour model folder that does not load.
     """
+    if type(rollouts) is not int or rollouts < 1:
+        raise ValueError(f"rollouts must be an int >= 1, got {rollouts!r}")
+    if rollouts != 1 and rules.players == 4:
+        raise ValueError("rollouts > 1 is for the two- and three-seat games (four seats play each bid once)")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
+    if rules.players != 4:
+        return _small_bid_data(rng, pols, rules, it, rollouts)
     coinche = rules.contract_mode == "coinche"
     actions = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
     decision = is_coinche_bid_decision if coinche else is_bid_decision
@@ -380,6 +409,70 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         finish_deal(st, seat_pol, rollouts)
         for seat, vals, action in pending:
             vals[action] = _deal_difference(st, team_of(seat))
+            m = np.zeros(n_cols, dtype=bool)
+            row = np.zeros(n_cols, dtype=np.float32)
+            for a, v in vals.items():
+                m[a - first] = True
+                row[a - first] = v / unit
+            masks.append(m)
+            qs.append(row)
+    if not qs:
+        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, n_cols), bool),
+                "q": np.zeros((0, n_cols), np.float32)}
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+
+
+def _small_margin(st, seat: int) -> float:
+    """The margin of ``seat`` in a finished two- / three-seat deal (0 if void)."""
+    return 0.0 if st.void else float(st.deal_score.difference(seat))
+
+
+def small_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int = 1,
+                             skip: Sequence[int] = ()) -> dict[int, float]:
+    """The rollout value of each candidate bid at a two- / three-seat contract decision
+    (``is_small_bid_decision``; ``state`` a ``SmallGameState``): every legal bid of
+    ``SMALL_BID_ACTIONS`` (32..37) but those in ``skip`` is made on a copy of ``state``
+    (``SmallGameState.clone``), the deal played to its end by ``seat_policies`` (indexed by
+    seat), ``rollouts`` times; its value is the mean margin of the seat to act
+    (``SmallDealScore.difference``, in points; a void deal 0). A redeal proposal is not a
+    candidate. ``generate_bid_data``'s labels (divided by 162)."""
+    seat = state.current
+    out = {}
+    for a in state.legal_actions():
+        if a in SMALL_BID_ACTIONS and a not in skip:
+            out[a] = sum(_small_margin(finish_deal(_applied(state, a), seat_policies), seat)
+                         for _ in range(rollouts)) / rollouts
+    return out
+
+
+def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray]:
+    """``generate_bid_data`` at two and three seats (its docstring)."""
+    from belote_env.small_game import new_game
+
+    n = rules.players
+    first, n_cols = SMALL_BID_ACTIONS[0], len(SMALL_BID_ACTIONS)
+    width, unit = obs_size(rules), value_unit(rules)
+    obs, masks, qs = [], [], []
+    buf = np.zeros(width, dtype=np.float32)
+    for d in it:
+        st = new_game(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
+        seat_pol = [pols[rng.randrange(len(pols))] for _ in range(n)]
+        pending = []
+
+        def label(st, info, policy) -> int:  # each contract decision: the candidate bids played out
+            action = policy.act(info)
+            if is_small_bid_decision(info):
+                # one play each: the behaviour's own bid is valued by the deal itself
+                vals = small_bid_rollout_values(st, seat_pol, rollouts, (action,) if rollouts == 1 else ())
+                encode_small(info, buf)
+                obs.append(buf.astype(np.float16))
+                pending.append((info.seat, vals, action))
+            return action
+
+        finish_deal(st, seat_pol, label)
+        for seat, vals, action in pending:
+            if rollouts == 1 and action in SMALL_BID_ACTIONS:
+                vals[action] = _small_margin(st, seat)
             m = np.zeros(n_cols, dtype=bool)
             row = np.zeros(n_cols, dtype=np.float32)
             for a, v in vals.items():
@@ -455,12 +548,17 @@ def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float 
     (the only outputs fitted), with ``augment`` closed under the suit renamings (a bid of
     a suit once one suit's is: "name suit", or a coinche level in a suit). With
     ``augment`` the suits are renamed (``policies.network.bid_permutation_table``,
-    ``coinche_bid_permutation_table``)."""
+    ``coinche_bid_permutation_table``).
+
+    Two- and three-seat data (observations of ``SMALL_OBS_WIDTHS``, 716 / 902 floats):
+    outputs 32..37 (``SMALL_BID_ACTIONS``: pass, take, name a suit), ``mask`` / ``q`` of
+    shape ``(N, 6)``, values in units of 162; no ``augment`` (``ValueError``)."""
     r = _fit_values(net, data, BID_ACTIONS[0], "bid", epochs, lr, batch, seed, valid, progress, augment)
-    coinche = data["obs"].shape[1] == COINCHE_OBS_SIZE
-    table = (coinche_bid_permutation_table() if coinche else bid_permutation_table()).numpy()
     cols = set(np.flatnonzero(data["mask"].any(axis=0)).tolist())
-    if augment:  # renamed suits train every renaming of a seen bid (the orbit under the 24 renamings)
+    if augment:
+        coinche = data["obs"].shape[1] == COINCHE_OBS_SIZE
+        table = (coinche_bid_permutation_table() if coinche else bid_permutation_table()).numpy()
+        # renamed suits train every renaming of a seen bid (the orbit under the 24 renamings)
         cols = {int(table[p, j]) for j in cols for p in range(len(table))}
     first = BID_ACTIONS[0]
     r["bid_actions"] = sorted(first + j for j in cols)
@@ -480,22 +578,23 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
     obs_width = data["obs"].shape[1] if data["obs"].ndim == 2 else None
-    small = obs_width in SMALL_OBS_WIDTHS and not first  # two / three seats: card data only
+    small = obs_width in SMALL_OBS_WIDTHS  # two / three seats: card data, or bid data of ids 32..37
     if obs_width not in (OBS_SIZE, COINCHE_OBS_SIZE) and not small:
         raise ValueError(f"{what} data observations must be (N, {OBS_SIZE}) (classic) or (N, {COINCHE_OBS_SIZE}) "
-                         f"(coinche)" + ("" if first else f", or (N, {SMALL_OBS_WIDTHS[0]}) / (N, {SMALL_OBS_WIDTHS[1]}) "
-                                         f"(two / three players)") + f", got {data['obs'].shape}")
+                         f"(coinche), or (N, {SMALL_OBS_WIDTHS[0]}) / (N, {SMALL_OBS_WIDTHS[1]}) (two / three "
+                         f"players), got {data['obs'].shape}")
     if small and augment:
         raise ValueError(f"augment (suit renaming) is for four-seat data: the {2 if obs_width == SMALL_OBS_WIDTHS[0] else 3}"
                          f"-player observation ({obs_width} floats) has no suit-renaming tables; fit with "
                          f"augment=False")
     coinche = obs_width == COINCHE_OBS_SIZE
     unit = _unit_of_obs(obs_width)
-    width = len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS) if first else 32
+    bid_range = COINCHE_BID_ACTIONS if coinche else SMALL_BID_ACTIONS if small else BID_ACTIONS
+    width = len(bid_range) if first else 32
     if data["q"].ndim != 2 or data["q"].shape[1] != width or data["mask"].shape != data["q"].shape:
         other = "card (generate_oracle_data)" if first else "bid (generate_bid_data)"
-        other_width = 32 if first else len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS)
-        mode = "coinche" if coinche else "classic"
+        other_width = 32 if first else len(bid_range)
+        mode = "coinche" if coinche else "two / three-player" if small else "classic"
         raise ValueError(f"{mode} {what} data have {width} columns: got mask {data['mask'].shape} and q "
                          f"{data['q'].shape}{f'; {other} data?' if data['q'].shape[-1] == other_width else ''}")
     if not data["mask"].any(axis=1).all():
