@@ -160,6 +160,23 @@ def _data_setup(deals, seed, rules, behaviour, progress, desc):
     return rng, pols, rules, it
 
 
+def _add_card_row(buf, q: dict, pts: dict, unit: float, obs: list, masks: list, qs: list, ps: list) -> None:
+    """Append one labelled card decision to the data lists: the observation ``buf`` (as
+    float16), the legal cards' mask and their values ``q`` and trick points ``pts`` in
+    ``unit`` (32 columns each)."""
+    obs.append(buf.astype(np.float16))
+    m = np.zeros(32, dtype=bool)
+    row = np.zeros(32, dtype=np.float32)
+    prow = np.zeros(32, dtype=np.float32)
+    for c, v in q.items():
+        m[c] = True
+        row[c] = v / unit
+        prow[c] = pts[c] / unit
+    masks.append(m)
+    qs.append(row)
+    ps.append(prow)
+
+
 def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
                          epsilon: float = 0.05, progress: bool = False) -> dict[str, np.ndarray]:
     """Play ``deals`` single deals (dealer rotating) and label each card decision with more
@@ -224,17 +241,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
                 q = oracle_card_values(st, solver, same, pts)
                 same = True
                 encode_infoset(info, buf)
-                obs.append(buf.astype(np.float16))
-                m = np.zeros(32, dtype=bool)
-                row = np.zeros(32, dtype=np.float32)
-                prow = np.zeros(32, dtype=np.float32)
-                for c, v in q.items():
-                    m[c] = True
-                    row[c] = v / unit
-                    prow[c] = pts[c] / unit
-                masks.append(m)
-                qs.append(row)
-                ps.append(prow)
+                _add_card_row(buf, q, pts, unit, obs, masks, qs, ps)
                 if rng.random() < epsilon:
                     return with_belote(info, cards[rng.randrange(len(cards))])
             return policy.act(info)
@@ -261,17 +268,7 @@ def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
             pts: dict[int, float] = {}
             q = small_oracle_card_values(st, pts)
             encode_small(info, buf)
-            obs.append(buf.astype(np.float16))
-            m = np.zeros(32, dtype=bool)
-            row = np.zeros(32, dtype=np.float32)
-            prow = np.zeros(32, dtype=np.float32)
-            for c, v in q.items():
-                m[c] = True
-                row[c] = v / unit
-                prow[c] = pts[c] / unit
-            masks.append(m)
-            qs.append(row)
-            ps.append(prow)
+            _add_card_row(buf, q, pts, unit, obs, masks, qs, ps)
             if rng.random() < epsilon:
                 return small_with_belote(info, cards[rng.randrange(len(cards))])
         return policy.act(info)

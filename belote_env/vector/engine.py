@@ -1076,6 +1076,33 @@ def check_supported(rules: Rules) -> None:
                                   f"engine (belote_env.vector.BatchedGame); play it with belote_env.GameState")
 
 
+
+def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
+    """The tables a batched engine's ``reset(seed, tables)`` deals anew, as a bool ``(n,)``
+    array, after keying every table's stream ``rng`` from ``seed`` when one is given (the
+    four-seat ``BatchedGame`` and the small tables' ``SmallBatchedGame`` share it).
+
+    Raises ``ValueError`` for a seed that is not an int in 0..2**63-1, or ``tables`` that
+    are neither a bool ``(n,)`` array nor indices 0..n-1."""
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
+            raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
+        seed_tables(rng, np.uint64(seed), 0)
+    which = np.ones(n, dtype=np.bool_)
+    if tables is not None:
+        t = np.asarray(tables)
+        if t.dtype == np.bool_ and t.shape == (n,):
+            which = t.copy()
+        elif t.ndim == 1 and (t.size == 0 or t.dtype.kind in "iu"):
+            if t.size and (t.min() < 0 or t.max() >= n):
+                raise ValueError(f"tables must be indices 0..{n - 1} or a bool array of shape ({n},)")
+            which = np.zeros(n, dtype=np.bool_)
+            which[t.astype(np.int64)] = True
+        else:
+            raise ValueError(f"tables must be indices 0..{n - 1} or a bool array of shape ({n},), "
+                             f"got {t.dtype} {t.shape}")
+    return which
+
 class BatchedGame:
     """``n`` tables of single deals of team Belote, stepped together (RULES.md §3-§7;
     COINCHE.md under ``contract_mode="coinche"``).
@@ -1142,23 +1169,7 @@ class BatchedGame:
     def reset(self, seed: int | None = None, tables=None) -> None:
         """Start a new deal at every table (or at ``tables``, a bool ``(n,)`` array or
         index list); with ``seed`` the streams are keyed anew from it first (every table)."""
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
-                raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
-            seed_tables(self.rng, np.uint64(seed), 0)
-        which = np.ones(self.n, dtype=np.bool_)
-        if tables is not None:
-            t = np.asarray(tables)
-            if t.dtype == np.bool_ and t.shape == (self.n,):
-                which = t.copy()
-            elif t.ndim == 1 and (t.size == 0 or t.dtype.kind in "iu"):
-                if t.size and (t.min() < 0 or t.max() >= self.n):
-                    raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},)")
-                which = np.zeros(self.n, dtype=np.bool_)
-                which[t.astype(np.int64)] = True
-            else:
-                raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},), "
-                                 f"got {t.dtype} {t.shape}")
+        which = reset_tables(self.rng, self.n, seed, tables)
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which)
 
     def deal(self, tables, decks, dealers) -> None:

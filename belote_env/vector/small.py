@@ -59,7 +59,7 @@ from ..dealing import small_layout
 from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
-from .engine import _below, seed_tables
+from .engine import _below, reset_tables
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
            "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
@@ -1080,23 +1080,7 @@ class SmallBatchedGame:
         """Start a new deal at every table (or at ``tables``: a bool ``(n,)`` array or an
         index list); with ``seed`` every table's stream is keyed anew first. The first
         deal's dealer is drawn from the table's stream."""
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 63:
-                raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
-            seed_tables(self.rng, np.uint64(seed), 0)
-        which = np.ones(self.n, dtype=np.bool_)
-        if tables is not None:
-            t = np.asarray(tables)
-            if t.dtype == np.bool_ and t.shape == (self.n,):
-                which = t.copy()
-            elif t.ndim == 1 and (t.size == 0 or t.dtype.kind in "iu"):
-                if t.size and (t.min() < 0 or t.max() >= self.n):
-                    raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},)")
-                which = np.zeros(self.n, dtype=np.bool_)
-                which[t.astype(np.int64)] = True
-            else:
-                raise ValueError(f"tables must be indices 0..{self.n - 1} or a bool array of shape ({self.n},), "
-                                 f"got {t.dtype} {t.shape}")
+        which = reset_tables(self.rng, self.n, seed, tables)
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which, self._first,
                      self._pos[0])
 
