@@ -58,7 +58,7 @@ __all__ = [
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
     "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination", "GENERALE_BID", "HIGH_BID", "HIGH_LEVELS",
     "EXTENDED_NUM_ACTIONS", "GENERALE", "num_actions", "coinche_bid_level", "is_coinche_bid",
-    "AGREE_REDEAL", "REFUSE_REDEAL", "SMALL_NUM_ACTIONS",
+    "AGREE_REDEAL", "REFUSE_REDEAL", "SMALL_NUM_ACTIONS", "SMALL_BIDS", "is_name_suit",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -94,6 +94,17 @@ REFUSE_REDEAL = EXTENDED_NUM_ACTIONS + 1
 SMALL_NUM_ACTIONS = REFUSE_REDEAL + 1
 
 assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
+
+#: the contract bids of the two- and three-player auction, ascending: pass, accept the
+#: turned suit (``TAKE``), name spades .. clubs (32..37; TWO_THREE.md §2.3)
+SMALL_BIDS = range(PASS, NAME_CONTRACT + 4)
+
+
+def is_name_suit(action: int) -> bool:
+    """True for a bid naming a suit as trump (ids 34..37: classic round 2, two- and
+    three-player round 2)."""
+    return NAME_CONTRACT <= action < NAME_CONTRACT + 4
+
 
 #: the classic auction's bid ids, ascending: pass, take, name spades .. all-trump (32..39;
 #: also the outputs a bid-value network values, ``policies.network.BID_ACTIONS``)

@@ -209,8 +209,11 @@ def _unknown_option(key: Any, known) -> str:
 
     close = difflib.get_close_matches(key, list(known), n=3) if isinstance(key, str) and len(key) < 100 else []
     hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
-    classic = [k for k in known if k not in COINCHE_ONLY]
-    return f"unknown rule option {_show(key)}{hint}; known options: {', '.join(classic)}; coinche: COINCHE.md §7"
+    classic = [k for k in known if k not in COINCHE_ONLY and k not in SMALL_ONLY]
+    shown = _show(key)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."  # a key is a name: 40 characters show it
+    return (f"unknown rule option {shown}{hint}; known options: {', '.join(classic)}; more: COINCHE.md §7, "
+            "TWO_THREE.md §4")
 
 
 class _LongYamlInt:

@@ -24,10 +24,10 @@ import torch
 from torch import nn
 
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS, InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, NAME_CONTRACT, PASS, PROPOSE_REDEAL, SURCOINCHE
+from belote_env.actions import ANNOUNCE_BELOTE, CLASSIC_BIDS, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from belote_env.actions import SMALL_NUM_ACTIONS
+from belote_env.actions import SMALL_BIDS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 from belote_env.small_observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
@@ -513,7 +513,7 @@ def is_coinche_bid_decision(info: InfoSet) -> bool:
 #: 34..37); its data have one column per id of 32..37. Proposing a redeal (106) and the
 #: answers to a proposal are never valued (the policy network makes the answers; where the
 #: bid-value network decides, the seat never proposes).
-SMALL_BID_ACTIONS = range(PASS, NAME_CONTRACT + 4)
+SMALL_BID_ACTIONS = SMALL_BIDS
 #: outputs 32..37 of a small bid-value network, unpermuted (``_value_outputs``' width)
 _SMALL_BID_TABLE = torch.arange(len(SMALL_BID_ACTIONS))[None]
 
@@ -527,7 +527,7 @@ def is_small_bid_decision(info) -> bool:
     if info.contract is None and getattr(info, "players", 4) in (2, 3):
         n = 0
         for a in info.legal_actions:
-            if PASS <= a <= NAME_CONTRACT + 3:
+            if a in SMALL_BID_ACTIONS:
                 n += 1
             elif a != PROPOSE_REDEAL:
                 return False

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from belote_env.actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
-    EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE,
+    EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE, is_name_suit,
 )
 from belote_env.cards import BEATS, FULL_DECK, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.rules import trick_winner
@@ -165,7 +165,7 @@ def easy_strong(hand: int, suit: int) -> bool:
 
 # ---------------------------------------------------------------------------- shared
 def _named(legal) -> list[int]:
-    return [a for a in legal if NAME_CONTRACT <= a < NAME_CONTRACT + NUM_SUITS]
+    return [a for a in legal if is_name_suit(a)]
 
 
 def _protocol(info, legal) -> int | None:

@@ -29,7 +29,7 @@ from typing import Callable, TextIO
 
 from belote_env import GameState, InfoSet, Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, TAKE, action_to_string, name_contract_action
-from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, parse_card, suit_of
+from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, SUITS, parse_card, suit_of
 from belote_env.driver import play_game
 from belote_env.table import SEAT_NAMES, other_team, team_of
 from belote_env.records import game_record, replay, write_record
@@ -329,7 +329,7 @@ def small_play_text(info) -> str:
                                             for i, c in enumerate(info.trick)) or "(empty)"))
     legal = set(info.legal_actions)
     by_suit = []
-    for s in range(4):
+    for s in SUITS:
         cs = [c for c in range(8 * s, 8 * s + 8) if info.hand >> c & 1]
         if cs:
             by_suit.append(" ".join(card_to_str(c) + ("*" if c in legal else "") for c in reversed(cs)))

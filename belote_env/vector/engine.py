@@ -48,7 +48,7 @@ from ..actions import (
 )
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..auction import DENOMINATION_RANK, length_bound
-from ..config import Rules, RuleOptionError
+from ..config import SMALL_ONLY, Rules, RuleOptionError
 from ..contract import CAPOT, NUM_DENOMINATIONS
 from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
@@ -1061,7 +1061,8 @@ PLAYED_OPTIONS = frozenset((
     "belote_prenable", "scoring", "multiplier_scope", "surcoinche_multiplier", "contract_condition", "bid_80_means",
     "fail_base", "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value",
     "tie_with_defence", "rounding"))
-UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_rule", "no_win_on_belote_alone"))
+UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_rule", "no_win_on_belote_alone",
+                            "players")) | SMALL_ONLY  # the two- and three-player games: vector.small
 
 
 def check_supported(rules: Rules) -> None:
