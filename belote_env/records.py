@@ -203,6 +203,9 @@ def _validate(record: Any) -> None:
         rules = Rules.from_dict(record.get("rules", {}))
     except RuleOptionError as e:
         raise RecordError(f"record 'rules': {e}") from None
+    if rules.players != 4:  # TWO_THREE.md: `belote play` writes them; no replay of them yet
+        raise RecordError(f"record 'rules': players {rules.players}: replaying a record of the two- or three-player "
+                          "game is not supported yet (belote replay reads four-seat records: RULES.md, COINCHE.md)")
     n_actions = num_actions(rules)
     _start_of(record)
     deals = record.get("deals")

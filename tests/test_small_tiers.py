@@ -211,3 +211,16 @@ def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):
     rc = main(["play", "--rules", "seed001_2p", "--seat", "1", "--opponents", "easy", "--save", str(save)])
     assert rc in (0, 130) and save.exists()
     assert main(["play", "--rules", "seed001_2p", "--seat", "2"]) == 2
+
+
+def test_replay_refuses_a_small_table_record_by_name(tmp_path):
+    """`belote play` saves two- and three-player games; `belote replay` says clearly that it
+    reads four-seat records only (no crash on the small-table rules)."""
+    import json
+
+    from belote_env.records import RecordError, replay
+
+    rec = {"format": "belote-rl-record", "version": 1, "rules": load_rules("seed001_2p").to_dict(),
+           "deals": [{"dealer": 0, "deck": list(range(32)), "actions": []}]}
+    with pytest.raises(RecordError, match="players 2"):
+        replay(json.loads(json.dumps(rec)))
