@@ -420,3 +420,17 @@ def test_small_deal_layouts():
     hands, turned = small_deal(deck, 2, r24)
     assert all(h.bit_count() == 5 for h in hands) and turned & 7 >= 2
 
+
+
+@pytest.mark.parametrize("bonus", [0, 50, 90])
+def test_capot_bonus(bonus):
+    """A21 ``capot_bonus``: the seat winning all 9 tricks adds it to its deal total (seed 27:
+    normal against easy, seat 0 takes every trick; its total is 119 without a bonus, the
+    opponent's 0)."""
+    from belote_env.driver import play_deal
+    from policies import make_policy
+
+    g = SmallGameState(R2.replace(capot_bonus=bonus), seed=27, single_deal=True)
+    play_deal(g, [make_policy("normal", seed=0), make_policy("easy", seed=0)], teams=(0, 1))
+    assert g.tricks_won == [9, 0]
+    assert g.deal_totals() == [119 + bonus, 0]
