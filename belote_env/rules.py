@@ -14,7 +14,7 @@ from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUI
 from .config import Rules
 from .table import PARTNER_REL
 
-__all__ = ["legal_cards", "trick_winner", "POWER", "small_legal_cards"]
+__all__ = ["legal_cards", "trick_winner", "POWER", "small_legal_cards", "co_defender_pos"]
 
 
 def _power_table():
@@ -118,6 +118,17 @@ def small_legal_cards(hand: int, trick: Sequence[int], trump: int, rules: Rules,
                       partner_pos)
     return _legal(hand, trick, trump, "two_player", bool(rules.defender_partner_free), "required", "free",
                   partner_pos)
+
+
+def co_defender_pos(seat: int, maker: int, leader: int, trick_len: int, rules: Rules) -> int:
+    """The position in the current trick (0-based, play order from ``leader``) of the card of
+    ``seat``'s co-defender, for ``small_legal_cards``' ``partner_pos`` (TWO_THREE.md §3, A28):
+    only at three seats, for a defender, under ``defender_partner_free``, once that card is
+    played (``trick_len`` cards so far); else -1."""
+    if rules.players != 3 or seat == maker or not rules.defender_partner_free:
+        return -1
+    pos = (3 - seat - maker - leader) % 3  # the third seat, counted from the leader
+    return pos if pos < trick_len else -1
 
 
 def _legal(hand: int, trick: Sequence[int], denomination: int, obligations: str, partner_master_free: bool,

@@ -53,7 +53,7 @@ from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
 from .game import IllegalActionError, Phase
-from .rules import small_legal_cards, trick_winner
+from .rules import co_defender_pos, small_legal_cards, trick_winner
 from .scoring import SmallDealScore, score_small_deal, small_game_end
 from .table import Table, table_of
 
@@ -263,8 +263,7 @@ class SmallGameState:
         self._legal: tuple[int, ...] | None = None
 
     def _complete_deal(self) -> None:
-        rules, n = self.rules, self.n
-        taker, trump = self.maker, self.trump
+        rules, taker = self.rules, self.maker
         hands, bottom, unused, chien = small_complete(self.deck, self.dealer, taker, rules)
         self.hands = hands
         self.bottom_card = bottom
@@ -384,12 +383,8 @@ class SmallGameState:
         return self.trump
 
     def _partner_pos(self, seat: int) -> int:
-        """The trick position of ``seat``'s co-defender's card (three seats), else -1."""
-        if self.n != 3 or seat == self.maker or not self.rules.defender_partner_free:
-            return -1
-        other = 3 - seat - self.maker
-        pos = (other - self.trick_leader) % 3
-        return pos if pos < len(self.trick) else -1
+        """The trick position of ``seat``'s co-defender's card (``rules.co_defender_pos``)."""
+        return co_defender_pos(seat, self.maker, self.trick_leader, len(self.trick), self.rules)
 
     def legal_actions(self) -> tuple[int, ...]:
         """Legal action ids (ascending) for ``current_seat``; ``()`` once the deal is over."""

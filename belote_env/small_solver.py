@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, cards_of
-from .rules import POWER, small_legal_cards, trick_winner
+from .rules import POWER, co_defender_pos, small_legal_cards, trick_winner
 
 __all__ = ["SmallPosition", "small_position_of", "small_solve", "small_card_values", "LAST_TRICK_POINTS"]
 
@@ -74,11 +74,7 @@ class _Search:
         self.strength = STRENGTH[pos.trump]
 
     def partner_pos(self, seat: int, leader: int, trick_len: int) -> int:
-        if self.n != 3 or seat == self.maker or not self.rules.defender_partner_free:
-            return -1
-        other = 3 - seat - self.maker
-        pos = (other - leader) % 3
-        return pos if pos < trick_len else -1
+        return co_defender_pos(seat, self.maker, leader, trick_len, self.rules)
 
     def moves(self, hands, trick, leader, seat) -> list[int]:
         legal = small_legal_cards(hands[seat], trick, self.trump, self.rules,
@@ -121,7 +117,6 @@ class _Search:
 
     def value(self, hands: tuple, trick: tuple, leader: int, alpha: int, beta: int) -> int:
         """The maker's card points from here on (fail-soft alpha-beta)."""
-        n = self.n
         if not trick:
             if not any(hands):
                 return 0

@@ -177,6 +177,27 @@ def _add_card_row(buf, q: dict, pts: dict, unit: float, obs: list, masks: list, 
     ps.append(prow)
 
 
+def _add_bid_row(vals: dict, first: int, n_cols: int, unit: float, masks: list, qs: list) -> None:
+    """Append one labelled bid decision: the mask of the bids valued in ``vals`` (id ->
+    points) and their values in ``unit``, columns ``id - first`` of ``n_cols``."""
+    m = np.zeros(n_cols, dtype=bool)
+    row = np.zeros(n_cols, dtype=np.float32)
+    for a, v in vals.items():
+        m[a - first] = True
+        row[a - first] = v / unit
+    masks.append(m)
+    qs.append(row)
+
+
+def _bid_data(obs: list, masks: list, qs: list, width: int, n_cols: int) -> dict[str, np.ndarray]:
+    """The bid data arrays (``generate_bid_data``'s return), empty of shape ``(0, ...)``
+    when no decision was labelled."""
+    if not qs:
+        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, n_cols), bool),
+                "q": np.zeros((0, n_cols), np.float32)}
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+
+
 def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[str] = ("normal", "hard"),
                          epsilon: float = 0.05, progress: bool = False) -> dict[str, np.ndarray]:
     """Play ``deals`` single deals (dealer rotating) and label each card decision with more
@@ -406,17 +427,8 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         finish_deal(st, seat_pol, rollouts)
         for seat, vals, action in pending:
             vals[action] = _deal_difference(st, team_of(seat))
-            m = np.zeros(n_cols, dtype=bool)
-            row = np.zeros(n_cols, dtype=np.float32)
-            for a, v in vals.items():
-                m[a - first] = True
-                row[a - first] = v / unit
-            masks.append(m)
-            qs.append(row)
-    if not qs:
-        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, n_cols), bool),
-                "q": np.zeros((0, n_cols), np.float32)}
-    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+            _add_bid_row(vals, first, n_cols, unit, masks, qs)
+    return _bid_data(obs, masks, qs, width, n_cols)
 
 
 def _small_margin(st, seat: int) -> float:
@@ -470,17 +482,8 @@ def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray
         for seat, vals, action in pending:
             if rollouts == 1 and action in SMALL_BID_ACTIONS:
                 vals[action] = _small_margin(st, seat)
-            m = np.zeros(n_cols, dtype=bool)
-            row = np.zeros(n_cols, dtype=np.float32)
-            for a, v in vals.items():
-                m[a - first] = True
-                row[a - first] = v / unit
-            masks.append(m)
-            qs.append(row)
-    if not qs:
-        return {"obs": np.zeros((0, width), np.float16), "mask": np.zeros((0, n_cols), bool),
-                "q": np.zeros((0, n_cols), np.float32)}
-    return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs)}
+            _add_bid_row(vals, first, n_cols, unit, masks, qs)
+    return _bid_data(obs, masks, qs, width, n_cols)
 
 
 def _applied(st: GameState, action: int) -> GameState:
