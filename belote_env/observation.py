@@ -127,7 +127,11 @@ COINCHE_LAYOUT: tuple[Block, ...] = (
 )
 
 #: Entries per repeat of each ``Block.suits`` kind.
-_STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96, "slots": _SLOT}
+#: ``small_slots2`` / ``small_slots3``: the auction slots of the two- and three-player
+#: observation (``small_observation``), relative seat (2 or 3) then 9 kinds, the last 4 the
+#: named suits.
+_STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96, "slots": _SLOT,
+           "small_slots2": 11, "small_slots3": 12}
 
 
 def _offsets(layout: tuple[Block, ...]) -> dict[str, int]:
@@ -501,20 +505,33 @@ def suit_permutation_index(perm, size: int = OBS_SIZE) -> tuple[np.ndarray, np.n
     Raises:
         ValueError: ``perm`` is not a permutation of 0..3.
     """
+    perm = _check_perm(perm)
+    if size not in (OBS_SIZE, COINCHE_OBS_SIZE):
+        raise ValueError(f"size must be OBS_SIZE ({OBS_SIZE}) or COINCHE_OBS_SIZE ({COINCHE_OBS_SIZE}), got {size!r}")
+    blocks = [(b, OFFSET[b.name]) for b in LAYOUT]
+    if size == COINCHE_OBS_SIZE:
+        blocks += [(b, _C_OFFSET[b.name]) for b in COINCHE_LAYOUT]
+    return rename_blocks(blocks, perm, size)
+
+
+def _check_perm(perm) -> list[int]:
     try:
         ok = len(perm) == NUM_SUITS and all(type(x) is int or isinstance(x, np.integer) for x in perm)
     except TypeError:
         ok = False
     if not ok or sorted(int(x) for x in perm) != list(SUITS):
         raise ValueError(f"perm must be a permutation of (0, 1, 2, 3) as 4 ints, got {perm!r}")
-    if size not in (OBS_SIZE, COINCHE_OBS_SIZE):
-        raise ValueError(f"size must be OBS_SIZE ({OBS_SIZE}) or COINCHE_OBS_SIZE ({COINCHE_OBS_SIZE}), got {size!r}")
-    perm = [int(x) for x in perm]
+    return [int(x) for x in perm]
+
+
+def rename_blocks(blocks, perm, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``suit_permutation_index`` of any layout: ``blocks`` the ``(Block, offset)`` pairs,
+    each moved as its ``Block.suits`` kind says; ``size`` the observation's length. Returns
+    ``(obs_index, card_index)`` as ``suit_permutation_index`` does; ``ValueError`` for a
+    ``perm`` that is not a permutation of 0..3."""
+    perm = _check_perm(perm)
     dest = np.arange(size)
     card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
-    blocks = [(b, OFFSET[b.name]) for b in LAYOUT]
-    if size == COINCHE_OBS_SIZE:
-        blocks += [(b, _C_OFFSET[b.name]) for b in COINCHE_LAYOUT]
     for b, base in blocks:  # each block moves as its ``suits`` kind says
         if b.suits == "cards":
             for k in range(0, b.size, 32):
@@ -525,10 +542,12 @@ def suit_permutation_index(perm, size: int = OBS_SIZE) -> tuple[np.ndarray, np.n
             for k in range(0, b.size, _STRIDE[b.suits]):
                 for suit in SUITS:
                     dest[base + k + first + suit] = base + k + first + perm[suit]
-        elif b.suits == "slots":
-            for k in range(0, b.size, _SLOT):
+        elif b.suits in ("slots", "small_slots2", "small_slots3"):
+            stride = _STRIDE[b.suits]
+            first = _SLOT_DENOM if b.suits == "slots" else stride - NUM_SUITS  # the named suits end a small slot
+            for k in range(0, b.size, stride):
                 for suit in SUITS:
-                    dest[base + k + _SLOT_DENOM + suit] = base + k + _SLOT_DENOM + perm[suit]
+                    dest[base + k + first + suit] = base + k + first + perm[suit]
         elif b.suits == "holders":
             for c in range(32):
                 for r in range(3):

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from .actions import AGREE_REDEAL, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, TAKE
 from .cards import FULL_DECK, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION
-from .observation import Block, _offsets, layout_table
+from .observation import Block, _offsets, layout_table, rename_blocks
 from .rules import trick_winner
 
 import numpy as np
 
 __all__ = ["SMALL_OBS_VERSION", "AUCTION_SLOTS", "SMALL_PHASES", "small_layout", "small_offsets", "small_obs_size",
-           "small_layout_table", "encode_small", "SMALL_OBS_SIZE"]
+           "small_layout_table", "encode_small", "SMALL_OBS_SIZE", "small_suit_permutation_index"]
 
 SMALL_OBS_VERSION = 1
 #: bids the observation keeps (every legal auction fits: ``auction.small_length_bound``)
@@ -73,7 +73,7 @@ def small_layout(n: int) -> tuple[Block, ...]:
         Block("discarded", 32, "my own discards (``10_each``, the maker only)", "cards"),
         Block("auction", AUCTION_SLOTS * slot,
               f"the bids in order, slot i at ``auction + {slot}i``: relative seat ({n}), then kind: "
-              + ", ".join(_KINDS)),
+              + ", ".join(_KINDS), f"small_slots{n}"),
         Block("trump", 4, "the trump suit (one-hot; 0 while bidding)", "suits"),
         Block("maker", n, "the maker (relative seat, one-hot)"),
         Block("dealer", n, "the dealer (relative seat, one-hot)"),
@@ -130,6 +130,26 @@ def small_obs_size(rules) -> int:
     if n not in (2, 3):
         raise ValueError(f"small_obs_size needs rules with players 2 or 3 (TWO_THREE.md), got players={n!r}")
     return SMALL_OBS_SIZE[n]
+
+
+def small_suit_permutation_index(perm, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays that rename the suits of an ``n``-seat observation (2 or 3): the game is
+    the same up to the suits' names (TWO_THREE.md §2: no rule names a suit), so a network
+    can be averaged over the 24 renamings.
+
+    Args:
+        perm: a permutation of ``(0, 1, 2, 3)``: suit ``s`` becomes suit ``perm[s]``.
+        n: the number of seats.
+    Returns:
+        ``(obs_index, card_index)``, int64 arrays of shapes ``(SMALL_OBS_SIZE[n],)`` and
+        ``(32,)``, as ``observation.suit_permutation_index``: every card block, the trump
+        and led suit and the auction's "name a suit" kinds move; the rest stays.
+    Raises:
+        ValueError: ``perm`` is not a permutation of 0..3, or ``n`` is not 2 or 3.
+    """
+    lay = small_layout(n)
+    offsets = _OFFSETS[n]
+    return rename_blocks([(b, offsets[b.name]) for b in lay], perm, SMALL_OBS_SIZE[n])
 
 
 __doc__ = (__doc__.replace("{LAYOUT_3}", small_layout_table(3)).replace("{LAYOUT_2}", small_layout_table(2))

@@ -779,7 +779,7 @@ class NetworkPolicy:
             return self.net.logits(obs.unsqueeze(0))[0]
         po, _ = suit_permutation_tables(self.obs_size)
         out = self.net.logits(obs[po])
-        return torch.empty_like(out).scatter_(1, action_permutation_table(), out).mean(0)
+        return torch.empty_like(out).scatter_(1, action_permutation_table(out.shape[1]), out).mean(0)
 
     @torch.inference_mode()
     def card_values(self, info: InfoSet) -> dict[int, float]:
@@ -1147,14 +1147,21 @@ _SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observatio
 def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
     """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
     ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
-    ``COINCHE_OBS_SIZE`` for coinche observations). The card index is the same for both."""
+    ``COINCHE_OBS_SIZE`` for coinche observations, or ``SMALL_OBS_SIZE[n]`` for the two-
+    and three-seat ones: ``small_observation.small_suit_permutation_index``). The card
+    index is the same for every size. ``ValueError`` for another size."""
     tables = _SUIT_TABLES.get(size)
     if tables is None:
         import itertools
 
         from belote_env.observation import suit_permutation_index
+        from belote_env.small_observation import small_suit_permutation_index
 
-        idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
+        small = {v: k for k, v in SMALL_OBS_SIZE.items()}
+        if size in small:
+            idx = [small_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
+        else:
+            idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
         tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
                                        torch.from_numpy(np.stack([c for _, c in idx])))
     return tables
@@ -1193,32 +1200,37 @@ def coinche_bid_permutation_table() -> torch.Tensor:
     return _COINCHE_BID_TABLE
 
 
-_ACTION_TABLE: torch.Tensor | None = None
+_ACTION_TABLES: dict[int, torch.Tensor] = {}  # by number of actions, built on first use
 
 
-def action_permutation_table() -> torch.Tensor:
-    """The 24 suit renamings of a per-action vector (all ``NUM_ACTIONS`` ids, in the order of
-    ``suit_permutation_tables``): ``(24, NUM_ACTIONS)`` int64, each row a permutation;
+def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
+    """The 24 suit renamings of a per-action vector (``n_actions`` ids: ``NUM_ACTIONS``, or
+    ``SMALL_NUM_ACTIONS`` for the two- and three-seat networks, in the order of
+    ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
     ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
-    cards move as ``card_index`` says, the classic "name suit s" bids (34..37) as
+    cards move as ``card_index`` says, the "name suit s" bids (34..37) as
     ``bid_permutation_table`` and the coinche bids of a suit contract (``40 + 6 level +
     s``, s < 4) with their suit; pass, take (the turned card's suit, renamed with the
-    observation), no-trump / all-trump and every other action stay."""
-    global _ACTION_TABLE
-    if _ACTION_TABLE is None:
+    observation), no-trump / all-trump and every other action (the redeal answers 412 /
+    413 too) stay. ``ValueError`` for another ``n_actions``."""
+    table = _ACTION_TABLES.get(n_actions)
+    if table is None:
+        if n_actions not in (NUM_ACTIONS, SMALL_NUM_ACTIONS):
+            raise ValueError(f"n_actions must be NUM_ACTIONS ({NUM_ACTIONS}) or SMALL_NUM_ACTIONS "
+                             f"({SMALL_NUM_ACTIONS}), got {n_actions!r}")
         from belote_env.actions import COINCHE, COINCHE_BID
 
         _, pc = suit_permutation_tables()
         bid = bid_permutation_table()
-        table = torch.arange(NUM_ACTIONS).repeat(pc.shape[0], 1)
+        table = torch.arange(n_actions).repeat(pc.shape[0], 1)
         table[:, :NUM_CARDS] = pc
         table[:, _FIRST_BID:_FIRST_BID + len(BID_ACTIONS)] = _FIRST_BID + bid
         suit = bid[:, 2:6] - 2  # row p: the suit whose bid the renamed suit s' takes
         for first in range(COINCHE_BID, COINCHE, 6):
             table[:, first:first + 4] = first + suit
-        assert (table.sort(1).values == torch.arange(NUM_ACTIONS)).all()
-        _ACTION_TABLE = table
-    return _ACTION_TABLE
+        assert (table.sort(1).values == torch.arange(n_actions)).all()
+        _ACTION_TABLES[n_actions] = table
+    return table
 
 
 # ------------------------------------------------------------------ batched decisions

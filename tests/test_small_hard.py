@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from belote_env.actions import SMALL_NUM_ACTIONS
 from belote_env.config import load_rules
 from belote_env.small_game import new_game
 from policies import make_policy
@@ -50,3 +51,55 @@ def test_a_two_player_model_refuses_three_player_rules():
     st = new_game(load_rules("seed001_3p"), seed=0)
     with pytest.raises(RulesMismatchError, match="two"):
         pol.act(st.information_set(st.current))
+
+
+@pytest.mark.parametrize("preset, overrides", [
+    ("seed001_2p", {}), ("seed001_3p", {}),
+    ("seed001_2p", {"declarations": "choice", "belote": "optional", "dix_exchange": "auto"}),
+    ("seed001_3p", {"three_player_deal": "10_each"}), ("seed001_3p", {"three_player_deal": "24_card"}),
+])
+def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides):
+    """Encoding a two- or three-seat deal whose suits were renamed equals renaming the
+    encoding (every decision of 10 random deals, 10 renamings), and the action table moves
+    the legal actions with their suits."""
+    import itertools
+
+    import numpy as np
+
+    from belote_env.small_game import SmallGameState
+    from belote_env.small_observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
+    from policies.network import action_permutation_table
+
+    rules = load_rules(preset, target=None, **overrides)
+    n = rules.players
+    perms = list(itertools.permutations(range(4)))
+    table = action_permutation_table(SMALL_NUM_ACTIONS)
+    checked = 0
+    for seed in range(10):
+        p = (7 * seed + 3) % 24
+        perm = perms[p]
+        obs_index, card_index = small_suit_permutation_index(perm, n)
+        assert sorted(obs_index) == list(range(SMALL_OBS_SIZE[n]))
+        mp = lambda c: perm[c >> 3] * 8 + (c & 7)  # noqa: E731
+        st = SmallGameState(rules, seed=seed, dealer=seed % n)
+        st2 = SmallGameState(rules, deck=[mp(c) for c in st.deck], dealer=st.dealer)
+        rng = random.Random(seed)
+        while not st.is_deal_over:
+            a, b = encode_small(st.information_set(st.current)), encode_small(st2.information_set(st2.current))
+            assert np.array_equal(a[obs_index], b)
+            m = np.zeros(SMALL_NUM_ACTIONS)
+            m[list(st.legal_actions())] = 1
+            m2 = np.zeros(SMALL_NUM_ACTIONS)
+            m2[list(st2.legal_actions())] = 1
+            assert np.array_equal(m[table[p].numpy()], m2)
+            legal = st.legal_actions()
+            act = legal[rng.randrange(len(legal))]
+            st.apply(act)
+            st2.apply(mp(act) if act < 32 else 34 + perm[act - 34] if 34 <= act < 38 else act)
+            checked += 1
+        assert [d.points for d in st.deal_scores] == [d.points for d in st2.deal_scores]
+    assert checked > 150
+    with pytest.raises(ValueError, match="permutation"):
+        small_suit_permutation_index((0, 1, 1, 2), n)
+    with pytest.raises(ValueError, match="2 or 3 seats"):
+        small_suit_permutation_index((0, 1, 2, 3), 4)
