@@ -193,3 +193,73 @@ def test_encode_perfect_batch_equals_the_reference_encode_perfect():
         for j in np.flatnonzero(g.done):
             refs[j] = ref(j)
     assert checked == 1200
+
+
+def test_bid_learner_average_and_augment_follow_the_suit_renamings():
+    """``bid_average`` chooses by the mean of the 24 renamings' values mapped back to the
+    deal's bids (a "name suit s" bid moves with its suit); ``bid_augment`` fits each row
+    under a renaming whose bid is the renamed bid; both are refused without bid_learner q."""
+    import itertools
+
+    from belote_env.vector import BatchedGame
+    from belote_env.vector.observation import encode_tables_kernel
+    from training.config import ConfigError, TrainConfig
+    from training.vector_selfplay import BidLearner
+
+    perms = list(itertools.permutations(range(4)))
+    bl = BidLearner([16], 1e-3, 0.0, 256, seed=0, augment=True, average=True)
+    for p, perm in enumerate(perms):  # the deal's bid b is renamed bid inverse[p, b]: name s -> name perm[s]
+        assert bl._bid_inverse[p].tolist() == [0, 1] + [2 + perm[s] for s in range(4)] + [6, 7]
+    # observations of round-2 decisions (name a suit legal) from random play
+    g = BatchedGame(256, Rules(), seed=3)
+    rows = []
+    for _ in range(20):
+        t = np.flatnonzero(g.mask[:, 34:38].any(1))
+        if len(t):
+            o = np.empty((len(t), OBS_SIZE), dtype=np.float32)
+            encode_tables_kernel(g.state, g.bids, g.mask, g.points, t, g.current[t].astype(np.int64), o)
+            rows += [(o[i], g.mask[t[i]].copy()) for i in range(len(t))]
+        g.step(g.random_actions())
+    assert len(rows) >= 8
+    obs = np.stack([r[0] for r in rows])
+    mask = np.stack([r[1] for r in rows])
+    with th.no_grad():
+        po = bl._po
+        by_hand = np.zeros((len(obs), 8))
+        for p in range(24):  # value of the deal's bid b = value of renamed bid inverse[p, b] in renaming p
+            q = bl.net.logits(th.from_numpy(obs)[:, po[p]])[:, 32:40].numpy()
+            by_hand += q[:, bl._bid_inverse[p].numpy()] / 24
+    legal = mask[:, 32:40].astype(bool)
+    assert np.array_equal(bl.choose(obs, mask, explore=False), 32 + np.where(legal, by_hand, -np.inf).argmax(1))
+    bl.add(obs, bl.choose(obs, mask, explore=False), np.ones(len(obs), dtype=np.float32))
+    assert np.isfinite(bl.fit(2, 4))
+    for key in ("bid_augment", "bid_average"):
+        with pytest.raises(ConfigError, match=key):
+            TrainConfig(**{key: True})
+        with pytest.raises(ConfigError, match=key):
+            TrainConfig(bid_learner="q", engine="batched", **{key: 1})
+
+
+def test_max_minutes_stops_a_run_and_resume_counts_the_time_already_spent(tmp_path):
+    """``max_minutes`` ends training at the first rollout past the limit (the final
+    checkpoint and eval.json follow, ``train_seconds`` recorded); a resumed run counts the
+    seconds its checkpoint recorded. The bid options run end to end."""
+    import json
+
+    from training.config import TrainConfig
+    from training.train import train
+
+    cfg = TrainConfig(exp_name="timed", total_timesteps=10 ** 7, n_tables=16, n_steps=32, batch_size=256, n_epochs=1,
+                      net_pi=[32], net_vf=[32], bid_net=[16], bid_learner="q", bid_fit_steps=2, bid_fit_batch=64,
+                      bid_augment=True, bid_average=True, checkpoint_every=512, eval_pairs=0, max_minutes=1e-4,
+                      log_dir=str(tmp_path / "runs"))
+    run = train(cfg, progress=False)
+    out = json.loads((run / "eval.json").read_text())
+    assert out["stopped_by_max_minutes"] is True and out["timesteps"] == 512  # one rollout trained, then the limit
+    trainer = json.loads((run / "checkpoints" / "final" / "trainer.json").read_text())
+    assert trainer["train_seconds"] >= 0.006
+    again = train(progress=False, resume=run)  # the limit is already spent: no more training
+    out2 = json.loads((again / "eval.json").read_text())
+    assert out2["stopped_by_max_minutes"] is True and out2["timesteps"] == 512
+    with pytest.raises(Exception, match="max_minutes"):
+        TrainConfig(max_minutes=-1)

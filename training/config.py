@@ -164,6 +164,19 @@ class TrainConfig:
     """``bid_learner: q``: Adam steps after each rollout."""
     bid_fit_batch: int = 1024
     """``bid_learner: q``: bids per step."""
+    max_minutes: float = 0.0
+    """Stop training once this many minutes of wall time have gone (the run's total over
+    resumes; rollouts, updates, periodic evaluations and checkpoints counted; checked after
+    each rollout, whose decisions are then not trained on); the final evaluation and
+    checkpoint follow. 0: no limit, ``total_timesteps`` alone ends the run."""
+    bid_augment: bool = False
+    """``bid_learner: q``: fit each replayed bid under a random renaming of the suits
+    (``observation.suit_permutation_index``; the deal's value is the same under every
+    renaming, RULES.md §1), so the bid values are learned symmetric in the suits."""
+    bid_average: bool = False
+    """``bid_learner: q``: in training, choose the bids by their values averaged over the
+    24 suit renamings, as the exported model plays them (``bid_suit_average``), so the
+    card play learns from the deals of those bids (24 forward rows per bid)."""
     torch_threads: int = 2
     """torch intra-op threads of the PPO update (the batched engine's rollouts run on one
     thread: their forward passes are too small to share)."""
@@ -211,11 +224,17 @@ class TrainConfig:
             raise ConfigError("config key 'bid_learner: q' needs engine 'batched'")
         check_number("bid_epsilon", self.bid_epsilon, 0.0, 1.0)
         check_number("bid_lr", self.bid_lr)
+        check_number("max_minutes", self.max_minutes)
         check_layers("bid_net", self.bid_net)
         if self.random_bids_until and self.engine != "batched":
             raise ConfigError("config key 'random_bids_until' needs engine 'batched'")
         if self.engine == "batched" and self.workers != 1:
             raise ConfigError("config key 'workers' must be 1 with engine 'batched' (one process plays every table)")
+        for name in ("bid_augment", "bid_average"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"config key {name!r} must be true or false, got {getattr(self, name)!r}")
+            if getattr(self, name) and self.bid_learner != "q":
+                raise ConfigError(f"config key {name!r} needs 'bid_learner: q'")
         if not isinstance(self.perfect_critic, bool):
             raise ConfigError(f"config key 'perfect_critic' must be true or false, got {self.perfect_critic!r}")
         if self.init_from is not None and (not isinstance(self.init_from, str) or not self.init_from

@@ -505,7 +505,12 @@ class SelfPlayPPO(MaskablePPO):
 
     collector: SelfPlayCollector
 
+    #: set (by ``training.train``'s ``max_minutes``) to end ``learn`` before the next rollout
+    stop_requested: bool = False
+
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
+        if self.stop_requested:
+            return False
         self.policy.set_training_mode(False)
         rollout_buffer.reset()
         callback.on_rollout_start()

@@ -66,7 +66,7 @@ EVAL_TIERS = ("random", "easy", "normal")
 #: before either is read; each is a few KB.
 MAX_RUN_FILE_BYTES = 1 << 20
 #: The keys of ``trainer.json``.
-TRAINER_KEYS = ("next_ckpt", "next_eval", "next_snapshot", "snapshots", "timesteps")
+TRAINER_KEYS = ("next_ckpt", "next_eval", "next_snapshot", "snapshots", "timesteps", "train_seconds")
 
 
 def _why(e: DataFileError, path: Path) -> str:
@@ -205,6 +205,11 @@ class _Progress(BaseCallback):
         self.pbar = None
         self.t0 = time.time()
         self.t0_steps = 0
+        self.seconds_before = float(state.get("train_seconds", 0.0))  # the run's earlier invocations
+        self.stopped = False  # by max_minutes
+
+    def _seconds(self) -> float:
+        return self.seconds_before + time.time() - self.t0
 
     def _on_training_start(self) -> None:
         self.t0_steps = self.model.num_timesteps
@@ -213,9 +218,17 @@ class _Progress(BaseCallback):
 
             self.pbar = tqdm(total=self.cfg.total_timesteps, unit="step", desc="self-play", dynamic_ncols=True)
             self.pbar.update(self.model.num_timesteps)
+        self._check_time()
 
     def _on_step(self) -> bool:
         return True
+
+    def _check_time(self) -> None:
+        """Once ``max_minutes`` of the run's wall time have gone, ask the model to collect no
+        more rollouts (``SelfPlayPPO.stop_requested``)."""
+        limit = self.cfg.max_minutes
+        if limit and self._seconds() >= 60.0 * limit:
+            self.stopped = self.model.stop_requested = True
 
     def _on_rollout_end(self) -> None:
         cfg, st, n = self.cfg, self.state, self.model.num_timesteps
@@ -245,7 +258,9 @@ class _Progress(BaseCallback):
         if n >= st["next_ckpt"]:
             while st["next_ckpt"] <= n:
                 st["next_ckpt"] += cfg.checkpoint_every
+            st["train_seconds"] = self._seconds()
             save_checkpoint(self.run_dir / "checkpoints" / f"step_{n:09d}", self.model, cfg, self.run_name, dict(st))
+        self._check_time()
 
     def _on_training_end(self) -> None:
         if self.pbar is not None:
@@ -276,7 +291,7 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     Returns the run folder. Raises ``ConfigError`` / ``CheckpointError`` for a bad config,
     a run folder without a complete checkpoint, or a checkpoint made for another version.
     """
-    state = {"next_ckpt": 0, "next_eval": 0, "next_snapshot": 0, "snapshots": []}
+    state = {"next_ckpt": 0, "next_eval": 0, "next_snapshot": 0, "snapshots": [], "train_seconds": 0.0}
     point = None
     done = 0
     init = None
@@ -348,7 +363,8 @@ def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
 def _read_trainer_state(path: Path) -> dict:
     """``trainer.json`` of a checkpoint (at most ``MAX_RUN_FILE_BYTES``): ``timesteps`` (int
     >= 0) and the schedule (``next_ckpt``, ``next_eval``, ``next_snapshot``: ints;
-    ``snapshots``: pool folder names ``snap_<step>``), no other key (``TRAINER_KEYS``);
+    ``snapshots``: pool folder names ``snap_<step>``; ``train_seconds``: the run's wall
+    time so far, a finite number >= 0), no other key (``TRAINER_KEYS``);
     raises ``CheckpointError`` naming the file and the bad entry. The values are checked
     against the run and the checkpoint by ``_check_trainer_state``."""
     try:
@@ -366,6 +382,10 @@ def _read_trainer_state(path: Path) -> dict:
         if type(v) is not int or v < 0 or (key == "timesteps" and key not in data):
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
                                   f"{short_repr(data.get(key, 'nothing'))}")
+    v = data.get("train_seconds", 0.0)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+        raise CheckpointError(f"{path}: corrupt trainer state, 'train_seconds' must be a finite number >= 0, got "
+                              f"{short_repr(v)}")
     snaps = data.get("snapshots", [])
     if not isinstance(snaps, list) or not all(isinstance(n, str) and _SNAP_NAME.fullmatch(n) for n in snaps):
         raise CheckpointError(f"{path}: corrupt trainer state, 'snapshots' must be a list of pool folder names "
@@ -686,8 +706,9 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     if cfg.bid_learner == "q":
         from .vector_selfplay import BidLearner
 
+        bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
         collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, cfg.seed + done,
-                                    cfg.activation)
+                                    cfg.activation, bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
         if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
             bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
             collector.bids.net.load_state_dict(bid_net.state_dict())
@@ -710,11 +731,15 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
                   exclude=("stdout", "log", "json", "csv"))
     t0 = time.time()
     remaining = max(0, cfg.total_timesteps - done)
+    callback = _Progress(cfg, run_dir, run_name, progress, collector, state)
     if remaining:
-        model.learn(total_timesteps=remaining, reset_num_timesteps=False,
-                    callback=_Progress(cfg, run_dir, run_name, progress, collector, state))
+        model.learn(total_timesteps=remaining, reset_num_timesteps=False, callback=callback)
     wall = time.time() - t0
+    state["train_seconds"] = callback._seconds()
+    if callback.stopped:
+        print(f"stopped by max_minutes ({cfg.max_minutes:g}) after {model.num_timesteps} steps", flush=True)
     results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
+               "train_seconds": round(state["train_seconds"], 1), "stopped_by_max_minutes": callback.stopped,
                "resumed_from": done if point is not None else None,
                "timesteps_this_invocation": int(model.num_timesteps) - done}
     if cfg.eval_pairs:

@@ -350,7 +350,7 @@ class VectorCollector:
         if len(idx) < n:
             raise RuntimeError(f"{len(idx)} finished decisions, {n} wanted")
         idx = idx[:n]
-        out = {name: getattr(self, name)[idx].copy() for name in
+        out = {name: getattr(self, name)[idx] for name in  # fancy indexing copies
                ("obs", "mask", "action", "value", "log_prob", "adv", "ret", "reward", "done", "start")}
         keep = np.ones(self.n, dtype=np.bool_)
         keep[idx] = False
@@ -386,12 +386,13 @@ class BidLearner:
     """
 
     def __init__(self, hidden: list[int], lr: float, epsilon: float, replay: int, seed: int,
-                 activation: str = "relu"):
+                 activation: str = "relu", bf16: bool = False, augment: bool = False, average: bool = False):
         from policies.network import BeloteNet
 
         self.net = BeloteNet(pi=list(hidden), vf=[8], activation=activation)
         self.opt = th.optim.Adam(self.net.parameters(), lr=lr)
         self.epsilon, self.cap = epsilon, replay
+        self.bf16, self.augment, self.average = bool(bf16), bool(augment), bool(average)
         self.rng = np.random.default_rng(seed)
         self.gen = th.Generator().manual_seed(seed)
         self.obs = np.zeros((replay, OBS_SIZE), dtype=np.float32)
@@ -399,11 +400,32 @@ class BidLearner:
         self.target = np.zeros(replay, dtype=np.float32)
         self.size = self.pos = self.added = 0
         self.loss = float("nan")
+        if self.augment or self.average:
+            from policies.network import bid_permutation_table, suit_permutation_tables
+
+            self._po = suit_permutation_tables()[0]  # (24, OBS_SIZE): obs[po[p]] is renaming p of the deal
+            self._bid_table = bid_permutation_table()  # (24, 8): renamed bid j is the deal's bid table[p, j]
+            self._bid_inverse = th.argsort(self._bid_table, 1)  # the deal's bid b is renamed bid inverse[p, b]
+
+    def _q(self, x: th.Tensor) -> th.Tensor:
+        """The bid values (outputs 32..39) of observations ``x``, float32 ``(m, 8)``."""
+        if self.bf16:
+            with th.autocast("cpu", dtype=th.bfloat16):
+                return self.net.logits(x)[:, 32:40].float()
+        return self.net.logits(x)[:, 32:40]
 
     @th.no_grad()
     def choose(self, obs: np.ndarray, mask: np.ndarray, explore: bool = True) -> np.ndarray:
-        """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, NUM_ACTIONS)``)."""
-        q = self.net.logits(th.from_numpy(obs))[:, 32:40].numpy()
+        """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, NUM_ACTIONS)``); with
+        ``average`` the values are averaged over the 24 suit renamings of each row (as the
+        exported model plays them, ``bid_suit_average``)."""
+        x = th.from_numpy(obs)
+        if self.average:
+            m, k = x.shape[0], self._po.shape[0]
+            q = self._q(x[:, self._po].reshape(m * k, -1)).view(m, k, 8)
+            q = th.empty_like(q).scatter_(2, self._bid_table.expand(m, -1, -1), q).mean(1).numpy()
+        else:
+            q = self._q(x).numpy()
         legal = mask[:, 32:40].astype(bool)
         q = np.where(legal, q, -np.inf)
         out = 32 + q.argmax(1)
@@ -432,10 +454,15 @@ class BidLearner:
             return float("nan")
         total = 0.0
         for _ in range(steps):
-            idx = th.randint(0, self.size, (batch,), generator=self.gen)
-            q = self.net.logits(th.from_numpy(self.obs[idx.numpy()]))
-            chosen = q.gather(1, th.from_numpy(self.action[idx.numpy()])[:, None])[:, 0]
-            loss = ((chosen - th.from_numpy(self.target[idx.numpy()])) ** 2).mean()
+            idx = th.randint(0, self.size, (batch,), generator=self.gen).numpy()
+            obs, action = th.from_numpy(self.obs[idx]), th.from_numpy(self.action[idx])
+            if self.augment:  # each row under a random suit renaming (its target is the same)
+                p = th.from_numpy(self.rng.integers(0, self._po.shape[0], batch))
+                obs = obs.gather(1, self._po[p])
+                action = 32 + self._bid_inverse[p, action - 32]
+            q = self._q(obs)
+            chosen = q.gather(1, (action - 32)[:, None])[:, 0]
+            loss = ((chosen - th.from_numpy(self.target[idx])) ** 2).mean()
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
