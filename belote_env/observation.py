@@ -515,6 +515,9 @@ def suit_permutation_index(perm, size: int = OBS_SIZE) -> tuple[np.ndarray, np.n
 
 
 def _check_perm(perm) -> list[int]:
+    if not isinstance(perm, (tuple, list, np.ndarray)):
+        raise ValueError(f"perm must be a permutation of (0, 1, 2, 3) as 4 ints (a tuple, list or array), "
+                         f"got {perm!r}")
     try:
         ok = len(perm) == NUM_SUITS and all(type(x) is int or isinstance(x, np.integer) for x in perm)
     except TypeError:
@@ -531,6 +534,13 @@ def rename_blocks(blocks, perm, size: int) -> tuple[np.ndarray, np.ndarray]:
     ``perm`` that is not a permutation of 0..3."""
     perm = _check_perm(perm)
     dest = np.arange(size)
+    seen = np.zeros(size, dtype=bool)
+    for b, base in blocks:
+        if b.suits and b.suits not in _STRIDE:
+            raise ValueError(f"block {b.name!r}: unknown suits kind {b.suits!r} (allowed: {', '.join(_STRIDE)})")
+        if base < 0 or base + b.size > size or seen[base:base + b.size].any():
+            raise ValueError(f"block {b.name!r} at {base} (size {b.size}) overlaps another or leaves 0..{size - 1}")
+        seen[base:base + b.size] = True
     card = [perm[c >> 3] * 8 + (c & 7) for c in range(32)]
     for b, base in blocks:  # each block moves as its ``suits`` kind says
         if b.suits == "cards":

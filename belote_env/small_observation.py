@@ -58,7 +58,7 @@ def small_layout(n: int) -> tuple[Block, ...]:
     Raises:
         ValueError: ``n`` is not 2 or 3.
     """
-    if isinstance(n, bool) or n not in (2, 3):
+    if type(n) is not int or n not in (2, 3):
         raise ValueError(f"the small-table observation is for 2 or 3 seats, got {n!r}")
     others = n - 1
     slot = n + len(_KINDS)

@@ -1158,6 +1158,9 @@ def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.T
         from belote_env.small_observation import small_suit_permutation_index
 
         small = {v: k for k, v in SMALL_OBS_SIZE.items()}
+        if size not in small and size not in (OBS_SIZE, COINCHE_OBS_SIZE):
+            raise ValueError(f"size must be an observation size: {OBS_SIZE} (classic), {COINCHE_OBS_SIZE} (coinche), "
+                             f"{SMALL_OBS_SIZE[2]} (two players) or {SMALL_OBS_SIZE[3]} (three players); got {size!r}")
         if size in small:
             idx = [small_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
         else:

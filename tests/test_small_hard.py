@@ -103,3 +103,27 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
         small_suit_permutation_index((0, 1, 1, 2), n)
     with pytest.raises(ValueError, match="2 or 3 seats"):
         small_suit_permutation_index((0, 1, 2, 3), 4)
+
+
+def test_suit_renaming_refuses_bad_arguments_by_name():
+    """A dict is no permutation (its keys would be read), ``n`` must be the int 2 or 3, the
+    tables take observation sizes only, and a layout with an unknown kind or overlapping
+    blocks is refused."""
+    from belote_env.observation import Block, rename_blocks, suit_permutation_index
+    from belote_env.small_observation import small_suit_permutation_index
+    from policies.network import suit_permutation_tables
+
+    for bad in ({0: 1, 1: 0, 2: 3, 3: 2}, {0, 1, 2, 3}):
+        with pytest.raises(ValueError, match="permutation"):
+            small_suit_permutation_index(bad, 2)
+        with pytest.raises(ValueError, match="permutation"):
+            suit_permutation_index(bad)
+    for n in (2.0, True, "2", 4):
+        with pytest.raises(ValueError, match="2 or 3 seats"):
+            small_suit_permutation_index((1, 0, 3, 2), n)
+    with pytest.raises(ValueError, match="902 \\(three players\\)"):
+        suit_permutation_tables(0)
+    with pytest.raises(ValueError, match="unknown suits kind"):
+        rename_blocks([(Block("x", 4, "x", "nope"), 0)], (1, 0, 2, 3), 4)
+    with pytest.raises(ValueError, match="overlaps"):
+        rename_blocks([(Block("x", 4, "x", "suits"), 0), (Block("y", 4, "y", "suits"), 2)], (1, 0, 2, 3), 6)

@@ -251,15 +251,27 @@ def test_max_minutes_stops_a_run_and_resume_counts_the_time_already_spent(tmp_pa
 
     cfg = TrainConfig(exp_name="timed", total_timesteps=10 ** 7, n_tables=16, n_steps=32, batch_size=256, n_epochs=1,
                       net_pi=[32], net_vf=[32], bid_net=[16], bid_learner="q", bid_fit_steps=2, bid_fit_batch=64,
-                      bid_augment=True, bid_average=True, checkpoint_every=512, eval_pairs=0, max_minutes=1e-4,
+                      bid_augment=True, bid_average=True, checkpoint_every=10 ** 6, eval_pairs=0, max_minutes=1e-4,
                       log_dir=str(tmp_path / "runs"))
     run = train(cfg, progress=False)
     out = json.loads((run / "eval.json").read_text())
     assert out["stopped_by_max_minutes"] is True and out["timesteps"] == 512  # one rollout trained, then the limit
     trainer = json.loads((run / "checkpoints" / "final" / "trainer.json").read_text())
     assert trainer["train_seconds"] >= 0.006
+    # the clock's stop writes a step checkpoint (none was due before 10**6 steps): resume starts there
+    step = json.loads((run / "checkpoints" / "step_000000512" / "trainer.json").read_text())
+    assert step["timesteps"] == 512 and step["train_seconds"] >= 0.006
     again = train(progress=False, resume=run)  # the limit is already spent: no more training
     out2 = json.loads((again / "eval.json").read_text())
     assert out2["stopped_by_max_minutes"] is True and out2["timesteps"] == 512
-    with pytest.raises(Exception, match="max_minutes"):
-        TrainConfig(max_minutes=-1)
+    for bad in (-1, 10 ** 400, float("nan"), True, "1"):
+        with pytest.raises(Exception, match="max_minutes"):
+            TrainConfig(max_minutes=bad)
+    from training.train import _read_trainer_state
+    from policies.network import CheckpointError
+
+    for bad in ("10" + "0" * 400, "-1", "true", "[1]", '"5"'):
+        path = tmp_path / "trainer.json"
+        path.write_text('{"timesteps": 512, "train_seconds": %s}' % bad)
+        with pytest.raises(CheckpointError, match="train_seconds"):
+            _read_trainer_state(path)

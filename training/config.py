@@ -28,8 +28,8 @@ class ConfigError(ValueError):
 
 def check_number(name: str, v: Any, lo: float = 0.0, hi: float | None = None) -> None:
     """Raise ``ConfigError`` unless ``v`` is a finite number (not a bool) in ``[lo, hi]``."""
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v < lo or (
-            hi is not None and v > hi):
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or (isinstance(v, int) and abs(v) > 1e300) or (
+            not math.isfinite(v)) or v < lo or (hi is not None and v > hi):
         allowed = f"a finite number in [{lo:g}, {hi:g}]" if hi is not None else (
             "a finite non-negative number" if lo == 0 else f"a finite number >= {lo:g}")
         raise ConfigError(f"config key {name!r} must be {allowed}, got {v!r}")
@@ -167,7 +167,8 @@ class TrainConfig:
     max_minutes: float = 0.0
     """Stop training once this many minutes of wall time have gone (the run's total over
     resumes; rollouts, updates, periodic evaluations and checkpoints counted; checked after
-    each rollout, whose decisions are then not trained on); the final evaluation and
+    each rollout: the rollout that crosses the limit is still trained on, then a step
+    checkpoint is written, so a resume finds the time spent); the final evaluation and
     checkpoint follow. 0: no limit, ``total_timesteps`` alone ends the run."""
     bid_augment: bool = False
     """``bid_learner: q``: fit each replayed bid under a random renaming of the suits

@@ -265,6 +265,11 @@ class _Progress(BaseCallback):
     def _on_training_end(self) -> None:
         if self.pbar is not None:
             self.pbar.close()
+        n = self.model.num_timesteps
+        folder = self.run_dir / "checkpoints" / f"step_{n:09d}"
+        if self.stopped and not folder.exists():  # stopped by the clock: resume starts here, not earlier
+            self.state["train_seconds"] = self._seconds()
+            save_checkpoint(folder, self.model, self.cfg, self.run_name, dict(self.state))
 
 
 def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, seed: int) -> dict:
@@ -383,7 +388,7 @@ def _read_trainer_state(path: Path) -> dict:
             raise CheckpointError(f"{path}: corrupt trainer state, {key!r} must be a non-negative int, got "
                                   f"{short_repr(data.get(key, 'nothing'))}")
     v = data.get("train_seconds", 0.0)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 <= v < 1e15):  # no float overflow on huge ints
         raise CheckpointError(f"{path}: corrupt trainer state, 'train_seconds' must be a finite number >= 0, got "
                               f"{short_repr(v)}")
     snaps = data.get("snapshots", [])
