@@ -312,3 +312,14 @@ def test_a_damaged_pool_snapshot_makes_its_checkpoint_unusable(tmp_path, capsys)
     load_model(snap.parent)  # rewritten by the resumed run
     assert json.loads((run / "checkpoints" / STEP2 / "trainer.json").read_text())["snapshots"] == [
         "snap_000001024", "snap_000002048"]
+
+
+def test_cli_resume_refuses_overrides_it_would_ignore(run, capsys):
+    """--resume keeps the run's own config.yaml: an override flag next to it is refused by
+    name (it was silently dropped), and nothing is trained."""
+    before = json.loads((run / "eval.json").read_text())
+    for flags in (["--total-timesteps", "99999"], ["--seed", "3"], ["--eval-pairs", "1"], ["--log-dir", "x"]):
+        assert main(["train", "--resume", str(run), "--no-progress", *flags]) == 2
+        err = capsys.readouterr().err
+        assert f"{flags[0]} cannot be given with --resume" in err and str(run / "config.yaml") in err
+    assert json.loads((run / "eval.json").read_text()) == before

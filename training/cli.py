@@ -79,6 +79,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.resume:
         if args.config:
             raise ValueError("give either --config or --resume, not both")
+        given = [flag for flag, v in (("--total-timesteps", args.total_timesteps), ("--seed", args.seed),
+                                      ("--log-dir", args.log_dir), ("--eval-pairs", args.eval_pairs)) if v is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)} cannot be given with --resume: a resumed run keeps its settings; "
+                             f"edit {Path(args.resume) / 'config.yaml'} to change total_timesteps or eval_pairs")
         run_dir = train(progress=not args.no_progress, resume=args.resume)
     else:
         if not args.config:
