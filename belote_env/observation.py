@@ -528,10 +528,12 @@ def _check_perm(perm) -> list[int]:
 
 
 def rename_blocks(blocks, perm, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``suit_permutation_index`` of any layout: ``blocks`` the ``(Block, offset)`` pairs,
-    each moved as its ``Block.suits`` kind says; ``size`` the observation's length. Returns
-    ``(obs_index, card_index)`` as ``suit_permutation_index`` does; ``ValueError`` for a
-    ``perm`` that is not a permutation of 0..3."""
+    """``suit_permutation_index`` of any layout (the deal is the same up to the suits'
+    names, RULES.md §1): ``blocks`` the ``(Block, offset)`` pairs, each moved as its
+    ``Block.suits`` kind says; ``size`` the observation's length. Returns ``(obs_index,
+    card_index)``, int64 ``(size,)`` and ``(32,)``, as ``suit_permutation_index`` does.
+    ``ValueError`` for a ``perm`` that is not a permutation of 0..3, a block of an unknown
+    ``suits`` kind, or blocks that overlap or leave ``0 .. size - 1``."""
     perm = _check_perm(perm)
     dest = np.arange(size)
     seen = np.zeros(size, dtype=bool)

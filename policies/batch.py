@@ -290,22 +290,25 @@ class CompiledNet:
 
 
 def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, compiled: CompiledNet | None = None,
-                    threads: int = 1) -> np.ndarray:
+                    threads: int = 1, forward=None) -> np.ndarray:
     """Outputs ``first .. first + width - 1`` of ``net``'s policy head for each row of
     ``obs`` (float32 ``(m, OBS_SIZE)``), averaged over the 24 suit renamings when
     ``table`` is given (see ``CompiledNet``): with ``compiled`` (a ``CompiledNet`` of that
-    network) in the compiled kernel, else in torch (all rows x renamings in one pass)."""
+    network) in the compiled kernel, else in torch (all rows x renamings in one pass), by
+    ``forward`` (observations -> float32 logits; default ``net.logits``, e.g. one under
+    bfloat16 autocast). Returns float32 ``(m, width)``."""
     if compiled is not None:
         return compiled(obs, threads)
     import torch
 
     from .network import suit_permutation_tables
 
+    forward = net.logits if forward is None else forward
     with torch.inference_mode():
         x = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32))
         if table is None:
-            return net.logits(x)[:, first:first + width].numpy()
+            return forward(x)[:, first:first + width].numpy()
         po, _ = suit_permutation_tables()
         m = x.shape[0]
-        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
+        out = forward(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
         return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).numpy()

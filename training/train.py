@@ -208,7 +208,8 @@ class _Progress(BaseCallback):
         self.seconds_before = float(state.get("train_seconds", 0.0))  # the run's earlier invocations
         self.stopped = False  # by max_minutes
 
-    def _seconds(self) -> float:
+    def seconds(self) -> float:
+        """The run's wall time so far (its earlier invocations' included), seconds."""
         return self.seconds_before + time.time() - self.t0
 
     def _on_training_start(self) -> None:
@@ -227,7 +228,7 @@ class _Progress(BaseCallback):
         """Once ``max_minutes`` of the run's wall time have gone, ask the model to collect no
         more rollouts (``SelfPlayPPO.stop_requested``)."""
         limit = self.cfg.max_minutes
-        if limit and self._seconds() >= 60.0 * limit:
+        if limit and self.seconds() >= 60.0 * limit:
             self.stopped = self.model.stop_requested = True
 
     def _on_rollout_end(self) -> None:
@@ -258,7 +259,7 @@ class _Progress(BaseCallback):
         if n >= st["next_ckpt"]:
             while st["next_ckpt"] <= n:
                 st["next_ckpt"] += cfg.checkpoint_every
-            st["train_seconds"] = self._seconds()
+            st["train_seconds"] = self.seconds()
             save_checkpoint(self.run_dir / "checkpoints" / f"step_{n:09d}", self.model, cfg, self.run_name, dict(st))
         self._check_time()
 
@@ -268,7 +269,7 @@ class _Progress(BaseCallback):
         n = self.model.num_timesteps
         folder = self.run_dir / "checkpoints" / f"step_{n:09d}"
         if self.stopped and not folder.exists():  # stopped by the clock: resume starts here, not earlier
-            self.state["train_seconds"] = self._seconds()
+            self.state["train_seconds"] = self.seconds()
             save_checkpoint(folder, self.model, self.cfg, self.run_name, dict(self.state))
 
 
@@ -708,16 +709,16 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     model.collector = collector
     model.random_bids_until = cfg.random_bids_until
     model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
+    bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
     if cfg.bid_learner == "q":
         from .vector_selfplay import BidLearner
 
-        bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
         collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, cfg.seed + done,
                                     cfg.activation, bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
         if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
             bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
             collector.bids.net.load_state_dict(bid_net.state_dict())
-    if cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported()):
+    if bf16:
         use_bf16(model.policy)
     logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))
     model.set_logger(logger)
@@ -740,7 +741,7 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     if remaining:
         model.learn(total_timesteps=remaining, reset_num_timesteps=False, callback=callback)
     wall = time.time() - t0
-    state["train_seconds"] = callback._seconds()
+    state["train_seconds"] = callback.seconds()
     if callback.stopped:
         print(f"stopped by max_minutes ({cfg.max_minutes:g}) after {model.num_timesteps} steps", flush=True)
     results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),

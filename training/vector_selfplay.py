@@ -407,25 +407,23 @@ class BidLearner:
             self._bid_table = bid_permutation_table()  # (24, 8): renamed bid j is the deal's bid table[p, j]
             self._bid_inverse = th.argsort(self._bid_table, 1)  # the deal's bid b is renamed bid inverse[p, b]
 
-    def _q(self, x: th.Tensor) -> th.Tensor:
-        """The bid values (outputs 32..39) of observations ``x``, float32 ``(m, 8)``."""
+    def _logits(self, x: th.Tensor) -> th.Tensor:
+        """The network's outputs for observations ``x``, float32 ``(m, NUM_ACTIONS)`` (its
+        hidden layers in bfloat16 with ``bf16``); outputs 32..39 value the bids."""
         if self.bf16:
             with th.autocast("cpu", dtype=th.bfloat16):
-                return self.net.logits(x)[:, 32:40].float()
-        return self.net.logits(x)[:, 32:40]
+                return self.net.logits(x).float()
+        return self.net.logits(x)
 
     @th.no_grad()
     def choose(self, obs: np.ndarray, mask: np.ndarray, explore: bool = True) -> np.ndarray:
         """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, NUM_ACTIONS)``); with
-        ``average`` the values are averaged over the 24 suit renamings of each row (as the
-        exported model plays them, ``bid_suit_average``)."""
-        x = th.from_numpy(obs)
-        if self.average:
-            m, k = x.shape[0], self._po.shape[0]
-            q = self._q(x[:, self._po].reshape(m * k, -1)).view(m, k, 8)
-            q = th.empty_like(q).scatter_(2, self._bid_table.expand(m, -1, -1), q).mean(1).numpy()
-        else:
-            q = self._q(x).numpy()
+        ``average`` the values are averaged over the 24 suit renamings of each row, by
+        ``policies.batch.network_outputs`` as the exported model plays them
+        (``bid_suit_average``)."""
+        from policies.batch import network_outputs
+
+        q = network_outputs(self.net, obs, 32, 8, self._bid_table if self.average else None, forward=self._logits)
         legal = mask[:, 32:40].astype(bool)
         q = np.where(legal, q, -np.inf)
         out = 32 + q.argmax(1)
@@ -460,7 +458,7 @@ class BidLearner:
                 p = th.from_numpy(self.rng.integers(0, self._po.shape[0], batch))
                 obs = obs.gather(1, self._po[p])
                 action = 32 + self._bid_inverse[p, action - 32]
-            q = self._q(obs)
+            q = self._logits(obs)[:, 32:40]
             chosen = q.gather(1, (action - 32)[:, None])[:, 0]
             loss = ((chosen - th.from_numpy(self.target[idx])) ** 2).mean()
             self.opt.zero_grad()
