@@ -275,3 +275,27 @@ def test_max_minutes_stops_a_run_and_resume_counts_the_time_already_spent(tmp_pa
         path.write_text('{"timesteps": 512, "train_seconds": %s}' % bad)
         with pytest.raises(CheckpointError, match="train_seconds"):
             _read_trainer_state(path)
+
+
+def test_bid_augment_fits_renamed_observations():
+    """With ``augment`` the rows a fit step reads are renamings of the replayed
+    observations (several different ones in a batch); without it, the observations as
+    replayed."""
+    from training.vector_selfplay import BidLearner
+
+    rng = np.random.default_rng(0)
+    obs = (rng.random((1, OBS_SIZE)) < 0.3).astype(np.float32)
+    for augment in (True, False):
+        bl = BidLearner([16], 1e-3, 0.0, 64, seed=0, augment=augment)
+        bl.add(np.repeat(obs, 64, 0), np.full(64, 35), np.zeros(64, dtype=np.float32))
+        seen = []
+        inner = bl._logits
+        bl._logits = lambda x: (seen.append(x.detach().clone()), inner(x))[1]
+        bl.fit(1, 64)
+        rows = seen[0].numpy()
+        if augment:
+            renamings = {p: obs[0][bl._po[p].numpy()] for p in range(24)}
+            assert all(any(np.array_equal(r, v) for v in renamings.values()) for r in rows)
+            assert len({r.tobytes() for r in rows}) > 4
+        else:
+            assert (rows == obs).all()
