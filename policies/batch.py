@@ -289,26 +289,72 @@ class CompiledNet:
                          self.comb, self.hw, self.hb, self.hdims, self.w_out, self.b_out, out)
 
 
+def _by_suit_outputs(net, x, first: int, width: int, table):
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head averaged over the 24
+    suit renamings of each row of ``x`` (float32 tensor ``(m, OBS_SIZE)``), computed by
+    suit blocks: the first layer of renaming ``p`` is the fixed columns' product plus four
+    of the 16 products (observation suit ``s``, weight suit ``t``) that ``suit_orbits``
+    names (``pick[p, t] == s``), so the first layer costs 16 products of one suit's
+    columns instead of 24 of the whole observation; the output layer computes only the
+    ``width`` outputs wanted. Equal to renaming the observations (up to float rounding)."""
+    import torch
+
+    fixed, cols, pick = suit_orbits()
+    layers = list(net.mlp_extractor.policy_net)
+    out_layer = net.action_net
+    key = (first, width, tuple(p._version for p in net.parameters()), tuple(id(p) for p in net.parameters()))
+    cached = getattr(net, "_by_suit_cache", None)
+    if cached is None or cached[0] != key:  # the weights' blocks, rebuilt when the weights change
+        with torch.no_grad():
+            w1 = layers[0].weight.detach()
+            fixed_t = torch.from_numpy(fixed)
+            w_fixed = w1[:, fixed_t].t().contiguous()  # (F, H)
+            w_suits = torch.cat([w1[:, torch.from_numpy(cols[t])].t() for t in range(NUM_SUITS)], 1).contiguous()
+            comb = torch.zeros(pick.shape[0], NUM_SUITS * NUM_SUITS)  # renaming p sums 4 of the 16 products
+            comb[np.repeat(np.arange(pick.shape[0]), NUM_SUITS), (pick * NUM_SUITS + np.arange(NUM_SUITS)).reshape(-1)] = 1.0
+            blocks = (fixed_t, torch.from_numpy(cols.reshape(-1)), w_fixed, layers[0].bias.detach().clone(), w_suits,
+                      comb, out_layer.weight.detach()[first:first + width].clone(),
+                      out_layer.bias.detach()[first:first + width].clone())
+        net._by_suit_cache = cached = (key, blocks)
+    fixed_t, cols_t, w_fixed, b1, w_suits, comb, w_out, b_out = cached[1]
+    n_perm, h, m = comb.shape[0], w_fixed.shape[1], x.shape[0]
+    base = torch.addmm(b1, x[:, fixed_t], w_fixed)  # (m, H)
+    prod = torch.mm(x[:, cols_t].reshape(m * NUM_SUITS, cols.shape[1]), w_suits)
+    prod = prod.view(m, NUM_SUITS * NUM_SUITS, h)  # row s * 4 + t: suit s of the row by weight suit t
+    h1 = torch.matmul(comb, prod) + base.unsqueeze(1)  # (m, 24, H)
+    z = h1.view(m * n_perm, h)
+    for layer in layers[1:]:
+        z = layer(z)
+    out = torch.nn.functional.linear(z, w_out, b_out)
+    out = out.view(m, n_perm, width)
+    return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1)
+
+
 def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, compiled: CompiledNet | None = None,
-                    threads: int = 1, forward=None) -> np.ndarray:
+                    threads: int = 1, bf16: bool = False) -> np.ndarray:
     """Outputs ``first .. first + width - 1`` of ``net``'s policy head for each row of
     ``obs`` (float32 ``(m, OBS_SIZE)``), averaged over the 24 suit renamings when
     ``table`` is given (see ``CompiledNet``): with ``compiled`` (a ``CompiledNet`` of that
-    network) in the compiled kernel, else in torch (all rows x renamings in one pass), by
-    ``forward`` (observations -> float32 logits; default ``net.logits``, e.g. one under
-    bfloat16 autocast). Returns float32 ``(m, width)``."""
+    network) in the compiled kernel, else in torch (the average by suit blocks,
+    ``_by_suit_outputs``), its matrix products in bfloat16 under ``torch.autocast`` when
+    ``bf16``. Returns float32 ``(m, width)``."""
     if compiled is not None:
         return compiled(obs, threads)
+    import contextlib
+
     import torch
 
-    from .network import suit_permutation_tables
-
-    forward = net.logits if forward is None else forward
-    with torch.inference_mode():
+    cast = torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext()
+    with torch.inference_mode(), cast:
         x = torch.from_numpy(np.ascontiguousarray(obs, dtype=np.float32))
         if table is None:
-            return forward(x)[:, first:first + width].numpy()
-        po, _ = suit_permutation_tables()
+            return net.logits(x)[:, first:first + width].float().numpy()
+        layers = list(net.mlp_extractor.policy_net)
+        if layers and isinstance(layers[0], torch.nn.Linear):
+            return _by_suit_outputs(net, x[:, :net.obs_size], first, width, table).float().numpy()
+        from .network import suit_permutation_tables
+
+        po, _ = suit_permutation_tables()  # no hidden layer: rename the observations
         m = x.shape[0]
-        out = forward(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
-        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).numpy()
+        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
+        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).float().numpy()

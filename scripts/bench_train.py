@@ -37,9 +37,10 @@ def worker(seconds: float, threads: int, n_tables: int, n_epochs: int, batch: in
 
     from belote_env import Rules
     from training.selfplay import SelfPlayPPO, StreamSpec
-    from training.vector_selfplay import VectorCollector, bf16_supported, use_bf16
+    from training.vector_selfplay import VectorCollector, bf16_supported, numpy_huge_pages, use_bf16
 
     th.set_num_threads(threads)
+    numpy_huge_pages(False)  # as the trainer does (training.train)
     th.manual_seed(0)
     n_steps = 32
     model = SelfPlayPPO("MlpPolicy", StreamSpec(n_tables), n_steps=n_steps, batch_size=batch, n_epochs=n_epochs,

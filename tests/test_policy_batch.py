@@ -169,3 +169,29 @@ def test_adapters():
     with pytest.raises(TypeError):
         as_batch_policy(object())
     assert make_batch_policy("hard").name == "hard"
+
+
+def test_suit_average_by_suit_blocks_equals_renaming_the_observations():
+    """``network_outputs``' torch average (16 suit-block products in the first layer, only
+    the wanted outputs in the last) equals renaming each observation 24 times and running
+    the whole network (ReLU and tanh, one and two hidden layers, card and bid outputs);
+    the weight blocks it caches are rebuilt after the weights change."""
+    from policies.network import bid_permutation_table
+
+    batch = next(iter(_positions(Rules(), 128, 1, seed=4)))
+    obs = torch.from_numpy(batch.obs)
+    po, card_table = suit_permutation_tables()
+    torch.manual_seed(2)
+    nets = [BeloteNet(pi=[64]).eval(), BeloteNet(pi=[48, 32], activation="tanh").eval()]
+    for net in nets:
+        for first, width, table in ((0, 32, card_table), (32, 8, bid_permutation_table())):
+            for step in range(2):
+                with torch.no_grad():
+                    out = net.logits(obs[:, po].reshape(-1, obs.shape[1])).view(len(obs), 24, -1)[:, :, first:first + width]
+                    by_hand = torch.empty_like(out).scatter_(2, table.expand(len(obs), -1, -1), out).mean(1).numpy()
+                fast = network_outputs(net, batch.obs, first, width, table)
+                np.testing.assert_allclose(fast, by_hand, atol=2e-6, rtol=2e-6)
+                assert np.abs(by_hand).max() > 1e-3
+                with torch.no_grad():  # change the weights in place: the cached blocks must follow
+                    for p in net.parameters():
+                        p.mul_(1.5).add_(0.01)

@@ -229,8 +229,15 @@ def test_bid_learner_average_and_augment_follow_the_suit_renamings():
         for p in range(24):  # value of the deal's bid b = value of renamed bid inverse[p, b] in renaming p
             q = bl.net.logits(th.from_numpy(obs)[:, po[p]])[:, 32:40].numpy()
             by_hand += q[:, bl._bid_inverse[p].numpy()] / 24
+    from policies.batch import network_outputs
+
+    np.testing.assert_allclose(network_outputs(bl.net, obs, 32, 8, bl._bid_table), by_hand, atol=1e-6)
     legal = mask[:, 32:40].astype(bool)
-    assert np.array_equal(bl.choose(obs, mask, explore=False), 32 + np.where(legal, by_hand, -np.inf).argmax(1))
+    top2 = np.sort(np.where(legal, by_hand, -np.inf), 1)[:, -2:]
+    clear = top2[:, 1] - top2[:, 0] > 1e-5  # rows whose best bid float rounding cannot change
+    assert clear.sum() >= 8
+    chosen = bl.choose(obs, mask, explore=False)
+    assert np.array_equal(chosen[clear], 32 + np.where(legal, by_hand, -np.inf).argmax(1)[clear])
     bl.add(obs, bl.choose(obs, mask, explore=False), np.ones(len(obs), dtype=np.float32))
     assert np.isfinite(bl.fit(2, 4))
     for key in ("bid_augment", "bid_average"):
@@ -299,3 +306,53 @@ def test_bid_augment_fits_renamed_observations():
             assert len({r.tobytes() for r in rows}) > 4
         else:
             assert (rows == obs).all()
+
+
+@pytest.mark.parametrize("perfect,kwargs", [(False, {}), (True, {}), (True, {"clip_range_vf": 0.1, "target_kl": 0.002})])
+def test_lean_ppo_update_equals_maskable_ppo_train(perfect, kwargs):
+    """``SelfPlayPPO.train`` (one masked log_softmax, minibatches gathered in SB3's order)
+    updates the weights as ``MaskablePPO.train`` does on the same rollout buffer and
+    random state: same minibatches, losses, value clipping, early stop at target_kl."""
+    import copy
+
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import configure_logger
+
+    from training.selfplay import PERFECT_SIZE, PerfectCriticPolicy
+
+    n = 32
+    model = SelfPlayPPO(PerfectCriticPolicy if perfect else "MlpPolicy",
+                        StreamSpec(n, OBS_SIZE + (PERFECT_SIZE if perfect else 0)), n_steps=8, batch_size=64,
+                        n_epochs=3, learning_rate=1e-3, policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}},
+                        device="cpu", seed=0, **kwargs)
+    model.collector = VectorCollector(Rules(target=None), n, seed=0, perfect=perfect)
+    model.set_logger(configure_logger(0, None, "", False))
+    model.train = lambda: None  # fill the rollout buffer only
+    model.learn(total_timesteps=n * 8)
+    del model.train
+    twin = copy.deepcopy(model)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    np.random.seed(5)
+    th.manual_seed(5)
+    model.train()
+    np.random.seed(5)
+    th.manual_seed(5)
+    MaskablePPO.train(twin)
+    assert model._n_updates == twin._n_updates
+    moved = max((a - b).abs().max().item() for a, b in zip(model.policy.parameters(), before))
+    assert moved > 1e-4
+    for a, b in zip(model.policy.parameters(), twin.policy.parameters()):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-6)
+    for key in ("train/value_loss", "train/policy_gradient_loss", "train/entropy_loss", "train/approx_kl"):
+        assert model.logger.name_to_value[key] == pytest.approx(twin.logger.name_to_value[key], rel=1e-4, abs=1e-7)
+
+
+def test_numpy_huge_pages_switch_returns_the_previous_setting():
+    from training.vector_selfplay import numpy_huge_pages
+
+    was = numpy_huge_pages(False)
+    try:
+        assert numpy_huge_pages(True) is False
+        assert numpy_huge_pages(False) is True
+    finally:
+        numpy_huge_pages(was)

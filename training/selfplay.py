@@ -26,6 +26,7 @@ import torch as th
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.utils import explained_variance
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from belote_env import GameState, Rules
@@ -548,6 +549,92 @@ class SelfPlayPPO(MaskablePPO):
             return False
         callback.on_rollout_end()
         return True
+
+    def train(self) -> None:
+        """One PPO update on the rollout buffer: MaskablePPO's ``train`` (the same losses,
+        minibatch order, gradient clipping, ``target_kl`` early stop and logs) computed
+        leaner: one masked ``log_softmax`` gives the log-probabilities and the entropy (SB3
+        builds three ``Categorical`` distributions per minibatch), and the minibatches are
+        gathered from the buffer's arrays without SB3's per-batch copies. A differential
+        test holds it equal to ``MaskablePPO.train`` (tests/test_selfplay.py)."""
+        self.policy.set_training_mode(True)
+        self._update_learning_rate(self.policy.optimizer)
+        clip_range = self.clip_range(self._current_progress_remaining)
+        clip_range_vf = None if self.clip_range_vf is None else self.clip_range_vf(self._current_progress_remaining)
+        rb = self.rollout_buffer
+        n_steps, n_envs = rb.buffer_size, rb.n_envs
+        n = n_steps * n_envs
+        # (n_steps, n_envs) rows read in SB3's order: its get() swaps to (n_envs, n_steps)
+        obs = th.from_numpy(rb.observations.reshape(n, -1))
+        masks = th.from_numpy(rb.action_masks.reshape(n, -1))
+        actions = th.from_numpy(rb.actions.reshape(n).astype(np.int64))
+        old_values = th.from_numpy(rb.values.reshape(n))
+        old_log_prob = th.from_numpy(rb.log_probs.reshape(n))
+        advantages_all = th.from_numpy(rb.advantages.reshape(n))
+        returns = th.from_numpy(rb.returns.reshape(n))
+        policy = self.policy
+        params = list(policy.parameters())
+        entropy_losses, pg_losses, value_losses, clip_fractions = [], [], [], []
+        continue_training = True
+        loss = th.zeros(())
+        for epoch in range(self.n_epochs):
+            approx_kl_divs = []
+            perm = np.random.permutation(n)
+            rows = th.from_numpy((perm % n_steps) * n_envs + perm // n_steps)
+            for start in range(0, n, self.batch_size):
+                idx = rows[start:start + self.batch_size]
+                features = policy.extract_features(obs[idx])
+                if policy.share_features_extractor:
+                    latent_pi, latent_vf = policy.mlp_extractor(features)
+                else:
+                    latent_pi = policy.mlp_extractor.forward_actor(features[0])
+                    latent_vf = policy.mlp_extractor.forward_critic(features[1])
+                values = policy.value_net(latent_vf).flatten()
+                legal = masks[idx] > 0
+                logp_all = th.log_softmax(policy.action_net(latent_pi).masked_fill(~legal, -1e8), dim=1)
+                log_prob = logp_all.gather(1, actions[idx].unsqueeze(1)).squeeze(1)
+                entropy = -(logp_all.exp() * logp_all).masked_fill(~legal, 0.0).sum(1)
+                advantages = advantages_all[idx]
+                if self.normalize_advantage:
+                    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+                log_ratio = log_prob - old_log_prob[idx]
+                ratio = th.exp(log_ratio)
+                policy_loss = -th.min(advantages * ratio,
+                                      advantages * th.clamp(ratio, 1 - clip_range, 1 + clip_range)).mean()
+                pg_losses.append(policy_loss.item())
+                clip_fractions.append(th.mean((th.abs(ratio - 1) > clip_range).float()).item())
+                if clip_range_vf is not None:
+                    values = old_values[idx] + th.clamp(values - old_values[idx], -clip_range_vf, clip_range_vf)
+                value_loss = th.nn.functional.mse_loss(returns[idx], values)
+                value_losses.append(value_loss.item())
+                entropy_loss = -th.mean(entropy)
+                entropy_losses.append(entropy_loss.item())
+                loss = policy_loss + self.ent_coef * entropy_loss + self.vf_coef * value_loss
+                with th.no_grad():
+                    approx_kl_div = th.mean((th.exp(log_ratio) - 1) - log_ratio).numpy()
+                    approx_kl_divs.append(approx_kl_div)
+                if self.target_kl is not None and approx_kl_div > 1.5 * self.target_kl:
+                    continue_training = False
+                    break
+                policy.optimizer.zero_grad()
+                loss.backward()
+                th.nn.utils.clip_grad_norm_(params, self.max_grad_norm)
+                policy.optimizer.step()
+            self._n_updates += 1
+            if not continue_training:
+                break
+        explained_var = explained_variance(rb.values.flatten(), rb.returns.flatten())
+        self.logger.record("train/entropy_loss", np.mean(entropy_losses))
+        self.logger.record("train/policy_gradient_loss", np.mean(pg_losses))
+        self.logger.record("train/value_loss", np.mean(value_losses))
+        self.logger.record("train/approx_kl", np.mean(approx_kl_divs))
+        self.logger.record("train/clip_fraction", np.mean(clip_fractions))
+        self.logger.record("train/loss", loss.item())
+        self.logger.record("train/explained_variance", explained_var)
+        self.logger.record("train/n_updates", self._n_updates, exclude="tensorboard")
+        self.logger.record("train/clip_range", clip_range)
+        if clip_range_vf is not None:
+            self.logger.record("train/clip_range_vf", clip_range_vf)
 
     def _log_deals(self, col) -> None:
         """Record the finished deals' statistics (TensorBoard ``charts/``) and clear them."""

@@ -56,7 +56,7 @@ from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, BeloteNet, Checkpoin
                               save_model)
 
 from .config import ConfigError, TrainConfig
-from .vector_selfplay import bf16_supported, use_bf16
+from .vector_selfplay import bf16_supported, numpy_huge_pages, use_bf16
 from .selfplay import PERFECT_SIZE, OpponentPool, PerfectCriticPolicy, SelfPlayCollector, SelfPlayPPO, StreamSpec
 
 __all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint"]
@@ -322,6 +322,8 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         (run_dir / "config.yaml").write_text(yaml.safe_dump({"run_name": run_name, **cfg.to_dict()}, sort_keys=False))
         state.update(next_ckpt=cfg.checkpoint_every, next_eval=cfg.eval_every, next_snapshot=cfg.snapshot_every)
     th.set_num_threads(cfg.torch_threads)
+    if "NUMPY_MADVISE_HUGEPAGE" not in os.environ:
+        numpy_huge_pages(False)
     th.manual_seed(cfg.seed + done)
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
@@ -679,7 +681,9 @@ def _load_init_from(cfg: TrainConfig) -> tuple[BeloteNet, dict] | None:
 
 def _policy_kwargs(cfg: TrainConfig) -> dict:
     activation = {"relu": th.nn.ReLU, "tanh": th.nn.Tanh}[cfg.activation]
-    return {"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation}
+    # SB3's Adam settings for PPO (eps 1e-5), in torch's fused kernel (about 5x faster a step on CPU)
+    return {"net_arch": {"pi": cfg.net_pi, "vf": cfg.net_vf}, "activation_fn": activation,
+            "optimizer_kwargs": {"eps": 1e-5, "fused": True}}
 
 
 def _resume_log_name(run_dir: Path, done: int) -> str:

@@ -106,6 +106,21 @@ def _finish(pend, pend_len, done_tables, rewards, seat, value, adv, ret, reward,
         pend_len[j] = 0
 
 
+def numpy_huge_pages(on: bool) -> bool:
+    """Turn numpy's transparent-huge-page advice for its large arrays on or off; returns the
+    previous setting. The self-play loop allocates and frees arrays of tens of MB every
+    rollout; on a virtual machine whose freed memory goes back to the host, each fresh
+    huge page then faults in again: writing a fresh 49 MB array took 0.27-0.48 s with the
+    advice and 0.03 s without it on the 2-core machine (``docs/experiments/selfplay.md``).
+    The trainer turns it off unless ``NUMPY_MADVISE_HUGEPAGE`` is set (numpy's own switch,
+    read when numpy loads), which then wins."""
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # numpy < 2
+        from numpy.core.multiarray import _set_madvise_hugepage
+    return bool(_set_madvise_hugepage(bool(on)))
+
+
 def bf16_supported() -> bool:
     """True when this CPU multiplies bfloat16 natively (AVX512-BF16 or AMX): there
     ``use_bf16`` is about three times faster than float32; elsewhere torch emulates it
@@ -390,7 +405,7 @@ class BidLearner:
         from policies.network import BeloteNet
 
         self.net = BeloteNet(pi=list(hidden), vf=[8], activation=activation)
-        self.opt = th.optim.Adam(self.net.parameters(), lr=lr)
+        self.opt = th.optim.Adam(self.net.parameters(), lr=lr, fused=True)
         self.epsilon, self.cap = epsilon, replay
         self.bf16, self.augment, self.average = bool(bf16), bool(augment), bool(average)
         self.rng = np.random.default_rng(seed)
@@ -423,7 +438,7 @@ class BidLearner:
         (``bid_suit_average``)."""
         from policies.batch import network_outputs
 
-        q = network_outputs(self.net, obs, 32, 8, self._bid_table if self.average else None, forward=self._logits)
+        q = network_outputs(self.net, obs, 32, 8, self._bid_table if self.average else None, bf16=self.bf16)
         legal = mask[:, 32:40].astype(bool)
         q = np.where(legal, q, -np.inf)
         out = 32 + q.argmax(1)
