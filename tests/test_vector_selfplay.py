@@ -296,8 +296,8 @@ def test_bid_augment_fits_renamed_observations():
         bl = BidLearner([16], 1e-3, 0.0, 64, seed=0, augment=augment)
         bl.add(np.repeat(obs, 64, 0), np.full(64, 35), np.zeros(64, dtype=np.float32))
         seen = []
-        inner = bl._logits
-        bl._logits = lambda x: (seen.append(x.detach().clone()), inner(x))[1]
+        inner = bl._fit_logits
+        bl._fit_logits = lambda x: (seen.append(x.detach().clone()), inner(x))[1]
         bl.fit(1, 64)
         rows = seen[0].numpy()
         if augment:
@@ -356,3 +356,40 @@ def test_numpy_huge_pages_switch_returns_the_previous_setting():
         assert numpy_huge_pages(False) is True
     finally:
         numpy_huge_pages(was)
+
+
+def test_bid_fit_on_a_thread_equals_the_fit_in_line():
+    """``start_fit`` / ``finish_fit`` (the fit on its own thread, ``bid_fit_overlap``) give
+    the weights ``fit`` gives on the same replay; bids added while a fit runs wait for the
+    next one; the acting network keeps its weights until ``finish_fit``; a fit's error
+    reaches ``finish_fit``'s caller."""
+    from training.vector_selfplay import BidLearner
+
+    rng = np.random.default_rng(1)
+    obs = (rng.random((600, OBS_SIZE)) < 0.2).astype(np.float32)
+    act = rng.integers(32, 36, 600)
+    tgt = rng.standard_normal(600).astype(np.float32)
+    th.manual_seed(0)  # the initial weights
+    a = BidLearner([32], 1e-2, 0.1, 1000, seed=3, augment=True)
+    th.manual_seed(0)
+    b = BidLearner([32], 1e-2, 0.1, 1000, seed=3, augment=True)
+    a.add(obs[:400], act[:400], tgt[:400])
+    b.add(obs[:400], act[:400], tgt[:400])
+    before = [p.detach().clone() for p in b.net.parameters()]
+    a.fit(8, 128)
+    b.start_fit(8, 128)
+    b.add(obs[400:], act[400:], tgt[400:])  # arrives during the fit: not read by it
+    b._thread.join()
+    assert all(th.equal(p, q) for p, q in zip(b.net.parameters(), before))  # not yet taken
+    b.finish_fit()
+    assert b.size == 400 and b.added == 600 and a.loss == b.loss
+    for p, q in zip(a.net.parameters(), b.net.parameters()):
+        assert th.equal(p, q)
+    assert not all(th.equal(p, q) for p, q in zip(b.net.parameters(), before))
+    b.start_fit(1, 128)  # the pending 200 enter the replay now
+    b.finish_fit()
+    assert b.size == 600
+    b._fit_logits = lambda x: 1 / 0
+    b.start_fit(1, 128)
+    with pytest.raises(ZeroDivisionError):
+        b.finish_fit()

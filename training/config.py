@@ -178,6 +178,11 @@ class TrainConfig:
     """``bid_learner: q``: in training, choose the bids by their values averaged over the
     24 suit renamings, as the exported model plays them (``bid_suit_average``), so the
     card play learns from the deals of those bids (24 forward rows per bid)."""
+    bid_fit_overlap: bool = False
+    """``bid_learner: q``: fit the bid values on one thread while the next rollout is played
+    on the other (the rollout's engine, encoder and policy run on one thread), instead of
+    after it: the fit then reads the bids of the rollouts before the one being played, so
+    the bids of a rollout come from values one rollout older than without it."""
     torch_threads: int = 2
     """torch intra-op threads of the PPO update (the batched engine's rollouts run on one
     thread: their forward passes are too small to share)."""
@@ -231,7 +236,7 @@ class TrainConfig:
             raise ConfigError("config key 'random_bids_until' needs engine 'batched'")
         if self.engine == "batched" and self.workers != 1:
             raise ConfigError("config key 'workers' must be 1 with engine 'batched' (one process plays every table)")
-        for name in ("bid_augment", "bid_average"):
+        for name in ("bid_augment", "bid_average", "bid_fit_overlap"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"config key {name!r} must be true or false, got {getattr(self, name)!r}")
             if getattr(self, name) and self.bid_learner != "q":

@@ -713,6 +713,7 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     model.collector = collector
     model.random_bids_until = cfg.random_bids_until
     model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
+    model.bid_fit_overlap = cfg.bid_fit_overlap
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
     if cfg.bid_learner == "q":
         from .vector_selfplay import BidLearner
@@ -721,7 +722,7 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
                                     cfg.activation, bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
         if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
             bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
-            collector.bids.net.load_state_dict(bid_net.state_dict())
+            collector.bids.load_state_dict(bid_net.state_dict())
     if bf16:
         use_bf16(model.policy)
     logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))

@@ -20,6 +20,7 @@ opponent drawn from an ``OpponentPool`` for each deal, as in ``training.selfplay
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numba as nb
@@ -405,11 +406,16 @@ class BidLearner:
         from policies.network import BeloteNet
 
         self.net = BeloteNet(pi=list(hidden), vf=[8], activation=activation)
-        self.opt = th.optim.Adam(self.net.parameters(), lr=lr, fused=True)
+        self.fit_net = copy.deepcopy(self.net)  # trained by fit, copied into net after each fit
+        self.opt = th.optim.Adam(self.fit_net.parameters(), lr=lr, fused=True)
         self.epsilon, self.cap = epsilon, replay
         self.bf16, self.augment, self.average = bool(bf16), bool(augment), bool(average)
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # exploration (choose)
+        self.fit_rng = np.random.default_rng([seed, 1])  # renamings of fit (its own: fit may run on a thread)
         self.gen = th.Generator().manual_seed(seed)
+        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._thread = None
+        self._error: BaseException | None = None
         self.obs = np.zeros((replay, OBS_SIZE), dtype=np.float32)
         self.action = np.zeros(replay, dtype=np.int64)
         self.target = np.zeros(replay, dtype=np.float32)
@@ -422,13 +428,20 @@ class BidLearner:
             self._bid_table = bid_permutation_table()  # (24, 8): renamed bid j is the deal's bid table[p, j]
             self._bid_inverse = th.argsort(self._bid_table, 1)  # the deal's bid b is renamed bid inverse[p, b]
 
-    def _logits(self, x: th.Tensor) -> th.Tensor:
-        """The network's outputs for observations ``x``, float32 ``(m, NUM_ACTIONS)`` (its
-        hidden layers in bfloat16 with ``bf16``); outputs 32..39 value the bids."""
-        if self.bf16:
-            with th.autocast("cpu", dtype=th.bfloat16):
-                return self.net.logits(x).float()
-        return self.net.logits(x)
+    def load_state_dict(self, state: dict) -> None:
+        """Set the bid-value network's weights (both the acting and the fitted copy)."""
+        self.finish_fit()
+        self.net.load_state_dict(state)
+        self.fit_net.load_state_dict(state)
+
+    def _fit_logits(self, x: th.Tensor) -> th.Tensor:
+        """``fit_net``'s bid outputs (ids 32..39) for observations ``x``, float32 ``(m, 8)``
+        (its hidden layers in bfloat16 with ``bf16``)."""
+        head = self.fit_net.action_net
+        body = self.fit_net.mlp_extractor.policy_net
+        with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bf16):
+            out = th.nn.functional.linear(body(x), head.weight[32:40], head.bias[32:40])
+        return out.float()
 
     @th.no_grad()
     def choose(self, obs: np.ndarray, mask: np.ndarray, explore: bool = True) -> np.ndarray:
@@ -450,7 +463,17 @@ class BidLearner:
         return out
 
     def add(self, obs: np.ndarray, action: np.ndarray, target: np.ndarray) -> None:
-        """Add finished bids (observations, bid ids, targets) to the replay (a ring)."""
+        """Add finished bids (observations, bid ids, targets); they enter the replay (a
+        ring) when the next fit starts (a fit on a thread reads a replay that does not move)."""
+        self._pending.append((obs, action, target))
+        self.added += len(action)
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, []
+        for obs, action, target in pending:
+            self._ring_add(obs, action, target)
+
+    def _ring_add(self, obs: np.ndarray, action: np.ndarray, target: np.ndarray) -> None:
         for i in range(0, len(action), self.cap):
             o, a, t = obs[i:i + self.cap], action[i:i + self.cap], target[i:i + self.cap]
             n = len(a)
@@ -458,11 +481,48 @@ class BidLearner:
             self.obs[idx], self.action[idx], self.target[idx] = o, a, t
             self.pos = (self.pos + n) % self.cap
             self.size = min(self.cap, self.size + n)
-            self.added += n
 
     def fit(self, steps: int, batch: int) -> float:
-        """``steps`` Adam steps of squared error on batches drawn from the replay; returns
-        the mean loss (nan when the replay is empty)."""
+        """``steps`` Adam steps of squared error on batches drawn from the replay (the bids
+        added so far enter it first), then the acting network takes the fitted weights;
+        returns the mean loss (nan when the replay holds fewer than ``batch`` bids)."""
+        self.finish_fit()
+        self._flush()
+        self.loss = self._fit_steps(steps, batch)
+        self.net.load_state_dict(self.fit_net.state_dict())
+        return self.loss
+
+    def start_fit(self, steps: int, batch: int) -> None:
+        """``fit`` on a thread of its own, one torch thread (the bids added so far enter the
+        replay first; those added while it runs wait for the next fit); ``choose`` keeps the
+        weights of the previous fit until ``finish_fit``."""
+        import threading
+
+        self.finish_fit()
+        self._flush()
+        self._thread = threading.Thread(target=self._fit, args=(steps, batch, 1), daemon=True, name="bid-fit")
+        self._thread.start()
+
+    def finish_fit(self) -> None:
+        """Wait for the fit ``start_fit`` began (if any); the acting network then takes its
+        weights. Re-raises what the fit raised."""
+        if self._thread is None:
+            return
+        self._thread.join()
+        self._thread = None
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+        self.net.load_state_dict(self.fit_net.state_dict())
+
+    def _fit(self, steps: int, batch: int, threads: int) -> None:
+        try:
+            th.set_num_threads(threads)  # this thread's OpenMP setting
+            self.loss = self._fit_steps(steps, batch)
+        except BaseException as e:  # noqa: BLE001 - handed to finish_fit's caller
+            self._error = e
+
+    def _fit_steps(self, steps: int, batch: int) -> float:
         if self.size < batch:
             return float("nan")
         total = 0.0
@@ -470,18 +530,17 @@ class BidLearner:
             idx = th.randint(0, self.size, (batch,), generator=self.gen).numpy()
             obs, action = th.from_numpy(self.obs[idx]), th.from_numpy(self.action[idx])
             if self.augment:  # each row under a random suit renaming (its target is the same)
-                p = th.from_numpy(self.rng.integers(0, self._po.shape[0], batch))
+                p = th.from_numpy(self.fit_rng.integers(0, self._po.shape[0], batch))
                 obs = obs.gather(1, self._po[p])
                 action = 32 + self._bid_inverse[p, action - 32]
-            q = self._logits(obs)[:, 32:40]
+            q = self._fit_logits(obs)
             chosen = q.gather(1, (action - 32)[:, None])[:, 0]
             loss = ((chosen - th.from_numpy(self.target[idx])) ** 2).mean()
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
             total += loss.item()
-        self.loss = total / steps
-        return self.loss
+        return total / steps
 
 
 def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
@@ -494,15 +553,21 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
     need = n_rollout_steps * rb.n_envs
     col.random_bids = model.num_timesteps < getattr(model, "random_bids_until", 0)
     threads = th.get_num_threads()
+    overlap = col.bids is not None and getattr(model, "bid_fit_overlap", False)
+    if overlap:  # the bid fit on the other core while this rollout is played
+        col.bids.start_fit(model.bid_fit_steps, model.bid_fit_batch)
     th.set_num_threads(1)  # batches of a few hundred rows: a second thread only waits
     try:
         while col.n_ready < need:
             col.step(model.policy)
     finally:
+        if overlap:
+            col.bids.finish_fit()  # (torch's thread count is global: the fit keeps 1 to its end)
         th.set_num_threads(threads)
     d = col.take(need)
     if col.bids is not None:
-        col.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
+        if not overlap:
+            col.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
         model.logger.record("train/bid_value_loss", col.bids.loss)
         model.logger.record("train/bid_samples", col.bids.added)
     shape = (n_rollout_steps, rb.n_envs)
