@@ -393,3 +393,74 @@ def test_bid_fit_on_a_thread_equals_the_fit_in_line():
     b.start_fit(1, 128)
     with pytest.raises(ZeroDivisionError):
         b.finish_fit()
+
+
+def test_policy_augment_plays_a_renamed_position_and_maps_the_action_back(monkeypatch):
+    """With ``rename`` every learner decision is a suit renaming of the true position: the
+    policy's observation is ``obs[po[p]]`` (its legal-card block equal to the renamed
+    mask's cards), its mask ``mask[table[p]]``, the critic's hidden hands renamed by the
+    card index, and the table plays ``table[p, a]`` for the policy's action ``a``; several
+    renamings are drawn."""
+    import training.vector_selfplay as vs
+    from belote_env.observation import OFFSET
+    from belote_env.vector.observation import encode_tables_kernel
+    from policies.network import action_permutation_table, suit_permutation_tables
+
+    po, pc = (t.numpy() for t in suit_permutation_tables())
+    table = action_permutation_table().numpy()
+    col = VectorCollector(Rules(target=None), 16, seed=4, perfect=True, rename=True)
+    g = col.game
+    rng = np.random.default_rng(0)
+    seen = {"rows": 0, "renamings": set(), "cards": 0}
+    played = {}
+
+    def fake_policy_step(policy, obs, mask):
+        tables = np.arange(g.n)  # pure self-play without a bid learner: every table's seat
+        truth = np.empty((len(tables), OBS_SIZE), dtype=np.float32)
+        encode_tables_kernel(g.state, g.bids, g.mask, g.points, tables, g.current.astype(np.int64), truth)
+        hidden = np.empty((len(tables), obs.shape[1] - OBS_SIZE), dtype=np.float32)
+        vs.encode_perfect_batch(g, tables, g.current.astype(np.int64), hidden)
+        act = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        for i in range(len(tables)):  # the renamings this row can be (a position may look the same under two)
+            ps = [p for p in range(24) if np.array_equal(obs[i, :OBS_SIZE], truth[i][po[p]])
+                  and np.array_equal(mask[i], g.mask[i].astype(bool)[table[p]])
+                  and np.array_equal(obs[i, OBS_SIZE:].reshape(-1, 32), hidden[i].reshape(-1, 32)[:, pc[p]])]
+            assert ps, "the observation, mask and hidden hands are no renaming of the position"
+            if mask[i, :32].any():
+                np.testing.assert_array_equal(obs[i, OFFSET["legal"]:OFFSET["legal"] + 32], mask[i, :32])
+                seen["cards"] += 1
+            played[i] = {int(table[p, act[i]]) for p in ps}
+            if len(ps) == 1:
+                seen["renamings"].add(ps[0])
+        seen["rows"] += len(tables)
+        return act, th.zeros((len(act), 1)), th.zeros(len(act))
+
+    monkeypatch.setattr(vs, "policy_step", fake_policy_step)
+    step = g.step
+
+    def checked_step(actions):
+        for i, a in played.items():
+            assert actions[i] in a and g.mask[i, actions[i]]
+        played.clear()
+        return step(actions)
+
+    monkeypatch.setattr(g, "step", checked_step)
+    for _ in range(60):
+        col.step(None)
+    assert seen["rows"] == 60 * 16 and seen["cards"] > 300 and len(seen["renamings"]) == 24
+
+
+def test_policy_augment_and_bid_fit_overlap_config_keys_are_checked():
+    from training.config import ConfigError, TrainConfig
+
+    assert TrainConfig(engine="batched", policy_augment=True).policy_augment is True
+    with pytest.raises(ConfigError, match="policy_augment.*batched"):
+        TrainConfig(engine="reference", policy_augment=True)
+    with pytest.raises(ConfigError, match="policy_augment.*classic"):
+        TrainConfig(engine="batched", policy_augment=True, rules={"contract_mode": "coinche"})
+    with pytest.raises(ConfigError, match="policy_augment.*true or false"):
+        TrainConfig(engine="batched", policy_augment="yes")
+    with pytest.raises(ConfigError, match="bid_fit_overlap"):
+        TrainConfig(bid_fit_overlap=True)  # needs bid_learner q
+    with pytest.raises(ConfigError, match="bid_fit_overlap"):
+        TrainConfig(engine="batched", bid_learner="q", bid_fit_overlap=1)

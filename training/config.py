@@ -178,6 +178,12 @@ class TrainConfig:
     """``bid_learner: q``: in training, choose the bids by their values averaged over the
     24 suit renamings, as the exported model plays them (``bid_suit_average``), so the
     card play learns from the deals of those bids (24 forward rows per bid)."""
+    policy_augment: bool = False
+    """Engine ``batched``, classic rules: the learner plays each PPO decision (cards,
+    declarations, announcements; bids when PPO bids) through a random renaming of the suits
+    (``training.vector_selfplay.VectorCollector``'s ``rename``), so the policy learns the
+    four suits from the same positions (a deal's value is the same under every renaming,
+    RULES.md §1)."""
     bid_fit_overlap: bool = False
     """``bid_learner: q``: fit the bid values on one thread while the next rollout is played
     on the other (the rollout's engine, encoder and policy run on one thread), instead of
@@ -236,6 +242,10 @@ class TrainConfig:
             raise ConfigError("config key 'random_bids_until' needs engine 'batched'")
         if self.engine == "batched" and self.workers != 1:
             raise ConfigError("config key 'workers' must be 1 with engine 'batched' (one process plays every table)")
+        if not isinstance(self.policy_augment, bool):
+            raise ConfigError(f"config key 'policy_augment' must be true or false, got {self.policy_augment!r}")
+        if self.policy_augment and self.engine != "batched":
+            raise ConfigError("config key 'policy_augment' needs engine 'batched'")
         for name in ("bid_augment", "bid_average", "bid_fit_overlap"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"config key {name!r} must be true or false, got {getattr(self, name)!r}")
@@ -268,6 +278,9 @@ class TrainConfig:
                               "two- and three-player games train on the reference engine's collector)")
         if rules.players != 4 and self.perfect_critic:
             raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
+        if self.policy_augment and rules.contract_mode != "classic":
+            raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
+                              f"got contract_mode {rules.contract_mode!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

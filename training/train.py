@@ -331,7 +331,8 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         from .vector_selfplay import VectorCollector
 
         collector = VectorCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
-                                    perfect=cfg.perfect_critic, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda)
+                                    perfect=cfg.perfect_critic, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
+                                    rename=cfg.policy_augment)
     else:
         collector = SelfPlayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
                                       perfect=cfg.perfect_critic, workers=cfg.workers)

@@ -29,6 +29,7 @@ import torch as th
 
 from belote_env import Rules
 from belote_env.actions import NUM_ACTIONS
+from belote_env.cards import NUM_CARDS
 from belote_env.dealing import TURNED_AT
 from belote_env.driver import point_reward
 from belote_env.observation import OBS_SIZE
@@ -182,13 +183,20 @@ class VectorCollector:
         perfect: append ``encode_perfect_batch`` to each learner observation.
         gamma, gae_lambda: the GAE discount and lambda.
         reward_mode: ``belote_env.driver.point_reward`` mode of the seats' rewards.
+        rename: play each learner decision through a random suit renaming (one of the
+            24, drawn per decision from a generator seeded by ``seed``): the policy sees
+            the renamed observation and mask (``policies.network.suit_permutation_tables``,
+            ``action_permutation_table``; the perfect critic's hands renamed alike), its
+            action is mapped back to the deal's, and the rollout stores what the policy
+            saw and did. A deal's value is the same under every renaming (RULES.md §1), so
+            the policy learns one rule for the four suits from four times the positions.
     """
 
     #: its rollouts are filled by ``fill_rollout_buffer`` (``SelfPlayPPO.collect_rollouts``)
     vectorized = True
 
     def __init__(self, rules: Rules, n_tables: int, seed: int, pool=None, perfect: bool = False,
-                 gamma: float = 1.0, gae_lambda: float = 0.95, reward_mode: str = "scaled"):
+                 gamma: float = 1.0, gae_lambda: float = 0.95, reward_mode: str = "scaled", rename: bool = False):
         from .selfplay import PERFECT_SIZE
 
         self.rules, self.n_tables, self.pool, self.perfect = rules, n_tables, pool, perfect
@@ -216,6 +224,14 @@ class VectorCollector:
         #: a ``BidLearner`` making every learner bid (set by the trainer), else None
         self.bids: BidLearner | None = None
         self._bid_rows: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(n_tables)]
+        self.rename = bool(rename)
+        if self.rename:
+            from policies.network import action_permutation_table, suit_permutation_tables
+
+            po, pc = suit_permutation_tables()
+            self._rename_obs, self._rename_cards = po.numpy(), pc.numpy()
+            self._rename_actions = action_permutation_table().numpy()
+            self._rename_rng = np.random.default_rng([seed, 2])
 
     # ------------------------------------------------------------------ storage
     def _alloc(self, cap: int) -> None:
@@ -301,9 +317,16 @@ class VectorCollector:
             if self.perfect:
                 encode_perfect_batch(g, lt, ls, obs[:, OBS_SIZE:])
             mask = g.mask[lt]
+            if self.rename:  # the policy plays renaming p of the position: obs[po[p]], mask[table[p]]
+                p = self._rename_rng.integers(0, self._rename_obs.shape[0], m)
+                obs[:, :OBS_SIZE] = np.take_along_axis(obs[:, :OBS_SIZE], self._rename_obs[p], 1)
+                if self.perfect:  # the hidden hands and the stock: card blocks
+                    hidden = obs[:, OBS_SIZE:].reshape(m, -1, NUM_CARDS)
+                    obs[:, OBS_SIZE:] = np.take_along_axis(hidden, self._rename_cards[p][:, None, :], 2).reshape(m, -1)
+                mask = np.take_along_axis(mask, self._rename_actions[p], 1)
             self.mask[a:b] = mask
             act, values, log_probs = policy_step(policy, obs, mask)
-            actions[lt] = act
+            actions[lt] = self._rename_actions[p, act] if self.rename else act
             self.action[a:b] = act
             self.value[a:b] = values.numpy().reshape(-1)
             self.log_prob[a:b] = log_probs.numpy()
