@@ -18,9 +18,9 @@ alone, as an exported model plays) and each thread count (``torch.set_num_thread
 The aim for hard is ``<= 50 us`` a decision. With ``--designs`` it also times the designs
 tried for the hard tier's card-value network on the card decisions alone (its 24 suit
 renamings of every row): ``torch gather`` (``act``'s one-row pass over all rows x 24
-renamings in one forward pass), ``torch by-suit`` (the first layer as 16 suit-block
-products per row, the renamed output layer folded with the average: 3 matrix products)
-and ``compiled sparse`` (``policies.batch.CompiledNet``: the numba kernel skipping zero
+renamings in one forward pass), ``torch by-suit`` (``policies.batch.network_outputs``'
+torch pass: the first layer as 16 suit-block products per row, the later layers on the 24
+renamings, only the wanted outputs) and ``compiled sparse`` (``policies.batch.CompiledNet``: the numba kernel skipping zero
 inputs, the default), and the whole hard policy with the compiled kernel switched off.
 
 The machine may be shared: passes are interleaved and the median kept.
@@ -77,45 +77,15 @@ def time_act(policy, infos) -> float:
     return (time.perf_counter() - t0) / len(infos)
 
 
-class TorchBySuit:
-    """Design "torch by-suit": the averaged card values in torch with the first layer made
-    of 16 suit-block products per row (``policies.batch.suit_orbits``) and the output layer
-    folded with the renamings' average."""
-
-    def __init__(self, net, table):
-        from policies.batch import suit_orbits
-
-        layers = list(net.mlp_extractor.policy_net)
-        lin1, self.act1, self.rest = layers[0], layers[1], torch.nn.Sequential(*layers[2:])
-        fixed, cols, pick = suit_orbits()
-        w1 = lin1.weight.detach()
-        self.h = w1.shape[0]
-        self.fixed, self.cols, self.n_orb = torch.from_numpy(fixed), torch.from_numpy(cols.reshape(-1)), cols.shape[1]
-        self.w_fixed, self.b1 = w1[:, self.fixed].t().contiguous(), lin1.bias.detach()
-        self.w_suits = torch.cat([w1[:, torch.from_numpy(cols[t])].t() for t in range(4)], 1).contiguous()
-        self.comb = torch.zeros(24, 16)
-        for p in range(24):
-            for t in range(4):
-                self.comb[p, pick[p, t] * 4 + t] = 1.0
-        w3, b3 = net.action_net.weight.detach(), net.action_net.bias.detach()
-        inv = torch.empty_like(table)
-        inv.scatter_(1, table, torch.arange(table.shape[1]).expand_as(table).contiguous())
-        self.w_out = torch.cat([w3[inv[p]].t() for p in range(24)], 0).contiguous()
-        self.b_out = torch.stack([b3[inv[p]] for p in range(24)]).sum(0)
-
-    @torch.inference_mode()
-    def __call__(self, obs: np.ndarray, rows: int = 64) -> np.ndarray:
+def renamed_rows_outputs(net, obs: np.ndarray, table) -> np.ndarray:
+    """Design "torch gather": every row renamed 24 times (``obs[:, po]``) and the whole
+    network run on the 24 x rows, outputs 0..31 mapped back by ``table`` and averaged."""
+    po, _ = suit_permutation_tables()
+    with torch.inference_mode():
         x = torch.from_numpy(obs)
-        out = []
-        for i in range(0, len(x), rows):
-            o = x[i:i + rows]
-            m = o.shape[0]
-            base = torch.addmm(self.b1, o[:, self.fixed], self.w_fixed)
-            prod = torch.mm(o[:, self.cols].reshape(m * 4, self.n_orb), self.w_suits).view(m, 16, self.h)
-            h1 = torch.matmul(self.comb, prod).add_(base.unsqueeze(1)).relu_()
-            h2 = self.rest(h1.view(m * 24, self.h))
-            out.append((torch.mm(h2.view(m, -1), self.w_out) + self.b_out) / 24)
-        return torch.cat(out).numpy()
+        m = x.shape[0]
+        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, :32]
+        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).numpy()
 
 
 def card_rows(games: list[BatchedGame]) -> list[np.ndarray]:
@@ -184,11 +154,10 @@ def designs(hard: NetworkPolicy, games: list[BatchedGame], repeats: int) -> None
     obs = card_rows(games)
     n = sum(len(o) for o in obs)
     compiled = CompiledNet(hard.card_net, 0, 32, table)
-    by_suit = TorchBySuit(hard.card_net, table)
     threads = torch.get_num_threads()
     runs = {
-        "torch gather": lambda o: network_outputs(hard.card_net, o, 0, 32, table),
-        "torch by-suit": by_suit,
+        "torch gather": lambda o: renamed_rows_outputs(hard.card_net, o, table),
+        "torch by-suit": lambda o: network_outputs(hard.card_net, o, 0, 32, table),
         "compiled sparse": lambda o: compiled(o, threads),
     }
     for f in runs.values():
@@ -212,7 +181,7 @@ def designs(hard: NetworkPolicy, games: list[BatchedGame], repeats: int) -> None
         t = statistics.median(time_batched(fresh, games) for _ in range(repeats))
     finally:
         network._BatchNets.get = saved
-    print(f"  design torch gather, whole hard policy: {t * 1e6:.1f} us/decision")
+    print(f"  design torch by-suit, whole hard policy: {t * 1e6:.1f} us/decision")
 
 
 if __name__ == "__main__":

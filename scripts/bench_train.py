@@ -9,8 +9,14 @@ then beside one CPU-bound process (a busy loop in another process, as a second j
 shared machine would be). Prints one line per setting and the ratio, with the aims of
 issue #21 (>= 30,000 decisions/s on 2 cores; at most 2x slower beside another job).
 
+With ``--bids`` the trainer runs ``selfplay_30min.yaml``'s recipe (the perfect-information
+critic and the bid-value network, its bids averaged over the 24 suit renamings and its fit on
+a thread of its own); ``--huge-pages`` also times a fresh rollout-sized array with numpy's
+huge-page advice on and off (the trainer turns it off).
+
     python scripts/bench_train.py                  # the default settings, about 2 minutes
     python scripts/bench_train.py --seconds 30 --threads 1 2
+    python scripts/bench_train.py --seconds 15 --threads 2 --wait PASSIVE --bids --huge-pages
 """
 
 from __future__ import annotations
@@ -31,25 +37,63 @@ def _busy(stop) -> None:  # the other CPU-bound job
             x += 1
 
 
-def worker(seconds: float, threads: int, n_tables: int, n_epochs: int, batch: int, bf16: str) -> dict:
+def huge_pages(repeats: int = 5, pause: float = 3.0) -> None:
+    """Seconds to write a fresh 49 MB float32 array (a rollout's observations: 16,384 x 746)
+    after a pause, with numpy's huge-page advice on and off (the trainer turns it off:
+    ``training.vector_selfplay.numpy_huge_pages``); the median of ``repeats``."""
+    import numpy as np
+
+    from training.vector_selfplay import numpy_huge_pages
+
+    src = np.random.default_rng(0).random((16384, 746), dtype=np.float32)
+    was = numpy_huge_pages(True)
+    try:
+        for on in (True, False):
+            numpy_huge_pages(on)
+            times = []
+            for _ in range(repeats):
+                time.sleep(pause)  # the freed pages of the last copy go back to the system meanwhile
+                t0 = time.perf_counter()
+                x = src.copy()
+                times.append(time.perf_counter() - t0)
+                del x
+            times.sort()
+            print(f"numpy huge-page advice {'on' if on else 'off'}: a fresh 49 MB array written in "
+                  f"{times[len(times) // 2]:.3f} s (median of {repeats}, {pause:.0f} s apart)", flush=True)
+    finally:
+        numpy_huge_pages(was)
+
+
+def worker(seconds: float, threads: int, n_tables: int, n_epochs: int, batch: int, bf16: str,
+           bids: bool = False) -> dict:
     import torch as th
     from stable_baselines3.common.utils import configure_logger
 
     from belote_env import Rules
-    from training.selfplay import SelfPlayPPO, StreamSpec
+    from belote_env.observation import OBS_SIZE
+    from training.selfplay import PERFECT_SIZE, PerfectCriticPolicy, SelfPlayPPO, StreamSpec
     from training.vector_selfplay import VectorCollector, bf16_supported, numpy_huge_pages, use_bf16
 
     th.set_num_threads(threads)
     numpy_huge_pages(False)  # as the trainer does (training.train)
     th.manual_seed(0)
     n_steps = 32
-    model = SelfPlayPPO("MlpPolicy", StreamSpec(n_tables), n_steps=n_steps, batch_size=batch, n_epochs=n_epochs,
+    model = SelfPlayPPO(PerfectCriticPolicy if bids else "MlpPolicy",
+                        StreamSpec(n_tables, OBS_SIZE + (PERFECT_SIZE if bids else 0)), n_steps=n_steps,
+                        batch_size=batch, n_epochs=n_epochs,
                         learning_rate=3e-4, policy_kwargs={"net_arch": {"pi": [256, 256], "vf": [256, 256]},
-                                                           "activation_fn": th.nn.ReLU}, device="cpu", seed=0)
+                                                           "activation_fn": th.nn.ReLU,  # as training.train
+                                                           "optimizer_kwargs": {"eps": 1e-5, "fused": True}},
+                        device="cpu", seed=0)
     on = bf16 == "true" or (bf16 == "auto" and bf16_supported())
     if on:
         use_bf16(model.policy)
-    model.collector = VectorCollector(Rules(target=None), n_tables, seed=0)
+    model.collector = VectorCollector(Rules(target=None), n_tables, seed=0, perfect=bids)
+    if bids:  # selfplay_30min.yaml's bids: a bid-value network, averaged and augmented, fitted on a thread
+        from training.vector_selfplay import BidLearner
+
+        model.collector.bids = BidLearner([256, 256], 1e-3, 0.1, 200_000, 0, bf16=on, augment=True, average=True)
+        model.bid_fit_steps, model.bid_fit_batch, model.bid_fit_overlap = 32, 1024, True
     model.set_logger(configure_logger(0, None, "", False))
     rollout = n_steps * n_tables
     model.learn(total_timesteps=rollout)  # warm-up: numba compiled, buffers allocated
@@ -67,7 +111,8 @@ def run_setting(args, threads: int, wait: str, busy: bool) -> dict:
         env["OMP_WAIT_POLICY"] = wait
     cmd = [sys.executable, __file__, "--worker", json.dumps({"seconds": args.seconds, "threads": threads,
                                                              "n_tables": args.tables, "n_epochs": args.epochs,
-                                                             "batch": args.batch, "bf16": args.bf16})]
+                                                             "batch": args.batch, "bf16": args.bf16,
+                                                             "bids": args.bids})]
     stop = multiprocessing.Event()
     hog = multiprocessing.Process(target=_busy, args=(stop,), daemon=True) if busy else None
     if hog:
@@ -91,13 +136,22 @@ def main(argv=None) -> None:
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--bf16", default="auto", choices=["auto", "true", "false"])
+    ap.add_argument("--bids", action="store_true",
+                    help="the recipe of selfplay_30min.yaml: perfect-information critic, bid-value network "
+                         "(bid_augment, bid_average, bid_fit_overlap)")
+    ap.add_argument("--huge-pages", action="store_true",
+                    help="also time a fresh 49 MB array with numpy's huge-page advice on and off")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(**json.loads(args.worker))))
         return
+    if args.huge_pages:
+        huge_pages()
     print(f"self-play PPO, pi/vf [256, 256], {args.tables} tables, rollouts of {32 * args.tables}, "
-          f"batch {args.batch}, {args.epochs} epochs, bf16 {args.bf16}; {os.cpu_count()} CPUs")
+          f"batch {args.batch}, {args.epochs} epochs, bf16 {args.bf16}"
+          f"{', perfect critic and bid-value network (selfplay_30min.yaml)' if args.bids else ''}; "
+          f"{os.cpu_count()} CPUs")
     for threads in args.threads:
         for wait in args.wait:
             idle = run_setting(args, threads, wait, busy=False)
