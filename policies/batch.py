@@ -302,7 +302,10 @@ def _by_suit_outputs(net, x, first: int, width: int, table):
     fixed, cols, pick = suit_orbits()
     layers = list(net.mlp_extractor.policy_net)
     out_layer = net.action_net
-    key = (first, width, tuple(p._version for p in net.parameters()), tuple(id(p) for p in net.parameters()))
+    params = list(net.parameters())
+    with torch.no_grad():  # versions miss some writes (fused Adam, .data): the sums catch them
+        key = (first, width, tuple(id(p) for p in params), tuple(p.data_ptr() for p in params),
+               tuple(p._version for p in params), tuple(float(p.sum()) for p in params))
     cached = getattr(net, "_by_suit_cache", None)
     if cached is None or cached[0] != key:  # the weights' blocks, rebuilt when the weights change
         with torch.no_grad():
@@ -325,7 +328,7 @@ def _by_suit_outputs(net, x, first: int, width: int, table):
     z = h1.view(m * n_perm, h)
     for layer in layers[1:]:
         z = layer(z)
-    out = torch.nn.functional.linear(z, w_out, b_out)
+    out = torch.nn.functional.linear(z, w_out, b_out).float()  # averaged in float32 (bfloat16 would tie bids)
     out = out.view(m, n_perm, width)
     return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1)
 

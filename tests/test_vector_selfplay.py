@@ -464,3 +464,36 @@ def test_policy_augment_and_bid_fit_overlap_config_keys_are_checked():
         TrainConfig(bid_fit_overlap=True)  # needs bid_learner q
     with pytest.raises(ConfigError, match="bid_fit_overlap"):
         TrainConfig(engine="batched", bid_learner="q", bid_fit_overlap=1)
+
+
+def test_a_rollout_leaving_a_one_row_minibatch_is_refused():
+    from training.config import ConfigError, TrainConfig
+
+    with pytest.raises(ConfigError, match="batch_size.*one row"):
+        TrainConfig(n_tables=17, n_steps=15, batch_size=254)  # 255 decisions: 254 + 1
+    assert TrainConfig(n_tables=16, n_steps=16, batch_size=128).batch_size == 128
+
+
+def test_suit_average_cache_follows_writes_that_keep_the_version():
+    """A fused Adam step and ``.data`` writes leave a parameter's version as it was: the
+    cached weight blocks are rebuilt all the same."""
+    from policies.batch import network_outputs
+    from policies.network import BeloteNet, bid_permutation_table
+
+    th.manual_seed(0)
+    net = BeloteNet(pi=[32])
+    obs = (np.random.default_rng(0).random((8, OBS_SIZE)) < 0.2).astype(np.float32)
+    table = bid_permutation_table()
+    first = network_outputs(net, obs, 32, 8, table)
+    opt = th.optim.Adam(net.parameters(), lr=0.1, fused=True)
+    net.logits(th.from_numpy(obs))[:, 32:40].sum().backward()
+    opt.step()
+    fresh = BeloteNet(pi=[32])
+    fresh.load_state_dict(net.state_dict())
+    after = network_outputs(net, obs, 32, 8, table)
+    assert not np.allclose(first, after)
+    np.testing.assert_allclose(after, network_outputs(fresh, obs, 32, 8, table), rtol=1e-6, atol=1e-6)
+    net.mlp_extractor.policy_net[0].weight.data.mul_(0.5)
+    fresh.load_state_dict(net.state_dict())
+    np.testing.assert_allclose(network_outputs(net, obs, 32, 8, table), network_outputs(fresh, obs, 32, 8, table),
+                               rtol=1e-6, atol=1e-6)

@@ -278,6 +278,11 @@ class TrainConfig:
                               "two- and three-player games train on the reference engine's collector)")
         if rules.players != 4 and self.perfect_critic:
             raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
+        rollout = self.n_steps * self.n_tables * (1 if self.engine == "batched" else rules.players)
+        if rollout % self.batch_size == 1:
+            raise ConfigError(f"config key 'batch_size' ({self.batch_size}) leaves a last minibatch of one row of the "
+                              f"rollout's {rollout} decisions (n_steps x n_tables"
+                              f"{'' if self.engine == 'batched' else ' x players'}): its advantage cannot be normalized")
         if self.policy_augment and rules.contract_mode != "classic":
             raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
                               f"got contract_mode {rules.contract_mode!r}")

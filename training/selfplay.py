@@ -556,7 +556,8 @@ class SelfPlayPPO(MaskablePPO):
         leaner: one masked ``log_softmax`` gives the log-probabilities and the entropy (SB3
         builds three ``Categorical`` distributions per minibatch), and the minibatches are
         gathered from the buffer's arrays without SB3's per-batch copies. A differential
-        test holds it equal to ``MaskablePPO.train`` (tests/test_selfplay.py)."""
+        test holds it equal to ``MaskablePPO.train`` (tests/test_vector_selfplay.py). Raises
+        ``ValueError`` when advantages are normalized and the last minibatch would hold one row."""
         self.policy.set_training_mode(True)
         self._update_learning_rate(self.policy.optimizer)
         clip_range = self.clip_range(self._current_progress_remaining)
@@ -564,6 +565,10 @@ class SelfPlayPPO(MaskablePPO):
         rb = self.rollout_buffer
         n_steps, n_envs = rb.buffer_size, rb.n_envs
         n = n_steps * n_envs
+        if self.normalize_advantage and n % self.batch_size == 1:
+            raise ValueError(f"the rollout's {n} decisions leave a last minibatch of one row (batch_size "
+                             f"{self.batch_size}): its advantage cannot be normalized; choose a batch_size "
+                             f"that does not leave one row over")
         # (n_steps, n_envs) rows read in SB3's order: its get() swaps to (n_envs, n_steps)
         obs = th.from_numpy(rb.observations.reshape(n, -1))
         masks = th.from_numpy(rb.action_masks.reshape(n, -1))
@@ -580,7 +585,10 @@ class SelfPlayPPO(MaskablePPO):
         for epoch in range(self.n_epochs):
             approx_kl_divs = []
             perm = np.random.permutation(n)
-            rows = th.from_numpy((perm % n_steps) * n_envs + perm // n_steps)
+            if rb.generator_ready:  # SB3's get() already swapped the arrays to its order
+                rows = th.from_numpy(perm)
+            else:
+                rows = th.from_numpy((perm % n_steps) * n_envs + perm // n_steps)
             for start in range(0, n, self.batch_size):
                 idx = rows[start:start + self.batch_size]
                 features = policy.extract_features(obs[idx])

@@ -526,14 +526,16 @@ class BidLearner:
         self._thread = threading.Thread(target=self._fit, args=(steps, batch, 1), daemon=True, name="bid-fit")
         self._thread.start()
 
-    def finish_fit(self) -> None:
+    def finish_fit(self, keep: bool = True) -> None:
         """Wait for the fit ``start_fit`` began (if any); the acting network then takes its
-        weights. Re-raises what the fit raised."""
+        weights (unless ``keep`` is false). Re-raises what the fit raised (with ``keep``)."""
         if self._thread is None:
             return
         self._thread.join()
         self._thread = None
         error, self._error = self._error, None
+        if not keep:
+            return
         if error is not None:
             raise error
         self.net.load_state_dict(self.fit_net.state_dict())
@@ -583,9 +585,15 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
     try:
         while col.n_ready < need:
             col.step(model.policy)
-    finally:
+    except BaseException:
+        if overlap:  # the rollout's error is the one to raise; the fit's weights are dropped
+            col.bids.finish_fit(keep=False)
+        th.set_num_threads(threads)
+        raise
+    try:
         if overlap:
             col.bids.finish_fit()  # (torch's thread count is global: the fit keeps 1 to its end)
+    finally:
         th.set_num_threads(threads)
     d = col.take(need)
     if col.bids is not None:
