@@ -33,8 +33,8 @@ import numpy as np
 
 from belote_env.cards import NUM_SUITS
 
-__all__ = ["as_batch_policy", "make_batch_policy", "LoopBatchPolicy", "network_outputs", "CompiledNet",
-           "suit_orbits"]
+__all__ = ["as_batch_policy", "make_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming",
+           "CompiledNet", "suit_orbits"]
 
 
 class LoopBatchPolicy:
@@ -355,9 +355,19 @@ def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, co
         layers = list(net.mlp_extractor.policy_net)
         if layers and isinstance(layers[0], torch.nn.Linear):
             return _by_suit_outputs(net, x[:, :net.obs_size], first, width, table).float().numpy()
-        from .network import suit_permutation_tables
+        return outputs_by_renaming(net, x, first, width, table).float().numpy()  # no hidden layer
 
-        po, _ = suit_permutation_tables()  # no hidden layer: rename the observations
-        m = x.shape[0]
-        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
-        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).float().numpy()
+
+def outputs_by_renaming(net, x, first: int, width: int, table):
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head averaged over the 24
+    suit renamings the plain way: each row of ``x`` (float32 tensor ``(m, >= OBS_SIZE)``)
+    renamed 24 times (``suit_permutation_tables``), the whole network run on the ``24 m``
+    rows, each renaming's outputs mapped back by ``table`` (``(24, width)`` int64). Returns
+    a ``(m, width)`` tensor. ``network_outputs`` computes the same by suit blocks when the
+    network has a hidden layer."""
+    from .network import suit_permutation_tables
+
+    po, _ = suit_permutation_tables()
+    m = x.shape[0]
+    out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
+    return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)

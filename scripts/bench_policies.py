@@ -18,10 +18,11 @@ alone, as an exported model plays) and each thread count (``torch.set_num_thread
 The aim for hard is ``<= 50 us`` a decision. With ``--designs`` it also times the designs
 tried for the hard tier's card-value network on the card decisions alone (its 24 suit
 renamings of every row): ``torch gather`` (``act``'s one-row pass over all rows x 24
-renamings in one forward pass), ``torch by-suit`` (``policies.batch.network_outputs``'
-torch pass: the first layer as 16 suit-block products per row, the later layers on the 24
-renamings, only the wanted outputs) and ``compiled sparse`` (``policies.batch.CompiledNet``: the numba kernel skipping zero
-inputs, the default), and the whole hard policy with the compiled kernel switched off.
+renamings in one forward pass, ``policies.batch.outputs_by_renaming``), ``torch by-suit``
+(``policies.batch.network_outputs``' torch pass: the first layer as 16 suit-block products
+per row, the later layers on the 24 renamings, only the wanted outputs) and ``compiled
+sparse`` (``policies.batch.CompiledNet``: the numba kernel skipping zero inputs, the
+default), and the whole hard policy with the compiled kernel switched off.
 
 The machine may be shared: passes are interleaved and the median kept.
 """
@@ -75,17 +76,6 @@ def time_act(policy, infos) -> float:
     for info in infos:
         policy.act(info)
     return (time.perf_counter() - t0) / len(infos)
-
-
-def renamed_rows_outputs(net, obs: np.ndarray, table) -> np.ndarray:
-    """Design "torch gather": every row renamed 24 times (``obs[:, po]``) and the whole
-    network run on the 24 x rows, outputs 0..31 mapped back by ``table`` and averaged."""
-    po, _ = suit_permutation_tables()
-    with torch.inference_mode():
-        x = torch.from_numpy(obs)
-        m = x.shape[0]
-        out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, :32]
-        return torch.empty_like(out).scatter_(2, table.expand(m, -1, -1), out).mean(1).numpy()
 
 
 def card_rows(games: list[BatchedGame]) -> list[np.ndarray]:
@@ -148,15 +138,20 @@ def main() -> None:
 
 
 def designs(hard: NetworkPolicy, games: list[BatchedGame], repeats: int) -> None:
-    from policies.batch import CompiledNet, network_outputs
+    from policies.batch import CompiledNet, network_outputs, outputs_by_renaming
 
     table = suit_permutation_tables()[1]
     obs = card_rows(games)
     n = sum(len(o) for o in obs)
     compiled = CompiledNet(hard.card_net, 0, 32, table)
     threads = torch.get_num_threads()
+
+    def by_renaming(net, o, tab):
+        with torch.inference_mode():
+            return outputs_by_renaming(net, torch.from_numpy(o), 0, 32, tab).numpy()
+
     runs = {
-        "torch gather": lambda o: renamed_rows_outputs(hard.card_net, o, table),
+        "torch gather": lambda o: by_renaming(hard.card_net, o, table),
         "torch by-suit": lambda o: network_outputs(hard.card_net, o, 0, 32, table),
         "compiled sparse": lambda o: compiled(o, threads),
     }

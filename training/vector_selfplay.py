@@ -582,19 +582,17 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
     if overlap:  # the bid fit on the other core while this rollout is played
         col.bids.start_fit(model.bid_fit_steps, model.bid_fit_batch)
     th.set_num_threads(1)  # batches of a few hundred rows: a second thread only waits
+    played = False
     try:
         while col.n_ready < need:
             col.step(model.policy)
-    except BaseException:
-        if overlap:  # the rollout's error is the one to raise; the fit's weights are dropped
-            col.bids.finish_fit(keep=False)
-        th.set_num_threads(threads)
-        raise
-    try:
-        if overlap:
-            col.bids.finish_fit()  # (torch's thread count is global: the fit keeps 1 to its end)
+        played = True
     finally:
-        th.set_num_threads(threads)
+        try:  # (torch's thread count is global: the fit keeps 1 to its end)
+            if overlap:  # after a failed rollout its error is the one raised; the fit's weights are dropped
+                col.bids.finish_fit(keep=played)
+        finally:
+            th.set_num_threads(threads)
     d = col.take(need)
     if col.bids is not None:
         if not overlap:
