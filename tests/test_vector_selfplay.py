@@ -347,6 +347,68 @@ def test_lean_ppo_update_equals_maskable_ppo_train(perfect, kwargs):
         assert model.logger.name_to_value[key] == pytest.approx(twin.logger.name_to_value[key], rel=1e-4, abs=1e-7)
 
 
+@pytest.mark.skipif(not th.cpu._is_avx512_bf16_supported() and not th.cpu._is_amx_tile_supported(),
+                    reason="bfloat16 is emulated on this CPU (bf16: auto stays in float32)")
+@pytest.mark.parametrize("perfect", [False, True])
+def test_lean_update_hands_bf16_policies_bfloat16_observations_with_the_same_result(perfect):
+    """Under ``use_bf16`` the update casts the rollout's observations to bfloat16 once and
+    skips the features extractor (``_bf16_inputs``): the first layers would cast them to
+    bfloat16 anyway, so the weights come out as with float32 observations."""
+    import copy
+
+    from stable_baselines3.common.utils import configure_logger
+
+    from training.selfplay import PERFECT_SIZE, PerfectCriticPolicy, _bf16_inputs
+    from training.vector_selfplay import use_bf16
+
+    n = 32
+    model = SelfPlayPPO(PerfectCriticPolicy if perfect else "MlpPolicy",
+                        StreamSpec(n, OBS_SIZE + (PERFECT_SIZE if perfect else 0)), n_steps=8, batch_size=64,
+                        n_epochs=2, learning_rate=1e-3, policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}},
+                        device="cpu", seed=0)
+    model.collector = VectorCollector(Rules(target=None), n, seed=0, perfect=perfect)
+    model.set_logger(configure_logger(0, None, "", False))
+    model.train = lambda: None  # fill the rollout buffer only
+    model.learn(total_timesteps=n * 8)
+    del model.train
+    twin = copy.deepcopy(model)  # (before use_bf16: its wrappers hold the extractor they wrap)
+    use_bf16(model.policy)
+    use_bf16(twin.policy)
+    twin.policy.bf16_inputs = False
+    assert _bf16_inputs(model.policy) and not _bf16_inputs(twin.policy)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    for m in (model, twin):
+        np.random.seed(5)
+        th.manual_seed(5)
+        m.train()
+    assert max((a - b).abs().max().item() for a, b in zip(model.policy.parameters(), before)) > 1e-4
+    for a, b in zip(model.policy.parameters(), twin.policy.parameters()):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-7)
+
+
+def test_take_into_given_arrays_writes_what_take_returns():
+    """``VectorCollector.take(n, out)`` writes the rows ``take(n)`` would return into the
+    given arrays (cast to their dtypes and shapes), and refuses arrays of another length."""
+    import copy
+
+    model = _model(8)
+    col = VectorCollector(Rules(target=None), 8, seed=3)
+    while col.n_ready < 200:
+        col.step(model.policy)
+    twin = copy.deepcopy(col)
+    plain = col.take(150)
+    out = {"obs": np.zeros((150, OBS_SIZE), np.float32), "action": np.zeros((150, 1), np.int64),
+           "value": np.zeros(150, np.float32), "mask": np.zeros((150, plain["mask"].shape[1]), np.float32)}
+    got = twin.take(150, out)
+    for name in out:
+        assert got[name] is out[name]
+        np.testing.assert_allclose(out[name].reshape(plain[name].shape), plain[name], rtol=1e-6)
+    np.testing.assert_array_equal(got["adv"], plain["adv"])
+    assert twin.n == col.n
+    with pytest.raises(ValueError, match="wanted 10 rows"):
+        twin.take(10, {"obs": np.zeros((9, OBS_SIZE), np.float32)})
+
+
 def test_numpy_huge_pages_switch_returns_the_previous_setting():
     from training.vector_selfplay import numpy_huge_pages
 

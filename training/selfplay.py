@@ -498,6 +498,19 @@ class SelfPlayCollector:
         return cols, last_values, dones
 
 
+def _bf16_inputs(policy) -> bool:
+    """True when ``policy``'s observations may go to its ``mlp_extractor`` as bfloat16
+    without a features extractor: ``training.vector_selfplay.use_bf16`` wraps the
+    extractor in autocast (its first layers cast their input to bfloat16 anyway) and the
+    features extractor is SB3's ``FlattenExtractor`` of a flat Box (the identity on a
+    batch of rows, after SB3's ``obs.float()``)."""
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    return (getattr(policy, "bf16_inputs", False) and len(policy.observation_space.shape) == 1
+            and type(policy.features_extractor) is FlattenExtractor
+            and (policy.share_features_extractor or type(policy.vf_features_extractor) is FlattenExtractor))
+
+
 class SelfPlayPPO(MaskablePPO):
     """MaskablePPO whose rollouts come from a ``SelfPlayCollector``.
 
@@ -513,12 +526,13 @@ class SelfPlayPPO(MaskablePPO):
         if self.stop_requested:
             return False
         self.policy.set_training_mode(False)
-        rollout_buffer.reset()
         callback.on_rollout_start()
         col = self.collector
         if getattr(col, "vectorized", False):  # training.vector_selfplay.VectorCollector
             from .vector_selfplay import fill_rollout_buffer
 
+            # every row of the buffer is overwritten: its arrays are reused, not reallocated
+            rollout_buffer.pos, rollout_buffer.full = 0, False
             fill_rollout_buffer(self, rollout_buffer, n_rollout_steps)
             self._log_deals(col)
             callback.update_locals(locals())
@@ -526,6 +540,7 @@ class SelfPlayPPO(MaskablePPO):
                 return False
             callback.on_rollout_end()
             return True
+        rollout_buffer.reset()
         n = env.num_envs
         while col.n_ready < n * n_rollout_steps:
             col.step(self.policy)
@@ -571,13 +586,21 @@ class SelfPlayPPO(MaskablePPO):
                              f"that does not leave one row over")
         # (n_steps, n_envs) rows read in SB3's order: its get() swaps to (n_envs, n_steps)
         obs = th.from_numpy(rb.observations.reshape(n, -1))
-        masks = th.from_numpy(rb.action_masks.reshape(n, -1))
+        policy = self.policy
+        direct = _bf16_inputs(policy)
+        if direct:  # its first layers read bfloat16 (use_bf16's autocast): cast once, gather half the bytes
+            obs = obs.to(th.bfloat16)
+        # the mask as an additive bias (0 legal, -1e8 illegal) and a 0/1 factor: torch's
+        # masked_fill and where on CPU cost ten times an add, and exp of logits near -1e8
+        # takes a slow path, so the entropy's log-probabilities are clamped at -80 (a legal
+        # action's p log p below it is under 1e-33, left out)
+        legal_all = th.from_numpy(rb.action_masks.reshape(n, -1) > 0).float()
+        bias_all = (legal_all - 1.0) * 1e8
         actions = th.from_numpy(rb.actions.reshape(n).astype(np.int64))
         old_values = th.from_numpy(rb.values.reshape(n))
         old_log_prob = th.from_numpy(rb.log_probs.reshape(n))
         advantages_all = th.from_numpy(rb.advantages.reshape(n))
         returns = th.from_numpy(rb.returns.reshape(n))
-        policy = self.policy
         params = list(policy.parameters())
         entropy_losses, pg_losses, value_losses, clip_fractions = [], [], [], []
         continue_training = True
@@ -591,17 +614,19 @@ class SelfPlayPPO(MaskablePPO):
                 rows = th.from_numpy((perm % n_steps) * n_envs + perm // n_steps)
             for start in range(0, n, self.batch_size):
                 idx = rows[start:start + self.batch_size]
-                features = policy.extract_features(obs[idx])
+                features = obs[idx] if direct else policy.extract_features(obs[idx])
+                if direct and not policy.share_features_extractor:
+                    features = (features, features)
                 if policy.share_features_extractor:
                     latent_pi, latent_vf = policy.mlp_extractor(features)
                 else:
                     latent_pi = policy.mlp_extractor.forward_actor(features[0])
                     latent_vf = policy.mlp_extractor.forward_critic(features[1])
                 values = policy.value_net(latent_vf).flatten()
-                legal = masks[idx] > 0
-                logp_all = th.log_softmax(policy.action_net(latent_pi).masked_fill(~legal, -1e8), dim=1)
+                logp_all = th.log_softmax(policy.action_net(latent_pi) + bias_all[idx], dim=1)
                 log_prob = logp_all.gather(1, actions[idx].unsqueeze(1)).squeeze(1)
-                entropy = -(logp_all.exp() * logp_all).masked_fill(~legal, 0.0).sum(1)
+                logp_c = logp_all.clamp(min=-80.0)
+                entropy = -(logp_c.exp() * logp_c * legal_all[idx]).sum(1)
                 advantages = advantages_all[idx]
                 if self.normalize_advantage:
                     advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)

@@ -149,6 +149,7 @@ def use_bf16(policy) -> None:
             return tuple(o.float() for o in out) if isinstance(out, tuple) else out.float()
 
         setattr(ex, name, wrapped)
+    policy.bf16_inputs = True  # SelfPlayPPO.train may hand it bfloat16 observations
 
 
 def policy_step(policy, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, th.Tensor, th.Tensor]:
@@ -381,16 +382,31 @@ class VectorCollector:
                                         "abs_diff": abs(p0 - p1), "learner_diff": diff, "decisions": decisions})
             self._draw(j)
 
-    def take(self, n: int) -> dict[str, np.ndarray]:
+    def take(self, n: int, out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
         """The oldest ``n`` finished decisions (arrays by field: ``obs``, ``mask``,
         ``action``, ``value``, ``log_prob``, ``adv``, ``ret``, ``reward``, ``done``,
-        ``start``), removed from the collector. Raises ``RuntimeError`` when fewer are ready."""
+        ``start``), removed from the collector. With ``out`` (arrays by some of these
+        fields, each of ``n`` rows) they are written into those arrays (cast to their
+        dtypes), which are returned in the dict in place of new ones: a trainer reusing its
+        buffers skips the page faults of fresh ones. Raises ``RuntimeError`` when fewer are
+        ready, ``ValueError`` when an ``out`` array does not hold ``n`` rows."""
         idx = np.flatnonzero(self.complete[:self.n])
         if len(idx) < n:
             raise RuntimeError(f"{len(idx)} finished decisions, {n} wanted")
         idx = idx[:n]
-        out = {name: getattr(self, name)[idx] for name in  # fancy indexing copies
-               ("obs", "mask", "action", "value", "log_prob", "adv", "ret", "reward", "done", "start")}
+        out = dict(out or {})
+        for name in ("obs", "mask", "action", "value", "log_prob", "adv", "ret", "reward", "done", "start"):
+            src = getattr(self, name)
+            if name not in out:
+                out[name] = src[idx]  # fancy indexing copies
+                continue
+            dst = out[name]
+            if dst.shape[:1] != (n,):
+                raise ValueError(f"take: out[{name!r}] has shape {dst.shape}, wanted {n} rows")
+            if dst.dtype == src.dtype and dst.shape == (n,) + src.shape[1:] and dst.flags.c_contiguous:
+                np.take(src, idx, axis=0, out=dst)
+            else:
+                dst[...] = src[idx].reshape(dst.shape)
         keep = np.ones(self.n, dtype=np.bool_)
         keep[idx] = False
         new_index = np.cumsum(keep) - 1
@@ -593,22 +609,21 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
                 col.bids.finish_fit(keep=played)
         finally:
             th.set_num_threads(threads)
-    d = col.take(need)
+    if rb.generator_ready or rb.observations.shape[:2] != (n_rollout_steps, rb.n_envs):
+        rb.reset()  # SB3's get() swapped and flattened its arrays: fresh ones in the (steps, envs) layout
+    dest = {"obs": rb.observations, "action": rb.actions, "reward": rb.rewards, "start": rb.episode_starts,
+            "value": rb.values, "log_prob": rb.log_probs, "mask": rb.action_masks, "adv": rb.advantages,
+            "ret": rb.returns}
+    views = {}
+    for k, v in dest.items():  # (steps, envs, ...) seen as (steps * envs, ...): row t * n_envs + e is [t, e]
+        views[k] = v.view()
+        views[k].shape = (need,) + v.shape[2:]  # raises rather than copy
+    col.take(need, views)
     if col.bids is not None:
         if not overlap:
             col.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
         model.logger.record("train/bid_value_loss", col.bids.loss)
         model.logger.record("train/bid_samples", col.bids.added)
-    shape = (n_rollout_steps, rb.n_envs)
-    rb.observations[:] = d["obs"].reshape(shape + rb.obs_shape)
-    rb.actions[:] = d["action"].reshape(shape + (1,))
-    rb.rewards[:] = d["reward"].reshape(shape)
-    rb.episode_starts[:] = d["start"].reshape(shape)
-    rb.values[:] = d["value"].reshape(shape)
-    rb.log_probs[:] = d["log_prob"].reshape(shape)
-    rb.action_masks[:] = d["mask"].reshape(shape + (-1,))
-    rb.advantages[:] = d["adv"].reshape(shape)
-    rb.returns[:] = d["ret"].reshape(shape)
     rb.pos = rb.buffer_size
     rb.full = True
     model.num_timesteps += need
