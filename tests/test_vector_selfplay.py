@@ -284,6 +284,37 @@ def test_max_minutes_stops_a_run_and_resume_counts_the_time_already_spent(tmp_pa
             _read_trainer_state(path)
 
 
+def test_lr_final_anneals_the_ppo_learning_rate_by_timestep(tmp_path):
+    """``lr_final`` / ``lr_decay_from``: the learning rate each PPO update uses (logged as
+    ``train/learning_rate``) falls linearly from ``learning_rate`` at ``lr_decay_from`` to
+    ``lr_final`` at ``total_timesteps``; bad settings are refused by name."""
+    import csv
+
+    from training.config import ConfigError, TrainConfig
+    from training.train import train
+
+    cfg = TrainConfig(exp_name="anneal", total_timesteps=2048, n_tables=16, n_steps=32, batch_size=256, n_epochs=1,
+                      net_pi=[16], net_vf=[16], learning_rate=1e-3, lr_final=2e-4, lr_decay_from=512,
+                      checkpoint_every=10 ** 6, eval_pairs=0, log_dir=str(tmp_path / "runs"))
+    assert [cfg.learning_rate_at(t) for t in (0, 512, 1280, 2048, 4096)] == pytest.approx(
+        [1e-3, 1e-3, 6e-4, 2e-4, 2e-4])
+    run = train(cfg, progress=False)
+    with open(run / "progress.csv") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("train/learning_rate")]
+    # each update runs after its rollout, at timesteps 512, 1024, 1536, 2048 (SB3 writes an
+    # update's logs with the next rollout's: the last one's are not in the file)
+    assert [float(r["train/learning_rate"]) for r in rows] == pytest.approx([1e-3, 7.333e-4, 4.667e-4], rel=1e-3)
+    constant = TrainConfig(learning_rate=1e-3)
+    assert constant.learning_rate_at(10 ** 9) == 1e-3
+    with pytest.raises(ConfigError, match="lr_decay_from.*below"):
+        TrainConfig(total_timesteps=1000, lr_final=0.0, lr_decay_from=1000)
+    with pytest.raises(ConfigError, match="lr_decay_from.*needs 'lr_final'"):
+        TrainConfig(lr_decay_from=10)
+    for bad in (-1e-4, float("nan"), True, "0.1"):
+        with pytest.raises(ConfigError, match="lr_final"):
+            TrainConfig(lr_final=bad)
+
+
 def test_bid_augment_fits_renamed_observations():
     """With ``augment`` the rows a fit step reads are renamings of the replayed
     observations (several different ones in a batch); without it, the observations as

@@ -77,7 +77,15 @@ class TrainConfig:
     n_epochs: int = 4
     """PPO epochs per rollout."""
     learning_rate: float = 3e-4
-    """Adam learning rate."""
+    """Adam learning rate (of the PPO update; until ``lr_decay_from`` when ``lr_final`` is set)."""
+    lr_final: float | None = None
+    """With a number: the PPO learning rate falls linearly from ``learning_rate`` at
+    ``lr_decay_from`` timesteps to this at ``total_timesteps`` (an annealing phase at the
+    end of a run; resumes follow it, as it depends on the timestep alone). ``null``: a
+    constant ``learning_rate``."""
+    lr_decay_from: int = 0
+    """``lr_final``: the timestep where the learning rate starts to fall (below
+    ``total_timesteps``)."""
     gamma: float = 1.0
     """Discount (a deal is short, rewards come at its end)."""
     gae_lambda: float = 0.95
@@ -206,8 +214,9 @@ class TrainConfig:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
                 "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
                 "max_snapshots", "imitation_deals", "imitation_epochs", "workers", "random_bids_until", "bid_replay",
-                "bid_fit_steps", "bid_fit_batch")
-        may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals", "random_bids_until")
+                "bid_fit_steps", "bid_fit_batch", "lr_decay_from")
+        may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals", "random_bids_until",
+                       "lr_decay_from")
         for name in ints:
             v = getattr(self, name)
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
@@ -259,6 +268,13 @@ class TrainConfig:
                               f"(belote export format) or null, got {self.init_from!r}")
         for name in ("learning_rate", "clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
             check_number(name, getattr(self, name))
+        if self.lr_final is not None:
+            check_number("lr_final", self.lr_final)
+            if self.lr_decay_from >= self.total_timesteps:
+                raise ConfigError(f"config key 'lr_decay_from' ({self.lr_decay_from}) must be below "
+                                  f"'total_timesteps' ({self.total_timesteps}) when 'lr_final' is set")
+        elif self.lr_decay_from:
+            raise ConfigError("config key 'lr_decay_from' needs 'lr_final' (the learning rate it falls to)")
         for name in ("gamma", "gae_lambda", "imitation_epsilon"):
             check_number(name, getattr(self, name), 0.0, 1.0)
         if self.activation not in ("relu", "tanh"):
@@ -286,6 +302,14 @@ class TrainConfig:
         if self.policy_augment and rules.contract_mode != "classic":
             raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
                               f"got contract_mode {rules.contract_mode!r}")
+
+    def learning_rate_at(self, timestep: int | float) -> float:
+        """The PPO learning rate at ``timestep`` (``learning_rate``, falling linearly to
+        ``lr_final`` from ``lr_decay_from`` to ``total_timesteps`` when ``lr_final`` is set)."""
+        if self.lr_final is None or timestep <= self.lr_decay_from:
+            return float(self.learning_rate)
+        f = min(1.0, (timestep - self.lr_decay_from) / (self.total_timesteps - self.lr_decay_from))
+        return float(self.learning_rate + f * (self.lr_final - self.learning_rate))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -701,13 +701,25 @@ def _resume_log_name(run_dir: Path, done: int) -> str:
             n += 1
 
 
+class _LearningRate:
+    """SB3's learning-rate schedule (a function of the progress remaining, ``1 -
+    timesteps / total_timesteps``: a resumed run's ``learn`` counts from its checkpoint's
+    timestep to ``cfg.total_timesteps``) as ``TrainConfig.learning_rate_at`` gives it."""
+
+    def __init__(self, cfg: TrainConfig):
+        self.cfg = cfg
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.cfg.learning_rate_at((1.0 - progress_remaining) * self.cfg.total_timesteps)
+
+
 def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint | None, done: int, state: dict,
            collector: SelfPlayCollector, progress: bool, init: tuple[BeloteNet, dict] | None = None) -> Path:
     model = SelfPlayPPO(
         PerfectCriticPolicy if cfg.perfect_critic else "MlpPolicy",
         StreamSpec(cfg.n_tables * (1 if cfg.engine == "batched" else cfg.rules_obj.players),
                    obs_size(cfg.rules_obj) + (PERFECT_SIZE if cfg.perfect_critic else 0), num_actions(cfg.rules_obj)),
-        learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+        learning_rate=_LearningRate(cfg), n_steps=cfg.n_steps,
         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
         clip_range=cfg.clip_range, ent_coef=cfg.ent_coef, vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm,
         policy_kwargs=_policy_kwargs(cfg), seed=cfg.seed, device="cpu", verbose=0)
