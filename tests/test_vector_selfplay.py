@@ -380,8 +380,9 @@ def test_lean_ppo_update_equals_maskable_ppo_train(perfect, kwargs):
 
 @pytest.mark.skipif(not th.cpu._is_avx512_bf16_supported() and not th.cpu._is_amx_tile_supported(),
                     reason="bfloat16 is emulated on this CPU (bf16: auto stays in float32)")
-@pytest.mark.parametrize("perfect", [False, True])
-def test_lean_update_hands_bf16_policies_bfloat16_observations_with_the_same_result(perfect):
+@pytest.mark.parametrize("perfect,arch", [(False, {"pi": [32], "vf": [32]}), (True, {"pi": [32], "vf": [32]}),
+                                          (False, {"pi": [], "vf": [32]}), (False, {"pi": [32], "vf": []})])
+def test_lean_update_hands_bf16_policies_bfloat16_observations_with_the_same_result(perfect, arch):
     """Under ``use_bf16`` the update casts the rollout's observations to bfloat16 once and
     skips the features extractor (``_bf16_inputs``): the first layers would cast them to
     bfloat16 anyway, so the weights come out as with float32 observations."""
@@ -395,7 +396,7 @@ def test_lean_update_hands_bf16_policies_bfloat16_observations_with_the_same_res
     n = 32
     model = SelfPlayPPO(PerfectCriticPolicy if perfect else "MlpPolicy",
                         StreamSpec(n, OBS_SIZE + (PERFECT_SIZE if perfect else 0)), n_steps=8, batch_size=64,
-                        n_epochs=2, learning_rate=1e-3, policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}},
+                        n_epochs=2, learning_rate=1e-3, policy_kwargs={"net_arch": arch},
                         device="cpu", seed=0)
     model.collector = VectorCollector(Rules(target=None), n, seed=0, perfect=perfect)
     model.set_logger(configure_logger(0, None, "", False))
@@ -406,7 +407,8 @@ def test_lean_update_hands_bf16_policies_bfloat16_observations_with_the_same_res
     use_bf16(model.policy)
     use_bf16(twin.policy)
     twin.policy.bf16_inputs = False
-    assert _bf16_inputs(model.policy) and not _bf16_inputs(twin.policy)
+    # an empty net_pi / net_vf has no first layer to cast the input: no bfloat16 observations
+    assert _bf16_inputs(model.policy) == bool(arch["pi"] and arch["vf"]) and not _bf16_inputs(twin.policy)
     before = [p.detach().clone() for p in model.policy.parameters()]
     for m in (model, twin):
         np.random.seed(5)

@@ -79,7 +79,7 @@ class TrainConfig:
     learning_rate: float = 3e-4
     """Adam learning rate (of the PPO update; until ``lr_decay_from`` when ``lr_final`` is set)."""
     lr_final: float | None = None
-    """With a number: the PPO learning rate falls linearly from ``learning_rate`` at
+    """With a number: the PPO learning rate goes linearly from ``learning_rate`` at
     ``lr_decay_from`` timesteps to this at ``total_timesteps`` (an annealing phase at the
     end of a run; resumes follow it, as it depends on the timestep alone). ``null``: a
     constant ``learning_rate``."""

@@ -503,10 +503,12 @@ def _bf16_inputs(policy) -> bool:
     without a features extractor: ``training.vector_selfplay.use_bf16`` wraps the
     extractor in autocast (its first layers cast their input to bfloat16 anyway) and the
     features extractor is SB3's ``FlattenExtractor`` of a flat Box (the identity on a
-    batch of rows, after SB3's ``obs.float()``)."""
+    batch of rows, after SB3's ``obs.float()``), and both networks start with a linear layer."""
     from stable_baselines3.common.torch_layers import FlattenExtractor
 
+    ex = policy.mlp_extractor  # (with an empty net_pi / net_vf the rounded input would reach a float32 head)
     return (getattr(policy, "bf16_inputs", False) and len(policy.observation_space.shape) == 1
+            and all(len(net) > 0 and isinstance(net[0], th.nn.Linear) for net in (ex.policy_net, ex.value_net))
             and type(policy.features_extractor) is FlattenExtractor
             and (policy.share_features_extractor or type(policy.vf_features_extractor) is FlattenExtractor))
 
