@@ -30,6 +30,10 @@ import sys
 import time
 
 
+#: the config whose bid network ``--bids`` runs
+RECIPE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "configs", "train", "selfplay_30min.yaml")
+
+
 def _busy(stop) -> None:  # the other CPU-bound job
     x = 0
     while not stop.is_set():
@@ -90,10 +94,10 @@ def worker(seconds: float, threads: int, n_tables: int, n_epochs: int, batch: in
         use_bf16(model.policy)
     model.collector = VectorCollector(Rules(target=None), n_tables, seed=0, perfect=bids)
     if bids:  # selfplay_30min.yaml's bids: a bid-value network, averaged and augmented, fitted on a thread
-        from training.vector_selfplay import BidLearner
+        from training.config import load_config
+        from training.train import attach_bid_learner
 
-        model.collector.bids = BidLearner([256, 256], 1e-3, 0.1, 200_000, 0, bf16=on, augment=True, average=True)
-        model.bid_fit_steps, model.bid_fit_batch, model.bid_fit_overlap = 32, 1024, True
+        attach_bid_learner(model, load_config(RECIPE), 0, on)
     model.set_logger(configure_logger(0, None, "", False))
     rollout = n_steps * n_tables
     model.learn(total_timesteps=rollout)  # warm-up: numba compiled, buffers allocated

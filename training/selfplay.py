@@ -533,8 +533,6 @@ class SelfPlayPPO(MaskablePPO):
         if getattr(col, "vectorized", False):  # training.vector_selfplay.VectorCollector
             from .vector_selfplay import fill_rollout_buffer
 
-            # every row of the buffer is overwritten: its arrays are reused, not reallocated
-            rollout_buffer.pos, rollout_buffer.full = 0, False
             fill_rollout_buffer(self, rollout_buffer, n_rollout_steps)
             self._log_deals(col)
             callback.update_locals(locals())

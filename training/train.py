@@ -701,6 +701,21 @@ def _resume_log_name(run_dir: Path, done: int) -> str:
             n += 1
 
 
+def attach_bid_learner(model: SelfPlayPPO, cfg: TrainConfig, seed: int, bf16: bool) -> None:
+    """Give ``model``'s ``VectorCollector`` the bid-value network of ``cfg`` (``bid_learner:
+    q``: ``training.vector_selfplay.BidLearner`` with ``bid_net``, ``bid_lr``,
+    ``bid_epsilon``, ``bid_replay``, ``activation``, ``bid_augment``, ``bid_average``; its
+    draws seeded by ``seed``, bfloat16 matrix products when ``bf16``) and ``model`` the fit's
+    settings (``bid_fit_steps``, ``bid_fit_batch``, ``bid_fit_overlap``). Used by the trainer
+    and by ``scripts/bench_train.py --bids``."""
+    from .vector_selfplay import BidLearner
+
+    model.collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, seed, cfg.activation,
+                                      bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
+    model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
+    model.bid_fit_overlap = cfg.bid_fit_overlap
+
+
 class _LearningRate:
     """SB3's learning-rate schedule (a function of the progress remaining, ``1 -
     timesteps / total_timesteps``: a resumed run's ``learn`` counts from its checkpoint's
@@ -725,14 +740,9 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
         policy_kwargs=_policy_kwargs(cfg), seed=cfg.seed, device="cpu", verbose=0)
     model.collector = collector
     model.random_bids_until = cfg.random_bids_until
-    model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
-    model.bid_fit_overlap = cfg.bid_fit_overlap
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
     if cfg.bid_learner == "q":
-        from .vector_selfplay import BidLearner
-
-        collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, cfg.seed + done,
-                                    cfg.activation, bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
+        attach_bid_learner(model, cfg, cfg.seed + done, bf16)
         if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
             bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
             collector.bids.load_state_dict(bid_net.state_dict())

@@ -609,8 +609,10 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
                 col.bids.finish_fit(keep=played)
         finally:
             th.set_num_threads(threads)
+    # every row of the buffer is overwritten: its arrays are reused, not reallocated, unless
+    # SB3's get() swapped and flattened them (then fresh ones in the (steps, envs) layout)
     if rb.generator_ready or rb.observations.shape[:2] != (n_rollout_steps, rb.n_envs):
-        rb.reset()  # SB3's get() swapped and flattened its arrays: fresh ones in the (steps, envs) layout
+        rb.reset()
     dest = {"obs": rb.observations, "action": rb.actions, "reward": rb.rewards, "start": rb.episode_starts,
             "value": rb.values, "log_prob": rb.log_probs, "mask": rb.action_masks, "adv": rb.advantages,
             "ret": rb.returns}
