@@ -19,7 +19,8 @@ from typing import Any, Mapping
 
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
-           "PLAYER_COUNTS", "SMALL_ONLY", "THREE_ONLY", "FOUR_ONLY", "SMALL_CHOICES", "SMALL_DEFAULTS", "variant_of"]
+           "PLAYER_COUNTS", "SMALL_ONLY", "THREE_ONLY", "FOUR_ONLY", "SMALL_CHOICES", "SMALL_DEFAULTS", "variant_of",
+           "DEPENDENT_OPTIONS", "UNDEFINED_MIXES"]
 
 
 class RuleOptionError(ValueError):
@@ -225,6 +226,62 @@ class _LongYamlInt:
 
     def __repr__(self) -> str:
         return f"an int of {self.digits} digits"
+
+
+#: Coinche options that act only under another option's value (COINCHE.md §7 "Validation"):
+#: option -> (its neutral value, the condition under which it acts, that condition in words,
+#: the section). A value other than the neutral one where the condition is false has no
+#: effect, and is refused naming both options.
+DEPENDENT_OPTIONS: dict[str, tuple[Any, Any, str, str]] = {
+    "self_overbid": ("forbidden", lambda r: r.passes_to_end == 4, "passes_to_end 4", "§3.5"),
+    "generale_value": (500, lambda r: r.generale, "generale true", "§6.8"),
+    "generale_leads": (False, lambda r: r.generale, "generale true", "§4, §6.8"),
+    "capot_value": (250, lambda r: r.capot_bid, "capot_bid true", "§6.7"),
+    "capot_coinchable": (True, lambda r: r.capot_bid, "capot_bid true", "§3.5"),
+    "capot_scoring": ("contract", lambda r: r.capot_bid or r.generale, "capot_bid true or generale true", "§6.7"),
+    "capot_fail_value": (500, lambda r: r.capot_bid and r.capot_scoring == "flat",
+                         "capot_bid true and capot_scoring 'flat'", "§6.7"),
+    "surcoinche_multiplier": (4, lambda r: r.surcoinche_allowed, "surcoinche_allowed true", "§6.1"),
+    "tie_with_defence": ("fail", lambda r: r.contract_condition == "reach_bid_and_beat_defence",
+                         "contract_condition 'reach_bid_and_beat_defence'", "§6.9"),
+    "round_last_deal": (False, lambda r: r.rounding != "none", "rounding 'half_up' or 'six_up'", "§6.10"),
+}
+
+#: Coinche option mixes the rules pages do not define, refused (COINCHE.md §7 "Validation"):
+#: (option, value, the other option, a test of the other option's value that is refused,
+#: why). Each names a scoring family whose source gives it only with certain values.
+UNDEFINED_MIXES: tuple[tuple[str, Any, str, Any, str], ...] = (
+    ("multiplier_scope", "ffb_forfait", "surcoinche_multiplier", lambda v: v != 4,
+     "the FFB table (§6.6) gives coinched x2 and surcoinched x4 only: surcoinche_multiplier must be 4"),
+    ("multiplier_scope", "ffb_forfait", "fail_base", lambda v: v != 160,
+     "the FFB table (§6.6) scores a failed contract 160 + V: fail_base must be 160"),
+    ("multiplier_scope", "bga", "belote_prenable", lambda v: v is True,
+     "BGA's code (§6.6) loses the defence's belote and never moves the takers': belote_prenable must be false"),
+    ("scoring", "bid_only", "multiplier_scope", lambda v: v != "contract_only",
+     "'points annoncés' (§6.6) multiplies the bid alone: multiplier_scope must be 'contract_only'"),
+    ("scoring", "bid_only", "capot_scoring", lambda v: v == "flat",
+     "'points annoncés' (§6.6) scores a capot bid as its value: capot_scoring must be 'contract'"),
+    ("generale", True, "capot_coinchable", lambda v: v is False,
+     "no source says whether a générale can be coinched where a capot cannot (§6.8): capot_coinchable must be true"),
+    ("generale", True, "denomination_order", lambda v: v == "ranked",
+     "no source ranks one générale over another (§3.5, §6.8): denomination_order must be 'none'"),
+)
+
+
+def _check_coinche_mix(r: "Rules") -> None:
+    """Refuse a coinche option that has no effect under the others (``DEPENDENT_OPTIONS``)
+    and the option mixes the rules pages do not define (``UNDEFINED_MIXES``), naming both
+    options (COINCHE.md §7 "Validation")."""
+    for name, (neutral, acts, condition, section) in DEPENDENT_OPTIONS.items():
+        value = getattr(r, name)
+        if value != neutral and not acts(r):
+            raise RuleOptionError(f"rule option {name!r} applies only with {condition} (COINCHE.md {section}); got "
+                                  f"{name} {_show(value)} without it: leave {name} at {_show(neutral)} or set "
+                                  f"{condition}")
+    for name, value, other, refused, why in UNDEFINED_MIXES:
+        if getattr(r, name) == value and refused(getattr(r, other)):
+            raise RuleOptionError(f"rule options {name} {_show(value)} and {other} {_show(getattr(r, other))} "
+                                  f"together are not defined by the rules pages: {why}")
 
 
 @dataclass(frozen=True)
@@ -435,10 +492,7 @@ class Rules:
             if type(v) is not int or not low <= v <= high or v % 10:
                 raise RuleOptionError(f"rule option 'max_numeric_bid' got {_show(v)}; allowed values: a multiple "
                                       f"of 10 in {low}..{high} (COINCHE.md §3.5)")
-            if self.self_overbid != "forbidden" and self.passes_to_end != 4:
-                raise RuleOptionError("rule option 'self_overbid' applies only with passes_to_end 4 (COINCHE.md "
-                                      f"§3.5); got self_overbid {self.self_overbid!r} with passes_to_end "
-                                      f"{self.passes_to_end!r}")
+            _check_coinche_mix(self)
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -504,12 +558,13 @@ def preset_names() -> list[str]:
 
 @functools.cache
 def _long_int_loader():
-    """A ``yaml.SafeLoader`` whose integers longer than 100 characters become
-    ``_LongYamlInt`` (PyYAML would raise Python's bare int-conversion ``ValueError`` for one
-    of more than 4300 digits, naming neither the file nor the option)."""
-    import yaml
+    """``jsonfile.strict_yaml_loader`` (a key given twice is an error) whose integers longer
+    than 100 characters become ``_LongYamlInt`` (PyYAML would raise Python's bare
+    int-conversion ``ValueError`` for one of more than 4300 digits, naming neither the
+    file nor the option)."""
+    from .jsonfile import strict_yaml_loader
 
-    class _LongIntLoader(yaml.SafeLoader):
+    class _LongIntLoader(strict_yaml_loader()):
         def construct_yaml_int(self, node):
             text = self.construct_scalar(node)
             if len(text) > 100:

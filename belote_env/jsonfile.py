@@ -13,13 +13,15 @@ Pure Python (``yaml`` only in ``parse_yaml``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import reprlib
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DataFileError", "MAX_JSON_BYTES", "read_text", "parse_json", "read_json", "parse_yaml", "short_repr"]
+__all__ = ["DataFileError", "MAX_JSON_BYTES", "read_text", "parse_json", "read_json", "parse_yaml", "short_repr",
+           "strict_yaml_loader"]
 
 #: Default bound on a JSON / YAML file's size (bytes): metadata, records and configs are
 #: far smaller; a larger file is refused before it is read.
@@ -91,16 +93,48 @@ def read_json(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> Any:
     return parse_json(read_text(path, max_bytes), str(path))
 
 
+@functools.cache
+def strict_yaml_loader():
+    """``yaml.SafeLoader`` that refuses a mapping with the same key twice (PyYAML keeps the
+    last value silently): a ``yaml.constructor.ConstructorError`` naming the key and the
+    line of both places. Every YAML file of the project (rules, training configs) is read
+    with it."""
+    import yaml
+
+    class StrictLoader(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            if isinstance(node, yaml.MappingNode):
+                seen: dict = {}
+                for key_node, _ in node.value:
+                    try:
+                        key = self.construct_object(key_node, deep=True)
+                        hash(key)
+                    except TypeError:  # an unhashable key: PyYAML's own error follows
+                        continue
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            "while reading a mapping", node.start_mark,
+                            f"found the key {short_repr(key)} twice (lines {seen[key] + 1} and "
+                            f"{key_node.start_mark.line + 1}); give each key once", key_node.start_mark)
+                    seen[key] = key_node.start_mark.line
+            return super().construct_mapping(node, deep=deep)
+
+    StrictLoader.add_constructor("tag:yaml.org,2002:map", StrictLoader.construct_yaml_map)
+    return StrictLoader
+
+
 def parse_yaml(text: str, where: str) -> Any:
-    """``yaml.safe_load(text)``; ``where`` names the source in the error.
+    """``yaml.safe_load(text)`` with ``strict_yaml_loader`` (a key given twice is an error);
+    ``where`` names the source in the error.
 
     Raises:
-        DataFileError: not YAML, nested too deeply, or an integer over Python's digit limit.
+        DataFileError: not YAML, a key given twice in a mapping, nested too deeply, or an
+            integer over Python's digit limit.
     """
     import yaml
 
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=strict_yaml_loader())
     except RecursionError:
         raise DataFileError(f"{where}: not valid YAML (nested too deeply)") from None
     except yaml.YAMLError as e:

@@ -19,9 +19,10 @@ from belote_env.auction import (
     DENOMINATION_RANK, Auction, ClassicAuction, CoincheAuction, IllegalBidError, length_bound, new_auction,
 )
 from belote_env.cards import ALL_TRUMP, NO_TRUMP, parse_card
-from belote_env.config import Rules
+from belote_env.config import RuleOptionError, Rules
 from belote_env.contract import CAPOT, GENERALE, Contract
 from belote_env.table import NEXT_SEAT, TEAM_OF, partner_of
+from tests.vector_harness import defined_mix
 
 S, H, D, CL = 0, 1, 2, 3  # ♠ ♥ ♦ ♣
 SUITS4 = (S, H, D, CL)
@@ -400,9 +401,13 @@ def test_option_generale():
     a.apply(PASS)
     a.apply(PASS)
     assert a.contract == Contract(1, D, GENERALE, 1)
-    # a générale can be coinched, also with capot_coinchable False (the option names the capot)
-    a = play([(0, bid(GENERALE, S)), (1, COINCHE), (2, PASS), (0, PASS)], rules(generale=True, capot_coinchable=False))
+    # a générale can be coinched; no source says whether it can where a capot cannot (refused, COINCHE.md §7)
+    a = play([(0, bid(GENERALE, S)), (1, COINCHE), (2, PASS), (0, PASS)], rules(generale=True))
     assert a.contract == Contract(0, S, GENERALE, 2)
+    with pytest.raises(RuleOptionError, match="generale True and capot_coinchable False together are not defined"):
+        rules(generale=True, capot_coinchable=False)
+    with pytest.raises(RuleOptionError, match="generale True and denomination_order 'ranked' together are not defined"):
+        rules(generale=True, denomination_order="ranked")
     # générale without the capot bid
     a = CoincheAuction(DEALER, rules(generale=True, capot_bid=False))
     assert a.legal_bids() == legal(PASS, bids(NUMERIC + (GENERALE,)))
@@ -472,7 +477,7 @@ def test_length_bound_is_exact(kw):
 
 
 @pytest.mark.parametrize("kw", [
-    dict(capot_coinchable=False), dict(capot_coinchable=False, coinche_window="immediate", generale=True),
+    dict(capot_coinchable=False), dict(capot_coinchable=False, coinche_window="immediate"),
     dict(capot_coinchable=False, coinche_freezes=False, passes_to_end=4, self_overbid="change_denomination"),
 ])
 def test_length_bound_is_an_upper_bound_without_coinchable_capot(kw):
@@ -500,7 +505,7 @@ OPTION_POOL = dict(
 def random_rules(rng: random.Random) -> Rules:
     kw = {k: rng.choice(v) for k, v in OPTION_POOL.items()}
     kw["passes_to_end"], kw["self_overbid"] = kw.pop("passes")
-    return rules(**kw)
+    return rules(**defined_mix(kw))
 
 
 def _levels(r: Rules) -> tuple:
@@ -763,7 +768,10 @@ def test_all_option_mixes_of_the_protocol_terminate():
     rng = random.Random(3)
     for combo, (p, so) in itertools.product(itertools.product(*choices),
                                             ((3, "forbidden"), (4, "forbidden"), (4, "change_denomination"))):
-        r = rules(**dict(zip(names, combo)), passes_to_end=p, self_overbid=so)
+        mix = dict(zip(names, combo))
+        if mix["generale"] and not mix["capot_coinchable"]:  # not defined by the rules pages (COINCHE.md §7)
+            continue
+        r = rules(**mix, passes_to_end=p, self_overbid=so)
         a = CoincheAuction(DEALER, r)
         while not a.is_over:
             assert reference_legal(r, a.history) == (a.current, a.legal_bids())

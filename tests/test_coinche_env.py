@@ -24,6 +24,7 @@ from belote_env.sampling import sample_hidden_hands
 from belote_env.scoring import score_coinche_deal
 from belote_env.table import SEATS, TEAM_OF, other_team
 from tests.conftest import random_aec_episode
+from tests.vector_harness import defined_mix
 
 COINCHE_PRESETS = [n for n in preset_names() if n.startswith("coinche")]
 FULL = (1 << 32) - 1
@@ -120,7 +121,7 @@ def _random_mix(rng):
         opts.update(passes_to_end=4, self_overbid=rng.choice(["forbidden", "change_denomination"]))
     if rng.random() < 0.2:
         opts["max_numeric_bid"] = rng.choice([170, 250, 650])
-    return Rules(contract_mode="coinche", **opts)
+    return Rules(contract_mode="coinche", **defined_mix(opts))
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -27,6 +27,7 @@ from belote_env.actions import (
 from belote_env.auction import length_bound
 from belote_env.cards import parse_card
 from belote_env.config import OPTION_CHOICES, SMALL_ONLY, RuleOptionError, Rules, load_rules
+from tests.vector_harness import defined_mix
 from belote_env.contract import CAPOT, GENERALE
 from belote_env.game import GameState, IllegalActionError, Phase
 from belote_env.inference import possible_holdings, public_constraints
@@ -601,7 +602,7 @@ def _mix(rng: random.Random) -> Rules:
         opts.update(passes_to_end=4, self_overbid=rng.choice(["forbidden", "change_denomination"]))
     if rng.random() < 0.2:
         opts["max_numeric_bid"] = rng.choice([170, 250, 650])
-    return coinche(**opts)
+    return coinche(**defined_mix(opts))
 
 
 def _error(g: GameState, action) -> str | None:

@@ -21,6 +21,7 @@ from belote_env.scoring import (
     DealScore, coinche_game_end, deal_difference, round_points, score_coinche_deal, score_coinche_game_deal,
 )
 from belote_env.table import TEAM_OF, other_team
+from tests.vector_harness import defined_mix
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 PROFILES = ("coinche", "coinche_colver", "coinche_ffb_contree_2016", "coinche_ffb_contree_2016_note1",
@@ -241,13 +242,13 @@ EXTRA = [
     ({"capot_scoring": "flat", "capot_fail_value": 410}, "S16", (20, 410)),
     ({"capot_scoring": "flat", "capot_fail_value": 410}, "S14", (500, 0)),  # made: 500 whatever
     ({"capot_value": 270, "capot_scoring": "flat"}, "S14", (500, 0)),  # flat ignores capot_value
-    ({"multiplier_scope": "ffb_forfait"}, "S7", (520, 0)),
-    ({"multiplier_scope": "ffb_forfait"}, "S8", (520, 20)),  # imprenable: the defence keeps its 20
-    ({"multiplier_scope": "ffb_forfait"}, "S9", (0, 560)),
-    ({"multiplier_scope": "ffb_forfait"}, "S10", (1000, 0)),
-    ({"multiplier_scope": "ffb_forfait"}, "S2", (0, 262)),  # not coinched: 162 + V
-    ({"multiplier_scope": "ffb_forfait"}, "S17", (820, 0)),  # capot as a contract: (160 + 250) x 2
-    ({"multiplier_scope": "ffb_forfait", "surcoinche_multiplier": 3}, "S10", (750, 0)),  # 480 + 270
+    # ffb_forfait is defined with fail_base 160 and x2 / x4 only (COINCHE.md §6.6, §7)
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S7", (520, 0)),
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S8", (520, 20)),  # imprenable: the defence keeps its 20
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S9", (0, 560)),
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S10", (1000, 0)),
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S2", (0, 260)),  # not coinched: 160 + V
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S17", (820, 0)),  # capot as a contract: (160 + 250) x 2
     ({"multiplier_scope": "bga"}, "S7", (436, 0)),
     ({"multiplier_scope": "bga"}, "S8", (420, 0)),  # the defence's belote is lost
     ({"multiplier_scope": "bga"}, "S9", (0, 564)),
@@ -264,8 +265,6 @@ EXTRA = [
     ({"belote_prenable": True, "scoring": "bid_only"}, "S8", (220, 0)),
     ({"scoring": "bid_only"}, "S8", (200, 20)),
     ({"scoring": "bid_only"}, "S11", (380, 0)),
-    ({"scoring": "bid_only", "multiplier_scope": "whole_score"}, "S10", (360, 0)),
-    ({"tie_with_defence": "litige"}, "S4", (160, 82)),  # reach_bid: a tie has no effect
     ({"surcoinche_multiplier": 3}, "S11", (452, 0)),
 ]
 
@@ -304,6 +303,9 @@ def test_generale_options():
     assert _generale(True, 8, flat, k=1) == (1000, 0) and _generale(False, 8, flat, k=2) == (0, 2000)
     assert _generale(True, 8, flat.replace(generale_value=1000)) == (1000, 0)
     assert _generale(False, 7, flat.replace(generale_value=1000), k=1) == (0, 2000)
+    # COINCHE.md §7's worked example: générale ♥ coinched, flat, the bidder's belote (imprenable)
+    assert _generale(True, 8, flat, k=1, bel=(20, 0)) == (1020, 0)
+    assert _generale(False, 8, flat, k=1, bel=(20, 0)) == (20, 1000)  # North won one trick
     assert _generale(False, 7, bel=(20, 0)) == (20, 662)  # imprenable
     with pytest.raises(ValueError, match="bidder_won_all"):
         _generale(True, 7)
@@ -347,17 +349,16 @@ def test_declarations_rules():
     failed = case(100, HEARTS, k=1, tp=(60, 102), decl=(20, 0))
     assert takers_defence(score_case(failed, rules)) == (0, 162 + 200 + 20)
     assert takers_defence(score_case(failed, rules.replace(multiplier_scope="whole_score"))) == (0, (162 + 100 + 20) * 2)
-    assert takers_defence(score_case(failed, rules.replace(multiplier_scope="ffb_forfait"))) == (0, 320 + 200 + 20)
+    assert takers_defence(score_case(failed, rules.replace(multiplier_scope="ffb_forfait", fail_base=160))) == (
+        0, 320 + 200 + 20)
     assert takers_defence(score_case(failed, rules.replace(multiplier_scope="bga"))) == (0, (100 + 162) * 2 + 20)
     assert takers_defence(score_case(failed, rules.replace(scoring="bid_only"))) == (0, 200 + 20)
     flat = case(CAPOT, HEARTS, k=1, takers_tricks=8, decl=(0, 20))
     assert takers_defence(score_case(flat, rules.replace(capot_scoring="flat"))) == (1000 + 20, 0)
-    # bid_only and flat capots: declarations multiplied with whole_score only
+    # flat capots: declarations multiplied with whole_score only (bid_only takes contract_only alone, §7)
     whole = rules.replace(multiplier_scope="whole_score")
     assert takers_defence(score_case(flat, whole.replace(capot_scoring="flat"))) == (1000 + 40, 0)
     assert takers_defence(score_case(coinched, rules.replace(scoring="bid_only"))) == (200 + 20, 0)
-    assert takers_defence(score_case(coinched, whole.replace(scoring="bid_only"))) == (200 + 40, 0)
-    assert takers_defence(score_case(failed, whole.replace(scoring="bid_only"))) == (0, 200 + 40)
 
 
 # ----------------------------------------------------------------------------- §6.9 litige
@@ -597,7 +598,7 @@ OPTION_VALUES = {
 @st.composite
 def coinche_deals(draw):
     opts = {name: draw(st.sampled_from(values)) for name, values in OPTION_VALUES.items()}
-    rules = Rules(contract_mode="coinche", declarations="auto", **opts)
+    rules = Rules(contract_mode="coinche", declarations="auto", **defined_mix(opts))
     levels = list(range(80, 170, 10)) + [CAPOT] + ([GENERALE] if rules.generale else [])
     level = draw(st.sampled_from(levels))
     k = draw(st.sampled_from((0, 1, 2)))

@@ -1,5 +1,7 @@
 """Legal plays and trick winners: RULES.md §4 and the worked examples of §13."""
 
+import re
+
 import pytest
 
 from belote_env import Rules
@@ -86,3 +88,79 @@ def test_two_player_obligations_no_overtrump_on_plain_lead():
 ])
 def test_trick_winner(trick, contract, winner):
     assert trick_winner([parse_card(c) for c in trick.split()], contract) == winner
+
+
+# ----------------------------------------------------------------------------- coinche option mixes
+from belote_env.config import DEPENDENT_OPTIONS, UNDEFINED_MIXES, RuleOptionError  # noqa: E402
+
+#: COINCHE.md §7 "Validation": a value with no effect, the option it needs, and a value of it that makes it act
+NO_EFFECT = [
+    ("self_overbid", "change_denomination", "passes_to_end 4", {"passes_to_end": 4}),
+    ("generale_value", 1000, "generale true", {"generale": True}),
+    ("generale_leads", True, "generale true", {"generale": True}),
+    ("capot_value", 270, "capot_bid true", {"capot_bid": True}),
+    ("capot_coinchable", False, "capot_bid true", {"capot_bid": True}),
+    ("capot_scoring", "flat", "capot_bid true or generale true", {"generale": True}),
+    ("capot_fail_value", 410, "capot_bid true and capot_scoring 'flat'", {"capot_bid": True, "capot_scoring": "flat"}),
+    ("surcoinche_multiplier", 3, "surcoinche_allowed true", {"surcoinche_allowed": True}),
+    ("tie_with_defence", "litige", "contract_condition 'reach_bid_and_beat_defence'",
+     {"contract_condition": "reach_bid_and_beat_defence"}),
+    ("round_last_deal", True, "rounding 'half_up' or 'six_up'", {"rounding": "six_up"}),
+]
+#: the option that turns each of them off (so the value has no effect)
+OFF = {"self_overbid": {"passes_to_end": 3}, "generale_value": {}, "generale_leads": {},
+       "capot_value": {"capot_bid": False}, "capot_coinchable": {"capot_bid": False},
+       "capot_scoring": {"capot_bid": False}, "capot_fail_value": {}, "surcoinche_multiplier": {"surcoinche_allowed": False},
+       "tie_with_defence": {}, "round_last_deal": {}}
+
+
+@pytest.mark.parametrize("name, value, needs, on", NO_EFFECT, ids=[c[0] for c in NO_EFFECT])
+def test_coinche_option_without_effect_is_refused_naming_what_it_needs(name, value, needs, on):
+    """An option set where it has no effect is an error naming the option it needs; with
+    that option set it is accepted."""
+    with pytest.raises(RuleOptionError, match=rf"rule option '{name}' applies only with {re.escape(needs)}"):
+        Rules(contract_mode="coinche", **OFF[name], **{name: value})
+    assert getattr(Rules(contract_mode="coinche", **on, **{name: value}), name) == value
+    assert {c[0] for c in NO_EFFECT} == set(DEPENDENT_OPTIONS)
+
+
+UNDEFINED = [
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160, "surcoinche_multiplier": 3},
+     "multiplier_scope 'ffb_forfait' and surcoinche_multiplier 3"),
+    ({"multiplier_scope": "ffb_forfait"}, "multiplier_scope 'ffb_forfait' and fail_base 162"),
+    ({"multiplier_scope": "bga", "belote_prenable": True}, "multiplier_scope 'bga' and belote_prenable True"),
+    ({"scoring": "bid_only", "multiplier_scope": "whole_score"}, "scoring 'bid_only' and multiplier_scope 'whole_score'"),
+    ({"scoring": "bid_only", "multiplier_scope": "bga"}, "scoring 'bid_only' and multiplier_scope 'bga'"),
+    ({"scoring": "bid_only", "capot_scoring": "flat"}, "scoring 'bid_only' and capot_scoring 'flat'"),
+    ({"generale": True, "capot_coinchable": False}, "generale True and capot_coinchable False"),
+    ({"generale": True, "denomination_order": "ranked"}, "generale True and denomination_order 'ranked'"),
+]
+
+
+@pytest.mark.parametrize("options, named", UNDEFINED, ids=[n for _, n in UNDEFINED])
+def test_coinche_mix_the_rules_pages_do_not_define_is_refused_naming_both(options, named):
+    with pytest.raises(RuleOptionError, match=rf"rule options {re.escape(named)} together are not defined"):
+        Rules(contract_mode="coinche", **options)
+    assert {(o, v) for o, v, *_ in UNDEFINED_MIXES} == {
+        ("multiplier_scope", "ffb_forfait"), ("multiplier_scope", "bga"), ("scoring", "bid_only"), ("generale", True)}
+
+
+def test_defined_neighbours_of_the_refused_mixes_are_accepted():
+    """The defined mixes next to the refused ones: ffb_forfait as the FFB profile has it,
+    bga with imprenable belote, bid_only alone, a générale under flat scoring."""
+    assert Rules(contract_mode="coinche", multiplier_scope="ffb_forfait", fail_base=160).surcoinche_multiplier == 4
+    assert Rules(contract_mode="coinche", multiplier_scope="bga").belote_prenable is False
+    assert Rules(contract_mode="coinche", scoring="bid_only", belote_prenable=True).scoring == "bid_only"
+    assert Rules(contract_mode="coinche", generale=True, capot_scoring="flat").capot_scoring == "flat"
+
+
+def test_a_rules_file_with_a_key_twice_is_refused_naming_the_key(tmp_path):
+    """YAML keeps the last of two equal keys silently; a rules file must give each once."""
+    from belote_env import load_rules
+
+    p = tmp_path / "r.yaml"
+    p.write_text("target: 500\ntie: litige\ntarget: 700\n")
+    with pytest.raises(RuleOptionError, match=r"found the key 'target' twice \(lines 1 and 3\)"):
+        load_rules(p)
+    p.write_text("target: 500\ntie: litige\n")
+    assert load_rules(p).target == 500

@@ -111,6 +111,9 @@ def test_config_errors(tmp_path):
 
     with pytest.raises(RuleOptionError, match="'tie'"):
         load_config(p)
+    p.write_text("seed: 1\nn_tables: 8\nseed: 2\n")  # YAML would keep the last seed silently
+    with pytest.raises(ConfigError, match=r"(?s)c.yaml: not valid YAML .*found the key 'seed' twice \(lines 1 and 3\)"):
+        load_config(p)
 
 
 def test_cli_reports_bad_policy(capsys):

@@ -43,11 +43,12 @@ def test_coinche_mixes_equal_reference(rules):
 
 @pytest.mark.parametrize("rules", [
     Rules(contract_mode="coinche", max_numeric_bid=250, denomination_order="ranked", coinche_window="immediate",
-          coinche_denominations="suits_sa_ta", generale=True, passes_to_end=4, self_overbid="change_denomination"),
-    Rules(contract_mode="coinche", coinche_freezes=False, denomination_order="ranked", generale=True,
-          generale_leads=True, coincher_partner_speaks=True),
+          coinche_denominations="suits_sa_ta", passes_to_end=4, self_overbid="change_denomination"),
+    Rules(contract_mode="coinche", coinche_freezes=False, denomination_order="ranked", coincher_partner_speaks=True),
+    Rules(contract_mode="coinche", coinche_freezes=False, generale=True, generale_leads=True, max_numeric_bid=650,
+          coincher_partner_speaks=True),
     load_rules("coinche_bga"),
-], ids=["ranked-immediate-250", "no-freeze-ranked", "bga"])
+], ids=["ranked-immediate-250", "no-freeze-ranked", "no-freeze-generale", "bga"])
 def test_long_auctions_equal_reference(rules):
     """Chains of the lowest overcalls: auctions far longer than random play makes, within
     the history's bound (``auction.length_bound``)."""
@@ -136,7 +137,8 @@ def test_every_option_is_played_or_named():
     read (the game length); an option it does not play, set away from its default, is
     refused with an error naming it."""
     assert engine.PLAYED_OPTIONS | engine.UNREAD_OPTIONS == set(Rules.option_names())
-    BatchedGame(1, Rules(contract_mode="coinche", target=500, round_last_deal=True, target_rule="exceed"))
+    BatchedGame(1, Rules(contract_mode="coinche", target=500, rounding="half_up", round_last_deal=True,
+                         target_rule="exceed"))
 
 
 def test_unsupported_option_is_refused_by_name(monkeypatch):

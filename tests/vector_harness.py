@@ -11,13 +11,17 @@ CI) and ``scripts/check_vector.py`` (the full run of at least 1,000,000 decision
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 
 from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, num_actions
 from belote_env.auction import DENOMINATION_RANK
-from belote_env.config import COINCHE_ONLY, OPTION_CHOICES, SMALL_ONLY, RuleOptionError, applies, load_rules, preset_names
+from belote_env.config import (
+    COINCHE_ONLY, DEPENDENT_OPTIONS, OPTION_CHOICES, SMALL_ONLY, UNDEFINED_MIXES, RuleOptionError, applies, load_rules,
+    preset_names,
+)
 from belote_env.driver import point_reward, reward_scale
 from belote_env.game import Phase
 from belote_env.table import team_of
@@ -53,6 +57,22 @@ COINCHE_MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items() if k != "contract
 COINCHE_MAX_BIDS = (160, 160, 160, 170, 200, 250)
 
 
+def defined_mix(options: dict) -> dict:
+    """``options`` (coinche options drawn at random) made a mix the rules pages define: an
+    option of an undefined mix (``config.UNDEFINED_MIXES``) back to its default, then an
+    option without effect (``config.DEPENDENT_OPTIONS``) back to its neutral value. Only
+    the keys of ``options`` change; the rest of the draw stays as it was."""
+    defaults = Rules(contract_mode="coinche").to_dict()
+    r = SimpleNamespace(**{**defaults, **options})
+    for name, value, other, refused, _ in UNDEFINED_MIXES:
+        if getattr(r, name) == value and refused(getattr(r, other)):
+            setattr(r, name, defaults[name])
+    for name, (neutral, acts, _, _) in DEPENDENT_OPTIONS.items():
+        if getattr(r, name) != neutral and not acts(r):
+            setattr(r, name, neutral)
+    return {k: getattr(r, k) for k in options}
+
+
 def coinche_mixes(count: int, seed: int) -> list[Rules]:
     """The coinche defaults (``Rules(contract_mode="coinche")``), then ``count - 1`` seeded
     random mixes of every option that applies in coinche mode (a draw that ``Rules``
@@ -63,7 +83,7 @@ def coinche_mixes(count: int, seed: int) -> list[Rules]:
         options = {k: rng.choice(v) for k, v in COINCHE_MIX_OPTIONS.items()}
         options["max_numeric_bid"] = rng.choice(COINCHE_MAX_BIDS)
         try:
-            out.append(Rules(contract_mode="coinche", **options))
+            out.append(Rules(contract_mode="coinche", **defined_mix(options)))
         except RuleOptionError:
             continue
     return out
