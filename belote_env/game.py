@@ -48,7 +48,7 @@ from .inference import belote_reveals, card_reveals
 from .infoset import InfoSet
 from .rules import legal_cards, trick_winner
 from .scoring import (
-    DealScore, score_coinche_game_deal, score_deal, team_belote_points, team_declaration_points,
+    DealScore, game_end, score_coinche_game_deal, score_deal, team_belote_points, team_declaration_points,
 )
 from .table import NEXT_SEAT, NUM_SEATS, SEAT_NAMES, SEATS, TEAM_OF, absolute_seat, partner_of, team_of
 
@@ -545,13 +545,10 @@ class GameState:
         self.reserve = result.reserve_out
         self.deal_number += 1
         self.phase = Phase.DEAL_OVER
-        r = self.rules
-        one = self.single_deal or r.target is None  # a single deal: over once played (§8)
-        ended = (one or max(self.scores) >= r.target
-                 or (r.max_deals is not None and self.deal_number >= r.max_deals))
-        if ended and (one or self.scores[0] != self.scores[1]):  # §8: equal totals play on
+        over, winner = game_end(self.scores, self.rules, self.deal_number, result, single_deal=self.single_deal)
+        if over:  # §8: equal totals play on
             self.phase = Phase.GAME_OVER
-            self.winner = None if self.scores[0] == self.scores[1] else int(self.scores[1] > self.scores[0])
+            self.winner = winner
 
     def _score_coinche(self, belote: list[int], decl: list[int]) -> None:
         """Score a coinche deal against its contract and decide the game's end

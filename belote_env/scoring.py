@@ -8,8 +8,10 @@ Teams are ``0`` (seats 0 and 2) and ``1`` (seats 1 and 3). All values are points
   declarations (the classic take/pass game).
 * ``score_coinche_deal``: the same against a coinche contract (level, coinche,
   surcoinche; COINCHE.md §6), every scoring option of ``Rules``; ``round_points`` its
-  rounding (§6.10); ``coinche_game_end``: whether a coinche game is over after a deal
-  (§6.11); ``score_coinche_game_deal``: both, with ``round_last_deal`` (§6.10).
+  rounding (§6.10); ``score_coinche_game_deal``: the deal and the game's end, with
+  ``round_last_deal`` (§6.10).
+* ``game_end``: whether a game is over after a deal and who won, the one rule of every
+  table (RULES.md §8, COINCHE.md §6.11, TWO_THREE.md §4 A24, A33).
 * ``team_belote_points`` / ``team_declaration_points``: the belote and declaration points
   per team, from the cards each seat held and the announcements and declarations made;
   the engine scores every deal with them.
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS",
            "team_belote_points", "team_declaration_points", "belote_points", "declaration_points",
            "deal_difference", "score_coinche_deal", "round_points", "coinche_game_end", "score_coinche_game_deal",
-           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "small_game_end"]
+           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "small_game_end", "game_end"]
 
 DIX_DE_DER = 10
 TOTAL_POINTS = 162  # 152 card points + dix de der, every contract kind
@@ -440,42 +442,44 @@ def score_coinche_deal(
     )
 
 
-def coinche_game_end(scores: Sequence[int], rules: Rules, deal_number: int,
-                     deal: DealScore | None = None) -> tuple[bool, int | None]:
-    """Whether a coinche game is over after a played deal, and who won (COINCHE.md §6.11,
-    RULES.md §8).
+def game_end(scores: Sequence[int], rules: Rules, deal_number: int, deal: DealScore | None = None, *,
+             single_deal: bool = False) -> tuple[bool, int | None]:
+    """Whether a game is over after a played deal, and who won: the one game-end rule of
+    every table (RULES.md §8; COINCHE.md §6.11; TWO_THREE.md §2.10, §4 A24, A33).
 
-    * **Target** ``rules.target`` (points): a team *meets* it when its total is
-      ``>= target`` (``target_rule="reach"``) or ``> target`` (``"exceed"``). Once a team
-      meets it, the higher total wins; equal totals (both teams over) play another deal.
-    * **``no_win_on_belote_alone``** (FFB): a team that failed its contract (the takers of
-      a ``"dedans"`` deal) or was capot (the other team won all 8 tricks) scored at most
-      its belote in that deal (whatever else it held went to the other team). Such a
-      team cannot win the game on that deal unless it already met the target before it,
-      i.e. with ``scores[team] - deal.points[team]``. When the team that would win is in
-      that case, another deal is played (its points, belote included, stay on its score,
-      and the other team does not win instead, even if it also met the target).
-    * **``max_deals``** (RULES.md §8): after ``deal_number >= max_deals`` played deals the
-      game is over: the higher total wins, equal totals play another deal. The deal limit
-      ends the game whatever ``no_win_on_belote_alone`` says.
-    * ``target`` None (a single deal): over after every played deal, the higher total
-      wins, equal totals are a draw (winner ``None``).
+    * **A single deal** (``single_deal``, or ``target`` None, RULES.md §8): over after it;
+      the highest total wins, equal highest totals are a draw (winner ``None``).
+    * **``max_deals``**: after ``deal_number >= max_deals`` played deals the game is over:
+      the highest total wins; equal highest totals play another deal.
+    * **Target** ``rules.target`` (points): a side *meets* it when its total is
+      ``>= target`` (``target_rule`` ``"reach"``, and wherever the option does not apply)
+      or ``> target`` (``"exceed"``). Once the leader meets it, the leader wins; equal
+      highest totals play another deal (however many sides are over the target).
+    * **``no_win_on_belote_alone``** (coinche, FFB): a team that failed its contract (the
+      takers of a ``"dedans"`` deal) or was capot (the other team won all 8 tricks) scored
+      at most its belote in that deal. Such a team cannot win the game on that deal unless
+      it already met the target before it (``scores[team] - deal.points[team]``): another
+      deal is played (the other team does not win instead). The deal limit ends the game
+      whatever it says.
 
     Args:
-        scores: (team 0, team 1) game totals after the deal (points).
-        rules: the rules (``target``, ``target_rule``, ``no_win_on_belote_alone``,
-            ``max_deals``).
+        scores: the game totals after the deal, one per side (points): 2 teams at four
+            seats, 2 or 3 seats at the small tables.
+        rules: the rules (``target``, ``target_rule``, ``max_deals``,
+            ``no_win_on_belote_alone``).
         deal_number: played deals finished, this one included.
         deal: this deal's ``DealScore``; needed by ``no_win_on_belote_alone``.
+        single_deal: the deal is played on its own (whatever ``target`` says).
     Returns:
-        ``(over, winner)``: winner 0 / 1, or ``None`` when not over or a draw.
+        ``(over, winner)``: the winning side, or ``None`` when not over or a draw.
     Raises:
-        ValueError: ``no_win_on_belote_alone`` is on, a team meets the target and ``deal``
-            is None.
+        ValueError: ``no_win_on_belote_alone`` is on, the leader meets the target and
+            ``deal`` is None.
     """
-    a, b = scores[0], scores[1]
-    leader = None if a == b else int(b > a)
-    if rules.target is None:
+    top = max(scores)
+    leaders = [side for side, v in enumerate(scores) if v == top]
+    leader = leaders[0] if len(leaders) == 1 else None
+    if single_deal or rules.target is None:
         return True, leader
     if rules.max_deals is not None and deal_number >= rules.max_deals:
         return leader is not None, leader
@@ -484,7 +488,7 @@ def coinche_game_end(scores: Sequence[int], rules: Rules, deal_number: int,
     def meets(total: int) -> bool:
         return total > target if rules.target_rule == "exceed" else total >= target
 
-    if leader is None or not meets(scores[leader]):
+    if leader is None or not meets(top):
         return False, None
     if rules.no_win_on_belote_alone:
         if deal is None:
@@ -494,6 +498,10 @@ def coinche_game_end(scores: Sequence[int], rules: Rules, deal_number: int,
         if (failed or was_capot) and not meets(scores[leader] - deal.points[leader]):
             return False, None
     return True, leader
+
+
+#: ``game_end`` under its coinche name (COINCHE.md §6.11)
+coinche_game_end = game_end
 
 
 def score_coinche_game_deal(
@@ -544,14 +552,11 @@ def score_coinche_game_deal(
         # points would meet the target or break an exact tie (the end is never decided
         # on rounded points of a deal that would then count exactly)
         exact = score_coinche_deal(*args, **kw, rounded=False)
-        over, winner = coinche_game_end((scores[0] + exact.points[0], scores[1] + exact.points[1]), rules,
-                                        deal_number + 1, exact)
+        over, winner = game_end((scores[0] + exact.points[0], scores[1] + exact.points[1]), rules,
+                                deal_number + 1, exact)
         return (exact, True, winner) if over else (result, False, None)
     totals = (scores[0] + result.points[0], scores[1] + result.points[1])
-    if one:
-        return result, True, None if totals[0] == totals[1] else int(totals[1] > totals[0])
-    over, winner = coinche_game_end(totals, rules, deal_number + 1, result)
-    return result, over, winner
+    return (result, *game_end(totals, rules, deal_number + 1, result, single_deal=one))
 
 
 def _pair(suit: int) -> tuple[int, int, int]:
@@ -801,23 +806,6 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
 
 def small_game_end(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
                    ) -> tuple[bool, int | None]:
-    """Whether a two- or three-player game is over after a deal, and its winner
-    (TWO_THREE.md §2.10, §4 A24, A33): over once any seat has reached ``target``
-    (``target_rule="reach"``: ``>=``; ``"exceed"``: ``>``), or ``max_deals`` deals were
-    played, or after a single deal; the highest score wins; a tie for the highest plays
-    another deal (``(False, None)``), except after a single deal or with no target and
-    limit, which end drawn (``(True, None)``).
-
-    Returns:
-        ``(over, winner seat or None)``.
-    """
-    top = max(scores)
-    leaders = [s for s, v in enumerate(scores) if v == top]
-    if single_deal or (rules.target is None and rules.max_deals is None):
-        return True, (leaders[0] if len(leaders) == 1 else None)
-    t = rules.target
-    reached = t is not None and (top > t if rules.target_rule == "exceed" else top >= t)
-    limit = rules.max_deals is not None and deal_number >= rules.max_deals
-    if (reached or limit) and len(leaders) == 1:
-        return True, leaders[0]
-    return False, None
+    """``game_end`` at two and three seats (TWO_THREE.md §2.10, §4 A24, A33), with the
+    arguments of the small engine: per-seat ``scores``, ``single_deal`` fourth."""
+    return game_end(scores, rules, deal_number, single_deal=single_deal)

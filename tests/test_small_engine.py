@@ -297,6 +297,25 @@ def test_w4_to_w6_match_end():
     assert small_game_end([500, 400], R2.replace(target_rule="exceed"), 5) == (False, None)
 
 
+@pytest.mark.parametrize("rules", [R2, load_rules("seed001_3p")], ids=["2p", "3p"])
+def test_target_null_is_one_deal_whatever_max_deals_says(rules):
+    """RULES.md §8: ``target: null`` is a single played deal, as at four seats; a
+    ``max_deals`` beside it does not make it a longer game."""
+    one = rules.replace(target=None, max_deals=3)
+    n = rules.players
+    assert small_game_end([40] + [30] * (n - 1), one, 1) == (True, 0)
+    assert small_game_end([30] * n, one, 1) == (True, None)  # equal: a draw
+    from belote_env import GameState
+
+    for g in (SmallGameState(one, seed=5), GameState(Rules(target=None, max_deals=3), seed=5)):
+        while not g.is_game_over:  # the same at four seats
+            if g.is_deal_over:
+                g.next_deal()
+            else:
+                g.apply(g.legal_actions()[0])
+        assert g.deal_number == 1
+
+
 def test_t1_to_t4():
     assert score_small_deal(2, (14, 25, 95), R3).points == (14, 25, 95)
     assert score_small_deal(0, (60, 50, 45), R3).points == (0, 80, 75)
