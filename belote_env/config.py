@@ -20,7 +20,7 @@ from typing import Any, Mapping
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
            "PLAYER_COUNTS", "SMALL_ONLY", "THREE_ONLY", "FOUR_ONLY", "SMALL_CHOICES", "SMALL_DEFAULTS", "variant_of",
-           "DEPENDENT_OPTIONS", "UNDEFINED_MIXES"]
+           "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
 
 
 class RuleOptionError(ValueError):
@@ -546,6 +546,19 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of every option."""
         return dataclasses.asdict(self)
+
+
+def check_table(rules: Any, players: tuple[int, ...], who: str, instead: str) -> "Rules":
+    """``rules`` when it is a ``Rules`` whose ``players`` is one of ``players``, else a
+    ``RuleOptionError`` naming ``who`` (the engine or env refusing them), the table sizes it
+    plays and ``instead`` (what plays the others). Returns ``rules``."""
+    if not isinstance(rules, Rules):
+        raise RuleOptionError(f"{who}: rules must be a belote_env.Rules, got {type(rules).__name__}")
+    if rules.players not in players:
+        sizes = " or ".join(map(str, players))
+        raise RuleOptionError(f"{who} plays tables of {sizes} seats, got rules with players {rules.players} "
+                              f"({'TWO_THREE.md' if rules.players != 4 else 'RULES.md'}); {instead}")
+    return rules
 
 
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"

@@ -39,7 +39,7 @@ from .actions import (
 )
 from .auction import Auction, new_auction
 from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
-from .config import RuleOptionError, Rules
+from .config import RuleOptionError, Rules, check_table
 from .contract import Contract
 from .contract import GENERALE
 from .dealing import check_deck, complete, deal, deal_all, deck_from_full_hands, deck_from_hands
@@ -187,7 +187,8 @@ class GameState:
             ``target`` and ``max_deals`` null, which replays the same).
 
     Raises:
-        RuleOptionError: ``rules`` is not a ``Rules`` (the engine plays every option).
+        RuleOptionError: ``rules`` is not a ``Rules`` (the engine plays every option), or
+            has ``players`` 2 or 3 (``small_game.SmallGameState`` plays those).
         ValueError: bad ``dealer`` or ``deck`` (``dealing.DealError``), or scores,
             reserve or deal number that are not ints in 0..``MAX_RESUME``, a reserve under a ``tie`` rule
             other than ``"litige"``, unequal scores that already end the game (the
@@ -208,9 +209,9 @@ class GameState:
                  rng: random.Random | None = None, dealer: int = 0,
                  deck: Sequence[int] | None = None, *, scores: Sequence[int] = _NO_SCORES, reserve: int = 0,
                  deal_number: int = 0, single_deal: bool = False):
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
+        rules = check_table(Rules() if rules is None else rules, (4,), "GameState",
+                            "the two- and three-player games are played by belote_env.small_game.SmallGameState "
+                            "(or belote_env.small_game.new_game(rules), which picks the engine)")
         dealer = _seat(dealer, "dealer")
         if type(single_deal) is not bool:
             raise ValueError(f"single_deal must be True or False, got {single_deal!r}")

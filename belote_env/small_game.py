@@ -48,7 +48,7 @@ from .actions import (
 )
 from .auction import SmallAuction
 from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, card_to_str, cards_of
-from .config import RuleOptionError, Rules
+from .config import RuleOptionError, Rules, check_table
 from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
@@ -169,9 +169,7 @@ class SmallGameState:
     def __init__(self, rules: Rules, seed: int | None = None, rng: random.Random | None = None, dealer: int = 0,
                  deck: Sequence[int] | None = None, *, scores: Sequence[int] | None = None, reserve: int = 0,
                  deal_number: int = 0, single_deal: bool = False):
-        if not isinstance(rules, Rules) or rules.players == 4:
-            raise RuleOptionError("SmallGameState plays the two- and three-player games: give Rules with players 2 "
-                                  f"or 3 (e.g. load_rules('seed001_2p')), got {rules!r:.80}")
+        check_table(rules, (2, 3), "SmallGameState", "the four-seat games are played by belote_env.GameState")
         n = rules.players
         self.rules = rules
         self.n = n

@@ -30,7 +30,7 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
 
-from belote_env import GameState, IllegalActionError, Rules
+from belote_env import GameState, IllegalActionError, Rules, load_rules
 from belote_env.actions import PASS
 from belote_env.driver import RandomPolicy, point_reward
 from belote_env.gym_env import OpponentPolicyError
@@ -727,3 +727,48 @@ def test_seed_none_at_construction_is_refused_with_the_reason():
     for cls in (BeloteVectorEnv, BeloteGymVectorEnv, BeloteSB3VecEnv):
         with pytest.raises(ValueError, match=r"seed must be an int in 0..2\*\*63-1 at construction"):
             cls(2, seed=None)
+
+
+# ----------------------------------------------------------------------------- table sizes and counts
+def _makers():
+    from belote_env.small_game import SmallGameState
+    from belote_env.vector import BatchedGame, BeloteSB3VecEnv
+    from belote_env.vector.small import SmallBatchedGame
+
+    return {"BeloteVectorEnv": lambda r: BeloteVectorEnv(2, rules=r),
+            "BeloteGymVectorEnv": lambda r: BeloteGymVectorEnv(2, rules=r),
+            "BeloteSB3VecEnv": lambda r: BeloteSB3VecEnv(2, rules=r),
+            "BatchedGame": lambda r: BatchedGame(2, load_rules(r)),
+            "GameState": lambda r: GameState(load_rules(r)),
+            "SmallGameState": lambda r: SmallGameState(load_rules(r)),
+            "SmallBatchedGame": lambda r: SmallBatchedGame(2, load_rules(r))}
+
+
+@pytest.mark.parametrize("who, rules, sizes", [
+    ("BeloteVectorEnv", "seed001_2p", "4"), ("BeloteGymVectorEnv", "seed001_3p", "4"),
+    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("BatchedGame", "seed001_3p", "4"), ("GameState", "seed001_3p", "4"),
+    ("SmallGameState", "seed000", "2 or 3"), ("SmallBatchedGame", "coinche", "2 or 3"),
+])
+def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, sizes):
+    """Rules of a table size an engine or env does not play: a ``RuleOptionError`` naming
+    it, the sizes it plays and the one that plays them (not a raw TypeError / KeyError)."""
+    from belote_env import RuleOptionError
+
+    players = load_rules(rules).players
+    with pytest.raises(RuleOptionError, match=rf"^{who} plays tables of {sizes} seats, got rules with players "
+                                              rf"{players} .*; .*(SmallGameState|SmallBatchedGame|belote_v0|GameState|"
+                                              rf"BatchedGame)"):
+        _makers()[who](rules)
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: BeloteVectorEnv(n, rules="coinche"), lambda n: BeloteGymVectorEnv(n),
+    lambda n: __import__("belote_env.vector", fromlist=["BatchedGame"]).BatchedGame(n),
+    lambda n: __import__("belote_env.vector.small", fromlist=["x"]).SmallBatchedGame(n, load_rules("seed001_2p")),
+], ids=["vector", "gym", "batched", "small"])
+def test_table_counts_are_bounded_before_anything_is_allocated(make):
+    from belote_env.vector import MAX_TABLES
+
+    assert MAX_TABLES == 1 << 20
+    with pytest.raises(ValueError, match=r"at most MAX_TABLES \(1,048,576 tables\), got 1,000,000,000"):
+        make(10 ** 9)

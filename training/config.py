@@ -12,7 +12,7 @@ from belote_env import Rules
 from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
 __all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers",
-           "MAX_CONFIG_BYTES"]
+           "MAX_CONFIG_BYTES", "MAX_N_TABLES", "MAX_ROLLOUT"]
 
 #: The bounds of ``policies.network`` (``MAX_HIDDEN_LAYERS``, ``MAX_LAYER_WIDTH``), repeated
 #: here so that configs load without torch; tests/test_training.py checks they agree.
@@ -20,6 +20,14 @@ MAX_HIDDEN_LAYERS = 16
 MAX_LAYER_WIDTH = 16384
 #: Bound on a YAML config file (bytes), checked before it is read; a config is a few KB.
 MAX_CONFIG_BYTES = 1 << 20
+#: Bound on ``n_tables``: the batched collector keeps about 0.3 MB of decisions per table
+#: (two deals' worth of 618-float observations), the reference one a ``GameState`` per table
+#: and seat stream; 65,536 tables hold about 20 GB. ``belote_env.vector.MAX_TABLES`` (the
+#: engine's own bound) is larger.
+MAX_N_TABLES = 1 << 16
+#: Bound on the decisions of one rollout (``n_steps * n_tables``, times the seats with the
+#: reference engine): the PPO buffer holds them all.
+MAX_ROLLOUT = 1 << 24
 
 
 class ConfigError(ValueError):
@@ -222,6 +230,13 @@ class TrainConfig:
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
                 kind = "non-negative" if name in may_be_zero else "positive"
                 raise ConfigError(f"config key {name!r} must be a {kind} int, got {v!r}")
+        if self.n_tables > MAX_N_TABLES:
+            raise ConfigError(f"config key 'n_tables' must be at most {MAX_N_TABLES:,} (MAX_N_TABLES: the collector "
+                              f"keeps about 0.3 MB per table), got {self.n_tables:,}")
+        if self.n_steps * self.n_tables > MAX_ROLLOUT:
+            raise ConfigError(f"config keys 'n_steps' x 'n_tables' ({self.n_steps:,} x {self.n_tables:,}) must be at "
+                              f"most {MAX_ROLLOUT:,} decisions a rollout (MAX_ROLLOUT), got "
+                              f"{self.n_steps * self.n_tables:,}")
         check_name("exp_name", self.exp_name, "part of the run folder's name")
         if any(c in self.exp_name for c in "/\\") or self.exp_name in (".", ".."):
             raise ConfigError(f"config key 'exp_name' names a run folder: no '/' or '\\', got {self.exp_name!r}")

@@ -15,13 +15,13 @@ differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.
 """
 
 from .batch import SeatBatch
-from .engine import COL, OUTCOMES, BatchedGame
+from .engine import COL, MAX_TABLES, OUTCOMES, BatchedGame
 from .envs import BeloteGymVectorEnv, BeloteVectorEnv
 from .infoset import infoset_of
 from .observation import encode_batch
 from .small import SmallBatchedGame
 
-__all__ = ["BatchedGame", "SmallBatchedGame", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
+__all__ = ["BatchedGame", "SmallBatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
            "BeloteGymVectorEnv", "BeloteSB3VecEnv"]
 
 

@@ -48,7 +48,7 @@ from ..actions import (
 )
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..auction import DENOMINATION_RANK, length_bound
-from ..config import SMALL_ONLY, Rules, RuleOptionError
+from ..config import SMALL_ONLY, Rules, RuleOptionError, check_table
 from ..contract import CAPOT, NUM_DENOMINATIONS
 from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
@@ -56,7 +56,7 @@ from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
 from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
-__all__ = ["BatchedGame", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
+__all__ = ["BatchedGame", "MAX_TABLES", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
            "check_supported", "PLAYED_OPTIONS", "UNREAD_OPTIONS"]
 
 # ------------------------------------------------------------------ state columns
@@ -165,6 +165,12 @@ _TIES = {"litige": 0, "takers_made": 1, "takers_fail": 2, "defenders_keep": 3}
 SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
 #: ``rounding`` codes (COINCHE.md §6.10)
 ROUNDINGS = ("none", "half_up", "six_up")
+
+
+#: The most tables one batched game (and one batched env) steps: about 1 GB of state,
+#: decks, masks and observations at four seats (the arrays grow linearly with it); a larger
+#: ``n`` is refused by name, before anything is allocated.
+MAX_TABLES = 1 << 20
 
 
 def rules_codes(rules: Rules) -> np.ndarray:
@@ -1146,8 +1152,12 @@ class BatchedGame:
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive int (number of tables), got {n!r}")
+        if n > MAX_TABLES:
+            raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
         n = int(n)
-        self.rules = Rules() if rules is None else rules
+        self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
+                                 "the two- and three-player tables are stepped by "
+                                 "belote_env.vector.small.SmallBatchedGame")
         self.opts = rules_codes(self.rules)
         check_supported(self.rules)
         #: the width of the action masks (``actions.num_actions``)

@@ -160,7 +160,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..config import load_rules
+from ..config import check_table, load_rules
 from ..driver import REWARD_MODES, point_reward, reward_scale
 from ..scoring import TOTAL_POINTS
 from ..game import IllegalActionError
@@ -168,7 +168,7 @@ from ..gym_env import OpponentPolicyError, _action_id, _describe, _describe_exce
 from ..observation import obs_size
 from ..table import NUM_SEATS, SEATS, TEAM_OF
 from .batch import SeatBatch
-from .engine import CUR, OUTCOMES, PH, PHASE_OVER, BatchedGame, _below, random_actions, step_kernel
+from .engine import CUR, MAX_TABLES, OUTCOMES, PH, PHASE_OVER, BatchedGame, _below, random_actions, step_kernel
 from .observation import encode_all_kernel, encode_kernel, encode_tables_kernel
 
 __all__ = ["BeloteVectorEnv", "BeloteGymVectorEnv", "BeloteSB3VecEnv", "OBSERVE_MODES", "LEARNERS"]
@@ -194,7 +194,16 @@ def _check_choice(name: str, value: Any, allowed: tuple) -> None:
 def _check_num_envs(num_envs: Any) -> int:
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive int (number of tables), got {num_envs!r}")
+    if num_envs > MAX_TABLES:
+        raise ValueError(f"num_envs must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {int(num_envs):,}")
     return int(num_envs)
+
+
+def _four_seat_rules(rules: Any, who: str):
+    """``load_rules(rules)``, refused with a ``RuleOptionError`` naming ``who`` unless it is
+    a four-seat game (these envs step ``BatchedGame``)."""
+    return check_table(load_rules(rules), (4,), who, "the two- and three-player games: belote_v0.env(rules=...) "
+                       "or gymnasium.make('Belote-v0', rules=...)")
 
 
 def _check_seed(seed: Any, none_ok: bool = True) -> None:
@@ -379,7 +388,7 @@ class _LearnerTables:
     to act at every table. Results are written into preallocated arrays."""
 
     def __init__(self, num_envs: int, opponents: Any, learner: str, learner_seat: int | str, rules: Any, seed: int,
-                 reward_mode: str):
+                 reward_mode: str, who: str = "BeloteGymVectorEnv"):
         n = _check_num_envs(num_envs)
         _check_choice("learner", learner, LEARNERS)
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
@@ -391,7 +400,7 @@ class _LearnerTables:
         self.opponents = _Opponents(opponents)
         self.learner, self.learner_seat, self.reward_mode = learner, learner_seat, reward_mode
         self.team = learner == "team"
-        self.game = BatchedGame(n, load_rules(rules), seed=seed, autoreset=False)
+        self.game = BatchedGame(n, _four_seat_rules(rules, who), seed=seed, autoreset=False)
         self.n = n
         self._rows = np.arange(n)
         self._to_act = np.full(n, -1, dtype=np.int64)
@@ -524,7 +533,7 @@ class BeloteVectorEnv:
         _check_choice("observe", observe, OBSERVE_MODES)
         _check_seed(seed, none_ok=False)
         self.num_envs, self.reward_mode, self.observe, self.copy = n, reward_mode, observe, bool(copy)
-        self.game = BatchedGame(n, load_rules(rules), seed=seed, autoreset=True)
+        self.game = BatchedGame(n, _four_seat_rules(rules, "BeloteVectorEnv"), seed=seed, autoreset=True)
         self.rules = self.game.rules
         self.single_observation_space = _observation_space(self.rules)
         self.single_action_space = spaces.Discrete(self.game.n_actions)
@@ -704,7 +713,8 @@ def _sb3_class():
         def __init__(self, num_envs: int, opponents: Any = None, learner: str = "seat",
                      learner_seat: int | str = "rotate", rules: Any = None, seed: int = 0,
                      reward_mode: str = "scaled"):
-            self._core = _LearnerTables(num_envs, opponents, learner, learner_seat, rules, seed, reward_mode)
+            self._core = _LearnerTables(num_envs, opponents, learner, learner_seat, rules, seed, reward_mode,
+                                        "BeloteSB3VecEnv")
             self.game = self._core.game
             self.rules = self.game.rules
             self.render_mode = None

@@ -54,12 +54,12 @@ from ..actions import (
 )
 from ..auction import small_length_bound
 from ..cards import BEATS, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
-from ..config import RuleOptionError, Rules
+from ..config import RuleOptionError, Rules, check_table
 from ..dealing import small_layout
 from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
-from .engine import _below, reset_tables
+from .engine import MAX_TABLES, _below, reset_tables
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
            "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
@@ -1000,10 +1000,7 @@ SMALL_UNREAD_OPTIONS = frozenset(("target", "target_rule", "max_deals"))
 def check_small_supported(rules: Rules) -> None:
     """Raise ``RuleOptionError`` unless ``rules`` is a two- or three-player ``Rules`` whose
     every option set away from its default is one ``SmallBatchedGame`` plays."""
-    if not isinstance(rules, Rules) or rules.players not in (2, 3):
-        raise RuleOptionError("SmallBatchedGame plays the two- and three-player games: give Rules with players 2 or "
-                              f"3 (e.g. load_rules('seed001_2p')); the four-seat games are BatchedGame's, got "
-                              f"{rules!r:.80}")
+    check_table(rules, (2, 3), "SmallBatchedGame", "the four-seat games are stepped by BatchedGame")
     default = Rules(players=rules.players)
     for name in Rules.option_names():
         if name in SMALL_PLAYED_OPTIONS or name in SMALL_UNREAD_OPTIONS:
@@ -1053,6 +1050,8 @@ class SmallBatchedGame:
     def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive int (number of tables), got {n!r}")
+        if n > MAX_TABLES:
+            raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
         check_small_supported(rules)
         n = int(n)
         self.rules = rules
