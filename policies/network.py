@@ -44,7 +44,8 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
            "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
            "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE",
-           "SMALL_MODES", "small_with_belote", "SMALL_BID_ACTIONS", "is_small_bid_decision"]
+           "SMALL_MODES", "small_with_belote", "SMALL_BID_ACTIONS", "is_small_bid_decision", "MODEL_PARTS",
+           "declared_parts", "declare_parts"]
 
 FORMAT_VERSION = 1
 _ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
@@ -489,6 +490,31 @@ _FIRST_BID = BID_ACTIONS[0]
 #: Temperature (points) of the bid probabilities a bid-value network implies.
 BID_TEMPERATURE = 10.0
 _VALUE_NET_NAMES = {CARD_VALUES_KIND: "card-value", BID_VALUES_KIND: "bid-value"}
+#: The sub-folders a model folder may hold (a value network each); its ``meta.json`` key
+#: ``parts`` lists those it has, and a loader refuses the folder when one is missing.
+MODEL_PARTS = {CARDS_SUBDIR: "card-value", BIDS_SUBDIR: "bid-value"}
+
+
+def declared_parts(meta: dict, where: str | os.PathLike = "meta.json") -> tuple[str, ...]:
+    """The sub-folders a model's ``meta.json`` declares (key ``parts``: a list of
+    ``MODEL_PARTS`` names, each once); ``()`` when the key is absent (folders written
+    before it was declared). Raises ``CheckpointError`` (naming ``where``) for a bad value."""
+    v = meta.get("parts", [])
+    if not isinstance(v, list) or not all(isinstance(p, str) and p in MODEL_PARTS for p in v) or len(set(v)) != len(v):
+        raise CheckpointError(f"{where}: parts must be a list of distinct sub-folder names among "
+                              f"{sorted(MODEL_PARTS)}, got {v!r:.80}")
+    return tuple(v)
+
+
+def declare_parts(folder: str | os.PathLike) -> list[str]:
+    """Rewrite ``folder/meta.json``'s ``parts`` (atomically) as the ``MODEL_PARTS``
+    sub-folders the folder holds; returns them. Every writer of a model folder calls it
+    once the folder is complete."""
+    folder = Path(folder)
+    meta = read_json(folder / "meta.json", MAX_META_BYTES)
+    meta["parts"] = sorted(p for p in MODEL_PARTS if (folder / p / "meta.json").is_file())
+    atomic_write_bytes(folder / "meta.json", json.dumps(meta, indent=2, sort_keys=True).encode())
+    return meta["parts"]
 
 
 #: The action ids a coinche bid-value network values (``contract_mode="coinche"``): pass
@@ -1028,8 +1054,9 @@ def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None,
     when it exists; ``policy_suit_average_of``), ``card_net`` / ``suit_average`` /
     ``card_unit`` from its ``cards/`` and ``bid_net`` / ``bid_suit_average`` /
     ``bid_actions`` / ``bid_unit`` from its ``bids/``, for those it has (see
-    ``load_card_net``, ``load_bid_net``; raises ``CheckpointError`` as they do, and for a
-    bad ``policy_suit_average`` or an unreadable ``meta.json``). ``contract_mode``: the
+    ``load_card_net``, ``load_bid_net``; raises ``CheckpointError`` as they do, for a
+    bad ``policy_suit_average`` or an unreadable ``meta.json``, and for a sub-folder its
+    ``meta.json`` declares in ``parts`` that is missing, ``declared_parts``). ``contract_mode``: the
     mode the value networks must be of (``RulesMismatchError`` otherwise; ``None``: any)."""
     kw: dict[str, Any] = {}
     meta_path = _model_folder(folder) / "meta.json"
@@ -1038,8 +1065,15 @@ def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None,
             meta = read_json(meta_path, MAX_META_BYTES)
         except DataFileError as e:
             raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
+    parts: tuple[str, ...] = ()
     if isinstance(meta, dict):
         kw["policy_suit_average"] = policy_suit_average_of(meta, meta_path)
+        parts = declared_parts(meta, meta_path)
+    folder_path = _model_folder(folder)
+    for part in parts:  # a declared part that is gone: the model would play without it
+        if not (folder_path / part).exists() and not (folder_path / part).is_symlink():
+            raise CheckpointError(f"{folder_path}: its meta.json declares a {MODEL_PARTS[part]} network in {part}/, "
+                                  f"which is missing (parts: {list(parts)}); restore the folder or reinstall the model")
     card = _load_value_net(folder, CARDS_SUBDIR, CARD_VALUES_KIND, contract_mode)
     if card is not None:
         kw.update(card_net=card[0], suit_average=card[1], card_unit=_value_unit_of(card[2], folder, CARDS_SUBDIR))

@@ -274,7 +274,8 @@ def main() -> None:
     from belote_env.atomic import atomic_write_bytes
     from policies.hard import HARD_MODEL_DIR
     from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, CARD_VALUES_KIND, CARDS_SUBDIR, MODE_N_ACTIONS,
-                                  BeloteNet, CheckpointError, NetworkPolicy, save_model, save_value_policy_meta)
+                                  BeloteNet, CheckpointError, NetworkPolicy, declare_parts, save_model,
+                                  save_value_policy_meta)
     from belote_env.config import variant_of
     from belote_env.observation import obs_size
     from policies.registry import check_policy_rules, check_policy_spec
@@ -414,6 +415,7 @@ def main() -> None:
     if bids:
         extra["bid_actions"] = fit["bid_actions"]
     save_model(out / subdir, net.state_dict(), net.config, extra)
+    declare_parts(out)  # meta.json lists the value networks the folder now holds
     print(json.dumps(figures, indent=1))
     print(f"wrote {out} ({time.time() - t0:.0f} s in all)")
 

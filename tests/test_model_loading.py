@@ -137,3 +137,54 @@ def test_belote_eval_on_an_edited_meta_exits_clearly_under_300_mb(tmp_path, laye
     assert why in p.stderr
     rss_kib = int(p.stderr.split("maxrss_kib")[1].split()[0])
     assert rss_kib < 300 * 1024, f"{rss_kib / 1024:.0f} MB resident"
+
+
+# ----------------------------------------------------------------------------- declared parts
+@pytest.mark.parametrize("model, part", [("hard_coinche", "bids"), ("hard_coinche", "cards"), ("hard", "bids"),
+                                         ("hard", "cards")])
+def test_a_model_folder_missing_a_part_its_meta_declares_is_refused_naming_it(tmp_path, model, part):
+    """The shipped hard models declare their value networks (``meta.json`` ``parts``); with
+    one removed the folder is refused, naming the part (the coinche hard tier used to load
+    without ``bids/`` and pass at every bid)."""
+    import shutil
+
+    from policies.hard import HardPolicy
+    from policies.network import NetworkPolicy
+
+    src = ROOT / "policies" / "models" / model
+    assert json.loads((src / "meta.json").read_text())["parts"] == ["bids", "cards"]
+    folder = tmp_path / model
+    shutil.copytree(src, folder)
+    NetworkPolicy.from_path(folder)  # whole: loads
+    shutil.rmtree(folder / part)
+    want = rf"declares a {'bid' if part == 'bids' else 'card'}-value network in {part}/, which is missing"
+    with pytest.raises(CheckpointError, match=want):
+        NetworkPolicy.from_path(folder)
+    if model == "hard":
+        with pytest.raises(CheckpointError, match=want):
+            HardPolicy(model_dir=folder)
+
+
+def test_belote_eval_refuses_a_damaged_model_folder(tmp_path, capsys):
+    import shutil
+
+    from training.cli import main
+
+    folder = tmp_path / "hc"
+    shutil.copytree(ROOT / "policies" / "models" / "hard_coinche", folder)
+    shutil.rmtree(folder / "bids")
+    assert main(["eval", str(folder), "normal", "--rules", "coinche", "--pairs", "2", "--no-progress"]) == 2
+    assert "bids/, which is missing" in capsys.readouterr().err
+
+
+def test_declared_parts_must_name_sub_folders(tmp_path):
+    from policies.network import declare_parts, value_net_kwargs
+
+    d = _model_dir(tmp_path)
+    assert declare_parts(d) == [] and json.loads((d / "meta.json").read_text())["parts"] == []
+    for bad in (["cards", "cards"], ["weights"], "cards"):
+        meta = json.loads((d / "meta.json").read_text())
+        meta["parts"] = bad
+        (d / "meta.json").write_text(json.dumps(meta))
+        with pytest.raises(CheckpointError, match="parts must be a list of distinct sub-folder names"):
+            value_net_kwargs(d)

@@ -203,7 +203,10 @@ def test_learner_policy_and_checkpoint_of_a_q_bid_run(tmp_path):
         folder = save_checkpoint(tmp_path / f"ckpt_{bids is None}", model, cfg, "run")
         meta = json.loads((folder / "meta.json").read_text())
         assert meta.get("policy_suit_average", False) is (bids is not None)
-        loaded = NetworkPolicy.from_path(export_model(folder, tmp_path / f"exported_{bids is None}"))
+        assert meta.get("parts", []) == ([] if bids is None else ["bids"])  # the value networks it holds
+        exported = export_model(folder, tmp_path / f"exported_{bids is None}")
+        assert json.loads((exported / "meta.json").read_text())["parts"] == ([] if bids is None else ["bids"])
+        loaded = NetworkPolicy.from_path(exported)
         assert loaded.policy_suit_average is (bids is not None) and (loaded.bid_net is None) is (bids is None)
         batch = next(iter(_positions(Rules(), 64, 1, seed=5)))
         np.testing.assert_array_equal(loaded.act_batch(batch), learner.act_batch(batch))

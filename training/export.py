@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from policies.network import (BIDS_SUBDIR, CARDS_SUBDIR, MAX_PARAMETERS, BeloteNet, CheckpointError, load_model,
+from policies.network import (BIDS_SUBDIR, CARDS_SUBDIR, MAX_PARAMETERS, MODEL_PARTS, BeloteNet, CheckpointError, load_model,
                               save_model, value_net_kwargs)
 
 __all__ = ["export_model", "export_sb3_zip", "is_sb3_zip", "SB3_POLICY_CLASSES"]
@@ -312,6 +312,7 @@ def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
         extra["evaluation"] = {k: v for k, v in evaluation.items() if k.startswith("vs_")}
     extra["exported_from"] = str(ckpt)
     value_net_kwargs(ckpt)  # its card- and bid-value networks (cards/, bids/) are checked first
+    extra["parts"] = [sub for sub in sorted(MODEL_PARTS) if (ckpt / sub).is_dir()]  # what the export holds
     folder = save_model(out, net.state_dict(), net.config, extra)
     for sub in (CARDS_SUBDIR, BIDS_SUBDIR):
         if (ckpt / sub).is_dir():

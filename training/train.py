@@ -161,7 +161,7 @@ def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name
         save_model(tmp, model.policy.state_dict(), net_config(cfg), {
             "run_name": run_name, "timesteps": int(model.num_timesteps),
             "rules": cfg.rules_obj.to_dict(), "config": cfg.to_dict(),
-            **({"policy_suit_average": True} if bids is not None else {}), **(extra or {})})
+            **({"policy_suit_average": True, "parts": [BIDS_SUBDIR]} if bids is not None else {}), **(extra or {})})
         if bids is not None:
             save_bid_net(tmp, bids, cfg, {"timesteps": int(model.num_timesteps)})
         th.save(model.policy.optimizer.state_dict(), tmp / "optimizer.pt")
@@ -243,7 +243,8 @@ class _Progress(BaseCallback):
             snap = learner_policy(self.model, cfg, deterministic=False, seed=n, name=f"snapshot@{n}")
 
             def write(tmp: Path) -> None:
-                save_model(tmp, snap.net.state_dict(), snap.net.config, {"timesteps": n})
+                save_model(tmp, snap.net.state_dict(), snap.net.config,
+                           {"timesteps": n, **({"parts": [BIDS_SUBDIR]} if snap.bid_net is not None else {})})
                 if snap.bid_net is not None:
                     save_bid_net(tmp, snap.bid_net, cfg, {"timesteps": n})
 
