@@ -8,12 +8,13 @@ numbers owns its ``random.Random``, seeded at construction.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+import random
+from typing import Any, Protocol, runtime_checkable
 
 from belote_env import InfoSet
 from belote_env.driver import RandomPolicy  # tier ``random``: the engine's own random player
 
-__all__ = ["Policy", "PolicyError", "RandomPolicy", "with_belote"]
+__all__ = ["Policy", "PolicyError", "RandomPolicy", "with_belote", "reseed", "reseed_nested"]
 
 
 class PolicyError(RuntimeError):
@@ -29,6 +30,36 @@ class Policy(Protocol):
     def act(self, info: InfoSet) -> int:
         """Choose one of ``info.legal_actions`` (non-empty) for ``info.seat``."""
         ...
+
+
+def reseed(policy: Any, key: str) -> None:
+    """Reseed every random generator ``policy`` owns, nested policies included, from the
+    string ``key``: a policy's own ``reseed(key)`` method when it has one (policies that
+    hold other policies: ``policies.search.SearchPolicy``, ``SmallSearchPolicy``), else its
+    ``random.Random`` named ``rng`` (every tier, ``NetworkPolicy``, a user's factory
+    policy); a policy with neither is left as it is. Duplicate matches call it for each
+    side before each deal pair (``training.evaluate``), so a pair's play depends on the
+    seed and the pair alone: one worker, two workers and a resumed match agree."""
+    method = getattr(policy, "reseed", None)
+    if callable(method):
+        method(key)
+        return
+    rng = getattr(policy, "rng", None)
+    if isinstance(rng, random.Random):
+        rng.seed(key)
+
+
+def reseed_nested(owner: Any, key: str, names: tuple[str, ...]) -> None:
+    """``reseed`` of ``owner.rng`` and of each policy held in ``owner``'s attributes
+    ``names`` (each object once, by its first name, with the key ``f"{key}/{name}"``):
+    the body of a ``reseed`` method of a policy that holds others."""
+    owner.rng.seed(key)
+    seen = {id(owner)}
+    for name in names:
+        sub = getattr(owner, name, None)
+        if sub is not None and id(sub) not in seen:
+            seen.add(id(sub))
+            reseed(sub, f"{key}/{name}")
 
 
 def with_belote(info: InfoSet, choice: int) -> int:

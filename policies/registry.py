@@ -209,7 +209,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     ``info.rules``); it must return a policy (``name`` a str, ``act(info) -> id``). ``seed``
     is not passed to it: duplicate matches reseed a ``random.Random`` kept as the policy's
     ``rng`` attribute for every pair and side, as they do for the tiers, so keep the
-    policy's random numbers there.
+    policy's random numbers there (a policy holding other generators or policies defines
+    ``reseed(key)`` and reseeds them all: ``policies.base.reseed``).
 
     ``"hard"`` plays the hard model of the rules' contract mode (``policies.hard``): the
     classic model (``policies/models/hard``) under classic rules, the coinche one

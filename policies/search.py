@@ -174,7 +174,7 @@ from belote_env.scoring import belote_points, deal_difference, declaration_point
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
 
-from .base import Policy, with_belote
+from .base import Policy, reseed, reseed_nested, with_belote
 from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
@@ -356,6 +356,8 @@ class SearchPolicy:
         self.name = name
         self.prior, self.prior_weight, self.search_bids = prior, float(prior_weight), bool(search_bids)
         self.rng = random.Random(seed)
+        self._seed = seed
+        self._reseed_key: str | None = None  # the last reseed's key (the lazily made small-table search takes it)
         self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
         self.node_budget, self.time_budget = node_budget, time_budget
         self.take_margin, self.prefilter, self.value_pass = float(take_margin), prefilter, bool(value_pass)
@@ -378,6 +380,17 @@ class SearchPolicy:
         #: (only differences between cards are meaningful with a centred prior); after a
         #: coinche auction search, each candidate's mean point difference per deal
         self.last_values: dict[int, float] = {}
+
+    #: the attributes holding the policies this search plays with (``reseed``)
+    _NESTED = ("base", "prior", "belief", "_coinche_base", "_bid_model", "_small")
+
+    def reseed(self, key: str) -> None:
+        """Reseed this policy's ``rng`` and every policy it holds (its base, prior, belief
+        model, coinche base and bid model, the small-table search; each from ``key`` and its
+        attribute's name), so its decisions depend on ``key`` and the positions alone
+        (``policies.base.reseed``)."""
+        self._reseed_key = key
+        reseed_nested(self, key, self._NESTED)
 
     # ------------------------------------------------------------------ helpers
     def _base(self, info: InfoSet) -> Policy:
@@ -426,8 +439,12 @@ class SearchPolicy:
             if getattr(self, "_small", None) is None:
                 from .small_search import SmallSearchPolicy
 
-                self._small = SmallSearchPolicy(self.rng.randrange(1 << 30), samples=self.samples)
-            return self._small.act(info)
+                self._small = SmallSearchPolicy(self._seed, samples=self.samples)
+                if self._reseed_key is not None:  # as reseed would have seeded it, had it existed
+                    reseed(self._small, f"{self._reseed_key}/_small")
+            action = self._small.act(info)
+            self.last_values = self._small.last_values  # its card values (TWO_THREE.md margins)
+            return action
         base = self._base(info)
         try:
             if info.contract is None:

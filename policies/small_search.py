@@ -65,6 +65,12 @@ class SmallSearchPolicy:
         self.base = base
         self.last_values: dict[int, float] = {}
 
+    def reseed(self, key: str) -> None:
+        """Reseed ``rng`` and the base policy from ``key`` (``policies.base.reseed``)."""
+        from .base import reseed_nested
+
+        reseed_nested(self, key, ("base",))
+
     def act(self, info) -> int:
         """A legal action id for ``info.seat`` (a ``small_game.SmallInfoSet``)."""
         legal = info.legal_actions

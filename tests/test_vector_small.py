@@ -226,7 +226,7 @@ def test_worked_example_6_4_two_players():
 
 
 def test_unsupported_and_bad_input_are_named():
-    with pytest.raises(RuleOptionError, match="players 2 or 3"):
+    with pytest.raises(RuleOptionError, match="SmallBatchedGame plays tables of 2 or 3 seats, got rules with players 4"):
         SmallBatchedGame(2, Rules())
     check_small_supported(Rules(players=3, three_player_deal="24_card"))
     g = SmallBatchedGame(2, Rules(players=2), seed=0)

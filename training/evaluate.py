@@ -37,7 +37,7 @@ from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
 from belote_env.table import SEATS, absolute_seat, team_of
-from policies.base import Policy, PolicyError
+from policies.base import Policy, PolicyError, reseed
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
            "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
@@ -225,20 +225,14 @@ def match_deck(seed: int, pair: int, deal_number: int, redeal: int) -> list[int]
     return deck
 
 
-def _reseed(policy: Any, key: str) -> None:
-    rng = getattr(policy, "rng", None)
-    if isinstance(rng, random.Random):
-        rng.seed(key)
-
-
 def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, rules: Rules, mode: str) -> _Tally:
     tally = _Tally()
     for i in pair_ids:
         diff_sum = win_sum = game_sum = 0.0
         n_deals = 0
         for a_team in (0, 1):
-            _reseed(a, f"{seed}-{i}-{a_team}-a")
-            _reseed(b, f"{seed}-{i}-{a_team}-b")
+            reseed(a, f"{seed}-{i}-{a_team}-a")
+            reseed(b, f"{seed}-{i}-{a_team}-b")
             seats = [a if team_of(s) == a_team else b for s in SEATS]
             teams = tuple(0 if team_of(s) == a_team else 1 for s in SEATS)
             decks = functools.partial(match_deck, seed, i)  # both copies: the same deck at each deal and redeal
@@ -304,8 +298,8 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
     jobs = [(i, a_team) for i in pair_ids for a_team in (0, 1)]
     if not jobs:
         return tally
-    _reseed(a, f"{seed}-batched-a")
-    _reseed(b, f"{seed}-batched-b")
+    reseed(a, f"{seed}-batched-a")
+    reseed(b, f"{seed}-batched-b")
     sides = (as_batch_policy(a), as_batch_policy(b))
     n = min(len(jobs), tables)
     g = BatchedGame(n, rules, seed=0, autoreset=False)
@@ -914,7 +908,7 @@ def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mod
         n_deals = 0
         for j, seating in enumerate(seatings):
             for tier, pol in enumerate(pols):
-                _reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
+                reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
             n_a = seating.count(0)
             state = SmallGameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
                                    single_deal=mode == "deal")
