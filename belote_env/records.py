@@ -30,6 +30,10 @@ Coinche records (``rules.contract_mode == "coinche"``, COINCHE.md §2) give 8-ca
 (packets of 3, 2, 3; ``dealing.deck_from_full_hands``) and no ``turned`` or ``stock``;
 their action ids go up to ``actions.num_actions(rules) - 1`` (412 ids with a générale or
 bids above 160).
+Two- and three-player records (``rules.players`` 2 or 3, TWO_THREE.md) give each deal's
+``deck`` (``dealing.SmallLayout`` says where each card goes), seats 0..n-1, action ids up
+to 413, and one score per seat in ``start`` and ``result`` (``winner`` a seat); they
+replay on ``small_game.SmallGameState``.
 The last deal may be unfinished. ``start`` is written only for a game that did not start
 at 0 - 0 (``GameState(..., scores=, reserve=, deal_number=)``); without it a game starts
 at 0 - 0, no reserve, no deal played.
@@ -48,6 +52,7 @@ from .cards import NUM_CARDS, card_to_str, cards_of
 from .config import RuleOptionError, Rules
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE, DealError, check_deck, deck_from_full_hands, deck_from_hands, read_card
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
+from .small_game import new_game
 from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
 
@@ -62,9 +67,14 @@ class RecordError(ValueError):
     """A malformed record, or one whose actions are illegal when replayed."""
 
 
+def _sides(rules: Rules) -> int:
+    """The scores a record holds: one per team at four seats, one per seat at two and three."""
+    return 2 if rules.players == 4 else rules.players
 
 
-def game_record(state: GameState) -> dict[str, Any]:
+
+
+def game_record(state) -> dict[str, Any]:
     """The record (a JSON-able dict) of every deal of ``state``'s game so far. A single
     deal (``GameState(..., single_deal=True)``) is recorded with ``target`` and
     ``max_deals`` null, the rules of a one-deal game (RULES.md §8), so that it replays."""
@@ -78,7 +88,7 @@ def game_record(state: GameState) -> dict[str, Any]:
                   for d in state.deal_log],
     }
     scores, reserve, deal_number = state.start
-    if scores != (0, 0) or reserve or deal_number:
+    if any(scores) or reserve or deal_number:
         rec["start"] = {"scores": list(scores), "reserve": reserve, "deal_number": deal_number}
     rec["result"] = {"scores": list(state.scores), "winner": state.winner, "game_over": state.is_game_over}
     return rec
@@ -175,14 +185,16 @@ def _start_of(record: dict) -> dict[str, Any]:
         return {}
     if not isinstance(start, dict) or set(start) - {"scores", "reserve", "deal_number"}:
         raise RecordError(f"record 'start' must be an object with scores, reserve, deal_number, got {short_repr(start)}")
-    kw = {"scores": start.get("scores", [0, 0]), "reserve": start.get("reserve", 0),
+    rules = Rules.from_dict(record.get("rules", {}))
+    n = _sides(rules)
+    kw = {"scores": start.get("scores", [0] * n), "reserve": start.get("reserve", 0),
           "deal_number": start.get("deal_number", 0)}
     if not isinstance(kw["scores"], list) or any(type(x) is not int for x in kw["scores"]) or any(
             type(kw[k]) is not int for k in ("reserve", "deal_number")):
-        raise RecordError(f"record 'start': scores must be [int, int], reserve and deal_number ints, got "
+        raise RecordError(f"record 'start': scores must be a list of {n} ints, reserve and deal_number ints, got "
                           f"{short_repr(start)}")
     try:
-        GameState(Rules.from_dict(record.get("rules", {})), deck=list(range(NUM_CARDS)), **kw)
+        new_game(rules, deck=list(range(NUM_CARDS)), **kw)
     except ValueError as e:
         raise RecordError(f"record 'start': {e}") from None
     return kw
@@ -203,10 +215,9 @@ def _validate(record: Any) -> None:
         rules = Rules.from_dict(record.get("rules", {}))
     except RuleOptionError as e:
         raise RecordError(f"record 'rules': {e}") from None
-    if rules.players != 4:  # TWO_THREE.md: `belote play` writes them; no replay of them yet
-        raise RecordError(f"record 'rules': players {rules.players}: replaying a record of the two- or three-player "
-                          "game is not supported yet (belote replay reads four-seat records: RULES.md, COINCHE.md)")
     n_actions = num_actions(rules)
+    seats = range(rules.players)
+    small = rules.players != 4
     _start_of(record)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -214,31 +225,40 @@ def _validate(record: Any) -> None:
     for i, deal in enumerate(deals):
         if not isinstance(deal, dict):
             raise RecordError(f"deal {i}: must be an object")
-        if type(deal.get("dealer")) is not int or deal.get("dealer") not in SEATS:
-            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..3 (int), got {short_repr(deal.get('dealer'))}")
-        unknown = set(deal) - {"dealer", "deck", "hands", "turned", "stock", "actions"}
+        if type(deal.get("dealer")) is not int or deal.get("dealer") not in seats:
+            raise RecordError(f"deal {i}: 'dealer' must be a seat 0..{seats[-1]} (int), got "
+                              f"{short_repr(deal.get('dealer'))}")
+        allowed = {"dealer", "deck", "actions"} if small else {"dealer", "deck", "hands", "turned", "stock", "actions"}
+        unknown = set(deal) - allowed
         if unknown:
-            raise RecordError(f"deal {i}: unknown keys {short_repr(sorted(unknown))}; allowed: dealer, deck, hands, turned, "
-                              "stock, actions")
+            raise RecordError(f"deal {i}: unknown keys {short_repr(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}"
+                              + (f" (a {rules.players}-player deal is given by its 'deck', TWO_THREE.md §2.2)"
+                                 if small else ""))
+        if small and "deck" not in deal:
+            raise RecordError(f"deal {i}: missing 'deck' (a {rules.players}-player deal is given by its 32-card deck)")
         _deck_of(deal, i, rules.contract_mode == "coinche")
         actions = deal.get("actions", [])
         if not isinstance(actions, list):
             raise RecordError(f"deal {i}: 'actions' must be a list of [seat, action id]")
         for j, a in enumerate(actions):
             if (not isinstance(a, list) or len(a) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in a)
-                    or a[0] not in SEATS or not 0 <= a[1] < n_actions):
-                raise RecordError(f"deal {i} action {j}: expected [seat 0..3, action id 0..{n_actions - 1}], got {short_repr(a)}")
+                    or a[0] not in seats or not 0 <= a[1] < n_actions):
+                raise RecordError(f"deal {i} action {j}: expected [seat 0..{seats[-1]}, action id 0..{n_actions - 1}], "
+                                  f"got {short_repr(a)}")
     result = record.get("result")
     if result is not None:
         if not isinstance(result, dict):
             raise RecordError(f"record 'result' must be an object, got {type(result).__name__}")
         sc = result.get("scores")
-        if sc is not None and (not isinstance(sc, list) or len(sc) != 2
+        n = _sides(rules)
+        if sc is not None and (not isinstance(sc, list) or len(sc) != n
                                or any(isinstance(x, bool) or not isinstance(x, int) for x in sc)):
-            raise RecordError(f"record 'result.scores' must be [int, int], got {short_repr(sc)}")
+            raise RecordError(f"record 'result.scores' must be a list of {n} ints (one per "
+                              f"{'seat' if small else 'team'}), got {short_repr(sc)}")
         w = result.get("winner")
-        if w is not None and (type(w) is not int or w not in (0, 1)):
-            raise RecordError(f"record 'result.winner' must be 0, 1 or null, got {short_repr(w)}")
+        if w is not None and (type(w) is not int or not 0 <= w < n):
+            raise RecordError(f"record 'result.winner' must be {' or '.join(map(str, range(n)))} or null, got "
+                              f"{short_repr(w)}")
         go = result.get("game_over")
         if go is not None and not isinstance(go, bool):
             raise RecordError(f"record 'result.game_over' must be true or false, got {short_repr(go)}")
@@ -264,7 +284,8 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
     _validate(record)
     rules = Rules.from_dict(record.get("rules", {}))
     deals = record["deals"]
-    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0, rules.contract_mode == "coinche"), **_start_of(record))
+    state = new_game(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0, rules.contract_mode == "coinche"),
+                     **_start_of(record))
     for i, deal in enumerate(deals):
         if i > 0:
             if not state.is_deal_over:
@@ -298,8 +319,10 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
         raise RecordError(f"replayed game_over {state.is_game_over} differs from the record's {result['game_over']}")
 
 
-def replay(record: dict[str, Any]) -> GameState:
-    """Re-run a record; returns the final state. Raises ``RecordError`` (see ``replay_steps``)."""
+def replay(record: dict[str, Any]):
+    """Re-run a record; returns the final state (a ``GameState``, or a
+    ``small_game.SmallGameState`` at two and three seats). Raises ``RecordError`` (see
+    ``replay_steps``)."""
     state = None
     for _, _, state, _, _ in replay_steps(record):
         pass
@@ -307,8 +330,8 @@ def replay(record: dict[str, Any]) -> GameState:
         _validate(record)
         d = record["deals"][0]
         rules = Rules.from_dict(record.get("rules", {}))
-        return GameState(rules, dealer=d["dealer"], deck=_deck_of(d, 0, rules.contract_mode == "coinche"),
-                         **_start_of(record))
+        return new_game(rules, dealer=d["dealer"], deck=_deck_of(d, 0, rules.contract_mode == "coinche"),
+                        **_start_of(record))
     return state
 
 
@@ -328,6 +351,11 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     problem, after the lines of the play before it.
     """
     from .render import action_label, coinche_contract_label, contract_label, hand_by_suit
+
+    _validate(record)
+    if Rules.from_dict(record.get("rules", {})).players != 4:
+        yield from _small_replay_text(record, legal)
+        return
 
     def hands(state: GameState, title: str) -> Iterator[str]:
         yield f"  {title}:"
@@ -414,3 +442,115 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     who = ("none yet (the game is not finished)" if not state.is_game_over
            else "none (a draw)" if state.winner is None else f"{_TEAMS[state.winner]}")
     yield f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; winner: {who}"
+
+
+def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
+    """``replay_text`` of a two- or three-player record (TWO_THREE.md): per deal the dealer
+    and turned card, the hands as dealt, the auction (proposals and their answers), the
+    contract, the hands once completed and the bottom card, the exchange of the seven, the
+    taker's discards, the combinations announced and answered and whose score, the tricks,
+    and the deal's score per seat."""
+    from .actions import DECLARE, EXCHANGE_SEVEN, KEEP
+    from .render import action_label, contract_label, hand_by_suit
+    from .small_game import STEPS
+    from .table import table_of
+
+    rules = Rules.from_dict(record.get("rules", {}))
+    n = rules.players
+    names = table_of(n).names
+
+    def who(seat: int) -> str:
+        return f"{names[seat]} (seat {seat})"
+
+    def hands(state, title: str) -> Iterator[str]:
+        yield f"  {title}:"
+        for seat in range(n):
+            yield f"    {names[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
+
+    state = None
+    bids: list[str] = []
+    played: list[str] = []
+    notes: dict[int, list[str]] = {}
+    n_ann = 0
+    for kind, i, j, state, action, lg in _replay_events(record):
+        if kind == "deal":
+            bids, played, notes, n_ann = [], [], {}, 0
+            yield f"deal {i}: dealer {who(state.dealer)}, turned card {card_to_str(state.turned_card)}"
+            yield from hands(state, f"hands dealt ({state.hands[0].bit_count()} cards)")
+            continue
+        if kind == "before":
+            before_phase, before_step, before_points = state.phase, state.step, sum(state.card_points)
+            before_tricks, before_winner = len(state.tricks), state.decl_winner
+            actor = state.current
+            if legal:
+                yield (f"    [{j}] {names[actor]} -> {action_label(action, state.turned_card)}   legal: "
+                       + ", ".join(action_label(a, state.turned_card) for a in lg))
+            continue
+        if before_phase == Phase.BIDDING:
+            bids.append(f"{names[actor]} {action_label(action, state.turned_card)}")
+            if state.phase != Phase.BIDDING:
+                yield "  auction: " + ", ".join(bids)
+                if state.void:
+                    yield ("  a redeal was agreed: the deal is redealt" if state.redeal
+                           else "  everybody passed: the deal is redealt")
+                else:
+                    yield f"  contract: {contract_label(state.trump)}, made by {who(state.maker)}"
+                    yield from hands(state, "hands once the deal is completed")
+                    if state.bottom_card >= 0:
+                        yield f"  bottom card (shown to all): {card_to_str(state.bottom_card)}"
+            continue
+        step = STEPS[before_step] if before_step >= 0 else ""
+        if step == "exchange":
+            if action == EXCHANGE_SEVEN:
+                yield f"  {who(actor)} exchanges the 7 of trump for the turned card {card_to_str(state.turned_card)}"
+            elif action == KEEP and legal:
+                yield f"  {who(actor)} keeps"
+            continue
+        if step == "discard":
+            yield f"  {who(actor)} discards {card_to_str(action)}"
+            continue
+        if step == "declare":
+            label = action_label(action)
+            if action == DECLARE:
+                label += f" ({state.declared[actor][0]})"
+            yield f"  combinations: {who(actor)} {label}"
+            if state.decl_winner != before_winner and state.decl_winner != -2:
+                if state.decl_winner >= 0:
+                    pts = sum(d.points for d in state.combos[state.decl_winner])
+                    cards = " ".join(map(card_to_str, cards_of(state.decl_cards)))
+                    yield f"  combinations score for {who(state.decl_winner)}: {cards} ({pts} points)"
+                else:
+                    yield "  no combination scores"
+            continue
+        if not 0 <= action < NUM_CARDS:  # announce belote: noted on the seat's next card
+            notes.setdefault(actor, []).append(action_label(action))
+            continue
+        extra = notes.pop(actor, [])
+        for _, ann, _ in state.announcements[n_ann:]:
+            extra.append(ann)
+        n_ann = len(state.announcements)
+        played.append(f"{names[actor]} {card_to_str(action)}" + (f" ({'; '.join(extra)})" if extra else ""))
+        if len(state.tricks) > before_tricks:
+            winner = state.tricks[-1][2]
+            last = f" + 10 for the last trick" if state.is_deal_over else ""
+            yield (f"  trick {len(state.tricks)}: {', '.join(played)} -> {names[winner]} wins "
+                   f"({sum(state.card_points) - before_points} points{last})")
+            played = []
+            if state.is_deal_over:
+                d = state.deal_score
+                per = lambda v: ", ".join(f"{names[s]} {v[s]}" for s in range(n))  # noqa: E731
+                line = f"  deal {i} score: {d.outcome} (maker {who(d.maker)}); totals {per(d.totals)}"
+                if d.reserve_in or d.reserve_out or any(d.reserve_won):
+                    line += f", reserve in {d.reserve_in} out {d.reserve_out}"
+                yield line + f"; deal points {per(d.points)}; game {per(state.scores)}"
+    if state is None:
+        return
+    if not state.is_deal_over:
+        if state.phase == Phase.BIDDING:
+            yield "  auction so far: " + (", ".join(bids) or "(no bid yet)")
+        elif played:
+            yield f"  trick {len(state.tricks) + 1} so far: {', '.join(played)}"
+        yield f"  the record stops here, {who(state.current)} to act"
+    result = ("none yet (the game is not finished)" if not state.is_game_over
+              else "none (a draw)" if state.winner is None else who(state.winner))
+    yield "final scores: " + ", ".join(f"{names[s]} {state.scores[s]}" for s in range(n)) + f"; winner: {result}"

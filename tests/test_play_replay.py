@@ -3,10 +3,11 @@
 
 import io
 import random
+import re
 
 import pytest
 
-from belote_env import GameState, Rules
+from belote_env import GameState, Rules, load_rules
 from belote_env.actions import NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card
 from belote_env.records import RecordError, game_record, read_record, replay, replay_text, save_game, write_record
@@ -283,3 +284,62 @@ def test_replay_cli_names_the_file_on_an_illegal_action(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert out.startswith("deal 0: dealer South") and "  auction: West take (♣ trump)\n" in out
     assert err.startswith(f"belote replay: error: {bad}: deal 0 action 1: ")
+
+
+# ------------------------------------------------------------------ two and three players
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+def test_a_small_table_record_from_belote_play_replays(preset, tmp_path, monkeypatch, capsys):
+    """``belote play --save`` at two and three seats writes a record that ``belote replay``
+    shows: hands, auction, contract, completion, tricks and each deal's score per seat;
+    ``--json`` gives the same steps as the game."""
+    import builtins
+    import json as _json
+
+    monkeypatch.setattr(builtins, "input", _scripted(["1"] * 400 + [EOFError]))
+    save = tmp_path / "small.json"
+    code = main(["play", "--rules", preset, "--opponents", "easy", "--seed", "4", "--save", str(save)])
+    assert code in (0, 130)
+    capsys.readouterr()
+    rec = read_record(save)
+    st = replay(rec)
+    n = load_rules(preset).players
+    assert len(st.scores) == n and len(rec["result"]["scores"]) == n
+    assert main(["replay", str(save)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("deal 0: dealer South (seat 0), turned card ")
+    assert "  hands dealt (6 cards):\n" in text and "  auction: " in text and "  contract: " in text
+    assert "  hands once the deal is completed:\n" in text and "  trick 1: " in text
+    assert re.search(r"\n  deal \d+ score: (made|failed|equal) \(maker \w+ \(seat \d\)\); totals South \d+", text)
+    assert text.rstrip().splitlines()[-1].startswith("final scores: South ")
+    assert main(["replay", str(save), "--json"]) == 0
+    steps = _json.loads(capsys.readouterr().out)["steps"]
+    assert [[s["seat"], s["action"]] for s in steps] == [a for d in rec["deals"] for a in d["actions"]]
+
+
+class _BadAtCards:
+    """Plays the lowest legal action, then an illegal card once the cards are played."""
+
+    name = "bad-at-cards"
+
+    def act(self, info):
+        return 31 - min(info.legal_actions) if info.phase == 1 and info.legal_actions[0] < 32 and len(
+            info.tricks) >= 2 else info.legal_actions[0]
+
+
+def make_bad_at_cards():
+    return _BadAtCards()
+
+
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+def test_a_small_table_failure_record_from_belote_eval_replays(preset, tmp_path, monkeypatch, capsys):
+    """A bot's illegal card stops ``belote eval`` with the position saved as a record
+    that ``belote replay`` replays up to that decision."""
+    monkeypatch.chdir(tmp_path)
+    rec_path = tmp_path / "fail.json"
+    assert main(["eval", "tests.test_play_replay:make_bad_at_cards", "easy", "--rules", preset, "--pairs", "1",
+                 "--no-progress", "--failure-record", str(rec_path)]) == 2
+    assert f"the position is saved as a replayable record: {rec_path}" in capsys.readouterr().err
+    st = replay(read_record(rec_path))
+    assert not st.is_deal_over and len(st.tricks) >= 2
+    assert main(["replay", str(rec_path)]) == 0
+    assert "the record stops here" in capsys.readouterr().out

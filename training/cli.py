@@ -364,6 +364,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # the reader closed the pipe (`belote replay game.json --json | head`): a normal end
+        try:  # stdout's buffer cannot be written any more: point it at devnull so the exit flush is quiet
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
     except (ValueError, OSError) as e:  # config, rule option, checkpoint, policy, output path errors
         print(f"belote {args.command}: error: {e}", file=sys.stderr)
         return 2
