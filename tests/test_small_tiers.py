@@ -213,14 +213,18 @@ def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):
     assert main(["play", "--rules", "seed001_2p", "--seat", "2"]) == 2
 
 
-def test_replay_refuses_a_small_table_record_by_name(tmp_path):
-    """`belote play` saves two- and three-player games; `belote replay` says clearly that it
-    reads four-seat records only (no crash on the small-table rules)."""
+def test_replay_of_a_small_table_record_checks_seats_by_the_table(tmp_path):
+    """`belote replay` reads two-player records (issue #32); a dealer or an action's seat
+    outside the table's two seats is refused naming the allowed range."""
     import json
 
     from belote_env.records import RecordError, replay
+    from belote_env.small_game import SmallGameState
 
     rec = {"format": "belote-rl-record", "version": 1, "rules": load_rules("seed001_2p").to_dict(),
            "deals": [{"dealer": 0, "deck": list(range(32)), "actions": []}]}
-    with pytest.raises(RecordError, match="players 2"):
-        replay(json.loads(json.dumps(rec)))
+    st = replay(json.loads(json.dumps(rec)))
+    assert isinstance(st, SmallGameState) and st.deal_number == 0
+    rec["deals"][0]["dealer"] = 2
+    with pytest.raises(RecordError, match=r"'dealer' must be a seat 0\.\.1"):
+        replay(rec)
