@@ -120,6 +120,57 @@ def test_config_errors(tmp_path):
         load_config(p)
 
 
+def test_coinche_trains_and_resumes_on_the_default_batched_engine(tmp_path):
+    """A coinche config with the default engine (batched) trains its card play (PPO, a
+    perfect-information critic) and its bids (``bid_learner: q``, ids 32..101) on
+    coinche observations (1141 floats), then resumes from its checkpoint (issue #32)."""
+    from belote_env.observation import obs_size
+    from training.train import bid_actions_of, train
+
+    rules = {"contract_mode": "coinche"}
+    cfg = {**TINY, "exp_name": "coinche", "rules": rules, "eval_pairs": 2, "perfect_critic": True,
+           "bid_learner": "q", "bid_fit_batch": 32, "log_dir": str(tmp_path / "runs")}
+    assert TrainConfig(**cfg).engine == "batched"
+    p = tmp_path / "c.yaml"
+    p.write_text(yaml.safe_dump(cfg))
+    assert main(["train", "--config", str(p), "--no-progress"]) == 0
+    (run,) = list((tmp_path / "runs").iterdir())
+    meta = json.loads((run / "checkpoints" / "final" / "meta.json").read_text())
+    assert meta["net"]["obs_size"] == obs_size(Rules(contract_mode="coinche")) == 1141
+    assert meta["parts"] == ["bids"] and meta["rules"]["contract_mode"] == "coinche"
+    bids = json.loads((run / "checkpoints" / "final" / "bids" / "meta.json").read_text())
+    assert bids["bid_actions"] == bid_actions_of(Rules(contract_mode="coinche"))
+    assert bids["bid_actions"][:6] == [32, 40, 41, 42, 43, 46] and bids["bid_actions"][-2:] == [100, 101]
+    ev = json.loads((run / "eval.json").read_text())
+    assert ev["vs_easy"]["deals"] == 4
+    import shutil
+
+    for done in ("final", "step_000002048"):  # as if killed after the first checkpoint
+        shutil.rmtree(run / "checkpoints" / done)
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    ev = json.loads((run / "eval.json").read_text())
+    assert ev["timesteps"] == 2048 and ev["resumed_from"] == 1024
+    assert (run / "checkpoints" / "final" / "bids" / "model.safetensors").exists()
+    pol = make_policy(run / "checkpoints" / "final", seed=0)
+    st = GameState(Rules(contract_mode="coinche", target=None), seed=4)
+    for _ in range(400):  # a coinche deal ends (or is passed out) well within 400 decisions
+        if st.is_deal_over:
+            break
+        info = st.information_set(st.current)
+        a = pol.act(info)
+        assert a in info.legal_actions
+        st.apply(a)
+    assert st.is_deal_over
+
+
+def test_bid_learner_refuses_coinche_bids_beyond_its_outputs():
+    with pytest.raises(ConfigError, match=r"'bid_learner: q'.*generale false \(got True\)"):
+        TrainConfig(bid_learner="q", rules={"contract_mode": "coinche", "generale": True})
+    with pytest.raises(ConfigError, match=r"max_numeric_bid 160 \(got 250\)"):
+        TrainConfig(bid_learner="q", rules={"contract_mode": "coinche", "max_numeric_bid": 250})
+    TrainConfig(bid_learner="q", rules={"contract_mode": "coinche"})
+
+
 def test_cli_reports_bad_policy(capsys):
     assert main(["eval", "nonexistent_tier", "easy", "--deals", "2", "--no-progress"]) == 2
     assert "unknown policy 'nonexistent_tier'" in capsys.readouterr().err

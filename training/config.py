@@ -314,6 +314,11 @@ class TrainConfig:
             raise ConfigError(f"config key 'batch_size' ({self.batch_size}) leaves a last minibatch of one row of the "
                               f"rollout's {rollout} decisions (n_steps x n_tables"
                               f"{'' if self.engine == 'batched' else ' x players'}): its advantage cannot be normalized")
+        if self.bid_learner == "q" and rules.contract_mode == "coinche" and (rules.generale
+                                                                              or rules.max_numeric_bid > 160):
+            raise ConfigError("config key 'bid_learner: q' learns the coinche bids up to 160 and capot (ids 32..101): "
+                              f"it needs rules generale false (got {rules.generale}) and max_numeric_bid 160 "
+                              f"(got {rules.max_numeric_bid})")
         if self.policy_augment and rules.contract_mode != "classic":
             raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
                               f"got contract_mode {rules.contract_mode!r}")

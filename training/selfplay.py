@@ -107,11 +107,13 @@ class _SplitExtractor(th.nn.Module):
 
 class PerfectCriticPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy with a perfect-information critic: the input is the observation
-    (``OBS_SIZE``) followed by ``encode_perfect`` (``PERFECT_SIZE``); the actor sees the
-    observation only. ``net_arch`` must be a dict ``{"pi": [...], "vf": [...]}``."""
+    (``obs_size(rules)``: 618 classic, 1141 coinche) followed by ``encode_perfect``
+    (``PERFECT_SIZE``); the actor sees the observation only. ``net_arch`` must be a dict
+    ``{"pi": [...], "vf": [...]}``."""
 
     def _build_mlp_extractor(self) -> None:
-        self.mlp_extractor = _SplitExtractor(self.features_dim, self.net_arch, self.activation_fn, OBS_SIZE)
+        self.mlp_extractor = _SplitExtractor(self.features_dim, self.net_arch, self.activation_fn,
+                                             self.features_dim - PERFECT_SIZE)
 
 
 @dataclass
@@ -278,7 +280,7 @@ class _Tables:
             info = st.information_set(st.current)
             encode_observation(info, obs[j, :self.obs_size])
             if self.perfect:
-                encode_perfect(st, st.current, obs[j, OBS_SIZE:])
+                encode_perfect(st, st.current, obs[j, self.obs_size:])
             action_mask(info.legal_actions, masks[j])
             seats.append(st.current)
         return seats, events

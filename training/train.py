@@ -49,7 +49,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, TensorBoardOutputFormat
 
 from belote_env import ACTION_TABLE_VERSION
-from belote_env.actions import num_actions
+from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, num_actions
 from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text, short_repr
 from belote_env.observation import OBS_ENCODER_VERSION, obs_size
 from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, BeloteNet, CheckpointError, NetworkPolicy, load_model,
@@ -120,9 +120,18 @@ def _bid_net(model: SelfPlayPPO) -> BeloteNet | None:
 
 
 def bid_actions_of(rules) -> list[int]:
-    """The classic bid ids the rules use (RULES.md §3.2-§3.3): pass, take, name a suit, and
-    no-trump / all-trump with ``round2_no_trump_all_trump``."""
-    return list(range(32, 40 if rules.round2_no_trump_all_trump else 38))
+    """The bid ids the rules use. Classic (RULES.md §3.2-§3.3): pass, take, name a suit,
+    and no-trump / all-trump with ``round2_no_trump_all_trump``. Coinche (COINCHE.md §3):
+    pass, the bids 80..``max_numeric_bid`` (160 at most here) and capot with ``capot_bid``
+    in the suits (and no-trump / all-trump with ``coinche_denominations: suits_sa_ta``),
+    coinche, and surcoinche with ``surcoinche_allowed``."""
+    if rules.contract_mode != "coinche":
+        return list(range(32, 40 if rules.round2_no_trump_all_trump else 38))
+    kinds = 6 if rules.coinche_denominations == "suits_sa_ta" else 4
+    levels = [i for i, v in enumerate(COINCHE_LEVELS)
+              if (v == "capot" and rules.capot_bid) or (v != "capot" and v <= rules.max_numeric_bid)]
+    return ([PASS] + [COINCHE_BID + 6 * i + k for i in levels for k in range(kinds)] + [COINCHE]
+            + ([SURCOINCHE] if rules.surcoinche_allowed else []))
 
 
 def save_bid_net(folder: Path, net: BeloteNet, cfg: TrainConfig, extra: dict | None = None) -> None:
@@ -712,7 +721,8 @@ def attach_bid_learner(model: SelfPlayPPO, cfg: TrainConfig, seed: int, bf16: bo
     from .vector_selfplay import BidLearner
 
     model.collector.bids = BidLearner(cfg.bid_net, cfg.bid_lr, cfg.bid_epsilon, cfg.bid_replay, seed, cfg.activation,
-                                      bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average)
+                                      bf16=bf16, augment=cfg.bid_augment, average=cfg.bid_average,
+                                      rules=cfg.rules_obj)
     model.bid_fit_steps, model.bid_fit_batch = cfg.bid_fit_steps, cfg.bid_fit_batch
     model.bid_fit_overlap = cfg.bid_fit_overlap
 

@@ -28,11 +28,11 @@ import numpy as np
 import torch as th
 
 from belote_env import Rules
-from belote_env.actions import NUM_ACTIONS
+from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.dealing import TURNED_AT
-from belote_env.driver import point_reward
-from belote_env.observation import OBS_SIZE
+from belote_env.driver import point_reward, reward_scale
+from belote_env.observation import obs_size
 from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.envs import point_rewards
@@ -53,13 +53,16 @@ _SELF = -1  # kind of a pure self-play table
 def encode_perfect_batch(game: BatchedGame, tables: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
     """The perfect-information critic's inputs (``training.selfplay.encode_perfect``) for
     seat ``seats[i]`` at table ``tables[i]``, into float32 ``out`` ``(m, PERFECT_SIZE)``:
-    the hands of relative seats 1..3, then the stock while bidding. Training only: these
+    the hands of relative seats 1..3, then the stock while bidding (classic; coinche has
+    none, COINCHE.md §2). Training only: these
     are hidden cards, fed to the value network, never to the policy."""
     s = game.state
     masks = np.empty((len(tables), NUM_SEATS), dtype="<u4")
     for r in range(1, NUM_SEATS):
         masks[:, r - 1] = s[tables, COL["hand0"] + _AFTER[seats, r]]
     bidding = s[tables, COL["denomination"]] < 0
+    if game.rules.contract_mode == "coinche":  # every card is dealt at once: no stock (COINCHE.md §2)
+        bidding[:] = False
     stock = np.zeros(len(tables), dtype=np.int64)
     if bidding.any():
         d = game.deck[tables[bidding], TURNED_AT + 1:]
@@ -205,7 +208,10 @@ class VectorCollector:
         self.gamma, self.lam, self.reward_mode = gamma, gae_lambda, reward_mode
         self.game = BatchedGame(n_tables, rules, seed=seed)
         self.rng = random.Random(seed)
-        self.width = OBS_SIZE + (PERFECT_SIZE if perfect else 0)
+        self.obs_size = obs_size(rules)  # 618 classic, COINCHE_OBS_SIZE coinche (observation.obs_size)
+        self.n_actions = num_actions(rules)
+        self.reward_scale = reward_scale(rules)  # 162, or 500 in coinche (driver.reward_scale)
+        self.width = self.obs_size + (PERFECT_SIZE if perfect else 0)
         self.kind = np.full(n_tables, _SELF, dtype=np.int64)  # _SELF or an index into self.opponents
         self.kind_name = ["self"] * n_tables
         self.learner_team = np.zeros(n_tables, dtype=np.int64)
@@ -229,7 +235,7 @@ class VectorCollector:
         if self.rename:
             from policies.network import action_permutation_table, suit_permutation_tables
 
-            po, pc = suit_permutation_tables()
+            po, pc = suit_permutation_tables(self.obs_size)
             self._rename_obs, self._rename_cards = po.numpy(), pc.numpy()
             self._rename_actions = action_permutation_table().numpy()
             self._rename_rng = np.random.default_rng([seed, 2])
@@ -237,7 +243,7 @@ class VectorCollector:
     # ------------------------------------------------------------------ storage
     def _alloc(self, cap: int) -> None:
         old = getattr(self, "obs", None)
-        fields = {"obs": (np.float32, (self.width,)), "mask": (np.bool_, (NUM_ACTIONS,)), "action": (np.int64, ()),
+        fields = {"obs": (np.float32, (self.width,)), "mask": (np.bool_, (self.n_actions,)), "action": (np.int64, ()),
                   "value": (np.float64, ()), "log_prob": (np.float64, ()), "seat": (np.int64, ()),
                   "adv": (np.float64, ()), "ret": (np.float64, ()), "reward": (np.float64, ()),
                   "done": (np.bool_, ()), "complete": (np.bool_, ()), "start": (np.bool_, ())}
@@ -299,7 +305,7 @@ class VectorCollector:
                     actions[bidding] = g.random_actions()[bidding]
                 else:
                     bt = np.flatnonzero(bidding)
-                    bo = np.empty((len(bt), OBS_SIZE), dtype=np.float32)
+                    bo = np.empty((len(bt), self.obs_size), dtype=np.float32)
                     bs = seats[bt].astype(np.int64)
                     encode_tables_kernel(g.state, g.bids, g.mask, g.points, bt, bs, bo)
                     chosen = self.bids.choose(bo, g.mask[bt])
@@ -314,16 +320,17 @@ class VectorCollector:
             a, b = self.n, self.n + m
             obs = self.obs[a:b]
             ls = seats[lt].astype(np.int64)
-            encode_tables_kernel(g.state, g.bids, g.mask, g.points, lt, ls, obs[:, :OBS_SIZE])
+            encode_tables_kernel(g.state, g.bids, g.mask, g.points, lt, ls, obs[:, :self.obs_size])
             if self.perfect:
-                encode_perfect_batch(g, lt, ls, obs[:, OBS_SIZE:])
+                encode_perfect_batch(g, lt, ls, obs[:, self.obs_size:])
             mask = g.mask[lt]
             if self.rename:  # the policy plays renaming p of the position: obs[po[p]], mask[table[p]]
                 p = self._rename_rng.integers(0, self._rename_obs.shape[0], m)
-                obs[:, :OBS_SIZE] = np.take_along_axis(obs[:, :OBS_SIZE], self._rename_obs[p], 1)
+                k = self.obs_size
+                obs[:, :k] = np.take_along_axis(obs[:, :k], self._rename_obs[p], 1)
                 if self.perfect:  # the hidden hands and the stock: card blocks
-                    hidden = obs[:, OBS_SIZE:].reshape(m, -1, NUM_CARDS)
-                    obs[:, OBS_SIZE:] = np.take_along_axis(hidden, self._rename_cards[p][:, None, :], 2).reshape(m, -1)
+                    hidden = obs[:, k:].reshape(m, -1, NUM_CARDS)
+                    obs[:, k:] = np.take_along_axis(hidden, self._rename_cards[p][:, None, :], 2).reshape(m, -1)
                 mask = np.take_along_axis(mask, self._rename_actions[p], 1)
             self.mask[a:b] = mask
             act, values, log_probs = policy_step(policy, obs, mask)
@@ -367,7 +374,7 @@ class VectorCollector:
             tables = tables[~void | long]  # too many voids in a row: end there, reward 0
             if not len(tables):
                 return
-        rewards = point_rewards(g.rewards[tables], self.reward_mode)
+        rewards = point_rewards(g.rewards[tables], self.reward_mode, self.reward_scale)
         if self.bids is not None:
             self._end_bids(tables, rewards)
         _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,
@@ -423,11 +430,14 @@ class VectorCollector:
 
 
 class BidLearner:
-    """Q-learning of the classic bids from the learner's own deals (Monte Carlo targets).
+    """Q-learning of the bids from the learner's own deals (Monte Carlo targets).
 
-    Every learner bid (pass, take, name a contract: ids 32..39) is chosen by a bid-value
-    network ``net`` (a ``policies.network.BeloteNet`` whose outputs 32..39 value the bids,
-    in reward units: the deal's point difference / 162 for the bidder's team):
+    Every learner bid (classic: pass, take, name a contract, ids 32..39; coinche, with
+    ``rules`` of ``contract_mode: coinche``: pass, the bids 80..160 and capot, coinche,
+    surcoinche, ids 32..101, ``policies.network.COINCHE_BID_ACTIONS``) is chosen by a
+    bid-value network ``net`` (a ``policies.network.BeloteNet`` whose outputs from 32
+    value the bids, in reward units: the deal's point difference / 162 for the bidder's
+    team, / 500 in coinche, ``driver.reward_scale``):
     epsilon-greedy in training (a uniformly random legal bid with probability
     ``epsilon``), greedy when played (``policies.network.NetworkPolicy``'s ``bid_net``,
     saved in a model's ``bids/`` folder). Each bid's target is the reward of the deal the
@@ -441,10 +451,19 @@ class BidLearner:
     """
 
     def __init__(self, hidden: list[int], lr: float, epsilon: float, replay: int, seed: int,
-                 activation: str = "relu", bf16: bool = False, augment: bool = False, average: bool = False):
-        from policies.network import BeloteNet
+                 activation: str = "relu", bf16: bool = False, augment: bool = False, average: bool = False,
+                 rules: Rules | None = None):
+        from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, BeloteNet, bid_permutation_table,
+                                      coinche_bid_permutation_table, suit_permutation_tables)
 
-        self.net = BeloteNet(pi=list(hidden), vf=[8], activation=activation)
+        rules = Rules() if rules is None else rules
+        if rules.players != 4 or num_actions(rules) != NUM_ACTIONS:
+            raise ValueError("BidLearner learns the four-seat bids of ids 32..101: rules with players 4 and "
+                             "neither generale nor max_numeric_bid above 160 (actions.num_actions 112)")
+        coinche = rules.contract_mode == "coinche"
+        self.width = len(COINCHE_BID_ACTIONS if coinche else BID_ACTIONS)  # outputs 32 .. 32 + width - 1
+        size = obs_size(rules)
+        self.net = BeloteNet(obs_size=size, pi=list(hidden), vf=[8], activation=activation)
         self.fit_net = copy.deepcopy(self.net)  # trained by fit, copied into net after each fit
         self.opt = th.optim.Adam(self.fit_net.parameters(), lr=lr, fused=True)
         self.epsilon, self.cap = epsilon, replay
@@ -455,16 +474,15 @@ class BidLearner:
         self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._thread = None
         self._error: BaseException | None = None
-        self.obs = np.zeros((replay, OBS_SIZE), dtype=np.float32)
+        self.obs = np.zeros((replay, size), dtype=np.float32)
         self.action = np.zeros(replay, dtype=np.int64)
         self.target = np.zeros(replay, dtype=np.float32)
         self.size = self.pos = self.added = 0
         self.loss = float("nan")
         if self.augment or self.average:
-            from policies.network import bid_permutation_table, suit_permutation_tables
-
-            self._po = suit_permutation_tables()[0]  # (24, OBS_SIZE): obs[po[p]] is renaming p of the deal
-            self._bid_table = bid_permutation_table()  # (24, 8): renamed bid j is the deal's bid table[p, j]
+            self._po = suit_permutation_tables(size)[0]  # (24, size): obs[po[p]] is renaming p of the deal
+            # (24, width): renamed bid j is the deal's bid table[p, j]
+            self._bid_table = coinche_bid_permutation_table() if coinche else bid_permutation_table()
             self._bid_inverse = th.argsort(self._bid_table, 1)  # the deal's bid b is renamed bid inverse[p, b]
 
     def load_state_dict(self, state: dict) -> None:
@@ -474,30 +492,32 @@ class BidLearner:
         self.fit_net.load_state_dict(state)
 
     def _fit_logits(self, x: th.Tensor) -> th.Tensor:
-        """``fit_net``'s bid outputs (ids 32..39) for observations ``x``, float32 ``(m, 8)``
-        (its hidden layers in bfloat16 with ``bf16``)."""
+        """``fit_net``'s bid outputs (ids 32 .. 31 + width) for observations ``x``, float32
+        ``(m, width)`` (its hidden layers in bfloat16 with ``bf16``)."""
         head = self.fit_net.action_net
         body = self.fit_net.mlp_extractor.policy_net
+        end = 32 + self.width
         with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bf16):
-            out = th.nn.functional.linear(body(x), head.weight[32:40], head.bias[32:40])
+            out = th.nn.functional.linear(body(x), head.weight[32:end], head.bias[32:end])
         return out.float()
 
     @th.no_grad()
     def choose(self, obs: np.ndarray, mask: np.ndarray, explore: bool = True) -> np.ndarray:
-        """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, NUM_ACTIONS)``); with
+        """The bids for a batch: int64 ``(m,)`` (``mask``: int8 ``(m, n_actions)``); with
         ``average`` the values are averaged over the 24 suit renamings of each row, by
         ``policies.batch.network_outputs`` as the exported model plays them
         (``bid_suit_average``)."""
         from policies.batch import network_outputs
 
-        q = network_outputs(self.net, obs, 32, 8, self._bid_table if self.average else None, bf16=self.bf16)
-        legal = mask[:, 32:40].astype(bool)
+        w = self.width
+        q = network_outputs(self.net, obs, 32, w, self._bid_table if self.average else None, bf16=self.bf16)
+        legal = mask[:, 32:32 + w].astype(bool)
         q = np.where(legal, q, -np.inf)
         out = 32 + q.argmax(1)
         if explore and self.epsilon > 0:
             rand = self.rng.random(len(out)) < self.epsilon
             if rand.any():
-                noise = np.where(legal[rand], self.rng.random((int(rand.sum()), 8)), -1.0)
+                noise = np.where(legal[rand], self.rng.random((int(rand.sum()), w)), -1.0)
                 out[rand] = 32 + noise.argmax(1)
         return out
 
