@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -297,3 +298,43 @@ def test_empty_layer_lists_build_a_linear_module():
     shapes = {k: tuple(v.shape) for k, v in mod.belote_state_dict().items()}
     assert shapes == {"action_net.weight": (NUM_ACTIONS, OBS_SIZE), "action_net.bias": (NUM_ACTIONS,),
                       "value_net.weight": (1, OBS_SIZE), "value_net.bias": (1,)}
+
+
+def test_quiet_filters_drop_only_the_listed_notices():
+    import logging
+
+    from training.rllib.quiet import QUIET_NOTICES, quiet_ray_notices
+
+    quiet_ray_notices()
+    quiet_ray_notices()  # once per logger, however often it is called
+
+    def shown(logger_name, level, msg):
+        logger = logging.getLogger(logger_name)
+        assert sum(type(f).__name__ == "NoticeFilter" for f in logger.filters) <= 1
+        return logger.filter(logging.LogRecord(logger_name, level, __file__, 1, msg, None, None))
+
+    for name, prefixes in QUIET_NOTICES.items():
+        for p in prefixes:
+            assert not shown(name, logging.WARNING, p + " and the rest of the notice")
+            assert shown(name, logging.ERROR, p)  # never an error
+    auth = "ray._private.authentication.authentication_token_setup"
+    assert shown(auth, logging.WARNING, "Token authentication is disabled for this Ray cluster. Anyone with ...")
+    assert shown("ray._common.deprecation", logging.WARNING, "DeprecationWarning: `foo` has been deprecated.")
+    assert shown("ray.rllib.algorithms.algorithm_config", logging.WARNING, "You specified a custom Learner class")
+
+
+def test_train_rllib_start_up_is_quiet(tmp_path):
+    """`belote train-rllib` prints none of Ray's start-up notices that training.rllib.quiet
+    drops, in the driver or forwarded from the EnvRunner actors."""
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text(yaml.safe_dump({**TINY, "num_env_runners": 1, "total_timesteps": 200, "eval_pairs": 0,
+                                   "log_dir": str(tmp_path / "runs")}))
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-m", "training.cli", "train-rllib", "--config", str(cfg)],
+                          capture_output=True, text=True, timeout=300, cwd=root)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "iter 1: 200 env steps" in out
+    for notice in ("Token authentication is enabled", "on the new API stack", "RLModuleConfig object",
+                   "Install gputil"):
+        assert notice not in out, out

@@ -31,6 +31,11 @@ from belote_env.observation import OBS_SIZE
 from policies.network import BeloteNet
 
 from .env import MASK_KEY, OBS_KEY
+from .quiet import quiet_ray_notices
+
+# Every process that builds this module imports it first (the EnvRunner and Learner actors
+# too): drop Ray 2.60's RLModuleConfig deprecation notice there (training.rllib.quiet).
+quiet_ray_notices()
 
 __all__ = ["BeloteTorchRLModule", "FLOAT_MIN", "MODEL_CONFIG_KEYS", "net_config_of"]
 

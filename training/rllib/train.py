@@ -34,6 +34,7 @@ from policies.network import save_model
 from .config import RLlibConfig
 from .export import META_NAME, strip_prefix
 from .module import net_config_of
+from .quiet import quiet_ray_notices
 
 __all__ = ["build_algorithm_config", "train_rllib", "EVAL_TIERS"]
 
@@ -141,6 +142,7 @@ def train_rllib(cfg: RLlibConfig, address: str | None = None, progress: bool = T
     (run_dir / "config.yaml").write_text(yaml.safe_dump({**cfg.to_dict(), "run_name": run_name,
                                                         "ray_address": address}, sort_keys=False))
     torch.set_num_threads(cfg.torch_threads)
+    quiet_ray_notices()  # before Ray starts: its token notice comes from ray.init
     started = False
     if not ray.is_initialized():
         if address:
