@@ -96,7 +96,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     ev = read_json(run_dir / "eval.json", 1 << 20)  # DataFileError (a ValueError) names the file
     print(f"trained {ev['timesteps_this_invocation']} steps in {ev['wall_seconds']} s (this invocation); "
           f"the run has {ev['timesteps']} steps")
-    for key in sorted(k for k in ev if k.startswith("vs_")):
+    for key in (k for k in ev if k.startswith("vs_")):  # in the order played: random, easy, normal
         r = ev[key]
         print(f"  vs {key[3:]}: deals won {100 * r['win_rate']:.1f}% "
               f"(95% CI {100 * r['win_rate_ci'][0]:.1f}-{100 * r['win_rate_ci'][1]:.1f}%), "
@@ -120,7 +120,7 @@ def _cmd_train_rllib(args: argparse.Namespace) -> int:
     ev = read_json(run_dir / "eval.json", 1 << 20)  # DataFileError (a ValueError) names the file
     print(f"run folder: {run_dir}\nexported model: {run_dir / 'model'}")
     print(f"trained {ev['env_steps']} env steps in {ev['wall_seconds']} s")
-    for key in sorted(k for k in ev if k.startswith("vs_")):
+    for key in (k for k in ev if k.startswith("vs_")):  # in the order played: random, easy, normal
         r = ev[key]
         print(f"  vs {key[3:]}: deals won {100 * r['win_rate']:.1f}% "
               f"(95% CI {100 * r['win_rate_ci'][0]:.1f}-{100 * r['win_rate_ci'][1]:.1f}%), "
@@ -144,9 +144,15 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     from .evaluate import MAX_PAIRS, PolicyFailure, duplicate_match, use_one_torch_thread
 
+    given = [flag for flag, v in (("--games", args.games), ("--pairs", args.pairs), ("--deals", args.deals))
+             if v is not None]
+    if len(given) > 1:
+        raise ValueError(f"{' and '.join(given)} cannot be given together: give one of --games N (N mirrored game "
+                         "pairs), --pairs N (N mirrored deal pairs) or --deals N (N single deals; 1000 by default)")
+    deals = 1000 if args.deals is None else args.deals
     option, value, least, most = (("--games", args.games, 1, MAX_PAIRS) if args.games is not None else
                                   ("--pairs", args.pairs, 1, MAX_PAIRS) if args.pairs is not None else
-                                  ("--deals", args.deals, 2, 2 * MAX_PAIRS))
+                                  ("--deals", deals, 2, 2 * MAX_PAIRS))
     if not least <= value <= most:  # before anything is built: a match plays at most MAX_PAIRS mirrored pairs
         raise ValueError(f"{option} must be in {least}..{most:,} ({'at least one' if value < least else 'at most'} "
                          f"{'mirrored pair' if value < least else f'{MAX_PAIRS:,} mirrored pairs'}), got {value}")
@@ -161,7 +167,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     elif args.pairs is not None:
         mode, pairs = "deal", args.pairs
     else:
-        mode, pairs = "deal", (args.deals + copies - 1) // copies
+        mode, pairs = "deal", (deals + copies - 1) // copies
     use_one_torch_thread()
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
@@ -213,12 +219,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         from .play import HumanPolicy, play_game_interactive
 
-        specs = (args.partner, args.opponents)
-        _factories_from_cwd(specs)
         rules = load_rules(args.rules)
+        n = rules.players
+        if n != 4 and args.partner is not None:  # as the Gymnasium env (gym_env.BeloteGymEnv) refuses it
+            raise ValueError(f"--partner {args.partner}: the {n}-player game has no partner (no fixed teams, "
+                             "TWO_THREE.md): every other seat plays --opponents; leave --partner out")
+        partner = "normal" if args.partner is None else args.partner
+        _factories_from_cwd((partner, args.opponents))
         save = _output_file("--save", args.save)  # before the game: a bad path would lose it
         seat = args.seat
-        n = rules.players
         if not 0 <= seat < n:
             raise ValueError(f"--seat {seat}: the {n}-player game has seats 0..{n - 1}")
         pols = []
@@ -228,7 +237,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             elif n != 4:  # two and three seats (TWO_THREE.md): every other seat plays --opponents
                 pols.append(make_policy(args.opponents, seed=args.seed + s, rules=rules))
             else:
-                spec = args.partner if s == partner_of(seat) else args.opponents
+                spec = partner if s == partner_of(seat) else args.opponents
                 pols.append(make_policy(spec, seed=args.seed + s))
     except KeyboardInterrupt:
         print("belote play: interrupted (Ctrl-C) before the game started; nothing to save", file=sys.stderr)
@@ -289,12 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "a policy factory module.path:function (imported from PYTHONPATH or the current "
                              "folder, called with no arguments in every process)")
     e.add_argument("b", help="policy B: the same forms as A")
-    e.add_argument("--deals", type=int, default=1000, help="single deals to play (mirrored pairs = deals / 2; "
-                                                           "three players: sets of 6 seatings = deals / 6)")
-    e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (overrides --deals); two and three "
+    e.add_argument("--deals", type=int, help="single deals to play (default 1000; mirrored pairs = deals / 2; "
+                                             "three players: sets of 6 seatings = deals / 6)")
+    e.add_argument("--pairs", type=int, help="mirrored deal pairs to play (instead of --deals); two and three "
                                              "players: duplicate sets (2 seatings at two seats, 6 at three)")
     e.add_argument("--games", type=int, help="mirrored game pairs to play, games to the rules' target (two and "
-                                             "three players: duplicate sets of whole games)")
+                                             "three players: duplicate sets of whole games); one of --deals, "
+                                             "--pairs and --games")
     e.add_argument("--rules", default=None, help="rules preset name or YAML file (default seed004)")
     e.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
     e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
@@ -326,9 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a game in the terminal against the bots")
     pl.add_argument("--seat", type=int, choices=list(SEATS), default=0, help="your seat (0 South; two and three "
                                                                            "players: 0..n-1)")
-    pl.add_argument("--partner", default="normal", help="your partner's policy: a tier name, a model folder or a "
-                                                        "policy factory module.path:function (imported from "
-                                                        "PYTHONPATH or the current folder)")
+    pl.add_argument("--partner", help="your partner's policy (four players only; default normal): a tier name, a "
+                                      "model folder or a policy factory module.path:function (imported from "
+                                      "PYTHONPATH or the current folder)")
     pl.add_argument("--opponents", default="normal", help="the opponents' policy: the same forms as --partner")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
     pl.add_argument("--seed", type=int, default=0)

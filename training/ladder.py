@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .evaluate import MatchResult, duplicate_match
 
-__all__ = ["LadderResult", "run_ladder", "fit_ratings", "plot_path", "PLOT_FORMATS"]
+__all__ = ["LadderResult", "run_ladder", "fit_ratings", "anchor_of", "plot_path", "PLOT_FORMATS"]
 
 #: File formats of ``LadderResult.plot`` (by file suffix).
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -32,6 +32,11 @@ def plot_path(path: str | os.PathLike) -> Path:
         raise ValueError(f"cannot plot to {str(path)!r}: the file suffix must be one of "
                          f"{', '.join('.' + f for f in PLOT_FORMATS)} (none: .png is added)")
     return p
+
+
+def anchor_of(names: list[str]) -> int:
+    """The index of the policy whose rating is 1000: ``random`` if it plays, else the first."""
+    return names.index("random") if "random" in names else 0
 
 
 def fit_ratings(names: list[str], scores: dict[tuple[int, int], tuple[float, int]], anchor: int = 0,
@@ -86,8 +91,20 @@ class LadderResult:
                          f"{m.mean_diff:+.1f}")
         return "\n".join(lines)
 
+    def title(self) -> str:
+        """The plot's title: what it shows, the anchor and the matches' size, e.g. ``"Ratings
+        of 3 policies (random = 1000) with 95% bootstrap intervals\\nround-robin of 200
+        mirrored deal pairs per match"`` (two and three players: duplicate sets)."""
+        pairs = sorted({m.pairs for m in self.matches})
+        size = f"{pairs[0]}..{pairs[-1]}" if len(pairs) > 1 else str(pairs[0])
+        modes = "/".join(sorted({m.mode for m in self.matches}))
+        unit = f"mirrored {modes} pairs" if getattr(self.matches[0], "players", 4) == 4 else f"duplicate {modes} sets"
+        return (f"Ratings of {len(self.names)} policies ({self.names[anchor_of(self.names)]} = 1000) with 95% "
+                f"bootstrap intervals\nround-robin of {size} {unit} per match")
+
     def plot(self, path: str | os.PathLike) -> Path:
-        """Save a bar chart of the ratings; returns the file written (``plot_path(path)``)."""
+        """Save a bar chart of the ratings with their intervals, titled by ``title()``;
+        returns the file written (``plot_path(path)``)."""
         path = plot_path(path)
         import matplotlib
 
@@ -95,13 +112,14 @@ class LadderResult:
         import matplotlib.pyplot as plt
 
         order = sorted(range(len(self.names)), key=lambda i: self.ratings[i])
-        fig, ax = plt.subplots(figsize=(6, 0.6 * len(order) + 1.2))
+        fig, ax = plt.subplots(figsize=(6, 0.6 * len(order) + 1.7))
         y = range(len(order))
         vals = [self.ratings[i] for i in order]
         err = [[self.ratings[i] - self.intervals[i][0] for i in order], [self.intervals[i][1] - self.ratings[i] for i in order]]
         ax.barh(list(y), vals, xerr=err, color="#3a7", capsize=4)
         ax.set_yticks(list(y), [self.names[i] for i in order])
-        ax.set_xlabel("Elo-style rating (random = 1000), 95% bootstrap interval")
+        ax.set_xlabel(f"Elo-style rating ({self.names[anchor_of(self.names)]} = 1000), 95% bootstrap interval")
+        ax.set_title(self.title(), fontsize=10)
         ax.set_xlim(min(min(vals) - 200, 800), max(vals) + 200)
         fig.tight_layout()
         try:
@@ -134,7 +152,7 @@ def run_ladder(specs: list[str], pairs: int, seed: int = 0, rules=None, mode: st
             per_pair[(i, j)] = list(m.pair_scores)
             scores[(i, j)] = (sum(m.pair_scores), len(m.pair_scores))
     names = [m for m in specs]
-    anchor = names.index("random") if "random" in names else 0
+    anchor = anchor_of(names)
     ratings = fit_ratings(names, scores, anchor)
     rng = random.Random(seed)
     boots = []

@@ -4,8 +4,12 @@ The view is the seat's information set only (RULES.md §11): its hand sorted by 
 the legal cards starred, the trick, the contract, the bids and the scores, every action in
 words (``8♦``, ``pass``, ``take``, ``♠ trump``). Input: a card (``8d``, ``8♦``, ``10h``,
 ``Jh``, ``th``), an action in words (``pass``, ``take``, ``hearts``, ``♥ trump``, ``name
-hearts``, ``declare``, ``belote``) or the number shown before a choice; ``help`` lists
-them and ``quit`` stops. Anything else is refused with the reason and asked again.
+hearts``, ``declare``, ``belote``; under coinche rules a bid as a value and a trump,
+``110 clubs``, ``110c``, ``110 ♣``, ``80 sa``, ``capot hearts``, and ``coinche``,
+``surcoinche``) or the number shown before a choice; ``help`` lists them (``help_text``:
+the coinche bids under coinche rules) and ``quit`` stops. Anything else is refused with
+the reason and asked again. The end of each deal is one line (``deal_over_text``): the
+contract's fate, capot, belote-rebelote, declarations, the deal's and the game's points.
 
 ``quit``, Ctrl-C (``KeyboardInterrupt``) and the end of input (``EOFError``) stop the game
 and save the game so far as a record (``belote replay`` reads it): to ``save_path`` if
@@ -16,27 +20,32 @@ returned nor its exception's message (either could reveal its hidden cards, RULE
 
 Two and three players (``rules.players`` 2 or 3, TWO_THREE.md): ``play_small_game_interactive``
 (the same input; the choices are listed by number and in words: ``accept`` is ``take``,
-``propose redeal``, ``agree redeal``, ``exchange 7 of trump``, ``enough`` ...).
+``propose redeal``, ``agree redeal``, ``exchange 7 of trump``, ``keep``, ``enough`` ...;
+the seats named as on the screen, ``render_small_text``).
 """
 
 from __future__ import annotations
 
 import operator
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Callable, TextIO
 
 from belote_env import GameState, InfoSet, Rules
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, TAKE, action_to_string, name_contract_action
-from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, SUITS, parse_card, suit_of
+from belote_env.actions import (
+    ANNOUNCE_BELOTE, COINCHE, DECLARE, GENERALE, KEEP, PASS, SURCOINCHE, TAKE, action_to_string, bid_denomination,
+    coinche_bid_action, coinche_bid_level, is_coinche_bid, name_contract_action,
+)
+from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, parse_card, suit_of
 from belote_env.driver import play_game
-from belote_env.table import SEAT_NAMES, other_team, team_of
+from belote_env.table import SEAT_NAMES, other_team, table_of, team_of
 from belote_env.records import game_record, replay, write_record
-from belote_env.render import action_label, render_play_text
+from belote_env.render import action_label, render_play_text, render_small_text
 
-__all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "parse_input", "play_game_interactive", "default_save_path",
-           "save_game_so_far", "play_small_game_interactive", "small_play_text"]
+__all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "help_text", "parse_input", "play_game_interactive",
+           "default_save_path", "deal_over_text", "save_game_so_far", "play_small_game_interactive", "small_play_text"]
 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
             "declare": DECLARE}
@@ -50,6 +59,8 @@ _ALIASES.update({"notrump": name_contract_action(NO_TRUMP), "no trump": name_con
 
 HELP_COMMANDS = ("help", "?")
 QUIT_COMMANDS = ("quit", "exit")
+#: what ``keep`` means at the exchange of the seven of trumps (TWO_THREE.md §2.5)
+KEEP_MEANS = "does not exchange the seven of trumps; every seat is asked, holding it or not"
 HELP_TEXT = """How to play:
   a card       rank then suit: 8d, 8♦, 10h, th, Jh, J♥, As (suits s h d c or ♠ ♥ ♦ ♣;
                ranks 7 8 9 10 J Q K A)
@@ -59,6 +70,109 @@ HELP_TEXT = """How to play:
   a number     the choice with that number in the list
   help or ?    this help
   quit         save the game so far and stop (Ctrl-C and Ctrl-D do the same)"""
+
+# Coinche bids in words (COINCHE.md §3): a value 80..650, capot or générale, then a trump.
+_DENOMINATION_WORDS = {"sa": NO_TRUMP, "sans atout": NO_TRUMP, "sans-atout": NO_TRUMP, "nt": NO_TRUMP,
+                       "no trump": NO_TRUMP, "no-trump": NO_TRUMP, "notrump": NO_TRUMP,
+                       "ta": ALL_TRUMP, "tout atout": ALL_TRUMP, "tout-atout": ALL_TRUMP,
+                       "all trump": ALL_TRUMP, "all-trump": ALL_TRUMP, "alltrump": ALL_TRUMP}
+for _k, _words in enumerate((("pique", "piques"), ("coeur", "coeurs", "cœur", "cœurs"),
+                             ("carreau", "carreaux"), ("trèfle", "trèfles", "trefle", "trefles"))):
+    for _word in (SUIT_SYMBOLS[_k], "shdc"[_k], CONTRACT_NAMES[_k], CONTRACT_NAMES[_k][:-1]) + _words:
+        _DENOMINATION_WORDS[_word] = _k
+_COINCHE_WORDS = {"coinche": COINCHE, "contre": COINCHE, "double": COINCHE,
+                  "surcoinche": SURCOINCHE, "surcontre": SURCOINCHE, "redouble": SURCOINCHE}
+_BID_RE = re.compile(r"(?:bid\s*)?(\d+|capot|g[ée]n[ée]rale)\s*(.*)")
+
+
+def help_text(rules: Rules | None = None) -> str:
+    """The help ``belote play`` prints: ``HELP_TEXT``, or under coinche rules (COINCHE.md)
+    the same with the coinche bids those rules offer (a value and a trump, capot /
+    générale when enabled, coinche, surcoinche when allowed)."""
+    if rules is None or rules.contract_mode != "coinche":
+        return HELP_TEXT
+    pad = " " * 15
+    bids = [f"  a bid        pass, or a value 80..{rules.max_numeric_bid} by 10 and a trump: 110 clubs, 110c,",
+            f"{pad}110 ♣, 110 clubs trump (trumps ♠ ♥ ♦ ♣ or s h d c, spades, hearts ...)"]
+    if rules.coinche_denominations == "suits_sa_ta":
+        bids.append(f"{pad}or no-trump / all-trump: 80 sa, 80 no trump, 80 nt, 90 ta, 90 tout atout")
+    bids += [f"{pad}{name} and a trump: {name} hearts" for name, on in (("capot", rules.capot_bid),
+                                                                       ("générale", rules.generale)) if on]
+    bids.append(f"{pad}coinche (double the opponents' bid)"
+                + (", surcoinche (redouble a coinche)" if rules.surcoinche_allowed else ""))
+    lines = HELP_TEXT.splitlines()
+    lines[3:5] = bids
+    return "\n".join(lines)
+
+
+def _levels_text(bids) -> str:
+    """Coinche contract bids in few words: ``"90..160 or capot in ♠ ♥ ♦ ♣"`` when they are
+    every listed value in every listed trump, else each one (``"90 ♥ trump, ..."``)."""
+    levels = sorted({coinche_bid_level(a) for a in bids}, key=lambda v: (type(v) is str, v == GENERALE, v))
+    trumps = sorted({bid_denomination(a, -1) for a in bids})
+    nums = [v for v in levels if type(v) is int]
+    if len(bids) != len(levels) * len(trumps) or nums and nums != list(range(nums[0], nums[-1] + 10, 10)):
+        return ", ".join(action_label(a) for a in bids)
+    words = [f"{nums[0]}..{nums[-1]}" if len(nums) > 1 else str(nums[0])] if nums else []
+    words += ["générale" if v == GENERALE else v for v in levels if type(v) is str]
+    return " or ".join(words) + " in " + " ".join(SUIT_SYMBOLS[d] if d < 4 else CONTRACT_NAMES[d] for d in trumps)
+
+
+def _legal_text(legal: tuple[int, ...], turned_card: int | None = None) -> str:
+    """What is legal now, in words, coinche bids grouped: ``"pass, bids 90..160 or capot in
+    ♠ ♥ ♦ ♣, coinche"``."""
+    bids = [a for a in legal if is_coinche_bid(a)]
+    words = [action_label(a, turned_card) for a in legal if a == PASS]
+    words += [f"bids {_levels_text(bids)}"] if bids else []
+    words += [action_label(a, turned_card) for a in legal if a != PASS and not is_coinche_bid(a)]
+    return ", ".join(words) or "nothing"
+
+
+def _parse_coinche(t: str, text: str, legal: tuple[int, ...], rules: Rules | None) -> tuple[int | None, str] | None:
+    """A coinche auction word read from ``t`` (the lower-cased, single-spaced input):
+    ``110 clubs``, ``110c``, ``110 ♣``, ``80 sa``, ``capot hearts``, ``générale ta``,
+    ``coinche``, ``surcoinche``; ``(action, "")`` or ``(None, why)`` for a bid that is
+    not legal now or not offered by ``rules``; ``None`` when ``t`` is no such word."""
+    def refused(a: int) -> tuple[None, str]:
+        return None, f"'{text.strip()}' ({action_label(a)}) is not legal now; legal now: {_legal_text(legal)}"
+
+    if t in _COINCHE_WORDS:
+        a = _COINCHE_WORDS[t]
+        if a == SURCOINCHE and rules is not None and not rules.surcoinche_allowed:
+            return None, "these rules have no surcoinche (surcoinche_allowed: false)"
+        return (a, "") if a in legal else refused(a)
+    bare = t.removesuffix(" trumps").removesuffix(" trump")
+    if t in _DENOMINATION_WORDS or bare in _DENOMINATION_WORDS:
+        return None, f"a coinche bid is a value and a trump, e.g. 80 {text.strip()}; legal now: {_legal_text(legal)}"
+    m = _BID_RE.fullmatch(t)
+    if m is None:
+        return None
+    level, rest = m.groups()
+    level = int(level) if level.isdigit() else "capot" if level == "capot" else GENERALE
+    denomination = _DENOMINATION_WORDS.get(rest, _DENOMINATION_WORDS.get(rest.removesuffix(" trumps")
+                                                                         .removesuffix(" trump")))
+    if type(level) is int and not (80 <= level <= 650 and level % 10 == 0):
+        if level in (7, 8, 9, 10) or denomination is None:
+            return None  # a card (10c) or nothing readable
+        return None, f"a bid's value is 80, 90, 100, ... (a multiple of 10 from 80), got {level}"
+    if rules is not None:
+        if type(level) is int and level > rules.max_numeric_bid:
+            return None, f"values go up to {rules.max_numeric_bid} under these rules (max_numeric_bid)"
+        if level == "capot" and not rules.capot_bid:
+            return None, "these rules have no capot bid (capot_bid: false)"
+        if level == GENERALE and not rules.generale:
+            return None, "these rules have no générale bid (generale: false)"
+        if denomination is not None and denomination >= 4 and rules.coinche_denominations != "suits_sa_ta":
+            return None, ("no-trump and all-trump are not bid under these rules (coinche_denominations: "
+                          f"{rules.coinche_denominations}): name a suit, ♠ ♥ ♦ ♣")
+    if denomination is None:
+        at_level = [a for a in legal if is_coinche_bid(a) and coinche_bid_level(a) == level]
+        if not rest and len(at_level) == 1:
+            return at_level[0], ""
+        what = "name the trump too" if not rest else f"cannot read the trump '{rest}'"
+        return None, f"{what}: {m.group(1)} ♠, {m.group(1)} hearts, ...; legal now: {_legal_text(legal)}"
+    a = coinche_bid_action(level, denomination)
+    return (a, "") if a in legal else refused(a)
 
 
 class QuitGame(Exception):
@@ -77,18 +191,24 @@ class BotFailure(ValueError):
         self.seat, self.policy, self.path = seat, policy, path
 
 
-def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = None) -> tuple[int | None, str]:
+def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = None,
+                rules: Rules | None = None) -> tuple[int | None, str]:
     """Turn what a person typed into a legal action id.
 
     Accepts a card (``8d``, ``8♦``, ``10h``, ``Jh``), an action in words as listed
     (``pass``, ``take``, ``♠ trump``, ``hearts``, ``name hearts``, ...) or the number of a
     choice (1 = ``legal[0]``). Naming the turned card's suit as trump while ``take`` is
-    legal means ``take`` (``turned_card`` given). Returns ``(action, "")`` or ``(None,
-    reason)`` naming what was wrong and what is allowed.
+    legal means ``take`` (``turned_card`` given). Under coinche rules (``rules`` in
+    ``contract_mode: coinche``, or a coinche bid among ``legal``): a bid as a value and a
+    trump (``110 clubs``, ``110c``, ``110 ♣``, ``80 sa``, ``80 no trump``, ``90 tout
+    atout``, ``capot hearts``, ``générale ♠``), ``coinche`` (``contre``) and
+    ``surcoinche`` (``surcontre``). Returns ``(action, "")`` or ``(None, reason)`` naming
+    what was wrong and what is allowed.
     """
     t = " ".join(text.strip().lower().split())
     if not t:
         return None, "empty input (type help for the commands)"
+    coinche = getattr(rules, "contract_mode", None) == "coinche" or any(map(is_coinche_bid, legal))
     listed = {}
     for a in legal:
         listed[action_to_string(a).lower()] = a
@@ -99,9 +219,16 @@ def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = Non
         i = int(t)
         if 1 <= i <= len(legal):
             return legal[i - 1], ""
-        return None, f"number {i} is not in the list 1..{len(legal)}"
+        read = _parse_coinche(t, text, legal, rules) if coinche else None  # a bid's value alone (110)?
+        if read is not None and read[0] is not None:
+            return read
+        return None, f"number {i} is not in the list 1..{len(legal)}" + (f"; {read[1]}" if read else "")
     if t in listed:
         return listed[t], ""
+    if coinche:
+        read = _parse_coinche(t, text, legal, rules)
+        if read is not None:
+            return read
     if t in _ALIASES:
         a = _ALIASES[t]
         if (a not in legal and turned_card is not None and TAKE in legal
@@ -111,7 +238,8 @@ def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = Non
     try:
         c = parse_card(text)
     except ValueError:
-        return None, (f"cannot read '{text.strip()}': type a card (8d, 10h, J♠), an action in words (pass, take), "
+        bid = "110 clubs, coinche" if coinche else "pass, take"
+        return None, (f"cannot read '{text.strip()}': type a card (8d, 10h, J♠), an action in words ({bid}), "
                       "a number from the list, or help")
     if c in legal:
         return c, ""
@@ -149,16 +277,18 @@ class HumanPolicy:
         print("\n" + (small_play_text(info) if small else render_play_text(info)), file=self.output)
         print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
               + "   (help, quit)", file=self.output)
+        if small and KEEP in legal:
+            print(f"  (keep: {KEEP_MEANS})", file=self.output)
         while True:
             text = self.input_fn("your move> ")
             word = text.strip().lower()
             if word in HELP_COMMANDS:
-                print(HELP_TEXT, file=self.output)
+                print(help_text(info.rules), file=self.output)
                 continue
             if word in QUIT_COMMANDS:
                 self.quit_requested = True
                 raise QuitGame("quit")
-            action, why = parse_input(text, legal, info.turned_card)
+            action, why = parse_input(text, legal, info.turned_card, info.rules)
             if action is not None:
                 return action
             print(f"  refused: {why}", file=self.output)
@@ -186,6 +316,27 @@ def save_game_so_far(state: GameState, path: str | Path) -> Path:
     again = replay(record)
     record["result"] = {"scores": list(again.scores), "winner": again.winner, "game_over": again.is_game_over}
     return write_record(path, record)
+
+
+def deal_over_text(state: GameState, seat: int) -> str:
+    """The end-of-deal line of ``belote play`` for the person at ``seat`` (four seats):
+    the contract's fate and its taker, a capot, belote-rebelote, the declarations that
+    count and a litige reserve when there are any (the figures of ``state.deal_score``,
+    as ``belote replay`` shows them), then the deal's and the game's points:
+    ``"Deal over: made (taker West), capot by them; belote-rebelote you 0 - them 20;
+    deal: you 0 - them 272; game: you 0 - them 272"``."""
+    s = state.deal_score
+    us, them = team_of(seat), other_team(team_of(seat))
+    side = lambda v: f"you {v[us]} - them {v[them]}"  # noqa: E731
+    parts = [f"{s.outcome} (taker {SEAT_NAMES[state.taker]})"
+             + (f", capot by {'you' if s.capot == us else 'them'}" if s.capot is not None else "")]
+    parts += [f"{what} {side(v)}" for what, v in (("belote-rebelote", s.belote), ("declarations", s.declarations))
+              if any(v)]
+    if any(s.reserve_won):
+        parts.append(f"litige reserve won {side(s.reserve_won)}")
+    if s.reserve_out:
+        parts.append(f"{s.reserve_out} points held in the litige reserve for the next deal")
+    return f"Deal over: {'; '.join(parts)}; deal: {side(s.points)}; game: {side(state.scores)}"
 
 
 def _where(state: GameState) -> str:
@@ -259,10 +410,7 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
         if state.void:
             print("  everybody passed: the deal is redealt", file=output)
         else:
-            s = state.deal_score
-            us, them = team_of(human_seat), other_team(team_of(human_seat))
-            print(f"\nDeal over: {s.outcome}; you {s.points[us]} - them {s.points[them]}; "
-                  f"game: you {state.scores[us]} - them {state.scores[them]}", file=output)
+            print("\n" + deal_over_text(state, human_seat), file=output)
 
     try:
         play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None)
@@ -282,59 +430,13 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
 
 
 # ---------------------------------------------------------------------------- two and three seats
-def _small_seat_name(seat: int, me: int) -> str:
-    return "you" if seat == me else f"seat {seat}"
-
-
 def small_play_text(info) -> str:
     """The table of a two- or three-player game (a ``SmallInfoSet``, TWO_THREE.md §5) as the
-    person at ``info.seat`` reads it: scores, the turned and bottom cards, the bids, the
-    maker and trump, combinations and belote, the last trick, the trick so far and the
-    hand by suit with the legal cards starred. A renderer of ``belote_env.render`` for small
-    tables (``render_small_play_text`` / ``render_small_text``) is used when it exists."""
-    from belote_env import render
-
-    for name in ("render_small_play_text", "render_small_text"):
-        fn = getattr(render, name, None)
-        if callable(fn):
-            return fn(info)
-    from belote_env.cards import card_to_str, cards_to_str
-
-    me, n = info.seat, info.players
-    name = lambda s: _small_seat_name(s, me)  # noqa: E731
-    lines = [f"You: seat {me} of {n}; dealer {name(info.dealer)}, elder {name((info.dealer + 1) % n)}; game score "
-             + ", ".join(f"{name(s)} {v}" for s, v in enumerate(info.scores))]
-    turned = f"turned card {card_to_str(info.turned_card)}"
-    if info.bottom_card >= 0:
-        turned += f", bottom card {card_to_str(info.bottom_card)}"
-    if info.trump >= 0:
-        lines.append(f"Trump {SUIT_SYMBOLS[info.trump]}, maker {name(info.maker)}; {turned}"
-                     + (f"; {name(info.exchanged)} exchanged the seven" if info.exchanged >= 0 else ""))
-    else:
-        lines.append(f"Bidding round {info.bid_round}; {turned}")
-    if info.auction:
-        lines.append("Bids: " + ", ".join(f"{name(s)} {action_label(a, info.turned_card)}" for s, a in info.auction))
-    if info.decl_winner >= 0:
-        lines.append(f"Combinations scored by {name(info.decl_winner)}: {cards_to_str(info.decl_cards)}")
-    for seat, _, c in info.announcements:
-        lines.append(f"Belote by {name(seat)} ({card_to_str(c)})")
-    if info.trump >= 0:
-        lines.append(f"Tricks played: {len(info.tricks)}; card points "
-                     + ", ".join(f"{name(s)} {p}" for s, p in enumerate(info.card_points)))
-        if info.tricks:
-            leader, cards, winner = info.tricks[-1]
-            lines.append("Last trick: " + ", ".join(f"{name((leader + i) % n)} {card_to_str(c)}"
-                                                    for i, c in enumerate(cards)) + f" (won by {name(winner)})")
-        lines.append("Trick: " + (", ".join(f"{name((info.trick_leader + i) % n)} {card_to_str(c)}"
-                                            for i, c in enumerate(info.trick)) or "(empty)"))
-    legal = set(info.legal_actions)
-    by_suit = []
-    for s in SUITS:
-        cs = [c for c in range(8 * s, 8 * s + 8) if info.hand >> c & 1]
-        if cs:
-            by_suit.append(" ".join(card_to_str(c) + ("*" if c in legal else "") for c in reversed(cs)))
-    lines.append("Your hand: " + ("   ".join(by_suit) or "(empty)"))
-    return "\n".join(lines)
+    person at ``info.seat`` reads it: ``render_small_text`` (scores, the turned and bottom
+    cards, the bids, the maker and trump, combinations and belote, the last trick, the
+    trick so far, the hand with the legal cards starred) without its line of legal-action
+    ids, as at four seats (the caller lists the choices in words)."""
+    return "\n".join(line for line in render_small_text(info).splitlines() if not line.startswith("Legal: "))
 
 
 def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
@@ -352,8 +454,12 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
 
     output = sys.stdout if output is None else output
     n = rules.players
+    names = table_of(n).names  # the seat names of the screen (render_small_text)
     state = SmallGameState(rules, seed=seed, dealer=dealer)
     before = [0, 0]
+
+    def per_seat(values) -> str:
+        return ", ".join(f"{names[i]}{' (you)' if i == human_seat else ''} {v}" for i, v in enumerate(values))
 
     def save(path) -> Path:
         return write_record(path, game_record(state))
@@ -364,18 +470,20 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
         if failure is not None:
             name = getattr(policy, "name", type(policy).__name__)
             path = save(save_path if save_path is not None else default_save_path(seed))
-            raise BotFailure(f"policy {name!r} at seat {seat} {failure} (not shown: it could reveal that seat's "
-                             f"hidden cards, TWO_THREE.md §5); the game so far is saved to {path}", seat, name, path)
+            raise BotFailure(f"policy {name!r} at seat {seat} ({names[seat]}) {failure} (not shown: it could reveal "
+                             f"that seat's hidden cards, TWO_THREE.md §5); the game so far is saved to {path}",
+                             seat, name, path)
         if seat != human_seat:
-            shown = "a choice" if info.step == 1 else action_label(action, state.turned_card)  # discards stay hidden
-            print(f"  seat {seat} ({policy.name}): {shown}", file=output)
+            shown = ("a choice" if info.step == 1 else f"keep ({KEEP_MEANS})" if action == KEEP  # discards: hidden
+                     else action_label(action, state.turned_card))
+            print(f"  {names[seat]} ({policy.name}): {shown}", file=output)
         before[:] = len(state.tricks), sum(state.card_points)
         return action
 
     def after(state, seat: int, action: int) -> None:
         if len(state.tricks) > before[0]:
             last = not any(state.hands)
-            print(f"  trick {len(state.tricks)} won by {_small_seat_name(state.tricks[-1][2], human_seat)} "
+            print(f"  trick {len(state.tricks)} won by {names[state.tricks[-1][2]]} "
                   f"({sum(state.card_points) - before[1]} points" + (" + 10 for the last trick)" if last else ")"),
                   file=output)
 
@@ -384,16 +492,14 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
             print("  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
         else:
             s = state.deal_score
-            print(f"\nDeal over: maker {_small_seat_name(s.maker, human_seat)} {s.outcome}; this deal "
-                  + ", ".join(f"{_small_seat_name(i, human_seat)} {p}" for i, p in enumerate(s.points))
-                  + "; game " + ", ".join(f"{_small_seat_name(i, human_seat)} {p}" for i, p in enumerate(state.scores)),
-                  file=output)
+            print(f"\nDeal over: maker {names[s.maker]} {s.outcome}; this deal {per_seat(s.points)}; "
+                  f"game {per_seat(state.scores)}", file=output)
 
     try:
         play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None,
                   teams=tuple(range(n)))
         w = state.winner
-        print("Game over: " + ("a draw" if w is None else "you win!" if w == human_seat else f"seat {w} wins"),
+        print("Game over: " + ("a draw" if w is None else "you win!" if w == human_seat else f"{names[w]} wins"),
               file=output)
         if save_path is not None:
             print(f"record saved to {save(save_path)}", file=output)
