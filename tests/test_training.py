@@ -171,6 +171,33 @@ def test_bid_learner_refuses_coinche_bids_beyond_its_outputs():
     TrainConfig(bid_learner="q", rules={"contract_mode": "coinche"})
 
 
+def test_main_job_progress_is_truthful_and_says_its_precision(tmp_path, capsys):
+    """The bar's total is the step count the run ends at (whole rollouts: 1,500 asked, 3
+    rollouts of 512 = 1,536), it starts after the first rollout (its time left leaves out
+    the start-up), the closing matches show bars, the start says whether the hidden layers
+    run in bfloat16, recorded in eval.json and the final meta.json, and the closing
+    matches print in the order played: random, easy, normal (issue #32)."""
+    from training.vector_selfplay import bf16_supported
+
+    cfg = tmp_path / "p.yaml"
+    cfg.write_text(yaml.safe_dump({**TINY, "total_timesteps": 1500, "checkpoint_every": 100_000, "eval_pairs": 2,
+                                   "log_dir": str(tmp_path / "runs")}))
+    assert main(["train", "--config", str(cfg)]) == 0
+    out, err = capsys.readouterr()
+    frames = [f for f in err.replace("\r", "\n").split("\n") if f.startswith("self-play:")]
+    assert frames and "512/1536" in frames[0] and "1536/1536" in frames[-1]
+    assert "/1500" not in err and "0/1536" not in frames[0]
+    for tier in ("random", "easy", "normal"):
+        assert f"learner vs {tier}: 100%" in err
+    native = bf16_supported()
+    assert f"hidden layers in {'bfloat16' if native else 'float32'} (bf16: auto" in out
+    assert [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  vs ")] == \
+        ["vs random", "vs easy", "vs normal"]
+    (run,) = list((tmp_path / "runs").iterdir())
+    assert json.loads((run / "eval.json").read_text())["bf16"] is native
+    assert json.loads((run / "checkpoints" / "final" / "meta.json").read_text())["bf16"] is native
+
+
 def test_cli_reports_bad_policy(capsys):
     assert main(["eval", "nonexistent_tier", "easy", "--deals", "2", "--no-progress"]) == 2
     assert "unknown policy 'nonexistent_tier'" in capsys.readouterr().err

@@ -221,14 +221,30 @@ class _Progress(BaseCallback):
         """The run's wall time so far (its earlier invocations' included), seconds."""
         return self.seconds_before + time.time() - self.t0
 
+    def end_step(self, start: int) -> int:
+        """The step count the run will end at from ``start``: ``total_timesteps`` rounded up
+        to whole rollouts of ``n_steps x n_envs`` decisions (PPO collects whole rollouts),
+        the bar's total."""
+        rollout = self.cfg.n_steps * self.model.n_envs
+        return start + -(-max(0, self.cfg.total_timesteps - start) // rollout) * rollout
+
     def _on_training_start(self) -> None:
         self.t0_steps = self.model.num_timesteps
         if self.show:
+            print("self-play: playing the first rollout (the batched engine compiles on a first run; the bar and "
+                  "its time left start after it)", flush=True)
+        self._check_time()
+
+    def _bar(self, n: int) -> None:
+        """Start the bar after the first rollout (``initial``: the steps done then), so that
+        its rate and time left leave out the start-up; then advance it to ``n``."""
+        if self.pbar is None:
             from tqdm import tqdm
 
-            self.pbar = tqdm(total=self.cfg.total_timesteps, unit="step", desc="self-play", dynamic_ncols=True)
-            self.pbar.update(self.model.num_timesteps)
-        self._check_time()
+            self.pbar = tqdm(total=self.end_step(self.t0_steps), initial=n, unit="step", desc="self-play",
+                             dynamic_ncols=True)
+        else:
+            self.pbar.update(n - self.pbar.n)
 
     def _on_step(self) -> bool:
         return True
@@ -244,8 +260,8 @@ class _Progress(BaseCallback):
         cfg, st, n = self.cfg, self.state, self.model.num_timesteps
         fps = (n - self.t0_steps) / max(1e-9, time.time() - self.t0)
         self.logger.record("charts/steps_per_second", fps)
-        if self.pbar is not None:
-            self.pbar.update(n - self.pbar.n)
+        if self.show:
+            self._bar(n)
             self.pbar.set_postfix(steps_per_s=f"{fps:.0f}")
         if cfg.snapshot_every and self.collector.pool is not None and n >= st["next_snapshot"]:
             folder = self.run_dir / "pool" / f"snap_{n:09d}"
@@ -283,14 +299,18 @@ class _Progress(BaseCallback):
             save_checkpoint(folder, self.model, self.cfg, self.run_name, dict(self.state))
 
 
-def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, seed: int) -> dict:
+def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, seed: int,
+              progress: bool = False) -> dict:
+    """Duplicate matches of the learner against each of ``tiers`` (``pairs`` deal pairs;
+    a progress bar per match with ``progress``), logged as ``charts/winrate_vs_<tier>``."""
     from .evaluate import duplicate_match
 
     agent = learner_policy(model, cfg, name="learner")
     out = {}
     for tier in tiers:
         # the two- and three-player matches run on the reference engine (no batched engine there)
-        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=cfg.rules_obj.players == 4)
+        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=cfg.rules_obj.players == 4,
+                            progress=progress)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)
         logger.record(f"charts/mean_diff_vs_{tier}", r.mean_diff)
         out[f"vs_{tier}"] = r.to_dict()
@@ -752,6 +772,8 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     model.collector = collector
     model.random_bids_until = cfg.random_bids_until
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
+    print(f"self-play: hidden layers in {'bfloat16' if bf16 else 'float32'} (bf16: {cfg.bf16}; this CPU "
+          f"{'has' if bf16_supported() else 'lacks'} native bfloat16)", flush=True)
     if cfg.bid_learner == "q":
         attach_bid_learner(model, cfg, cfg.seed + done, bf16)
         if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
@@ -786,12 +808,12 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
     results = {"run_name": run_name, "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
                "train_seconds": round(state["train_seconds"], 1), "stopped_by_max_minutes": callback.stopped,
                "resumed_from": done if point is not None else None,
-               "timesteps_this_invocation": int(model.num_timesteps) - done}
+               "timesteps_this_invocation": int(model.num_timesteps) - done, "bf16": bf16}
     if cfg.eval_pairs:
-        results.update(_evaluate(model, cfg, logger, EVAL_TIERS, cfg.eval_pairs, seed=cfg.seed))
+        results.update(_evaluate(model, cfg, logger, EVAL_TIERS, cfg.eval_pairs, seed=cfg.seed, progress=progress))
         logger.dump(model.num_timesteps)
     save_checkpoint(run_dir / "checkpoints" / "final", model, cfg, run_name, dict(state),
-                    {"wall_seconds": round(wall, 1), "evaluation": {k: v for k, v in results.items() if k.startswith("vs_")}})
+                    {"wall_seconds": round(wall, 1), "bf16": bf16, "evaluation": {k: v for k, v in results.items() if k.startswith("vs_")}})
     (run_dir / "eval.json").write_text(json.dumps(results, indent=2))
     logger.close()
     return run_dir
