@@ -256,6 +256,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 130  # interrupted (Ctrl-C) or input closed: saved, but not finished
 
 
+def _cmd_iterate(args: argparse.Namespace) -> int:
+    from .iterate import iterate, load_iterate_config
+
+    if bool(args.config) == bool(args.resume):
+        raise ValueError("give --config CONFIG (a new run) or --resume RUN_FOLDER, one of them")
+    if args.resume:
+        run = iterate(progress=not args.no_progress, resume=args.resume)
+    else:
+        run = iterate(load_iterate_config(args.config), progress=not args.no_progress)
+    print(f"run folder: {run}")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from belote_env.actions import action_to_string
     from belote_env.records import RecordError, read_record, replay, replay_steps, replay_text
@@ -292,6 +305,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_train)
+    it = sub.add_parser("iterate", help="policy iteration of the value networks by their own rollouts (configs/iterate/)")
+    it.add_argument("--config", help="YAML config, e.g. configs/iterate/classic.yaml")
+    it.add_argument("--resume", help="continue this run folder after its newest complete iteration")
+    it.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a bar")
+    it.set_defaults(func=_cmd_iterate)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
     e.add_argument("a", help="policy A: random, easy, normal, hard, expert, <policy>+search, a model folder, or "

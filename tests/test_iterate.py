@@ -1,0 +1,143 @@
+"""Policy iteration by rollouts (``training.rollouts``, ``training.iterate``, issue #33):
+the labels are the acting seat's deal result after each legal action on the same deal,
+the loop resumes after a kill to the same networks, and its checkpoints load as policies."""
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from belote_env import GameState, Rules
+from belote_env.vector import COL, BatchedGame
+from policies import make_policy
+from policies.network import load_bid_net, load_card_net, load_model
+from training.config import ConfigError
+from training.iterate import IterateConfig, iterate
+from training.rollouts import ValuePlayer, rollout_labels
+
+HARD = "policies/models/hard"
+
+
+@pytest.fixture(scope="module")
+def hard_nets():
+    return load_model(HARD)[0], load_card_net(HARD)[0], load_bid_net(HARD)[0]
+
+
+def test_rollout_labels_are_the_deal_results_of_each_legal_action(hard_nets):
+    """Every labelled decision has each legal action valued; replaying one label's action
+    on the same deal with the same players gives that label (the acting seat's team's
+    point difference / 162)."""
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    player = ValuePlayer(card, bid, policy, rules, epsilon=0.0, seed=0)
+    data = rollout_labels(player, rules, 8, seed=5, label_rate=1.0)
+    assert data.deals == 8 and data.rollouts == int(data.cards["mask"].sum() + data.bids["mask"].sum())
+    assert data.cards["obs"].shape == (len(data.cards["q"]), 618) and data.bids["q"].shape[1] == 8
+    assert (data.cards["mask"].sum(1) >= 2).all() and (data.bids["mask"].sum(1) >= 2).all()
+    assert (data.cards["q"][~data.cards["mask"]] == 0).all()
+    # labels are whole points / 162 within a deal's range
+    pts = data.cards["q"][data.cards["mask"]] * 162
+    assert np.allclose(pts, np.round(pts), atol=1e-3) and np.abs(pts).max() <= 2 * 162 + 500
+    # the greedy players' own choice at a root decision, played on, is the root deal's result:
+    # with epsilon 0 each deal's first labelled bid valued at its chosen action equals the deal
+    g = BatchedGame(8, rules, seed=5, autoreset=False)
+    seat0, first = g.current.copy(), None
+    obs_first = None
+    rewards = np.zeros((8, 4))
+    while (g.state[:, COL["phase"]] != 2).any():
+        live = np.flatnonzero(g.state[:, COL["phase"]] != 2)
+        acts = np.zeros(8, dtype=np.int64)
+        acts[live] = player.act(g, live)
+        if first is None:
+            first = acts.copy()
+        g.step(acts)
+        rewards[g.done] = g.rewards[g.done]
+    # the first decisions of the 8 deals are the first 8 bid rows (labelled in table order)
+    q0 = data.bids["q"][:8]
+    got = q0[np.arange(8), first - 32]
+    assert np.allclose(got * 162, rewards[np.arange(8), seat0], atol=1e-3)
+
+
+def test_value_player_reads_only_the_observation(hard_nets):
+    """Two tables whose acting seat sees the same information set (the other hands
+    swapped) get the same action: the player reads the seat's observation alone."""
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    player = ValuePlayer(card, bid, policy, rules)
+    g = BatchedGame(2, rules, seed=0, autoreset=False)
+    st = GameState(rules, seed=3, single_deal=True)
+    deck = np.array(st.deck)
+    other = deck.copy()
+    # deal order: packets from eldest; swap a card between two seats other than the one to act
+    g.deal(np.array([0, 1]), np.stack([deck, deck]), np.array([0, 0]))
+    hands = g.state[0, COL["hand0"]:COL["hand0"] + 4].copy()
+    cur = int(g.current[0])
+    a, b = [(cur + 1) % 4, (cur + 2) % 4]
+    ca = int(np.flatnonzero([(hands[a] >> c) & 1 for c in range(32)])[0])
+    cb = int(np.flatnonzero([(hands[b] >> c) & 1 for c in range(32)])[0])
+    ia, ib = int(np.flatnonzero(deck == ca)[0]), int(np.flatnonzero(deck == cb)[0])
+    other[ia], other[ib] = deck[ib], deck[ia]
+    g.deal(np.array([1]), other[None], np.array([0]))
+    assert g.state[0, COL["hand0"] + a] != g.state[1, COL["hand0"] + a]
+    acts = player.act(g, np.array([0, 1]))
+    assert acts[0] == acts[1]
+
+
+def _cfg(tmp_path, **kw):
+    return IterateConfig(**{"exp_name": "t", "iterations": 2, "deals": 24, "label_rate": 0.3, "eval_pairs": 4,
+                            "threads": 1, "fit_epochs": 1, "fit_batch": 64, "lr": 1e-4, "log_dir": str(tmp_path),
+                            **kw})
+
+
+def test_iterate_resumes_after_a_kill_to_the_same_networks(tmp_path, monkeypatch):
+    run = iterate(_cfg(tmp_path / "a"), progress=False)
+    ck = run / "checkpoints"
+    assert sorted(p.name for p in ck.iterdir()) == ["iter_00001", "iter_00002"]
+    info = json.loads((ck / "iter_00002" / "iterate.json").read_text())
+    assert info["iteration"] == 2 and info["budget"]["deals"] == 48 and info["labels"]["cards"] > 0
+    assert info["match"]["pairs"] == 4 and info["match"]["seed"] == 1000
+    whole = load_card_net(ck / "iter_00002")[0].state_dict()
+    # a second run killed while it writes iteration 2's checkpoint (its labels are written)
+    import training.train
+
+    real = training.train._atomic_folder
+
+    def killed(folder, write):
+        if folder.name == "iter_00002":
+            raise KeyboardInterrupt
+        return real(folder, write)
+
+    monkeypatch.setattr(training.train, "_atomic_folder", killed)
+    with pytest.raises(KeyboardInterrupt):
+        iterate(_cfg(tmp_path / "b"), progress=False)
+    monkeypatch.setattr(training.train, "_atomic_folder", real)
+    (run,) = list((tmp_path / "b").iterdir())
+    ck = run / "checkpoints"
+    assert sorted(p.name for p in ck.iterdir()) == ["iter_00001"]
+    again = iterate(progress=False, resume=run)
+    assert again == run
+    resumed = load_card_net(ck / "iter_00002")[0].state_dict()
+    assert all(torch.equal(whole[k], resumed[k]) for k in whole)
+    assert json.loads((ck / "iter_00002" / "iterate.json").read_text())["budget"]["deals"] == 48
+    first = load_card_net(ck / "iter_00001")[0].state_dict()
+    assert not all(torch.equal(first[k], resumed[k]) for k in first)  # the fit moved the networks
+    pol = make_policy(str(ck / "iter_00002"), seed=0)
+    st = GameState(Rules(target=None), seed=2, single_deal=True)
+    while not st.is_deal_over:
+        info = st.information_set(st.current)
+        a = pol.act(info)
+        assert a in info.legal_actions
+        st.apply(a)
+    assert sorted(p.name for p in (run / "data").iterdir()) == ["iter_00002.npz"]  # what a 3rd would replay
+
+
+def test_iterate_config_refuses_bad_values(tmp_path):
+    with pytest.raises(ConfigError, match="'label_rate' must be a number in \\(0, 1\\]"):
+        _cfg(tmp_path, label_rate=0)
+    with pytest.raises(ConfigError, match="'deals' must be an int >= 1"):
+        _cfg(tmp_path, deals=0)
+    with pytest.raises(ConfigError, match="rules players 4"):
+        _cfg(tmp_path, rules={"players": 2})
+    with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
+        IterateConfig.from_dict({"lr0": 1})

@@ -1,0 +1,328 @@
+"""Monte-Carlo policy iteration of the value networks by their own rollouts (issue #33).
+
+``belote iterate --config configs/iterate/classic.yaml`` (or ``--resume RUN_FOLDER``).
+Each iteration: the current networks play ``deals`` self-play deals on the batched engine
+(every seat on its own observation, ``epsilon`` random moves), a ``label_rate`` share of
+their decisions get every legal action rolled out on the same deal by the same networks
+(``training.rollouts.rollout_labels``), and the card-value and bid-value networks are
+fitted to those labels (``training.oracle.fit_card_values`` / ``fit_bid_values``: the
+labels centred per decision, the suits renamed at random) over the latest ``replay``
+iterations' labels, at a learning rate falling linearly from ``lr`` to ``lr_final``.
+Then the networks play a duplicate match against the starting model (``eval_pairs``
+deal pairs on the batched engine, deck seed ``eval_seed``) and the iteration is saved.
+
+Run folder ``<log_dir>/iterate__<exp_name>__<seed>__<time>/``: ``config.yaml``; TensorBoard
+events and ``progress.csv`` (``iterate/*`` scalars: labels, fit losses and agreement,
+match figures); ``data/iter_<k>.npz`` (the labels of the iterations the replay still
+uses); ``checkpoints/iter_<k>/``, each a model folder (``make_policy`` loads it: the
+starting model's files with the fitted ``cards/`` and ``bids/``) with ``iterate.json``
+(the iteration, the budget so far: deals, decisions, rollouts, seconds, and the match).
+Every file is written atomically; ``--resume`` continues after the newest complete
+checkpoint, and an iteration cut by a kill is played again from the same seeds (its
+labels, fit and match come out the same): nothing is trained twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+
+from belote_env import Rules
+from belote_env.actions import num_actions
+from belote_env.jsonfile import parse_yaml, read_json, read_text
+
+from .config import ConfigError
+
+__all__ = ["IterateConfig", "iterate", "load_iterate_config"]
+
+#: The iteration checkpoints' folder names: ``iter_<k>`` with ``k`` on 5 digits.
+CKPT = "iter_{:05d}"
+
+
+@dataclass
+class IterateConfig:
+    """The settings of a policy-iteration run (YAML keys of the same names)."""
+
+    exp_name: str = "iterate"
+    seed: int = 0
+    rules: dict = field(default_factory=dict)
+    """Rule options (four seats; a coinche auction with ``contract_mode: coinche``)."""
+    init_from: str = "policies/models/hard"
+    """The starting model folder: its ``cards/`` and ``bids/`` value networks are fitted,
+    the rest (its policy network, if any) is kept; also the match opponent."""
+    iterations: int = 20
+    deals: int = 2048
+    """Self-play deals per iteration (played at once, one table each)."""
+    label_rate: float = 0.5
+    """Share of the decisions with a choice whose every legal action is rolled out."""
+    epsilon: float = 0.03
+    """Random legal moves in the self-play deals (not in the rollouts)."""
+    chunk: int = 8192
+    """Rollout tables stepped at once."""
+    replay: int = 2
+    """Iterations of labels each fit reads (the newest included)."""
+    fit_epochs: int = 2
+    fit_batch: int = 512
+    lr: float = 5e-5
+    lr_final: float = 5e-6
+    augment: bool = True
+    threads: int = 2
+    bf16: str = "auto"
+    eval_every: int = 1
+    eval_pairs: int = 200
+    eval_seed: int = 1000
+    log_dir: str = "runs"
+
+    def __post_init__(self) -> None:
+        ints = {"seed": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1, "fit_batch": 2,
+                "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
+        for name, low in ints.items():
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < low:
+                raise ConfigError(f"config key {name!r} must be an int >= {low}, got {v!r}")
+        if self.deals > 65_536 or self.chunk > 1 << 20:
+            raise ConfigError(f"config keys 'deals' (at most 65,536) and 'chunk' (at most 1,048,576): got "
+                              f"{self.deals:,} and {self.chunk:,}")
+        for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi or (
+                    name in ("label_rate", "lr") and v == 0):
+                raise ConfigError(f"config key {name!r} must be a number in {'(' if name in ('label_rate', 'lr') else '['}"
+                                  f"{lo:g}, {hi:g}], got {v!r}")
+        if self.bf16 not in ("auto", "true", "false"):
+            raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
+        if not isinstance(self.augment, bool):
+            raise ConfigError(f"config key 'augment' must be true or false, got {self.augment!r}")
+        for name in ("exp_name", "init_from", "log_dir"):
+            v = getattr(self, name)
+            if not isinstance(v, str) or not v or "\0" in v:
+                raise ConfigError(f"config key {name!r} must be a non-empty string, got {v!r}")
+        if not isinstance(self.rules, dict):
+            raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
+        r = Rules.from_dict(self.rules)  # RuleOptionError names a bad option
+        if r.players != 4 or num_actions(r) != 112:
+            raise ConfigError("policy iteration plays four-seat rules of 112 actions: rules players 4, and in coinche "
+                              "generale false and max_numeric_bid 160")
+
+    @property
+    def rules_obj(self) -> Rules:
+        return Rules.from_dict(self.rules).replace(target=None, max_deals=None)
+
+    def lr_at(self, it: int) -> float:
+        """The fit's learning rate at iteration ``it`` (0-based): linear from ``lr`` to ``lr_final``."""
+        f = it / max(1, self.iterations - 1)
+        return float(self.lr + f * (self.lr_final - self.lr))
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "IterateConfig":
+        if not isinstance(d, dict):
+            raise ConfigError(f"a policy-iteration config must be a mapping, got {type(d).__name__}")
+        known = [f.name for f in dataclasses.fields(cls)]
+        for k in d:
+            if k not in known:
+                raise ConfigError(f"unknown config key {k!r}; known keys: {', '.join(known)}")
+        return cls(**d)
+
+
+def load_iterate_config(path: str | os.PathLike, overrides: dict | None = None) -> IterateConfig:
+    """Read a YAML config (``ConfigError`` naming the file for bad YAML or keys)."""
+    text = read_text(path, 1 << 20)
+    return IterateConfig.from_dict({**(parse_yaml(text, path) or {}), **(overrides or {})})
+
+
+def _nets(folder: Path, rules: Rules):
+    """The (policy, card, bid) networks of a model folder (policy None for a value-network folder)."""
+    from policies.network import load_bid_net, load_card_net, load_model
+
+    mode = rules.contract_mode
+    policy = load_model(folder, mode)[0] if (folder / "model.safetensors").exists() else None
+    card = load_card_net(folder, mode)
+    bid = load_bid_net(folder, mode)
+    if card is None or bid is None:
+        raise ConfigError(f"init_from {folder}: policy iteration fits a cards/ and a bids/ network; "
+                          f"missing {'cards/' if card is None else 'bids/'}")
+    return policy, card[0], bid[0]
+
+
+def _write_model(tmp: Path, init: Path, card, bid, extra: dict) -> None:
+    """A model folder: ``init``'s top-level files, then the fitted ``cards/`` and ``bids/``."""
+    from policies.network import save_model
+
+    for f in init.iterdir():
+        if f.is_file():
+            shutil.copy2(f, tmp / f.name)
+    for sub, net in (("cards", card), ("bids", bid)):
+        meta = read_json(init / sub / "meta.json", 1 << 20)
+        keep = {k: v for k, v in meta.items() if k not in ("net", "format_version", "action_table_version",
+                                                            "obs_encoder_version", "oracle")}
+        keep["iterate"] = extra
+        save_model(tmp / sub, net.state_dict(), net.config, keep)
+
+
+def _machine(threads: int) -> dict:
+    """What the budget was spent on: the CPU, its core count, the torch threads used."""
+    import platform
+
+    name = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": name, "cores": os.cpu_count(), "torch_threads": threads}
+
+
+def _ckpts(run: Path) -> list[tuple[int, Path]]:
+    out = []
+    for p in (run / "checkpoints").glob("iter_*"):
+        if p.name[5:].isdigit() and (p / "iterate.json").is_file():
+            out.append((int(p.name[5:]), p))
+    return sorted(out)
+
+
+def _save_npz(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name("." + path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **{f"{kind}_{k}": v for kind, d in data.items() for k, v in d.items()})
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _load_npz(path: Path) -> dict:
+    with np.load(path, allow_pickle=False) as z:
+        out: dict = {}
+        for key in z.files:
+            kind, k = key.split("_", 1)
+            out.setdefault(kind, {})[k] = z[key]
+    return out
+
+
+def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str | os.PathLike | None = None) -> Path:
+    """Run (or resume) a policy-iteration run; returns its folder (module docstring)."""
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+
+    from policies import make_policy
+
+    from .evaluate import duplicate_match
+    from .oracle import fit_bid_values, fit_card_values
+    from .rollouts import ValuePlayer, rollout_labels
+    from .train import _atomic_folder
+    from .vector_selfplay import bf16_supported
+
+    if resume is not None:
+        run = Path(resume)
+        cfg = IterateConfig.from_dict(parse_yaml(read_text(run / "config.yaml", 1 << 20), run / "config.yaml"))
+    else:
+        if cfg is None:
+            raise ValueError("give a config or a run folder to resume")
+        run = Path(cfg.log_dir) / f"iterate__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
+        run.mkdir(parents=True, exist_ok=False)
+        tmp = run / ".config.yaml.tmp"
+        import yaml
+
+        tmp.write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+        os.replace(tmp, run / "config.yaml")
+    rules = cfg.rules_obj
+    th.set_num_threads(cfg.threads)
+    bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
+    init = Path(cfg.init_from)
+    policy, card, bid = _nets(init, rules)
+    done = _ckpts(run)
+    start = done[-1][0] if done else 0
+    budget = {"deals": 0, "decisions": 0, "rollouts": 0, "rollout_decisions": 0, "seconds": 0.0}
+    if done:
+        last = done[-1][1]
+        budget = read_json(last / "iterate.json", 1 << 20)["budget"]
+        _, card, bid = _nets(last, rules)
+    opponent = make_policy(str(init), seed=0)
+    logger = Logger(str(run), [TensorBoardOutputFormat(str(run)), CSVOutputFormat(str(run / (
+        "progress.csv" if not done else f"progress_from_{start:05d}.csv")))])
+    print(f"iterate: {cfg.iterations} iterations of {cfg.deals} deals, from iteration {start}; hidden layers in "
+          f"{'bfloat16' if bf16 else 'float32'}; run folder {run}", flush=True)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=cfg.iterations * cfg.deals, initial=start * cfg.deals, unit="deal", desc="iterate")
+    for it in range(start, cfg.iterations):
+        t0 = time.time()
+        player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
+        data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
+                              chunk=cfg.chunk)
+        labels = {"cards": data.cards, "bids": data.bids}
+        _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
+        replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)
+                  if (run / "data" / f"iter_{k:05d}.npz").exists()]
+        lr = cfg.lr_at(it)
+        fits = {}
+        for kind, net, fit in (("cards", card, fit_card_values), ("bids", bid, fit_bid_values)):
+            d = {k: np.concatenate([r[kind][k] for r in replay]) for k in ("obs", "mask", "q")}
+            keep = d["mask"].any(1)
+            d = {k: v[keep] for k, v in d.items()}
+            if len(d["q"]) >= 2:
+                fits[kind] = fit(net, d, epochs=cfg.fit_epochs, lr=lr, batch=cfg.fit_batch,
+                                 seed=cfg.seed * 1_000_003 + it, augment=cfg.augment)["history"][-1]
+                fits[kind]["samples"] = len(d["q"])
+        budget = {"deals": budget["deals"] + data.deals, "decisions": budget["decisions"] + data.decisions,
+                  "rollouts": budget["rollouts"] + data.rollouts,
+                  "rollout_decisions": budget["rollout_decisions"] + data.rollout_decisions,
+                  "seconds": budget["seconds"] + time.time() - t0}
+        info = {"iteration": it + 1, "lr": lr, "labels": {"cards": len(data.cards["q"]), "bids": len(data.bids["q"])},
+                "fit": fits, "budget": budget, "rules": rules.to_dict(), "init_from": str(init), "bf16": bf16,
+                "machine": _machine(cfg.threads)}
+        folder = run / "checkpoints" / CKPT.format(it + 1)
+
+        def write(tmp: Path) -> None:
+            _write_model(tmp, init, card, bid, {"iteration": it + 1, "run": run.name, "budget": budget})
+            due = cfg.eval_every and ((it + 1) % cfg.eval_every == 0 or it + 1 == cfg.iterations)
+            if cfg.eval_pairs and due:  # the deck seed eval_seed: never a self-play seed
+                me = make_policy(str(tmp), seed=0)
+                r = duplicate_match(me, opponent, cfg.eval_pairs, seed=cfg.eval_seed, rules=rules, batched=True)
+                info["match"] = {"opponent": str(init), "pairs": cfg.eval_pairs, "seed": cfg.eval_seed,
+                                 **{k: v for k, v in r.to_dict().items() if not isinstance(v, list) or len(v) <= 2}}
+            (tmp / "iterate.json").write_text(json.dumps(info, indent=2))
+
+        _atomic_folder(folder, write)
+        for k, v in (("iterate/card_labels", len(data.cards["q"])), ("iterate/bid_labels", len(data.bids["q"])),
+                     ("iterate/lr", lr), ("iterate/deals", budget["deals"]), ("iterate/seconds", budget["seconds"])):
+            logger.record(k, v)
+        for kind, f in fits.items():
+            for k in ("train_loss", "valid_loss", "agree", "regret"):
+                logger.record(f"iterate/{kind}_{k}", f[k])
+        if "match" in info:
+            logger.record("iterate/match_mean_diff", info["match"]["mean_diff"])
+            logger.record("iterate/match_deal_win_rate", info["match"]["deal_win_rate"])
+        logger.dump(it + 1)
+        for k in range(1, it + 3 - cfg.replay):  # labels the next iterations' replay no longer reads
+            (run / "data" / f"iter_{k:05d}.npz").unlink(missing_ok=True)
+        if bar is not None:
+            bar.update(cfg.deals)
+            if "match" in info:
+                m = info["match"]
+                bar.set_postfix(vs_start=f"{m['mean_diff']:+.1f}/deal")
+        else:
+            m = info.get("match")
+            print(f"iteration {it + 1}: {len(data.cards['q'])} card and {len(data.bids['q'])} bid labels, "
+                  f"{time.time() - t0:.0f} s" + (f"; vs start {m['mean_diff']:+.1f} per deal "
+                                                  f"({m['mean_diff_ci'][0]:+.1f} to {m['mean_diff_ci'][1]:+.1f})"
+                                                  if m else ""), flush=True)
+    if bar is not None:
+        bar.close()
+    logger.close()
+    return run

@@ -1,0 +1,269 @@
+"""Rollout labels of the current network's own games on the batched engine (issue #33).
+
+Monte-Carlo policy iteration: the networks play every seat of self-play deals, each seat
+from its own information set (its observation, RULES.md §11); at a sampled decision of a
+deal, *every* legal action is tried on a copy of the same true deal, which the same
+networks then play to its end. The deal's point difference for the acting seat's team
+(in units of ``oracle.value_unit``: 162 classic, 500 coinche) is that action's label. All
+the actions of one decision share the deal (common random numbers): the card luck that
+dominates a single played-out deal cancels in their differences, which is what the value
+networks are fitted to (``oracle.fit_card_values`` / ``fit_bid_values`` centre each
+decision's labels). Fitting them is one step of policy improvement over the players that
+produced the labels; repeating it with the improved networks is policy iteration
+(``training.iterate``).
+
+The rollouts see the true deal (they are the game being played, on the trainer's own
+``BatchedGame``); the networks read only the acting seat's observation. No label comes
+from the double-dummy solver or from another tier.
+
+Decisions: the card play (card-value network ``cards/``, outputs 0..31), the auction
+(bid-value network ``bids/``: classic ids 32..39, coinche 32..101 with coinche and
+surcoinche, ``policies.network.COINCHE_BID_ACTIONS``); any other decision with a choice
+(declare or not, announce belote or not, where the rule options give them) is played by
+the policy network's argmax and labelled like a card decision, in ``other`` rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch as th
+
+from belote_env import Rules
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
+from belote_env.cards import NUM_CARDS
+from belote_env.observation import obs_size
+from belote_env.vector import COL, BatchedGame
+from belote_env.vector.engine import PHASE_BIDDING, PHASE_OVER
+from belote_env.vector.observation import encode_tables_kernel
+
+from .oracle import value_unit
+
+__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range"]
+
+_PH, _CUR = COL["phase"], COL["current"]
+
+
+def bid_range(rules: Rules) -> tuple[int, int]:
+    """The bid ids a bid-value network values under ``rules``: ``(first, width)``, ids
+    ``first .. first + width - 1``: (32, 8) classic, (32, 70) coinche
+    (``policies.network.BID_ACTIONS`` / ``COINCHE_BID_ACTIONS``)."""
+    from policies.network import BID_ACTIONS, COINCHE_BID_ACTIONS
+
+    ids = COINCHE_BID_ACTIONS if rules.contract_mode == "coinche" else BID_ACTIONS
+    return ids[0], len(ids)
+
+
+def _head(net, x: th.Tensor, first: int, width: int) -> th.Tensor:
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head for ``x``."""
+    head = net.action_net
+    h = net.mlp_extractor.policy_net(x)
+    return th.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
+
+
+class ValuePlayer:
+    """Greedy play of the networks at tables of a ``BatchedGame``: the legal card of the
+    highest card value, the legal bid of the highest bid value, else the policy network's
+    most likely legal action; with probability ``epsilon`` a uniformly random legal action
+    instead (drawn from the player's own ``numpy`` generator, seeded by ``seed``).
+
+    Args:
+        card_net, bid_net, policy_net: ``policies.network.BeloteNet`` of the rules'
+            observation (``bid_net`` may be None: the bids fall to the policy network;
+            ``policy_net`` may be None, as in a value-network model folder: the other
+            decisions follow ``NetworkPolicy.rule_action``: declare, announce belote, else
+            the lowest legal id).
+        rules: four-seat ``Rules`` (classic or coinche, ``num_actions`` 112).
+        epsilon: float in [0, 1].
+        bf16: the matrix products in bfloat16 (``torch.autocast``).
+    """
+
+    def __init__(self, card_net, bid_net, policy_net, rules: Rules, epsilon: float = 0.0, seed: int = 0,
+                 bf16: bool = False):
+        if rules.players != 4 or num_actions(rules) != 112:
+            raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
+        self.card_net, self.bid_net, self.policy_net = card_net, bid_net, policy_net
+        self.rules, self.epsilon, self.bf16 = rules, float(epsilon), bool(bf16)
+        self.size = obs_size(rules)
+        self.first, self.width = bid_range(rules)
+        self.rng = np.random.default_rng(seed)
+
+    def kinds(self, game: BatchedGame, tables: np.ndarray) -> np.ndarray:
+        """Per table the kind of its decision: 0 forced (one legal action), 1 card, 2 bid,
+        3 other (int8 ``(m,)``)."""
+        mask = game.mask[tables] != 0
+        n = mask.sum(1)
+        cards = mask[:, :NUM_CARDS].any(1) & ~mask[:, NUM_CARDS:].any(1)
+        b0, b1 = self.first, self.first + self.width
+        bids = (game.state[tables, _PH] == PHASE_BIDDING) & ~mask[:, :b0].any(1) & ~mask[:, b1:].any(1)
+        out = np.where(cards, 1, np.where(bids, 2, 3)).astype(np.int8)
+        out[n <= 1] = 0
+        return out
+
+    @th.inference_mode()
+    def act(self, game: BatchedGame, tables: np.ndarray, explore: bool = False,
+            obs: np.ndarray | None = None) -> np.ndarray:
+        """The actions at ``tables`` (int64 ``(m,)``), each from the acting seat's
+        observation (encoded here unless ``obs``, float32 ``(m, obs_size)``, is given)."""
+        tables = np.asarray(tables, dtype=np.int64)
+        m = len(tables)
+        mask = game.mask[tables] != 0
+        out = mask.argmax(1).astype(np.int64)
+        kind = self.kinds(game, tables)
+        if obs is None:
+            obs = np.empty((m, self.size), dtype=np.float32)
+            encode_tables_kernel(game.state, game.bids, game.mask, game.points, tables,
+                                 game.current[tables].astype(np.int64), obs)
+        x = th.from_numpy(obs)
+        with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bf16):
+            for k, net, first, width in ((1, self.card_net, 0, NUM_CARDS), (2, self.bid_net, self.first, self.width),
+                                         (3, self.policy_net, 0, mask.shape[1])):
+                rows = np.flatnonzero(kind == k)
+                if not len(rows):
+                    continue
+                if net is None and k == 3:  # NetworkPolicy.rule_action: declare, announce, else the lowest id
+                    legal = mask[rows]
+                    out[rows] = np.where(legal[:, DECLARE], DECLARE,
+                                         np.where(legal[:, ANNOUNCE_BELOTE], ANNOUNCE_BELOTE, legal.argmax(1)))
+                    continue
+                if net is None:
+                    net = self.policy_net if self.policy_net is not None else self.card_net
+                q = _head(net, x[rows], first, width).float().numpy()
+                q = np.where(mask[rows, first:first + width], q, -np.inf)
+                out[rows] = first + q.argmax(1)
+        if explore and self.epsilon > 0:
+            rand = np.flatnonzero((kind > 0) & (self.rng.random(m) < self.epsilon))
+            if len(rand):
+                noise = np.where(mask[rand], self.rng.random((len(rand), mask.shape[1])), -1.0)
+                out[rand] = noise.argmax(1)
+        return out
+
+
+@dataclass
+class RolloutData:
+    """Labels of one batch of deals: per kind (``cards``, ``bids``, ``other``) a dict
+    ``{"obs": float16 (N, obs_size), "mask": bool (N, W), "q": float32 (N, W)}`` whose
+    column ``j`` is action ``first + j`` (cards: 0..31; bids: ``bid_range``; other: all
+    ids), ``q`` the labels (0 where ``mask`` is False); and the counts ``deals``,
+    ``decisions`` (every decision of the root deals), ``rollouts`` (tables played out) and
+    ``rollout_decisions`` (decisions played in them)."""
+
+    cards: dict
+    bids: dict
+    other: dict
+    deals: int
+    decisions: int
+    rollouts: int
+    rollout_decisions: int
+
+
+def _copy_tables(src: BatchedGame, rows: np.ndarray, dst: BatchedGame, to: np.ndarray) -> None:
+    """Tables ``rows`` of ``src`` copied into tables ``to`` of ``dst`` (the whole table:
+    state, deck, auction history, stream, mask)."""
+    dst.state[to] = src.state[rows]
+    dst.deck[to] = src.deck[rows]
+    dst.bids[to] = src.bids[rows]
+    dst.rng[to] = src.rng[rows]
+    dst.mask[to] = src.mask[rows]
+    dst.done[to] = False
+
+
+def _snapshot(game: BatchedGame, rows: np.ndarray) -> dict[str, np.ndarray]:
+    return {"state": game.state[rows].copy(), "deck": game.deck[rows].copy(), "bids": game.bids[rows].copy(),
+            "rng": game.rng[rows].copy(), "mask": game.mask[rows].copy()}
+
+
+def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
+                   chunk: int = 8192, roll_player: ValuePlayer | None = None) -> RolloutData:
+    """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
+    ``player`` (exploring: its ``epsilon``); label each decision with a choice (of a kind
+    ``player.kinds`` names) with probability ``label_rate``: each of its legal actions is
+    applied to a copy of the table, played to the deal's end by ``roll_player`` (default
+    ``player``, not exploring), ``chunk`` copies at a time; the label is the acting seat's
+    reward (its team's deal point difference, 0 for a void deal) / ``value_unit(rules)``.
+
+    Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
+    outside (0, 1] or ``chunk`` < 1.
+    """
+    if not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+    if not 0.0 < label_rate <= 1.0:
+        raise ValueError(f"label_rate must be in (0, 1], got {label_rate!r}")
+    if not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
+    roll_player = player if roll_player is None else roll_player
+    unit = value_unit(rules)
+    root = BatchedGame(deals, rules, seed=seed, autoreset=False)
+    pick = np.random.default_rng([seed, 7])
+    snaps, obs_rows, kinds, seats = [], [], [], []
+    n_decisions = 0
+    while True:
+        live = np.flatnonzero(root.state[:, _PH] != PHASE_OVER)
+        if not len(live):
+            break
+        n_decisions += len(live)
+        obs = np.empty((len(live), player.size), dtype=np.float32)
+        encode_tables_kernel(root.state, root.bids, root.mask, root.points, live,
+                             root.current[live].astype(np.int64), obs)
+        kind = player.kinds(root, live)
+        chosen = np.flatnonzero((kind > 0) & (pick.random(len(live)) < label_rate))
+        if len(chosen):
+            snaps.append(_snapshot(root, live[chosen]))
+            obs_rows.append(obs[chosen].astype(np.float16))
+            kinds.append(kind[chosen])
+            seats.append(root.current[live[chosen]].astype(np.int64))
+        actions = np.zeros(deals, dtype=np.int64)
+        actions[live] = player.act(root, live, explore=True, obs=obs)
+        root.step(actions)
+    if not snaps:
+        empty = {"obs": np.zeros((0, player.size), np.float16)}
+        return RolloutData({**empty, "mask": np.zeros((0, NUM_CARDS), bool), "q": np.zeros((0, NUM_CARDS), np.float32)},
+                           {**empty, "mask": np.zeros((0, player.width), bool), "q": np.zeros((0, player.width), np.float32)},
+                           {**empty, "mask": np.zeros((0, 112), bool), "q": np.zeros((0, 112), np.float32)},
+                           deals, n_decisions, 0, 0)
+    snap = {k: np.concatenate([s[k] for s in snaps]) for k in snaps[0]}
+    obs_all, kind_all, seat_all = np.concatenate(obs_rows), np.concatenate(kinds), np.concatenate(seats)
+    legal = snap["mask"] != 0
+    # one rollout per (decision, legal action)
+    dec, act = np.nonzero(legal)
+    value = np.zeros(len(dec), dtype=np.float32)
+    n_roll_decisions = 0
+    game = BatchedGame(min(chunk, len(dec)), rules, seed=seed, autoreset=False)
+    for a in range(0, len(dec), game.n):
+        d, ac = dec[a:a + game.n], act[a:a + game.n]
+        k = len(d)
+        to = np.arange(k)
+        game.state[k:, _PH] = PHASE_OVER
+        for name in ("state", "deck", "bids", "rng", "mask"):
+            getattr(game, name)[to] = snap[name][d]
+        game.done[:] = False
+        actions = np.zeros(game.n, dtype=np.int64)
+        actions[to] = ac
+        got = np.zeros(game.n, dtype=np.float32)
+        seat = np.zeros(game.n, dtype=np.int64)
+        seat[to] = seat_all[d]
+        while True:
+            game.step(actions)
+            ended = np.flatnonzero(game.done)
+            if len(ended):
+                got[ended] = game.rewards[ended, seat[ended]] / unit
+            live = np.flatnonzero(game.state[:, _PH] != PHASE_OVER)
+            if not len(live):
+                break
+            n_roll_decisions += len(live)
+            actions = np.zeros(game.n, dtype=np.int64)
+            actions[live] = roll_player.act(game, live)
+        value[a:a + k] = got[:k]
+    q_all = np.zeros(legal.shape, dtype=np.float32)
+    q_all[dec, act] = value
+
+    def part(k: int, first: int, width: int) -> dict:
+        rows = np.flatnonzero(kind_all == k)
+        return {"obs": obs_all[rows], "mask": legal[rows, first:first + width],
+                "q": q_all[rows, first:first + width]}
+
+    return RolloutData(part(1, 0, NUM_CARDS), part(2, player.first, player.width), part(3, 0, legal.shape[1]),
+                       deals, n_decisions, len(dec), n_roll_decisions)
