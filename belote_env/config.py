@@ -621,6 +621,11 @@ def load_rules(spec: "Rules | Mapping[str, Any] | str | os.PathLike | None" = No
     """Rules from a ``Rules``, a dict of options, a preset name (``"seed000"``, see
     ``preset_names()``) or a YAML file path, with keyword ``overrides`` applied on top.
 
+    Any option of a preset or file can be overridden (COINCHE.md §8): an option the base
+    sets that has no effect under the overrides (``DEPENDENT_OPTIONS``, e.g. ``coinche_bga``'s
+    ``self_overbid`` once ``passes_to_end=3`` is given) goes back to its neutral value; an
+    option given in ``overrides`` is never changed (one without effect is refused).
+
     Raises ``RuleOptionError`` for an unknown preset, an unreadable file, an unknown
     option or a bad value (naming it and what is allowed).
     """
@@ -641,4 +646,30 @@ def load_rules(spec: "Rules | Mapping[str, Any] | str | os.PathLike | None" = No
                                   "(or give a path to a YAML file)")
     else:
         raise RuleOptionError(f"rules must be a Rules, a dict, a preset name or a YAML path, got {type(spec).__name__}")
-    return rules.replace(**overrides) if overrides else rules
+    return _override(rules, overrides) if overrides else rules
+
+
+def _override(rules: Rules, overrides: dict[str, Any]) -> Rules:
+    """``rules.replace(**overrides)``, with the options of ``rules`` that lose their effect
+    under ``overrides`` reset to neutral (``load_rules``)."""
+    import types
+
+    merged = {**rules.to_dict(), **overrides}
+    if merged.get("contract_mode") == "coinche":
+        reset: dict[str, Any] = {}
+        changed = True
+        while changed:  # one reset can take another option's effect away (capot_scoring, capot_fail_value)
+            changed = False
+            view = types.SimpleNamespace(**{**merged, **reset})
+            for name, (neutral, acts, _, _) in DEPENDENT_OPTIONS.items():
+                if name in overrides or name in reset or getattr(view, name, neutral) == neutral:
+                    continue
+                try:
+                    active = acts(view)
+                except (AttributeError, TypeError):  # a bad override: Rules names it below
+                    continue
+                if not active:
+                    reset[name] = neutral
+                    changed = True
+        overrides = {**overrides, **reset}
+    return rules.replace(**overrides)

@@ -97,7 +97,8 @@ def read_json(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> Any:
 def strict_yaml_loader():
     """``yaml.SafeLoader`` that refuses a mapping with the same key twice (PyYAML keeps the
     last value silently): a ``yaml.constructor.ConstructorError`` naming the key and the
-    line of both places. Every YAML file of the project (rules, training configs) is read
+    line of both places. Merge keys (``<<: *base``) work as in ``yaml.safe_load``: a key
+    of the merged mapping given again is its override, not a repeat. Every YAML file of the project (rules, training configs) is read
     with it."""
     import yaml
 
@@ -106,6 +107,8 @@ def strict_yaml_loader():
             if isinstance(node, yaml.MappingNode):
                 seen: dict = {}
                 for key_node, _ in node.value:
+                    if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *base`: merged keys may be overridden
+                        continue
                     try:
                         key = self.construct_object(key_node, deep=True)
                         hash(key)

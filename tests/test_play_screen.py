@@ -340,3 +340,14 @@ def test_ladder_plot_has_a_title_naming_ratings_intervals_and_pairs(tmp_path, ca
     text = svg.read_text()  # matplotlib writes each line of a text as an SVG comment
     assert "<!-- Ratings of 2 policies (random = 1000) with 95% bootstrap intervals -->" in text
     assert "<!-- round-robin of 2 mirrored deal pairs per match -->" in text
+
+
+def test_an_input_of_thousands_of_digits_is_refused_and_asked_again():
+    """``int()`` of over 4,300 digits raises in Python: the prompt refuses the input by its
+    length instead of ending the game unsaved."""
+    from training.play import parse_input
+
+    action, why = parse_input("1" * 5000, (32, 33))
+    assert action is None and why.startswith("input of 5,000 characters")
+    action, why = parse_input("1" * 150 + " c", (32, 40), rules=load_rules("coinche"))
+    assert action is None and "80, 90, 100" in why

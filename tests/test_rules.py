@@ -164,3 +164,36 @@ def test_a_rules_file_with_a_key_twice_is_refused_naming_the_key(tmp_path):
         load_rules(p)
     p.write_text("target: 500\ntie: litige\n")
     assert load_rules(p).target == 500
+
+
+@pytest.mark.parametrize("preset, override, reset", [
+    ("coinche_bga", {"passes_to_end": 3}, "self_overbid"),
+    ("coinche_ffb_contree_2016", {"rounding": "none"}, "round_last_deal"),
+    ("coinche_ffb_contree_2016", {"capot_bid": False}, "capot_scoring"),
+    ("coinche_pagat", {"capot_bid": False}, "capot_coinchable"),
+    ("coinche_cannes_2016", {"capot_bid": False}, "capot_value"),
+    ("coinche_cannes_2016", {"surcoinche_allowed": False}, "surcoinche_multiplier"),
+])
+def test_a_profile_option_overridden_resets_the_options_it_carried(preset, override, reset):
+    """COINCHE.md §8: any option of a profile can be overridden; a profile option that then
+    has no effect goes back to its neutral value (config.DEPENDENT_OPTIONS), while the
+    same option given by the user is refused."""
+    from belote_env import load_rules
+    from belote_env.config import DEPENDENT_OPTIONS
+
+    base = load_rules(preset)
+    assert getattr(base, reset) != DEPENDENT_OPTIONS[reset][0]
+    r = load_rules(preset, **override)
+    assert getattr(r, reset) == DEPENDENT_OPTIONS[reset][0]
+    assert all(getattr(r, k) == v for k, v in override.items())
+    with pytest.raises(RuleOptionError, match=f"rule option '{reset}' applies only with"):
+        load_rules(preset, **override, **{reset: getattr(base, reset)})
+
+
+def test_yaml_merge_keys_work_in_rules_files(tmp_path):
+    from belote_env import load_rules
+
+    p = tmp_path / "r.yaml"
+    p.write_text("contract_mode: coinche\n<<: {rounding: half_up, target: 1000}\ntarget: 1500\n")
+    r = load_rules(p)
+    assert (r.rounding, r.target) == ("half_up", 1500)

@@ -145,9 +145,16 @@ def test_coinche_trains_and_resumes_on_the_default_batched_engine(tmp_path):
     assert ev["vs_easy"]["deals"] == 4
     import shutil
 
-    for done in ("final", "step_000002048"):  # as if killed after the first checkpoint
-        shutil.rmtree(run / "checkpoints" / done)
-    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    shutil.rmtree(run / "checkpoints" / "final")  # as if killed after the second checkpoint...
+    shutil.rmtree(run / "checkpoints" / "step_000002048" / "bids")  # ...whose bids/ was then lost
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    assert "step_000002048/bids: missing, the checkpoint is incomplete" in err.getvalue()
+    assert "resuming from the previous checkpoint" in err.getvalue()
     ev = json.loads((run / "eval.json").read_text())
     assert ev["timesteps"] == 2048 and ev["resumed_from"] == 1024
     assert (run / "checkpoints" / "final" / "bids" / "model.safetensors").exists()
@@ -163,12 +170,16 @@ def test_coinche_trains_and_resumes_on_the_default_batched_engine(tmp_path):
     assert st.is_deal_over
 
 
-def test_bid_learner_refuses_coinche_bids_beyond_its_outputs():
-    with pytest.raises(ConfigError, match=r"'bid_learner: q'.*generale false \(got True\)"):
-        TrainConfig(bid_learner="q", rules={"contract_mode": "coinche", "generale": True})
-    with pytest.raises(ConfigError, match=r"max_numeric_bid 160 \(got 250\)"):
-        TrainConfig(bid_learner="q", rules={"contract_mode": "coinche", "max_numeric_bid": 250})
-    TrainConfig(bid_learner="q", rules={"contract_mode": "coinche"})
+@pytest.mark.parametrize("learner", ["ppo", "q"])
+def test_training_refuses_the_412_action_coinche_game_naming_the_options(learner):
+    """A générale or bids above 160 widen coinche to 412 actions, which the trainer's
+    networks do not play: refused before any run folder, naming only the options given."""
+    with pytest.raises(ConfigError, match=r"'rules': generale True give the 412-action coinche game"):
+        TrainConfig(bid_learner=learner, rules={"contract_mode": "coinche", "generale": True})
+    with pytest.raises(ConfigError, match=r"'rules': max_numeric_bid 250 give the 412-action") as e:
+        TrainConfig(bid_learner=learner, rules={"contract_mode": "coinche", "max_numeric_bid": 250})
+    assert "generale True" not in str(e.value)
+    TrainConfig(bid_learner=learner, rules={"contract_mode": "coinche"})
 
 
 def test_main_job_progress_is_truthful_and_says_its_precision(tmp_path, capsys):
@@ -480,3 +491,19 @@ def test_cli_export_to_a_file_path_and_unwritable_output(tmp_path, capsys):
     assert main(["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", str(long_name)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("belote eval: error: ") and "File name too long" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("key, value, bound", [("bid_replay", 10**12, "2,097,152"), ("eval_pairs", 10**8, "10,000,000"),
+                                               ("periodic_eval_pairs", 10**8, "10,000,000"),
+                                               ("total_timesteps", 10**13, "1,099,511,627,776"),
+                                               ("max_snapshots", 10**6, "1,000"), ("workers", 10**4, "256")])
+def test_config_sizes_are_bounded_before_anything_is_allocated(key, value, bound):
+    with pytest.raises(ConfigError, match=f"config key '{key}' must be at most {bound} "):
+        TrainConfig(**{key: value})
+
+
+def test_match_workers_are_bounded():
+    from training.evaluate import duplicate_match
+
+    with pytest.raises(ValueError, match=r"workers must be an int in 1\.\.256"):
+        duplicate_match("random", "random", 10, workers=1000)

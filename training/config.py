@@ -12,7 +12,7 @@ from belote_env import Rules
 from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
 __all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers",
-           "MAX_CONFIG_BYTES", "MAX_N_TABLES", "MAX_ROLLOUT"]
+           "MAX_CONFIG_BYTES", "MAX_N_TABLES", "MAX_ROLLOUT", "UPPER_BOUNDS"]
 
 #: The bounds of ``policies.network`` (``MAX_HIDDEN_LAYERS``, ``MAX_LAYER_WIDTH``), repeated
 #: here so that configs load without torch; tests/test_training.py checks they agree.
@@ -28,6 +28,19 @@ MAX_N_TABLES = 1 << 16
 #: Bound on the decisions of one rollout (``n_steps * n_tables``, times the seats with the
 #: reference engine): the PPO buffer holds them all.
 MAX_ROLLOUT = 1 << 24
+#: Upper bounds of the other sizes of a config, checked before anything is allocated:
+#: (key, bound, why).
+UPPER_BOUNDS = (
+    ("total_timesteps", 1 << 40, "about 10^12 decisions"),
+    ("eval_pairs", 10_000_000, "training.evaluate.MAX_PAIRS deal pairs a match"),
+    ("periodic_eval_pairs", 10_000_000, "training.evaluate.MAX_PAIRS deal pairs a match"),
+    ("bid_replay", 1 << 21, "bids kept in memory: about 2.5 KB each"),
+    ("bid_fit_batch", 1 << 21, "at most the replay's bound"),
+    ("max_snapshots", 1000, "frozen snapshots kept in memory"),
+    ("imitation_deals", 10_000_000, "warm-start deals kept in memory"),
+    ("workers", 256, "processes"),
+    ("torch_threads", 1024, "threads"),
+)
 
 
 class ConfigError(ValueError):
@@ -230,6 +243,10 @@ class TrainConfig:
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
                 kind = "non-negative" if name in may_be_zero else "positive"
                 raise ConfigError(f"config key {name!r} must be a {kind} int, got {v!r}")
+        for name, bound, why in UPPER_BOUNDS:
+            v = getattr(self, name)
+            if v > bound:
+                raise ConfigError(f"config key {name!r} must be at most {bound:,} ({why}), got {v:,}")
         if self.n_tables > MAX_N_TABLES:
             raise ConfigError(f"config key 'n_tables' must be at most {MAX_N_TABLES:,} (MAX_N_TABLES: the collector "
                               f"keeps about 0.3 MB per table), got {self.n_tables:,}")
@@ -314,11 +331,14 @@ class TrainConfig:
             raise ConfigError(f"config key 'batch_size' ({self.batch_size}) leaves a last minibatch of one row of the "
                               f"rollout's {rollout} decisions (n_steps x n_tables"
                               f"{'' if self.engine == 'batched' else ' x players'}): its advantage cannot be normalized")
-        if self.bid_learner == "q" and rules.contract_mode == "coinche" and (rules.generale
-                                                                              or rules.max_numeric_bid > 160):
-            raise ConfigError("config key 'bid_learner: q' learns the coinche bids up to 160 and capot (ids 32..101): "
-                              f"it needs rules generale false (got {rules.generale}) and max_numeric_bid 160 "
-                              f"(got {rules.max_numeric_bid})")
+        if rules.contract_mode == "coinche" and (rules.generale or rules.max_numeric_bid > 160):
+            given = [f"{k} {v!r}" for k, v, bad in (("generale", rules.generale, rules.generale),
+                                                  ("max_numeric_bid", rules.max_numeric_bid,
+                                                   rules.max_numeric_bid > 160)) if bad]
+            raise ConfigError(f"config key 'rules': {' and '.join(given)} give the 412-action coinche game, which the "
+                              "trainer's networks and the policies they export do not play (112 actions: bids up to "
+                              "160 and capot); set generale false and max_numeric_bid 160 (coinche_bga's profile "
+                              "trains with max_numeric_bid: 160)")
         if self.policy_augment and rules.contract_mode != "classic":
             raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
                               f"got contract_mode {rules.contract_mode!r}")

@@ -48,6 +48,8 @@ __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_
 #: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
 #: fastest tiers; more is refused before anything is built.
 MAX_PAIRS = 10_000_000
+#: The most worker processes of a match (``workers``).
+MAX_WORKERS = 256
 #: Bound on a pair's mean point difference per deal read from a pairs log: more than any
 #: deal's score under any rules here (at most 252 trick points, declarations, belote and
 #: a litige reserve, which only moves points between deals).
@@ -687,8 +689,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         raise ValueError(f"pairs must be an int in 1..{MAX_PAIRS:,} (mirrored pairs to play), got {pairs!r}")
     if mode not in ("deal", "game"):
         raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be an int in 1..{MAX_WORKERS} (processes), got {workers!r}")
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive int, got {chunk!r}")
     if batched:
@@ -697,7 +699,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         if workers != 1:
             raise ValueError(f"a batched match runs in one process (workers=1), got workers={workers!r}")
         if pairs_log is not None:
-            raise ValueError("a batched match keeps no pairs log (pairs_log=None): run it unbatched to log pairs")
+            raise ValueError("a batched match keeps no pairs log (pairs_log=None; belote eval: --batched or "
+                             "--pairs-log, not both): run it unbatched to log pairs")
         if isinstance(batch_tables, bool) or not isinstance(batch_tables, int) or batch_tables < 1:
             raise ValueError(f"batch_tables must be a positive int, got {batch_tables!r}")
     rules = rules or Rules()
@@ -712,7 +715,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if rules.players != 4:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
         if batched or pairs_log is not None:
             raise ValueError(f"a {rules.players}-player match runs unbatched and keeps no pairs log "
-                             f"(batched=False, pairs_log=None)")
+                             f"(batched=False, pairs_log=None; belote eval: leave out --batched and --pairs-log)")
         return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk)
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     if pairs_log is not None and not specs:

@@ -208,6 +208,8 @@ def parse_input(text: str, legal: tuple[int, ...], turned_card: int | None = Non
     t = " ".join(text.strip().lower().split())
     if not t:
         return None, "empty input (type help for the commands)"
+    if len(t) > 200:  # nothing to type is this long (an int() of thousands of digits would raise)
+        return None, f"input of {len(t):,} characters: type a choice number, a card, a bid or help"
     coinche = getattr(rules, "contract_mode", None) == "coinche" or any(map(is_coinche_bid, legal))
     listed = {}
     for a in legal:

@@ -503,6 +503,7 @@ class _ResumePoint:
     net: BeloteNet
     optimizer: dict
     snapshots: list  # (pool folder name, BeloteNet)
+    bid_net: BeloteNet | None = None  # bids/ of a bid_learner: q run
 
 
 def _resume_point(run_dir: Path, cfg: TrainConfig, run_name: str) -> _ResumePoint:
@@ -545,6 +546,13 @@ def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, r
                               f"({run_name!r} in config.yaml)")
     _check_trainer_state(folder / "trainer.json", trainer, step, meta, cfg)
     optimizer = _read_optimizer_state(folder / "optimizer.pt", cfg)
+    bid_net = None
+    if cfg.bid_learner == "q":  # the run learns its bids: a checkpoint without them is damaged
+        sub = folder / BIDS_SUBDIR
+        if not sub.is_dir():
+            raise CheckpointError(f"{sub}: missing, the checkpoint is incomplete (the run learns its bids, "
+                                  "bid_learner: q, and meta.json declares bids/ in parts)")
+        bid_net, _ = load_model(sub)  # CheckpointError names a damaged file
     snapshots = []
     if cfg.opponents != {"self": 1.0}:  # the run has an opponent pool (as in train())
         for name in trainer.get("snapshots", []):
@@ -554,7 +562,7 @@ def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, r
                 raise CheckpointError(f"{folder / 'trainer.json'}: its opponent snapshot pool/{name} cannot be "
                                       f"loaded ({e})") from None
             snapshots.append((name, snap))
-    return _ResumePoint(folder, trainer, net, optimizer, snapshots)
+    return _ResumePoint(folder, trainer, net, optimizer, snapshots, bid_net)
 
 
 def _torch_reason(e: Exception) -> str:
@@ -776,9 +784,8 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
           f"{'has' if bf16_supported() else 'lacks'} native bfloat16)", flush=True)
     if cfg.bid_learner == "q":
         attach_bid_learner(model, cfg, cfg.seed + done, bf16)
-        if point is not None and (point.folder / BIDS_SUBDIR).is_dir():
-            bid_net, _ = load_model(point.folder / BIDS_SUBDIR)
-            collector.bids.load_state_dict(bid_net.state_dict())
+        if point is not None:  # _load_checkpoint loaded its bids/ (required)
+            collector.bids.load_state_dict(point.bid_net.state_dict())
     if bf16:
         use_bf16(model.policy)
     logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))

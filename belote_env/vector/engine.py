@@ -167,9 +167,11 @@ SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
 ROUNDINGS = ("none", "half_up", "six_up")
 
 
-#: The most tables one batched game (and one batched env) steps: about 1 GB of state,
-#: decks, masks and observations at four seats (the arrays grow linearly with it); a larger
-#: ``n`` is refused by name, before anything is allocated.
+#: The most tables one batched game (and one batched env) steps: about 1.5 GB for the
+#: engine's own arrays (state, decks, auctions, masks) at four seats; an env adds its
+#: observations, up to about 20 GB for ``BeloteVectorEnv(MAX_TABLES, rules="coinche",
+#: observe="all")`` (the arrays grow linearly with it); a larger ``n`` is refused by name,
+#: before anything is allocated.
 MAX_TABLES = 1 << 20
 
 
