@@ -8,8 +8,9 @@ their decisions get every legal action rolled out on the same deal by the same n
 fitted to those labels (``training.oracle.fit_card_values`` / ``fit_bid_values``: the
 labels centred per decision, the suits renamed at random) over the latest ``replay``
 iterations' labels, at a learning rate falling linearly from ``lr`` to ``lr_final``.
-Then the networks play a duplicate match against the starting model (``eval_pairs``
-deal pairs on the batched engine, deck seed ``eval_seed``) and the iteration is saved.
+Then the networks play a duplicate match against ``opponent`` (default: the starting
+model; ``eval_pairs`` deal pairs on the batched engine, deck seed ``eval_seed``) and the
+iteration is saved.
 
 Run folder ``<log_dir>/iterate__<exp_name>__<seed>__<time>/``: ``config.yaml``; TensorBoard
 events and ``progress.csv`` (``iterate/*`` scalars: labels, fit losses and agreement,
@@ -58,7 +59,9 @@ class IterateConfig:
     """Rule options (four seats; a coinche auction with ``contract_mode: coinche``)."""
     init_from: str = "policies/models/hard"
     """The starting model folder: its ``cards/`` and ``bids/`` value networks are fitted,
-    the rest (its policy network, if any) is kept; also the match opponent."""
+    the rest (its policy network, if any) is kept."""
+    opponent: str | None = None
+    """The match opponent (a tier name or model folder); None: ``init_from``."""
     iterations: int = 20
     deals: int = 2048
     """Self-play deals per iteration (played at once, one table each)."""
@@ -102,7 +105,7 @@ class IterateConfig:
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
         if not isinstance(self.augment, bool):
             raise ConfigError(f"config key 'augment' must be true or false, got {self.augment!r}")
-        for name in ("exp_name", "init_from", "log_dir"):
+        for name in ("exp_name", "init_from", "log_dir") + (("opponent",) if self.opponent is not None else ()):
             v = getattr(self, name)
             if not isinstance(v, str) or not v or "\0" in v:
                 raise ConfigError(f"config key {name!r} must be a non-empty string, got {v!r}")
@@ -250,7 +253,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         last = done[-1][1]
         budget = read_json(last / "iterate.json", 1 << 20)["budget"]
         _, card, bid = _nets(last, rules)
-    opponent = make_policy(str(init), seed=0)
+    rival = cfg.opponent or str(init)
+    opponent = make_policy(rival, seed=0)
     logger = Logger(str(run), [TensorBoardOutputFormat(str(run)), CSVOutputFormat(str(run / (
         "progress.csv" if not done else f"progress_from_{start:05d}.csv")))])
     print(f"iterate: {cfg.iterations} iterations of {cfg.deals} deals, from iteration {start}; hidden layers in "
@@ -294,7 +298,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
             if cfg.eval_pairs and due:  # the deck seed eval_seed: never a self-play seed
                 me = make_policy(str(tmp), seed=0)
                 r = duplicate_match(me, opponent, cfg.eval_pairs, seed=cfg.eval_seed, rules=rules, batched=True)
-                info["match"] = {"opponent": str(init), "pairs": cfg.eval_pairs, "seed": cfg.eval_seed,
+                info["match"] = {"opponent": rival, "pairs": cfg.eval_pairs, "seed": cfg.eval_seed,
                                  **{k: v for k, v in r.to_dict().items() if not isinstance(v, list) or len(v) <= 2}}
             (tmp / "iterate.json").write_text(json.dumps(info, indent=2))
 
