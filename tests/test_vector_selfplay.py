@@ -471,7 +471,12 @@ def test_bid_fit_on_a_thread_equals_the_fit_in_line():
     a.add(obs[:400], act[:400], tgt[:400])
     b.add(obs[:400], act[:400], tgt[:400])
     before = [p.detach().clone() for p in b.net.parameters()]
-    a.fit(8, 128)
+    threads = th.get_num_threads()
+    th.set_num_threads(1)  # the thread's fit runs one torch thread: the in-line fit too (a 2-thread
+    try:  # matrix product may round otherwise, as MKL's AVX2 kernels do)
+        a.fit(8, 128)
+    finally:
+        th.set_num_threads(threads)
     b.start_fit(8, 128)
     b.add(obs[400:], act[400:], tgt[400:])  # arrives during the fit: not read by it
     b._thread.join()
