@@ -194,8 +194,8 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
                          f"'module.path:attribute' or a model folder path, got {spec!r}")
     if not spec or not Path(spec).exists():
         hint = " (a policy factory is named 'module.path:attribute')" if ":" in str(spec) else ""
-        raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)} or a model folder "
-                         f"path{hint}")
+        raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)}, <policy>+search, a "
+                         f"model folder path or a policy factory module.path:attribute{hint}")
 
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = None) -> Policy:

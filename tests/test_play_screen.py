@@ -351,3 +351,19 @@ def test_an_input_of_thousands_of_digits_is_refused_and_asked_again():
     assert action is None and why.startswith("input of 5,000 characters")
     action, why = parse_input("1" * 150 + " c", (32, 40), rules=load_rules("coinche"))
     assert action is None and "80, 90, 100" in why
+
+
+def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed(monkeypatch, capsys):
+    """A card table deals a new game each time: without --seed belote play draws one and
+    prints it; --seed with that number deals the same hand again."""
+    def first_screen(argv):
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        assert main(argv) in (0, 130)
+        return capsys.readouterr().out
+
+    out = first_screen(["play", "--opponents", "easy", "--partner", "easy"])
+    m = re.match(r"seed (\d+) \(belote play --seed \1 deals this game again\)\n", out)
+    assert m, out[:200]
+    again = first_screen(["play", "--opponents", "easy", "--partner", "easy", "--seed", m.group(1)])
+    hand = [ln for ln in out.splitlines() if "Your hand" in ln or ln.startswith("Hand")]
+    assert hand and hand == [ln for ln in again.splitlines() if "Your hand" in ln or ln.startswith("Hand")]

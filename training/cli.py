@@ -115,7 +115,8 @@ def _cmd_train_rllib(args: argparse.Namespace) -> int:
     try:
         from .rllib.train import train_rllib  # imports ray
     except ImportError as e:
-        raise ValueError(f"train-rllib needs Ray RLlib: pip install 'belote-rl[rllib]' ({e})") from None
+        raise ValueError(f"train-rllib needs Ray RLlib: pip install -e \".[rllib]\" in a clone of the project, "
+                         f"or pip install 'belote-rl[rllib]' ({e})") from None
     run_dir = train_rllib(cfg, address=args.address, progress=not args.no_progress)
     ev = read_json(run_dir / "eval.json", 1 << 20)  # DataFileError (a ValueError) names the file
     print(f"run folder: {run_dir}\nexported model: {run_dir / 'model'}")
@@ -230,6 +231,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
         seat = args.seat
         if not 0 <= seat < n:
             raise ValueError(f"--seat {seat}: the {n}-player game has seats 0..{n - 1}")
+        if args.seed is None:  # a new game each time, as a card table deals; its seed is printed to replay it
+            import secrets
+
+            args.seed = secrets.randbelow(1 << 31)
+            print(f"seed {args.seed} (belote play --seed {args.seed} deals this game again)")
         pols = []
         for s in range(n):
             if s == seat:
@@ -359,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
                                       "PYTHONPATH or the current folder)")
     pl.add_argument("--opponents", default="normal", help="the opponents' policy: the same forms as --partner")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=int, default=None,
+                    help="seed of the deals and the bots (default: a new one each game, printed at the start)")
     pl.add_argument("--save", help="save the game as a record (JSON) when it ends or stops (quit, Ctrl-C, end of "
                                    "input); without it a stopped game goes to ./belote_game_<seed>_<date-time>.json")
     pl.set_defaults(func=_cmd_play)
@@ -369,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "(MaskablePPO or PPO, MlpPolicy) trained on gymnasium.make('Belote-v0')")
     x.add_argument("out", help="output folder")
     x.set_defaults(func=_cmd_export)
-    tr = sub.add_parser("train-rllib", help="self-play PPO on Ray RLlib (pip install 'belote-rl[rllib]')")
+    tr = sub.add_parser("train-rllib", help="self-play PPO on Ray RLlib (pip install -e \".[rllib]\")")
     tr.add_argument("--config", required=True, help="YAML config, e.g. configs/rllib/quick.yaml")
     tr.add_argument("--address", help="an existing Ray cluster (ray start --head; 'auto' finds it); "
                                       "default: a local Ray with the config's num_cpus")

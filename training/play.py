@@ -459,6 +459,7 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
     names = table_of(n).names  # the seat names of the screen (render_small_text)
     state = SmallGameState(rules, seed=seed, dealer=dealer)
     before = [0, 0]
+    explained: list[bool] = []  # another seat's keep was explained
 
     def per_seat(values) -> str:
         return ", ".join(f"{names[i]}{' (you)' if i == human_seat else ''} {v}" for i, v in enumerate(values))
@@ -476,8 +477,13 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
                              f"that seat's hidden cards, TWO_THREE.md §5); the game so far is saved to {path}",
                              seat, name, path)
         if seat != human_seat:
-            shown = ("a choice" if info.step == 1 else f"keep ({KEEP_MEANS})" if action == KEEP  # discards: hidden
-                     else action_label(action, state.turned_card))
+            if info.step == 1:  # discards: hidden
+                shown = "a choice"
+            elif action == KEEP:  # what keep means is said the first time only
+                shown = "keep" if explained else f"keep ({KEEP_MEANS})"
+                explained.append(True)
+            else:
+                shown = action_label(action, state.turned_card)
             print(f"  {names[seat]} ({policy.name}): {shown}", file=output)
         before[:] = len(state.tricks), sum(state.card_points)
         return action
@@ -510,5 +516,6 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
         why = ("you quit" if isinstance(stop, QuitGame) else "interrupted (Ctrl-C)"
                if isinstance(stop, KeyboardInterrupt) else "end of input")
         path = save(save_path if save_path is not None else default_save_path(seed))
-        print(f"\ngame stopped ({why}); the game so far is saved to {path}", file=output)
+        print(f"\ngame stopped ({why}); the game so far is saved to {path} (belote replay {path} shows it)",
+              file=output)
         return state
