@@ -262,8 +262,9 @@ def test_a_policy_factory_with_a_pairs_log_resumes(bots, tmp_path):
     ("belote_test_bots:make_none", "returned None, not a policy: it has no act\\(info\\) method"),
     ("belote_test_bots:make_noname", "not a policy: its name must be a str, got 7"),
     ("belote_test_bots:make_needs", "raised TypeError.* when called with no arguments"),
-    ("belote-test-bots:make", "unknown policy 'belote-test-bots:make': expected one of random, .* or a model folder "
-                              "path \\(a policy factory is named 'module.path:attribute'\\)"),
+    ("belote-test-bots:make", "unknown policy 'belote-test-bots:make': expected one of random, .*, <policy>\\+search, "
+                              "a model folder path or a policy factory module.path:attribute \\(a policy factory is "
+                              "named 'module.path:attribute'\\)"),
 ])
 def test_bad_policy_factories_raise_clear_errors(bots, spec, match):
     with pytest.raises(ValueError, match=match):
