@@ -53,9 +53,12 @@ from pathlib import Path
 from .network import NetworkPolicy
 
 __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
-           "HARD_3P_MODEL_DIR"]
+           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "hard_oracle"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
+#: the classic hard model before policy iteration (issue #33): value networks fitted to an
+#: exact double-dummy solver's values and to rollouts of normal / hard seats (tier ``hard_oracle``)
+HARD_ORACLE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle"
 #: the coinche hard model (value networks only: ``cards/``, ``bids/``)
 HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coinche"
 #: the two- and three-player hard models (policy networks, TWO_THREE.md)
@@ -79,14 +82,14 @@ class HardPolicy(NetworkPolicy):
     """
 
     def __init__(self, seed: int | None = None, deterministic: bool = True, model_dir: str | Path = HARD_MODEL_DIR,
-                 coinche_dir: str | Path = HARD_COINCHE_MODEL_DIR):
+                 coinche_dir: str | Path = HARD_COINCHE_MODEL_DIR, name: str = "hard"):
         from .network import CARDS_SUBDIR, CheckpointError, load_model, value_net_kwargs
 
         net, meta = load_model(model_dir, "classic")
         values = value_net_kwargs(model_dir, contract_mode="classic")
         if "card_net" not in values:
             raise CheckpointError(f"{model_dir}: the hard tier's card-value network ({CARDS_SUBDIR}/) is missing")
-        super().__init__(net, meta, deterministic=deterministic, seed=seed, name="hard", **values)
+        super().__init__(net, meta, deterministic=deterministic, seed=seed, name=name, **values)
         self.coinche_dir = Path(coinche_dir)
         self.model_dirs = {**HARD_MODEL_DIRS, "coinche": self.coinche_dir}
         self._others: dict[str, NetworkPolicy] = {}
@@ -107,7 +110,7 @@ class HardPolicy(NetworkPolicy):
             folder = self.model_dirs[game]
             if not folder.is_dir():
                 raise CheckpointError(f"{folder}: the {game} hard model is missing")
-            pol = NetworkPolicy.from_path(folder, deterministic=self.deterministic, name="hard")
+            pol = NetworkPolicy.from_path(folder, deterministic=self.deterministic, name=self.name)
             if pol.contract_mode != game:
                 raise CheckpointError(f"{folder}: not a {game} model ({pol.contract_mode})")
             self._others[game] = pol
@@ -157,3 +160,10 @@ class HardPolicy(NetworkPolicy):
         if len(obs) and obs.shape[-1] != OBS_SIZE:
             return self.for_rules(batch.infoset(0).rules).act_batch(batch)
         return super().act_batch(batch)
+
+
+def hard_oracle(seed: int | None = None) -> HardPolicy:
+    """Tier ``hard_oracle``: the classic hard model before policy iteration
+    (``policies/models/hard_oracle``; docs/models/hard.md); under coinche rules the coinche
+    hard model, which is still the oracle pipeline's (``policies/models/hard_coinche``)."""
+    return HardPolicy(seed, model_dir=HARD_ORACLE_MODEL_DIR, name="hard_oracle")

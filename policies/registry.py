@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from .base import Policy, RandomPolicy
 from .easy import EasyPolicy
-from .hard import HardPolicy
+from .hard import HardPolicy, hard_oracle
 from .normal import NormalPolicy
 
 __all__ = ["TIERS", "SMALL_TABLE_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec"]
@@ -31,6 +31,7 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
     "normal": NormalPolicy,
     "hard": HardPolicy,
     "expert": _expert,
+    "hard_oracle": hard_oracle,
 }
 
 

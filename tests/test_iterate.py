@@ -3,6 +3,7 @@ the labels are the acting seat's deal result after each legal action on the same
 the loop resumes after a kill to the same networks, and its checkpoints load as policies."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -141,3 +142,23 @@ def test_iterate_config_refuses_bad_values(tmp_path):
         _cfg(tmp_path, rules={"players": 2})
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
+
+
+def test_hard_oracle_is_the_hard_before_policy_iteration():
+    """The shipped hard's value networks came from hard_oracle's by iteration (its
+    iterate.json says so); hard_oracle loads today's model of that name, and under
+    coinche rules both play the coinche model (still the oracle pipeline's)."""
+    from policies.hard import HARD_COINCHE_MODEL_DIR, HARD_ORACLE_MODEL_DIR
+
+    hard, oracle = make_policy("hard", seed=0), make_policy("hard_oracle", seed=0)
+    assert (hard.name, oracle.name) == ("hard", "hard_oracle")
+    info = json.loads((Path(HARD) / "iterate.json").read_text())
+    assert info["init_from"] == "policies/models/hard" and info["iteration"] == 35  # the folder's name then
+    assert json.loads((Path(HARD) / "meta.json").read_text())["iterated_from"] == "policies/models/hard_oracle"
+    a, b = hard.card_net.state_dict(), oracle.card_net.state_dict()
+    assert not all(torch.equal(a[k], b[k]) for k in a)
+    assert torch.equal(load_model(HARD)[0].state_dict()["action_net.weight"],
+                       load_model(HARD_ORACLE_MODEL_DIR)[0].state_dict()["action_net.weight"])  # same policy network
+    st = GameState(Rules(contract_mode="coinche", target=None), seed=1)
+    assert oracle.for_rules(st.rules).card_net is not None
+    assert oracle.coinche_dir == HARD_COINCHE_MODEL_DIR

@@ -353,9 +353,10 @@ def test_an_input_of_thousands_of_digits_is_refused_and_asked_again():
     assert action is None and "80, 90, 100" in why
 
 
-def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed(monkeypatch, capsys):
+def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed(monkeypatch, capsys, tmp_path):
     """A card table deals a new game each time: without --seed belote play draws one and
     prints it; --seed with that number deals the same hand again."""
+    monkeypatch.chdir(tmp_path)  # a quit game is saved in the current folder
     def first_screen(argv):
         monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
         assert main(argv) in (0, 130)
