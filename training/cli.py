@@ -318,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     it.set_defaults(func=_cmd_iterate)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
-    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, <policy>+search, a model folder, or "
+    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a model folder, or "
                              "a policy factory module.path:function (imported from PYTHONPATH or the current "
                              "folder, called with no arguments in every process)")
     e.add_argument("b", help="policy B: the same forms as A")
