@@ -2,12 +2,6 @@
 seat is void in, and estimates where each unseen card lies"): three networks shipped in
 ``policies/models/hard/``.
 
-Since 2026-12-03 the value networks of ``hard`` (classic and coinche) are those described
-below improved by policy iteration on their own rollouts (``belote iterate``,
-``training.iterate``; docs/models/hard.md, docs/models/hard_coinche.md); the networks as
-described below are the tier ``hard_oracle`` (``policies/models/hard_oracle``,
-``hard_oracle_coinche``).
-
 * Classic bids (pass, take, name a suit): a bid-value network (``bids/``) fitted to
   rollout values (``training.oracle.generate_bid_data``: each legal bid made, then the deal
   played out by normal and hard seats; two rounds, the second played by the first bid
@@ -59,14 +53,12 @@ from pathlib import Path
 from .network import NetworkPolicy
 
 __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
-           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "HARD_ORACLE_COINCHE_MODEL_DIR", "hard_oracle"]
+           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "hard_oracle"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
 #: the classic hard model before policy iteration (issue #33): value networks fitted to an
 #: exact double-dummy solver's values and to rollouts of normal / hard seats (tier ``hard_oracle``)
 HARD_ORACLE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle"
-#: the coinche hard model before policy iteration (the coinche oracle pipeline's value networks)
-HARD_ORACLE_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle_coinche"
 #: the coinche hard model (value networks only: ``cards/``, ``bids/``)
 HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coinche"
 #: the two- and three-player hard models (policy networks, TWO_THREE.md)
@@ -173,7 +165,5 @@ class HardPolicy(NetworkPolicy):
 def hard_oracle(seed: int | None = None) -> HardPolicy:
     """Tier ``hard_oracle``: the classic hard model before policy iteration
     (``policies/models/hard_oracle``; docs/models/hard.md); under coinche rules the coinche
-    model before policy iteration (``policies/models/hard_oracle_coinche``;
-    docs/models/hard_coinche.md)."""
-    return HardPolicy(seed, model_dir=HARD_ORACLE_MODEL_DIR, coinche_dir=HARD_ORACLE_COINCHE_MODEL_DIR,
-                      name="hard_oracle")
+    hard model, which is still the oracle pipeline's (``policies/models/hard_coinche``)."""
+    return HardPolicy(seed, model_dir=HARD_ORACLE_MODEL_DIR, name="hard_oracle")
