@@ -2,6 +2,11 @@
 seat is void in, and estimates where each unseen card lies"): three networks shipped in
 ``policies/models/hard/``.
 
+Since 2026-12-03 the classic value networks of ``hard`` are those described below improved
+by policy iteration on their own rollouts (``belote iterate``, ``training.iterate``;
+docs/models/hard.md); the classic networks as described below are the tier
+``hard_oracle`` (``policies/models/hard_oracle``). The coinche model is unchanged.
+
 * Classic bids (pass, take, name a suit): a bid-value network (``bids/``) fitted to
   rollout values (``training.oracle.generate_bid_data``: each legal bid made, then the deal
   played out by normal and hard seats; two rounds, the second played by the first bid
