@@ -26,6 +26,7 @@ labels, fit and match come out the same): nothing is trained twice.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import shutil
@@ -39,6 +40,7 @@ import torch as th
 
 from belote_env import Rules
 from belote_env.actions import num_actions
+from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import parse_yaml, read_json, read_text
 
 from .config import ConfigError
@@ -198,13 +200,9 @@ def _ckpts(run: Path) -> list[tuple[int, Path]]:
 
 
 def _save_npz(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name("." + path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, **{f"{kind}_{k}": v for kind, d in data.items() for k, v in d.items()})
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    np.savez(buf, **{f"{kind}_{k}": v for kind, d in data.items() for k, v in d.items()})
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def _load_npz(path: Path) -> dict:
@@ -217,7 +215,17 @@ def _load_npz(path: Path) -> dict:
 
 
 def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str | os.PathLike | None = None) -> Path:
-    """Run (or resume) a policy-iteration run; returns its folder (module docstring)."""
+    """Run ``cfg`` in a new run folder under ``cfg.log_dir``, or resume the run folder
+    ``resume`` after its newest complete checkpoint (module docstring); returns the folder.
+
+    Raises:
+        ValueError: neither ``cfg`` nor ``resume``.
+        ConfigError: a bad ``config.yaml`` of the resumed run, or an ``init_from`` without
+            ``cards/`` and ``bids/``.
+        policies.network.CheckpointError / RulesMismatchError: a model folder that does
+            not load, or of another contract mode than the rules.
+        FileExistsError: the new run folder exists already.
+    """
     from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
 
     from policies import make_policy
@@ -236,11 +244,9 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
             raise ValueError("give a config or a run folder to resume")
         run = Path(cfg.log_dir) / f"iterate__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
         run.mkdir(parents=True, exist_ok=False)
-        tmp = run / ".config.yaml.tmp"
         import yaml
 
-        tmp.write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-        os.replace(tmp, run / "config.yaml")
+        atomic_write_bytes(run / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())
     rules = cfg.rules_obj
     th.set_num_threads(cfg.threads)
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())

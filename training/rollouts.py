@@ -105,14 +105,16 @@ class ValuePlayer:
 
     @th.inference_mode()
     def act(self, game: BatchedGame, tables: np.ndarray, explore: bool = False,
-            obs: np.ndarray | None = None) -> np.ndarray:
+            obs: np.ndarray | None = None, kind: np.ndarray | None = None) -> np.ndarray:
         """The actions at ``tables`` (int64 ``(m,)``), each from the acting seat's
-        observation (encoded here unless ``obs``, float32 ``(m, obs_size)``, is given)."""
+        observation (encoded here unless ``obs``, float32 ``(m, obs_size)``, is given;
+        ``kind``: ``kinds(game, tables)`` when the caller has it)."""
         tables = np.asarray(tables, dtype=np.int64)
         m = len(tables)
         mask = game.mask[tables] != 0
         out = mask.argmax(1).astype(np.int64)
-        kind = self.kinds(game, tables)
+        if kind is None:
+            kind = self.kinds(game, tables)
         if obs is None:
             obs = np.empty((m, self.size), dtype=np.float32)
             encode_tables_kernel(game.state, game.bids, game.mask, game.points, tables,
@@ -160,17 +162,6 @@ class RolloutData:
     rollout_decisions: int
 
 
-def _copy_tables(src: BatchedGame, rows: np.ndarray, dst: BatchedGame, to: np.ndarray) -> None:
-    """Tables ``rows`` of ``src`` copied into tables ``to`` of ``dst`` (the whole table:
-    state, deck, auction history, stream, mask)."""
-    dst.state[to] = src.state[rows]
-    dst.deck[to] = src.deck[rows]
-    dst.bids[to] = src.bids[rows]
-    dst.rng[to] = src.rng[rows]
-    dst.mask[to] = src.mask[rows]
-    dst.done[to] = False
-
-
 def _snapshot(game: BatchedGame, rows: np.ndarray) -> dict[str, np.ndarray]:
     return {"state": game.state[rows].copy(), "deck": game.deck[rows].copy(), "bids": game.bids[rows].copy(),
             "rng": game.rng[rows].copy(), "mask": game.mask[rows].copy()}
@@ -216,7 +207,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
             kinds.append(kind[chosen])
             seats.append(root.current[live[chosen]].astype(np.int64))
         actions = np.zeros(deals, dtype=np.int64)
-        actions[live] = player.act(root, live, explore=True, obs=obs)
+        actions[live] = player.act(root, live, explore=True, obs=obs, kind=kind)
         root.step(actions)
     if not snaps:
         empty = {"obs": np.zeros((0, player.size), np.float16)}
