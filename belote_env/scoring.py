@@ -75,6 +75,8 @@ class DealScore:
         reserve_in: litige reserve pending before this deal.
         reserve_won: (team 0, team 1) the part of ``points`` that is the reserve.
         reserve_out: litige reserve pending after this deal.
+        coinched: the contract's coinche: 0 none (always in the classic game), 1 coinched,
+            2 surcoinched (COINCHE.md §3.3; public: every seat heard it).
     """
 
     outcome: str
@@ -87,6 +89,7 @@ class DealScore:
     reserve_in: int
     reserve_won: tuple[int, int]
     reserve_out: int
+    coinched: int = 0
 
     def difference(self, team: int) -> int:
         """``points[team] - points[1 - team]``: the deal's point difference for ``team``."""
@@ -439,6 +442,7 @@ def score_coinche_deal(
         reserve_in=reserve_in,
         reserve_won=(reserve_won[0], reserve_won[1]),
         reserve_out=reserve_out,
+        coinched=0 if contract.multiplier == 1 else 1 if contract.multiplier == 2 else 2,
     )
 
 

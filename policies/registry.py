@@ -52,6 +52,9 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
     if players == 4 or not isinstance(spec, str):
         return
     supported = f"tiers for {players} players: {', '.join(SMALL_TABLE_TIERS)} (or a policy factory 'module.path:attribute')"
+    if team_spec(spec) is not None:
+        raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no partners "
+                         f"(TWO_THREE.md); {supported}")
     if spec.endswith("+search") and len(spec) > len("+search"):
         raise ValueError(f"policy {spec!r} cannot play the {players}-player game (TWO_THREE.md): the search of "
                          f"policies.search plays four seats only; {supported}")
@@ -61,6 +64,16 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _FACTORY_SPEC = re.compile(rf"({_NAME}):({_NAME})")
+
+
+def team_spec(spec: Any) -> tuple[str, str] | None:
+    """``(lead, partner)`` for a team spec ``"<lead>,<partner>"`` (one comma, both sides
+    non-empty, and not an existing path): ``policies.team.Team`` of the two, ``lead`` at
+    the team's first seat, ``partner`` at the second (four seats); else None."""
+    if not isinstance(spec, str) or spec.count(",") != 1 or Path(spec).exists():
+        return None
+    lead, partner = spec.split(",")
+    return (lead, partner) if lead and partner else None
 
 
 def is_factory_spec(spec: Any) -> bool:
@@ -185,6 +198,10 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
     reads no model file (a bad model folder still raises ``CheckpointError`` when loaded)."""
     if isinstance(spec, str) and spec in TIERS:
         return
+    if team_spec(spec) is not None:
+        for part in team_spec(spec):
+            check_policy_spec(part)
+        return
     if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
         return check_policy_spec(spec[:-len("+search")])
     if is_factory_spec(spec):
@@ -196,14 +213,16 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
     if not spec or not Path(spec).exists():
         hint = " (a policy factory is named 'module.path:attribute')" if ":" in str(spec) else ""
         raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)}, <policy>+search, a "
-                         f"model folder path or a policy factory module.path:attribute{hint}")
+                         f"team <lead>,<partner>, a model folder path or a policy factory module.path:attribute{hint}")
 
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = None) -> Policy:
     """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``), a
     policy factory or a model folder path; ``"<spec>+search"`` puts the search of
     ``policies.search`` on top of that policy (it searches the policy's top
-    ``SEARCH_TOP_K`` actions).
+    ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies
+    (``policies.team.Team``: ``lead`` at the team's first seat, ``partner`` at the second;
+    four seats), e.g. ``"hard,normal"`` to measure hard as normal's partner.
 
     A policy factory is named ``"module.path:attribute"`` (e.g. ``"mypkg.agents:make"``): the
     module is imported and the attribute called with no arguments (the rules are in every
@@ -231,6 +250,11 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
         check_policy_rules(spec, rules)
     if isinstance(spec, str) and spec in TIERS:
         return TIERS[spec](seed)
+    if team_spec(spec) is not None:
+        from .team import Team
+
+        lead, partner = team_spec(spec)
+        return Team(make_policy(lead, seed=seed, rules=rules), make_policy(partner, seed=seed, rules=rules), name=spec)
     if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
         from .search import SEARCH_TOP_K, SearchPolicy
 

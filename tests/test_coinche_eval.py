@@ -9,7 +9,9 @@ import random
 import pytest
 
 from belote_env import GameState, load_rules
-from belote_env.actions import PASS, coinche_bid_action
+from belote_env.actions import COINCHE, PASS, coinche_bid_action
+from belote_env.contract import Contract
+from belote_env.scoring import score_coinche_deal
 from belote_env.records import RecordError, game_record, read_record, replay, replay_text, save_game
 from policies import make_policy
 from training.evaluate import duplicate_match
@@ -69,6 +71,37 @@ def test_duplicate_match_in_games_to_2000():
     r = duplicate_match("normal", "easy", 3, seed=4, rules=rules, mode="game")
     assert r.mode == "game" and r.pairs == 3 and r.deals >= 6 * 5  # a game to 2000 takes several deals
     assert 0.0 <= r.game_win_rate <= 1.0
+
+
+class _AlwaysCoinche:
+    """Coinches every contract it can, else passes, else plays its first legal card."""
+
+    name = "always_coinche"
+
+    def act(self, info):
+        legal = info.legal_actions
+        return COINCHE if COINCHE in legal else PASS if PASS in legal else legal[0]
+
+
+def test_coinche_match_counts_each_sides_coinches_and_surcoinches():
+    """``DealScore.coinched`` is the contract's coinche (0, 1, 2 surcoinched); a match
+    counts per taking side its contracts coinched and surcoinched and those made, the same
+    batched and not: a side that coinches every contract it can has coinched every one of
+    the other side's contracts, and took none itself."""
+    rules = load_rules("coinche")
+    for mult, level in ((1, 0), (2, 1), (4, 2)):
+        d = score_coinche_deal(Contract(0, 0, 80, mult), (100, 52), (5, 3), 0, rules=rules)
+        assert d.coinched == level
+    results = [duplicate_match(_AlwaysCoinche(), "normal", 30, seed=9, rules=rules, batched=batched)
+               for batched in (False, True)]
+    keys = [f"{x}_{k}" for x in "ab" for k in ("taken", "made", "coinched", "coinched_made", "surcoinched",
+                                                 "surcoinched_made")]
+    got = [{k: getattr(r, k) for k in keys} for r in results]
+    assert got[0] == got[1]
+    g = got[0]
+    assert g["a_taken"] == 0 and g["b_taken"] == 60 and g["b_coinched"] + g["b_surcoinched"] == 60
+    assert g["b_coinched"] > 0 and g["b_coinched_made"] <= g["b_coinched"] and g["b_surcoinched_made"] <= g["b_surcoinched"]
+    assert f"always_coinche coinched 60/60 (100.0%) of normal's contracts" in results[0].summary()
 
 
 def test_ladder_in_coinche():

@@ -263,7 +263,7 @@ def test_a_policy_factory_with_a_pairs_log_resumes(bots, tmp_path):
     ("belote_test_bots:make_noname", "not a policy: its name must be a str, got 7"),
     ("belote_test_bots:make_needs", "raised TypeError.* when called with no arguments"),
     ("belote-test-bots:make", "unknown policy 'belote-test-bots:make': expected one of random, .*, <policy>\\+search, "
-                              "a model folder path or a policy factory module.path:attribute \\(a policy factory is "
+                              "a team <lead>,<partner>, a model folder path or a policy factory module.path:attribute \\(a policy factory is "
                               "named 'module.path:attribute'\\)"),
 ])
 def test_bad_policy_factories_raise_clear_errors(bots, spec, match):

@@ -60,6 +60,33 @@ def test_rollout_labels_are_the_deal_results_of_each_legal_action(hard_nets):
     assert np.allclose(got * 162, rewards[np.arange(8), seat0], atol=1e-3)
 
 
+def test_rollout_labels_seat_the_pool_at_its_deals_and_label_only_the_player(hard_nets):
+    """With ``pool_rate`` 1 every deal seats a pool member at one to three seats, in the
+    deal and its rollouts: the labels change with the pool member's networks (the
+    oracle-distilled ones instead of the player's), and only the player's decisions are
+    labelled (fewer than without a pool, never a decision of a pool seat)."""
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    player = ValuePlayer(card, bid, policy, rules, epsilon=0.0, seed=0)
+    oracle = ValuePlayer(load_card_net("policies/models/hard_oracle")[0], load_bid_net("policies/models/hard_oracle")[0],
+                         policy, rules, epsilon=0.0, seed=0)
+    alone = rollout_labels(player, rules, 16, seed=5)
+    self_pool = rollout_labels(player, rules, 16, seed=5, pool=[player], pool_rate=1.0)
+    mixed = rollout_labels(player, rules, 16, seed=5, pool=[oracle], pool_rate=1.0)
+    # a pool member that plays like the player: the same deals, fewer labelled decisions
+    n_alone = len(alone.cards["q"]) + len(alone.bids["q"])
+    n_pool = len(self_pool.cards["q"]) + len(self_pool.bids["q"])
+    assert 0 < n_pool < n_alone and self_pool.decisions == alone.decisions
+    # each pool-deal label is one of the labels of the pure self-play deals (same table, same players)
+    rows = {r.tobytes(): q.tobytes() for r, q in zip(alone.cards["obs"], alone.cards["q"])}
+    assert all(rows.get(r.tobytes()) == q.tobytes() for r, q in zip(self_pool.cards["obs"], self_pool.cards["q"]))
+    # another pool member changes the games and so the labels
+    assert (len(mixed.cards["q"]) != len(self_pool.cards["q"])
+            or not np.array_equal(mixed.cards["q"], self_pool.cards["q"]))
+    with pytest.raises(ValueError, match="pool_rate must be in \\[0, 1\\]"):
+        rollout_labels(player, rules, 4, seed=5, pool_rate=0.5)
+
+
 def test_value_player_reads_only_the_observation(hard_nets):
     """Two tables whose acting seat sees the same information set (the other hands
     swapped) get the same action: the player reads the seat's observation alone."""
@@ -92,12 +119,14 @@ def _cfg(tmp_path, **kw):
 
 
 def test_iterate_resumes_after_a_kill_to_the_same_networks(tmp_path, monkeypatch):
-    run = iterate(_cfg(tmp_path / "a"), progress=False)
+    pool = {"pool_rate": 0.5, "pool_past": 1}  # the starting networks and iteration 1 in the pool of iteration 2
+    run = iterate(_cfg(tmp_path / "a", **pool), progress=False)
     ck = run / "checkpoints"
     assert sorted(p.name for p in ck.iterdir()) == ["iter_00001", "iter_00002"]
     info = json.loads((ck / "iter_00002" / "iterate.json").read_text())
     assert info["iteration"] == 2 and info["budget"]["deals"] == 48 and info["labels"]["cards"] > 0
     assert info["match"]["pairs"] == 4 and info["match"]["seed"] == 1000
+    assert [Path(m).name for m in info["pool"]] == ["hard", "iter_00001"]
     whole = load_card_net(ck / "iter_00002")[0].state_dict()
     # a second run killed while it writes iteration 2's checkpoint (its labels are written)
     import training.train
@@ -111,7 +140,7 @@ def test_iterate_resumes_after_a_kill_to_the_same_networks(tmp_path, monkeypatch
 
     monkeypatch.setattr(training.train, "_atomic_folder", killed)
     with pytest.raises(KeyboardInterrupt):
-        iterate(_cfg(tmp_path / "b"), progress=False)
+        iterate(_cfg(tmp_path / "b", **pool), progress=False)
     monkeypatch.setattr(training.train, "_atomic_folder", real)
     (run,) = list((tmp_path / "b").iterdir())
     ck = run / "checkpoints"
@@ -140,6 +169,10 @@ def test_iterate_config_refuses_bad_values(tmp_path):
         _cfg(tmp_path, deals=0)
     with pytest.raises(ConfigError, match="rules players 4"):
         _cfg(tmp_path, rules={"players": 2})
+    with pytest.raises(ConfigError, match="'pool' must be a list of model folders"):
+        _cfg(tmp_path, pool="policies/models/hard")
+    with pytest.raises(ConfigError, match="'pool_rate' must be a number in \\[0, 1\\]"):
+        _cfg(tmp_path, pool_rate=1.5)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

@@ -54,3 +54,28 @@ def test_team_match_is_batched_as_unbatched_and_refuses_small_tables():
     st = new_game(load_rules("seed001_3p"), seed=0)
     with pytest.raises(ValueError, match="four-seat tables"):
         side().act(st.information_set(st.current))
+
+
+def test_team_spec_lead_comma_partner_names_a_team(tmp_path, monkeypatch):
+    """``make_policy("hard,normal")`` is ``Team(hard, normal)`` named by its spec; the
+    match it plays is the one of the Team object (so ``belote eval hard,normal normal``
+    and worker processes measure a partnership); a bad part, or a team at a table of
+    two or three, is refused by name; an existing folder with a comma stays a folder."""
+    from policies.registry import check_policy_spec, team_spec
+
+    team = make_policy("hard,normal", seed=0)
+    assert isinstance(team, Team) and team.name == "hard,normal"
+    assert (team.lead.name, team.partner.name) == ("hard", "normal")
+    rules = Rules()
+    by_spec = duplicate_match("hard,normal", "normal", 20, seed=4, rules=rules, batched=True)
+    by_obj = duplicate_match(Team(make_policy("hard", seed=0), make_policy("normal", seed=0)), "normal", 20, seed=4,
+                             rules=rules, batched=True)
+    assert by_spec.mean_diff == by_obj.mean_diff and by_spec.deals == by_obj.deals == 40
+    with pytest.raises(ValueError, match="unknown policy 'nrmal'"):
+        check_policy_spec("hard,nrmal")
+    with pytest.raises(ValueError, match="is a team .* the 2-player game has no partners"):
+        make_policy("hard,normal", rules=Rules(players=2))
+    assert team_spec("hard,") is None and team_spec("a,b,c") is None
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x,y").mkdir()
+    assert team_spec("x,y") is None

@@ -403,7 +403,8 @@ def test_corrupt_net_description_raises_checkpoint_error(tmp_path, key, value, w
     ({"opponents": {"self": 1, "normal": float("inf")}}, r"'opponents' must map names .* finite non-negative"),
     ({"opponents": {"self": 1, "nosuch": 1}},
      r"config key 'opponents': unknown policy 'nosuch': expected one of random, easy, normal, hard, expert, hard_oracle, "
-     r"<policy>\+search, a model folder path or a policy factory module.path:attribute \(or self, snapshots\)"),
+     r"<policy>\+search, a team <lead>,<partner>, a model folder path or a policy factory module.path:attribute "
+     r"\(or self, snapshots\)"),
     ({"exp_name": None}, r"'exp_name' must be a non-empty string \(part of the run folder's name\), got None"),
     ({"exp_name": "../../etc"}, r"'exp_name' names a run folder: no '/' or '\\', got '\.\./\.\./etc'"),
     ({"log_dir": 5}, r"'log_dir' must be a non-empty string \(the folder of the run folders\), got 5"),

@@ -82,6 +82,11 @@ class _Tally:
     voids: int = 0
     time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
     moves: list[int] = field(default_factory=lambda: [0, 0])
+    # per taking side: its contracts coinched (not surcoinched), made; surcoinched, made (COINCHE.md §3.3)
+    coinched: list[int] = field(default_factory=lambda: [0, 0])
+    coinched_made: list[int] = field(default_factory=lambda: [0, 0])
+    surcoinched: list[int] = field(default_factory=lambda: [0, 0])
+    surcoinched_made: list[int] = field(default_factory=lambda: [0, 0])
 
     def merge(self, o: "_Tally") -> None:
         self.diffs += o.diffs
@@ -90,11 +95,25 @@ class _Tally:
         self.deals += o.deals
         self.voids += o.voids
         for i in (0, 1):
-            self.taken[i] += o.taken[i]
-            self.made[i] += o.made[i]
-            self.capots[i] += o.capots[i]
-            self.time_s[i] += o.time_s[i]
-            self.moves[i] += o.moves[i]
+            for name in _TALLY_COUNTS:
+                getattr(self, name)[i] += getattr(o, name)[i]
+
+    def count_contract(self, side: int, made: bool, coinched: int) -> None:
+        """One played deal's contract: taken by ``side`` (0 A, 1 B), ``made`` or not, at
+        coinche level ``coinched`` (0, 1 coinched, 2 surcoinched: ``DealScore.coinched``)."""
+        self.taken[side] += 1
+        self.made[side] += made
+        if coinched:
+            key = "coinched" if coinched == 1 else "surcoinched"
+            getattr(self, key)[side] += 1
+            getattr(self, key + "_made")[side] += made
+
+
+#: The two-side counts of a ``_Tally`` (one entry per side, A then B).
+_TALLY_COUNTS = ("taken", "made", "capots", "time_s", "moves", "coinched", "coinched_made", "surcoinched",
+                 "surcoinched_made")
+#: Counts a pairs log written before they were kept may lack (read as zeros).
+_TALLY_LATER = ("coinched", "coinched_made", "surcoinched", "surcoinched_made")
 
 
 @dataclass(frozen=True)
@@ -108,6 +127,10 @@ class MatchResult:
         deal_win_rate, deal_win_rate_ci: fraction of deals A's team scored more (ties 1/2).
         mean_diff, mean_diff_ci: mean (A points - B points) per deal.
         a_taken / a_made / a_capots (and b_...): contracts taken, made; capots won.
+        a_coinched / a_coinched_made / a_surcoinched / a_surcoinched_made (and b_...): of
+            A's contracts (B's), those B (A) coinched and A (B) did not surcoinche, and
+            those made; those A (B) surcoinched, and those made (COINCHE.md §3.3; 0 in
+            the classic game).
         void_deals: deals redealt after eight passes.
         a_ms_per_move / b_ms_per_move: mean decision time per move (milliseconds).
     """
@@ -135,6 +158,14 @@ class MatchResult:
     seed: int
     rules: dict
     pair_scores: tuple[float, ...] = ()  # per pair: A's score (games, else deals won; ties 1/2)
+    a_coinched: int = 0
+    a_coinched_made: int = 0
+    a_surcoinched: int = 0
+    a_surcoinched_made: int = 0
+    b_coinched: int = 0
+    b_coinched_made: int = 0
+    b_surcoinched: int = 0
+    b_surcoinched_made: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -165,6 +196,15 @@ class MatchResult:
             f"capots: {self.a} {self.a_capots}, {self.b} {self.b_capots}; void deals redealt: {self.void_deals}",
             f"  decision time per move: {self.a} {self.a_ms_per_move:.3f} ms, {self.b} {self.b_ms_per_move:.3f} ms",
         ]
+        if self.rules.get("contract_mode") == "coinche":
+            pct = lambda k, n: f"{k}/{n} ({100 * k / n:.1f}%)" if n else f"{k}/0"  # noqa: E731
+            for x, y in (("a", "b"), ("b", "a")):
+                X, Y = getattr(self, x), getattr(self, y)
+                c, cm = getattr(self, f"{y}_coinched"), getattr(self, f"{y}_coinched_made")
+                sc, sm = getattr(self, f"{y}_surcoinched"), getattr(self, f"{y}_surcoinched_made")
+                lines.append(f"  {X} coinched {pct(c + sc, getattr(self, f'{y}_taken'))} of {Y}'s contracts; "
+                             f"{Y} surcoinched {pct(sc, c + sc)} of those; {Y} made {pct(cm, c)} coinched and "
+                             f"{pct(sm, sc)} surcoinched")
         return "\n".join(lines)
 
 
@@ -247,9 +287,7 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
                 diff_sum += d
                 win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
                 n_deals += 1
-                side = 0 if score.taker_team == a_team else 1
-                tally.taken[side] += 1
-                tally.made[side] += score.outcome == "made"
+                tally.count_contract(0 if score.taker_team == a_team else 1, score.outcome == "made", score.coinched)
                 if score.capot is not None:
                     tally.capots[0 if score.capot == a_team else 1] += 1
             if mode == "game":
@@ -341,6 +379,7 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
     actions = np.zeros(n, dtype=np.int64)
     phase, taker = g.state[:, COL["phase"]], g.state[:, COL["taker"]]
     won0, won1, dealer_col = g.state[:, COL["won0"]], g.state[:, COL["won1"]], g.state[:, COL["dealer"]]
+    multiplier = g.state[:, COL["multiplier"]]  # the contract's: 1, 2 coinched, 3 / 4 surcoinched
     while True:
         live = np.flatnonzero((slot_job >= 0) & (phase <= PHASE_PLAY))
         if not len(live):
@@ -401,9 +440,11 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
                 continue
             d = p0 - p1 if a_team == 0 else p1 - p0
             capot = 0 if won0[t] == 8 else 1 if won1[t] == 8 else None
+            mult = int(multiplier[t])
             done_copies.setdefault(i, [None, None])[a_team] = (
                 d, 0 if team[taker[t]] == a_team else 1, outcome == 0,
-                None if capot is None else 0 if capot == a_team else 1, int(redeal[t]))
+                None if capot is None else 0 if capot == a_team else 1, int(redeal[t]),
+                0 if mult <= 1 else 1 if mult == 2 else 2)
             if None not in done_copies[i]:
                 results[i] = tuple(done_copies.pop(i))
                 if on_pair is not None:
@@ -413,11 +454,10 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
         deal(slots + [t for t in freed if slot_job[t] >= 0], decks, dealers)
     for i in pair_ids:
         diff_sum = win_sum = 0.0
-        for d, side, made, capot, voids in results[i]:
+        for d, side, made, capot, voids, coinched in results[i]:
             diff_sum += d
             win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
-            tally.taken[side] += 1
-            tally.made[side] += made
+            tally.count_contract(side, made, coinched)
             if capot is not None:
                 tally.capots[capot] += 1
             tally.voids += voids
@@ -522,14 +562,15 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
             or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
         raise bad(f"ids must be distinct pair numbers >= 0, got {ids!r}")
     fields = set(_Tally.__dataclass_fields__)
-    if not isinstance(t, dict) or set(t) != fields:
+    if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
+    t = {**{k: [0, 0] for k in _TALLY_LATER}, **t}
     num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # noqa: E731
     count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     for key in ("diffs", "deal_wins", "game_wins"):
         if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(num(v) for v in t[key]):
             raise bad(f"tally {key} must be {len(ids)} numbers, one per pair")
-    for key in ("taken", "made", "capots", "moves", "time_s"):
+    for key in _TALLY_COUNTS:
         ok = count if key != "time_s" else (lambda v: num(v) and v >= 0)
         if not isinstance(t[key], list) or len(t[key]) != 2 or not all(ok(v) for v in t[key]):
             raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
@@ -556,6 +597,12 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     for k in (0, 1):
         if t["made"][k] > t["taken"][k]:
             raise out_of(f"made[{k}]", t["made"][k], f"0..{t['taken'][k]} (at most the contracts taken[{k}])")
+        if t["coinched"][k] + t["surcoinched"][k] > t["taken"][k]:
+            raise out_of(f"coinched[{k}]", t["coinched"][k], f"0..{t['taken'][k] - t['surcoinched'][k]} (with "
+                                                             f"surcoinched[{k}], at most the contracts taken[{k}])")
+        for key in ("coinched", "surcoinched"):
+            if t[f"{key}_made"][k] > t[key][k]:
+                raise out_of(f"{key}_made[{k}]", t[f"{key}_made"][k], f"0..{t[key][k]} (at most {key}[{k}])")
     if sum(t["capots"]) > deals:
         raise out_of("capots", t["capots"], f"2 counts summing to at most deals = {deals} (one capot a deal)")
     if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
@@ -834,6 +881,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         a_ms_per_move=1000 * tally.time_s[0] / max(1, tally.moves[0]),
         b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]),
         seed=seed, rules=rules.to_dict(),
+        **{f"{x}_{k}": getattr(tally, k)[i] for i, x in enumerate("ab") for k in _TALLY_LATER},
         pair_scores=tuple(tally.game_wins if mode == "game" else tally.deal_wins))
 
 

@@ -1,10 +1,12 @@
 """Monte-Carlo policy iteration of the value networks by their own rollouts (issue #33).
 
-``belote iterate --config configs/iterate/classic.yaml`` (or ``--resume RUN_FOLDER``).
+``belote iterate --config configs/train/iterate_classic.yaml`` (or ``--resume RUN_FOLDER``).
 Each iteration: the current networks play ``deals`` self-play deals on the batched engine
 (every seat on its own observation, ``epsilon`` random moves), a ``label_rate`` share of
 their decisions get every legal action rolled out on the same deal by the same networks
-(``training.rollouts.rollout_labels``), and the card-value and bid-value networks are
+(``training.rollouts.rollout_labels``; with ``pool_rate`` above 0 that share of the deals
+seats past copies of the networks, the opponent pool, at one to three seats), and the
+card-value and bid-value networks are
 fitted to those labels (``training.oracle.fit_card_values`` / ``fit_bid_values``: the
 labels centred per decision, the suits renamed at random) over the latest ``replay``
 iterations' labels, at a learning rate falling linearly from ``lr`` to ``lr_final``.
@@ -64,6 +66,13 @@ class IterateConfig:
     the rest (its policy network, if any) is kept."""
     opponent: str | None = None
     """The match opponent (a tier name or model folder); None: ``init_from``."""
+    pool: list | None = None
+    """Opponent pool: model folders of past copies of the networks (None: ``[init_from]``)."""
+    pool_rate: float = 0.0
+    """Share of the self-play deals that seat a pool member at one to three seats
+    (``rollout_labels``); 0: pure self-play."""
+    pool_past: int = 0
+    """Earlier checkpoints of this run drawn at random (each iteration) into the pool."""
     iterations: int = 20
     deals: int = 2048
     """Self-play deals per iteration (played at once, one table each)."""
@@ -88,7 +97,7 @@ class IterateConfig:
     log_dir: str = "runs"
 
     def __post_init__(self) -> None:
-        ints = {"seed": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1, "fit_batch": 2,
+        ints = {"seed": 0, "pool_past": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1, "fit_batch": 2,
                 "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
         for name, low in ints.items():
             v = getattr(self, name)
@@ -97,7 +106,10 @@ class IterateConfig:
         if self.deals > 65_536 or self.chunk > 1 << 20:
             raise ConfigError(f"config keys 'deals' (at most 65,536) and 'chunk' (at most 1,048,576): got "
                               f"{self.deals:,} and {self.chunk:,}")
-        for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
+        if self.pool is not None and (not isinstance(self.pool, list) or not all(
+                isinstance(v, str) and v and "\0" not in v for v in self.pool)):
+            raise ConfigError(f"config key 'pool' must be a list of model folders (non-empty strings), got {self.pool!r}")
+        for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("pool_rate", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi or (
                     name in ("label_rate", "lr") and v == 0):
@@ -199,6 +211,18 @@ def _ckpts(run: Path) -> list[tuple[int, Path]]:
     return sorted(out)
 
 
+def _pool(cfg: IterateConfig, run: Path, it: int) -> list[Path]:
+    """The pool of iteration ``it`` (0-based): ``cfg.pool`` (default ``[init_from]``) and
+    ``cfg.pool_past`` of the run's checkpoints up to iteration ``it`` drawn without
+    replacement (seeded by the run's seed and ``it``: a resumed run draws the same)."""
+    members = [Path(p) for p in (cfg.pool if cfg.pool is not None else [cfg.init_from])]
+    past = [p for k, p in _ckpts(run) if k <= it]
+    if cfg.pool_past and past:
+        rng = np.random.default_rng([cfg.seed, it, 13])
+        members += [past[i] for i in sorted(rng.choice(len(past), min(cfg.pool_past, len(past)), replace=False))]
+    return members
+
+
 def _save_npz(path: Path, data: dict) -> None:
     buf = io.BytesIO()
     np.savez(buf, **{f"{kind}_{k}": v for kind, d in data.items() for k, v in d.items()})
@@ -273,8 +297,11 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     for it in range(start, cfg.iterations):
         t0 = time.time()
         player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
+        members = _pool(cfg, run, it) if cfg.pool_rate > 0 else []
+        pool = [ValuePlayer(c, b, pol, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1), bf16=bf16)
+                for k, (pol, c, b) in enumerate(_nets(m, rules) for m in members)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
-                              chunk=cfg.chunk)
+                              chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0)
         labels = {"cards": data.cards, "bids": data.bids}
         _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
         replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)
@@ -294,7 +321,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                   "rollout_decisions": budget["rollout_decisions"] + data.rollout_decisions,
                   "seconds": budget["seconds"] + time.time() - t0}
         info = {"iteration": it + 1, "lr": lr, "labels": {"cards": len(data.cards["q"]), "bids": len(data.bids["q"])},
-                "fit": fits, "budget": budget, "rules": rules.to_dict(), "init_from": str(init), "bf16": bf16,
+                "fit": fits, "pool": [str(m) for m in members], "budget": budget, "rules": rules.to_dict(), "init_from": str(init), "bf16": bf16,
                 "machine": _machine(cfg.threads)}
         folder = run / "checkpoints" / CKPT.format(it + 1)
 

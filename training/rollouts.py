@@ -167,17 +167,39 @@ def _snapshot(game: BatchedGame, rows: np.ndarray) -> dict[str, np.ndarray]:
             "rng": game.rng[rows].copy(), "mask": game.mask[rows].copy()}
 
 
+def _play(player: ValuePlayer, pool: list[ValuePlayer], who: np.ndarray, game: BatchedGame, tables: np.ndarray,
+          explore: bool, obs: np.ndarray | None = None, kind: np.ndarray | None = None) -> np.ndarray:
+    """The actions at ``tables``: row ``i`` by ``pool[who[i]]``, or by ``player`` where
+    ``who[i]`` is -1."""
+    if not len(pool) or (who < 0).all():
+        return player.act(game, tables, explore=explore, obs=obs, kind=kind)
+    out = np.empty(len(tables), dtype=np.int64)
+    for k in np.unique(who):
+        rows = np.flatnonzero(who == k)
+        out[rows] = (player if k < 0 else pool[k]).act(
+            game, tables[rows], explore=explore, obs=None if obs is None else obs[rows],
+            kind=None if kind is None else kind[rows])
+    return out
+
+
 def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
-                   chunk: int = 8192, roll_player: ValuePlayer | None = None) -> RolloutData:
+                   chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0) -> RolloutData:
     """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
     ``player`` (exploring: its ``epsilon``); label each decision with a choice (of a kind
     ``player.kinds`` names) with probability ``label_rate``: each of its legal actions is
-    applied to a copy of the table, played to the deal's end by ``roll_player`` (default
-    ``player``, not exploring), ``chunk`` copies at a time; the label is the acting seat's
-    reward (its team's deal point difference, 0 for a void deal) / ``value_unit(rules)``.
+    applied to a copy of the table, played to the deal's end by the same players (not
+    exploring), ``chunk`` copies at a time; the label is the acting seat's reward (its
+    team's deal point difference, 0 for a void deal) / ``value_unit(rules)``.
+
+    Opponent pool: a ``pool_rate`` share of the deals seat a member of ``pool`` (past
+    copies of the networks; one member a deal, drawn uniformly) at some seats (one of the
+    14 seatings of one to three seats, drawn uniformly), in the deal and in its rollouts;
+    only ``player``'s decisions are labelled. So the networks learn to partner and to face
+    players that are not copies of themselves.
 
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
-    outside (0, 1] or ``chunk`` < 1.
+    outside (0, 1], ``chunk`` < 1, or ``pool_rate`` outside [0, 1] (or above 0 with no
+    pool).
     """
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -185,11 +207,23 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         raise ValueError(f"label_rate must be in (0, 1], got {label_rate!r}")
     if not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
-    roll_player = player if roll_player is None else roll_player
+    pool = list(pool or [])
+    if not 0.0 <= pool_rate <= 1.0 or (pool_rate > 0 and not pool):
+        raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
+                         f"{len(pool)} pool players")
     unit = value_unit(rules)
     root = BatchedGame(deals, rules, seed=seed, autoreset=False)
     pick = np.random.default_rng([seed, 7])
-    snaps, obs_rows, kinds, seats = [], [], [], []
+    # per deal and seat: the pool member playing it, -1 for ``player``
+    seating = np.full((deals, 4), -1, dtype=np.int64)
+    if pool_rate > 0:
+        draw = np.random.default_rng([seed, 11])
+        mixed = np.flatnonzero(draw.random(deals) < pool_rate)
+        member = draw.integers(0, len(pool), len(mixed))
+        bits = draw.integers(1, 15, len(mixed))  # a non-empty, not full set of seats
+        seats4 = (bits[:, None] >> np.arange(4)) & 1
+        seating[mixed] = np.where(seats4 == 1, member[:, None], -1)
+    snaps, obs_rows, kinds, seats, dealt = [], [], [], [], []
     n_decisions = 0
     while True:
         live = np.flatnonzero(root.state[:, _PH] != PHASE_OVER)
@@ -200,14 +234,16 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         encode_tables_kernel(root.state, root.bids, root.mask, root.points, live,
                              root.current[live].astype(np.int64), obs)
         kind = player.kinds(root, live)
-        chosen = np.flatnonzero((kind > 0) & (pick.random(len(live)) < label_rate))
+        who = seating[live, root.current[live]]
+        chosen = np.flatnonzero((kind > 0) & (who < 0) & (pick.random(len(live)) < label_rate))
         if len(chosen):
             snaps.append(_snapshot(root, live[chosen]))
             obs_rows.append(obs[chosen].astype(np.float16))
             kinds.append(kind[chosen])
             seats.append(root.current[live[chosen]].astype(np.int64))
+            dealt.append(live[chosen])
         actions = np.zeros(deals, dtype=np.int64)
-        actions[live] = player.act(root, live, explore=True, obs=obs, kind=kind)
+        actions[live] = _play(player, pool, who, root, live, True, obs=obs, kind=kind)
         root.step(actions)
     if not snaps:
         empty = {"obs": np.zeros((0, player.size), np.float16)}
@@ -217,6 +253,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
                            deals, n_decisions, 0, 0)
     snap = {k: np.concatenate([s[k] for s in snaps]) for k in snaps[0]}
     obs_all, kind_all, seat_all = np.concatenate(obs_rows), np.concatenate(kinds), np.concatenate(seats)
+    deal_all = np.concatenate(dealt)
     legal = snap["mask"] != 0
     # one rollout per (decision, legal action)
     dec, act = np.nonzero(legal)
@@ -236,6 +273,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         got = np.zeros(game.n, dtype=np.float32)
         seat = np.zeros(game.n, dtype=np.int64)
         seat[to] = seat_all[d]
+        table_seating = np.full((game.n, 4), -1, dtype=np.int64)
+        table_seating[to] = seating[deal_all[d]]
         while True:
             game.step(actions)
             ended = np.flatnonzero(game.done)
@@ -246,7 +285,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
                 break
             n_roll_decisions += len(live)
             actions = np.zeros(game.n, dtype=np.int64)
-            actions[live] = roll_player.act(game, live)
+            actions[live] = _play(player, pool, table_seating[live, game.current[live]], game, live, False)
         value[a:a + k] = got[:k]
     q_all = np.zeros(legal.shape, dtype=np.float32)
     q_all[dec, act] = value
