@@ -76,12 +76,13 @@ def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
 
 
 # ------------------------------------------------------------------ suit renamings
-_ORBITS: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+_ORBITS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def suit_orbits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """How the 24 suit renamings (``policies.network.suit_permutation_tables``) move the
-    observation's columns: ``(fixed, cols, pick)``.
+def suit_orbits(size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How the 24 suit renamings (``policies.network.suit_permutation_tables(size)``) move
+    the columns of an observation of ``size`` floats (default the classic ``OBS_SIZE``;
+    ``COINCHE_OBS_SIZE`` for coinche): ``(fixed, cols, pick)``.
 
     ``fixed``: the columns no renaming moves; ``cols`` ``(4, L)``: the others, ``cols[s,
     o]`` the member for suit ``s`` of orbit ``o`` (each orbit holds one column per suit: a
@@ -89,11 +90,13 @@ def suit_orbits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     observation ``p`` holds, at the columns of suit ``t``, the observation's columns of
     suit ``pick[p, t]`` of the same orbits (``obs[po[p]][cols[t]] == obs[cols[pick[p,
     t]]]``). Checked when built (``AssertionError`` if the renamings do not act so)."""
-    global _ORBITS
-    if _ORBITS is None:
+    from belote_env.observation import OBS_SIZE
+
+    size = OBS_SIZE if size is None else size
+    if size not in _ORBITS:
         from .network import suit_permutation_tables
 
-        po = suit_permutation_tables()[0].numpy()
+        po = suit_permutation_tables(size)[0].numpy()
         n = po.shape[1]
         orbit = [tuple(sorted(set(po[:, i].tolist()))) for i in range(n)]
         fixed = np.array([i for i in range(n) if len(orbit[i]) == 1], dtype=np.int64)
@@ -109,8 +112,8 @@ def suit_orbits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 assert len(suits) == 1 and {o for o, _ in src} == set(range(cols.shape[1]))
                 assert all(where[int(po[p, c])][0] == o for o, c in enumerate(cols[t]))
                 pick[p, t] = suits.pop()
-        _ORBITS = fixed, cols, pick
-    return _ORBITS
+        _ORBITS[size] = fixed, cols, pick
+    return _ORBITS[size]
 
 
 # ------------------------------------------------------------------ compiled forward pass
@@ -233,11 +236,11 @@ class CompiledNet:
         if (not layers or len(layers) % 2 or not all(isinstance(x, nn.Linear) for x in linears)
                 or not all(isinstance(x, nn.ReLU) for x in layers[1::2])):
             raise ValueError("the compiled forward pass needs ReLU hidden layers")
-        fixed, cols, pick = suit_orbits()
-        if table is None:
-            pick = np.arange(4, dtype=np.int64)[None, :]  # no renaming
         with torch.no_grad():
             w1 = linears[0].weight.detach().float().cpu().numpy()  # (H1, OBS)
+            fixed, cols, pick = suit_orbits(w1.shape[1])
+            if table is None:
+                pick = np.arange(4, dtype=np.int64)[None, :]  # no renaming
             self.fixed, self.cols = fixed, cols
             self.w_fixed = np.ascontiguousarray(w1[:, fixed].T)
             self.w_orb = np.ascontiguousarray(np.stack([w1[:, cols[t]].T for t in range(NUM_SUITS)]))  # (4, L, H1)
@@ -299,8 +302,8 @@ def _by_suit_outputs(net, x, first: int, width: int, table):
     ``width`` outputs wanted. Equal to renaming the observations (up to float rounding)."""
     import torch
 
-    fixed, cols, pick = suit_orbits()
     layers = list(net.mlp_extractor.policy_net)
+    fixed, cols, pick = suit_orbits(layers[0].in_features)
     out_layer = net.action_net
     params = list(net.parameters())
     with torch.no_grad():  # versions miss some writes (fused Adam, .data): the sums catch them

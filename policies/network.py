@@ -957,8 +957,10 @@ class NetworkPolicy:
 
         mask = np.asarray(batch.mask) != 0
         m = len(mask)
+        if self.contract_mode == "coinche" and self.net is None and self.deterministic:
+            return self._act_batch_coinche(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
-            # coinche / value networks only: each row decided by act on its InfoSet (the same decisions)
+            # two / three seats, value networks only: each row decided by act on its InfoSet (the same decisions)
             if mask.ndim != 2:
                 raise ValueError(f"batch.mask must be 2-D, got {mask.shape}")
             out = np.zeros(m, dtype=np.int64)
@@ -1044,6 +1046,74 @@ class NetworkPolicy:
         if redo:
             for i in np.sort(np.concatenate(redo)).tolist():
                 out[i] = self.act(batch.infoset(i))
+        return out
+
+
+    def _act_batch_coinche(self, batch, mask: np.ndarray) -> np.ndarray:
+        """``act_batch`` of a coinche value-network policy (no policy network): the card
+        decisions (``is_card_decision``) by the card-value network, the auction decisions
+        (``is_coinche_bid_decision`` with a valued bid legal) by the bid-value network,
+        each in one batched pass (``policies.batch.network_outputs``, the 24 suit renamings
+        averaged as ``act`` averages them); the rows within ``BATCH_VALUE_MARGIN`` of a tie
+        and the few other decisions (``rule_action``) by ``act`` on their ``InfoSet``."""
+        from .batch import network_outputs
+
+        m = len(mask)
+        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
+            raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
+        out = np.zeros(m, dtype=np.int64)
+        if m == 0:
+            return out
+        n_legal = mask.sum(1)
+        if (n_legal == 0).any():
+            raise ValueError(f"rows without a legal action: {np.flatnonzero(n_legal == 0)[:10].tolist()}")
+        out[:] = mask.argmax(1)
+        todo = n_legal > 1
+        if not todo.any():
+            return out
+        obs = np.asarray(batch.obs)
+        if obs.shape != (m, COINCHE_OBS_SIZE):
+            raise RulesMismatchError(f"{self.name}: a coinche model (observation of {COINCHE_OBS_SIZE} floats) got a "
+                                     f"batch of shape {obs.shape}: load a model of those rules")
+        c0, c1, hand0 = _obs_blocks()  # the classic blocks lead the coinche observation
+        contract = obs[:, c0:c1].any(1)
+        threads = torch.get_num_threads()
+        if not hasattr(self, "_batch_nets"):
+            self._batch_nets = _BatchNets()
+        redo: list[np.ndarray] = []
+        if self.card_net is not None:
+            others = mask[:, NUM_CARDS:].copy()
+            others[:, ANNOUNCE_BELOTE - NUM_CARDS] = False
+            rows = np.flatnonzero(todo & contract & (mask[:, :NUM_CARDS].sum(1) > 1) & ~others.any(1))
+            if len(rows):
+                table = suit_permutation_tables()[1] if self.suit_average else None
+                compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
+                v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
+                best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
+                suit, rank = best >> 3, best & 7  # with_belote, as in the classic pass
+                qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
+                announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
+                out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
+                redo.append(rows[close])
+                todo[rows] = False
+        if self.bid_net is not None:
+            first, width = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
+            valued = np.zeros(NUM_ACTIONS, dtype=bool)
+            valued[list(self.bid_actions)] = True
+            outside = np.ones(NUM_ACTIONS, dtype=bool)
+            outside[first:first + width] = False
+            rows = np.flatnonzero(todo & ~contract & ~(mask & outside).any(1) & (mask & valued).any(1))
+            if len(rows):
+                table = coinche_bid_permutation_table() if self.bid_suit_average else None
+                compiled = self._batch_nets.get("bids", self.bid_net, first, width, table)
+                v = network_outputs(self.bid_net, obs[rows], first, width, table, compiled, threads)
+                best, close = _best_legal(v, (mask & valued)[rows, first:first + width], BATCH_VALUE_MARGIN)
+                out[rows] = first + best
+                redo.append(rows[close])
+                todo[rows] = False
+        redo.append(np.flatnonzero(todo))  # the other decisions: rule_action, row by row
+        for i in np.sort(np.concatenate(redo)).tolist():
+            out[i] = self.act(batch.infoset(i))
         return out
 
 

@@ -93,6 +93,36 @@ def test_network_batched_equals_act(rules):
                          name="linear"), rules, tables=32, steps=40)
 
 
+COINCHE_RULES = [
+    Rules(contract_mode="coinche"),
+    Rules(contract_mode="coinche", declarations="choice", belote="optional", coinche_window="immediate",
+          surcoinche_allowed=False),
+]
+
+
+@pytest.mark.parametrize("rules", COINCHE_RULES, ids=["coinche", "coinche-choice-immediate"])
+def test_coinche_hard_batched_equals_act(rules):
+    """The coinche hard (value networks only) decides its card and auction rows in
+    batched passes of the compiled kernel (the coinche observation's suit orbits) and
+    every other row by ``act``: each row's action is ``act``'s."""
+    hard = make_policy("hard")
+    coinche = hard.for_rules(rules)
+    assert coinche.net is None and coinche.card_net is not None and coinche.bid_net is not None
+    calls = []
+    real = coinche.act
+    coinche.act = lambda info: calls.append(1) or real(info)
+    try:
+        assert _check(hard, rules, tables=96, steps=45) == 96 * 45
+    finally:
+        del coinche.act
+    assert len(calls) < 96 * 45 * 1.2  # _check's own act per row, and few re-decided ones
+    torch.manual_seed(2)
+    card, bid = BeloteNet(obs_size=coinche.obs_size).eval(), BeloteNet(obs_size=coinche.obs_size, pi=[64]).eval()
+    _check(NetworkPolicy(None, card_net=card, suit_average=True, bid_net=bid, bid_suit_average=False,
+                         bid_actions=coinche.bid_actions, name="random coinche values"),
+           rules, tables=48, steps=40)
+
+
 def test_exact_ties_break_as_act():
     """All-zero networks value every action the same: every row is a tie, decided as
     ``act`` decides it (the lowest id; the belote announcement with the first of K+Q)."""
