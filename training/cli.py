@@ -275,6 +275,15 @@ def _cmd_iterate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_blend(args: argparse.Namespace) -> int:
+    from .blend import blend_bid_model
+
+    out = blend_bid_model(args.cards, args.bids[0], args.bids[1], args.weight, args.out)
+    print(f"model folder: {out} (cards of {args.cards}; bids {args.weight:g} x {args.bids[0]} + "
+          f"{1 - args.weight:g} x {args.bids[1]})")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from belote_env.actions import action_to_string
     from belote_env.records import RecordError, read_record, replay, replay_steps, replay_text
@@ -316,6 +325,13 @@ def build_parser() -> argparse.ArgumentParser:
     it.add_argument("--resume", help="continue this run folder after its newest complete iteration")
     it.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a bar")
     it.set_defaults(func=_cmd_iterate)
+    bl = sub.add_parser("blend", help="a model folder whose bid values are the weighted mean of two models' "
+                                      "(training.blend)")
+    bl.add_argument("--cards", required=True, help="the model folder whose cards/ (and top-level files) it keeps")
+    bl.add_argument("--bids", nargs=2, required=True, metavar=("A", "B"), help="the two model folders whose bids/ it blends")
+    bl.add_argument("--weight", type=float, required=True, help="the weight of A's bid values, in [0, 1]")
+    bl.add_argument("--out", required=True, help="the new model folder")
+    bl.set_defaults(func=_cmd_blend)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
     e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a model folder, or "

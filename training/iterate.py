@@ -73,6 +73,9 @@ class IterateConfig:
     (``rollout_labels``); 0: pure self-play."""
     pool_past: int = 0
     """Earlier checkpoints of this run drawn at random (each iteration) into the pool."""
+    pool_epsilon: float = 0.0
+    """Random legal moves of the pool members, in the deals and their rollouts: weaker
+    partners and opponents than the networks they copy."""
     iterations: int = 20
     deals: int = 2048
     """Self-play deals per iteration (played at once, one table each)."""
@@ -109,7 +112,8 @@ class IterateConfig:
         if self.pool is not None and (not isinstance(self.pool, list) or not all(
                 isinstance(v, str) and v and "\0" not in v for v in self.pool)):
             raise ConfigError(f"config key 'pool' must be a list of model folders (non-empty strings), got {self.pool!r}")
-        for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("pool_rate", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
+        for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("pool_rate", 0.0, 1.0),
+                             ("pool_epsilon", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi or (
                     name in ("label_rate", "lr") and v == 0):
@@ -298,7 +302,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         t0 = time.time()
         player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
         members = _pool(cfg, run, it) if cfg.pool_rate > 0 else []
-        pool = [ValuePlayer(c, b, pol, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1), bf16=bf16)
+        pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1), bf16=bf16)
                 for k, (pol, c, b) in enumerate(_nets(m, rules) for m in members)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0)

@@ -170,14 +170,15 @@ def _snapshot(game: BatchedGame, rows: np.ndarray) -> dict[str, np.ndarray]:
 def _play(player: ValuePlayer, pool: list[ValuePlayer], who: np.ndarray, game: BatchedGame, tables: np.ndarray,
           explore: bool, obs: np.ndarray | None = None, kind: np.ndarray | None = None) -> np.ndarray:
     """The actions at ``tables``: row ``i`` by ``pool[who[i]]``, or by ``player`` where
-    ``who[i]`` is -1."""
+    ``who[i]`` is -1 (exploring when ``explore``; the pool members always play with their
+    own ``epsilon``, in the deals and in the rollouts)."""
     if not len(pool) or (who < 0).all():
         return player.act(game, tables, explore=explore, obs=obs, kind=kind)
     out = np.empty(len(tables), dtype=np.int64)
     for k in np.unique(who):
         rows = np.flatnonzero(who == k)
         out[rows] = (player if k < 0 else pool[k]).act(
-            game, tables[rows], explore=explore, obs=None if obs is None else obs[rows],
+            game, tables[rows], explore=explore or k >= 0, obs=None if obs is None else obs[rows],
             kind=None if kind is None else kind[rows])
     return out
 
@@ -195,7 +196,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     copies of the networks; one member a deal, drawn uniformly) at some seats (one of the
     14 seatings of one to three seats, drawn uniformly), in the deal and in its rollouts;
     only ``player``'s decisions are labelled. So the networks learn to partner and to face
-    players that are not copies of themselves.
+    players that are not copies of themselves; a pool member's ``epsilon`` (random legal
+    moves, in the deal and in its rollouts) makes it a weaker player than its networks.
 
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
     outside (0, 1], ``chunk`` < 1, or ``pool_rate`` outside [0, 1] (or above 0 with no

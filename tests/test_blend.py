@@ -1,0 +1,54 @@
+"""``training.blend``: one network whose values are the weighted mean of two networks'."""
+
+import json
+
+import pytest
+import torch
+
+from belote_env import GameState, Rules
+from belote_env.observation import COINCHE_OBS_SIZE
+from policies import make_policy
+from policies.network import BeloteNet, load_bid_net, load_card_net
+from training.blend import blend_bid_model, blend_nets
+
+COINCHE_HARD = "policies/models/hard_coinche"
+
+
+def test_blend_outputs_are_the_weighted_mean_of_the_two_networks():
+    torch.manual_seed(0)
+    a, b = BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[64, 32]).eval(), BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[16, 8]).eval()
+    x = torch.rand(9, COINCHE_OBS_SIZE)
+    for w in (0.0, 0.6, 1.0):
+        net = blend_nets(a, b, w)
+        assert net.config["pi"] == [80, 40]
+        want = w * a.logits(x) + (1 - w) * b.logits(x)
+        assert torch.allclose(net.logits(x), want, atol=1e-5)
+    with pytest.raises(ValueError, match="weight must be a number in \\[0, 1\\], got 1.5"):
+        blend_nets(a, b, 1.5)
+    with pytest.raises(ValueError, match="the networks differ in obs_size"):
+        blend_nets(a, BeloteNet(pi=[8, 8]), 0.5)
+    with pytest.raises(ValueError, match="ReLU networks of the same depth"):
+        blend_nets(a, BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[8]), 0.5)
+
+
+def test_blend_bid_model_is_a_model_folder_that_plays(tmp_path):
+    """The folder keeps the card network of ``cards`` and blends the bid networks; it loads
+    as a policy and plays a coinche deal; an existing folder is refused."""
+    out = blend_bid_model(COINCHE_HARD, COINCHE_HARD, COINCHE_HARD, 0.25, tmp_path / "m")
+    card, ref = load_card_net(out)[0].state_dict(), load_card_net(COINCHE_HARD)[0].state_dict()
+    assert all(torch.equal(card[k], ref[k]) for k in ref)
+    net, avg, acts = load_bid_net(out)
+    base, base_avg, base_acts = load_bid_net(COINCHE_HARD)
+    assert (avg, acts) == (base_avg, base_acts) and net.config["pi"] == [2 * h for h in base.config["pi"]]
+    x = torch.rand(4, COINCHE_OBS_SIZE)
+    assert torch.allclose(net.logits(x), base.logits(x), atol=1e-5)  # a blend of a network with itself
+    assert json.loads((out / "bids" / "meta.json").read_text())["blend"]["weight"] == 0.25
+    pol = make_policy(str(out), seed=0)
+    st = GameState(Rules(contract_mode="coinche", target=None), seed=4, single_deal=True)
+    while not st.is_deal_over:
+        info = st.information_set(st.current)
+        a = pol.act(info)
+        assert a in info.legal_actions
+        st.apply(a)
+    with pytest.raises(FileExistsError, match="exists: give a new folder"):
+        blend_bid_model(COINCHE_HARD, COINCHE_HARD, COINCHE_HARD, 0.25, out)

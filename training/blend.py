@@ -1,0 +1,109 @@
+"""Blend two value networks into one: the weighted mean of their values (issue #33).
+
+``belote blend --cards RUN/checkpoints/iter_00016 --bids START RUN/checkpoints/iter_00016
+--weight 0.6 --out FOLDER``: a model folder with the card-value network of ``--cards`` and a
+bid-value network whose every output is ``weight * A + (1 - weight) * B`` of the two
+``--bids`` folders' networks. The blend is one ReLU network (``policies.network.BeloteNet``,
+hidden layers the two side by side: the first layer's rows stacked, the later layers block
+diagonal, the output layer the two weighted), so it loads, saves and runs (the compiled
+batched kernel included) as any other; its hidden layers are as wide as the two together.
+
+Why: the coinche bids that policy iteration learns in self-play beat the starting networks
+head to head but partner ``normal`` worse; the mean of the start's values and the iterated
+ones keeps most of the first and loses little of the second (docs/models/hard_coinche.md).
+A past copy of the network is what the blend adds, no other tier.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import torch
+
+__all__ = ["blend_nets", "blend_bid_model"]
+
+
+def blend_nets(a, b, weight: float):
+    """A ``BeloteNet`` whose policy-head outputs are ``weight * a + (1 - weight) * b``'s
+    (float32, exact up to rounding) for every observation.
+
+    Raises ``ValueError`` for ``weight`` outside [0, 1], networks of other observation
+    sizes, action counts or depths, or hidden layers that are not ReLU."""
+    from policies.network import BeloteNet
+
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight <= 1.0:
+        raise ValueError(f"weight must be a number in [0, 1], got {weight!r}")
+    ca, cb = a.config, b.config
+    for key in ("obs_size", "n_actions", "activation", "critic_extra"):
+        if ca.get(key) != cb.get(key):
+            raise ValueError(f"the networks differ in {key}: {ca.get(key)!r} and {cb.get(key)!r}")
+    if ca.get("activation") != "relu" or len(ca["pi"]) != len(cb["pi"]) or not ca["pi"]:
+        raise ValueError(f"blending needs ReLU networks of the same depth (at least one hidden layer), got "
+                         f"{ca.get('activation')} hidden layers {ca['pi']} and {cb['pi']}")
+    net = BeloteNet(**{**ca, "pi": [x + y for x, y in zip(ca["pi"], cb["pi"])]}).eval()
+    sa, sb, sd = a.state_dict(), b.state_dict(), net.state_dict()
+    weights = [k for k in sa if k.startswith("mlp_extractor.policy_net.") and k.endswith(".weight")]
+    with torch.no_grad():
+        for i, k in enumerate(weights):
+            wa, wb = sa[k], sb[k]
+            w = torch.zeros_like(sd[k])
+            if i == 0:  # the same input: stack the rows
+                w[:wa.shape[0]], w[wa.shape[0]:] = wa, wb
+            else:  # each half reads its own half
+                w[:wa.shape[0], :wa.shape[1]], w[wa.shape[0]:, wa.shape[1]:] = wa, wb
+            bias = k[:-len("weight")] + "bias"
+            sd[k], sd[bias] = w, torch.cat([sa[bias], sb[bias]])
+        sd["action_net.weight"] = torch.cat([weight * sa["action_net.weight"], (1 - weight) * sb["action_net.weight"]], 1)
+        sd["action_net.bias"] = weight * sa["action_net.bias"] + (1 - weight) * sb["action_net.bias"]
+        for k in sd:  # the critic (unused by value networks): a's
+            if not k.startswith(("mlp_extractor.policy_net.", "action_net.")):
+                sd[k] = sa[k]
+    net.load_state_dict(sd)
+    return net
+
+
+def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b: str | os.PathLike,
+                    weight: float, out: str | os.PathLike) -> Path:
+    """Write the model folder ``out``: ``cards``'s top-level files and ``cards/``, and as
+    ``bids/`` the blend (``blend_nets``) of ``bids_a``'s and ``bids_b``'s bid-value networks,
+    ``weight`` on ``bids_a`` (its ``meta.json`` kept, with ``"blend": {"a", "b", "weight"}``).
+
+    Raises ``ValueError`` as ``blend_nets``, for networks of another contract mode or
+    other ``bid_actions`` or suit averaging, and ``FileExistsError`` when ``out`` exists;
+    ``policies.network.CheckpointError`` for a folder that does not load."""
+    from belote_env.jsonfile import read_json
+    from policies.network import load_bid_net, load_card_net, save_model
+
+    from .train import _atomic_folder
+
+    cards, bids_a, bids_b, out = Path(cards), Path(bids_a), Path(bids_b), Path(out)
+    if out.exists():
+        raise FileExistsError(f"{out} exists: give a new folder")
+    if load_card_net(cards) is None:
+        raise ValueError(f"{cards} has no card-value network (cards/)")
+    found = [load_bid_net(f) for f in (bids_a, bids_b)]
+    for f, got in zip((bids_a, bids_b), found):
+        if got is None:
+            raise ValueError(f"{f} has no bid-value network (bids/)")
+    (na, avg_a, acts_a), (nb, avg_b, acts_b) = found
+    if (avg_a, acts_a) != (avg_b, acts_b):
+        raise ValueError(f"the bid networks differ in suit averaging or bid_actions: {avg_a}, {acts_a} and {avg_b}, "
+                         f"{acts_b}")
+    net = blend_nets(na, nb, weight)
+    meta = read_json(bids_a / "bids" / "meta.json", 1 << 20)
+    keep = {k: v for k, v in meta.items() if k not in ("net", "format_version", "action_table_version",
+                                                        "obs_encoder_version")}
+    keep["blend"] = {"a": str(bids_a), "b": str(bids_b), "weight": weight}
+
+    def write(tmp: Path) -> None:
+        for f in cards.iterdir():
+            if f.is_file():
+                shutil.copy2(f, tmp / f.name)
+        shutil.copytree(cards / "cards", tmp / "cards")
+        save_model(tmp / "bids", net.state_dict(), net.config, keep)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_folder(out, write)
+    return out
