@@ -2,10 +2,12 @@
 seat is void in, and estimates where each unseen card lies"): three networks shipped in
 ``policies/models/hard/``.
 
-Since 2026-12-03 the classic value networks of ``hard`` are those described below improved
-by policy iteration on their own rollouts (``belote iterate``, ``training.iterate``;
-docs/models/hard.md); the classic networks as described below are the tier
-``hard_oracle`` (``policies/models/hard_oracle``). The coinche model is unchanged.
+Since 2026-12-03 the value networks of ``hard`` are those described below improved by
+policy iteration on their own rollouts (``belote iterate``, ``training.iterate``): the
+classic card and bid networks (docs/models/hard.md); the coinche card network, and the
+coinche bid values are the mean of the oracle's (weight 0.6) and the iterated ones
+(``belote blend``, docs/models/hard_coinche.md). The networks as described below are the
+tier ``hard_oracle`` (``policies/models/hard_oracle``, ``hard_oracle_coinche``).
 
 * Classic bids (pass, take, name a suit): a bid-value network (``bids/``) fitted to
   rollout values (``training.oracle.generate_bid_data``: each legal bid made, then the deal
@@ -27,10 +29,12 @@ Those inferences are inputs (the observation's played-card and belief blocks,
 safetensors only (no SB3, no code from the files); illegal actions are masked out.
 
 **Coinche** (``contract_mode="coinche"``, docs/COINCHE.md): the same tier plays coinche
-with the model of ``policies/models/hard_coinche/`` (docs/experiments/hard_coinche.md),
-loaded on the first coinche information set the policy sees (the rules come with every
-``info.rules``): value networks only, both fitted by ``training.oracle`` on default coinche
-deals, reading the coinche observation (``COINCHE_OBS_SIZE``):
+with the model of ``policies/models/hard_coinche/`` (docs/models/hard_coinche.md), loaded
+on the first coinche information set the policy sees (the rules come with every
+``info.rules``): value networks only, reading the coinche observation
+(``COINCHE_OBS_SIZE``), improved by policy iteration from those of
+``policies/models/hard_oracle_coinche/`` (docs/experiments/hard_coinche.md), which were
+fitted by ``training.oracle`` on default coinche deals:
 
 * the auction (pass, bids 80..160 and capot, coinche, surcoinche): a bid-value network
   fitted to rollout values (each candidate bid made on a copy of the deal, then the deal
@@ -58,12 +62,14 @@ from pathlib import Path
 from .network import NetworkPolicy
 
 __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
-           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "hard_oracle"]
+           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "HARD_ORACLE_COINCHE_MODEL_DIR", "hard_oracle"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
 #: the classic hard model before policy iteration (issue #33): value networks fitted to an
 #: exact double-dummy solver's values and to rollouts of normal / hard seats (tier ``hard_oracle``)
 HARD_ORACLE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle"
+#: the coinche hard model before policy iteration (the coinche oracle pipeline's value networks)
+HARD_ORACLE_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle_coinche"
 #: the coinche hard model (value networks only: ``cards/``, ``bids/``)
 HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coinche"
 #: the two- and three-player hard models (policy networks, TWO_THREE.md)
@@ -170,5 +176,7 @@ class HardPolicy(NetworkPolicy):
 def hard_oracle(seed: int | None = None) -> HardPolicy:
     """Tier ``hard_oracle``: the classic hard model before policy iteration
     (``policies/models/hard_oracle``; docs/models/hard.md); under coinche rules the coinche
-    hard model, which is still the oracle pipeline's (``policies/models/hard_coinche``)."""
-    return HardPolicy(seed, model_dir=HARD_ORACLE_MODEL_DIR, name="hard_oracle")
+    model before policy iteration (``policies/models/hard_oracle_coinche``;
+    docs/models/hard_coinche.md)."""
+    return HardPolicy(seed, model_dir=HARD_ORACLE_MODEL_DIR, coinche_dir=HARD_ORACLE_COINCHE_MODEL_DIR,
+                      name="hard_oracle")

@@ -27,7 +27,8 @@ and ``--bidder`` defaults to none: the folder holds the value networks only (``m
 of kind ``value_policy``, no ``model.safetensors``); give a coinche model folder as
 ``--bidder`` to copy its other value network. ``--resume`` keeps the chunks already in
 ``--out`` (a killed run restarted with the same arguments labels only the missing ones).
-The shipped coinche model (``policies/models/hard_coinche``) was made so
+The coinche oracle model (``policies/models/hard_oracle_coinche``, the coinche hard until
+policy iteration improved it) was made so
 (docs/experiments/hard_coinche.md):
 
     python scripts/train_oracle.py --rules coinche --deals 16000 --chunks 32 --seed 1000 --workers 2 \

@@ -179,9 +179,11 @@ def test_iterate_config_refuses_bad_values(tmp_path):
 
 def test_hard_oracle_is_the_hard_before_policy_iteration():
     """The shipped hard's value networks came from hard_oracle's by iteration (its
-    iterate.json says so); hard_oracle loads today's model of that name, and under
-    coinche rules both play the coinche model (still the oracle pipeline's)."""
-    from policies.hard import HARD_COINCHE_MODEL_DIR, HARD_ORACLE_MODEL_DIR
+    iterate.json says so); hard_oracle loads the models of that name, classic and coinche
+    (``hard_oracle_coinche``); the coinche hard's cards are iteration 16's and its bid
+    values 0.6 x the oracle's + 0.4 x iteration 16's (``belote blend``)."""
+    from policies.hard import HARD_COINCHE_MODEL_DIR, HARD_ORACLE_COINCHE_MODEL_DIR, HARD_ORACLE_MODEL_DIR
+    from policies.network import load_bid_net
 
     hard, oracle = make_policy("hard", seed=0), make_policy("hard_oracle", seed=0)
     assert (hard.name, oracle.name) == ("hard", "hard_oracle")
@@ -194,4 +196,14 @@ def test_hard_oracle_is_the_hard_before_policy_iteration():
                        load_model(HARD_ORACLE_MODEL_DIR)[0].state_dict()["action_net.weight"])  # same policy network
     st = GameState(Rules(contract_mode="coinche", target=None), seed=1)
     assert oracle.for_rules(st.rules).card_net is not None
-    assert oracle.coinche_dir == HARD_COINCHE_MODEL_DIR
+    assert oracle.coinche_dir == HARD_ORACLE_COINCHE_MODEL_DIR and hard.coinche_dir == HARD_COINCHE_MODEL_DIR
+    info = json.loads((HARD_COINCHE_MODEL_DIR / "iterate.json").read_text())
+    assert info["init_from"] == "policies/models/hard_coinche" and info["iteration"] == 16  # the folder's name then
+    a = hard.for_rules(st.rules).card_net.state_dict()
+    b = oracle.for_rules(st.rules).card_net.state_dict()
+    assert not all(torch.equal(a[k], b[k]) for k in a)
+    blend = json.loads((HARD_COINCHE_MODEL_DIR / "bids" / "meta.json").read_text())["blend"]
+    assert blend["a"] == "policies/models/hard_oracle_coinche" and blend["weight"] == 0.6
+    x = torch.rand(3, hard.for_rules(st.rules).obs_size)
+    mine, start = load_bid_net(HARD_COINCHE_MODEL_DIR)[0], load_bid_net(HARD_ORACLE_COINCHE_MODEL_DIR)[0]
+    assert not torch.allclose(mine.logits(x), start.logits(x), atol=1e-3)

@@ -68,7 +68,8 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
                     weight: float, out: str | os.PathLike) -> Path:
     """Write the model folder ``out``: ``cards``'s top-level files and ``cards/``, and as
     ``bids/`` the blend (``blend_nets``) of ``bids_a``'s and ``bids_b``'s bid-value networks,
-    ``weight`` on ``bids_a`` (its ``meta.json`` kept, with ``"blend": {"a", "b", "weight"}``).
+    ``weight`` on ``bids_a`` (its ``meta.json`` kept but for how it was made, ``oracle`` /
+    ``iterate``, with ``"blend": {"a", "b", "weight"}`` instead).
 
     Raises ``ValueError`` as ``blend_nets``, for networks of another contract mode or
     other ``bid_actions`` or suit averaging, and ``FileExistsError`` when ``out`` exists;
@@ -94,7 +95,7 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
     net = blend_nets(na, nb, weight)
     meta = read_json(bids_a / "bids" / "meta.json", 1 << 20)
     keep = {k: v for k, v in meta.items() if k not in ("net", "format_version", "action_table_version",
-                                                        "obs_encoder_version")}
+                                                        "obs_encoder_version", "oracle", "iterate", "blend")}
     keep["blend"] = {"a": str(bids_a), "b": str(bids_b), "weight": weight}
 
     def write(tmp: Path) -> None:
