@@ -988,28 +988,10 @@ class NetworkPolicy:
         obs = np.asarray(batch.obs)
         if obs.shape != (m, OBS_SIZE):
             raise ValueError(f"batch.obs must be ({m}, {OBS_SIZE}), got {obs.shape}")
-        c0, c1, hand0 = _obs_blocks()
+        c0, c1, _ = _obs_blocks()
         contract = obs[:, c0:c1].any(1)
         threads = torch.get_num_threads()
-        if not hasattr(self, "_batch_nets"):
-            self._batch_nets = _BatchNets()
-        redo: list[np.ndarray] = []
-        if self.card_net is not None:
-            others = mask[:, NUM_CARDS:].copy()
-            others[:, ANNOUNCE_BELOTE - NUM_CARDS] = False
-            rows = np.flatnonzero(todo & contract & (mask[:, :NUM_CARDS].sum(1) > 1) & ~others.any(1))
-            if len(rows):
-                table = suit_permutation_tables()[1] if self.suit_average else None
-                compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
-                v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
-                best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
-                # with_belote: announce when legal and the card is the first of the hand's K+Q
-                suit, rank = best >> 3, best & 7
-                qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
-                announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
-                out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
-                redo.append(rows[close])
-                todo[rows] = False
+        redo = self._card_rows_batched(obs, mask, todo, contract, out, threads)
         if self.bid_net is not None:
             allowed = np.zeros(NUM_ACTIONS, dtype=bool)
             allowed[list(self.bid_actions)] = True
@@ -1049,6 +1031,37 @@ class NetworkPolicy:
         return out
 
 
+    def _card_rows_batched(self, obs: np.ndarray, mask: np.ndarray, todo: np.ndarray, contract: np.ndarray,
+                           out: np.ndarray, threads: int) -> list[np.ndarray]:
+        """``act_batch``'s card decisions (``is_card_decision``, from the masks and the
+        contract block): the card-value network's best legal card for each such row of
+        ``todo``, with the belote announcement of ``with_belote``, written into ``out``;
+        those rows are cleared from ``todo``. Returns ``[rows]``: the rows within
+        ``BATCH_VALUE_MARGIN`` of a tie, for ``act`` to decide again."""
+        from .batch import network_outputs
+
+        if not hasattr(self, "_batch_nets"):
+            self._batch_nets = _BatchNets()
+        if self.card_net is None:
+            return []
+        hand0 = _obs_blocks()[2]
+        others = mask[:, NUM_CARDS:].copy()
+        others[:, ANNOUNCE_BELOTE - NUM_CARDS] = False
+        rows = np.flatnonzero(todo & contract & (mask[:, :NUM_CARDS].sum(1) > 1) & ~others.any(1))
+        if not len(rows):
+            return []
+        table = suit_permutation_tables()[1] if self.suit_average else None
+        compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
+        v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
+        best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
+        # with_belote: announce when legal and the card is the first of the hand's K+Q
+        suit, rank = best >> 3, best & 7
+        qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
+        announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
+        out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
+        todo[rows] = False
+        return [rows[close]]
+
     def _act_batch_coinche(self, batch, mask: np.ndarray) -> np.ndarray:
         """``act_batch`` of a coinche value-network policy (no policy network): the card
         decisions (``is_card_decision``) by the card-value network, the auction decisions
@@ -1075,27 +1088,10 @@ class NetworkPolicy:
         if obs.shape != (m, COINCHE_OBS_SIZE):
             raise RulesMismatchError(f"{self.name}: a coinche model (observation of {COINCHE_OBS_SIZE} floats) got a "
                                      f"batch of shape {obs.shape}: load a model of those rules")
-        c0, c1, hand0 = _obs_blocks()  # the classic blocks lead the coinche observation
+        c0, c1, _ = _obs_blocks()  # the classic blocks lead the coinche observation
         contract = obs[:, c0:c1].any(1)
         threads = torch.get_num_threads()
-        if not hasattr(self, "_batch_nets"):
-            self._batch_nets = _BatchNets()
-        redo: list[np.ndarray] = []
-        if self.card_net is not None:
-            others = mask[:, NUM_CARDS:].copy()
-            others[:, ANNOUNCE_BELOTE - NUM_CARDS] = False
-            rows = np.flatnonzero(todo & contract & (mask[:, :NUM_CARDS].sum(1) > 1) & ~others.any(1))
-            if len(rows):
-                table = suit_permutation_tables()[1] if self.suit_average else None
-                compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
-                v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
-                best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
-                suit, rank = best >> 3, best & 7  # with_belote, as in the classic pass
-                qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
-                announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
-                out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
-                redo.append(rows[close])
-                todo[rows] = False
+        redo = self._card_rows_batched(obs, mask, todo, contract, out, threads)
         if self.bid_net is not None:
             first, width = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
             valued = np.zeros(NUM_ACTIONS, dtype=bool)
