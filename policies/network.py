@@ -969,16 +969,7 @@ class NetworkPolicy:
                     raise ValueError(f"rows without a legal action: [{i}]")
                 out[i] = mask[i].argmax() if mask[i].sum() == 1 else self.act(batch.infoset(i))
             return out
-        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
-            raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
-        out = np.zeros(m, dtype=np.int64)
-        if m == 0:
-            return out
-        n_legal = mask.sum(1)
-        if (n_legal == 0).any():
-            raise ValueError(f"rows without a legal action: {np.flatnonzero(n_legal == 0)[:10].tolist()}")
-        out[:] = mask.argmax(1)  # the one legal action of a forced row
-        todo = n_legal > 1
+        out, todo = _forced_rows(mask)
         if not todo.any():
             return out
         obs_width = np.asarray(batch.obs).shape[-1]
@@ -1072,16 +1063,7 @@ class NetworkPolicy:
         from .batch import network_outputs
 
         m = len(mask)
-        if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
-            raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
-        out = np.zeros(m, dtype=np.int64)
-        if m == 0:
-            return out
-        n_legal = mask.sum(1)
-        if (n_legal == 0).any():
-            raise ValueError(f"rows without a legal action: {np.flatnonzero(n_legal == 0)[:10].tolist()}")
-        out[:] = mask.argmax(1)
-        todo = n_legal > 1
+        out, todo = _forced_rows(mask)
         if not todo.any():
             return out
         obs = np.asarray(batch.obs)
@@ -1360,6 +1342,20 @@ def _best_legal(values: np.ndarray, legal: np.ndarray, margin: float) -> tuple[n
     top = v[rows, best]
     v[rows, best] = -np.inf
     return best, top - v.max(1) < margin * np.maximum(1.0, np.abs(top))
+
+
+def _forced_rows(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``act_batch``'s start: ``(out, todo)``, int64 ``out`` holding each row's first legal
+    id (the action of a forced row) and bool ``todo`` its rows with a choice. Raises
+    ``ValueError`` for a mask that is not ``(m, NUM_ACTIONS)`` or a row without a legal
+    action."""
+    m = len(mask)
+    if mask.ndim != 2 or mask.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"batch.mask must be ({m}, {NUM_ACTIONS}), got {mask.shape}")
+    n_legal = mask.sum(1)
+    if (n_legal == 0).any():
+        raise ValueError(f"rows without a legal action: {np.flatnonzero(n_legal == 0)[:10].tolist()}")
+    return mask.argmax(1).astype(np.int64), n_legal > 1
 
 
 class _BatchNets:

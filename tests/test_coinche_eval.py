@@ -101,7 +101,7 @@ def test_coinche_match_counts_each_sides_coinches_and_surcoinches():
     g = got[0]
     assert g["a_taken"] == 0 and g["b_taken"] == 60 and g["b_coinched"] + g["b_surcoinched"] == 60
     assert g["b_coinched"] > 0 and g["b_coinched_made"] <= g["b_coinched"] and g["b_surcoinched_made"] <= g["b_surcoinched"]
-    assert f"always_coinche coinched 60/60 (100.0%) of normal's contracts" in results[0].summary()
+    assert "always_coinche coinched 60/60 (100.0%) of normal's contracts" in results[0].summary()
 
 
 def test_ladder_in_coinche():

@@ -44,7 +44,6 @@ def test_rollout_labels_are_the_deal_results_of_each_legal_action(hard_nets):
     # with epsilon 0 each deal's first labelled bid valued at its chosen action equals the deal
     g = BatchedGame(8, rules, seed=5, autoreset=False)
     seat0, first = g.current.copy(), None
-    obs_first = None
     rewards = np.zeros((8, 4))
     while (g.state[:, COL["phase"]] != 2).any():
         live = np.flatnonzero(g.state[:, COL["phase"]] != 2)
