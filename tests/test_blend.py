@@ -52,3 +52,20 @@ def test_blend_bid_model_is_a_model_folder_that_plays(tmp_path):
         st.apply(a)
     with pytest.raises(FileExistsError, match="exists: give a new folder"):
         blend_bid_model(COINCHE_HARD, COINCHE_HARD, COINCHE_HARD, 0.25, out)
+
+
+def test_blend_bid_model_refuses_missing_folders_and_mixed_games(tmp_path):
+    with pytest.raises(ValueError, match="no model folder policies/models/nope"):
+        blend_bid_model(COINCHE_HARD, "policies/models/nope", COINCHE_HARD, 0.5, tmp_path / "a")
+    with pytest.raises(ValueError, match="of different games: cards coinche, bids classic and coinche"):
+        blend_bid_model(COINCHE_HARD, "policies/models/hard", COINCHE_HARD, 0.5, tmp_path / "b")
+    import shutil
+
+    other = tmp_path / "unit162"
+    shutil.copytree(COINCHE_HARD, other)
+    meta = json.loads((other / "bids" / "meta.json").read_text())
+    (other / "bids" / "meta.json").write_text(json.dumps({**meta, "value_unit": 162.0}))
+    with pytest.raises(ValueError, match="value in different units: 500.0 and 162.0 points"):
+        blend_bid_model(COINCHE_HARD, COINCHE_HARD, other, 0.5, tmp_path / "d")
+    out = blend_bid_model(COINCHE_HARD, COINCHE_HARD, COINCHE_HARD, 0.5, tmp_path / "c")
+    assert "belote blend" in json.loads((out / "meta.json").read_text())["note"]

@@ -139,6 +139,12 @@ def _set(key, value, index=None):
     ("deal", _set("time_s", [float("nan"), 0.0]), "tally time_s must be 2 numbers of seconds"),
     ("deal", _set("diffs", [float("inf"), 0.0]), "tally diffs must be 2 numbers, one per pair"),
     ("deal", _set("diffs", [True, 0.0]), "tally diffs must be 2 numbers, one per pair"),
+    ("deal", lambda t: t.update(taken=[4, 0], made=[0, 0], coinched=[1, 0], coinched_made=[1, 0]),
+     r"coinched\[0\] / surcoinched\[0\] is \(1, 0\), allowed: made under them at most made\[0\] = 0"),
+    ("deal", lambda t: t.update(taken=[4, 0], made=[4, 0], coinched=[1, 0], coinched_made=[0, 0]),
+     r"failed under them at most taken\[0\] - made\[0\] = 0"),
+    ("deal", lambda t: t.update(taken=[4, 0], made=[2, 0], coinched=[1, 0], coinched_made=[2, 0]),
+     r"coinched_made\[0\] is 2, allowed: 0..1 \(at most coinched\[0\]\)"),
 ])
 def test_pairs_log_values_out_of_range_are_refused_naming_line_field_and_range(tmp_path, mode, edit, match):
     _, kw = _edited_log(tmp_path, mode, edit)

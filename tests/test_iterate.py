@@ -172,6 +172,11 @@ def test_iterate_config_refuses_bad_values(tmp_path):
         _cfg(tmp_path, pool="policies/models/hard")
     with pytest.raises(ConfigError, match="'pool_rate' must be a number in \\[0, 1\\]"):
         _cfg(tmp_path, pool_rate=1.5)
+    with pytest.raises(ConfigError, match="'pool_rate' is 0.5 with an empty 'pool' and 'pool_past' 0"):
+        _cfg(tmp_path, pool=[], pool_rate=0.5)
+    with pytest.raises(ConfigError, match="pool /nonexistent_model: policy iteration plays and fits a cards/"):
+        iterate(_cfg(tmp_path / "bad", pool=["/nonexistent_model"], pool_rate=0.5), progress=False)
+    assert not (tmp_path / "bad").exists()  # refused before a run folder is made
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

@@ -105,6 +105,8 @@ def test_config_errors(tmp_path):
         TrainConfig.from_dict({"lr": 1})
     with pytest.raises(ConfigError, match="n_tables"):
         TrainConfig(n_tables=0)
+    with pytest.raises(ConfigError, match="config key 'opponents': policy 'hard,normal' is a team .* 2-player game"):
+        TrainConfig(rules={"players": 2}, engine="reference", opponents={"hard,normal": 1.0})
     with pytest.raises(ConfigError, match=r"'n_tables' must be at most 65,536 \(MAX_N_TABLES.*got 100,000,000,000"):
         TrainConfig(n_tables=100_000_000_000)  # refused before any RNG or array is made
     with pytest.raises(ConfigError, match=r"'n_steps' x 'n_tables' \(1,000 x 65,536\) must be at most 16,777,216"):

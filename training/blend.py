@@ -16,6 +16,8 @@ A past copy of the network is what the blend adds, no other tier.
 
 from __future__ import annotations
 
+import json
+import numbers
 import os
 import shutil
 from pathlib import Path
@@ -33,7 +35,7 @@ def blend_nets(a, b, weight: float):
     sizes, action counts or depths, or hidden layers that are not ReLU."""
     from policies.network import BeloteNet
 
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight <= 1.0:
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be a number in [0, 1], got {weight!r}")
     ca, cb = a.config, b.config
     for key in ("obs_size", "n_actions", "activation", "critic_extra"):
@@ -75,13 +77,16 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
     other ``bid_actions`` or suit averaging, and ``FileExistsError`` when ``out`` exists;
     ``policies.network.CheckpointError`` for a folder that does not load."""
     from belote_env.jsonfile import read_json
-    from policies.network import load_bid_net, load_card_net, save_model
+    from policies.network import contract_mode_of_size, load_bid_net, load_card_net, save_model
 
     from .train import _atomic_folder
 
     cards, bids_a, bids_b, out = Path(cards), Path(bids_a), Path(bids_b), Path(out)
     if out.exists():
         raise FileExistsError(f"{out} exists: give a new folder")
+    for f in (cards, bids_a, bids_b):
+        if not f.is_dir():
+            raise ValueError(f"no model folder {f}")
     if load_card_net(cards) is None:
         raise ValueError(f"{cards} has no card-value network (cards/)")
     found = [load_bid_net(f) for f in (bids_a, bids_b)]
@@ -89,6 +94,14 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
         if got is None:
             raise ValueError(f"{f} has no bid-value network (bids/)")
     (na, avg_a, acts_a), (nb, avg_b, acts_b) = found
+    modes = [contract_mode_of_size(n.obs_size) for n in (na, nb, load_card_net(cards)[0])]
+    if len(set(modes)) > 1:
+        raise ValueError(f"the folders' networks are of different games: cards {modes[2]}, bids {modes[0]} and "
+                         f"{modes[1]}: give three folders of one contract mode")
+    units = [read_json(f / "bids" / "meta.json", 1 << 20).get("value_unit") for f in (bids_a, bids_b)]
+    if units[0] != units[1]:
+        raise ValueError(f"the bid networks value in different units: {units[0]!r} and {units[1]!r} points "
+                         f"(meta.json value_unit): blend networks of one unit")
     if (avg_a, acts_a) != (avg_b, acts_b):
         raise ValueError(f"the bid networks differ in suit averaging or bid_actions: {avg_a}, {acts_a} and {avg_b}, "
                          f"{acts_b}")
@@ -102,6 +115,11 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
         for f in cards.iterdir():
             if f.is_file():
                 shutil.copy2(f, tmp / f.name)
+        if (tmp / "meta.json").is_file():  # say what the folder is now
+            top = read_json(tmp / "meta.json", 1 << 20)
+            top["note"] = (f"cards/ of {cards}; bids/: {weight:g} x {bids_a}'s bid values + {1 - weight:g} x "
+                           f"{bids_b}'s (belote blend)")
+            (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
         shutil.copytree(cards / "cards", tmp / "cards")
         save_model(tmp / "bids", net.state_dict(), net.config, keep)
 

@@ -320,13 +320,18 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_train)
-    it = sub.add_parser("iterate", help="policy iteration of the value networks by their own rollouts (configs/train/iterate_*.yaml)")
+    it = sub.add_parser("iterate", help="policy iteration of the value networks by their own rollouts (configs/train/iterate_*.yaml)",
+                        description="Policy iteration of a model folder's value networks (cards/, bids/) by their own "
+                                    "rollouts on the batched engine (training.iterate; docs/training.md).")
     it.add_argument("--config", help="YAML config, e.g. configs/train/iterate_classic.yaml")
     it.add_argument("--resume", help="continue this run folder after its newest complete iteration")
     it.add_argument("--no-progress", action="store_true", help="a line per iteration instead of a bar")
     it.set_defaults(func=_cmd_iterate)
     bl = sub.add_parser("blend", help="a model folder whose bid values are the weighted mean of two models' "
-                                      "(training.blend)")
+                                      "(training.blend)",
+                        description="Write a model folder with the card network of --cards and one bid network whose "
+                                    "values are WEIGHT x A's + (1 - WEIGHT) x B's (training.blend). Its hidden layers "
+                                    "are as wide as A's and B's together.")
     bl.add_argument("--cards", required=True, help="the model folder whose cards/ (and top-level files) it keeps")
     bl.add_argument("--bids", nargs=2, required=True, metavar=("A", "B"), help="the two model folders whose bids/ it blends")
     bl.add_argument("--weight", type=float, required=True, help="the weight of A's bid values, in [0, 1]")
@@ -334,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     bl.set_defaults(func=_cmd_blend)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
-    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a model folder, or "
+    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a team "
+                             "<lead>,<partner> (e.g. hard,normal: hard with normal as its partner), a model folder, or "
                              "a policy factory module.path:function (imported from PYTHONPATH or the current "
                              "folder, called with no arguments in every process)")
     e.add_argument("b", help="policy B: the same forms as A")

@@ -70,11 +70,13 @@ def check_layers(name: str, v: Any) -> None:
                           f"each an int in 1..{MAX_LAYER_WIDTH} ([]: a linear head), got {v!r}")
 
 
-def _check_policy_name(key: str, name: str, also: str = "") -> None:
-    from policies.registry import check_policy_spec  # imports torch: only for names that need it
+def _check_policy_name(key: str, name: str, also: str = "", rules: Rules | None = None) -> None:
+    from policies.registry import check_policy_rules, check_policy_spec  # imports torch: only for names that need it
 
     try:
         check_policy_spec(name)
+        if rules is not None:
+            check_policy_rules(name, rules)
     except ValueError as e:
         raise ConfigError(f"config key {key!r}: {e}{also}") from None
 
@@ -314,13 +316,13 @@ class TrainConfig:
         for name in ("net_pi", "net_vf"):
             check_layers(name, getattr(self, name))
         check_name("imitation_teacher", self.imitation_teacher, "a tier name or model folder path")
-        _check_policy_name("imitation_teacher", self.imitation_teacher)
-        for name in self.opponents:
-            if name not in ("self", "snapshots"):
-                _check_policy_name("opponents", name, " (or self, snapshots)")
         if not isinstance(self.rules, dict):
             raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
         rules = Rules.from_dict(self.rules)  # raises RuleOptionError naming a bad option
+        _check_policy_name("imitation_teacher", self.imitation_teacher, rules=rules)
+        for name in self.opponents:
+            if name not in ("self", "snapshots"):
+                _check_policy_name("opponents", name, " (or self, snapshots)", rules=rules)
         if rules.players != 4 and self.engine != "reference":
             raise ConfigError(f"config key 'engine' must be 'reference' with rules players {rules.players} (the "
                               "two- and three-player games train on the reference engine's collector)")

@@ -203,8 +203,8 @@ class MatchResult:
                 c, cm = getattr(self, f"{y}_coinched"), getattr(self, f"{y}_coinched_made")
                 sc, sm = getattr(self, f"{y}_surcoinched"), getattr(self, f"{y}_surcoinched_made")
                 lines.append(f"  {X} coinched {pct(c + sc, getattr(self, f'{y}_taken'))} of {Y}'s contracts; "
-                             f"{Y} surcoinched {pct(sc, c + sc)} of those; {Y} made {pct(cm, c)} coinched and "
-                             f"{pct(sm, sc)} surcoinched")
+                             f"{Y} surcoinched {pct(sc, c + sc)} of those; {Y} made {pct(cm, c)} of those left "
+                             f"coinched and {pct(sm, sc)} of those surcoinched")
         return "\n".join(lines)
 
 
@@ -603,6 +603,12 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
         for key in ("coinched", "surcoinched"):
             if t[f"{key}_made"][k] > t[key][k]:
                 raise out_of(f"{key}_made[{k}]", t[f"{key}_made"][k], f"0..{t[key][k]} (at most {key}[{k}])")
+        made_c = t["coinched_made"][k] + t["surcoinched_made"][k]
+        failed_c = t["coinched"][k] + t["surcoinched"][k] - made_c
+        if made_c > t["made"][k] or failed_c > t["taken"][k] - t["made"][k]:
+            raise out_of(f"coinched[{k}] / surcoinched[{k}]", (t["coinched"][k], t["surcoinched"][k]),
+                         f"made under them at most made[{k}] = {t['made'][k]} and failed under them at most "
+                         f"taken[{k}] - made[{k}] = {t['taken'][k] - t['made'][k]}")
     if sum(t["capots"]) > deals:
         raise out_of("capots", t["capots"], f"2 counts summing to at most deals = {deals} (one capot a deal)")
     if t["voids"] > (MAX_VOID_DEALS - 1) * deals:

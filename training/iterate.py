@@ -112,6 +112,9 @@ class IterateConfig:
         if self.pool is not None and (not isinstance(self.pool, list) or not all(
                 isinstance(v, str) and v and "\0" not in v for v in self.pool)):
             raise ConfigError(f"config key 'pool' must be a list of model folders (non-empty strings), got {self.pool!r}")
+        if self.pool == [] and not self.pool_past and self.pool_rate:
+            raise ConfigError(f"config key 'pool_rate' is {self.pool_rate!r} with an empty 'pool' and 'pool_past' 0: "
+                              "give pool members (or leave 'pool' out: the starting model), or pool_rate 0")
         for name, lo, hi in (("label_rate", 0.0, 1.0), ("epsilon", 0.0, 1.0), ("pool_rate", 0.0, 1.0),
                              ("pool_epsilon", 0.0, 1.0), ("lr", 0.0, 1.0), ("lr_final", 0.0, 1.0)):
             v = getattr(self, name)
@@ -163,8 +166,9 @@ def load_iterate_config(path: str | os.PathLike, overrides: dict | None = None) 
     return IterateConfig.from_dict({**(parse_yaml(text, path) or {}), **(overrides or {})})
 
 
-def _nets(folder: Path, rules: Rules):
-    """The (policy, card, bid) networks of a model folder (policy None for a value-network folder)."""
+def _nets(folder: Path, rules: Rules, key: str = "init_from"):
+    """The (policy, card, bid) networks of a model folder (policy None for a value-network
+    folder); ``key``: the config key that named it, for the error."""
     from policies.network import load_bid_net, load_card_net, load_model
 
     mode = rules.contract_mode
@@ -172,7 +176,7 @@ def _nets(folder: Path, rules: Rules):
     card = load_card_net(folder, mode)
     bid = load_bid_net(folder, mode)
     if card is None or bid is None:
-        raise ConfigError(f"init_from {folder}: policy iteration fits a cards/ and a bids/ network; "
+        raise ConfigError(f"{key} {folder}: policy iteration plays and fits a cards/ and a bids/ network; "
                           f"missing {'cards/' if card is None else 'bids/'}")
     return policy, card[0], bid[0]
 
@@ -267,19 +271,21 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     if resume is not None:
         run = Path(resume)
         cfg = IterateConfig.from_dict(parse_yaml(read_text(run / "config.yaml", 1 << 20), run / "config.yaml"))
-    else:
-        if cfg is None:
-            raise ValueError("give a config or a run folder to resume")
+    elif cfg is None:
+        raise ValueError("give a config or a run folder to resume")
+    rules = cfg.rules_obj
+    init = Path(cfg.init_from)
+    policy, card, bid = _nets(init, rules)  # the model folders load before a run folder is made
+    for m in cfg.pool or []:
+        _nets(Path(m), rules, "pool")
+    if resume is None:
         run = Path(cfg.log_dir) / f"iterate__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
         run.mkdir(parents=True, exist_ok=False)
         import yaml
 
         atomic_write_bytes(run / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())
-    rules = cfg.rules_obj
     th.set_num_threads(cfg.threads)
     bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
-    init = Path(cfg.init_from)
-    policy, card, bid = _nets(init, rules)
     done = _ckpts(run)
     start = done[-1][0] if done else 0
     budget = {"deals": 0, "decisions": 0, "rollouts": 0, "rollout_decisions": 0, "seconds": 0.0}
@@ -303,7 +309,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
         members = _pool(cfg, run, it) if cfg.pool_rate > 0 else []
         pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1), bf16=bf16)
-                for k, (pol, c, b) in enumerate(_nets(m, rules) for m in members)]
+                for k, (pol, c, b) in enumerate(_nets(m, rules, "pool") for m in members)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0)
         labels = {"cards": data.cards, "bids": data.bids}
@@ -336,7 +342,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                 me = make_policy(str(tmp), seed=0)
                 r = duplicate_match(me, opponent, cfg.eval_pairs, seed=cfg.eval_seed, rules=rules, batched=True)
                 info["match"] = {"opponent": rival, "pairs": cfg.eval_pairs, "seed": cfg.eval_seed,
-                                 **{k: v for k, v in r.to_dict().items() if not isinstance(v, list) or len(v) <= 2}}
+                                 **{k: v for k, v in r.to_dict().items() if not isinstance(v, list) or len(v) <= 2},
+                                 "a": str(folder)}  # not the staging folder's name
             (tmp / "iterate.json").write_text(json.dumps(info, indent=2))
 
         _atomic_folder(folder, write)
