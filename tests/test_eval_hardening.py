@@ -499,3 +499,19 @@ def test_sb3_zips_of_another_shape_or_architecture_are_refused(readme_zip, tmp_p
         with pytest.raises(CheckpointError, match=rf"{path.name}: .*{match}"):
             export_model(path, tmp_path / "out")
     assert not (tmp_path / "pwned_by_policy_pth").exists() and not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_ends_a_command_with_one_line_and_a_resume_hint(monkeypatch, capsys):
+    """Ctrl-C (KeyboardInterrupt) in a command: exit status 130 and one line naming the
+    command and how it continues, no traceback."""
+    import training.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    for command, argv, hint in (("train", ["train", "--config", "configs/train/quick.yaml"], "belote train --resume"),
+                                ("eval", ["eval", "easy", "random"], "--pairs-log")):
+        monkeypatch.setattr(cli, f"_cmd_{command}", interrupted)
+        assert cli.main(argv) == 130
+        err = capsys.readouterr().err
+        assert err.startswith(f"belote {command}: interrupted; ") and hint in err and "Traceback" not in err

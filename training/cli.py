@@ -430,6 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as e:  # config, rule option, checkpoint, policy, output path errors
         print(f"belote {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: a short line, not a traceback; every file is written atomically
+        hint = {"train": "; continue with belote train --resume RUN_FOLDER (its checkpoints are kept)",
+                "iterate": "; continue with belote iterate --resume RUN_FOLDER (its iterations are kept)",
+                "eval": "; with --pairs-log, the same command continues after the logged pairs"}.get(args.command, "")
+        print(f"belote {args.command}: interrupted{hint}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
