@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, NUM_CONTRACTS, NUM_SUITS
 
 __all__ = ["Contract", "NO_TRUMP", "ALL_TRUMP", "NUM_DENOMINATIONS", "DENOMINATION_NAMES", "CAPOT",
-           "MULTIPLIERS", "NO_DENOMINATION", "GENERALE"]
+           "MULTIPLIERS", "NO_DENOMINATION", "GENERALE", "COINCHE_LEVEL"]
 
 #: the six denominations: spades, hearts, diamonds, clubs, no-trump, all-trump
 NUM_DENOMINATIONS = NUM_CONTRACTS
@@ -34,6 +34,9 @@ CAPOT = "capot"
 GENERALE = "generale"
 #: 1 plain, 2 coinched, 3 or 4 surcoinched (COINCHE.md §6.1, ``surcoinche_multiplier``)
 MULTIPLIERS = (1, 2, 3, 4)
+#: ``COINCHE_LEVEL[multiplier]``: 0 plain, 1 coinched, 2 surcoinched (COINCHE.md §3.3's
+#: ``k``); index 0 reads 0 too (the batched engine's multiplier column before a contract)
+COINCHE_LEVEL = (0, 0, 1, 2, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,4 +96,4 @@ class Contract:
     @property
     def coinche_level(self) -> int:
         """0 plain, 1 coinched, 2 surcoinched (COINCHE.md §3.3's ``k``)."""
-        return (0, 0, 1, 2, 2)[self.multiplier]
+        return COINCHE_LEVEL[self.multiplier]

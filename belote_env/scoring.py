@@ -442,7 +442,7 @@ def score_coinche_deal(
         reserve_in=reserve_in,
         reserve_won=(reserve_won[0], reserve_won[1]),
         reserve_out=reserve_out,
-        coinched=0 if contract.multiplier == 1 else 1 if contract.multiplier == 2 else 2,
+        coinched=contract.coinche_level,
     )
 
 

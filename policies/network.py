@@ -990,7 +990,7 @@ class NetworkPolicy:
             if len(rows):
                 table = bid_permutation_table() if self.bid_suit_average else None
                 width = len(BID_ACTIONS)
-                compiled = self._batch_nets.get("bids", self.bid_net, _FIRST_BID, width, table)
+                compiled = self._compiled("bids", self.bid_net, _FIRST_BID, width, table)
                 v = network_outputs(self.bid_net, obs[rows], _FIRST_BID, width, table, compiled, threads)
                 best, close = _best_legal(v, mask[rows, _FIRST_BID:_FIRST_BID + width], BATCH_VALUE_MARGIN)
                 out[rows] = _FIRST_BID + best
@@ -1000,7 +1000,7 @@ class NetworkPolicy:
         if len(rows):
             table = action_permutation_table() if self.policy_suit_average else None
             key = "policy-average" if self.policy_suit_average else "policy"
-            compiled = self._batch_nets.get(key, self.net, 0, NUM_ACTIONS, table)
+            compiled = self._compiled(key, self.net, 0, NUM_ACTIONS, table)
             logits = network_outputs(self.net, obs[rows], 0, NUM_ACTIONS, table, compiled, threads)
             legal = mask[rows]
             if self.deterministic:
@@ -1022,6 +1022,13 @@ class NetworkPolicy:
         return out
 
 
+    def _compiled(self, key: str, net: BeloteNet, first: int, width: int, table):
+        """``act_batch``'s compiled network for ``key`` (``_BatchNets.get``; the cache is
+        made on first use)."""
+        if not hasattr(self, "_batch_nets"):
+            self._batch_nets = _BatchNets()
+        return self._batch_nets.get(key, net, first, width, table)
+
     def _card_rows_batched(self, obs: np.ndarray, mask: np.ndarray, todo: np.ndarray, contract: np.ndarray,
                            out: np.ndarray, threads: int) -> list[np.ndarray]:
         """``act_batch``'s card decisions (``is_card_decision``, from the masks and the
@@ -1031,8 +1038,6 @@ class NetworkPolicy:
         ``BATCH_VALUE_MARGIN`` of a tie, for ``act`` to decide again."""
         from .batch import network_outputs
 
-        if not hasattr(self, "_batch_nets"):
-            self._batch_nets = _BatchNets()
         if self.card_net is None:
             return []
         hand0 = _obs_blocks()[2]
@@ -1042,7 +1047,7 @@ class NetworkPolicy:
         if not len(rows):
             return []
         table = suit_permutation_tables()[1] if self.suit_average else None
-        compiled = self._batch_nets.get("cards", self.card_net, 0, NUM_CARDS, table)
+        compiled = self._compiled("cards", self.card_net, 0, NUM_CARDS, table)
         v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
         best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
         # with_belote: announce when legal and the card is the first of the hand's K+Q
@@ -1083,7 +1088,7 @@ class NetworkPolicy:
             rows = np.flatnonzero(todo & ~contract & ~(mask & outside).any(1) & (mask & valued).any(1))
             if len(rows):
                 table = coinche_bid_permutation_table() if self.bid_suit_average else None
-                compiled = self._batch_nets.get("bids", self.bid_net, first, width, table)
+                compiled = self._compiled("bids", self.bid_net, first, width, table)
                 v = network_outputs(self.bid_net, obs[rows], first, width, table, compiled, threads)
                 best, close = _best_legal(v, (mask & valued)[rows, first:first + width], BATCH_VALUE_MARGIN)
                 out[rows] = first + best

@@ -33,6 +33,7 @@ from typing import Any
 from belote_env import GameState, InfoSet, Rules
 from belote_env import driver
 from belote_env.actions import action_to_string
+from belote_env.contract import COINCHE_LEVEL
 from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
@@ -440,11 +441,10 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
                 continue
             d = p0 - p1 if a_team == 0 else p1 - p0
             capot = 0 if won0[t] == 8 else 1 if won1[t] == 8 else None
-            mult = int(multiplier[t])
             done_copies.setdefault(i, [None, None])[a_team] = (
                 d, 0 if team[taker[t]] == a_team else 1, outcome == 0,
                 None if capot is None else 0 if capot == a_team else 1, int(redeal[t]),
-                0 if mult <= 1 else 1 if mult == 2 else 2)
+                COINCHE_LEVEL[int(multiplier[t])])
             if None not in done_copies[i]:
                 results[i] = tuple(done_copies.pop(i))
                 if on_pair is not None:
@@ -597,9 +597,6 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     for k in (0, 1):
         if t["made"][k] > t["taken"][k]:
             raise out_of(f"made[{k}]", t["made"][k], f"0..{t['taken'][k]} (at most the contracts taken[{k}])")
-        if t["coinched"][k] + t["surcoinched"][k] > t["taken"][k]:
-            raise out_of(f"coinched[{k}]", t["coinched"][k], f"0..{t['taken'][k] - t['surcoinched'][k]} (with "
-                                                             f"surcoinched[{k}], at most the contracts taken[{k}])")
         for key in ("coinched", "surcoinched"):
             if t[f"{key}_made"][k] > t[key][k]:
                 raise out_of(f"{key}_made[{k}]", t[f"{key}_made"][k], f"0..{t[key][k]} (at most {key}[{k}])")

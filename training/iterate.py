@@ -100,8 +100,8 @@ class IterateConfig:
     log_dir: str = "runs"
 
     def __post_init__(self) -> None:
-        ints = {"seed": 0, "pool_past": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1, "fit_batch": 2,
-                "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
+        ints = {"seed": 0, "pool_past": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1,
+                "fit_batch": 2, "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
         for name, low in ints.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
@@ -276,8 +276,9 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     rules = cfg.rules_obj
     init = Path(cfg.init_from)
     policy, card, bid = _nets(init, rules)  # the model folders load before a run folder is made
-    for m in cfg.pool or []:
-        _nets(Path(m), rules, "pool")
+    # the pool's fixed members, loaded once (never fitted; the run's checkpoints load as drawn)
+    fixed = {str(m): _nets(Path(m), rules, "pool")
+             for m in (cfg.pool if cfg.pool is not None else [cfg.init_from] if cfg.pool_rate > 0 else [])}
     if resume is None:
         run = Path(cfg.log_dir) / f"iterate__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
         run.mkdir(parents=True, exist_ok=False)
@@ -308,8 +309,9 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         t0 = time.time()
         player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
         members = _pool(cfg, run, it) if cfg.pool_rate > 0 else []
-        pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1), bf16=bf16)
-                for k, (pol, c, b) in enumerate(_nets(m, rules, "pool") for m in members)]
+        nets = [fixed.get(str(m)) or _nets(m, rules, "pool") for m in members]
+        pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1),
+                            bf16=bf16) for k, (pol, c, b) in enumerate(nets)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0)
         labels = {"cards": data.cards, "bids": data.bids}
@@ -331,7 +333,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                   "rollout_decisions": budget["rollout_decisions"] + data.rollout_decisions,
                   "seconds": budget["seconds"] + time.time() - t0}
         info = {"iteration": it + 1, "lr": lr, "labels": {"cards": len(data.cards["q"]), "bids": len(data.bids["q"])},
-                "fit": fits, "pool": [str(m) for m in members], "budget": budget, "rules": rules.to_dict(), "init_from": str(init), "bf16": bf16,
+                "fit": fits, "pool": [str(m) for m in members], "budget": budget, "rules": rules.to_dict(),
+                "init_from": str(init), "bf16": bf16,
                 "machine": _machine(cfg.threads)}
         folder = run / "checkpoints" / CKPT.format(it + 1)
 
