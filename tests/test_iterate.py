@@ -82,6 +82,11 @@ def test_rollout_labels_seat_the_pool_at_its_deals_and_label_only_the_player(har
     # another pool member changes the games and so the labels
     assert (len(mixed.cards["q"]) != len(self_pool.cards["q"])
             or not np.array_equal(mixed.cards["q"], self_pool.cards["q"]))
+    # a pool member's epsilon (pool_epsilon) is played, in the deals and their rollouts
+    noisy = ValuePlayer(card, bid, policy, rules, epsilon=1.0, seed=0)
+    weak = rollout_labels(player, rules, 16, seed=5, pool=[noisy], pool_rate=1.0)
+    assert (len(weak.cards["q"]) != len(self_pool.cards["q"])
+            or not np.array_equal(weak.cards["q"], self_pool.cards["q"]))
     with pytest.raises(ValueError, match="pool_rate must be in \\[0, 1\\]"):
         rollout_labels(player, rules, 4, seed=5, pool_rate=0.5)
 
