@@ -3,7 +3,7 @@
 Run it only for a change meant to alter games, decisions or match figures, and say so in
 that commit; ``tests/test_golden.py`` checks the current code against these files.
 
-    python scripts/make_golden.py [--part games|tiers|tier_games|eval ...]
+    python scripts/make_golden.py [--part games|tiers|tier_games|eval|variant_games|variant_tiers ...]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests import golden_harness as g  # noqa: E402
 
 from belote_env.atomic import atomic_write_bytes  # noqa: E402
 
-PARTS = ("games", "tiers", "tier_games", "eval")
+PARTS = ("games", "tiers", "tier_games", "eval", "variant_games", "variant_tiers")
 
 
 def write(name: str, data) -> None:
@@ -46,6 +46,12 @@ def main(argv: list[str] | None = None) -> int:
         write("tier_games", g.tier_games())
     if "eval" in a.part:
         write("eval", g.golden_eval())
+    if "variant_games" in a.part or "variant_tiers" in a.part:
+        games, positions = g.golden_variant_games()
+        if "variant_games" in a.part:
+            write("variant_games", games)
+        if "variant_tiers" in a.part:
+            write("variant_tiers", g.variant_tier_decisions(positions))
     print(f"{time.perf_counter() - t0:.1f} s")
     return 0
 

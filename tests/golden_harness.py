@@ -15,6 +15,14 @@ commit).
 * ``eval``: ``duplicate_match("hard", "normal", 100 game pairs, seed 97, workers 2)``
   without its timing fields (the JSON of ``belote eval hard normal --games 100 --seed 97
   --workers 2``).
+* ``variant_games``: the same as ``games`` for the other games of the one engine (two and
+  three seats, coinche, three coinche profiles of COINCHE.md §8 and option mixes of each),
+  recorded before the two- and three-player engines are folded into the four-seat one;
+  every seat's observation (and, at four seats, history) and action mask at every
+  decision, hashed.
+* ``variant_tiers``: at every decision of those games, the action of ``easy``, ``normal``
+  and ``hard`` (``hard_2p`` / ``hard_3p`` / the coinche hard by the rules); the expert's at
+  two and three seats on the first card decisions.
 """
 
 from __future__ import annotations
@@ -27,8 +35,13 @@ from typing import Any
 import numpy as np
 
 from belote_env import GameState, Rules, load_rules
-from belote_env.observation import HISTORY_SHAPE, OBS_SIZE, action_mask, encode_history, encode_infoset
+from belote_env.actions import num_actions
+from belote_env.observation import (
+    HISTORY_SHAPE, OBS_SIZE, action_mask, encode_history, encode_infoset, history_shape, obs_size,
+)
 from belote_env.records import game_record
+from belote_env.small_game import STEPS, new_game
+from belote_env.small_observation import encode_small, small_obs_size
 
 #: Rule mixes of the golden games: (name, preset, options), each game to a small target.
 MIXES: list[tuple[str, str | None, dict]] = [
@@ -161,3 +174,130 @@ def golden_eval() -> dict[str, Any]:
 
     res = duplicate_match("hard", "normal", 100, seed=97, mode="game", workers=2)
     return _drop_timing(json.loads(json.dumps(res.to_dict())))
+
+
+#: The other games of the one engine: (name, preset, options), each a whole game to the
+#: preset's target (coinche: 5000, for several deals of random bidding).
+VARIANT_MIXES: list[tuple[str, str, dict]] = [
+    ("seed001_2p", "seed001_2p", {}),
+    ("seed001_3p", "seed001_3p", {}),
+    ("2p_choice_optional_belote", "seed001_2p", {
+        "declarations": "choice", "belote": "optional", "dix_exchange": "auto", "deal_packets": "2-2-2",
+        "sequence_compare": "length_then_top", "carres": True, "capot_bonus": 90, "failure": "maker_zero",
+        "dealer_round2_proposal": True}),
+    ("2p_no_redeal_no_exchange", "seed001_2p", {
+        "redeal_proposal": False, "dix_exchange": "off", "sequence_order": "plain_trick_order", "run5_value": 100,
+        "deal_packets": "1-by-1", "redeal_dealer": "elder"}),
+    ("3p_10_each_choice", "seed001_3p", {
+        "three_player_deal": "10_each", "declarations": "choice", "belote": "optional",
+        "redeal_consent": "next_player", "defender_partner_free": True, "ruff_overtrump": "only_trump_lead",
+        "defender_split": "proportional"}),
+    ("3p_24_card", "seed001_3p", {
+        "three_player_deal": "24_card", "defender_split": "half_ceil_next", "carres": True, "failure": "maker_zero",
+        "capot_bonus": 50}),
+    ("coinche", "coinche", {"target": 5000}),
+    ("coinche_bga", "coinche_bga", {"target": 5000}),
+    ("coinche_colver", "coinche_colver", {"target": 5000}),
+    ("coinche_pagat", "coinche_pagat", {"target": 5000}),
+    ("coinche_sa_ta_generale", "coinche", {
+        "target": 5000, "coinche_denominations": "suits_sa_ta", "generale": True, "generale_leads": True,
+        "generale_value": 1000, "capot_scoring": "flat", "capot_fail_value": 410}),
+    ("coinche_bid_only_beat_defence", "coinche", {
+        "target": 5000, "scoring": "bid_only", "surcoinche_allowed": False,
+        "contract_condition": "reach_bid_and_beat_defence", "tie_with_defence": "litige", "rounding": "six_up",
+        "round_last_deal": True, "declarations": "auto"}),
+    ("coinche_four_passes_whole_score", "coinche", {
+        "target": 5000, "passes_to_end": 4, "self_overbid": "change_denomination", "coinche_window": "immediate",
+        "coinche_freezes": False, "coincher_partner_speaks": True, "capot_bid": False,
+        "multiplier_scope": "whole_score", "surcoinche_multiplier": 3, "belote_prenable": True,
+        "target_rule": "exceed", "no_win_on_belote_alone": True}),
+]
+#: The tiers asked at every decision of the variant games, and the mixes ``hard`` is asked on.
+VARIANT_TIERS = ("easy", "normal", "hard")
+VARIANT_HARD_MIXES = ("seed001_2p", "seed001_3p", "coinche", "coinche_colver")
+VARIANT_EXPERT_DECISIONS = 12  # the first card decisions of the 2p and 3p games asked to the expert
+
+
+def variant_rules(preset: str, options: dict) -> Rules:
+    d = load_rules(preset).to_dict()
+    d.update(options)
+    return Rules.from_dict(d)
+
+
+def _seat_hashes(rules: Rules):
+    """The encoders of ``rules``' game: a function hashing every seat's view of a state."""
+    n = rules.players
+    mask = np.zeros(num_actions(rules), np.int8)
+    if n == 4:
+        obs = np.zeros(obs_size(rules), np.float32)
+        hist = np.zeros(history_shape(rules), np.int16)
+    else:
+        obs = np.zeros(small_obs_size(rules), np.float32)
+    hs = {"observations": hashlib.sha256(), "masks": hashlib.sha256()}
+    if n == 4:
+        hs["history"] = hashlib.sha256()
+
+    def seat_views(st) -> None:
+        for seat in range(n):
+            info = st.information_set(seat)
+            _sha(hs["masks"], action_mask(info.legal_actions, mask))
+            if n == 4:
+                _sha(hs["observations"], encode_infoset(info, obs))
+                _sha(hs["history"], encode_history(info, hist))
+            else:
+                _sha(hs["observations"], encode_small(info, obs))
+
+    return hs, seat_views
+
+
+def _acting(st) -> int:
+    return st.current if isinstance(st, GameState) else st.current_seat
+
+
+def play_random_variant_game(rules: Rules, seed: int):
+    """``play_random_game`` for any table and auction (``small_game.new_game``)."""
+    st = new_game(rules, seed=seed)
+    rng = random.Random(seed + 1)
+    hs, seat_views = _seat_hashes(rules)
+    positions, decisions = [], 0
+    while True:
+        while not st.is_deal_over:
+            positions.append((st.clone(), _acting(st)))
+            seat_views(st)
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        if st.is_game_over:
+            break
+        st.next_deal()
+    return st, positions, {"decisions": decisions, **{k: h.hexdigest() for k, h in hs.items()}}
+
+
+def golden_variant_games() -> tuple[dict[str, Any], dict[str, list]]:
+    out, positions = {}, {}
+    for k, (name, preset, options) in enumerate(VARIANT_MIXES):
+        st, pos, hashes = play_random_variant_game(variant_rules(preset, options), seed=3000 + k)
+        out[name] = {"record": game_record(st), **hashes, "scores": list(st.scores), "winner": st.winner}
+        positions[name] = pos
+    return out, positions
+
+
+def variant_tier_decisions(positions: dict[str, list]) -> dict[str, Any]:
+    """Each tier's action at each recorded position of the variant games (a fresh policy
+    per mix, seed 5); the expert's on the first card decisions of the 2p and 3p games."""
+    from policies import make_policy
+
+    out: dict[str, Any] = {}
+    for tier in VARIANT_TIERS:
+        out[tier] = {}
+        for name, pos in positions.items():
+            if tier == "hard" and name not in VARIANT_HARD_MIXES:
+                continue
+            pol = make_policy(tier, seed=5)
+            out[tier][name] = [int(pol.act(st.information_set(seat))) for st, seat in pos]
+    out["expert"] = {}
+    for name in ("seed001_2p", "seed001_3p"):
+        pol = make_policy("expert", seed=5)
+        pos = [(st, seat) for st, seat in positions[name] if st.information_set(seat).step == STEPS.index("cards")]
+        out["expert"][name] = [int(pol.act(st.information_set(seat))) for st, seat in pos[:VARIANT_EXPERT_DECISIONS]]
+    return out

@@ -84,3 +84,29 @@ def test_the_hard_vs_normal_match_is_unchanged():
     assert added == {f"{x}_{k}": 0 for x in "ab" for k in ("coinched", "coinched_made", "surcoinched",
                                                            "surcoinched_made")}
     assert now == want
+
+
+@pytest.fixture(scope="module")
+def variant_games():
+    return g.golden_variant_games()
+
+
+def test_variant_games_records_observations_and_masks_are_unchanged(variant_games):
+    """Two and three seats, coinche and its profiles, and option mixes of each: the record,
+    every seat's observation, history and mask at every decision, the scores."""
+    now, _ = variant_games
+    want = _load("variant_games")
+    assert sorted(now) == sorted(want) == sorted(name for name, _, _ in g.VARIANT_MIXES)
+    for name in want:
+        assert now[name] == want[name], name
+    assert {len(w["scores"]) for w in want.values()} == {2, 3}
+    assert all(len(w["record"]["deals"]) >= 2 for w in want.values())
+
+
+def test_every_tier_decides_as_before_in_every_variant(variant_games):
+    _, positions = variant_games
+    want = _load("variant_tiers")
+    now = g.variant_tier_decisions(positions)
+    assert now == want
+    assert sorted(want["hard"]) == sorted(g.VARIANT_HARD_MIXES)
+    assert [len(v) for v in want["expert"].values()] == [g.VARIANT_EXPERT_DECISIONS] * 2
