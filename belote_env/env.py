@@ -187,7 +187,7 @@ Version history:
     v0, coinche (issue #22): ``contract_mode="coinche"`` with every option of COINCHE.md
         §7; coinche observation "coinche-1" (1141 floats); action table v1 extended by
         ids 112..411 for the coinche rules that need them (the classic spaces unchanged).
-    v0, two and three players (issue #23): ``players`` 2 or 3 (TWO_THREE.md), n agents,
+    v0, two and three players: ``players`` 2 or 3 (TWO_THREE.md), n agents,
         observation "small-1" (716 / 902 floats), ``Discrete(414)``, per-seat rewards
         (the four-seat spaces unchanged).
 """

@@ -3,8 +3,8 @@ TWO_THREE.md §2.8, §3).
 
 ``small_solve(position)`` is the exact number of card points (the last trick's 10
 included) the maker wins from the current position on, the maker maximising and the
-other seats (the opponent, or the two defenders sharing the side's value, as the issue
-#23 expert asks) minimising; ``small_card_values(position)`` gives that value after each
+other seats (the opponent, or the two defenders sharing the side's value, TWO_THREE.md's
+expert) minimising; ``small_card_values(position)`` gives that value after each
 legal card of the seat to play. Combinations, belote and the capot bonus are fixed before
 the play or are not card points and are left out: add them, and
 ``SmallGameState.card_points`` (points so far), for the deal's totals.

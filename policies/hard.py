@@ -65,7 +65,7 @@ __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL
            "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "HARD_ORACLE_COINCHE_MODEL_DIR", "hard_oracle"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
-#: the classic hard model before policy iteration (issue #33): value networks fitted to an
+#: the classic hard model before policy iteration: value networks fitted to an
 #: exact double-dummy solver's values and to rollouts of normal / hard seats (tier ``hard_oracle``)
 HARD_ORACLE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_oracle"
 #: the coinche hard model before policy iteration (the coinche oracle pipeline's value networks)

@@ -1,4 +1,4 @@
-"""The ``expert`` tier at two- and three-seat tables (TWO_THREE.md; issue #23): card play
+"""The ``expert`` tier at two- and three-seat tables (TWO_THREE.md): card play
 by determinized sampling with the exact double-dummy solver of ``belote_env.small_solver``.
 
 At each card decision with more than one legal card, ``samples`` deals of the hidden cards

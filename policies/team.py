@@ -4,7 +4,7 @@ In a four-seat duplicate match (``training.evaluate.duplicate_match``) side A ho
 seats of one team, 0 + 2 or 1 + 3 (RULES.md §1): with ``Team(lead, partner)`` as side A,
 ``lead`` sits at the team's first seat (0 or 1) and ``partner`` at the second (2 or 3) on
 every deck of the pair. ``Team(hard, normal)`` against ``normal`` measures a bot as a
-partner of a player who is not a copy of itself (issue #33).
+partner of a player who is not a copy of itself.
 """
 
 from __future__ import annotations

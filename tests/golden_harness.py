@@ -1,9 +1,8 @@
 """Golden outputs: what the engine, the encoders and the tiers produce on seeded games.
 
-Recorded before the core redesign of issue #20 (which must change no game, no decision
-and no figure) and checked by ``tests/test_golden.py``; ``python scripts/make_golden.py``
-rewrites ``tests/golden/`` (only for a change that is meant to alter them, said so in its
-commit).
+Recorded before the core redesigns (which change no game, no decision and no figure)
+and checked by ``tests/test_golden.py``; ``python scripts/make_golden.py`` rewrites
+``tests/golden/`` (only for a change that is meant to alter them, said so in its commit).
 
 * ``games``: one seeded whole game per rule mix (every preset and a spread of options),
   random legal play: its game record (records.py), the sha256 of every seat's

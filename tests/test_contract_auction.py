@@ -1,4 +1,4 @@
-"""Contracts and auctions as parts (#20, item 2): ``contract.Contract``, the ``Auction``
+"""Contracts and auctions as parts: ``contract.Contract``, the ``Auction``
 interface and its first implementation ``ClassicAuction`` (RULES.md §3.2-§3.4), checked by
 hand; the engine holds an auction and a contract; the ``InfoSet`` shows the auction's
 history and the contract; the policies read bids through named helpers, never id ranges."""

@@ -1,4 +1,4 @@
-"""The driver refuses decks and limits that would silently break a duplicate match (#20 review)."""
+"""The driver refuses decks and limits that would silently break a duplicate match."""
 
 import numpy as np
 import pytest

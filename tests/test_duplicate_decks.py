@@ -1,6 +1,6 @@
 """Duplicate matches draw each deck from (seed, pair, deal number, redeal), so both copies
 of a pair play the same deck at the same deal even when a deal is passed out in one copy
-only (issue #20)."""
+only."""
 
 import functools
 

@@ -1,5 +1,5 @@
 """The engine, the encoders and the tiers reproduce the golden outputs recorded before the
-core redesign (issue #20: it changes no game, no decision and no figure). See
+core redesigns (they change no game, no decision and no figure). See
 ``tests/golden_harness.py``; ``python scripts/make_golden.py`` rewrites them."""
 
 import gzip
@@ -18,7 +18,7 @@ def _load(name: str):
     return json.loads(gzip.decompress((GOLDEN / f"{name}.json.gz").read_bytes()))
 
 
-#: rule options added after the golden outputs were recorded (issue #22, coinche), with the
+#: rule options added after the golden outputs were recorded (coinche and the small tables), with the
 #: value a classic game records for each; the goldens are compared without them
 _ADDED = {k: v for k, v in Rules().to_dict().items() if k not in _load("games")["seed004"]["record"]["rules"]}
 

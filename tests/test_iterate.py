@@ -1,4 +1,4 @@
-"""Policy iteration by rollouts (``training.rollouts``, ``training.iterate``, issue #33):
+"""Policy iteration by rollouts (``training.rollouts``, ``training.iterate``):
 the labels are the acting seat's deal result after each legal action on the same deal,
 the loop resumes after a kill to the same networks, and its checkpoints load as policies."""
 

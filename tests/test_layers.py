@@ -1,4 +1,4 @@
-"""Layers and the shared pieces of issue #20: ``belote_env`` never imports ``policies`` or
+"""Layers and the shared pieces: ``belote_env`` never imports ``policies`` or
 ``training``; one driver plays deals with seat policies (``belote_env.driver``), for
 evaluation, the data generators and ``belote play``; one function turns a deal's point
 difference into a reward."""

@@ -1,5 +1,5 @@
 """Loading a model folder checks the network ``meta.json`` describes against the weights
-file's header before anything is allocated (issue #19, defect 1)."""
+file's header before anything is allocated."""
 
 import json
 import os

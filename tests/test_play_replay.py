@@ -1,5 +1,5 @@
 """``belote play`` (help, quit, saving a stopped game, cards and bids in words) and
-``belote replay`` (deep JSON, hands / auction / tricks / scores) — issue #19."""
+``belote replay`` (deep JSON, hands / auction / tricks / scores)."""
 
 import io
 import random

@@ -1,4 +1,4 @@
-"""Seating in one module (#20): ``belote_env/table.py`` knows the seats; nothing else in
+"""Seating in one module: ``belote_env/table.py`` knows the seats; nothing else in
 the packages writes seat arithmetic out.
 
 (a) the table's facts, checked by hand, for the four-seat table of team Belote and for

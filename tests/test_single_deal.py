@@ -1,4 +1,4 @@
-"""A deal as an episode of its own (#20): ``GameState(rules, single_deal=True)`` ends the
+"""A deal as an episode of its own: ``GameState(rules, single_deal=True)`` ends the
 game with its first played deal whatever the rules' target and deal limit, a void deal can
 be redealt, and the callers that play single deals use it (RULES.md §8)."""
 

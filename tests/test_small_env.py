@@ -1,4 +1,4 @@
-"""belote_v0 and the Gymnasium env at two and three seats (TWO_THREE.md, issue #23 point 2):
+"""belote_v0 and the Gymnasium env at two and three seats (TWO_THREE.md):
 PettingZoo's api_test / seed_test / render_test and the Gymnasium and SB3 env checkers under
 both presets and option mixes, the observation's content, per-seat rewards, argument
 errors, and the information rule (TWO_THREE.md §5, RULES.md §11) proven by rebuilding each

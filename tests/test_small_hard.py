@@ -1,4 +1,4 @@
-"""The hard tier at two and three seats (issue #23): the shipped models of
+"""The hard tier at two and three seats: the shipped models of
 ``policies/models/hard_2p`` and ``hard_3p`` load with torch alone, play only legal actions
 under both presets and option mixes, and refuse the other table's rules by name."""
 

@@ -1,5 +1,5 @@
 """The double-dummy solver, the hidden-card sampler and the expert at two and three seats
-(TWO_THREE.md; issue #23 point 4)."""
+(TWO_THREE.md)."""
 
 from __future__ import annotations
 

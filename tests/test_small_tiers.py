@@ -1,5 +1,5 @@
-"""The rule-based tiers and duplicate evaluation at two and three seats (TWO_THREE.md;
-issue #23 points 4-6): ``policies.small_play``, ``training.evaluate.SMALL_SEATINGS``."""
+"""The rule-based tiers and duplicate evaluation at two and three seats (TWO_THREE.md):
+``policies.small_play``, ``training.evaluate.SMALL_SEATINGS``."""
 
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):
 
 
 def test_replay_of_a_small_table_record_checks_seats_by_the_table(tmp_path):
-    """`belote replay` reads two-player records (issue #32); a dealer or an action's seat
+    """`belote replay` reads two-player records; a dealer or an action's seat
     outside the table's two seats is refused naming the allowed range."""
     import json
 

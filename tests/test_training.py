@@ -125,7 +125,7 @@ def test_config_errors(tmp_path):
 def test_coinche_trains_and_resumes_on_the_default_batched_engine(tmp_path):
     """A coinche config with the default engine (batched) trains its card play (PPO, a
     perfect-information critic) and its bids (``bid_learner: q``, ids 32..101) on
-    coinche observations (1141 floats), then resumes from its checkpoint (issue #32)."""
+    coinche observations (1141 floats), then resumes from its checkpoint."""
     from belote_env.observation import obs_size
     from training.train import bid_actions_of, train
 
@@ -189,7 +189,7 @@ def test_main_job_progress_is_truthful_and_says_its_precision(tmp_path, capsys):
     rollouts of 512 = 1,536), it starts after the first rollout (its time left leaves out
     the start-up), the closing matches show bars, the start says whether the hidden layers
     run in bfloat16, recorded in eval.json and the final meta.json, and the closing
-    matches print in the order played: random, easy, normal (issue #32)."""
+    matches print in the order played: random, easy, normal."""
     from training.vector_selfplay import bf16_supported
 
     cfg = tmp_path / "p.yaml"

@@ -1,4 +1,4 @@
-"""Blend two value networks into one: the weighted mean of their values (issue #33).
+"""Blend two value networks into one: the weighted mean of their values.
 
 ``belote blend --cards RUN/checkpoints/iter_00016 --bids START RUN/checkpoints/iter_00016
 --weight 0.6 --out FOLDER``: a model folder with the card-value network of ``--cards`` and a

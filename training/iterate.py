@@ -1,4 +1,4 @@
-"""Monte-Carlo policy iteration of the value networks by their own rollouts (issue #33).
+"""Monte-Carlo policy iteration of the value networks by their own rollouts.
 
 ``belote iterate --config configs/train/iterate_classic.yaml`` (or ``--resume RUN_FOLDER``).
 Each iteration: the current networks play ``deals`` self-play deals on the batched engine

@@ -1,4 +1,4 @@
-"""Rollout labels of the current network's own games on the batched engine (issue #33).
+"""Rollout labels of the current network's own games on the batched engine.
 
 Monte-Carlo policy iteration: the networks play every seat of self-play deals, each seat
 from its own information set (its observation, RULES.md §11); at a sampled decision of a

@@ -1,4 +1,4 @@
-"""Review fixes: an opponent policy of the Gymnasium env that fails in any way ends the
+"""Failing opponents and bots: an opponent policy of the Gymnasium env that fails in any way ends the
 episode and its ``OpponentPolicyError`` describes only the type of what it returned or
 raised (RULES.md §11); ``belote play`` with a bot that returns an illegal action or raises,
 a policy factory in the current folder, and Ctrl-C before the first deal."""
@@ -241,7 +241,7 @@ def test_play_bot_failure_hides_the_value_and_saves_the_game(tmp_path, bot, what
 
 def test_play_cli_bot_failure_exits_2_with_the_saved_path(tmp_path, monkeypatch, capsys):
     (tmp_path / "leakymod_rgp.py").write_text(
-        "from tests.test_review_gym_play import _Leaky\n\ndef make():\n    return _Leaky()\n")
+        "from tests.test_opponent_failures import _Leaky\n\ndef make():\n    return _Leaky()\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))] + [str(tmp_path)])
     monkeypatch.setattr(builtins, "input", lambda prompt: "1")

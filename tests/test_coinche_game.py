@@ -1,4 +1,4 @@
-"""An adversarial review of the coinche mode (COINCHE.md; RULES.md §11): bad input with
+"""The coinche game through the engine (COINCHE.md; RULES.md §11): bad input with
 errors that name what was wrong and what is allowed, the worked examples of §10.2 / §10.3
 through ``GameState`` (not only the auction class), capot / générale / declarations /
 belote prenable in whole deals, rounding and ``round_last_deal`` in whole games, resumed

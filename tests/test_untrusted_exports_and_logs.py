@@ -1,4 +1,4 @@
-"""Review of the evaluation tools: ``belote export`` of hostile SB3 zips (zip bombs, sizes
+"""Untrusted inputs of the evaluation tools: ``belote export`` of hostile SB3 zips (zip bombs, sizes
 that lie, damaged archives, pickles, non-finite weights), pairs logs with deep JSON, bytes
 that are not UTF-8 or numbers out of range, the bound on a match's pairs, and policy
 factories that exit or are also a path."""

@@ -1,4 +1,4 @@
-"""Issue #19: no hidden card in an opponent policy's error, integer rule options bounded
+"""Edges of the options and the envs: no hidden card in an opponent policy's error, integer rule options bounded
 (a 5,000-digit target), the AEC env after the episode, the Gymnasium env's action type,
 rule options ``contract_counts_bonuses="declarations_only"`` and ``declaration_tie="taker_first"``
 (RULES.md §6-§7), presets citing ``docs/sources`` instead of absolute paths."""

@@ -1,4 +1,4 @@
-"""``belote train --resume`` on damaged checkpoints (issue #19): clear errors naming the
+"""``belote train --resume`` on damaged checkpoints: clear errors naming the
 file, an announced fallback to the previous complete checkpoint, every attempt's CSV log
 kept, checkpoints ordered by step number, and the messages of a resumed run."""
 

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import belote_env
 from belote_env import belote_v0
 from belote_env.gym_env import BeloteGymEnv
-from policies.gym import NamedGymEnv  # BeloteGymEnv with policies also given by name (#20)
+from policies.gym import NamedGymEnv  # BeloteGymEnv with policies also given by name
 from belote_env.sampling import sample_hidden_hands
 from tests.conftest import random_aec_episode
 

@@ -1,4 +1,4 @@
-"""Each rule in one place (#20, point 3): dealing (``belote_env.dealing``), what a played
+"""Each rule in one place: dealing (``belote_env.dealing``), what a played
 card reveals (``inference.card_reveals`` / ``belote_reveals``) and the belote, declaration
 and deal-difference points (``scoring``), each used by the engine, the records, the
 inference and the search; deals from explicit hands and resumed games (public

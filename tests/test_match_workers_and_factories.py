@@ -1,4 +1,4 @@
-"""Hardening of the evaluation tools (issue #19): worker processes that end with their
+"""Match workers and policy factories: worker processes that end with their
 parent, range-checked pairs logs, policy factories in matches and ladders, and the export
 of an SB3 / sb3-contrib ``.zip`` (the README's Gymnasium + MaskablePPO snippet)."""
 
