@@ -168,6 +168,19 @@ def _drop_timing(d: Any) -> Any:
     return d
 
 
+def cpu_name() -> str:
+    """The CPU's model name and vector extensions (``/proc/cpuinfo``), naming a platform golden."""
+    try:
+        info = open("/proc/cpuinfo").read()
+    except OSError:  # pragma: no cover - not Linux
+        import platform
+
+        return platform.processor() or platform.machine()
+    model = next((ln.split(":", 1)[1].strip() for ln in info.splitlines() if ln.startswith("model name")), "?")
+    flags = next((ln.split(":", 1)[1].split() for ln in info.splitlines() if ln.startswith("flags")), [])
+    return f"{model} ({' '.join(sorted(f for f in flags if f.startswith(('avx', 'amx'))))})"
+
+
 def golden_eval() -> dict[str, Any]:
     from training.evaluate import duplicate_match
 

@@ -4,6 +4,7 @@ core redesigns (they change no game, no decision and no figure). See
 
 import gzip
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -78,12 +79,45 @@ def test_tier_games_are_unchanged():
 
 def test_the_hard_vs_normal_match_is_unchanged():
     """``belote eval hard normal --games 100 --seed 97 --workers 2`` (timing fields aside;
-    the coinche counts added since, 0 in a classic match, compared apart)."""
+    the coinche counts added since, 0 in a classic match, compared apart).
+
+    The networks decide to the last float32 tie, and CPUs whose matrix kernels round
+    differently (MKL on an AMD CPU against an Intel one) can flip one near-tie in the
+    match's thousands of decisions. The match must equal the recorded one
+    (``eval.json.gz``, an Intel CPU) or one recorded on another CPU
+    (``eval_platforms.json.gz``: ``scripts/make_golden.py --part eval_platform``); on a CPU
+    recorded in neither it must stay within a near-tie of the recorded one."""
     now, want = _without_added(g.golden_eval()), _without_added(_load("eval"))
+    platforms = [_without_added(v) for v in _load("eval_platforms").values()]
+    if now in platforms:
+        return
     added = {k: now.pop(k) for k in list(now) if k not in want}
     assert added == {f"{x}_{k}": 0 for x in "ab" for k in ("coinched", "coinched_made", "surcoinched",
                                                            "surcoinched_made")}
-    assert now == want
+    if now == want:
+        return
+    warnings.warn("the hard-vs-normal golden match differs on this CPU (float32 rounding of the networks); "
+                  "compared within a near-tie: record it with scripts/make_golden.py --part eval_platform")
+    assert sorted(now) == sorted(want)
+
+    def near(x, y) -> bool:  # counts within 2, points within 0.5 or 2%, anything else equal
+        if isinstance(y, list):
+            return isinstance(x, list) and len(x) == len(y) and all(near(a, b) for a, b in zip(x, y))
+        if isinstance(y, bool) or not isinstance(y, (int, float)):
+            return x == y
+        return abs(x - y) <= (2 if isinstance(y, int) else max(0.5, abs(y) * 0.02))
+
+    assert [k for k in want if not near(now[k], want[k])] == []
+
+
+def test_the_platform_goldens_are_near_the_recorded_match():
+    """Each match recorded on another CPU differs from ``eval.json.gz`` by a near-tie at most."""
+    want = _without_added(_load("eval"))
+    for fp, other in _load("eval_platforms").items():
+        other = _without_added(other)
+        assert other["pairs"] == want["pairs"] and other["a"] == want["a"] and other["b"] == want["b"], fp
+        assert abs(other["mean_diff"] - want["mean_diff"]) < 0.5, fp
+        assert abs(other["a_made"] - want["a_made"]) <= 2 and abs(other["b_made"] - want["b_made"]) <= 2, fp
 
 
 @pytest.fixture(scope="module")
