@@ -151,14 +151,15 @@ def coinche_bid_level(action: int) -> int | str:
 
 
 def num_actions(rules) -> int:
-    """Size of the action space ``rules`` play: ``NUM_ACTIONS`` (112), or
-    ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with a générale or bids above 160, or
-    ``SMALL_NUM_ACTIONS`` (414) at two and three seats (TWO_THREE.md)."""
-    if getattr(rules, "players", 4) != 4:
-        return SMALL_NUM_ACTIONS
-    if getattr(rules, "contract_mode", "classic") == "coinche" and (rules.generale or rules.max_numeric_bid > 160):
-        return EXTENDED_NUM_ACTIONS
-    return NUM_ACTIONS
+    """Size of the action space ``rules`` play (``games.Game.num_actions``): ``NUM_ACTIONS``
+    (112; also for ``rules=None``), or ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with
+    a générale or bids above 160, or ``SMALL_NUM_ACTIONS`` (414) at two and three seats
+    (TWO_THREE.md)."""
+    if rules is None:
+        return NUM_ACTIONS
+    from .games import game_of
+
+    return game_of(rules).num_actions
 
 
 def bid_denomination(action: int, turned_suit: int) -> int | None:

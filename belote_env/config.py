@@ -411,6 +411,10 @@ class Rules:
     ruff_overtrump: str | None = _UNSET
     defender_split: str | None = _UNSET
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The options alone (``games.game_of`` caches the rules' ``Game`` on the instance)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_game"}
+
     def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
         known = {f.name for f in dataclasses.fields(cls)}
         for key in kwargs:

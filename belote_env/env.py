@@ -184,7 +184,7 @@ opponents may be named: ``policies`` is imported by ``gymnasium.make``, not by
 Version history:
     v0 (belote-rl 0.1.0): every rule option of RULES.md, deal or game episodes, infoset
         observation v1 (618 floats) and history observation v1, action table v1.
-    v0, coinche (issue #22): ``contract_mode="coinche"`` with every option of COINCHE.md
+    v0, coinche: ``contract_mode="coinche"`` with every option of COINCHE.md
         §7; coinche observation "coinche-1" (1141 floats); action table v1 extended by
         ids 112..411 for the coinche rules that need them (the classic spaces unchanged).
     v0, two and three players: ``players`` 2 or 3 (TWO_THREE.md), n agents,
@@ -202,18 +202,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .actions import num_actions
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState
+from .games import game_of
 from .small_game import SmallGameState
-from .small_observation import SMALL_OBS_VERSION, encode_small
-from .observation import (
-    COINCHE_OBS_VERSION, HISTORY_ENCODER_VERSION, OBS_ENCODER_VERSION, action_mask, encode_history, encode_infoset,
-    history_shape, layout_table, obs_size,
-)
+from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
 from .render import render_view
-from .table import NEXT_SEAT, NUM_SEATS, TEAM_OF, other_team
+from .table import TEAM_OF, other_team
 
 __doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
@@ -254,12 +250,13 @@ def observation_space_for(obs_mode: str, rules: Rules | None = None) -> spaces.B
     for another mode, or ``"history"`` at two or three seats (four-seat only)."""
     rules = rules or Rules()
     if obs_mode == "infoset":
-        return spaces.Box(low=0.0, high=np.inf, shape=(obs_size(rules),), dtype=np.float32)
-    if obs_mode == "history" and rules.players != 4:
-        raise ValueError(f"obs_mode='history' is four-seat only; at {rules.players} seats use obs_mode='infoset' "
+        return spaces.Box(low=0.0, high=np.inf, shape=(game_of(rules).obs_size,), dtype=np.float32)
+    variant = game_of(rules)
+    if obs_mode == "history" and variant.history_shape is None:
+        raise ValueError(f"obs_mode='history' is four-seat only; at {variant.players} seats use obs_mode='infoset' "
                          "(small_observation.encode_small)")
     if obs_mode == "history":
-        return spaces.Box(low=-1, high=num_actions(rules) - 1, shape=history_shape(rules), dtype=np.int16)
+        return spaces.Box(low=-1, high=variant.num_actions - 1, shape=variant.history_shape, dtype=np.int16)
     raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
 
 
@@ -295,9 +292,10 @@ class raw_env(AECEnv):
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        #: the game the rules play (``games.Game``: its table, engine, encoder, action count)
+        self.variant = variant = game_of(self.rules)
         #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
-        self.n_seats = n = self.rules.players
-        self._small = n != NUM_SEATS
+        self.n_seats = n = variant.players
         if isinstance(render_seat, bool) or render_seat not in range(n):
             raise ValueError(f"render_seat must be a seat 0..{n - 1}, got {render_seat!r}")
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
@@ -306,7 +304,7 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        n_actions = self.num_actions = num_actions(self.rules)
+        n_actions = self.num_actions = variant.num_actions
         obs_space = spaces.Dict({
             "observation": observation_space_for(obs_mode, self.rules),
             "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
@@ -314,14 +312,8 @@ class raw_env(AECEnv):
         act_space = spaces.Discrete(n_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.obs_encoder_version = OBS_ENCODER_VERSION if obs_mode == "infoset" else HISTORY_ENCODER_VERSION
-        if obs_mode == "infoset":
-            self.obs_encoder_version = (f"coinche-{COINCHE_OBS_VERSION}" if self.rules.contract_mode == "coinche"
-                                        else OBS_ENCODER_VERSION)
-        self._encode = encode_infoset if obs_mode == "infoset" else encode_history
-        if self._small:
-            self.obs_encoder_version = f"small-{SMALL_OBS_VERSION}"
-            self._encode = encode_small
+        self.obs_encoder_version = variant.obs_version if obs_mode == "infoset" else HISTORY_ENCODER_VERSION
+        self._encode = variant.encode if obs_mode == "infoset" else variant.encode_history
         self._rng: random.Random | None = None
         #: the engine state of the game in progress (holds every hand: not for agents)
         self.game: GameState | SmallGameState | None = None
@@ -342,11 +334,8 @@ class raw_env(AECEnv):
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()
-        # four seats: GameState (looked up here, so that tests may patch it); two or three:
-        # SmallGameState (TWO_THREE.md)
-        make = SmallGameState if self._small else GameState
-        self.game = make(self.rules, rng=self._rng, dealer=self._rng.randrange(self.n_seats),
-                         single_deal=self.episode == "deal")
+        self.game = self.variant.new_state(rng=self._rng, dealer=self._rng.randrange(self.n_seats),
+                                           single_deal=self.episode == "deal")
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -397,7 +386,7 @@ class raw_env(AECEnv):
             score = st.deal_score
             game_end = self.episode == "deal" or st.is_game_over
             for a in self.agents:
-                if self._small:
+                if not self.variant.has_partners:
                     self._small_deal_end(a, score, game_end)
                     continue
                 team = TEAM_OF[self._seat[a]]
@@ -416,8 +405,7 @@ class raw_env(AECEnv):
                 self.terminations = dict.fromkeys(self.agents, True)
                 # next agent in seat order; PettingZoo's dead-step logic takes it from here
                 seat = self._seat[agent]
-                self.agent_selection = self.possible_agents[(seat + 1) % self.n_seats if self._small
-                                                            else NEXT_SEAT[seat]]
+                self.agent_selection = self.possible_agents[self.variant.table.next[seat]]
             else:
                 st.next_deal()
                 self.agent_selection = self.possible_agents[st.current_seat]

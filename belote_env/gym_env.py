@@ -79,17 +79,16 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .actions import NUM_ACTIONS, num_actions
+from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
+from .games import game_of
 from .infoset import InfoSet
-from .observation import action_mask, encode_history, encode_infoset
-from .small_game import SmallGameState
-from .small_observation import encode_small
+from .observation import action_mask
 from .render import render_view
-from .table import NUM_SEATS, TEAM_OF, other_team, partner_of
+from .table import TEAM_OF, other_team, partner_of
 
 __all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
@@ -204,15 +203,16 @@ class BeloteGymEnv(gymnasium.Env):
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  illegal_action: str = "penalize", **rule_overrides: Any):
         rules = load_rules(rules, **rule_overrides)
+        #: the game the rules play (``games.Game``: its table, engine, encoder, action count)
+        self.variant = variant = game_of(rules)
         #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
-        self.n_seats = n = rules.players
-        self._small = n != NUM_SEATS
+        self.n_seats = n = variant.players
         for name, value, allowed in (("learner", learner, ("seat", "team")), ("episode", episode, EPISODES),
                                      ("obs_mode", obs_mode, OBS_MODES), ("reward_mode", reward_mode, REWARD_MODES),
                                      ("illegal_action", illegal_action, ("penalize", "raise"))):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        if self._small and learner == "team":
+        if not variant.has_partners and learner == "team":
             raise ValueError(f"learner='team' needs fixed teams: at {n} seats every seat plays for itself "
                              "(TWO_THREE.md); use learner='seat'")
         if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in range(n)):
@@ -229,11 +229,9 @@ class BeloteGymEnv(gymnasium.Env):
         self._specs = opponents if isinstance(opponents, Mapping) else None
         self._opponents, self._partner = opponents, partner
         self.observation_space = observation_space_for(obs_mode, self.rules)
-        self.num_actions = num_actions(self.rules)  # 112, or 412 with the coinche extended ids
+        self.num_actions = variant.num_actions  # 112; 412 with the coinche extended ids; 414 at 2 / 3 seats
         self.action_space = spaces.Discrete(self.num_actions)
-        self._encode = encode_infoset if obs_mode == "infoset" else encode_history
-        if self._small:
-            self._encode = encode_small
+        self._encode = variant.encode if obs_mode == "infoset" else variant.encode_history
         self._rng: random.Random | None = None
         self._policies: dict[int, Callable[[InfoSet], int]] = {}
         self.game: GameState | None = None
@@ -290,7 +288,7 @@ class BeloteGymEnv(gymnasium.Env):
         else:
             self._check_spec(opponents, "opponents")
         if partner is not None:
-            if self._small:
+            if not self.variant.has_partners:
                 raise ValueError(f"partner has no meaning at {self.n_seats} seats (no fixed teams, TWO_THREE.md): "
                                  "give the other seats' policies in opponents and leave partner=None")
             if learner == "team":
@@ -390,7 +388,7 @@ class BeloteGymEnv(gymnasium.Env):
         obs = self._encode(info)
         mask = action_mask(info.legal_actions, np.zeros(self.num_actions, dtype=np.int8))
         extra = {"action_mask": mask, "seat": seat}
-        if st.deal_score is not None and st.is_deal_over and self._small:
+        if st.deal_score is not None and st.is_deal_over and not self.variant.has_partners:
             n = self.n_seats
             extra["deal_points"] = tuple(st.deal_score.points[(seat + i) % n] for i in range(n))
         elif st.deal_score is not None and st.is_deal_over:
@@ -407,11 +405,8 @@ class BeloteGymEnv(gymnasium.Env):
         first = self._rng.randrange(self.n_seats) if self.learner_seat == "rotate" else self.learner_seat
         self.seats = (first, partner_of(first)) if self.learner == "team" else (first,)
         self._build_policies(self._rng.randrange(1 << 30))
-        # four seats: GameState (looked up here, so that tests may patch it); two or three:
-        # SmallGameState (TWO_THREE.md)
-        make = SmallGameState if self._small else GameState
-        self.game = make(self.rules, rng=self._rng, dealer=self._rng.randrange(self.n_seats),
-                         single_deal=self.episode == "deal")
+        self.game = self.variant.new_state(rng=self._rng, dealer=self._rng.randrange(self.n_seats),
+                                           single_deal=self.episode == "deal")
         self._ended_by_illegal = False
         self._play_others()
         if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):

@@ -175,14 +175,12 @@ __doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_T
 
 
 def obs_size(rules) -> int:
-    """The observation length (floats) under ``rules``: ``OBS_SIZE`` (618) for the classic
-    game, ``COINCHE_OBS_SIZE`` for coinche (``encode_infoset``); at two or three seats
+    """The observation length (floats) under ``rules`` (``games.Game.obs_size``): ``OBS_SIZE``
+    (618) for the classic game, ``COINCHE_OBS_SIZE`` for coinche (``encode_infoset``); at two or three seats
     (``rules.players``) ``small_observation.small_obs_size(rules)`` (``encode_small``)."""
-    if rules.players != 4:
-        from .small_observation import small_obs_size
+    from .games import game_of
 
-        return small_obs_size(rules)
-    return COINCHE_OBS_SIZE if rules.contract_mode == "coinche" else OBS_SIZE
+    return game_of(rules).obs_size
 
 
 def level_value(level) -> float:

@@ -666,12 +666,13 @@ class SmallGameState:
 
 def new_game(rules: Rules | None = None, **kwargs):
     """A ``game.GameState`` (four seats) or a ``SmallGameState`` (``rules.players`` 2 or 3)
-    for ``rules``, with ``GameState``'s keyword arguments."""
+    for ``rules``, with ``GameState``'s keyword arguments (``games.Game.new_state``)."""
     from .game import GameState
+    from .games import game_of
 
-    if rules is not None and isinstance(rules, Rules) and rules.players != 4:
-        return SmallGameState(rules, **kwargs)
-    return GameState(rules, **kwargs)
+    if isinstance(rules, Rules):
+        return game_of(rules).new_state(**kwargs)
+    return GameState(rules, **kwargs)  # None or a rule mapping: GameState's own checks
 
 
 __all__.append("new_game")

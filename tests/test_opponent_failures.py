@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from belote_env import GameState, Rules
-from belote_env import gym_env as gym_env_module
+from belote_env.games import Game
 from belote_env.actions import PASS, TAKE, action_to_string
 from belote_env.cards import cards_of, parse_card
 from belote_env.game import SEAT_NAMES
@@ -104,8 +104,8 @@ BAD_RETURNS = {
 
 def _opponent_error(monkeypatch, hands, returned):
     deck = deck_for(hands, dealer=3, taker=0, turned="JS")
-    monkeypatch.setattr(gym_env_module, "GameState",
-                        lambda rules, rng, dealer, **kw: GameState(rules, rng=rng, dealer=3, deck=deck, **kw))
+    monkeypatch.setattr(Game, "new_state",
+                        lambda game, rng, dealer, **kw: GameState(game.rules, rng=rng, dealer=3, deck=deck, **kw))
 
     def policy(info):
         if info.phase == 0:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from belote_env import GameState, Rules, belote_v0, load_rules
-from belote_env import gym_env as gym_env_module
+from belote_env.games import Game
 from belote_env.actions import PASS, TAKE
 from belote_env.cards import cards_of, parse_card, parse_cards
 from belote_env.config import PRESETS_DIR, RuleOptionError, applies, preset_names
@@ -73,8 +73,8 @@ WRAPS = {"int": int, "np.int64": np.int64, "0-d array": np.array, "size-1 array"
 
 def _opponent_error(monkeypatch, hands, wrap):
     deck = deck_for(hands, dealer=3, taker=0, turned="JS")
-    monkeypatch.setattr(gym_env_module, "GameState",
-                        lambda rules, rng, dealer, **kw: GameState(rules, rng=rng, dealer=3, deck=deck, **kw))
+    monkeypatch.setattr(Game, "new_state",
+                        lambda game, rng, dealer, **kw: GameState(game.rules, rng=rng, dealer=3, deck=deck, **kw))
 
     def illegal_card(info):
         if info.phase == 0:

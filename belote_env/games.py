@@ -1,0 +1,131 @@
+"""The game a rule set plays: its static facts and the factory of its states.
+
+``game_of(rules)`` is the one place that chooses a variant from the rules: the table (2, 3
+or 4 seats, ``Rules.players``; TWO_THREE.md), the auction (classic take / pass, coinche,
+the two- and three-player proposals), the engine of its states, its observation layout and
+encoder, its number of actions and how its scores are kept. Everything above the engine
+asks the ``Game`` (as OpenSpiel's ``Game`` holds a game's static facts and makes its
+states), not ``rules.players``::
+
+    >>> from belote_env import load_rules
+    >>> from belote_env.games import game_of
+    >>> g = game_of(load_rules("seed001_3p"))
+    >>> g.players, g.num_actions, g.obs_size, g.sides, g.has_partners
+    (3, 414, 902, 3, False)
+    >>> st = g.new_state(seed=1)          # a SmallGameState; GameState at four seats
+
+A ``Game`` is immutable and made once per ``Rules`` object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS, SMALL_NUM_ACTIONS
+from .config import Rules
+from .driver import reward_scale
+from .table import Table, table_of
+
+__all__ = ["Game", "game_of"]
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """The static facts of the game ``rules`` play, and the factory of its states.
+
+    Attributes:
+        rules: the ``Rules``.
+        table: the seats (``table.Table``: 2, 3 or 4; teams 0+2 and 1+3 at four seats).
+        has_partners: four seats in two teams (RULES.md §2); at two and three seats every
+            seat plays for itself (TWO_THREE.md §2.9).
+        sides: the scores a game keeps: 2 (one per team) or ``players`` (one per seat).
+        num_actions: the flat action ids (``actions``): 112; 412 for coinche with a
+            générale or bids above 160; 414 at two and three seats.
+        obs_size: floats of the information-set observation (``encode``): 618 classic,
+            1141 coinche, 716 / 902 at two / three seats.
+        obs_version: the encoder's version (``observation.OBS_ENCODER_VERSION``, 1, for the
+            classic game; ``"coinche-1"``, ``"small-1"``).
+        history_shape: ``(rows, 2)`` of the history observation (``encode_history``), or
+            ``None`` where the game has none (two and three seats).
+        reward_scale: the points a ``"scaled"`` reward divides by (``driver.reward_scale``:
+            162, a classic deal's card points, RULES.md §7; 500 in coinche).
+    """
+
+    rules: Rules
+    table: Table
+    has_partners: bool
+    sides: int
+    num_actions: int
+    obs_size: int
+    obs_version: int | str
+    history_shape: tuple[int, int] | None
+    reward_scale: int
+    _state: Callable[..., Any]
+    _encode: Callable[..., np.ndarray]
+
+    @property
+    def players(self) -> int:
+        return self.table.n_seats
+
+    def new_state(self, **kwargs: Any):
+        """A new game's state: ``game.GameState`` at four seats, ``small_game.SmallGameState``
+        at two and three, with ``GameState``'s keyword arguments (``seed``, ``rng``,
+        ``dealer``, ``single_deal``, ...)."""
+        return self._state(self.rules, **kwargs)
+
+    def encode(self, info, out: np.ndarray | None = None) -> np.ndarray:
+        """The ``(obs_size,)`` float32 observation of a seat's information set
+        (``observation.encode_infoset`` or ``small_observation.encode_small``)."""
+        return self._encode(info, out)
+
+    def encode_history(self, info, out: np.ndarray | None = None) -> np.ndarray:
+        """The ``history_shape`` int16 history observation (``observation.encode_history``).
+        Raises ``ValueError`` where the game has none (two and three seats)."""
+        if self.history_shape is None:
+            raise ValueError(f"the {self.players}-player game has no history observation; use the information-set "
+                             "observation (Game.encode, small_observation.encode_small)")
+        from .observation import encode_history
+
+        return encode_history(info, out)
+
+    def __repr__(self) -> str:
+        return (f"Game(players={self.players}, contract_mode={self.rules.contract_mode!r}, "
+                f"num_actions={self.num_actions}, obs_size={self.obs_size})")
+
+
+def game_of(rules: Rules) -> Game:
+    """The ``Game`` of ``rules`` (made once per ``Rules`` object and kept on it). Raises
+    ``TypeError`` for anything but a ``Rules``."""
+    try:
+        return rules.__dict__["_game"]
+    except (KeyError, AttributeError):
+        pass
+    if not isinstance(rules, Rules):
+        raise TypeError(f"game_of needs a Rules (belote_env.load_rules), got {type(rules).__name__}")
+    game = _make_game(rules)
+    object.__setattr__(rules, "_game", game)
+    return game
+
+
+def _make_game(rules: Rules) -> Game:
+    table = table_of(rules.players)
+    coinche = rules.contract_mode == "coinche"
+    scale = reward_scale(rules)
+    if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
+        from .small_game import SmallGameState
+        from .small_observation import SMALL_OBS_VERSION, encode_small, small_obs_size
+
+        return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
+                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallGameState, encode_small)
+    from .game import GameState
+    from .observation import (
+        COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
+    )
+
+    n_actions = EXTENDED_NUM_ACTIONS if coinche and (rules.generale or rules.max_numeric_bid > 160) else NUM_ACTIONS
+    return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
+                f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
+                scale, GameState, encode_infoset)
