@@ -737,9 +737,8 @@ def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auct
     chosen: the engine starts each deal's auction here, and the expert's search replays
     and simulates auctions through it: ``contract_mode="coinche"`` plays ``CoincheAuction``
     (``turned_card`` is ignored: nothing is turned in coinche, it is -1), every other rule
-    set ``ClassicAuction``."""
-    if rules.players != 4:
-        return SmallAuction(dealer, turned_card, rules, history)
-    if rules.contract_mode == "coinche":
-        return CoincheAuction(dealer, rules, history)
-    return ClassicAuction(dealer, turned_card, rules, history)
+    set ``ClassicAuction``; two and three seats ``SmallAuction`` (the game's auction part,
+    ``games.Game.auction``)."""
+    from .games import game_of
+
+    return game_of(rules).auction(dealer, turned_card, rules, history)

@@ -484,7 +484,9 @@ def small_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | st
     Raises:
         DealError: wrong counts, unknown or repeated cards, or rules whose deal is not 6 + 3.
     """
-    if rules.players == 4 or rules.three_player_deal not in (None, "6+3"):
+    from .games import game_of
+
+    if game_of(rules).has_partners or rules.three_player_deal not in (None, "6+3"):
         raise DealError("small_deck_from_hands builds a 6 + 3 deal of the two- or three-player game "
                         "(TWO_THREE.md §2.2); give rules with players 2 or 3 and three_player_deal '6+3'")
     n = rules.players

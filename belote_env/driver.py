@@ -22,6 +22,7 @@ from typing import Any, Callable, Collection, Sequence
 
 from .dealing import DealError, check_deck
 from .game import GameState
+from .games import game_of
 from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
@@ -225,7 +226,7 @@ def game_win_reward(winner: int | None, seat: int, rules=None) -> float:
     every other seat (TWO_THREE.md §2.10, A33)."""
     if winner is None:
         return 0.0
-    if rules is not None and rules.players != 4:
+    if rules is not None and not game_of(rules).has_partners:
         return 1.0 if winner == seat else -1.0
     return 1.0 if winner == team_of(seat) else -1.0
 
@@ -237,6 +238,6 @@ def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled", rules=
     the mean of the other seats' (TWO_THREE.md §2.9, §3: each seat keeps its own score)."""
     if score is None:
         return 0.0
-    if rules is not None and rules.players != 4:
+    if rules is not None and not game_of(rules).has_partners:
         return point_reward(score.difference(seat), mode, reward_scale(rules))
     return point_reward(score.difference(team_of(seat)), mode, reward_scale(rules))

@@ -26,7 +26,6 @@ import numpy as np
 
 from .actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS, SMALL_NUM_ACTIONS
 from .config import Rules
-from .driver import reward_scale
 from .table import Table, table_of
 
 __all__ = ["Game", "game_of"]
@@ -63,6 +62,10 @@ class Game:
     obs_version: int | str
     history_shape: tuple[int, int] | None
     reward_scale: int
+    auction: Callable[..., Any]
+    """The auction part: ``auction(dealer, turned_card, rules, history)`` is a new
+    ``auction.Auction`` (``ClassicAuction``, ``CoincheAuction`` or ``SmallAuction``;
+    ``auction.new_auction``)."""
     _state: Callable[..., Any]
     _encode: Callable[..., np.ndarray]
 
@@ -110,16 +113,28 @@ def game_of(rules: Rules) -> Game:
     return game
 
 
+def _coinche_auction(dealer: int, turned_card: int, rules: Rules, history=()):
+    """``CoincheAuction`` under the auction part's signature (nothing is turned in coinche:
+    ``turned_card`` is -1 and ignored)."""
+    from .auction import CoincheAuction
+
+    return CoincheAuction(dealer, rules, history)
+
+
 def _make_game(rules: Rules) -> Game:
+    from .driver import reward_scale
+
     table = table_of(rules.players)
     coinche = rules.contract_mode == "coinche"
     scale = reward_scale(rules)
+    from .auction import ClassicAuction, SmallAuction
+
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
         from .small_game import SmallGameState
         from .small_observation import SMALL_OBS_VERSION, encode_small, small_obs_size
 
         return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
-                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallGameState, encode_small)
+                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, SmallGameState, encode_small)
     from .game import GameState
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
@@ -128,4 +143,4 @@ def _make_game(rules: Rules) -> Game:
     n_actions = EXTENDED_NUM_ACTIONS if coinche and (rules.generale or rules.max_numeric_bid > 160) else NUM_ACTIONS
     return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
                 f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
-                scale, GameState, encode_infoset)
+                scale, _coinche_auction if coinche else ClassicAuction, GameState, encode_infoset)

@@ -52,6 +52,7 @@ from .cards import NUM_CARDS, card_to_str, cards_of
 from .config import RuleOptionError, Rules
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE, DealError, check_deck, deck_from_full_hands, deck_from_hands, read_card
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
+from .games import game_of
 from .small_game import new_game
 from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
@@ -69,7 +70,7 @@ class RecordError(ValueError):
 
 def _sides(rules: Rules) -> int:
     """The scores a record holds: one per team at four seats, one per seat at two and three."""
-    return 2 if rules.players == 4 else rules.players
+    return game_of(rules).sides
 
 
 
@@ -217,7 +218,7 @@ def _validate(record: Any) -> None:
         raise RecordError(f"record 'rules': {e}") from None
     n_actions = num_actions(rules)
     seats = range(rules.players)
-    small = rules.players != 4
+    small = not game_of(rules).has_partners
     _start_of(record)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -353,7 +354,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     from .render import action_label, coinche_contract_label, contract_label, hand_by_suit
 
     _validate(record)
-    if Rules.from_dict(record.get("rules", {})).players != 4:
+    if not game_of(Rules.from_dict(record.get("rules", {}))).has_partners:
         yield from _small_replay_text(record, legal)
         return
 

@@ -777,8 +777,10 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
     Raises:
         ValueError: totals that do not fit the table, or a maker that is not a seat.
     """
+    from .games import game_of
+
     n = rules.players
-    if n == 4 or len(totals) != n or any(type(t) is not int or t < 0 for t in totals):
+    if game_of(rules).has_partners or len(totals) != n or any(type(t) is not int or t < 0 for t in totals):
         raise ValueError(f"totals must be {n} ints >= 0 (one per seat of a two- or three-player table), got "
                          f"{tuple(totals)!r}")
     if type(maker) is not int or not 0 <= maker < n:

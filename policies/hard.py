@@ -59,6 +59,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from belote_env.games import game_of
+
 from .network import NetworkPolicy
 
 __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
@@ -135,7 +137,7 @@ class HardPolicy(NetworkPolicy):
 
     @staticmethod
     def _classic(info) -> bool:
-        return info.rules.contract_mode == "classic" and info.rules.players == 4
+        return info.rules.contract_mode == "classic" and game_of(info.rules).has_partners
 
     def act(self, info) -> int:
         if not self._classic(info):

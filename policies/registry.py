@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from belote_env.games import game_of
+
 from .base import Policy, RandomPolicy
 from .easy import EasyPolicy
 from .hard import HardPolicy, hard_oracle
@@ -48,9 +50,9 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
     play under ``rules``: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md)
     only ``SMALL_TABLE_TIERS`` can. Policy objects, model folders and factories pass (a
     model made for four seats fails at its first decision); ``rules=None`` means four seats."""
-    players = getattr(rules, "players", 4)
-    if players == 4 or not isinstance(spec, str):
+    if rules is None or game_of(rules).has_partners or not isinstance(spec, str):
         return
+    players = rules.players
     supported = f"tiers for {players} players: {', '.join(SMALL_TABLE_TIERS)} (or a policy factory 'module.path:attribute')"
     if team_spec(spec) is not None:
         raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no partners "

@@ -49,6 +49,7 @@ Pure Python.
 
 from __future__ import annotations
 
+from belote_env.games import game_of
 from belote_env.actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
     EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE, is_name_suit,
@@ -98,7 +99,8 @@ _STEP_DISCARD = 1
 
 def is_small(info) -> bool:
     """True for an information set of the two- or three-player game (``rules.players``)."""
-    return getattr(getattr(info, "rules", None), "players", 4) != 4
+    rules = getattr(info, "rules", None)
+    return rules is not None and not game_of(rules).has_partners
 
 
 def _has(hand: int, rank: int, suit: int) -> bool:

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from belote_env.games import game_of
+
 from .base import reseed
 from .batch import as_batch_policy
 
@@ -58,17 +60,16 @@ class Team:
         self.lead, self.partner = lead, partner
         self.name = name or f"{getattr(lead, 'name', 'lead')}+{getattr(partner, 'name', 'partner')}"
 
-    def _of(self, seat: int, players: int):
-        if players != 4:
-            raise ValueError(f"Team plays four-seat tables (two teams of two), got a {players}-player table")
+    def _of(self, seat: int, rules):
+        if rules is not None and not game_of(rules).has_partners:
+            raise ValueError(f"Team plays four-seat tables (two teams of two), got a {rules.players}-player table")
         return self.lead if seat < 2 else self.partner
 
     def act(self, info) -> int:
-        return self._of(info.seat, getattr(info.rules, "players", 4)).act(info)
+        return self._of(info.seat, getattr(info, "rules", None)).act(info)
 
     def act_batch(self, batch) -> np.ndarray:
-        players = getattr(batch.rules, "players", 4)
-        self._of(0, players)
+        self._of(0, getattr(batch, "rules", None))
         out = np.empty(len(batch), dtype=np.int64)
         seats = np.asarray(batch.seats)
         for p, rows in ((self.lead, np.flatnonzero(seats < 2)), (self.partner, np.flatnonzero(seats >= 2))):

@@ -30,6 +30,7 @@ from pathlib import Path
 # an OMP_WAIT_POLICY already in the environment is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from belote_env.games import game_of
 from belote_env.table import SEATS
 
 __all__ = ["main"]
@@ -222,7 +223,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         rules = load_rules(args.rules)
         n = rules.players
-        if n != 4 and args.partner is not None:  # as the Gymnasium env (gym_env.BeloteGymEnv) refuses it
+        if not game_of(rules).has_partners and args.partner is not None:  # as the Gymnasium env (gym_env.BeloteGymEnv) refuses it
             raise ValueError(f"--partner {args.partner}: the {n}-player game has no partner (no fixed teams, "
                              "TWO_THREE.md): every other seat plays --opponents; leave --partner out")
         partner = "normal" if args.partner is None else args.partner
@@ -240,7 +241,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         for s in range(n):
             if s == seat:
                 pols.append(HumanPolicy())
-            elif n != 4:  # two and three seats (TWO_THREE.md): every other seat plays --opponents
+            elif not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): every other seat plays --opponents
                 pols.append(make_policy(args.opponents, seed=args.seed + s, rules=rules))
             else:
                 spec = partner if s == partner_of(seat) else args.opponents
@@ -251,7 +252,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print("type help for how to enter a card or a bid, quit to save the game and stop")
     # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file); a bot that
     # fails saves it too and raises BotFailure (a ValueError: exit 2 with its message, which names the file)
-    if rules.players != 4:
+    if not game_of(rules).has_partners:
         from .play import play_small_game_interactive
 
         state = play_small_game_interactive(pols, rules, args.seed, seat, save_path=save)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
@@ -323,10 +324,10 @@ class TrainConfig:
         for name in self.opponents:
             if name not in ("self", "snapshots"):
                 _check_policy_name("opponents", name, " (or self, snapshots)", rules=rules)
-        if rules.players != 4 and self.engine != "reference":
+        if not game_of(rules).has_partners and self.engine != "reference":
             raise ConfigError(f"config key 'engine' must be 'reference' with rules players {rules.players} (the "
                               "two- and three-player games train on the reference engine's collector)")
-        if rules.players != 4 and self.perfect_critic:
+        if not game_of(rules).has_partners and self.perfect_critic:
             raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
         rollout = self.n_steps * self.n_tables * (1 if self.engine == "batched" else rules.players)
         if rollout % self.batch_size == 1:

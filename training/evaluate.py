@@ -30,6 +30,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from belote_env.games import game_of
 from belote_env import GameState, InfoSet, Rules
 from belote_env import driver
 from belote_env.actions import action_to_string
@@ -762,7 +763,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     from policies.registry import factory_spec
 
     policy_a, policy_b = (factory_spec(p) if _is_factory(p) else p for p in (policy_a, policy_b))
-    if rules.players != 4:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
+    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
         if batched or pairs_log is not None:
             raise ValueError(f"a {rules.players}-player match runs unbatched and keeps no pairs log "
                              f"(batched=False, pairs_log=None; belote eval: leave out --batched and --pairs-log)")

@@ -16,6 +16,7 @@ import numpy as np
 import torch as th
 from torch import nn
 
+from belote_env.games import game_of
 from belote_env import GameState, Rules
 from belote_env.actions import num_actions
 from belote_env.driver import finish_deal, seat_reward
@@ -53,7 +54,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
 
         it = tqdm(it, desc=f"imitation data ({teacher})", unit="deal")
     size, n_actions, table = obs_size(rules), num_actions(rules), table_of(rules.players)
-    small = rules.players != 4
+    small = not game_of(rules).has_partners
     buf = np.zeros(size + (PERFECT_SIZE if perfect else 0), dtype=np.float32)
     seats: list[int] = []
 

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import torch as th
 
+from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import num_actions
 from belote_env.atomic import atomic_write_bytes
@@ -133,7 +134,7 @@ class IterateConfig:
         if not isinstance(self.rules, dict):
             raise ConfigError(f"config key 'rules' must be a mapping of rule options, got {self.rules!r}")
         r = Rules.from_dict(self.rules)  # RuleOptionError names a bad option
-        if r.players != 4 or num_actions(r) != 112:
+        if not game_of(r).has_partners or num_actions(r) != 112:
             raise ConfigError("policy iteration plays four-seat rules of 112 actions: rules players 4, and in coinche "
                               "generale false and max_numeric_bid 160")
 

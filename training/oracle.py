@@ -38,6 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch as th
 
+from belote_env.games import game_of
 from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, is_card, is_coinche_bid
 from belote_env.driver import finish_deal, reward_scale
@@ -148,7 +149,7 @@ def _data_setup(deals, seed, rules, behaviour, progress, desc):
         raise ValueError(f"behaviour must be a non-empty list of policy names or model folders, got {behaviour!r}")
     for b in behaviour:
         check_policy_spec(b)
-        if rules.players != 4:
+        if not game_of(rules).has_partners:
             check_policy_rules(b, rules)
     rng = random.Random(seed)
     pols = [make_policy(b, seed=seed + i) for i, b in enumerate(behaviour)]
@@ -243,7 +244,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
-    if rules.players != 4:
+    if not game_of(rules).has_partners:
         return _small_oracle_data(rng, pols, rules, it, epsilon)
     solver = Solver()
     obs, masks, qs, ps = [], [], [], []
@@ -396,10 +397,10 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     """
     if type(rollouts) is not int or rollouts < 1:
         raise ValueError(f"rollouts must be an int >= 1, got {rollouts!r}")
-    if rollouts != 1 and rules.players == 4:
+    if rollouts != 1 and game_of(rules).has_partners:
         raise ValueError("rollouts > 1 is for the two- and three-seat games (four seats play each bid once)")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
-    if rules.players != 4:
+    if not game_of(rules).has_partners:
         return _small_bid_data(rng, pols, rules, it, rollouts)
     coinche = rules.contract_mode == "coinche"
     actions = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS

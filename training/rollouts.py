@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch as th
 
+from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
 from belote_env.cards import NUM_CARDS
@@ -81,7 +82,7 @@ class ValuePlayer:
 
     def __init__(self, card_net, bid_net, policy_net, rules: Rules, epsilon: float = 0.0, seed: int = 0,
                  bf16: bool = False):
-        if rules.players != 4 or num_actions(rules) != 112:
+        if not game_of(rules).has_partners or num_actions(rules) != 112:
             raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")

@@ -30,12 +30,13 @@ from stable_baselines3.common.utils import explained_variance
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from belote_env import GameState, Rules
+from belote_env.games import game_of
 from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.driver import seat_reward
-from belote_env.observation import OBS_SIZE, action_mask, encode_infoset, obs_size
+from belote_env.observation import OBS_SIZE, action_mask, obs_size
 from belote_env.small_game import new_game
-from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from, table_of
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, seats_from, table_of
 from policies.base import Policy
 
 __all__ = ["SelfPlayCollector", "SelfPlayPPO", "Transition", "StreamSpec", "OpponentPool", "PERFECT_SIZE",
@@ -49,11 +50,7 @@ def encode_observation(info, out: np.ndarray) -> np.ndarray:
     """Write ``info``'s observation into ``out`` (float32, ``obs_size(info.rules)``): the
     four-seat ``observation.encode_infoset``, or ``small_observation.encode_small`` at two
     and three seats."""
-    if getattr(info, "players", 4) != 4:
-        from belote_env.small_observation import encode_small
-
-        return encode_small(info, out)
-    return encode_infoset(info, out)
+    return game_of(info.rules).encode(info, out)
 
 
 def encode_perfect(state: GameState, seat: int, out: np.ndarray) -> np.ndarray:
@@ -223,9 +220,9 @@ class _Tables:
         self.rules, self.table_rngs, self.rng, self.pool, self.perfect = rules, table_rngs, rng, pool, perfect
         n = len(table_rngs)
         self.table = table_of(rules.players)
-        self.small = rules.players != 4
+        self.small = not game_of(rules).has_partners
         #: the sides of a table: the two teams, or each seat on its own at two and three seats
-        self.n_sides = rules.players if self.small else NUM_TEAMS
+        self.n_sides = game_of(rules).sides
         self.side = tuple(self.table.seats) if self.small else TEAM_OF
         self.obs_size = obs_size(rules)
         self.tables: list = []
@@ -349,7 +346,7 @@ class SelfPlayCollector:
                  perfect: bool = False, workers: int = 1):
         if type(workers) is not int or not 1 <= workers <= n_tables:
             raise ValueError(f"workers must be an int from 1 to n_tables={n_tables}, got {workers!r}")
-        if perfect and rules.players != 4:
+        if perfect and not game_of(rules).has_partners:
             raise ValueError("the perfect-information critic (perfect_critic) is built for the four-seat game; at "
                              f"players {rules.players} train without it")
         self.rules = rules

@@ -48,6 +48,7 @@ import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, TensorBoardOutputFormat
 
+from belote_env.games import game_of
 from belote_env import ACTION_TABLE_VERSION
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, num_actions
 from belote_env.jsonfile import DataFileError, parse_yaml, read_json, read_text, short_repr
@@ -309,7 +310,7 @@ def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, s
     out = {}
     for tier in tiers:
         # the two- and three-player matches run on the reference engine (no batched engine there)
-        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=cfg.rules_obj.players == 4,
+        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=game_of(cfg.rules_obj).has_partners,
                             progress=progress)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)
         logger.record(f"charts/mean_diff_vs_{tier}", r.mean_diff)

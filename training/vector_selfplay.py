@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 import torch as th
 
+from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
@@ -457,7 +458,7 @@ class BidLearner:
                                       coinche_bid_permutation_table, suit_permutation_tables)
 
         rules = Rules() if rules is None else rules
-        if rules.players != 4 or num_actions(rules) != NUM_ACTIONS:
+        if not game_of(rules).has_partners or num_actions(rules) != NUM_ACTIONS:
             raise ValueError("BidLearner learns the four-seat bids of ids 32..101: rules with players 4 and "
                              "neither generale nor max_numeric_bid above 160 (actions.num_actions 112)")
         coinche = rules.contract_mode == "coinche"
