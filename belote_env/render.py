@@ -82,7 +82,9 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
 
 def _text(info) -> str:
     """``render_text`` (four seats) or ``render_small_text`` (two or three seats)."""
-    return render_small_text(info) if getattr(info, "players", 4) != 4 else render_text(info)
+    from .games import game_of
+
+    return render_text(info) if game_of(info.rules).has_partners else render_small_text(info)
 
 
 def render_view(info: InfoSet, mode: str):

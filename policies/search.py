@@ -165,6 +165,7 @@ from belote_env.actions import (
     is_coinche_bid,
 )
 from belote_env.auction import Auction, new_auction
+from belote_env.games import game_of
 from belote_env.cards import POINTS, STRENGTH
 from belote_env.contract import CAPOT, GENERALE, Contract
 from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
@@ -435,7 +436,7 @@ class SearchPolicy:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if getattr(info, "players", 4) != 4:  # two and three seats: policies.small_search
+        if not game_of(info.rules).has_partners:  # two and three seats: policies.small_search
             if getattr(self, "_small", None) is None:
                 from .small_search import SmallSearchPolicy
 

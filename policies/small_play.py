@@ -3,7 +3,7 @@
 
 Both read only the seat's ``belote_env.small_game.SmallInfoSet`` (TWO_THREE.md §5) and
 return one of its ``legal_actions``. ``easy_small_act`` / ``normal_small_act`` are called
-by ``EasyPolicy.act`` / ``NormalPolicy.act`` when ``info.rules.players != 4``.
+by ``EasyPolicy.act`` / ``NormalPolicy.act`` at a table without partners (``games.Game.has_partners``).
 
 Decisions shared by both tiers (TWO_THREE.md §2.5-§2.7):
 

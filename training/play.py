@@ -38,6 +38,7 @@ from belote_env.actions import (
     ANNOUNCE_BELOTE, COINCHE, DECLARE, GENERALE, KEEP, PASS, SURCOINCHE, TAKE, action_to_string, bid_denomination,
     coinche_bid_action, coinche_bid_level, is_coinche_bid, name_contract_action,
 )
+from belote_env.games import game_of
 from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, parse_card, suit_of
 from belote_env.driver import play_game
 from belote_env.table import SEAT_NAMES, other_team, table_of, team_of
@@ -275,7 +276,7 @@ class HumanPolicy:
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        small = getattr(info.rules, "players", 4) != 4
+        small = not game_of(info.rules).has_partners
         print("\n" + (small_play_text(info) if small else render_play_text(info)), file=self.output)
         print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
               + "   (help, quit)", file=self.output)

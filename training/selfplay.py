@@ -530,9 +530,7 @@ class SelfPlayPPO(MaskablePPO):
         callback.on_rollout_start()
         col = self.collector
         if getattr(col, "vectorized", False):  # training.vector_selfplay.VectorCollector
-            from .vector_selfplay import fill_rollout_buffer
-
-            fill_rollout_buffer(self, rollout_buffer, n_rollout_steps)
+            col.fill_rollout_buffer(self, rollout_buffer, n_rollout_steps)
             self._log_deals(col)
             callback.update_locals(locals())
             if not callback.on_step():

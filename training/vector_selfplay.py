@@ -27,8 +27,8 @@ import numba as nb
 import numpy as np
 import torch as th
 
-from belote_env.games import game_of
 from belote_env import Rules
+from belote_env.games import game_of
 from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.dealing import TURNED_AT
@@ -38,6 +38,8 @@ from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.envs import point_rewards
 from belote_env.vector.observation import encode_tables_kernel
+
+from .selfplay import PERFECT_SIZE
 
 __all__ = ["VectorCollector", "BidLearner", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
 
@@ -200,10 +202,12 @@ class VectorCollector:
     #: its rollouts are filled by ``fill_rollout_buffer`` (``SelfPlayPPO.collect_rollouts``)
     vectorized = True
 
+    def fill_rollout_buffer(self, model, rollout_buffer, n_rollout_steps: int) -> None:
+        """``fill_rollout_buffer(model, ...)`` for the PPO model this collector serves."""
+        fill_rollout_buffer(model, rollout_buffer, n_rollout_steps)
+
     def __init__(self, rules: Rules, n_tables: int, seed: int, pool=None, perfect: bool = False,
                  gamma: float = 1.0, gae_lambda: float = 0.95, reward_mode: str = "scaled", rename: bool = False):
-        from .selfplay import PERFECT_SIZE
-
         self.rules, self.n_tables, self.pool, self.perfect = rules, n_tables, pool, perfect
         point_reward(0, reward_mode)  # raises ValueError for an unknown mode
         self.gamma, self.lam, self.reward_mode = gamma, gae_lambda, reward_mode
