@@ -52,6 +52,7 @@ from .config import Rules
 from .game import GameState, Phase
 from .rules import POWER
 from .table import NUM_SEATS, SEATS, TEAM_OF, TEAMS, absolute_seat, relative_seat, seats_from
+from .vector.kernels import legal_cards
 
 __all__ = ["Position", "solve", "card_values", "position_of", "Solver"]
 
@@ -100,49 +101,10 @@ def _lowbit(x):
 @njit(cache=True)
 def _legal(hand, trick, n, win_pos, prm, beats, suit):
     """Mask of the cards of ``hand`` playable on the ``n`` cards of ``trick`` (RULES.md §4),
-    ``win_pos`` the position of the card winning the trick so far."""
-    if n == 0:
-        return hand
-    k = prm[_K]
-    led = trick[0] >> 3
-    led_cards = hand & suit[led]
-    win = trick[win_pos]
-    if k >= _NT:  # no-trump: follow suit; all-trump: follow and beat the winner when you can
-        if led_cards == 0:
-            return hand
-        if k == _NT:
-            return led_cards
-        higher = led_cards & beats[win]
-        return higher if higher else led_cards
-    if led == k:  # trump led: overtrump the highest trump when you can
-        if led_cards == 0:
-            return hand
-        higher = led_cards & beats[win]
-        return higher if higher else led_cards
-    if led_cards:
-        return led_cards
-    partner_wins = win_pos == n - 2
-    # overtrump_partner "must_overtrump": a trump over the partner's ruff must beat it if it can
-    over_partner = partner_wins and prm[_OVER] != 0 and prm[_TWO] == 0 and (win >> 3) == k
-    if prm[_PMF] and partner_wins:
-        if over_partner:
-            over = hand & suit[k] & beats[win]
-            if over:
-                return (hand & ~suit[k]) | over  # discard, or overtrump the partner
-        return hand
-    trumps = hand & suit[k]
-    if trumps == 0:
-        return hand
-    if (win >> 3) != k:
-        return trumps  # must trump: nobody has trumped yet
-    if prm[_TWO] or (partner_wins and not over_partner):
-        return trumps  # two-player reading, or the partner's ruff: any trump
-    over = trumps & beats[win]
-    if over:
-        return over  # must overtrump the opponent (or, must_overtrump, the partner)
-    if partner_wins:
-        return trumps  # cannot beat the partner's ruff: any trump
-    return trumps if prm[_UNDER] else hand
+    ``win_pos`` the position of the card winning the trick so far: the one legal-card
+    kernel of every table (``vector.kernels.legal_cards``) under the solve's parameters."""
+    return legal_cards(hand, trick, n, win_pos, prm[_K], n - 2, prm[_TWO], prm[_PMF], prm[_OVER], prm[_UNDER], _POWER,
+                       beats, suit)
 
 
 @njit(cache=True)

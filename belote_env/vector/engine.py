@@ -54,6 +54,7 @@ from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
 from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
+from .kernels import legal_cards, trick_winner_pos
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
 __all__ = ["BatchedGame", "MAX_TABLES", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
@@ -241,66 +242,18 @@ def seed_tables(rng, seed, first):
 # ------------------------------------------------------------------ rules (RULES.md §4)
 @nb.njit(cache=True, inline="always")
 def _winner_pos(S, j, n, k):
-    """Position in the current trick of the card winning it so far (``rules.trick_winner``)."""
-    led = S[j, TRICK] >> 3
-    best = 0
-    bp = _POWER[k, led, S[j, TRICK]]
-    for i in range(1, n):
-        p = _POWER[k, led, S[j, TRICK + i]]
-        if p > bp:
-            best, bp = i, p
-    return best
+    """Position in the current trick of the card winning it so far (``vector.kernels``)."""
+    return trick_winner_pos(S[j, TRICK:TRICK + 4], n, k, _POWER)
 
 
 @nb.njit(cache=True)
 def _legal_cards(S, j, hand, opts):
     """Mask of the cards of ``hand`` that may be played to table ``j``'s trick
-    (``rules.legal_cards``)."""
+    (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``)."""
     n = S[j, TLEN]
-    if n == 0:
-        return hand
     k = S[j, DENOM]
-    led = S[j, TRICK] >> 3
-    led_cards = hand & _SUIT_MASK[led]
-    if k >= 4:
-        if led_cards == 0:
-            return hand
-        if k == NO_TRUMP:
-            return led_cards
-        win = S[j, TRICK + _winner_pos(S, j, n, k)]
-        higher = led_cards & _BEATS[ALL_TRUMP, win]
-        return higher if higher else led_cards
-    if led == k:
-        if led_cards == 0:
-            return hand
-        win = S[j, TRICK + _winner_pos(S, j, n, k)]
-        higher = led_cards & _BEATS[k, win]
-        return higher if higher else led_cards
-    if led_cards:
-        return led_cards
-    wp = _winner_pos(S, j, n, k)
-    win = S[j, TRICK + wp]
-    partner_wins = wp == n - PARTNER_REL
-    over_partner = partner_wins and opts[O_OVER] != 0 and opts[O_TWO] == 0 and win >> 3 == k
-    if opts[O_PMF] and partner_wins:
-        if over_partner:
-            over = hand & _SUIT_MASK[k] & _BEATS[k, win]
-            if over:
-                return (hand & ~_SUIT_MASK[k]) | over
-        return hand
-    trumps = hand & _SUIT_MASK[k]
-    if trumps == 0:
-        return hand
-    if win >> 3 != k:
-        return trumps
-    if opts[O_TWO] or (partner_wins and not over_partner):
-        return trumps
-    over = trumps & _BEATS[k, win]
-    if over:
-        return over
-    if partner_wins:
-        return trumps
-    return hand if opts[O_DISCARD] else trumps
+    return legal_cards(hand, S[j, TRICK:TRICK + 4], n, -1, k, n - PARTNER_REL, opts[O_TWO], opts[O_PMF],
+                       opts[O_OVER], 1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True)

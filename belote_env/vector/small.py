@@ -59,6 +59,7 @@ from ..dealing import small_layout
 from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
+from .kernels import legal_cards, trick_winner_pos
 from .engine import MAX_TABLES, _below, reset_tables
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
@@ -201,14 +202,8 @@ def _combination_tables(rules: Rules):
 # ------------------------------------------------------------------ kernels: rules
 @nb.njit(cache=True, inline="always")
 def _winner_pos(S, j, n, k):
-    led = S[j, TRICK] >> 3
-    best = 0
-    bp = _POWER[k, led, S[j, TRICK]]
-    for i in range(1, n):
-        p = _POWER[k, led, S[j, TRICK + i]]
-        if p > bp:
-            best, bp = i, p
-    return best
+    """Position in the current trick of the card winning it so far (``vector.kernels``)."""
+    return trick_winner_pos(S[j, TRICK:TRICK + 3], n, k, _POWER)
 
 
 @nb.njit(cache=True, inline="always")
@@ -224,32 +219,14 @@ def _partner_pos(S, j, seat, opts):
 
 @nb.njit(cache=True)
 def _legal_cards(S, j, seat, hand, opts):
-    """``rules.small_legal_cards`` for table ``j``'s trick."""
+    """``rules.small_legal_cards`` for table ``j``'s trick (the one kernel
+    ``vector.kernels.legal_cards``: two seats, or three under ``ruff_overtrump="only_trump_lead"``,
+    overtrump only on a trump lead; the co-defender's winning card frees a defender under
+    ``defender_partner_free``)."""
     n = S[j, TLEN]
-    if n == 0:
-        return hand
     k = S[j, TRUMP]
-    led = S[j, TRICK] >> 3
-    led_cards = hand & _SUIT_MASK[led]
-    if led == k:
-        if led_cards == 0:
-            return hand
-        win = S[j, TRICK + _winner_pos(S, j, n, k)]
-        higher = led_cards & _BEATS[k, win]
-        return higher if higher else led_cards
-    if led_cards:
-        return led_cards
-    wp = _winner_pos(S, j, n, k)
-    if wp == _partner_pos(S, j, seat, opts):
-        return hand  # defender_partner_free: the co-defender wins
-    trumps = hand & _SUIT_MASK[k]
-    if trumps == 0:
-        return hand
-    win = S[j, TRICK + wp]
-    if win >> 3 != k or not opts[O_CLASSIC]:
-        return trumps
-    over = trumps & _BEATS[k, win]
-    return over if over else trumps
+    return legal_cards(hand, S[j, TRICK:TRICK + 3], n, -1, k, _partner_pos(S, j, seat, opts), 1 - opts[O_CLASSIC],
+                       opts[O_PMF], 0, 1, _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True)

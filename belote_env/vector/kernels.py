@@ -1,0 +1,105 @@
+"""One numba kernel per card-play rule, shared by the batched engines (``vector.engine``,
+``vector.small``) and the double-dummy solver (``belote_env.solver``): the compiled twin of
+``rules.trick_winner`` and ``rules._legal`` (RULES.md §4; TWO_THREE.md §2.8, §3), held equal
+to them by ``tests/test_vector_kernels.py`` and by the engines' differential harnesses.
+
+The kernels read a trick as a 1-D int64 array of card ids (its first ``n`` entries: a row
+slice of an engine's state, or the solver's trick) and the tables of ``cards`` / ``rules``
+as arrays: ``power[denomination, led suit, card]`` (``rules.POWER``), ``beats`` the row
+``cards.BEATS[denomination]`` of the contract (cards that beat a card), ``suit`` the 4
+suit masks (``cards.SUIT_MASK``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from ..cards import NO_TRUMP
+
+__all__ = ["trick_winner_pos", "legal_cards"]
+
+
+@nb.njit(cache=True, inline="always")
+def trick_winner_pos(trick, n, k, power):
+    """Position (0..n-1) of the card winning the first ``n`` cards of ``trick`` so far under
+    denomination ``k`` (``rules.trick_winner``)."""
+    led = trick[0] >> 3
+    best = 0
+    bp = power[k, led, trick[0]]
+    for i in range(1, n):
+        p = power[k, led, trick[i]]
+        if p > bp:
+            best, bp = i, p
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def legal_cards(hand, trick, n, win_pos, k, partner_pos, two_player, partner_master_free, must_overtrump_partner,
+                undertrump_required, power, beats, suit):
+    """Mask of the cards of ``hand`` playable on the first ``n`` cards of ``trick`` (one body
+    for every table: ``rules._legal``).
+
+    Args:
+        hand: the acting seat's 32-bit card mask.
+        trick, n: the trick so far (``n`` 0..3 cards).
+        win_pos: the position of the card winning it so far, or -1 (computed here, only
+            where the rule needs it).
+        k: the denomination 0..5 (a suit, ``NO_TRUMP``, ``ALL_TRUMP``).
+        partner_pos: the trick position of the acting seat's partner's card (four seats:
+            ``n - 2``; three seats: the co-defender's under ``defender_partner_free``, else
+            -1).
+        two_player: 1 for ``obligations="two_player"`` (and the two-seat game, three seats
+            under ``ruff_overtrump="only_trump_lead"``): overtrump only when trump is led.
+        partner_master_free: 1 when the partner's winning card frees the seat
+            (``partner_master_free``; ``defender_partner_free``).
+        must_overtrump_partner: 1 for ``overtrump_partner="must_overtrump"``.
+        undertrump_required: 1 for ``undertrump="required"``.
+        power, beats, suit: ``rules.POWER``, ``cards.BEATS[k]``, ``cards.SUIT_MASK``.
+    """
+    if n == 0:
+        return hand
+    led = trick[0] >> 3
+    led_cards = hand & suit[led]
+    if k >= NO_TRUMP:  # no-trump: follow suit; all-trump: follow and beat the winner when you can
+        if led_cards == 0:
+            return hand
+        if k == NO_TRUMP:
+            return led_cards
+        if win_pos < 0:
+            win_pos = trick_winner_pos(trick, n, k, power)
+        higher = led_cards & beats[trick[win_pos]]
+        return higher if higher else led_cards
+    if led == k:  # trump led: overtrump the highest trump when you can
+        if led_cards == 0:
+            return hand
+        if win_pos < 0:
+            win_pos = trick_winner_pos(trick, n, k, power)
+        higher = led_cards & beats[trick[win_pos]]
+        return higher if higher else led_cards
+    if led_cards:
+        return led_cards
+    if win_pos < 0:
+        win_pos = trick_winner_pos(trick, n, k, power)
+    win = trick[win_pos]
+    partner_wins = win_pos == partner_pos
+    # overtrump_partner "must_overtrump": a trump over the partner's ruff must beat it if it can
+    over_partner = partner_wins and must_overtrump_partner != 0 and two_player == 0 and (win >> 3) == k
+    if partner_master_free and partner_wins:
+        if over_partner:
+            over = hand & suit[k] & beats[win]
+            if over:
+                return (hand & ~suit[k]) | over  # discard, or overtrump the partner
+        return hand
+    trumps = hand & suit[k]
+    if trumps == 0:
+        return hand
+    if (win >> 3) != k:
+        return trumps  # must trump: nobody has trumped yet
+    if two_player or (partner_wins and not over_partner):
+        return trumps  # two-player reading, or the partner's ruff: any trump
+    over = trumps & beats[win]
+    if over:
+        return over  # must overtrump the opponent (or, must_overtrump, the partner)
+    if partner_wins:
+        return trumps  # cannot beat the partner's ruff: any trump
+    return trumps if undertrump_required else hand
