@@ -145,13 +145,20 @@ MODE_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+def without_partners(players: int) -> bool:
+    """True for a table of two or three seats, where every seat plays for itself
+    (TWO_THREE.md): the rules validation's one test of the table size (above the rules,
+    ``games.Game.has_partners``)."""
+    return players != 4
+
+
 def applies(option: str, mode: str, players: int = 4) -> bool:
     """True when rule ``option`` applies in contract mode ``mode`` (COINCHE.md §7) at a
     table of ``players`` seats (TWO_THREE.md §4: the two- and three-player games are
     take/pass games, ``mode`` ``"classic"``)."""
     if option == "players":
         return True
-    if players != 4:
+    if without_partners(players):
         if option in FOUR_ONLY or (option in THREE_ONLY and players != 3):
             return False
         return option in SMALL_ONLY or option in SMALL_CHOICES or option in ("belote", "target", "max_deals",
@@ -163,7 +170,7 @@ def applies(option: str, mode: str, players: int = 4) -> bool:
 
 def variant_of(rules: "Rules") -> str:
     """The game ``rules`` play: ``"classic"``, ``"coinche"``, ``"two"`` or ``"three"``."""
-    if rules.players != 4:
+    if without_partners(rules.players):
         return "two" if rules.players == 2 else "three"
     return rules.contract_mode
 
@@ -433,10 +440,10 @@ class Rules:
         if type(players) is not int or players not in PLAYER_COUNTS:
             raise RuleOptionError(f"rule option 'players' got {_show(players)}; allowed values: 4 (team Belote, "
                                   "RULES.md), 2 or 3 (TWO_THREE.md)")
-        if players != 4 and mode != "classic":
+        if without_partners(players) and mode != "classic":
             raise RuleOptionError(f"rule option 'contract_mode' got {mode!r} with players {players}: the two- and "
                                   "three-player games are take/pass games (TWO_THREE.md §2.3); allowed: 'classic'")
-        small = players != 4
+        small = without_partners(players)
         for f in dataclasses.fields(self):  # resolve the mode-dependent defaults
             name, value = f.name, getattr(self, f.name)
             if not applies(name, mode, players):
@@ -532,7 +539,7 @@ class Rules:
         players = overrides.get("players", self.players)
         if players != self.players and players in PLAYER_COUNTS and type(players) is int:
             # a change of table size: the new table's own defaults (TWO_THREE.md §4)
-            small_before, small_after = self.players != 4, players != 4
+            small_before, small_after = without_partners(self.players), without_partners(players)
             for name in list(base):
                 if name == "players":
                     continue
@@ -561,7 +568,7 @@ def check_table(rules: Any, players: tuple[int, ...], who: str, instead: str) ->
     if rules.players not in players:
         sizes = " or ".join(map(str, players))
         raise RuleOptionError(f"{who} plays tables of {sizes} seats, got rules with players {rules.players} "
-                              f"({'TWO_THREE.md' if rules.players != 4 else 'RULES.md'}); {instead}")
+                              f"({'TWO_THREE.md' if without_partners(rules.players) else 'RULES.md'}); {instead}")
     return rules
 
 
