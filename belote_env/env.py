@@ -164,8 +164,10 @@ Arguments of ``env()`` / ``raw_env()``:
     render_seat: the seat whose view is rendered (default 0; a seat 0..n-1 of the
         table): rendering never shows other seats' hands.
 
-``raw_env.game`` is the engine's ``GameState`` (``SmallGameState`` at 2 or 3 seats; it holds
-all hands: for debugging and tests, never for agents). ``raw_env.step`` raises
+``raw_env.variant`` is the ``games.Game`` the rules play (its table, ``num_actions``,
+``obs_size``, ``has_partners``, ``sides``; ``games.game_of(rules)``, the one place a variant
+is chosen). ``raw_env.game`` is the engine's ``GameState`` (``SmallGameState`` at 2 or 3
+seats; it holds all hands: for debugging and tests, never for agents). ``raw_env.step`` raises
 ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id, the seat and the legal
 ids for an illegal or out-of-range action. Stepping a done agent with ``None`` while agents
 remain is the AEC loop's normal dead step; once every agent is done (``env.agents`` is
