@@ -76,12 +76,21 @@ class Game:
     def new_state(self, **kwargs: Any):
         """A new game's state: ``game.GameState`` at four seats, ``small_game.SmallGameState``
         at two and three, with ``GameState``'s keyword arguments (``seed``, ``rng``,
-        ``dealer``, ``single_deal``, ...)."""
+        ``dealer``, ``single_deal``, ...). Raises ``TypeError`` for ``rules=`` (the game's
+        own rules are used)."""
+        if "rules" in kwargs:
+            raise TypeError("Game.new_state plays the game's own rules: leave out rules= (games.game_of(rules) "
+                            "gives the game of other rules)")
         return self._state(self.rules, **kwargs)
 
     def encode(self, info, out: np.ndarray | None = None) -> np.ndarray:
         """The ``(obs_size,)`` float32 observation of a seat's information set
-        (``observation.encode_infoset`` or ``small_observation.encode_small``)."""
+        (``observation.encode_infoset`` or ``observation.encode_small``). Raises
+        ``ValueError`` for an information set of a table of another size."""
+        rules = getattr(info, "rules", None)
+        if rules is not self.rules and (not isinstance(rules, Rules) or rules.players != self.table.n_seats):
+            raise ValueError(f"{self!r} encodes information sets of its {self.players}-seat table, got one of "
+                             f"{getattr(rules, 'players', '?')} seats (games.game_of(info.rules).encode)")
         return self._encode(info, out)
 
     def encode_history(self, info, out: np.ndarray | None = None) -> np.ndarray:
@@ -89,7 +98,7 @@ class Game:
         Raises ``ValueError`` where the game has none (two and three seats)."""
         if self.history_shape is None:
             raise ValueError(f"the {self.players}-player game has no history observation; use the information-set "
-                             "observation (Game.encode, small_observation.encode_small)")
+                             "observation (Game.encode, observation.encode_small)")
         from .observation import encode_history
 
         return encode_history(info, out)
@@ -131,7 +140,7 @@ def _make_game(rules: Rules) -> Game:
 
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
         from .small_game import SmallGameState
-        from .small_observation import SMALL_OBS_VERSION, encode_small, small_obs_size
+        from .observation import SMALL_OBS_VERSION, encode_small, small_obs_size
 
         return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
                     f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, SmallGameState, encode_small)

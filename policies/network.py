@@ -30,7 +30,7 @@ from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.actions import SMALL_BIDS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
-from belote_env.small_observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
+from belote_env.observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
 from belote_env.cards import NUM_CARDS, SUITS
 
 from .base import with_belote
@@ -763,7 +763,7 @@ class NetworkPolicy:
     def _encode(self, info: InfoSet) -> np.ndarray:
         self.check_rules(info.rules)
         if self.contract_mode in ("two", "three"):
-            from belote_env.small_observation import encode_small
+            from belote_env.observation import encode_small
 
             return encode_small(info, self._obs)
         return encode_infoset(info, self._obs)
@@ -1235,14 +1235,14 @@ def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.T
     """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
     ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
     ``COINCHE_OBS_SIZE`` for coinche observations, or ``SMALL_OBS_SIZE[n]`` for the two-
-    and three-seat ones: ``small_observation.small_suit_permutation_index``). The card
+    and three-seat ones: ``observation.small_suit_permutation_index``). The card
     index is the same for every size. ``ValueError`` for another size."""
     tables = _SUIT_TABLES.get(size)
     if tables is None:
         import itertools
 
         from belote_env.observation import suit_permutation_index
-        from belote_env.small_observation import small_suit_permutation_index
+        from belote_env.observation import small_suit_permutation_index
 
         small = {v: k for k, v in SMALL_OBS_SIZE.items()}
         if size not in small and size not in (OBS_SIZE, COINCHE_OBS_SIZE):

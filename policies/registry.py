@@ -242,7 +242,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
     a tier outside ``SMALL_TABLE_TIERS`` raises ``ValueError`` naming the supported ones
-    (``check_policy_rules``).
+    (``check_policy_rules``); ``rules`` that are not a ``Rules`` (a preset name, a dict:
+    ``belote_env.load_rules`` makes one) raise ``TypeError``.
 
     Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
     cannot be imported, is not callable or returns no policy (``load_factory``), and

@@ -43,7 +43,7 @@ tables or small-table model folders), labelled with each legal card's recorded-p
 margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
 two/three-seat solver with the true hands, turned into the margin by
 ``policies.small_search.deal_margin``) in units of 162; the observations are
-``small_observation.encode_small`` (716 floats at two seats, 902 at three); the fit is
+``observation.encode_small`` (716 floats at two seats, 902 at three); the fit is
 without suit renaming (``--no-augment`` implied: the small observation has no renaming
 tables) and the card network has the small action table's 414 outputs (0..31 read). With
 ``--bidder`` (a small-table model folder of the same player count, e.g. the exported PPO
@@ -120,7 +120,7 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False, size: in
     when it is another, the two- and three-seat data's 716 / 902, whose bid data have 6
     columns, ids 32..37)."""
     from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
-    from belote_env.small_observation import SMALL_OBS_SIZE
+    from belote_env.observation import SMALL_OBS_SIZE
 
     gen = "generate_bid_data" if target == "bids" else "generate_oracle_data"
     what = f"{path} is not {target} oracle data (an .npz of obs, mask, q from {gen})"

@@ -40,7 +40,7 @@ from belote_env.observation import (
 )
 from belote_env.records import game_record
 from belote_env.small_game import STEPS, new_game
-from belote_env.small_observation import encode_small, small_obs_size
+from belote_env.observation import encode_small, small_obs_size
 
 #: Rule mixes of the golden games: (name, preset, options), each game to a small target.
 MIXES: list[tuple[str, str | None, dict]] = [
@@ -87,42 +87,57 @@ def _sha(h: "hashlib._Hash", arr: np.ndarray) -> None:
     h.update(np.ascontiguousarray(arr).tobytes())
 
 
+def _random_game(st, seed: int, seat_views) -> tuple[list, int]:
+    """Play ``st``'s game to its end with random legal actions (``random.Random(seed + 1)``),
+    calling ``seat_views(st)`` before each decision; returns the states before each decision
+    (clones, with the acting seat) and the number of decisions."""
+    rng = random.Random(seed + 1)
+    positions, decisions = [], 0
+    while True:
+        while not st.is_deal_over:
+            positions.append((st.clone(), _acting(st)))
+            seat_views(st)
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        if st.is_game_over:
+            return positions, decisions
+        st.next_deal()
+
+
 def play_random_game(rules: Rules, seed: int) -> tuple[GameState, list[tuple[GameState, int]], dict]:
     """A whole seeded game with random legal play; returns the final state, the states
     before each decision (clones, with the acting seat) and the hashes of every seat's
     observations and masks at every decision."""
     st = GameState(rules, seed=seed)
-    rng = random.Random(seed + 1)
     obs, hist, mask = np.zeros(OBS_SIZE, np.float32), np.zeros(HISTORY_SHAPE, np.int16), np.zeros(112, np.int8)
     h_obs, h_hist, h_mask = hashlib.sha256(), hashlib.sha256(), hashlib.sha256()
-    positions = []
-    decisions = 0
-    while True:
-        while not st.is_deal_over:
-            positions.append((st.clone(), st.current))
-            for seat in range(4):
-                info = st.information_set(seat)
-                _sha(h_obs, encode_infoset(info, obs))
-                _sha(h_hist, encode_history(info, hist))
-                _sha(h_mask, action_mask(info.legal_actions, mask))
-            legal = st.legal_actions()
-            st.apply(legal[rng.randrange(len(legal))])
-            decisions += 1
-        if st.is_game_over:
-            break
-        st.next_deal()
+
+    def seat_views(st: GameState) -> None:
+        for seat in range(4):
+            info = st.information_set(seat)
+            _sha(h_obs, encode_infoset(info, obs))
+            _sha(h_hist, encode_history(info, hist))
+            _sha(h_mask, action_mask(info.legal_actions, mask))
+
+    positions, decisions = _random_game(st, seed, seat_views)
     hashes = {"decisions": decisions, "observations": h_obs.hexdigest(), "history": h_hist.hexdigest(),
               "masks": h_mask.hexdigest()}
     return st, positions, hashes
 
 
-def golden_games() -> tuple[dict[str, Any], dict[str, list[tuple[GameState, int]]]]:
+def _golden_of(mixes, make_rules, play, first_seed: int) -> tuple[dict[str, Any], dict[str, list]]:
+    """Each mix's game (seed ``first_seed + k``): record, hashes, scores; and its positions."""
     out, positions = {}, {}
-    for k, (name, preset, options) in enumerate(MIXES):
-        st, pos, hashes = play_random_game(rules_of(preset, options), seed=1000 + k)
+    for k, (name, preset, options) in enumerate(mixes):
+        st, pos, hashes = play(make_rules(preset, options), seed=first_seed + k)
         out[name] = {"record": game_record(st), **hashes, "scores": list(st.scores), "winner": st.winner}
         positions[name] = pos
     return out, positions
+
+
+def golden_games() -> tuple[dict[str, Any], dict[str, list[tuple[GameState, int]]]]:
+    return _golden_of(MIXES, rules_of, play_random_game, 1000)
 
 
 def tier_decisions(positions: dict[str, list[tuple[GameState, int]]]) -> dict[str, Any]:
@@ -269,29 +284,13 @@ def _acting(st) -> int:
 def play_random_variant_game(rules: Rules, seed: int):
     """``play_random_game`` for any table and auction (``small_game.new_game``)."""
     st = new_game(rules, seed=seed)
-    rng = random.Random(seed + 1)
     hs, seat_views = _seat_hashes(rules)
-    positions, decisions = [], 0
-    while True:
-        while not st.is_deal_over:
-            positions.append((st.clone(), _acting(st)))
-            seat_views(st)
-            legal = st.legal_actions()
-            st.apply(legal[rng.randrange(len(legal))])
-            decisions += 1
-        if st.is_game_over:
-            break
-        st.next_deal()
+    positions, decisions = _random_game(st, seed, seat_views)
     return st, positions, {"decisions": decisions, **{k: h.hexdigest() for k, h in hs.items()}}
 
 
 def golden_variant_games() -> tuple[dict[str, Any], dict[str, list]]:
-    out, positions = {}, {}
-    for k, (name, preset, options) in enumerate(VARIANT_MIXES):
-        st, pos, hashes = play_random_variant_game(variant_rules(preset, options), seed=3000 + k)
-        out[name] = {"record": game_record(st), **hashes, "scores": list(st.scores), "winner": st.winner}
-        positions[name] = pos
-    return out, positions
+    return _golden_of(VARIANT_MIXES, variant_rules, play_random_variant_game, 3000)
 
 
 def variant_tier_decisions(positions: dict[str, list]) -> dict[str, Any]:

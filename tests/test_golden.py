@@ -88,26 +88,30 @@ def test_the_hard_vs_normal_match_is_unchanged():
     (``eval_platforms.json.gz``: ``scripts/make_golden.py --part eval_platform``); on a CPU
     recorded in neither it must stay within a near-tie of the recorded one."""
     now, want = _without_added(g.golden_eval()), _without_added(_load("eval"))
-    platforms = [_without_added(v) for v in _load("eval_platforms").values()]
-    if now in platforms:
-        return
     added = {k: now.pop(k) for k in list(now) if k not in want}
     assert added == {f"{x}_{k}": 0 for x in "ab" for k in ("coinched", "coinched_made", "surcoinched",
                                                            "surcoinched_made")}
-    if now == want:
+    platforms = [{k: v for k, v in _without_added(p).items() if k in want} for p in _load("eval_platforms").values()]
+    if now == want or now in platforms:
         return
     warnings.warn("the hard-vs-normal golden match differs on this CPU (float32 rounding of the networks); "
                   "compared within a near-tie: record it with scripts/make_golden.py --part eval_platform")
     assert sorted(now) == sorted(want)
+    assert [k for k in want if not _near(k, now[k], want[k])] == []
 
-    def near(x, y) -> bool:  # counts within 2, points within 0.5 or 2%, anything else equal
-        if isinstance(y, list):
-            return isinstance(x, list) and len(x) == len(y) and all(near(a, b) for a, b in zip(x, y))
-        if isinstance(y, bool) or not isinstance(y, (int, float)):
-            return x == y
-        return abs(x - y) <= (2 if isinstance(y, int) else max(0.5, abs(y) * 0.02))
 
-    assert [k for k in want if not near(now[k], want[k])] == []
+def _near(key: str, x, y) -> bool:
+    """Within a near-tie of the recorded match: the settings (names, pairs, seed, mode,
+    rules) equal, counts within 2, rates and their intervals within 0.02, points per deal
+    within 0.5."""
+    if key in ("a", "b", "pairs", "seed", "mode", "rules", "deals_per_game") or isinstance(y, (str, bool, dict)) \
+            or y is None:
+        return x == y
+    if isinstance(y, list):
+        return isinstance(x, list) and len(x) == len(y) and all(_near(key, a, b) for a, b in zip(x, y))
+    if isinstance(y, int):
+        return isinstance(x, int) and abs(x - y) <= 2
+    return abs(x - y) <= (0.5 if "diff" in key else 0.02)
 
 
 def test_the_platform_goldens_are_near_the_recorded_match():
@@ -115,32 +119,17 @@ def test_the_platform_goldens_are_near_the_recorded_match():
     want = _without_added(_load("eval"))
     for fp, other in _load("eval_platforms").items():
         other = _without_added(other)
-        assert other["pairs"] == want["pairs"] and other["a"] == want["a"] and other["b"] == want["b"], fp
-        assert abs(other["mean_diff"] - want["mean_diff"]) < 0.5, fp
-        assert abs(other["a_made"] - want["a_made"]) <= 2 and abs(other["b_made"] - want["b_made"]) <= 2, fp
+        assert [k for k in want if not _near(k, other[k], want[k])] == [], fp
 
 
-@pytest.fixture(scope="module")
-def variant_games():
-    return g.golden_variant_games()
-
-
-def test_variant_games_records_observations_and_masks_are_unchanged(variant_games):
-    """Two and three seats, coinche and its profiles, and option mixes of each: the record,
-    every seat's observation, history and mask at every decision, the scores."""
-    now, _ = variant_games
-    want = _load("variant_games")
-    assert sorted(now) == sorted(want) == sorted(name for name, _, _ in g.VARIANT_MIXES)
-    for name in want:
-        assert now[name] == want[name], name
-    assert {len(w["scores"]) for w in want.values()} == {2, 3}
-    assert all(len(w["record"]["deals"]) >= 2 for w in want.values())
-
-
-def test_every_tier_decides_as_before_in_every_variant(variant_games):
-    _, positions = variant_games
-    want = _load("variant_tiers")
-    now = g.variant_tier_decisions(positions)
-    assert now == want
-    assert sorted(want["hard"]) == sorted(g.VARIANT_HARD_MIXES)
-    assert [len(v) for v in want["expert"].values()] == [g.VARIANT_EXPERT_DECISIONS] * 2
+def test_a_near_tie_is_told_from_a_regression():
+    """``_near`` lets one flipped near-tie through and nothing more: settings exact, rates
+    within 0.02, points per deal within 0.5, counts within 2."""
+    want = _without_added(_load("eval"))
+    assert all(_near(k, v, v) for k, v in want.items())
+    assert not _near("pairs", want["pairs"] - 2, want["pairs"]) and not _near("seed", 99, 97)
+    assert not _near("game_win_rate", want["game_win_rate"] - 0.3, want["game_win_rate"])
+    assert not _near("game_win_rate_ci", [0.2, 0.3], want["game_win_rate_ci"])
+    assert _near("mean_diff", want["mean_diff"] + 0.1, want["mean_diff"])
+    assert not _near("mean_diff", want["mean_diff"] + 1.0, want["mean_diff"])
+    assert _near("a_made", want["a_made"] + 1, want["a_made"]) and not _near("a_made", want["a_made"] + 5, want["a_made"])

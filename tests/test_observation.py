@@ -137,3 +137,19 @@ def test_suit_permutation_index_renames_every_suit_block():
     for bad in [(0, 1, 1, 2), (0, 1, 2, 3.9), "3210", (True, False, 2, 3), (0, 1, 2), 5]:
         with pytest.raises(ValueError, match="permutation"):
             suit_permutation_index(bad)
+
+
+def test_the_small_observation_alias_warns_and_gives_the_same_objects():
+    """``belote_env.small_observation`` is a deprecated alias of ``belote_env.observation``'s
+    two- and three-seat names for one release."""
+    import importlib
+
+    from belote_env import observation
+
+    alias = importlib.import_module("belote_env.small_observation")
+    with pytest.warns(DeprecationWarning, match="moved to belote_env.observation.encode_small"):
+        assert alias.encode_small is observation.encode_small
+    with pytest.warns(DeprecationWarning):
+        assert alias.SMALL_OBS_SIZE == {2: 716, 3: 902}
+    with pytest.raises(AttributeError):
+        alias.encode_infoset  # noqa: B018 - not one of the moved names

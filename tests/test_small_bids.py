@@ -14,7 +14,7 @@ from belote_env import Rules
 from belote_env.actions import NAME_CONTRACT, PASS, PROPOSE_REDEAL, SMALL_NUM_ACTIONS, TAKE
 from belote_env.config import load_rules
 from belote_env.small_game import SmallGameState, new_game
-from belote_env.small_observation import SMALL_OBS_SIZE
+from belote_env.observation import SMALL_OBS_SIZE
 from policies import make_policy
 from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, SMALL_BID_ACTIONS, BeloteNet, NetworkPolicy,
                               is_small_bid_decision, save_model)

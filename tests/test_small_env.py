@@ -24,8 +24,8 @@ from belote_env.gym_env import BeloteGymEnv
 from belote_env.observation import obs_size
 from belote_env.render import render_small_text
 from belote_env.small_game import STEPS, SmallGameState
-from belote_env.small_observation import (
-    AUCTION_SLOTS, SMALL_OBS_SIZE, encode_small, small_layout as obs_layout, small_obs_size, small_offsets,
+from belote_env.observation import (
+    SMALL_AUCTION_SLOTS, SMALL_OBS_SIZE, encode_small, small_layout as obs_layout, small_obs_size, small_offsets,
 )
 from tests.conftest import random_aec_episode
 
@@ -133,7 +133,7 @@ def test_layout_and_errors():
         assert sum(b.size for b in lay) == SMALL_OBS_SIZE[n]
         assert len({b.name for b in lay}) == len(lay)
     assert SMALL_OBS_SIZE == {2: 716, 3: 902}  # the sizes the env's docstring states
-    assert AUCTION_SLOTS >= 9
+    assert SMALL_AUCTION_SLOTS >= 9
     with pytest.raises(ValueError, match="2 or 3 seats"):
         obs_layout(4)
     with pytest.raises(ValueError, match="players 2 or 3"):

@@ -67,7 +67,7 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
     import numpy as np
 
     from belote_env.small_game import SmallGameState
-    from belote_env.small_observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
+    from belote_env.observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
     from policies.network import action_permutation_table
 
     rules = load_rules(preset, target=None, **overrides)
@@ -110,7 +110,7 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
     tables take observation sizes only, and a layout with an unknown kind or overlapping
     blocks is refused."""
     from belote_env.observation import Block, rename_blocks, suit_permutation_index
-    from belote_env.small_observation import small_suit_permutation_index
+    from belote_env.observation import small_suit_permutation_index
     from policies.network import suit_permutation_tables
 
     for bad in ({0: 1, 1: 0, 2: 3, 3: 2}, {0, 1, 2, 3}):

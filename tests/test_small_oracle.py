@@ -17,7 +17,7 @@ from belote_env.cards import parse_card
 from belote_env.config import Rules, load_rules
 from belote_env.driver import RandomPolicy, finish_deal
 from belote_env.small_game import STEPS, SmallGameState
-from belote_env.small_observation import SMALL_OBS_SIZE
+from belote_env.observation import SMALL_OBS_SIZE
 from belote_env.small_solver import small_card_values, small_position_of
 from policies import make_policy
 from policies.small_search import SmallSearchPolicy, deal_margin

@@ -252,10 +252,10 @@ def test_same_seed_same_games_any_batch_size():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_small_observation_slow_path(players):
-    """``encode_small`` (``belote_env.small_observation``) of the batched engine's information
+    """``encode_small`` (``belote_env.observation``) of the batched engine's information
     sets equals that of the reference's, seat by seat, along random play (the slow path a
     vector env can use until a compiled small-table encoder exists)."""
-    small_observation = pytest.importorskip("belote_env.small_observation")
+    from belote_env import observation as small_observation
     rules = Rules(players=players, declarations="choice", belote="optional")
     g = SmallBatchedGame(8, rules, seed=2)
     refs = [_reference(g, j) for j in range(g.n)]

@@ -46,7 +46,7 @@ from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, o
 from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
 from belote_env.small_solver import LAST_TRICK_POINTS
 from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
-from belote_env.small_observation import SMALL_OBS_SIZE, encode_small
+from belote_env.observation import SMALL_OBS_SIZE, encode_small
 from belote_env.small_solver import small_position_of, small_card_values
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
@@ -74,7 +74,7 @@ def value_unit(rules: Rules) -> float:
     return float(reward_scale(rules))
 
 
-#: Observation widths of the two- and three-seat games' data (``small_observation``: 716
+#: Observation widths of the two- and three-seat games' data (``observation.encode_small``: 716
 #: at two seats, 902 at three); their values are in units of 162 points.
 SMALL_OBS_WIDTHS = (SMALL_OBS_SIZE[2], SMALL_OBS_SIZE[3])
 
@@ -235,7 +235,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     (``small_oracle_card_values``, ``policies.small_search.deal_margin``) / 162
     (``value_unit``), ``points`` the card-point difference of its side (the maker's card
     points less the others' together, negated for a defender) / 162; ``obs`` the
-    ``small_observation.encode_small`` rows (716 floats at two seats, 902 at three).
+    ``observation.encode_small`` rows (716 floats at two seats, 902 at three).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
@@ -365,7 +365,7 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
       may still propose: the deal goes on with its own choice). A bid's value is the
       acting seat's margin, ``SmallDealScore.difference(seat)`` (its points less the mean
       of the others') / 162; a void deal (every seat passed, or an agreed redeal) is
-      worth 0. Observations: ``small_observation.encode_small`` (716 floats at two seats,
+      worth 0. Observations: ``observation.encode_small`` (716 floats at two seats,
       902 at three); 6 columns, ids 32..37.
 
       ``rollouts``: plays per candidate bid on copies of the deal, their margins averaged

@@ -1,0 +1,76 @@
+"""The ``Game`` of a rule set (``belote_env.games``): its static facts per table and
+auction, the factory of its states, and the checks on what it is given."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from belote_env import GameState, Rules, load_rules
+from belote_env.auction import ClassicAuction, CoincheAuction, SmallAuction, new_auction
+from belote_env.games import Game, game_of
+from belote_env.small_game import SmallGameState
+
+#: (preset, players, has_partners, sides, num_actions, obs_size, obs_version, history rows, reward scale)
+FACTS = [
+    ("seed004", 4, True, 2, 112, 618, 1, 65, 162),
+    ("coinche", 4, True, 2, 112, 1141, "coinche-1", 309, 500),
+    ("coinche_bga", 4, True, 2, 412, 1141, "coinche-1", None, 500),
+    ("seed001_2p", 2, False, 2, 414, 716, "small-1", None, 162),
+    ("seed001_3p", 3, False, 3, 414, 902, "small-1", None, 162),
+]
+
+
+@pytest.mark.parametrize("preset,players,partners,sides,n_actions,size,version,rows,scale", FACTS)
+def test_the_facts_of_each_game(preset, players, partners, sides, n_actions, size, version, rows, scale):
+    rules = load_rules(preset)
+    g = game_of(rules)
+    assert (g.players, g.has_partners, g.sides, g.num_actions, g.obs_size, g.obs_version, g.reward_scale) == \
+        (players, partners, sides, n_actions, size, version, scale)
+    assert (g.history_shape is None) == (players != 4)
+    if rows is not None:
+        assert g.history_shape == (rows, 2)
+    st = g.new_state(seed=3)
+    assert type(st) is (GameState if players == 4 else SmallGameState)
+    seat = st.current_seat
+    obs = g.encode(st.information_set(seat))
+    assert obs.shape == (size,) and obs.dtype == np.float32
+    auction = new_auction(0, 5 if rules.contract_mode == "classic" else -1, rules)
+    assert type(auction) is (SmallAuction if players != 4 else CoincheAuction if preset.startswith("coinche")
+                             else ClassicAuction)
+
+
+def test_the_game_is_made_once_per_rules_and_not_pickled():
+    rules = Rules()
+    g = game_of(rules)
+    assert game_of(rules) is g and g.rules is rules
+    for other in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules), copy.copy(rules)):
+        assert other == rules and hash(other) == hash(rules)
+        assert game_of(other).rules is other
+    assert "_game" not in rules.to_dict() and "_game" not in rules.__getstate__()
+    assert game_of(rules.replace(players=3)).players == 3
+
+
+def test_bad_input_names_what_was_wrong():
+    with pytest.raises(TypeError, match="game_of needs a Rules"):
+        game_of({"players": 3})
+    with pytest.raises(TypeError, match="game_of needs a Rules"):
+        game_of("seed001_3p")
+    g4, g3 = game_of(Rules()), game_of(load_rules("seed001_3p"))
+    with pytest.raises(ValueError, match="4-seat table, got one of 3 seats"):
+        g4.encode(g3.new_state(seed=1).information_set(0))
+    with pytest.raises(TypeError, match="leave out rules="):
+        g4.new_state(rules=Rules())
+    with pytest.raises(ValueError, match="has no history observation"):
+        g3.encode_history(g3.new_state(seed=1).information_set(0))
+
+
+def test_an_env_asks_its_game():
+    from belote_env import belote_v0
+
+    env = belote_v0.raw_env(rules="seed001_3p")
+    assert isinstance(env.variant, Game) and env.variant is game_of(env.rules)
+    assert env.num_actions == 414 and env.observation_space("player_0")["observation"].shape == (902,)
