@@ -1,7 +1,9 @@
 """The card-play kernels of ``belote_env.vector.kernels`` (the one compiled body of the
 legal-card rule and the trick winner, used by both batched engines and the solver) equal
 their reference, ``rules._legal`` / ``rules.trick_winner`` (RULES.md §4, TWO_THREE.md §2.8,
-§3), on random tricks under every combination of the options the rule reads."""
+§3), on random tricks under every combination of the options the rule reads; and the
+table-size-free kernels both engines share (random streams, shuffle, mask marking, random
+legal action, new-deal clearing)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import pytest
 
 from belote_env.cards import ALL_TRUMP, BEATS, NO_TRUMP, SUIT_MASK, parse_card, parse_cards
 from belote_env.rules import POWER, _legal, trick_winner
-from belote_env.vector.kernels import legal_cards, trick_winner_pos
+from belote_env.vector.kernels import (
+    below, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle, trick_winner_pos,
+)
 
 _POWER = np.array(POWER, dtype=np.int64)
 _BEATS = np.array(BEATS, dtype=np.int64)
@@ -78,3 +82,64 @@ def test_legal_cards_by_hand():
     # no-trump: follow suit, any card of it
     assert _kernel(parse_cards("7S QS 8C"), [parse_card("AS")], NO_TRUMP, -1, 0, 1, 0, 1) == \
         parse_cards("7S QS")
+
+
+def test_shuffle_is_a_permutation_fixed_by_the_table_stream():
+    rng = np.zeros(3, dtype=np.uint64)
+    seed_tables(rng, np.uint64(12), 0)
+    again = rng.copy()
+    decks = np.zeros((3, 32), dtype=np.int64)
+    for j in range(3):
+        shuffle(decks[j], rng, j)
+        assert sorted(decks[j].tolist()) == list(range(32))
+    assert len({tuple(d) for d in decks.tolist()}) == 3  # the tables' streams differ
+    d0 = np.zeros(32, dtype=np.int64)
+    shuffle(d0, again, 0)
+    assert d0.tolist() == decks[0].tolist()  # same stream, same deck
+    # the Fisher-Yates draws: 31 draws below 32, 31, ..., 2 from table 1's stream
+    seed_tables(again, np.uint64(12), 0)
+    ref = list(range(32))
+    for i in range(31, 0, -1):
+        r = int(below(again, 1, i + 1))
+        ref[i], ref[r] = ref[r], ref[i]
+    assert ref == decks[1].tolist()
+
+
+def test_mark_cards_sets_exactly_the_cards_of_the_mask():
+    m = np.zeros(40, dtype=np.int8)
+    cards = sorted(parse_card(c) for c in "AS 7S JH 9C 8D".split())
+    mark_cards(m, _mask(cards))
+    assert np.flatnonzero(m).tolist() == cards
+    mark_cards(m, 0)
+    assert int(m.sum()) == 5
+
+
+def test_random_legal_reads_only_the_two_id_ranges_uniformly():
+    n = 6000
+    mask = np.zeros((n, 414), dtype=np.int8)
+    mask[:, [3, 17, 413]] = 1
+    mask[:, 200] = 1  # outside both ranges: never drawn, not counted
+    rng = np.zeros(n, dtype=np.uint64)
+    seed_tables(rng, np.uint64(5), 0)
+    out = np.empty(n, dtype=np.int64)
+    random_legal(mask, rng, out, 112, 412)
+    ids, counts = np.unique(out, return_counts=True)
+    assert ids.tolist() == [3, 17, 413]
+    assert all(abs(c / n - 1 / 3) < 0.03 for c in counts)  # 6,000 draws: sd about 0.006
+    empty = np.zeros((2, 414), dtype=np.int8)
+    empty[1, 300] = 1  # only an unread id legal
+    random_legal(empty, rng[:2], out[:2], 112, 412)
+    assert out[:2].tolist() == [-1, -1]
+    full = np.zeros((1, 112), dtype=np.int8)
+    full[0, 111] = 1  # the four-seat call: one range, the whole row
+    random_legal(full, rng[:1], out[:1], 112, 112)
+    assert out[0] == 111
+
+
+def test_clear_table_keeps_the_deal_count_and_sets_the_dealer():
+    S = np.arange(20, dtype=np.int64).reshape(2, 10) + 1
+    bids = np.full((2, 3, 2), 7, dtype=np.int64)
+    clear_table(S, bids, 1, 4, 6, 2)
+    assert S[1].tolist() == [0, 0, 0, 0, 15, 0, 2, 0, 0, 0]
+    assert S[0].tolist() == list(range(1, 11))  # other tables untouched
+    assert (bids[1] == -1).all() and (bids[0] == 7).all()

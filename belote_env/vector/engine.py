@@ -54,7 +54,10 @@ from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
 from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
-from .kernels import legal_cards, trick_winner_pos
+from .kernels import (
+    below, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle,
+    trick_winner_pos,
+)
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
 __all__ = ["BatchedGame", "MAX_TABLES", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
@@ -208,37 +211,6 @@ def rules_codes(rules: Rules) -> np.ndarray:
     ], dtype=np.int64)
 
 
-# ------------------------------------------------------------------ RNG (splitmix64)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
-@nb.njit(cache=True)
-def _next_u64(rng, j):
-    """Advance table ``j``'s splitmix64 state; a uniform uint64."""
-    z = rng[j] + _GOLDEN
-    rng[j] = z
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@nb.njit(cache=True)
-def _below(rng, j, n):
-    """A uniform int in ``0..n-1`` (n <= 2**32; Lemire's multiply-shift)."""
-    return np.int64(((_next_u64(rng, j) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@nb.njit(cache=True)
-def seed_tables(rng, seed, first):
-    """Key the streams of tables ``first .. first + len(rng) - 1`` from ``seed``."""
-    for j in range(rng.shape[0]):
-        z = np.uint64(seed) * _M1 + np.uint64(first + j) * _GOLDEN + _M2
-        z = (z ^ (z >> np.uint64(31))) * _M1
-        rng[j] = z ^ (z >> np.uint64(29))
-
-
 # ------------------------------------------------------------------ rules (RULES.md §4)
 @nb.njit(cache=True, inline="always")
 def _winner_pos(S, j, n, k):
@@ -310,14 +282,7 @@ def _announceable(S, j, seat):
 @nb.njit(cache=True)
 def _start_deal(S, deck, bids, rng, j, dealer, opts):
     """Shuffle table ``j``'s deck from its stream and deal it (``_deal``)."""
-    d = deck[j]
-    for i in range(NUM_CARDS):
-        d[i] = i
-    for i in range(NUM_CARDS - 1, 0, -1):  # Fisher-Yates
-        r = _below(rng, j, i + 1)
-        t = d[i]
-        d[i] = d[r]
-        d[r] = t
+    shuffle(deck[j], rng, j)
     _deal(S, deck, bids, j, dealer, opts)
 
 
@@ -326,11 +291,7 @@ def _deal(S, deck, bids, j, dealer, opts):
     """Deal table ``j``'s deck (``deck[j]``): five cards a seat and the turned card (§3.1),
     or, in coinche, all eight cards a seat and nothing turned (COINCHE.md §2)."""
     d = deck[j]
-    deals = S[j, DEALS]
-    for c in range(NCOL):
-        S[j, c] = 0
-    S[j, DEALS] = deals
-    S[j, DEALER] = dealer
+    clear_table(S, bids, j, DEALS, DEALER, dealer)
     if opts[O_COINCHE]:
         for i in range(NUM_CARDS):
             S[j, HAND + _ALL_OWNER[dealer, i]] |= np.int64(1) << d[i]
@@ -354,9 +315,6 @@ def _deal(S, deck, bids, j, dealer, opts):
     S[j, TAKER] = -1
     S[j, LASTW] = -1
     S[j, PH] = PHASE_BIDDING
-    for i in range(bids.shape[1]):
-        bids[j, i, 0] = -1
-        bids[j, i, 1] = -1
 
 
 @nb.njit(cache=True)
@@ -618,13 +576,7 @@ def _fill_mask(S, j, mask, opts):
         _, _, key = declaration_summary(S[j, HAND + seat], S[j, DENOM])
         if key > 0:
             m[DECLARE] = 1
-    while cards:
-        low = cards & -cards
-        c = 0
-        while (low >> c) != 1:
-            c += 1
-        m[c] = 1
-        cards ^= low
+    mark_cards(m, cards)
 
 
 # ------------------------------------------------------------------ acting
@@ -974,7 +926,7 @@ def reset_kernel(S, deck, bids, rng, mask, opts, which):
     for j in range(S.shape[0]):
         if which[j]:
             S[j, DEALS] = 0
-            _start_deal(S, deck, bids, rng, j, _below(rng, j, 4), opts)
+            _start_deal(S, deck, bids, rng, j, below(rng, j, 4), opts)
             _fill_mask(S, j, mask, opts)
 
 
@@ -992,21 +944,7 @@ def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers):
 @nb.njit(cache=True)
 def random_actions(mask, rng, out):
     """A uniformly random legal action per table (its mask), from the tables' streams."""
-    for j in range(mask.shape[0]):
-        m = mask[j]
-        count = 0
-        for a in range(m.shape[0]):
-            count += m[a]
-        if count == 0:
-            out[j] = -1
-            continue
-        r = _below(rng, j, count)
-        for a in range(m.shape[0]):
-            if m[a]:
-                if r == 0:
-                    out[j] = a
-                    break
-                r -= 1
+    random_legal(mask, rng, out, mask.shape[1], mask.shape[1])
 
 
 #: The rule options ``BatchedGame`` plays (``rules_codes``) or knowingly leaves unread (the
@@ -1065,7 +1003,119 @@ def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
                              f"got {t.dtype} {t.shape}")
     return which
 
-class BatchedGame:
+class TableBatch:
+    """What every batched engine does whatever its table (``BatchedGame`` at four seats,
+    ``vector.small.SmallBatchedGame`` at two and three): the checks of ``n``, of explicit
+    deals, of the actions and of ``random_actions``' ``out``, around the engine's kernels
+    (``_reset_kernel``, ``_deal_kernel``, ``_step_kernel``, ``_random_kernel``). Attributes
+    ``n``, ``players``, ``n_actions``, ``rng``, ``state``, ``mask``, ``current`` are the
+    engine's."""
+
+    n: int
+    players: int
+    n_actions: int
+
+    @staticmethod
+    def _checked_n(n) -> int:
+        """``n`` as an int; ``ValueError`` unless it is a table count 1..MAX_TABLES."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a positive int (number of tables), got {n!r}")
+        if n > MAX_TABLES:
+            raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
+        return int(n)
+
+    def _allocate(self, n: int, players: int, ncol: int, cur: int, result_width: int, autoreset) -> None:
+        """The engine's arrays for ``n`` tables of ``players`` seats (zeros; ``bids`` -1),
+        sized by ``n_actions`` and ``auction_bound``; ``current`` views column ``cur``."""
+        self.n, self.players, self.autoreset = n, players, bool(autoreset)
+        self.state = np.zeros((n, ncol), dtype=np.int64)
+        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
+        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
+        self.rng = np.zeros(n, dtype=np.uint64)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
+        self.done = np.zeros(n, dtype=np.bool_)
+        self.rewards = np.zeros((n, players), dtype=np.float64)
+        self.result = np.zeros((n, result_width), dtype=np.int64)
+        self.current = self.state[:, cur]
+
+    def reset(self, seed: int | None = None, tables=None) -> None:
+        """Start a new deal at every table (or at ``tables``: a bool ``(n,)`` array or an
+        index list); with ``seed`` every table's stream is keyed anew from it first. The
+        first deal's dealer is drawn from the table's stream.
+
+        Raises ``ValueError`` for a seed outside 0..2**63-1 or tables that are neither."""
+        self._reset_kernel(reset_tables(self.rng, self.n, seed, tables))
+
+    def deal(self, tables, decks, dealers) -> None:
+        """Start a new deal at ``tables`` from explicit decks (duplicate matches, tests).
+
+        Args:
+            tables: int ``(m,)`` distinct table indices.
+            decks: int ``(m, 32)``, each a permutation of 0..31 in the reference state's
+                ``deck`` order (``dealing``: RULES.md §3.1 packets from eldest, the turned
+                card at 20; coinche ``dealing.deal_all``, COINCHE.md §2; two and three seats
+                ``dealing.SmallLayout``, TWO_THREE.md).
+            dealers: int ``(m,)`` seats 0..players-1.
+        Raises:
+            ValueError: shapes that differ, a table out of range or repeated, a deck that is
+                not the 32 cards, a dealer that is not a seat.
+        """
+        t, d, dl = np.asarray(tables), np.asarray(decks), np.asarray(dealers)
+        m = t.shape[0] if t.ndim == 1 else -1
+        if (m < 0 or d.shape != (m, NUM_CARDS) or dl.shape != (m,) or t.dtype.kind not in "iu"
+                or d.dtype.kind not in "iu" or dl.dtype.kind not in "iu"):
+            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got shapes "
+                             f"{t.shape}, {d.shape}, {dl.shape}")
+        if m and (t.min() < 0 or t.max() >= self.n or len(set(t.tolist())) != m):
+            raise ValueError(f"tables must be distinct indices 0..{self.n - 1}")
+        if m and ((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any() or dl.min() < 0 or dl.max() >= self.players):
+            raise ValueError(f"each deck must hold each card id 0..31 once, and each dealer be a seat "
+                             f"0..{self.players - 1}")
+        self._deal_kernel(t.astype(np.int64), d.astype(np.int64), dl.astype(np.int64))
+
+    def _illegal(self, a, j: int, why: str = "") -> ValueError:
+        return ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}{why}; "
+                          f"legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
+
+    def step(self, actions) -> None:
+        """Apply one action per table (int ``(n,)``; ignored at a table in ``PHASE_OVER``).
+
+        Raises:
+            ValueError: the shape is not ``(n,)``, or an action is not legal at its table:
+                the message names the table, the seat, the action and the legal ids (the
+                acting seat's own mask). Every table is checked first: then nothing is
+                stepped.
+        """
+        a = np.asarray(actions)
+        if a.shape != (self.n,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
+        live = self.state[:, PH] != PHASE_OVER
+        out_of_range = live & ((a < 0) | (a >= self.n_actions))
+        if out_of_range.any():  # before any cast: an uint64 id is named as given
+            raise self._illegal(a, int(np.flatnonzero(out_of_range)[0]), f": out of range 0..{self.n_actions - 1}")
+        a = a.astype(np.int64, copy=False)
+        illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
+        if illegal.any():  # checked for every table first: an illegal action changes nothing
+            raise self._illegal(a, int(np.flatnonzero(illegal)[0]))
+        bad = self._step_kernel(a)
+        if bad >= 0:
+            raise self._illegal(a, bad)
+
+    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
+        tables' own streams (reproducible). ``out``: a writeable int64 ``(n,)`` array to
+        fill (``ValueError`` otherwise)."""
+        if out is None:
+            out = np.empty(self.n, dtype=np.int64)
+        elif (not isinstance(out, np.ndarray) or out.shape != (self.n,) or out.dtype != np.int64
+              or not out.flags.writeable):
+            raise ValueError(f"out must be a writeable int64 array of shape ({self.n},), got "
+                             f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
+        self._random_kernel(out)
+        return out
+
+
+class BatchedGame(TableBatch):
     """``n`` tables of single deals of team Belote, stepped together (RULES.md §3-§7;
     COINCHE.md under ``contract_mode="coinche"``).
 
@@ -1082,6 +1132,7 @@ class BatchedGame:
             (default True); else it waits in phase ``PHASE_OVER`` for ``reset``.
 
     Attributes (numpy views, updated in place by ``step`` / ``reset``):
+        players: 4, the seats of a table.
         state: int64 ``(n, NCOL)``, columns named by ``COL`` (hands and played cards as
             32-bit masks per seat: the hidden cards; never hand it to a seat).
         mask: int8 ``(n, n_actions)``, the legal actions of each table's seat to act
@@ -1105,11 +1156,7 @@ class BatchedGame:
     """
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a positive int (number of tables), got {n!r}")
-        if n > MAX_TABLES:
-            raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
-        n = int(n)
+        n = self._checked_n(n)
         self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
                                  "the two- and three-player tables are stepped by "
                                  "belote_env.vector.small.SmallBatchedGame")
@@ -1120,91 +1167,18 @@ class BatchedGame:
         #: the most decisions an auction takes: the history's length
         self.auction_bound = length_bound(self.rules) if self.rules.contract_mode == "coinche" else BIDS_MAX
         self.points = np.array(POINTS_BY_ALL_TRUMP_OPTION[self.rules.all_trump_points], dtype=np.int64)
-        self.n, self.autoreset = n, bool(autoreset)
-        self.state = np.zeros((n, NCOL), dtype=np.int64)
-        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
-        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.done = np.zeros(n, dtype=np.bool_)
-        self.rewards = np.zeros((n, NUM_SEATS), dtype=np.float64)
-        self.current = self.state[:, CUR]
-        self.result = np.zeros((n, 4), dtype=np.int64)
+        self._allocate(n, NUM_SEATS, NCOL, CUR, 4, autoreset)
         self.reset(seed)
 
-    def reset(self, seed: int | None = None, tables=None) -> None:
-        """Start a new deal at every table (or at ``tables``, a bool ``(n,)`` array or
-        index list); with ``seed`` the streams are keyed anew from it first (every table)."""
-        which = reset_tables(self.rng, self.n, seed, tables)
+    def _reset_kernel(self, which) -> None:
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which)
 
-    def deal(self, tables, decks, dealers) -> None:
-        """Start a new deal at ``tables`` from explicit decks (duplicate matches, tests).
+    def _deal_kernel(self, tables, decks, dealers) -> None:
+        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, tables, decks, dealers)
 
-        Args:
-            tables: int ``(m,)`` distinct table indices.
-            decks: int ``(m, 32)``, each a permutation of 0..31 in ``GameState``'s ``deck``
-                order (``dealing``: packets from eldest, the turned card at 20, RULES.md §3.1;
-                coinche: packets of 3, 2, 3 from eldest, ``dealing.deal_all``, COINCHE.md §2).
-            dealers: int ``(m,)`` seats 0..3.
-        Raises:
-            ValueError: shapes that differ, a table out of range or repeated, a deck that is
-                not the 32 cards, a dealer outside 0..3.
-        """
-        t = np.asarray(tables)
-        d = np.asarray(decks)
-        dl = np.asarray(dealers)
-        m = t.shape[0] if t.ndim == 1 else -1
-        if (m < 0 or d.shape != (m, NUM_CARDS) or dl.shape != (m,) or t.dtype.kind not in "iu"
-                or d.dtype.kind not in "iu" or dl.dtype.kind not in "iu"):
-            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got shapes "
-                             f"{t.shape}, {d.shape}, {dl.shape}")
-        if m and (t.min() < 0 or t.max() >= self.n or len(set(t.tolist())) != m):
-            raise ValueError(f"tables must be distinct indices 0..{self.n - 1}")
-        if m and ((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any() or dl.min() < 0 or dl.max() > 3):
-            raise ValueError("each deck must hold each card id 0..31 once, and each dealer be a seat 0..3")
-        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, t.astype(np.int64),
-                    d.astype(np.int64), dl.astype(np.int64))
+    def _step_kernel(self, a) -> int:
+        return step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points,
+                           self.done, self.rewards, self.result, self.autoreset)
 
-    def step(self, actions) -> None:
-        """Apply one action per table (int ``(n,)``; ignored at a table in ``PHASE_OVER``).
-
-        Raises:
-            ValueError: the shape is not ``(n,)``, or an action is not legal at its table:
-                the message names the table, the seat, the action and the legal ids (the
-                acting seat's own mask). Every table is checked first: then nothing is
-                stepped.
-        """
-        a = np.asarray(actions)
-        if a.shape != (self.n,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
-        live = self.state[:, PH] != PHASE_OVER
-        out_of_range = live & ((a < 0) | (a >= self.n_actions))
-        if out_of_range.any():  # before any cast: an uint64 id is named as given
-            j = int(np.flatnonzero(out_of_range)[0])
-            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}: out of range "
-                             f"0..{self.n_actions - 1}; legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
-        a = a.astype(np.int64, copy=False)
-        illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
-        if illegal.any():  # checked for every table first: an illegal action changes nothing
-            j = int(np.flatnonzero(illegal)[0])
-            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}; "
-                             f"legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
-        bad = step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points,
-                          self.done, self.rewards, self.result, self.autoreset)
-        if bad >= 0:
-            legal = np.flatnonzero(self.mask[bad]).tolist()
-            raise ValueError(f"illegal action {int(a[bad])} at table {bad} by seat {int(self.current[bad])}; "
-                             f"legal ids: {legal}")
-
-    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
-        tables' own streams (reproducible)."""
-        if out is None:
-            out = np.empty(self.n, dtype=np.int64)
-        elif (not isinstance(out, np.ndarray) or out.shape != (self.n,) or out.dtype != np.int64
-              or not out.flags.writeable):
-            raise ValueError(f"out must be a writeable int64 array of shape ({self.n},), got "
-                             f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
+    def _random_kernel(self, out) -> None:
         random_actions(self.mask, self.rng, out)
-        return out

@@ -168,7 +168,8 @@ from ..gym_env import OpponentPolicyError, _action_id, _describe, _describe_exce
 from ..observation import obs_size
 from ..table import NUM_SEATS, SEATS, TEAM_OF
 from .batch import SeatBatch
-from .engine import CUR, MAX_TABLES, OUTCOMES, PH, PHASE_OVER, BatchedGame, _below, random_actions, step_kernel
+from .engine import CUR, MAX_TABLES, OUTCOMES, PH, PHASE_OVER, BatchedGame, random_actions, step_kernel
+from .kernels import below
 from .observation import encode_all_kernel, encode_kernel, encode_tables_kernel
 
 __all__ = ["BeloteVectorEnv", "BeloteGymVectorEnv", "BeloteSB3VecEnv", "OBSERVE_MODES", "LEARNERS"]
@@ -292,7 +293,7 @@ def _draw_seats(rng, tables, first):
     """A learner seat 0..3 for each of ``tables``, from the table's stream."""
     for i in range(tables.shape[0]):
         j = tables[i]
-        first[j] = _below(rng, j, 4)
+        first[j] = below(rng, j, 4)
 
 
 # ------------------------------------------------------------------ opponents

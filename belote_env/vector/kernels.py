@@ -3,6 +3,12 @@
 ``rules.trick_winner`` and ``rules._legal`` (RULES.md §4; TWO_THREE.md §2.8, §3), held equal
 to them by ``tests/test_vector_kernels.py`` and by the engines' differential harnesses.
 
+Beside them, what every batched table does whatever its size: the tables' random streams
+(splitmix64, one ``uint64`` state per table: ``seed_tables``, ``below``), the shuffle of a
+table's deck (``shuffle``), the action mask of a card mask (``mark_cards``), a uniformly
+random legal action per table (``random_legal``) and what a new deal clears
+(``clear_table``).
+
 The kernels read a trick as a 1-D int64 array of card ids (its first ``n`` entries: a row
 slice of an engine's state, or the solver's trick) and the tables of ``cards`` / ``rules``
 as arrays: ``power[denomination, led suit, card]`` (``rules.POWER``), ``beats`` the row
@@ -13,10 +19,103 @@ suit masks (``cards.SUIT_MASK``).
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
-from ..cards import NO_TRUMP
+from ..cards import NO_TRUMP, NUM_CARDS
 
-__all__ = ["trick_winner_pos", "legal_cards"]
+__all__ = ["trick_winner_pos", "legal_cards", "seed_tables", "below", "shuffle", "mark_cards", "random_legal",
+           "clear_table"]
+
+
+# ------------------------------------------------------------------ random streams (splitmix64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@nb.njit(cache=True)
+def _next_u64(rng, j):
+    """Advance table ``j``'s splitmix64 state; a uniform uint64."""
+    z = rng[j] + _GOLDEN
+    rng[j] = z
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def below(rng, j, n):
+    """A uniform int in ``0..n-1`` from table ``j``'s stream (n <= 2**32; Lemire's
+    multiply-shift)."""
+    return np.int64(((_next_u64(rng, j) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def seed_tables(rng, seed, first):
+    """Key the streams of tables ``first .. first + len(rng) - 1`` from ``seed``."""
+    for j in range(rng.shape[0]):
+        z = np.uint64(seed) * _M1 + np.uint64(first + j) * _GOLDEN + _M2
+        z = (z ^ (z >> np.uint64(31))) * _M1
+        rng[j] = z ^ (z >> np.uint64(29))
+
+
+@nb.njit(cache=True)
+def shuffle(d, rng, j):
+    """Fill ``d`` (int64 ``(32,)``) with a uniformly shuffled deck 0..31 from table ``j``'s
+    stream (Fisher-Yates)."""
+    for i in range(NUM_CARDS):
+        d[i] = i
+    for i in range(NUM_CARDS - 1, 0, -1):
+        r = below(rng, j, i + 1)
+        t = d[i]
+        d[i] = d[r]
+        d[r] = t
+
+
+@nb.njit(cache=True, inline="always")
+def mark_cards(m, cards):
+    """Set ``m[c] = 1`` for every card ``c`` of the 32-bit mask ``cards`` (card ids are the
+    play actions 0..31)."""
+    while cards:
+        low = cards & -cards
+        c = 0
+        while (low >> c) != 1:
+            c += 1
+        m[c] = 1
+        cards ^= low
+
+
+@nb.njit(cache=True)
+def random_legal(mask, rng, out, low_end, high_start):
+    """A uniformly random legal action per table (its row of ``mask``) from the tables'
+    streams, into ``out``; -1 where nothing is legal. Only the ids ``0..low_end-1`` and
+    ``high_start..`` are read (the ids a table can make legal), in that order."""
+    width = mask.shape[1]
+    for j in range(mask.shape[0]):
+        m = mask[j]
+        count = 0
+        for a in range(low_end):
+            count += m[a]
+        for a in range(high_start, width):
+            count += m[a]
+        out[j] = -1
+        if count == 0:
+            continue
+        r = below(rng, j, count)
+        for a in range(low_end):
+            if m[a]:
+                if r == 0:
+                    out[j] = a
+                    break
+                r -= 1
+        if out[j] >= 0:
+            continue
+        for a in range(high_start, width):
+            if m[a]:
+                if r == 0:
+                    out[j] = a
+                    break
+                r -= 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -103,3 +202,18 @@ def legal_cards(hand, trick, n, win_pos, k, partner_pos, two_player, partner_mas
     if partner_wins:
         return trumps  # cannot beat the partner's ruff: any trump
     return trumps if undertrump_required else hand
+
+
+@nb.njit(cache=True, inline="always")
+def clear_table(S, bids, j, deals_col, dealer_col, dealer):
+    """Start table ``j``'s new deal: its state row zeroed but for its deal count
+    (``S[j, deals_col]``), ``dealer`` in ``S[j, dealer_col]``, its auction history
+    ``bids[j]`` emptied (-1)."""
+    deals = S[j, deals_col]
+    for c in range(S.shape[1]):
+        S[j, c] = 0
+    S[j, deals_col] = deals
+    S[j, dealer_col] = dealer
+    for i in range(bids.shape[1]):
+        bids[j, i, 0] = -1
+        bids[j, i, 1] = -1

@@ -59,8 +59,10 @@ from ..dealing import small_layout
 from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
-from .kernels import legal_cards, trick_winner_pos
-from .engine import MAX_TABLES, _below, reset_tables
+from .kernels import (
+    below, clear_table, legal_cards, mark_cards, random_legal, shuffle, trick_winner_pos,
+)
+from .engine import TableBatch
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
            "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
@@ -297,11 +299,7 @@ def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
     """Deal table ``j``'s deck by ``dealer``: the first cards and the turned card
     (``dealing.small_deal``), the auction opened (``SmallGameState._start_deal``)."""
     n = opts[O_N]
-    deals = S[j, DEALS]
-    for c in range(NCOL):
-        S[j, c] = 0
-    S[j, DEALS] = deals
-    S[j, DEALER] = dealer
+    clear_table(S, bids, j, DEALS, DEALER, dealer)
     pack = np.empty(NUM_CARDS, dtype=np.int64)
     _pack_of(deck, j, pack, opts)
     for i in range(first.shape[1]):
@@ -331,9 +329,6 @@ def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
     S[j, DWIN] = -2
     S[j, BCARD] = -1
     S[j, PH] = PHASE_BIDDING
-    for i in range(bids.shape[1]):
-        bids[j, i, 0] = -1
-        bids[j, i, 1] = -1
 
 
 @nb.njit(cache=True)
@@ -609,13 +604,7 @@ def _fill_mask(S, j, mask, opts):
                 cards &= np.int64(1) << second
             elif second >= 0 and (cards >> second) & 1:
                 m[ANNOUNCE_BELOTE] = 1
-    while cards:
-        low = cards & -cards
-        c = 0
-        while (low >> c) != 1:
-            c += 1
-        m[c] = 1
-        cards ^= low
+    mark_cards(m, cards)
 
 
 @nb.njit(cache=True, inline="always")
@@ -834,14 +823,7 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, done, rewards, result, 
 
 @nb.njit(cache=True)
 def _start_deal(S, deck, bids, rng, j, dealer, opts, first, turned_at):
-    d = deck[j]
-    for i in range(NUM_CARDS):
-        d[i] = i
-    for i in range(NUM_CARDS - 1, 0, -1):  # Fisher-Yates
-        r = _below(rng, j, i + 1)
-        t = d[i]
-        d[i] = d[r]
-        d[r] = t
+    shuffle(deck[j], rng, j)
     _deal(S, deck, bids, j, dealer, opts, first, turned_at)
 
 
@@ -861,7 +843,7 @@ def reset_kernel(S, deck, bids, rng, mask, opts, which, first, turned_at):
     for j in range(S.shape[0]):
         if which[j]:
             S[j, DEALS] = 0
-            _start_deal(S, deck, bids, rng, j, _below(rng, j, opts[O_N]), opts, first, turned_at)
+            _start_deal(S, deck, bids, rng, j, below(rng, j, opts[O_N]), opts, first, turned_at)
             _fill_mask(S, j, mask, opts)
 
 
@@ -879,24 +861,7 @@ def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers, first, turned
 def small_random_actions(mask, rng, out):
     """A uniformly random legal action per table (ids 0..111 and 412..413 only: no other id
     is legal at two and three seats), from the tables' streams."""
-    for j in range(mask.shape[0]):
-        m = mask[j]
-        count = np.int64(m[AGREE_REDEAL]) + np.int64(m[REFUSE_REDEAL])
-        for a in range(112):
-            count += np.int64(m[a])
-        if count == 0:
-            out[j] = -1
-            continue
-        r = _below(rng, j, count)
-        out[j] = -1
-        for a in range(112):
-            if m[a]:
-                if r == 0:
-                    out[j] = a
-                    break
-                r -= 1
-        if out[j] < 0:
-            out[j] = AGREE_REDEAL if (m[AGREE_REDEAL] and r == 0) else REFUSE_REDEAL
+    random_legal(mask, rng, out, 112, AGREE_REDEAL)
 
 
 # ------------------------------------------------------------------ what a seat may know
@@ -989,7 +954,7 @@ def check_small_supported(rules: Rules) -> None:
                 "belote_env.small_game.SmallGameState")
 
 
-class SmallBatchedGame:
+class SmallBatchedGame(TableBatch):
     """``n`` tables of single deals of two- or three-player Belote (TWO_THREE.md), stepped
     together.
 
@@ -1025,14 +990,10 @@ class SmallBatchedGame:
     """
 
     def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a positive int (number of tables), got {n!r}")
-        if n > MAX_TABLES:
-            raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
+        n = self._checked_n(n)
         check_small_supported(rules)
-        n = int(n)
         self.rules = rules
-        self.players = p = rules.players
+        p = rules.players
         self.opts = small_rules_codes(rules)
         self.n_actions = num_actions(rules)
         first, more, turned, bottom, chien, unused = _layout_tables(rules)
@@ -1040,80 +1001,20 @@ class SmallBatchedGame:
         self._pos = np.array([turned, bottom, chien, *unused.tolist()], dtype=np.int64)
         self._tabs = _combination_tables(rules)
         self.auction_bound = small_length_bound(rules)
-        self.n, self.autoreset = n, bool(autoreset)
-        self.state = np.zeros((n, NCOL), dtype=np.int64)
-        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
-        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.done = np.zeros(n, dtype=np.bool_)
-        self.rewards = np.zeros((n, p), dtype=np.float64)
-        self.result = np.zeros((n, 2 * p + 2), dtype=np.int64)
-        self.current = self.state[:, CUR]
+        self._allocate(n, p, NCOL, CUR, 2 * p + 2, autoreset)
         self.reset(seed)
 
-    def reset(self, seed: int | None = None, tables=None) -> None:
-        """Start a new deal at every table (or at ``tables``: a bool ``(n,)`` array or an
-        index list); with ``seed`` every table's stream is keyed anew first. The first
-        deal's dealer is drawn from the table's stream."""
-        which = reset_tables(self.rng, self.n, seed, tables)
+    def _reset_kernel(self, which) -> None:
         reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which, self._first,
                      self._pos[0])
 
-    def deal(self, tables, decks, dealers) -> None:
-        """Start a new deal at ``tables`` from explicit decks (``SmallGameState``'s ``deck``
-        order: ``dealing.SmallLayout``) dealt by ``dealers`` (seats 0..players-1).
+    def _deal_kernel(self, tables, decks, dealers) -> None:
+        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, tables, decks, dealers, self._first,
+                    self._pos[0])
 
-        Raises ValueError for shapes that differ, a table out of range or repeated, a deck
-        that is not the 32 cards, a dealer that is not a seat."""
-        t, d, dl = np.asarray(tables), np.asarray(decks), np.asarray(dealers)
-        m = t.shape[0] if t.ndim == 1 else -1
-        if (m < 0 or d.shape != (m, NUM_CARDS) or dl.shape != (m,) or t.dtype.kind not in "iu"
-                or d.dtype.kind not in "iu" or dl.dtype.kind not in "iu"):
-            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got shapes "
-                             f"{t.shape}, {d.shape}, {dl.shape}")
-        if m and (t.min() < 0 or t.max() >= self.n or len(set(t.tolist())) != m):
-            raise ValueError(f"tables must be distinct indices 0..{self.n - 1}")
-        if m and ((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any() or dl.min() < 0 or dl.max() >= self.players):
-            raise ValueError(f"each deck must hold each card id 0..31 once, and each dealer be a seat "
-                             f"0..{self.players - 1}")
-        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, t.astype(np.int64), d.astype(np.int64),
-                    dl.astype(np.int64), self._first, self._pos[0])
+    def _step_kernel(self, a) -> int:
+        return step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.done,
+                           self.rewards, self.result, self.autoreset, self._first, self._more, self._pos, self._tabs)
 
-    def step(self, actions) -> None:
-        """Apply one action per table (int ``(n,)``; ignored at a table in ``PHASE_OVER``).
-
-        Raises ValueError (nothing stepped): the shape is not ``(n,)``, or an action is
-        not legal at its table (the message names the table, the seat, the action and the
-        acting seat's legal ids)."""
-        a = np.asarray(actions)
-        if a.shape != (self.n,) or a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
-        live = self.state[:, PH] != PHASE_OVER
-        out_of_range = live & ((a < 0) | (a >= self.n_actions))
-        if out_of_range.any():
-            j = int(np.flatnonzero(out_of_range)[0])
-            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}: out of range "
-                             f"0..{self.n_actions - 1}; legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
-        a = a.astype(np.int64, copy=False)
-        illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
-        if illegal.any():
-            j = int(np.flatnonzero(illegal)[0])
-            raise ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}; "
-                             f"legal ids: {np.flatnonzero(self.mask[j]).tolist()}")
-        bad = step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.done,
-                          self.rewards, self.result, self.autoreset, self._first, self._more, self._pos, self._tabs)
-        if bad >= 0:
-            raise ValueError(f"illegal action {int(a[bad])} at table {bad} by seat {int(self.current[bad])}; "
-                             f"legal ids: {np.flatnonzero(self.mask[bad]).tolist()}")
-
-    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per table (int64 ``(n,)``) from the tables'
-        own streams (reproducible)."""
-        if out is None:
-            out = np.empty(self.n, dtype=np.int64)
-        elif (not isinstance(out, np.ndarray) or out.shape != (self.n,) or out.dtype != np.int64
-              or not out.flags.writeable):
-            raise ValueError(f"out must be a writeable int64 array of shape ({self.n},)")
+    def _random_kernel(self, out) -> None:
         small_random_actions(self.mask, self.rng, out)
-        return out
