@@ -156,7 +156,76 @@ def _resume(rules: Rules, scores, reserve, deal_number, single_deal: bool = Fals
     return scores, reserve, deal_number
 
 
-class GameState:
+class DealState:
+    """What a game in progress does whatever its table (``GameState`` at four seats,
+    ``small_game.SmallGameState`` at two and three): the seat to act and the end tests, the
+    checks of an action before it is applied (``_checked_action``: the error names the id,
+    the seat and the legal ids, never a hidden card) and the copy (``_copied``). A subclass
+    has ``rules``, ``phase``, ``current``, ``hands``, ``auction``, ``deal_log``, ``actions``,
+    ``rng`` and ``legal_actions()``."""
+
+    __slots__ = ()
+
+    @property
+    def current_seat(self) -> int:
+        """Seat to act, or ``-1`` when the deal or game is over."""
+        return self.current if self.phase <= Phase.PLAY else -1
+
+    @property
+    def is_deal_over(self) -> bool:
+        """True once the deal is scored or void (and at game over)."""
+        return self.phase >= Phase.DEAL_OVER
+
+    @property
+    def is_game_over(self) -> bool:
+        """True once the game has ended (RULES.md §8; TWO_THREE.md)."""
+        return self.phase == Phase.GAME_OVER
+
+    def _illegal(self, action, why: str) -> IllegalActionError:
+        legal = self.legal_actions()
+        names = ", ".join(f"{a} ({action_to_string(a)})" for a in legal)
+        return IllegalActionError(
+            f"illegal action {action!r} by seat {self.current}: {why}; legal ids: [{names}]",
+            action, self.current, legal)
+
+    def _checked_action(self, action) -> int:
+        """``action`` as an int id legal for the seat to act (numpy ints accepted), the
+        state unchanged; raises ``IllegalActionError`` when the deal is over, the id is not
+        an int, out of range, a card not in the seat's hand or not legal now."""
+        if self.phase >= Phase.DEAL_OVER:
+            raise IllegalActionError(
+                f"illegal action {action!r}: the deal is over, no seat is to act (legal ids: []); "
+                + ("the game is over" if self.phase == Phase.GAME_OVER else "call next_deal()"), action, -1, ())
+        if type(action) is not int:
+            try:
+                if isinstance(action, bool) or not hasattr(action, "__index__"):
+                    raise TypeError
+                action = action.__index__()  # numpy ints; a size-1 numpy array raises TypeError
+            except TypeError:
+                raise self._illegal(action, "an action id must be an int") from None
+        if action not in self.legal_actions():
+            n = num_actions(self.rules)  # 112; 412 with the extended coinche ids; 414 at two and three seats
+            if not 0 <= action < n:
+                why = f"out of range 0..{n - 1}"
+            elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
+                why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
+            else:
+                why = f"{action_to_string(action)} is not legal now"
+            raise self._illegal(action, why)
+        return action
+
+    def _copied(self, new):
+        """``new`` (a shallow copy of this state) made independent: its auction, deal log
+        and RNG copied (both continue identically)."""
+        new.auction = self.auction.copy()
+        new.deal_log = [dict(d) for d in self.deal_log]
+        new.deal_log[-1]["actions"] = new.actions
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+
+class GameState(DealState):
     """A game of team Belote in progress: classic (RULES.md §3-§8) or coinche (COINCHE.md,
     ``rules.contract_mode == "coinche"``; ``turned_card`` is then ``-1`` and there is no
     stock; ``auction`` is an ``auction.CoincheAuction``; deals are scored by
@@ -385,33 +454,11 @@ class GameState:
         return m
 
     @property
-    def current_seat(self) -> int:
-        """Seat to act, or ``-1`` when the deal or game is over."""
-        return self.current if self.phase <= Phase.PLAY else -1
-
-    @property
-    def is_deal_over(self) -> bool:
-        """True once the deal is scored or void (and at game over)."""
-        return self.phase >= Phase.DEAL_OVER
-
-    @property
-    def is_game_over(self) -> bool:
-        """True once the game has ended (RULES.md §8)."""
-        return self.phase == Phase.GAME_OVER
-
-    @property
     def eldest(self) -> int:
         """The seat after the dealer."""
         return NEXT_SEAT[self.dealer]
 
     # ------------------------------------------------------------------ acting
-    def _illegal(self, action, why: str) -> IllegalActionError:
-        legal = self.legal_actions()
-        names = ", ".join(f"{a} ({action_to_string(a)})" for a in legal)
-        return IllegalActionError(
-            f"illegal action {action!r} by seat {self.current}: {why}; legal ids: [{names}]",
-            action, self.current, legal)
-
     def apply(self, action: int) -> None:
         """Apply ``action`` (an id of ``actions.py``) for ``current_seat``.
 
@@ -420,27 +467,7 @@ class GameState:
                 message names the id, the seat and the legal ids), or the deal is over
                 (no seat acts; call ``next_deal()``); the state is unchanged.
         """
-        if self.phase >= Phase.DEAL_OVER:
-            raise IllegalActionError(
-                f"illegal action {action!r}: the deal is over, no seat is to act (legal ids: []); "
-                + ("the game is over" if self.phase == Phase.GAME_OVER else "call next_deal()"), action, -1, ())
-        if type(action) is not int:
-            try:
-                if isinstance(action, bool) or not hasattr(action, "__index__"):
-                    raise TypeError
-                action = action.__index__()  # numpy ints; a size-1 numpy array raises TypeError
-            except TypeError:
-                raise self._illegal(action, "an action id must be an int") from None
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            n = num_actions(self.rules)  # 112, or 412 with the extended coinche ids
-            if not 0 <= action < n:
-                why = f"out of range 0..{n - 1}"
-            elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
-                why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
-            else:
-                why = f"{action_to_string(action)} is not legal now"
-            raise self._illegal(action, why)
+        action = self._checked_action(action)
         self._legal = None
         self.actions.append((self.current, action))
         if self.phase == Phase.BIDDING:
@@ -628,12 +655,7 @@ class GameState:
             if isinstance(v, list):
                 v = list(v)
             setattr(new, name, v)
-        new.auction = self.auction.copy()
-        new.deal_log = [dict(d) for d in self.deal_log]
-        new.deal_log[-1]["actions"] = new.actions
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        return new
+        return self._copied(new)
 
     def __repr__(self) -> str:
         return (f"GameState(phase={self.phase.name}, dealer={self.dealer}, current={self.current_seat}, "

@@ -44,15 +44,14 @@ from typing import Sequence
 
 from .actions import (
     ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE, EXCHANGE_SEVEN, KEEP,
-    action_to_string, num_actions,
 )
 from .auction import SmallAuction
-from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, card_to_str, cards_of
+from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, Rank, card, cards_of
 from .config import RuleOptionError, Rules, check_table
 from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
-from .game import IllegalActionError, Phase
+from .game import DealState, Phase
 from .rules import co_defender_pos, small_legal_cards, trick_winner
 from .scoring import SmallDealScore, score_small_deal, small_game_end
 from .table import Table, table_of
@@ -146,7 +145,7 @@ class SmallInfoSet:
         return self.trump
 
 
-class SmallGameState:
+class SmallGameState(DealState):
     """A game of two- or three-player Belote in progress (TWO_THREE.md).
 
     Args:
@@ -360,19 +359,6 @@ class SmallGameState:
 
     # ------------------------------------------------------------------ queries
     @property
-    def current_seat(self) -> int:
-        """Seat to act, or -1 when the deal or game is over."""
-        return self.current if self.phase <= Phase.PLAY else -1
-
-    @property
-    def is_deal_over(self) -> bool:
-        return self.phase >= Phase.DEAL_OVER
-
-    @property
-    def is_game_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
-
-    @property
     def taker(self) -> int:
         return self.maker
 
@@ -438,12 +424,6 @@ class SmallGameState:
         return (DECLARE, DECLINE_DECLARE) if has else (DECLINE_DECLARE,)
 
     # ------------------------------------------------------------------ acting
-    def _illegal(self, action, why: str) -> IllegalActionError:
-        legal = self.legal_actions()
-        names = ", ".join(f"{a} ({action_to_string(a)})" for a in legal)
-        return IllegalActionError(f"illegal action {action!r} by seat {self.current}: {why}; legal ids: [{names}]",
-                                  action, self.current, legal)
-
     def apply(self, action: int) -> None:
         """Apply ``action`` for ``current_seat``.
 
@@ -452,27 +432,7 @@ class SmallGameState:
                 seat and the legal ids, never a hidden card), or the deal is over; the
                 state is unchanged.
         """
-        if self.phase >= Phase.DEAL_OVER:
-            raise IllegalActionError(
-                f"illegal action {action!r}: the deal is over, no seat is to act (legal ids: []); "
-                + ("the game is over" if self.phase == Phase.GAME_OVER else "call next_deal()"), action, -1, ())
-        if type(action) is not int:
-            if isinstance(action, bool) or not hasattr(action, "__index__"):
-                raise self._illegal(action, "an action id must be an int")
-            try:
-                action = action.__index__()
-            except TypeError:
-                raise self._illegal(action, "an action id must be an int") from None
-        legal = self.legal_actions()
-        if action not in legal:
-            n = num_actions(self.rules)
-            if not 0 <= action < n:
-                why = f"out of range 0..{n - 1}"
-            elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
-                why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
-            else:
-                why = f"{action_to_string(action)} is not legal now"
-            raise self._illegal(action, why)
+        action = self._checked_action(action)
         self._legal = None
         seat = self.current
         self.actions.append((seat, action))
@@ -651,12 +611,7 @@ class SmallGameState:
         new = SmallGameState.__new__(SmallGameState)
         for k, v in self.__dict__.items():
             setattr(new, k, list(v) if isinstance(v, list) else v)
-        new.auction = self.auction.copy()
-        new.deal_log = [dict(d) for d in self.deal_log]
-        new.deal_log[-1]["actions"] = new.actions
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        return new
+        return self._copied(new)
 
     def __repr__(self) -> str:
         return (f"SmallGameState(players={self.n}, phase={self.phase.name}, dealer={self.dealer}, "
