@@ -9,8 +9,8 @@ their observations, masks and, row by row, their ``InfoSet``), ``actions`` an in
   (``policies.network.NetworkPolicy``, and so the hard tier: its networks decide every row
   in a few forward passes), else an adapter calling ``policy.act(batch.infoset(i))`` row
   by row (the rule-based tiers ``easy`` / ``normal``, ``random``, a user's policy).
-* ``make_batch_policy(spec, seed)``: the same from a tier name, model folder or factory
-  (``policies.make_policy``).
+* ``policies.make_batch_policy(spec, seed)`` (``policies.registry``): the same from a tier
+  name, model folder or factory.
 
 The networks' batched forward pass (``network_outputs``): a network whose hidden layers are
 ReLU runs in a compiled kernel (numba) that skips the zero inputs of every layer (an
@@ -25,7 +25,6 @@ torch.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numba as nb
@@ -33,7 +32,7 @@ import numpy as np
 
 from belote_env.cards import NUM_SUITS
 
-__all__ = ["as_batch_policy", "make_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming",
+__all__ = ["as_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming",
            "CompiledNet", "suit_orbits"]
 
 
@@ -67,20 +66,12 @@ def as_batch_policy(policy: Any):
     return LoopBatchPolicy(policy)
 
 
-def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
-    """``as_batch_policy(policies.make_policy(spec, seed))``: a tier name, a policy factory
-    ``"module.path:attribute"`` or a model folder (errors as ``make_policy``)."""
-    from .registry import make_policy
-
-    return as_batch_policy(make_policy(spec, seed=seed))
-
-
 # ------------------------------------------------------------------ suit renamings
 _ORBITS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def suit_orbits(size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """How the 24 suit renamings (``policies.network.suit_permutation_tables(size)``) move
+    """How the 24 suit renamings (``policies.symmetry.suit_permutation_tables(size)``) move
     the columns of an observation of ``size`` floats (default the classic ``OBS_SIZE``;
     ``COINCHE_OBS_SIZE`` for coinche): ``(fixed, cols, pick)``.
 
@@ -94,7 +85,7 @@ def suit_orbits(size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.nda
 
     size = OBS_SIZE if size is None else size
     if size not in _ORBITS:
-        from .network import suit_permutation_tables
+        from .symmetry import suit_permutation_tables
 
         po = suit_permutation_tables(size)[0].numpy()
         n = po.shape[1]
@@ -368,9 +359,23 @@ def outputs_by_renaming(net, x, first: int, width: int, table):
     rows, each renaming's outputs mapped back by ``table`` (``(24, width)`` int64). Returns
     a ``(m, width)`` tensor. ``network_outputs`` computes the same by suit blocks when the
     network has a hidden layer."""
-    from .network import suit_permutation_tables
+    from .symmetry import suit_permutation_tables
 
     po, _ = suit_permutation_tables()
     m = x.shape[0]
     out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
     return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
+
+
+def __getattr__(name: str):
+    """Deprecated alias for one release: ``make_batch_policy`` moved to
+    ``policies.registry`` (``policies.make_batch_policy``)."""
+    if name == "make_batch_policy":
+        import warnings
+
+        from . import registry
+
+        warnings.warn("policies.batch.make_batch_policy moved to policies.make_batch_policy (policies.registry); "
+                      "this alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return registry.make_batch_policy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

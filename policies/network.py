@@ -31,9 +31,12 @@ from belote_env.actions import SMALL_BIDS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset
 from belote_env.observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
-from belote_env.cards import NUM_CARDS, SUITS
+from belote_env.cards import NUM_CARDS
 
 from .base import with_belote
+from .symmetry import (
+    action_permutation_table, bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables,
+)
 
 __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_card_net", "NetworkPolicy",
            "is_card_decision", "CARDS_SUBDIR", "CARD_VALUES_KIND", "CARD_TEMPERATURE", "suit_permutation_tables",
@@ -1226,101 +1229,6 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average true, but suit renaming is for four-seat networks "
                               f"(this one reads the {contract_mode_of_size(net.obs_size)}-player observation)")
     return net, avg, meta
-
-
-_SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observation size, built on first use
-
-
-def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
-    """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
-    ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
-    ``COINCHE_OBS_SIZE`` for coinche observations, or ``SMALL_OBS_SIZE[n]`` for the two-
-    and three-seat ones: ``observation.small_suit_permutation_index``). The card
-    index is the same for every size. ``ValueError`` for another size."""
-    tables = _SUIT_TABLES.get(size)
-    if tables is None:
-        import itertools
-
-        from belote_env.observation import suit_permutation_index
-        from belote_env.observation import small_suit_permutation_index
-
-        small = {v: k for k, v in SMALL_OBS_SIZE.items()}
-        if size not in small and size not in (OBS_SIZE, COINCHE_OBS_SIZE):
-            raise ValueError(f"size must be an observation size: {OBS_SIZE} (classic), {COINCHE_OBS_SIZE} (coinche), "
-                             f"{SMALL_OBS_SIZE[2]} (two players) or {SMALL_OBS_SIZE[3]} (three players); got {size!r}")
-        if size in small:
-            idx = [small_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
-        else:
-            idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
-        tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
-                                       torch.from_numpy(np.stack([c for _, c in idx])))
-    return tables
-
-
-_BID_TABLE: torch.Tensor | None = None
-
-
-def bid_permutation_table() -> torch.Tensor:
-    """The 24 suit renamings of the bid values (ids 32..39, in the order of
-    ``suit_permutation_tables``): ``(24, 8)`` int64; ``values[..., table[p]]`` renames a
-    per-bid vector as ``card_index`` renames a per-card one (pass, take, no-trump and
-    all-trump stay; "name suit s" becomes "name suit perm[s]")."""
-    global _BID_TABLE
-    if _BID_TABLE is None:
-        _, pc = suit_permutation_tables()
-        suit = pc[:, 0:32:8] // 8  # row p: the suit whose values the renamed suit s' takes
-        fixed = torch.tensor([[0, 1]] * 24)
-        _BID_TABLE = torch.cat([fixed, 2 + suit, fixed + 6], 1)
-    return _BID_TABLE
-
-
-_COINCHE_BID_TABLE: torch.Tensor | None = None
-
-
-def coinche_bid_permutation_table() -> torch.Tensor:
-    """The 24 suit renamings of a coinche bid-value vector (``COINCHE_BID_ACTIONS``, ids
-    32..101, in the order of ``suit_permutation_tables``): ``(24, 70)`` int64, the columns
-    32..101 of ``action_permutation_table`` less 32 (a bid of a suit moves with its suit;
-    pass, coinche, surcoinche and the no-trump / all-trump bids stay)."""
-    global _COINCHE_BID_TABLE
-    if _COINCHE_BID_TABLE is None:
-        first, end = COINCHE_BID_ACTIONS[0], COINCHE_BID_ACTIONS[-1] + 1
-        _COINCHE_BID_TABLE = action_permutation_table()[:, first:end] - first
-        assert ((_COINCHE_BID_TABLE >= 0) & (_COINCHE_BID_TABLE < end - first)).all()
-    return _COINCHE_BID_TABLE
-
-
-_ACTION_TABLES: dict[int, torch.Tensor] = {}  # by number of actions, built on first use
-
-
-def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
-    """The 24 suit renamings of a per-action vector (``n_actions`` ids: ``NUM_ACTIONS``, or
-    ``SMALL_NUM_ACTIONS`` for the two- and three-seat networks, in the order of
-    ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
-    ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
-    cards move as ``card_index`` says, the "name suit s" bids (34..37) as
-    ``bid_permutation_table`` and the coinche bids of a suit contract (``40 + 6 level +
-    s``, s < 4) with their suit; pass, take (the turned card's suit, renamed with the
-    observation), no-trump / all-trump and every other action (the redeal answers 412 /
-    413 too) stay. ``ValueError`` for another ``n_actions``."""
-    table = _ACTION_TABLES.get(n_actions)
-    if table is None:
-        if n_actions not in (NUM_ACTIONS, SMALL_NUM_ACTIONS):
-            raise ValueError(f"n_actions must be NUM_ACTIONS ({NUM_ACTIONS}) or SMALL_NUM_ACTIONS "
-                             f"({SMALL_NUM_ACTIONS}), got {n_actions!r}")
-        from belote_env.actions import COINCHE, COINCHE_BID
-
-        _, pc = suit_permutation_tables()
-        bid = bid_permutation_table()
-        table = torch.arange(n_actions).repeat(pc.shape[0], 1)
-        table[:, :NUM_CARDS] = pc
-        table[:, _FIRST_BID:_FIRST_BID + len(BID_ACTIONS)] = _FIRST_BID + bid
-        suit = bid[:, 2:6] - 2  # row p: the suit whose bid the renamed suit s' takes
-        for first in range(COINCHE_BID, COINCHE, 6):
-            table[:, first:first + 4] = first + suit
-        assert (table.sort(1).values == torch.arange(n_actions)).all()
-        _ACTION_TABLES[n_actions] = table
-    return table
 
 
 # ------------------------------------------------------------------ batched decisions

@@ -16,7 +16,8 @@ from .easy import EasyPolicy
 from .hard import HardPolicy, hard_oracle
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "SMALL_TABLE_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec"]
+__all__ = ["TIERS", "SMALL_TABLE_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
+           "make_batch_policy"]
 
 
 def _expert(seed: int | None = None) -> Policy:
@@ -269,3 +270,12 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     from .network import NetworkPolicy
 
     return NetworkPolicy.from_path(Path(spec), seed=seed)
+
+
+def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
+    """``as_batch_policy(make_policy(spec, seed))`` (``policies.batch``): a tier name, a
+    policy factory ``"module.path:attribute"`` or a model folder, deciding for a batch of
+    tables (errors as ``make_policy``)."""
+    from .batch import as_batch_policy
+
+    return as_batch_policy(make_policy(spec, seed=seed))

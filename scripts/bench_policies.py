@@ -44,7 +44,8 @@ from belote_env import Rules
 from belote_env.observation import OFFSET
 from belote_env.vector import BatchedGame, SeatBatch
 from policies import make_policy
-from policies.network import NetworkPolicy, suit_permutation_tables
+from policies.network import NetworkPolicy
+from policies.symmetry import suit_permutation_tables
 
 AIM_US = 50.0
 #: one decision at a time (``act``), microseconds

@@ -225,3 +225,13 @@ def test_suit_average_by_suit_blocks_equals_renaming_the_observations():
                 with torch.no_grad():  # change the weights in place: the cached blocks must follow
                     for p in net.parameters():
                         p.mul_(1.5).add_(0.01)
+
+
+def test_make_batch_policy_old_home_is_a_deprecated_alias():
+    import policies.batch as batch
+    from policies import registry
+
+    with pytest.warns(DeprecationWarning, match="policies.make_batch_policy"):
+        assert batch.make_batch_policy is registry.make_batch_policy
+    with pytest.raises(AttributeError, match="no_such_name"):
+        batch.no_such_name  # noqa: B018

@@ -68,7 +68,7 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
 
     from belote_env.small_game import SmallGameState
     from belote_env.observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
-    from policies.network import action_permutation_table
+    from policies.symmetry import action_permutation_table
 
     rules = load_rules(preset, target=None, **overrides)
     n = rules.players
@@ -111,7 +111,7 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
     blocks is refused."""
     from belote_env.observation import Block, rename_blocks, suit_permutation_index
     from belote_env.observation import small_suit_permutation_index
-    from policies.network import suit_permutation_tables
+    from policies.symmetry import suit_permutation_tables
 
     for bad in ({0: 1, 1: 0, 2: 3, 3: 2}, {0, 1, 2, 3}):
         with pytest.raises(ValueError, match="permutation"):

@@ -53,10 +53,9 @@ from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_rules, check_policy_spec
 from policies.base import with_belote
-from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, SMALL_BID_ACTIONS, bid_permutation_table,
-                              coinche_bid_permutation_table, is_bid_decision, is_card_decision,
-                              is_coinche_bid_decision, is_small_bid_decision, small_with_belote,
-                              suit_permutation_tables)
+from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, SMALL_BID_ACTIONS, is_bid_decision, is_card_decision,
+                              is_coinche_bid_decision, is_small_bid_decision, small_with_belote)
+from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "small_oracle_card_values",
            "generate_bid_data", "fit_bid_values", "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE",
@@ -548,7 +547,7 @@ def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float 
     The returned figures add ``bid_actions``: the ids labelled in at least one decision
     (the only outputs fitted), with ``augment`` closed under the suit renamings (a bid of
     a suit once one suit's is: "name suit", or a coinche level in a suit). With
-    ``augment`` the suits are renamed (``policies.network.bid_permutation_table``,
+    ``augment`` the suits are renamed (``policies.symmetry.bid_permutation_table``,
     ``coinche_bid_permutation_table``).
 
     Two- and three-seat data (observations of ``SMALL_OBS_WIDTHS``, 716 / 902 floats):

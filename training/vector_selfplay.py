@@ -192,7 +192,7 @@ class VectorCollector:
         reward_mode: ``belote_env.driver.point_reward`` mode of the seats' rewards.
         rename: play each learner decision through a random suit renaming (one of the
             24, drawn per decision from a generator seeded by ``seed``): the policy sees
-            the renamed observation and mask (``policies.network.suit_permutation_tables``,
+            the renamed observation and mask (``policies.symmetry.suit_permutation_tables``,
             ``action_permutation_table``; the perfect critic's hands renamed alike), its
             action is mapped back to the deal's, and the rollout stores what the policy
             saw and did. A deal's value is the same under every renaming (RULES.md §1), so
@@ -238,7 +238,7 @@ class VectorCollector:
         self._bid_rows: list[list[tuple[np.ndarray, int, int]]] = [[] for _ in range(n_tables)]
         self.rename = bool(rename)
         if self.rename:
-            from policies.network import action_permutation_table, suit_permutation_tables
+            from policies.symmetry import action_permutation_table, suit_permutation_tables
 
             po, pc = suit_permutation_tables(self.obs_size)
             self._rename_obs, self._rename_cards = po.numpy(), pc.numpy()
@@ -458,8 +458,8 @@ class BidLearner:
     def __init__(self, hidden: list[int], lr: float, epsilon: float, replay: int, seed: int,
                  activation: str = "relu", bf16: bool = False, augment: bool = False, average: bool = False,
                  rules: Rules | None = None):
-        from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, BeloteNet, bid_permutation_table,
-                                      coinche_bid_permutation_table, suit_permutation_tables)
+        from policies.network import BID_ACTIONS, COINCHE_BID_ACTIONS, BeloteNet
+        from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
 
         rules = Rules() if rules is None else rules
         if not game_of(rules).has_partners or num_actions(rules) != NUM_ACTIONS:
