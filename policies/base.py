@@ -35,7 +35,7 @@ class Policy(Protocol):
 def reseed(policy: Any, key: str) -> None:
     """Reseed every random generator ``policy`` owns, nested policies included, from the
     string ``key``: a policy's own ``reseed(key)`` method when it has one (policies that
-    hold other policies: ``policies.search.SearchPolicy``, ``SmallSearchPolicy``), else its
+    hold other policies: ``policies.search.SearchPolicy``), else its
     ``random.Random`` named ``rng`` (every tier, ``NetworkPolicy``, a user's factory
     policy); a policy with neither is left as it is. Duplicate matches call it for each
     side before each deal pair (``training.evaluate``), so a pair's play depends on the

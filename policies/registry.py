@@ -40,7 +40,7 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 
 #: Built-in tiers that play the two- and three-player games (TWO_THREE.md; ``Rules(players=2|3)``):
 #: ``easy`` and ``normal`` through ``policies.small_play``, ``hard`` with the models of
-#: ``policies/models/hard_2p`` and ``hard_3p``, ``expert`` through ``policies.small_search``,
+#: ``policies/models/hard_2p`` and ``hard_3p``, ``expert`` through ``policies.search``,
 #: ``random`` as everywhere (``<tier>+search`` is four-seat only). A tier that gains a
 #: small-table mode is added here (``check_policy_rules`` is the one check).
 SMALL_TABLE_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")

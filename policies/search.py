@@ -149,6 +149,24 @@ Limits: the rollouts assume the other seats bid as the model does (against a mod
 coinches readily, as ``normal`` does, a bid that invites a coinche and then a surcoinche
 is valued as such), and double-dummy values assume both sides play as if they saw every
 card; both are estimates, with the noise of ``bid_samples`` samples.
+
+Two and three seats (TWO_THREE.md)
+----------------------------------
+
+At a card decision with more than one legal card, ``samples`` deals of the hidden cards
+are drawn uniformly among those consistent with the information set
+(``sampling.sample_small_hands``: voids shown by the play, the exchanged turned card, the
+scoring combination's cards, hand sizes; the unused face-down cards and the taker's
+discards form one more location). Each deal is solved exactly for every legal card
+(``small_solver.small_card_values``: the maker's card points with both sides playing
+perfectly; at three seats the two defenders share the side's value), and each value is
+turned into the acting seat's recorded-points margin (``deal_margin``). The card with the
+best mean margin is played, ties to the lowest id. A three-seat deal is searched exactly
+only once at most ``exact_cards`` cards are left in the hands (a first-trick solve takes
+seconds in pure Python); before that, and at every other decision (bidding, the seven
+exchange, the combinations protocol), ``base`` decides (the ``normal`` tier when ``base``
+is a network of another table); a belote claim is always made. ``node_budget``,
+``time_budget``, the belief and the prior are not read there.
 """
 
 from __future__ import annotations
@@ -166,27 +184,30 @@ from belote_env.actions import (
 )
 from belote_env.auction import Auction, new_auction
 from belote_env.games import game_of
-from belote_env.cards import POINTS, STRENGTH
+from belote_env.cards import POINTS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, Rank, card, cards_of
 from belote_env.contract import CAPOT, GENERALE, Contract
+from belote_env.declarations import small_combinations
 from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
 from belote_env.observation import obs_size
-from belote_env.sampling import HiddenHandSampler, SamplingError
-from belote_env.scoring import belote_points, deal_difference, declaration_points
+from belote_env.sampling import HiddenHandSampler, SamplingError, sample_small_hands
+from belote_env.scoring import belote_points, deal_difference, declaration_points, score_small_deal
+from belote_env.small_game import BELOTE, LAST_TRICK, STEPS
+from belote_env.small_solver import SmallPosition, small_card_values
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
 
-from .base import Policy, reseed, reseed_nested, with_belote
+from .base import Policy, reseed_nested, with_belote
 from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy"]
+__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "deal_margin"]
 
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
                 take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
                 belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True,
                 search_coinche_bids=True, bid_levels=9, bid_slack=30.0, bid_denominations=2, bid_margin=0.0,
-                bid_z=0.0, bid_node_budget=None)
+                bid_z=0.0, bid_node_budget=None, exact_cards=18)
 
 #: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
 #: up to 48 samples within 6M solver nodes, drawn from the posterior of a ``normal``-tier
@@ -204,6 +225,7 @@ EXPERT = dict(samples=48, bid_samples=16, node_budget=6_000_000, bid_node_budget
 SEARCH_TOP_K = 3
 
 _BID_IDS = frozenset(CLASSIC_BIDS)
+_SMALL_POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
 
 # the earlier private names (the scoring functions moved to ``belote_env.scoring``)
 def _capot_open(info: InfoSet) -> tuple[bool, bool]:
@@ -271,6 +293,8 @@ class SearchPolicy:
         bid_z: standard errors of that mean gain taken off (float >= 0; 0: the mean).
         bid_node_budget: ``node_budget`` of a coinche bidding decision (int >= 1, or None:
             ``node_budget``).
+        exact_cards: at three seats, card play is searched once at most this many cards
+            are left in the hands (int >= 3); earlier card decisions are ``base``'s.
         name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
@@ -292,7 +316,7 @@ class SearchPolicy:
                  bid_denominations: int | None = DEFAULTS["bid_denominations"],
                  bid_margin: float = DEFAULTS["bid_margin"], bid_z: float = DEFAULTS["bid_z"],
                  bid_node_budget: int | None = DEFAULTS["bid_node_budget"],
-                 name: str = "expert"):
+                 exact_cards: int = DEFAULTS["exact_cards"], name: str = "expert"):
         if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
             min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
@@ -329,6 +353,8 @@ class SearchPolicy:
         for arg, v in (("bid_margin", bid_margin), ("bid_z", bid_z)):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
                 raise ValueError(f"{arg} must be a finite number >= 0, got {v!r}")
+        if isinstance(exact_cards, bool) or not isinstance(exact_cards, int) or exact_cards < 3:
+            raise ValueError(f"exact_cards must be an int >= 3, got {exact_cards!r}")
         if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
             raise ValueError(f"top_k must be an int >= 1 or None, got {top_k!r}")
         for arg, v in (("base", base), ("belief", belief)):
@@ -357,8 +383,7 @@ class SearchPolicy:
         self.name = name
         self.prior, self.prior_weight, self.search_bids = prior, float(prior_weight), bool(search_bids)
         self.rng = random.Random(seed)
-        self._seed = seed
-        self._reseed_key: str | None = None  # the last reseed's key (the lazily made small-table search takes it)
+        self.exact_cards = exact_cards
         self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
         self.node_budget, self.time_budget = node_budget, time_budget
         self.take_margin, self.prefilter, self.value_pass = float(take_margin), prefilter, bool(value_pass)
@@ -370,8 +395,9 @@ class SearchPolicy:
         self.bid_slack = None if bid_slack is None else float(bid_slack)
         self.bid_denominations, self.bid_margin, self.bid_z = bid_denominations, float(bid_margin), float(bid_z)
         self.bid_node_budget = bid_node_budget
-        #: the base in coinche when ``base`` cannot play it (a network of the classic observation)
-        self._coinche_base: Policy = NormalPolicy(seed)
+        #: the base in coinche and at two and three seats when ``base`` cannot play them (a
+        #: network of another observation)
+        self._fallback_base: Policy = NormalPolicy(seed)
         self._bid_model: Policy = NormalPolicy(seed) if isinstance(self.base, SearchPolicy) else self.base
         self.solver = Solver()
         #: after each search decision: samples drawn, solver nodes, seconds (for benches)
@@ -383,28 +409,27 @@ class SearchPolicy:
         self.last_values: dict[int, float] = {}
 
     #: the attributes holding the policies this search plays with (``reseed``)
-    _NESTED = ("base", "prior", "belief", "_coinche_base", "_bid_model", "_small")
+    _NESTED = ("base", "prior", "belief", "_fallback_base", "_bid_model")
 
     def reseed(self, key: str) -> None:
         """Reseed this policy's ``rng`` and every policy it holds (its base, prior, belief
-        model, coinche base and bid model, the small-table search; each from ``key`` and its
-        attribute's name), so its decisions depend on ``key`` and the positions alone
-        (``policies.base.reseed``)."""
-        self._reseed_key = key
+        model, fallback base and bid model; each from ``key`` and its attribute's name), so its
+        decisions depend on ``key`` and the positions alone (``policies.base.reseed``)."""
         reseed_nested(self, key, self._NESTED)
 
     # ------------------------------------------------------------------ helpers
     def _base(self, info: InfoSet) -> Policy:
-        """``base``, or in coinche, when ``base`` cannot play it (``_plays``), the normal tier."""
-        if info.rules.contract_mode == "coinche" and not _plays(self.base, info.rules):
-            return self._coinche_base
+        """``base``, or the normal tier when ``base`` cannot play ``info``'s game (``_plays``: a
+        network of another observation, in coinche or at two and three seats)."""
+        if not _plays(self.base, info.rules):
+            return self._fallback_base
         return self.base
 
     def _model(self, info: InfoSet) -> Policy:
         """The model of the seats' bids in a simulated auction: ``base`` (``normal`` when
         the base is itself a search, or in coinche when it cannot play it)."""
         if info.rules.contract_mode == "coinche" and not _plays(self._bid_model, info.rules):
-            return self._coinche_base
+            return self._fallback_base
         return self._bid_model
 
     def _candidates(self, info: InfoSet, actions: list[int]) -> list[int]:
@@ -436,16 +461,8 @@ class SearchPolicy:
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if not game_of(info.rules).has_partners:  # two and three seats: policies.small_search
-            if getattr(self, "_small", None) is None:
-                from .small_search import SmallSearchPolicy
-
-                self._small = SmallSearchPolicy(self._seed, samples=self.samples)
-                if self._reseed_key is not None:  # as reseed would have seeded it, had it existed
-                    reseed(self._small, f"{self._reseed_key}/_small")
-            action = self._small.act(info)
-            self.last_values = self._small.last_values  # its card values (TWO_THREE.md margins)
-            return action
+        if not game_of(info.rules).has_partners:  # two and three seats: the module docstring
+            return self._small_act(info)
         base = self._base(info)
         try:
             if info.contract is None:
@@ -462,6 +479,26 @@ class SearchPolicy:
             return with_belote(info, self._play(info, cards))
         except SamplingError:  # no consistent deal found (declarations): the base decides
             return base.act(info)
+
+    def _small_act(self, info) -> int:
+        """A two- or three-seat decision (``small_game.SmallInfoSet``; the module docstring)."""
+        legal = info.legal_actions
+        if info.phase != 1 or STEPS[info.step] != "cards":
+            return self._base(info).act(info)
+        if ANNOUNCE_BELOTE in legal:
+            return ANNOUNCE_BELOTE  # belote is worth 20 and the claim reveals nothing new
+        if info.players == 3 and sum(info.hand_sizes) > self.exact_cards:
+            return self._base(info).act(info)
+        cards = [a for a in legal if a < 32]
+        totals = dict.fromkeys(cards, 0.0)
+        for _ in range(self.samples):
+            hands = sample_small_hands(info, self.rng)
+            pos = SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.trump, info.maker, info.rules)
+            values = small_card_values(pos)
+            for c in cards:
+                totals[c] += deal_margin(info, hands, values[c])
+        self.last_values = {c: v / self.samples for c, v in totals.items()}
+        return max(cards, key=lambda c: (totals[c], -c))
 
     def _play(self, info: InfoSet, cards: list[int]) -> int:
         cands = self._candidates(info, cards)
@@ -847,6 +884,41 @@ def _coinche_noise(model: int, action: int) -> float:
         steps += bid_denomination(model, -1) != bid_denomination(action, -1)
         return 0.5 ** max(steps, 1.0)
     return 0.5
+
+
+def deal_margin(info, hands, maker_rest: int) -> float:
+    """The recorded-points margin of ``info.seat`` (``SmallDealScore.difference``: its
+    points less the mean of the others') in a deal whose remaining cards are ``hands``
+    (per seat its card mask: a sampled deal, or the true hands) and where the maker wins
+    ``maker_rest`` more card points from ``info``'s position on (the last trick's 10
+    included; ``small_card_values`` / ``small_solve``). The deal's totals are the card
+    points so far (``info.card_points``), the rest (the maker's ``maker_rest``, the
+    defenders sharing the others evenly: the solver values their side), the scoring
+    combinations (``info.decl_winner``'s ``decl_cards``) and belote (20 to the seat whose
+    hand held the K+Q of trumps, claimed or not); the capot bonus is not counted. They
+    are scored by ``scoring.score_small_deal`` (the reserve of ``info.reserve``). The one
+    place a maker card-point value becomes a seat's margin: the expert's search
+    (``SearchPolicy`` at two and three seats) and the oracle labels (``training.oracle``) use it."""
+    n, maker, trump = info.players, info.maker, info.trump
+    pts = _SMALL_POINTS[trump]
+    out_rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in info.trick) + LAST_TRICK
+    totals = list(info.card_points)
+    others_rest = out_rest - maker_rest
+    totals[maker] += maker_rest
+    defenders = [s for s in range(n) if s != maker]
+    # the defenders' share of the rest: split evenly (the solver values the side)
+    for s in defenders:
+        totals[s] += others_rest / len(defenders)
+    if info.decl_winner >= 0:
+        totals[info.decl_winner] += sum(d.points for d in small_combinations(info.decl_cards, trump, info.rules))
+    k, q = card(Rank.KING, trump), card(Rank.QUEEN, trump)
+    for s in range(n):
+        held = hands[s] | info.played_by[s]
+        if held >> k & 1 and held >> q & 1:
+            totals[s] += BELOTE
+    ints = [int(round(t)) for t in totals]
+    score = score_small_deal(maker, ints, info.rules, info.reserve)
+    return score.difference(info.seat)
 
 
 def _plays(policy, rules) -> bool:

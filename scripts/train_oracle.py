@@ -42,7 +42,7 @@ with ``players`` 2 or 3, TWO_THREE.md), ``--target cards``: the data deals are
 tables or small-table model folders), labelled with each legal card's recorded-points
 margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
 two/three-seat solver with the true hands, turned into the margin by
-``policies.small_search.deal_margin``) in units of 162; the observations are
+``policies.search.deal_margin``) in units of 162; the observations are
 ``observation.encode_small`` (716 floats at two seats, 902 at three); the fit is
 without suit renaming (``--no-augment`` implied: the small observation has no renaming
 tables) and the card network has the small action table's 414 outputs (0..31 read). With

@@ -20,7 +20,7 @@ from belote_env.small_game import STEPS, SmallGameState
 from belote_env.observation import SMALL_OBS_SIZE
 from belote_env.small_solver import small_card_values, small_position_of
 from policies import make_policy
-from policies.small_search import SmallSearchPolicy, deal_margin
+from policies.search import SearchPolicy, deal_margin
 
 torch = pytest.importorskip("torch")
 
@@ -140,13 +140,27 @@ def test_three_seat_maker_labels_are_the_engine_score_of_perfect_play():
         assert v == pytest.approx(end.deal_score.difference(st.maker)), c
 
 
-def test_search_margin_is_deal_margin():
+def test_search_values_cards_by_deal_margin_on_its_samples():
+    """The expert at two seats: each legal card's value is the mean of ``deal_margin`` over
+    the deals it samples (the same draws, replayed from its seed)."""
+    import random
+
+    from belote_env.sampling import sample_small_hands
+    from belote_env.small_solver import SmallPosition
+
     st = _endgame(R2, 5, 10)
     info = st.information_set(st.current)
-    vals = small_card_values(small_position_of(st))
-    pol = SmallSearchPolicy(seed=0)
-    for v in vals.values():
-        assert pol._margin(info, list(st.hands), v) == deal_margin(info, list(st.hands), v)
+    pol = SearchPolicy(seed=3, samples=5)
+    choice = pol.act(info)
+    rng, want = random.Random(3), {}
+    for _ in range(5):
+        hands = sample_small_hands(info, rng)
+        vals = small_card_values(SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.trump,
+                                               info.maker, info.rules))
+        for c, v in vals.items():
+            want[c] = want.get(c, 0.0) + deal_margin(info, hands, v) / 5
+    assert pol.last_values == pytest.approx(want)
+    assert choice == max(want, key=lambda c: (want[c], -c))
 
 
 # ----------------------------------------------------------------------------- data and fit

@@ -14,7 +14,7 @@ from belote_env.rules import small_legal_cards, trick_winner
 from belote_env.sampling import sample_small_hands, small_constraints
 from belote_env.small_game import STEPS, SmallGameState
 from belote_env.small_solver import small_card_values, small_position_of, small_solve
-from policies.small_search import SmallSearchPolicy
+from policies.search import SearchPolicy
 
 PTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
 
@@ -99,8 +99,23 @@ def test_expert_beats_random_at_two_seats():
     for seed in range(6):
         for rot in range(2):
             pols = [RandomPolicy(seed * 10 + s) for s in range(2)]
-            pols[rot] = SmallSearchPolicy(seed, samples=4, base=RandomPolicy(seed))
+            pols[rot] = SearchPolicy(seed, samples=4, base=RandomPolicy(seed))
             g = SmallGameState(rules, seed=seed, single_deal=True)
             play_deal(g, pols, teams=(0, 1))
             total += g.deal_score.difference(rot)
     assert total / 12 > 15  # measured +60 a deal over 20 deals (random bidding on both sides)
+
+
+def test_small_search_old_names_are_deprecated_aliases():
+    import policies.small_search as old
+    from policies.search import SearchPolicy, deal_margin
+
+    with pytest.warns(DeprecationWarning, match="policies.search.SearchPolicy"):
+        pol = old.SmallSearchPolicy(4, samples=3, exact_cards=9)
+    assert isinstance(pol, SearchPolicy) and (pol.samples, pol.exact_cards) == (3, 9)
+    with pytest.warns(DeprecationWarning, match="policies.search.deal_margin"):
+        assert old.deal_margin is deal_margin
+    with pytest.raises(AttributeError, match="nothing"):
+        old.nothing  # noqa: B018
+    with pytest.raises(ValueError, match="exact_cards must be an int >= 3"):
+        SearchPolicy(exact_cards=2)

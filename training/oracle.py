@@ -114,13 +114,13 @@ def small_oracle_card_values(state, points: dict[int, float] | None = None) -> d
     of the others') if that card is played and play is then perfect, every hand known.
     ``state`` is a ``SmallGameState`` in its card step; each card's exact maker card
     points (``small_solver.small_card_values`` with the true hands) become the margin
-    by ``policies.small_search.deal_margin`` (the rule the expert's search values its
+    by ``policies.search.deal_margin`` (the rule the expert's search values its
     sampled deals by: the defenders share their side's points evenly, belote goes to the
     K+Q holder, the capot bonus is not counted). ``points``: a dict that receives each
     card's *card-point* difference for the side of the seat to play (the maker's final
     card points, last trick included, less the others' together; the negation for a
     defender), before any scoring."""
-    from policies.small_search import deal_margin
+    from policies.search import deal_margin
 
     info = state.information_set(state.current)
     hands = list(state.hands)
@@ -231,7 +231,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     under ``belote: optional`` the claim is not a column: the values assume the K+Q
     holder scores belote, and a random card is claimed with ``small_with_belote``);
     ``q`` is each legal card's recorded-points margin of the acting seat
-    (``small_oracle_card_values``, ``policies.small_search.deal_margin``) / 162
+    (``small_oracle_card_values``, ``policies.search.deal_margin``) / 162
     (``value_unit``), ``points`` the card-point difference of its side (the maker's card
     points less the others' together, negated for a defender) / 162; ``obs`` the
     ``observation.encode_small`` rows (716 floats at two seats, 902 at three).
