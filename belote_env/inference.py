@@ -35,7 +35,8 @@ from .rules import trick_winner
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE
 from .table import NUM_SEATS, SEATS, seats_from
 
-__all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "belote_reveals",
+__all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "small_card_reveals",
+           "reveals", "belote_reveals",
            "belote_partner", "LOCATIONS", "STOCK"]
 
 _KING, _QUEEN = Rank.KING, Rank.QUEEN
@@ -90,30 +91,47 @@ def card_reveals(trick, c: int, denomination: int, rules) -> int:
     Returns:
         a 32-bit mask (may include cards already played: callers mask it).
     """
+    return reveals(trick, c, denomination, rules.obligations, rules.partner_master_free, rules.undertrump,
+                   rules.overtrump_partner, len(trick) - 2)
+
+
+def small_card_reveals(trick, c: int, trump: int, rules, partner_pos: int = -1) -> int:
+    """``card_reveals`` at a two- or three-seat table (TWO_THREE.md §2.8, §3): the cards
+    whose holding would have made ``c`` illegal under ``rules.small_legal_cards``, with
+    ``partner_pos`` the trick position of the co-defender's card (``rules.co_defender_pos``)."""
+    obligations = "classic" if rules.players == 3 and rules.ruff_overtrump == "required" else "two_player"
+    return reveals(trick, c, trump, obligations, bool(rules.defender_partner_free), "required", "free", partner_pos)
+
+
+def reveals(trick, c: int, k: int, obligations: str, partner_master_free: bool, undertrump: str,
+            overtrump_partner: str, partner_pos: int) -> int:
+    """``card_reveals`` with the rule options given one by one (the four-seat and the small
+    tables share it, as they share ``rules._legal``): the cards whose holding would have
+    made ``c`` illegal after ``trick`` under denomination ``k``; ``partner_pos`` the trick
+    position of the seat's partner's card (-1: none). Its compiled twin is
+    ``vector.kernels.card_reveals``."""
     if not trick:
         return 0
     led = trick[0] >> 3
-    win_pos = trick_winner(trick, denomination)
+    win_pos = trick_winner(trick, k)
     win = trick[win_pos]
     if c >> 3 == led:
-        if (denomination == ALL_TRUMP or led == denomination) and not BEATS[denomination][win] >> c & 1:
-            return BEATS[denomination][win]  # did not beat the winner: holds nothing above it
+        if (k == ALL_TRUMP or led == k) and not BEATS[k][win] >> c & 1:
+            return BEATS[k][win]  # did not beat the winner: holds nothing above it
         return 0
     cannot = SUIT_MASK[led]
-    if denomination >= NUM_SUITS:  # no-trump / all-trump: free discard when void
+    if k >= NUM_SUITS:  # no-trump / all-trump: free discard when void
         return cannot
-    partner_winning = win_pos == len(trick) - 2
-    if not SUIT_MASK[denomination] >> c & 1:  # discarded: had no trump (or could not overtrump)
-        if partner_winning and rules.partner_master_free:
+    partner_winning = win_pos == partner_pos
+    if not SUIT_MASK[k] >> c & 1:  # discarded: had no trump (or could not overtrump)
+        if partner_winning and partner_master_free:
             return cannot
-        if (rules.undertrump == "discard_allowed" and rules.obligations == "classic"
-                and win >> 3 == denomination and not partner_winning):
-            return cannot | BEATS[denomination][win]
-        return cannot | SUIT_MASK[denomination]
-    if (rules.obligations == "classic" and win >> 3 == denomination
-            and (not partner_winning or rules.overtrump_partner == "must_overtrump")
-            and not BEATS[denomination][win] >> c & 1):
-        return cannot | BEATS[denomination][win]  # undertrumped an opponent's (or, must_overtrump, the partner's) ruff
+        if undertrump == "discard_allowed" and obligations == "classic" and win >> 3 == k and not partner_winning:
+            return cannot | BEATS[k][win]
+        return cannot | SUIT_MASK[k]
+    if (obligations == "classic" and win >> 3 == k and (not partner_winning or overtrump_partner == "must_overtrump")
+            and not BEATS[k][win] >> c & 1):
+        return cannot | BEATS[k][win]  # undertrumped an opponent's (or, must_overtrump, the partner's) ruff
     return cannot
 
 

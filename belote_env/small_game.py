@@ -52,6 +52,7 @@ from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
 from .game import DealState, Phase
+from .inference import small_card_reveals
 from .rules import co_defender_pos, small_legal_cards, trick_winner
 from .scoring import SmallDealScore, score_small_deal, small_game_end
 from .table import Table, table_of
@@ -508,7 +509,8 @@ class SmallGameState(DealState):
 
     def _apply_card(self, seat: int, c: int) -> None:
         if self.trick:  # what the card shows the seat lacks
-            self.public_cannot[seat] |= self._reveals(seat, c)
+            self.public_cannot[seat] |= small_card_reveals(self.trick, c, self.trump, self.rules,
+                                                           self._partner_pos(seat))
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
@@ -531,16 +533,6 @@ class SmallGameState(DealState):
         self.trick_leader = self.current = winner
         if not any(self.hands):
             self._score()
-
-    def _reveals(self, seat: int, c: int) -> int:
-        """The cards the public learns ``seat`` does not hold from its playing ``c`` to the
-        current trick: each card whose holding would have made ``c`` illegal."""
-        out = 0
-        pp = self._partner_pos(seat)
-        for x in range(NUM_CARDS):
-            if x != c and not small_legal_cards((1 << c) | (1 << x), self.trick, self.trump, self.rules, pp) >> c & 1:
-                out |= 1 << x
-        return out
 
     def deal_totals(self) -> list[int]:
         """Per seat, its deal total so far (TWO_THREE.md §2.9): card points, the last

@@ -14,9 +14,13 @@ import numpy as np
 import pytest
 
 from belote_env.cards import ALL_TRUMP, BEATS, NO_TRUMP, SUIT_MASK, parse_card, parse_cards
-from belote_env.rules import POWER, _legal, trick_winner
+from belote_env.config import Rules
+from belote_env.inference import card_reveals as reference_card_reveals
+from belote_env.inference import reveals, small_card_reveals
+from belote_env.rules import POWER, _legal, co_defender_pos, small_legal_cards, trick_winner
+from belote_env.rules import legal_cards as reference_legal_cards
 from belote_env.vector.kernels import (
-    below, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle, trick_winner_pos,
+    below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle, trick_winner_pos,
 )
 
 _POWER = np.array(POWER, dtype=np.int64)
@@ -54,6 +58,62 @@ def test_legal_cards_equals_the_reference_rule_on_random_tricks(two, pmf, over, 
         if n:  # the solver passes the winner it keeps: the same answer
             wp = trick_winner(trick, k)
             assert _kernel(hand, trick, k, partner_pos, two, pmf, over, under, win_pos=wp) == want
+
+
+@pytest.mark.parametrize("two,pmf,over,under", list(itertools.product((0, 1), repeat=4)))
+def test_card_reveals_equals_the_reference_rule_on_random_tricks(two, pmf, over, under):
+    rng = random.Random(2000 + 8 * two + 4 * pmf + 2 * over + under)
+    for _ in range(1500):
+        deck = rng.sample(range(32), 32)
+        n = rng.randrange(0, 4)
+        trick, c = deck[:n], deck[n]
+        k = rng.randrange(6)
+        partner_pos = rng.choice((-1, n - 2, rng.randrange(max(n, 1))))
+        want = reveals(trick, c, k, "two_player" if two else "classic", bool(pmf),
+                       "required" if under else "discard_allowed", "must_overtrump" if over else "free", partner_pos)
+        arr = np.zeros(4, dtype=np.int64)
+        arr[:n] = trick
+        got = card_reveals(arr, n, c, k, partner_pos, two, pmf, over, under, _POWER, _BEATS[k], _SUIT)
+        assert int(got) == want, (trick, c, k, partner_pos)
+
+
+def _revealed_by_legality(c, legal_of) -> int:
+    """The cards x whose holding beside ``c`` would have made ``c`` illegal: what playing
+    ``c`` shows by definition (``legal_of(hand)`` the legal-card rule for the position)."""
+    return _mask(x for x in range(32) if x != c and not legal_of((1 << c) | (1 << x)) >> c & 1)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(partner_master_free=False), Rules(undertrump="discard_allowed"),
+                                   Rules(obligations="two_player"), Rules(overtrump_partner="must_overtrump")],
+                         ids=["default", "no_pmf", "discard", "two_player", "must_overtrump"])
+def test_card_reveals_is_what_the_legal_rule_hides_at_four_seats(rules):
+    """RULES.md §4, §11: a played card shows exactly the cards whose holding would have
+    made it illegal (the closed form against the definition, brute force)."""
+    rng = random.Random(17)
+    for _ in range(400):
+        deck = rng.sample(range(32), 32)
+        n = rng.randrange(1, 4)
+        trick, c, k = deck[:n], deck[n], rng.randrange(6)
+        want = _revealed_by_legality(c, lambda hand: reference_legal_cards(hand, trick, k, rules)) & ~_mask(trick)
+        assert reference_card_reveals(trick, c, k, rules) & ~_mask(trick) & ~(1 << c) == want, (trick, c, k)
+
+
+@pytest.mark.parametrize("rules", [Rules(players=2), Rules(players=3),
+                                   Rules(players=3, ruff_overtrump="only_trump_lead"),
+                                   Rules(players=3, defender_partner_free=True)],
+                         ids=["2p", "3p", "3p_only_trump_lead", "3p_partner_free"])
+def test_card_reveals_is_what_the_legal_rule_hides_at_two_and_three_seats(rules):
+    """TWO_THREE.md §2.8, §3: the same at the small tables, the co-defender's card
+    freeing a defender under ``defender_partner_free``."""
+    rng = random.Random(19)
+    for _ in range(400):
+        deck = rng.sample(range(32), 32)
+        n = rng.randrange(1, rules.players)
+        trick, c, trump = deck[:n], deck[n], rng.randrange(4)
+        seat, maker, leader = rng.randrange(rules.players), rng.randrange(rules.players), rng.randrange(rules.players)
+        pp = co_defender_pos(seat, maker, leader, n, rules)
+        want = _revealed_by_legality(c, lambda hand: small_legal_cards(hand, trick, trump, rules, pp))
+        assert small_card_reveals(trick, c, trump, rules, pp) & ~(1 << c) == want, (trick, c, trump, pp)
 
 
 def test_trick_winner_pos_equals_the_reference_rule():

@@ -55,7 +55,7 @@ from ..rules import POWER
 from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
 from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
 from .kernels import (
-    below, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle,
+    below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle,
     trick_winner_pos,
 )
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
@@ -230,33 +230,12 @@ def _legal_cards(S, j, hand, opts):
 
 @nb.njit(cache=True)
 def _card_reveals(S, j, c, opts):
-    """Cards the seat shows it cannot hold by playing ``c`` to table ``j``'s trick
-    (``inference.card_reveals``)."""
+    """Cards the seat shows it cannot hold by playing ``c`` to table ``j``'s trick (the one
+    kernel ``vector.kernels.card_reveals``: ``inference.card_reveals``)."""
     n = S[j, TLEN]
-    if n == 0:
-        return 0
     k = S[j, DENOM]
-    led = S[j, TRICK] >> 3
-    wp = _winner_pos(S, j, n, k)
-    win = S[j, TRICK + wp]
-    if c >> 3 == led:
-        if (k == ALL_TRUMP or led == k) and not (_BEATS[k, win] >> c) & 1:
-            return _BEATS[k, win]
-        return 0
-    cannot = _SUIT_MASK[led]
-    if k >= 4:
-        return cannot
-    partner_winning = wp == n - 2
-    if not (_SUIT_MASK[k] >> c) & 1:
-        if partner_winning and opts[O_PMF]:
-            return cannot
-        if opts[O_DISCARD] and not opts[O_TWO] and win >> 3 == k and not partner_winning:
-            return cannot | _BEATS[k, win]
-        return cannot | _SUIT_MASK[k]
-    if (not opts[O_TWO] and win >> 3 == k and (not partner_winning or opts[O_OVER])
-            and not (_BEATS[k, win] >> c) & 1):
-        return cannot | _BEATS[k, win]
-    return cannot
+    return card_reveals(S[j, TRICK:TRICK + 4], n, c, k, n - 2, opts[O_TWO], opts[O_PMF], opts[O_OVER],
+                        1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,7 +1,8 @@
 """One numba kernel per card-play rule, shared by the batched engines (``vector.engine``,
 ``vector.small``) and the double-dummy solver (``belote_env.solver``): the compiled twin of
-``rules.trick_winner`` and ``rules._legal`` (RULES.md §4; TWO_THREE.md §2.8, §3), held equal
-to them by ``tests/test_vector_kernels.py`` and by the engines' differential harnesses.
+``rules.trick_winner``, ``rules._legal`` and ``inference.reveals`` (what a played card shows the
+seat cannot hold; RULES.md §4; TWO_THREE.md §2.8, §3), held equal to them by
+``tests/test_vector_kernels.py`` and by the engines' differential harnesses.
 
 Beside them, what every batched table does whatever its size: the tables' random streams
 (splitmix64, one ``uint64`` state per table: ``seed_tables``, ``below``), the shuffle of a
@@ -21,10 +22,41 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..cards import NO_TRUMP, NUM_CARDS
+from ..cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS
 
-__all__ = ["trick_winner_pos", "legal_cards", "seed_tables", "below", "shuffle", "mark_cards", "random_legal",
-           "clear_table"]
+__all__ = ["trick_winner_pos", "legal_cards", "card_reveals", "seed_tables", "below", "shuffle", "mark_cards",
+           "random_legal", "clear_table"]
+
+
+@nb.njit(cache=True, inline="always")
+def card_reveals(trick, n, c, k, partner_pos, two_player, partner_master_free, must_overtrump_partner,
+                 undertrump_required, power, beats, suit):
+    """Mask of the cards a seat shows it cannot hold by playing ``c`` on the first ``n``
+    cards of ``trick`` (one body for every table: ``inference.reveals``); the arguments
+    as ``legal_cards``'."""
+    if n == 0:
+        return 0
+    led = trick[0] >> 3
+    wp = trick_winner_pos(trick, n, k, power)
+    win = trick[wp]
+    if c >> 3 == led:
+        if (k == ALL_TRUMP or led == k) and not (beats[win] >> c) & 1:
+            return beats[win]
+        return 0
+    cannot = suit[led]
+    if k >= NO_TRUMP:
+        return cannot
+    partner_winning = wp == partner_pos
+    if not (suit[k] >> c) & 1:  # discarded
+        if partner_winning and partner_master_free:
+            return cannot
+        if not undertrump_required and not two_player and win >> 3 == k and not partner_winning:
+            return cannot | beats[win]
+        return cannot | suit[k]
+    if (not two_player and win >> 3 == k and (not partner_winning or must_overtrump_partner)
+            and not (beats[win] >> c) & 1):
+        return cannot | beats[win]
+    return cannot
 
 
 # ------------------------------------------------------------------ random streams (splitmix64)

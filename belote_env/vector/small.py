@@ -60,7 +60,7 @@ from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
 from .kernels import (
-    below, clear_table, legal_cards, mark_cards, random_legal, shuffle, trick_winner_pos,
+    below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, shuffle, trick_winner_pos,
 )
 from .engine import TableBatch
 
@@ -233,25 +233,12 @@ def _legal_cards(S, j, seat, hand, opts):
 
 @nb.njit(cache=True)
 def _reveals(S, j, seat, c, opts):
-    """``SmallGameState._reveals``: the cards whose holding would have made ``c`` illegal
-    (closed form of the brute force over every second card)."""
+    """``inference.small_card_reveals`` for table ``j``'s trick (the one kernel
+    ``vector.kernels.card_reveals``, with ``_legal_cards``' options)."""
     n = S[j, TLEN]
     k = S[j, TRUMP]
-    led = S[j, TRICK] >> 3
-    wp = _winner_pos(S, j, n, k)
-    win = S[j, TRICK + wp]
-    if c >> 3 == led:
-        if led == k and not (_BEATS[k, win] >> c) & 1:
-            return _BEATS[k, win]
-        return np.int64(0)
-    cannot = _SUIT_MASK[led]
-    if led == k or wp == _partner_pos(S, j, seat, opts):
-        return cannot
-    if c >> 3 != k:
-        return cannot | _SUIT_MASK[k]
-    if opts[O_CLASSIC] and win >> 3 == k and not (_BEATS[k, win] >> c) & 1:
-        return cannot | _BEATS[k, win]
-    return cannot
+    return card_reveals(S[j, TRICK:TRICK + 3], n, c, k, _partner_pos(S, j, seat, opts), 1 - opts[O_CLASSIC],
+                        opts[O_PMF], 0, 1, _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True)
