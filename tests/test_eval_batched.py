@@ -118,3 +118,73 @@ def test_cli_batched(tmp_path, capsys):
     assert main(["eval", "normal", "easy", "--games", "2", "--batched", "--no-progress"]) == 2
     assert "deal mode only" in capsys.readouterr().err
     np.testing.assert_equal(batched["deals"], 24)
+
+
+# ---------------------------------------------------------------------------- two and three seats
+def _set_fields(t):
+    return {k: getattr(t, k) for k in ("rows", "ids", "deals", "taken", "made", "voids", "moves")}
+
+
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+@pytest.mark.parametrize("a,b", [("normal", "easy"), ("hard", "normal")])
+def test_small_batched_tally_equals_unbatched(preset, a, b):
+    """Every seating of every duplicate set as a table of the batched small-table engine:
+    the same decks, dealers, redeals and so the same per-set figures as the unbatched sets
+    (TWO_THREE.md; ``hard`` is hard_2p / hard_3p, its policy network batched)."""
+    from belote_env.config import load_rules
+    from training.evaluate import _play_small_sets, _play_small_sets_batched
+
+    rules = load_rules(preset).replace(target=None, max_deals=None)
+    pa, pb = make_policy(a, seed=0, rules=rules), make_policy(b, seed=1, rules=rules)
+    ids = list(range(12))
+    want = _set_fields(_play_small_sets(pa, pb, ids, 11, rules, "deal"))
+    for tables in (200, 5):  # every seating at once; a few tables refilled as deals end
+        assert _set_fields(_play_small_sets_batched(pa, pb, ids, 11, rules, tables=tables)) == want, tables
+    seatings = 2 if preset.endswith("2p") else 6
+    assert want["deals"] == 12 * seatings and len(want["rows"]) == 12
+    if preset.endswith("3p") and a == "normal":
+        assert want["voids"] > 10  # redeals (passed out or agreed) are redealt from the set's next deck
+
+
+def test_small_duplicate_match_batched_result():
+    u = duplicate_match("normal", "easy", 8, seed=2, rules=Rules(players=3))
+    v = duplicate_match("normal", "easy", 8, seed=2, rules=Rules(players=3), batched=True, batch_tables=9)
+    du, dv = u.to_dict(), v.to_dict()
+    for k in ("a_ms_per_move", "b_ms_per_move"):
+        du.pop(k, None), dv.pop(k, None)
+    assert du == dv and u.sets == 8
+    with pytest.raises(ValueError, match="pairs log"):
+        duplicate_match("normal", "easy", 2, rules=Rules(players=2), batched=True, pairs_log="x.jsonl")
+
+
+def test_small_batched_failures():
+    class _Bad:
+        name = "bad"
+
+        def act(self, info):
+            return 300 if len(info.tricks) == 2 else info.legal_actions[0]
+
+    with pytest.raises(PolicyFailure, match="illegal action 300") as e:
+        duplicate_match(_Bad(), "easy", 2, rules=Rules(players=2), batched=True)
+    rec = e.value.record
+    assert e.value.policy == "bad" and rec["rules"]["players"] == 2 and len(rec["deals"][-1]["actions"]) > 4
+
+
+def test_small_seat_batch_holds_the_seats_information_sets():
+    """RULES.md §11 at two and three seats: a batch row is the acting seat's own
+    information set and its observation that set's encoding."""
+    from belote_env.games import game_of
+    from belote_env.vector import SeatBatch
+    from belote_env.vector.small import SmallBatchedGame, small_infoset_of
+
+    rules = Rules(players=3)
+    g = SmallBatchedGame(6, rules, seed=3)
+    for _ in range(25):
+        g.step(g.random_actions())
+    rows = np.arange(6)
+    batch = SeatBatch(g, rows)
+    for i, t in enumerate(rows):
+        info = batch.infoset(i)
+        assert info == small_infoset_of(g, int(t), int(g.current[t])) and info.seat == g.current[t]
+        assert np.array_equal(batch.obs[i], game_of(rules).encode(info))
+        assert np.array_equal(batch.mask[i], g.mask[t])

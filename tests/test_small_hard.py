@@ -10,7 +10,7 @@ import random
 import pytest
 
 from belote_env.actions import SMALL_NUM_ACTIONS
-from belote_env.config import load_rules
+from belote_env.config import Rules, load_rules
 from belote_env.small_game import new_game
 from policies import make_policy
 from policies.hard import HARD_2P_MODEL_DIR, HARD_3P_MODEL_DIR
@@ -127,3 +127,27 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
         rename_blocks([(Block("x", 4, "x", "nope"), 0)], (1, 0, 2, 3), 4)
     with pytest.raises(ValueError, match="overlaps"):
         rename_blocks([(Block("x", 4, "x", "suits"), 0), (Block("y", 4, "y", "suits"), 2)], (1, 0, 2, 3), 6)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hard_act_batch_equals_act_row_by_row(players):
+    """The small tables' hard (its policy network in one batched pass, ``act_batch``)
+    decides every row of a batch as ``act`` decides it on the row's information set."""
+    import numpy as np
+
+    from belote_env.vector import SeatBatch
+    from belote_env.vector.small import SmallBatchedGame
+    from policies import make_policy
+
+    rules = Rules(players=players)
+    pol = make_policy("hard", seed=0, rules=rules)
+    g = SmallBatchedGame(32, rules, seed=9)
+    checked = 0
+    for _ in range(30):
+        batch = SeatBatch(g, np.arange(32))
+        got = pol.act_batch(batch)
+        want = [pol.act(batch.infoset(i)) for i in range(32)]
+        assert got.tolist() == want
+        checked += int((batch.mask.sum(1) > 1).sum())
+        g.step(got)
+    assert checked > 400

@@ -191,8 +191,10 @@ def test_quick_eval_and_workers():
     assert "games won by normal" in one.summary()
     m3 = duplicate_match("normal", "random", 4, seed=1, rules=load_rules("seed001_3p"))
     assert m3.deals == 24 and set(m3.by_role) == {"a_alone", "a_paired", "b_alone", "b_paired"}
-    with pytest.raises(ValueError, match="pairs log"):
-        duplicate_match("normal", "easy", 2, rules=rules, batched=True)
+    with pytest.raises(ValueError, match="keeps no pairs log"):
+        duplicate_match("normal", "easy", 2, rules=rules, pairs_log="p.jsonl")
+    with pytest.raises(ValueError, match="deal mode only"):
+        duplicate_match("normal", "easy", 2, rules=rules, batched=True, mode="game")
 
 
 def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):

@@ -360,7 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--pairs-log", help="JSON-lines file keeping each finished chunk: run the same command "
                                        "again to resume after a kill (the pairs in it are not replayed)")
     e.add_argument("--batched", action="store_true",
-                   help="deal mode on the batched engine: every pair's copies as tables of one batch, each side's "
+                   help="deal mode on the batched engine: every pair's copies (two and three seats: every seating of "
+                        "each set) as tables of one batch, each side's "
                         "seats deciding together (networks in one forward pass); one process, no --pairs-log; "
                         "the same result for deterministic policies (easy, normal, hard, model folders)")
     e.add_argument("--failure-record", default="belote_failure_record.json",

@@ -306,12 +306,14 @@ BATCH_TABLES = 1024
 
 
 def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> PolicyFailure:
-    """A ``PolicyFailure`` at table ``t`` of a batched match: its record is the table's
-    current deal replayed on a ``GameState`` (the deck, dealer and actions so far)."""
+    """A ``PolicyFailure`` at table ``t`` of a batched match (``BatchedGame`` or
+    ``SmallBatchedGame``): its record is the table's current deal replayed on the reference
+    state (the deck, dealer and actions so far)."""
     from belote_env.vector import COL
+    from belote_env.vector.small import SCOL
 
-    state = GameState(g.rules, dealer=int(g.state[t, COL["dealer"]]), deck=[int(c) for c in g.deck[t]],
-                      single_deal=True)
+    dealer = int(g.state[t, (COL if g.players == 4 else SCOL)["dealer"]])
+    state = game_of(g.rules).new_state(dealer=dealer, deck=[int(c) for c in g.deck[t]], single_deal=True)
     for a in hist[t, :hist_len[t]].tolist():
         state.apply(int(a))
     return PolicyFailure(message, name, game_record(state))
@@ -726,8 +728,10 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         a ``MatchResult`` from A's side; at two and three seats (``rules.players`` 2 or 3,
         TWO_THREE.md) a ``SmallMatchResult``: ``pairs`` then counts duplicate *sets*, each
         the same decks under every seating of ``SMALL_SEATINGS`` (2 at two seats, the
-        seats swapped; 6 at three: the rotations of A B B and of A A B), unbatched and
-        without a pairs log.
+        seats swapped; 6 at three: the rotations of A B B and of A A B), without a pairs
+        log; ``batched`` plays every seating of every set as a table of the batched
+        engine (``vector.small.SmallBatchedGame``), with the same decks, dealers and
+        redeals.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
             target, ``batched`` with game mode, ``workers > 1`` or ``pairs_log``, a bad
@@ -764,10 +768,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
 
     policy_a, policy_b = (factory_spec(p) if _is_factory(p) else p for p in (policy_a, policy_b))
     if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
-        if batched or pairs_log is not None:
-            raise ValueError(f"a {rules.players}-player match runs unbatched and keeps no pairs log "
-                             f"(batched=False, pairs_log=None; belote eval: leave out --batched and --pairs-log)")
-        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk)
+        if pairs_log is not None:
+            raise ValueError(f"a {rules.players}-player match keeps no pairs log (pairs_log=None; belote eval: leave "
+                             f"out --pairs-log)")
+        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
+                            batch_tables if batched else None)
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     if pairs_log is not None and not specs:
         raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
@@ -938,6 +943,54 @@ def small_set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> lis
     return match_deck(seed, set_id, deal_number, redeal)
 
 
+class _SetFigures:
+    """One duplicate set's figures at ``n`` seats (a row of ``_SmallTally.rows``), fed deal
+    by deal (``add``) by the unbatched and the batched set players alike."""
+
+    def __init__(self, n: int, dealer: int):
+        self.n, self.dealer = n, dealer
+        self.pts, self.cnt = [0.0, 0.0], [0, 0]  # per tier: points summed over its seat-deals, seat-deals
+        self.role_pts, self.role_cnt = dict.fromkeys(_ROLES, 0.0), dict.fromkeys(_ROLES, 0)
+        self.pos_pts, self.pos_cnt = [[0.0] * n, [0.0] * n], [[0] * n, [0] * n]
+        self.deal_win = self.game_win = 0.0
+        self.deals = self.seatings = 0
+
+    def add(self, tally: _SmallTally, seating, points, maker: int, made: bool) -> None:
+        """A scored deal under ``seating``: per seat its recorded ``points``, the maker's
+        seat and whether the contract was made (``SmallDealScore``)."""
+        n = self.n
+        top = max(points)
+        leaders = [s for s in range(n) if points[s] == top]
+        self.deal_win += sum(seating[s] == 0 for s in leaders) / len(leaders)
+        self.deals += 1
+        tally.taken[seating[maker]] += 1
+        tally.made[seating[maker]] += made
+        for s in range(n):
+            t, pt = seating[s], points[s]
+            self.pts[t] += pt
+            self.cnt[t] += 1
+            pos = (s - self.dealer - 1) % n
+            self.pos_pts[t][pos] += pt
+            self.pos_cnt[t][pos] += 1
+            if n == 3:
+                role = f"{'ab'[t]}_{'alone' if seating.count(t) == 1 else 'paired'}"
+                self.role_pts[role] += pt
+                self.role_cnt[role] += 1
+
+    def row(self, mode: str) -> dict:
+        pts, cnt = self.pts, self.cnt
+        row = {"diff": pts[0] / cnt[0] - pts[1] / cnt[1], "a_points": pts[0] / cnt[0], "b_points": pts[1] / cnt[1],
+               "deal_wins": self.deal_win / self.deals,
+               "game_wins": self.game_win / self.seatings if mode == "game" else 0.0}
+        if self.n == 3:
+            for r in _ROLES:
+                row[r] = self.role_pts[r] / max(1, self.role_cnt[r])
+        for t in (0, 1):
+            for pos, name in enumerate(SMALL_POSITIONS[self.n]):
+                row[f"{'ab'[t]}_{name}"] = self.pos_pts[t][pos] / max(1, self.pos_cnt[t][pos])
+        return row
+
+
 def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str) -> _SmallTally:
     """Play duplicate sets ``set_ids`` at ``rules.players`` (2 or 3) seats: each set's decks
     under every seating of ``SMALL_SEATINGS`` (the first dealer ``set_id % n`` in all), one
@@ -946,61 +999,171 @@ def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mod
     from belote_env.small_game import SmallGameState
 
     n = rules.players
-    seatings = SMALL_SEATINGS[n]
-    positions = SMALL_POSITIONS[n]
     tally = _SmallTally()
     pols = (a, b)
     for i in set_ids:
         dealer = i % n
         decks = functools.partial(small_set_deck, seed, i)
-        pts = [0.0, 0.0]  # per tier: points summed over its seat-deals
-        cnt = [0, 0]  # per tier: seat-deals
-        role_pts = {r: 0.0 for r in _ROLES}
-        role_cnt = {r: 0 for r in _ROLES}
-        pos_pts = [[0.0] * n, [0.0] * n]
-        pos_cnt = [[0] * n, [0] * n]
-        deal_win = game_win = 0.0
-        n_deals = 0
-        for j, seating in enumerate(seatings):
+        fig = _SetFigures(n, dealer)
+        for j, seating in enumerate(SMALL_SEATINGS[n]):
             for tier, pol in enumerate(pols):
                 reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
-            n_a = seating.count(0)
             state = SmallGameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
                                    single_deal=mode == "deal")
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
             for score in state.deal_scores:
-                top = max(score.points)
-                leaders = [s for s in range(n) if score.points[s] == top]
-                deal_win += sum(seating[s] == 0 for s in leaders) / len(leaders)
-                n_deals += 1
-                tally.taken[seating[score.maker]] += 1
-                tally.made[seating[score.maker]] += score.outcome == "made"
-                for s in range(n):
-                    t, p = seating[s], score.points[s]
-                    pts[t] += p
-                    cnt[t] += 1
-                    pos = (s - dealer - 1) % n
-                    pos_pts[t][pos] += p
-                    pos_cnt[t][pos] += 1
-                    if n == 3:
-                        alone = seating.count(t) == 1
-                        role = f"{'ab'[t]}_{'alone' if alone else 'paired'}"
-                        role_pts[role] += p
-                        role_cnt[role] += 1
+                fig.add(tally, seating, score.points, score.maker, score.outcome == "made")
+            fig.seatings += 1
             if mode == "game":
-                game_win += (n_a / n) if state.winner is None else float(seating[state.winner] == 0)
-        row = {"diff": pts[0] / cnt[0] - pts[1] / cnt[1], "a_points": pts[0] / cnt[0], "b_points": pts[1] / cnt[1],
-               "deal_wins": deal_win / n_deals, "game_wins": game_win / len(seatings) if mode == "game" else 0.0}
-        if n == 3:
-            for r in _ROLES:
-                row[r] = role_pts[r] / max(1, role_cnt[r])
-        for t in (0, 1):
-            for pos, name in enumerate(positions):
-                row[f"{'ab'[t]}_{name}"] = pos_pts[t][pos] / max(1, pos_cnt[t][pos])
-        tally.rows.append(row)
+                fig.game_win += (seating.count(0) / n) if state.winner is None else float(seating[state.winner] == 0)
+        tally.rows.append(fig.row(mode))
         tally.ids.append(i)
-        tally.deals += n_deals
+        tally.deals += fig.deals
+    return tally
+
+
+def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
+                             tables: int = BATCH_TABLES, on_set=None) -> _SmallTally:
+    """``_play_small_sets`` in deal mode on the batched engine (``vector.small.SmallBatchedGame``):
+    every seating of every set is a table (``tables`` at a time; a table whose deal is
+    scored takes the next), dealt ``small_set_deck(seed, set, 0, redeal)`` by the set's
+    dealer as the unbatched match deals it (a void deal or an agreed redeal is redealt at
+    its table from the next redeal's deck, the dealer moving on but after an agreed redeal
+    under ``redeal_dealer="same"``); A's seats decide in one ``act_batch`` call a step, B's
+    in another. ``on_set(n)`` is called as sets finish. The same tally as
+    ``_play_small_sets`` for policies whose actions depend on the information set alone
+    and draw no random numbers."""
+    import numpy as np
+
+    from belote_env.vector import SeatBatch
+    from belote_env.vector.small import SCOL, SMALL_OUTCOMES, SmallBatchedGame
+    from belote_env.vector.engine import PHASE_PLAY
+    from policies.batch import as_batch_policy
+
+    n_seats = rules.players
+    seatings = SMALL_SEATINGS[n_seats]
+    tally = _SmallTally()
+    jobs = [(i, j) for i in set_ids for j in range(len(seatings))]
+    if not jobs:
+        return tally
+    reseed(a, f"{seed}-batched-a")
+    reseed(b, f"{seed}-batched-b")
+    sides = (as_batch_policy(a), as_batch_policy(b))
+    n = min(len(jobs), tables)
+    g = SmallBatchedGame(n, rules, seed=0, autoreset=False)
+    slot_job = np.full(n, -1, dtype=np.int64)
+    redeal = np.zeros(n, dtype=np.int64)
+    seat_tier = np.zeros((n, n_seats), dtype=np.int64)  # per table: the tier (0 = A) of each seat
+    hist = np.zeros((n, 512), dtype=np.int64)  # the current deal's actions (failure records)
+    hist_len = np.zeros(n, dtype=np.int64)
+    figures: dict[int, _SetFigures] = {}
+    left = {i: len(seatings) for i in set_ids}
+    results: dict[int, dict] = {}
+    next_job = 0
+    names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
+    same_dealer = rules.redeal_dealer == "same"
+    phase, maker_col, dealer_col = g.state[:, SCOL["phase"]], g.state[:, SCOL["maker"]], g.state[:, SCOL["dealer"]]
+    void, redealt = SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")
+    made = SMALL_OUTCOMES.index("made")
+
+    def deal(slots: list[int], decks: list[list[int]], dealers: list[int]) -> None:
+        if slots:
+            g.deal(np.array(slots, dtype=np.int64), np.array(decks, dtype=np.int64), np.array(dealers, dtype=np.int64))
+            hist_len[slots] = 0
+
+    def assign(slots, decks, dealers) -> list[int]:
+        nonlocal next_job
+        used = []
+        for t in slots:
+            if next_job < len(jobs):
+                i, j = jobs[next_job]
+                slot_job[t], redeal[t] = next_job, 0
+                seat_tier[t] = seatings[j]
+                next_job += 1
+                decks.append(small_set_deck(seed, i, 0, 0))
+                dealers.append(i % n_seats)
+                used.append(t)
+            else:
+                slot_job[t] = -1
+        return used
+
+    starts: list[list[int]] = []
+    first_dealers: list[int] = []
+    deal(assign(range(n), starts, first_dealers), starts, first_dealers)
+    actions = np.zeros(n, dtype=np.int64)
+    while True:
+        live = np.flatnonzero((slot_job >= 0) & (phase <= PHASE_PLAY))
+        if not len(live):
+            break
+        is_a = seat_tier[live, g.current[live]] == 0
+        actions[:] = 0
+        for side, rows in ((0, live[is_a]), (1, live[~is_a])):
+            if not len(rows):
+                continue
+            pol = sides[side]
+            t0 = time.perf_counter()
+            batch = SeatBatch(g, rows)
+            try:
+                acts = np.asarray(pol.act_batch(batch))
+            except Exception as e:
+                t = int(rows[0])
+                raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
+                                       f"{len(rows)} tables (first: table {t}, seat {int(g.current[t])})",
+                                       pol.name) from e
+            tally.time_s[side] += time.perf_counter() - t0
+            tally.moves[side] += len(rows)
+            if acts.shape != (len(rows),) or acts.dtype.kind not in "iu":
+                raise _batched_failure(g, int(rows[0]), hist, hist_len,
+                                       f"policy {pol.name!r}: act_batch returned {acts.dtype} {acts.shape}, "
+                                       f"expected {len(rows)} int action ids", pol.name)
+            ok = (acts >= 0) & (acts < g.n_actions)
+            ok[ok] = batch.mask[np.flatnonzero(ok), acts[ok]] != 0
+            if not ok.all():
+                k = int(np.flatnonzero(~ok)[0])
+                info = batch.infoset(k)
+                raise _batched_failure(
+                    g, int(rows[k]), hist, hist_len,
+                    f"policy {pol.name!r} returned illegal action {acts[k].item()!r} at seat {info.seat} in deal 0, "
+                    f"decision {int(hist_len[rows[k]])}; legal: "
+                    f"{[f'{x}={action_to_string(x)}' for x in info.legal_actions]}", pol.name)
+            actions[rows] = acts
+        hist[live, hist_len[live]] = actions[live]
+        hist_len[live] += 1
+        g.step(actions)
+        ended = np.flatnonzero(g.done)
+        if not len(ended):
+            continue
+        slots, decks, dealers, freed = [], [], [], []
+        for t in ended.tolist():
+            i, j = jobs[int(slot_job[t])]
+            outcome = int(g.result[t, n_seats])
+            if outcome in (void, redealt):  # redeal this seating from the set's next deck
+                redeal[t] += 1
+                tally.voids += 1
+                if redeal[t] >= MAX_VOID_DEALS:
+                    raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by {names}")
+                slots.append(t)
+                decks.append(small_set_deck(seed, i, 0, int(redeal[t])))
+                d = int(dealer_col[t])
+                dealers.append(d if outcome == redealt and same_dealer else (d + 1) % n_seats)
+                continue
+            fig = figures.setdefault(i, _SetFigures(n_seats, i % n_seats))
+            points = [int(x) for x in g.result[t, :n_seats]]
+            fig.add(tally, seatings[j], points, int(maker_col[t]), outcome == made)
+            fig.seatings += 1
+            left[i] -= 1
+            if not left[i]:
+                results[i] = fig.row("deal")
+                tally.deals += fig.deals
+                if on_set is not None:
+                    on_set(1)
+            freed.append(t)
+        used = assign(freed, decks, dealers)
+        deal(slots + used, decks, dealers)
+    for i in set_ids:
+        tally.rows.append(results[i])
+        tally.ids.append(i)
     return tally
 
 
@@ -1119,8 +1282,9 @@ def _small_worker(args) -> _SmallTally:
 
 
 def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
-                 chunk: int) -> SmallMatchResult:
-    """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``)."""
+                 chunk: int, batch_tables: int | None = None) -> SmallMatchResult:
+    """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``); batched on
+    ``batch_tables`` tables of the batched engine when given."""
     from policies import make_policy
 
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
@@ -1134,7 +1298,10 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
 
         bar = tqdm(total=sets, desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
     try:
-        if workers == 1:
+        if batch_tables is not None:
+            tally.merge(_play_small_sets_batched(a_obj, b_obj, list(range(sets)), seed, rules, batch_tables,
+                                                 on_set=None if bar is None else bar.update))
+        elif workers == 1:
             for ids in chunks:
                 tally.merge(_play_small_sets(a_obj, b_obj, ids, seed, rules, mode))
                 if bar:

@@ -1,5 +1,6 @@
 """What a batched policy sees: the decisions of the seats to act at some tables of a
-``BatchedGame``, as arrays (RULES.md §11: only those seats' information sets).
+``BatchedGame`` (or, two and three seats, a ``vector.small.SmallBatchedGame``), as arrays
+(RULES.md §11: only those seats' information sets).
 
 A **batched policy** is anything with ``act_batch(batch: SeatBatch) -> actions``
 (int ``(len(batch),)``, each a legal id of its row's mask). ``policies.batch`` gives every
@@ -54,23 +55,41 @@ class SeatBatch:
     ``infoset(i)`` is row ``i``'s ``InfoSet`` (the same as ``GameState.information_set``).
     The batch holds copies of its tables' public rows and the acting seats' own hands
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
+    Two and three seats (a ``SmallBatchedGame``): the batch holds each row's
+    ``SmallInfoSet`` (``vector.small.small_infoset_of``, made when the batch is) and
+    ``obs`` is their ``games.Game.encode`` (TWO_THREE.md §5).
     """
 
-    __slots__ = ("_rows", "tables", "seats", "mask", "_obs", "rules")
+    __slots__ = ("_rows", "tables", "seats", "mask", "_obs", "rules", "_infos")
 
     def __init__(self, game, tables):
         self.tables = np.asarray(tables, dtype=np.int64)
         self.seats = game.current[self.tables].astype(np.int64)
-        self._rows = _PublicRows(game, self.tables, self.seats)
-        self.mask = self._rows.mask
         self.rules = game.rules
         self._obs = None
+        self._infos = None
+        if game.players != NUM_SEATS:  # two and three seats: the information sets, made now (Python)
+            from .small import small_infoset_of
+
+            self._rows = None
+            self._infos = [small_infoset_of(game, int(t), int(s)) for t, s in zip(self.tables, self.seats)]
+            self.mask = game.mask[self.tables].copy()
+            return
+        self._rows = _PublicRows(game, self.tables, self.seats)
+        self.mask = self._rows.mask
 
     def __len__(self) -> int:
         return len(self.tables)
 
     @property
     def obs(self) -> np.ndarray:
+        if self._obs is None and self._infos is not None:
+            from ..games import game_of
+
+            game = game_of(self.rules)
+            self._obs = np.empty((len(self.tables), game.obs_size), dtype=np.float32)
+            for i, info in enumerate(self._infos):
+                game.encode(info, self._obs[i])
         if self._obs is None:
             r = self._rows
             self._obs = np.empty((len(self.tables), obs_size(self.rules)), dtype=np.float32)
@@ -79,5 +98,8 @@ class SeatBatch:
         return self._obs
 
     def infoset(self, i: int):
-        """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``)."""
+        """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``; two and three seats: a
+        ``small_game.SmallInfoSet``)."""
+        if self._infos is not None:
+            return self._infos[int(i)]
         return infoset_of(self._rows, int(i), int(self.seats[i]))
