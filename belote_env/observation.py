@@ -753,7 +753,7 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     for m in info.played_by:
         played |= m
     gone = played | info.out_of_play | info.discarded
-    trump = info.trump
+    trump = info.denomination
     legal_cards = 0
     for a in info.legal_actions:
         if a < NUM_CARDS:
@@ -798,8 +798,8 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
         ones += (base + rel(seat), base + n + kind)
     if trump >= 0:
         ones.append(o["trump"] + trump)
-    if info.maker >= 0:
-        ones.append(o["maker"] + rel(info.maker))
+    if info.taker >= 0:
+        ones.append(o["maker"] + rel(info.taker))
     ones.append(o["dealer"] + rel(info.dealer))
     if info.exchanged >= 0:
         ones.append(o["exchanged"] + rel(info.exchanged))

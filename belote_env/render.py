@@ -216,8 +216,8 @@ def render_small_text(info) -> str:
              + ", ".join(f"{names[s]} {info.scores[s]}" for s in range(n))
              + (f"; reserve {info.reserve}" if info.reserve else "")]
     turned = card_to_str(info.turned_card) if info.turned_card >= 0 else "-"
-    if info.maker >= 0:
-        lines.append(f"Contract: {contract_label(info.trump)}, maker {who(info.maker)}; turned card {turned}")
+    if info.taker >= 0:
+        lines.append(f"Contract: {contract_label(info.denomination)}, maker {who(info.taker)}; turned card {turned}")
     else:
         lines.append(f"Turned card: {turned} (bidding round {info.bid_round})")
     if info.bottom_card >= 0:
@@ -235,7 +235,7 @@ def render_small_text(info) -> str:
         lines.append(f"Combinations scored by {who(info.decl_winner)}: {shown}")
     for seat, kind, c in info.announcements:
         lines.append(f"{who(seat)} claimed {kind} ({card_to_str(c)})")
-    if info.maker >= 0:
+    if info.taker >= 0:
         lines.append(f"Tricks played: {len(info.tricks)}; card points "
                      + ", ".join(f"{names[s]} {info.card_points[s]}" for s in range(n)))
         if info.tricks:

@@ -39,6 +39,7 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 import random
+import warnings
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -80,8 +81,10 @@ class SmallInfoSet:
         turned_card: the turned card (public); bottom_card: the bottom card shown to all
             (-1 before the completion or when there is none).
         auction: ``(seat, action id)`` of every bid of the deal; bid_round: 1, 2, 0 once over.
-        contract: the ``Contract`` (maker and trump suit) or ``None``; trump: 0..3 or -1;
-            maker: the maker's seat or -1.
+        contract: the ``Contract`` (taker and trump suit) or ``None``; denomination: the
+            trump suit 0..3 or -1; taker: the maker's seat (the seat that took, TWO_THREE.md
+            calls it the maker) or -1. The four-seat ``InfoSet``'s names; ``trump`` and
+            ``maker`` are deprecated aliases for one release.
         exchanged: the seat that exchanged the seven of trumps for the turned card, or -1.
         out_of_play: cards every seat knows are out of play (the bottom card, the turned
             card once not taken or exchanged, the exchanged seven, the 7s and 8s of the
@@ -113,8 +116,8 @@ class SmallInfoSet:
     auction: tuple
     bid_round: int
     contract: Contract | None
-    trump: int
-    maker: int
+    denomination: int
+    taker: int
     exchanged: int
     out_of_play: int
     discarded: int
@@ -136,14 +139,18 @@ class SmallInfoSet:
     public_knowledge: tuple
 
     @property
-    def taker(self) -> int:
-        """The maker's seat (the four-seat name)."""
-        return self.maker
+    def maker(self) -> int:
+        """Deprecated alias of ``taker`` (one release)."""
+        warnings.warn("SmallInfoSet.maker is now SmallInfoSet.taker (the four-seat InfoSet's name); this alias goes "
+                      "in the next release", DeprecationWarning, stacklevel=2)
+        return self.taker
 
     @property
-    def denomination(self) -> int:
-        """The trump suit (the four-seat name)."""
-        return self.trump
+    def trump(self) -> int:
+        """Deprecated alias of ``denomination`` (one release)."""
+        warnings.warn("SmallInfoSet.trump is now SmallInfoSet.denomination (the four-seat InfoSet's name); this "
+                      "alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return self.denomination
 
 
 class SmallGameState(DealState):
@@ -589,7 +596,7 @@ class SmallGameState(DealState):
             step=self.step if self.phase == Phase.PLAY else -1, current_seat=self.current_seat,
             hand=self.hands[seat], turned_card=self.turned_card, bottom_card=self.bottom_card,
             auction=tuple(self.auction.history), bid_round=self.auction.bid_round, contract=self.contract,
-            trump=self.trump, maker=self.maker, exchanged=self.exchanged, out_of_play=self.out_of_play,
+            denomination=self.trump, taker=self.maker, exchanged=self.exchanged, out_of_play=self.out_of_play,
             discarded=self.discarded if seat == self.maker else 0, declared=tuple(self.declared),
             decl_winner=self.decl_winner, decl_cards=self.decl_cards, trick=tuple(self.trick),
             trick_leader=self.trick_leader, tricks=tuple(self.tricks), played_by=tuple(self.played_by),

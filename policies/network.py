@@ -119,7 +119,7 @@ def small_with_belote(info, choice: int) -> int:
     """The two- and three-seat ``with_belote`` (TWO_THREE.md §2.7: belote is claimed with
     the *second* card of the K+Q of trumps): ``ANNOUNCE_BELOTE`` when it is legal and
     ``choice`` is that second card (the seat played the other one), else ``choice``."""
-    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6) and choice >> 3 == info.trump:
+    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6) and choice >> 3 == info.denomination:
         other = (choice & ~7) | (11 - (choice & 7))  # Q (5) <-> K (6) of the suit
         if info.played_by[info.seat] >> other & 1:
             return ANNOUNCE_BELOTE

@@ -493,7 +493,8 @@ class SearchPolicy:
         totals = dict.fromkeys(cards, 0.0)
         for _ in range(self.samples):
             hands = sample_small_hands(info, self.rng)
-            pos = SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.trump, info.maker, info.rules)
+            pos = SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination, info.taker,
+                                info.rules)
             values = small_card_values(pos)
             for c in cards:
                 totals[c] += deal_margin(info, hands, values[c])
@@ -899,7 +900,7 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     are scored by ``scoring.score_small_deal`` (the reserve of ``info.reserve``). The one
     place a maker card-point value becomes a seat's margin: the expert's search
     (``SearchPolicy`` at two and three seats) and the oracle labels (``training.oracle``) use it."""
-    n, maker, trump = info.players, info.maker, info.trump
+    n, maker, trump = info.players, info.taker, info.denomination
     pts = _SMALL_POINTS[trump]
     out_rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in info.trick) + LAST_TRICK
     totals = list(info.card_points)

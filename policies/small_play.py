@@ -188,7 +188,7 @@ def _protocol(info, legal) -> int | None:
 
 def _second_belote(info) -> int:
     """The K or Q of trump in hand once its pair was played by this seat, else -1."""
-    t = info.trump
+    t = info.denomination
     if t < 0:
         return -1
     k, q = card(Rank.KING, t), card(Rank.QUEEN, t)
@@ -209,13 +209,13 @@ def _with_belote(info, choice: int) -> int:
 
 def _discard(info, cards: list[int]) -> int:
     """The taker's discard (``10_each``): its cheapest non-trump, the weakest first."""
-    t = info.trump
+    t = info.denomination
     pts, st = POINTS[t], STRENGTH[t]
     return min(cards, key=lambda c: (c >> 3 == t, pts[c], st[c], c))
 
 
 def _lowest(info, cards: list[int]) -> int:
-    t = info.trump
+    t = info.denomination
     pts, st = POINTS[t], STRENGTH[t]
     return min(cards, key=lambda c: (pts[c], c >> 3 == t, st[c], c))
 
@@ -365,7 +365,7 @@ class _View:
         self.info = info
         self.n = n = info.players
         self.me = me = info.seat
-        self.t = t = info.trump
+        self.t = t = info.denomination
         self.pts, self.st = POINTS[t], STRENGTH[t]
         self.trump = SUIT_MASK[t]
         played = 0
@@ -378,7 +378,7 @@ class _View:
         for s in range(n):
             if s != me and info.hand_sizes[s] == 0:
                 self.possible[s] = 0
-        self.maker = info.maker
+        self.maker = info.taker
         if n == 3 and me != self.maker:
             self.partner = 3 - me - self.maker
             self.opps = [self.maker]

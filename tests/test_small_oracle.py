@@ -155,8 +155,8 @@ def test_search_values_cards_by_deal_margin_on_its_samples():
     rng, want = random.Random(3), {}
     for _ in range(5):
         hands = sample_small_hands(info, rng)
-        vals = small_card_values(SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.trump,
-                                               info.maker, info.rules))
+        vals = small_card_values(SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination,
+                                               info.taker, info.rules))
         for c, v in vals.items():
             want[c] = want.get(c, 0.0) + deal_margin(info, hands, v) / 5
     assert pol.last_values == pytest.approx(want)
@@ -287,7 +287,7 @@ def test_small_with_belote_claims_with_the_second_card():
         while not st.is_deal_over:
             info = st.information_set(st.current)
             if ANNOUNCE_BELOTE in info.legal_actions:
-                second = next(c for c in info.legal_actions if c < 32 and c >> 3 == info.trump and c & 7 in (5, 6)
+                second = next(c for c in info.legal_actions if c < 32 and c >> 3 == info.denomination and c & 7 in (5, 6)
                               and info.played_by[info.seat] >> (c ^ 3) & 1)
                 assert small_with_belote(info, second) == ANNOUNCE_BELOTE
                 others = [c for c in info.legal_actions if c < 32 and c != second]

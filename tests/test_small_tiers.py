@@ -139,7 +139,7 @@ def test_normal_two_seat_high_lead():
                        ("7♥ 8♥ 8♦ 7♦ Q♣ 7♣ 8♠ 9♠ K♣", "K♣")):
         mask = parse_cards(hand)
         for maker in (info.seat, other):
-            view = replace(info, hand=mask, legal_actions=tuple(c for c in range(32) if mask >> c & 1), maker=maker,
+            view = replace(info, hand=mask, legal_actions=tuple(c for c in range(32) if mask >> c & 1), taker=maker,
                            out_of_play=0, played_by=(0, 0), hand_sizes=(9, 9),
                            public_knowledge=((0, 0), (0, 0)))
             assert pols[0].act(view) == parse_cards(want).bit_length() - 1, (hand, maker)

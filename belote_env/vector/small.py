@@ -899,7 +899,7 @@ def small_infoset_of(game, j: int, seat: int):
         seat=seat, dealer=int(S[DEALER]), players=n, phase=phase,
         step=int(S[STEP]) if ph == PHASE_PLAY else -1, current_seat=int(S[CUR]) if ph != PHASE_OVER else -1,
         hand=int(S[HAND + seat]), turned_card=int(S[TURNED]), bottom_card=int(S[BOTTOM]), auction=auction,
-        bid_round=int(S[ROUND]), contract=Contract(maker, trump) if maker >= 0 else None, trump=trump, maker=maker,
+        bid_round=int(S[ROUND]), contract=Contract(maker, trump) if maker >= 0 else None, denomination=trump, taker=maker,
         exchanged=int(S[EXCHANGED]), out_of_play=int(S[OOP]), discarded=int(S[DISCARDED]) if seat == maker else 0,
         declared=tuple(declared), decl_winner=int(S[DWIN]), decl_cards=int(S[DWCARDS]),
         trick=tuple(int(S[TRICK + i]) for i in range(tl)), trick_leader=int(S[LEADER]), tricks=tuple(tricks),
