@@ -48,8 +48,26 @@ class LoopBatchPolicy:
         self.name = getattr(policy, "name", type(policy).__name__)
 
     def act_batch(self, batch) -> np.ndarray:
+        """Row ``i``'s action ``policy.act(batch.infoset(i))``, int64 ``(len(batch),)``.
+
+        Raises ``TypeError`` for an action that is not an int (a float, a string, a bool:
+        never cast); an exception raised by the policy, or that one, carries the row as
+        ``batch_row`` (the match records that row's position)."""
         act = self.policy.act
-        return np.array([act(batch.infoset(i)) for i in range(len(batch))], dtype=np.int64)
+        out = np.empty(len(batch), dtype=np.int64)
+        for i in range(len(batch)):
+            try:
+                a = act(batch.infoset(i))
+                if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+                    raise TypeError(f"policy {self.name!r} returned {a!r} ({type(a).__name__}), not an int action id")
+                out[i] = a
+            except Exception as e:
+                try:
+                    e.batch_row = i
+                except AttributeError:  # an exception type without attributes: the row is not kept
+                    pass
+                raise
+        return out
 
     def act(self, info) -> int:
         return self.policy.act(info)

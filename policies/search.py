@@ -257,7 +257,10 @@ class SearchPolicy:
         value_pass: value passing by the model auction (see the module docstring) rather
             than as 0 points (bool).
         base: a policy that orders / limits the candidates and takes the decisions the
-            search does not cover (default: the ``normal`` tier).
+            search does not cover (default: the ``normal`` tier). A base whose networks
+            read another game's observation (``_plays``: the hard tier's classic networks,
+            a ``HardPolicy`` included, in coinche and at two and three seats) is replaced
+            there by the ``normal`` tier.
         top_k: search only the base policy's ``top_k`` preferred actions (int >= 1), or
             None for every legal action.
         belief: a policy instance, the model of the other seats whose likelihood of their

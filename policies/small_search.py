@@ -10,7 +10,10 @@ from . import search as _search
 
 
 def _SmallSearchPolicy(seed: int | None = None, samples: int = 12, exact_cards: int = 18, base=None):
-    """``SearchPolicy(seed, samples=samples, exact_cards=exact_cards, base=base)``."""
+    """``SearchPolicy(seed, samples=samples, exact_cards=exact_cards, base=base)``. One
+    difference with the old class: a ``base`` whose networks read the four-seat observation
+    (the ``hard`` tier built without two- or three-seat rules, a ``HardPolicy``) is replaced
+    by ``normal`` (``SearchPolicy``'s rule); the old class called it as given."""
     return _search.SearchPolicy(seed, samples=samples, exact_cards=exact_cards, base=base)
 
 

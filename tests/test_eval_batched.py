@@ -188,3 +188,31 @@ def test_small_seat_batch_holds_the_seats_information_sets():
         assert info == small_infoset_of(g, int(t), int(g.current[t])) and info.seat == g.current[t]
         assert np.array_equal(batch.obs[i], game_of(rules).encode(info))
         assert np.array_equal(batch.mask[i], g.mask[t])
+
+
+class _Floats:
+    name = "floats"
+
+    def act(self, info):
+        return float(info.legal_actions[0]) + 0.9
+
+
+class _RaisesOnTrick2:
+    name = "raiser"
+
+    def act(self, info):
+        if len(info.tricks) == 1:
+            raise RuntimeError("boom at the second trick")
+        return info.legal_actions[0]
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=2)], ids=["4 seats", "2 seats"])
+def test_batched_failures_name_the_row_and_never_cast(rules):
+    """A non-int action is refused as the unbatched match refuses it (never cast to an id);
+    a policy raising on one row is recorded at that row's table and position."""
+    with pytest.raises(PolicyFailure, match=r"returned 32\.9 \(float\), not an int action id"):
+        duplicate_match(_Floats(), make_policy("easy", rules=rules), 2, rules=rules, batched=True)
+    with pytest.raises(PolicyFailure, match="at table") as e:
+        duplicate_match(_RaisesOnTrick2(), make_policy("easy", rules=rules), 2, seed=3, rules=rules, batched=True)
+    cards = [a for _, a in e.value.record["deals"][-1]["actions"] if a < 32]
+    assert len(cards) >= rules.players  # the first trick is in the record: the position where it raised

@@ -234,8 +234,15 @@ def test_unsupported_and_bad_input_are_named():
         g.step(np.array([5, 32]))
     with pytest.raises(ValueError, match="shape"):
         g.step(np.array([32]))
-    with pytest.raises(ValueError, match="each dealer be a seat 0..1"):
-        g.deal(np.array([0]), np.arange(32)[None], np.array([2]))
+    with pytest.raises(ValueError, match="each dealer must be a seat 0..1: dealer 2 given for table 1"):
+        g.deal(np.array([1]), np.arange(32)[None], np.array([2]))
+    with pytest.raises(ValueError, match=r"deck 0 \(for table 1\) does not"):
+        g.deal(np.array([1]), np.zeros((1, 32), dtype=np.int64), np.array([0]))
+    with pytest.raises(ValueError, match="got int64 \\(1,\\), float64 \\(1, 32\\)"):
+        g.deal(np.array([1]), np.arange(32.0)[None], np.array([0]))
+    for view in (g.current, g.state[:, 0], g.result[:, 0]):
+        with pytest.raises(ValueError, match="must not share memory with the engine"):
+            g.random_actions(out=view)  # the kernel would write into the engine's own state
 
 
 def test_same_seed_same_games_any_batch_size():

@@ -399,9 +399,11 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
             try:
                 acts = pol.act_batch(batch)
             except Exception as e:
-                t = int(rows[0])
+                k = getattr(e, "batch_row", None)  # the row it raised on, when the policy says (LoopBatchPolicy)
+                t = int(rows[0 if k is None else k])
+                where = f"first: table {t}" if k is None else f"at table {t}"
                 raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
-                                       f"{len(rows)} tables (first: table {t}, seat {int(g.current[t])})",
+                                       f"{len(rows)} tables ({where}, seat {int(g.current[t])})",
                                        pol.name) from e
             tally.time_s[side] += time.perf_counter() - t0
             tally.moves[side] += len(rows)
@@ -1107,9 +1109,11 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
             try:
                 acts = np.asarray(pol.act_batch(batch))
             except Exception as e:
-                t = int(rows[0])
+                k = getattr(e, "batch_row", None)  # the row it raised on, when the policy says (LoopBatchPolicy)
+                t = int(rows[0 if k is None else k])
+                where = f"first: table {t}" if k is None else f"at table {t}"
                 raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
-                                       f"{len(rows)} tables (first: table {t}, seat {int(g.current[t])})",
+                                       f"{len(rows)} tables ({where}, seat {int(g.current[t])})",
                                        pol.name) from e
             tally.time_s[side] += time.perf_counter() - t0
             tally.moves[side] += len(rows)

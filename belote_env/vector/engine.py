@@ -1043,13 +1043,19 @@ class TableBatch:
         m = t.shape[0] if t.ndim == 1 else -1
         if (m < 0 or d.shape != (m, NUM_CARDS) or dl.shape != (m,) or t.dtype.kind not in "iu"
                 or d.dtype.kind not in "iu" or dl.dtype.kind not in "iu"):
-            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got shapes "
-                             f"{t.shape}, {d.shape}, {dl.shape}")
+            raise ValueError(f"tables (m,), decks (m, 32) and dealers (m,) must be int arrays, got "
+                             f"{t.dtype} {t.shape}, {d.dtype} {d.shape}, {dl.dtype} {dl.shape}")
         if m and (t.min() < 0 or t.max() >= self.n or len(set(t.tolist())) != m):
             raise ValueError(f"tables must be distinct indices 0..{self.n - 1}")
-        if m and ((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any() or dl.min() < 0 or dl.max() >= self.players):
-            raise ValueError(f"each deck must hold each card id 0..31 once, and each dealer be a seat "
-                             f"0..{self.players - 1}")
+        bad_deck = np.flatnonzero((np.sort(d, axis=1) != np.arange(NUM_CARDS)).any(axis=1))
+        if len(bad_deck):
+            raise ValueError(f"each deck must hold each card id 0..31 once: deck {int(bad_deck[0])} (for table "
+                             f"{int(t[bad_deck[0]])}) does not")
+        bad_dealer = np.flatnonzero((dl < 0) | (dl >= self.players))
+        if len(bad_dealer):
+            i = int(bad_dealer[0])
+            raise ValueError(f"each dealer must be a seat 0..{self.players - 1}: dealer {int(dl[i])} given for table "
+                             f"{int(t[i])}")
         self._deal_kernel(t.astype(np.int64), d.astype(np.int64), dl.astype(np.int64))
 
     def _illegal(self, a, j: int, why: str = "") -> ValueError:
@@ -1083,13 +1089,17 @@ class TableBatch:
     def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
         tables' own streams (reproducible). ``out``: a writeable int64 ``(n,)`` array to
-        fill (``ValueError`` otherwise)."""
+        fill, not a view of the engine's own arrays (``ValueError`` otherwise)."""
         if out is None:
             out = np.empty(self.n, dtype=np.int64)
         elif (not isinstance(out, np.ndarray) or out.shape != (self.n,) or out.dtype != np.int64
               or not out.flags.writeable):
             raise ValueError(f"out must be a writeable int64 array of shape ({self.n},), got "
                              f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
+        if out is not None and any(np.shares_memory(out, a) for a in (self.state, self.mask, self.deck, self.rng,
+                                                                     self.bids, self.done, self.rewards, self.result)):
+            raise ValueError("out must not share memory with the engine's own arrays (state, current, mask, ...): "
+                             "pass a separate int64 array")
         self._random_kernel(out)
         return out
 
