@@ -319,6 +319,64 @@ def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> Poli
     return PolicyFailure(message, name, game_record(state))
 
 
+def _batched_sides(a, b, seed: int) -> tuple:
+    """A batched match's two sides: each policy reseeded once for the match and given
+    ``act_batch`` (``policies.batch.as_batch_policy``)."""
+    from policies.batch import as_batch_policy
+
+    reseed(a, f"{seed}-batched-a")
+    reseed(b, f"{seed}-batched-b")
+    return as_batch_policy(a), as_batch_policy(b)
+
+
+def _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions) -> None:
+    """One step of a batched match (``BatchedGame`` or ``SmallBatchedGame`` ``g``): the rows
+    ``live[is_a]`` decide by side A's ``act_batch``, the others by B's; each side's time and
+    moves go to ``tally``; the actions are checked (a ``PolicyFailure`` whose record replays
+    the failing table's deal: a raise, a wrong shape or an illegal id), kept in ``hist`` and
+    applied."""
+    import numpy as np
+
+    from belote_env.vector import SeatBatch
+
+    actions[:] = 0
+    for side, rows in ((0, live[is_a]), (1, live[~is_a])):
+        if not len(rows):
+            continue
+        pol = sides[side]
+        t0 = time.perf_counter()
+        batch = SeatBatch(g, rows)
+        try:
+            acts = np.asarray(pol.act_batch(batch))
+        except Exception as e:
+            k = getattr(e, "batch_row", None)  # the row it raised on, when the policy says (LoopBatchPolicy)
+            t = int(rows[0 if k is None else k])
+            where = f"first: table {t}" if k is None else f"at table {t}"
+            raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
+                                   f"{len(rows)} tables ({where}, seat {int(g.current[t])})", pol.name) from e
+        tally.time_s[side] += time.perf_counter() - t0
+        tally.moves[side] += len(rows)
+        if acts.shape != (len(rows),) or acts.dtype.kind not in "iu":
+            raise _batched_failure(g, int(rows[0]), hist, hist_len,
+                                   f"policy {pol.name!r}: act_batch returned {acts.dtype} {acts.shape}, "
+                                   f"expected {len(rows)} int action ids", pol.name)
+        ok = (acts >= 0) & (acts < g.n_actions)
+        ok[ok] = batch.mask[np.flatnonzero(ok), acts[ok]] != 0
+        if not ok.all():
+            k = int(np.flatnonzero(~ok)[0])
+            t = int(rows[k])
+            info = batch.infoset(k)
+            raise _batched_failure(
+                g, t, hist, hist_len,
+                f"policy {pol.name!r} returned illegal action {acts[k].item()!r} at seat {info.seat} in deal 0, "
+                f"decision {int(hist_len[t])}; legal: {[f'{x}={action_to_string(x)}' for x in info.legal_actions]}",
+                pol.name)
+        actions[rows] = acts
+    hist[live, hist_len[live]] = actions[live]
+    hist_len[live] += 1
+    g.step(actions)
+
+
 def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: Rules,
                         tables: int = BATCH_TABLES, on_pair=None) -> _Tally:
     """``_play_pairs`` in deal mode on the batched engine: the two copies of every pair are
@@ -332,19 +390,15 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
     calls' (observations and ``InfoSet``s included) shared over their rows."""
     import numpy as np
 
-    from belote_env.actions import NUM_ACTIONS
     from belote_env.table import NEXT_SEAT, TEAM_OF
-    from belote_env.vector import COL, BatchedGame, SeatBatch
+    from belote_env.vector import COL, BatchedGame
     from belote_env.vector.engine import PHASE_PLAY
-    from policies.batch import as_batch_policy
 
     tally = _Tally()
     jobs = [(i, a_team) for i in pair_ids for a_team in (0, 1)]
     if not jobs:
         return tally
-    reseed(a, f"{seed}-batched-a")
-    reseed(b, f"{seed}-batched-b")
-    sides = (as_batch_policy(a), as_batch_policy(b))
+    sides = _batched_sides(a, b, seed)
     n = min(len(jobs), tables)
     g = BatchedGame(n, rules, seed=0, autoreset=False)
     team = np.array(TEAM_OF, dtype=np.int64)
@@ -389,44 +443,7 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
         if not len(live):
             break
         is_a = team[g.current[live]] == a_team_of[live]
-        actions[:] = 0
-        for side, rows in ((0, live[is_a]), (1, live[~is_a])):
-            if not len(rows):
-                continue
-            pol = sides[side]
-            t0 = time.perf_counter()
-            batch = SeatBatch(g, rows)
-            try:
-                acts = pol.act_batch(batch)
-            except Exception as e:
-                k = getattr(e, "batch_row", None)  # the row it raised on, when the policy says (LoopBatchPolicy)
-                t = int(rows[0 if k is None else k])
-                where = f"first: table {t}" if k is None else f"at table {t}"
-                raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
-                                       f"{len(rows)} tables ({where}, seat {int(g.current[t])})",
-                                       pol.name) from e
-            tally.time_s[side] += time.perf_counter() - t0
-            tally.moves[side] += len(rows)
-            acts = np.asarray(acts)
-            if acts.shape != (len(rows),) or acts.dtype.kind not in "iu":
-                raise _batched_failure(g, int(rows[0]), hist, hist_len,
-                                       f"policy {pol.name!r}: act_batch returned {acts.dtype} {acts.shape}, "
-                                       f"expected {len(rows)} int action ids", pol.name)
-            ok = (acts >= 0) & (acts < NUM_ACTIONS)
-            ok[ok] = batch.mask[np.flatnonzero(ok), acts[ok]] != 0
-            if not ok.all():
-                k = int(np.flatnonzero(~ok)[0])
-                t = int(rows[k])
-                info = batch.infoset(k)
-                raise _batched_failure(
-                    g, t, hist, hist_len,
-                    f"policy {pol.name!r} returned illegal action {acts[k].item()!r} at seat {info.seat} in deal 0, "
-                    f"decision {int(hist_len[t])}; legal: {[f'{x}={action_to_string(x)}' for x in info.legal_actions]}",
-                    pol.name)
-            actions[rows] = acts
-        hist[live, hist_len[live]] = actions[live]
-        hist_len[live] += 1
-        g.step(actions)
+        _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions)
         ended = np.flatnonzero(g.done)
         if not len(ended):
             continue
@@ -1038,10 +1055,8 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
     and draw no random numbers."""
     import numpy as np
 
-    from belote_env.vector import SeatBatch
     from belote_env.vector.small import SCOL, SMALL_OUTCOMES, SmallBatchedGame
     from belote_env.vector.engine import PHASE_PLAY
-    from policies.batch import as_batch_policy
 
     n_seats = rules.players
     seatings = SMALL_SEATINGS[n_seats]
@@ -1049,9 +1064,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
     jobs = [(i, j) for i in set_ids for j in range(len(seatings))]
     if not jobs:
         return tally
-    reseed(a, f"{seed}-batched-a")
-    reseed(b, f"{seed}-batched-b")
-    sides = (as_batch_policy(a), as_batch_policy(b))
+    sides = _batched_sides(a, b, seed)
     n = min(len(jobs), tables)
     g = SmallBatchedGame(n, rules, seed=0, autoreset=False)
     slot_job = np.full(n, -1, dtype=np.int64)
@@ -1099,42 +1112,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
         if not len(live):
             break
         is_a = seat_tier[live, g.current[live]] == 0
-        actions[:] = 0
-        for side, rows in ((0, live[is_a]), (1, live[~is_a])):
-            if not len(rows):
-                continue
-            pol = sides[side]
-            t0 = time.perf_counter()
-            batch = SeatBatch(g, rows)
-            try:
-                acts = np.asarray(pol.act_batch(batch))
-            except Exception as e:
-                k = getattr(e, "batch_row", None)  # the row it raised on, when the policy says (LoopBatchPolicy)
-                t = int(rows[0 if k is None else k])
-                where = f"first: table {t}" if k is None else f"at table {t}"
-                raise _batched_failure(g, t, hist, hist_len, f"policy {pol.name!r} raised in act_batch ({e!r}) on "
-                                       f"{len(rows)} tables ({where}, seat {int(g.current[t])})",
-                                       pol.name) from e
-            tally.time_s[side] += time.perf_counter() - t0
-            tally.moves[side] += len(rows)
-            if acts.shape != (len(rows),) or acts.dtype.kind not in "iu":
-                raise _batched_failure(g, int(rows[0]), hist, hist_len,
-                                       f"policy {pol.name!r}: act_batch returned {acts.dtype} {acts.shape}, "
-                                       f"expected {len(rows)} int action ids", pol.name)
-            ok = (acts >= 0) & (acts < g.n_actions)
-            ok[ok] = batch.mask[np.flatnonzero(ok), acts[ok]] != 0
-            if not ok.all():
-                k = int(np.flatnonzero(~ok)[0])
-                info = batch.infoset(k)
-                raise _batched_failure(
-                    g, int(rows[k]), hist, hist_len,
-                    f"policy {pol.name!r} returned illegal action {acts[k].item()!r} at seat {info.seat} in deal 0, "
-                    f"decision {int(hist_len[rows[k]])}; legal: "
-                    f"{[f'{x}={action_to_string(x)}' for x in info.legal_actions]}", pol.name)
-            actions[rows] = acts
-        hist[live, hist_len[live]] = actions[live]
-        hist_len[live] += 1
-        g.step(actions)
+        _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions)
         ended = np.flatnonzero(g.done)
         if not len(ended):
             continue
