@@ -544,12 +544,49 @@ def init_worker(parent_pid: int) -> None:
     use_one_torch_thread()
 
 
-def _worker(args) -> _Tally:
+def _worker(args):
+    """A worker process's chunk: pairs (``_play_pairs``, a ``_Tally``) or, at two and three
+    seats, sets (``_play_small_sets``, a ``_SmallTally``), the policies built from their
+    specs."""
     a_spec, b_spec, ids, seed, rules_dict, mode = args
     from policies import make_policy
 
-    return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed,
-                       Rules.from_dict(rules_dict), mode)
+    rules = Rules.from_dict(rules_dict)
+    if game_of(rules).has_partners:
+        return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed, rules, mode)
+    return _play_small_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
+                            ids, seed, rules, mode)
+
+
+def _run_in_pool(policy_a, policy_b, chunks, seed: int, rules: Rules, mode: str, workers: int, keep) -> None:
+    """Play ``chunks`` (lists of pair or set ids) in ``workers`` spawned processes, a few
+    chunks per worker in flight, the next sent as one ends; ``keep(ids, tally)`` takes each
+    as it ends. A failure stops the match (the other chunks cancelled) and is raised."""
+    if not all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b)):
+        raise ValueError("workers > 1 needs policy specs (tier names, model paths or policy factories: "
+                         "'module.path:attribute' or an importable function), not policy objects")
+    # spawn, not fork: a forked child of a process that already ran torch can deadlock
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=init_worker, initargs=(os.getpid(),)) as pool:
+        todo, running = iter(chunks), {}
+
+        def send() -> bool:
+            ids = next(todo, None)
+            if ids is not None:
+                running[pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode))] = ids
+            return ids is not None
+
+        try:
+            while len(running) < 2 * workers and send():
+                pass
+            while running:
+                ended, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in ended:  # each chunk kept (and logged) as soon as it ends
+                    keep(running.pop(fut), fut.result())
+                    send()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # a failure stops the match
+            raise
 
 
 def _ci(values: list[float]) -> tuple[float, float, float]:
@@ -855,32 +892,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             for ids in chunks():
                 keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
         else:
-            if not specs:
-                raise ValueError("workers > 1 needs policy specs (tier names, model paths or policy factories: "
-                                 "'module.path:attribute' or an importable function), not policy objects")
-            # spawn, not fork: a forked child of a process that already ran torch can deadlock
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=init_worker, initargs=(os.getpid(),)) as pool:
-                todo, running = chunks(), {}
-
-                def send() -> bool:  # a few chunks per worker in flight, the next sent as one ends
-                    ids = next(todo, None)
-                    if ids is not None:
-                        running[pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(),
-                                                      mode))] = ids
-                    return ids is not None
-
-                try:
-                    while len(running) < 2 * workers and send():
-                        pass
-                    while running:
-                        ended, _ = wait(running, return_when=FIRST_COMPLETED)
-                        for fut in ended:  # each chunk kept (and logged) as soon as it ends
-                            keep(running.pop(fut), fut.result())
-                            send()
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)  # a failure stops the match
-                    raise
+            _run_in_pool(policy_a, policy_b, chunks(), seed, rules, mode, workers, keep)
     finally:
         if log is not None:
             log.close()
@@ -1254,22 +1266,12 @@ class SmallMatchResult:
         return "\n".join(lines)
 
 
-def _small_worker(args) -> _SmallTally:
-    a_spec, b_spec, ids, seed, rules_dict, mode = args
-    from policies import make_policy
-
-    rules = Rules.from_dict(rules_dict)
-    return _play_small_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
-                            ids, seed, rules, mode)
-
-
 def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
                  chunk: int, batch_tables: int | None = None) -> SmallMatchResult:
     """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``); batched on
     ``batch_tables`` tables of the batched engine when given."""
     from policies import make_policy
 
-    specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
     chunks = [list(range(k, min(sets, k + chunk))) for k in range(0, sets, chunk)]
@@ -1289,22 +1291,12 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
                 if bar:
                     bar.update(len(ids))
         else:
-            if not specs:
-                raise ValueError("workers > 1 needs policy specs (tier names, model paths or policy factories: "
-                                 "'module.path:attribute' or an importable function), not policy objects")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=init_worker, initargs=(os.getpid(),)) as pool:
-                futs = [pool.submit(_small_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode))
-                        for ids in chunks]
-                try:
-                    for fut in futs:
-                        part = fut.result()
-                        tally.merge(part)
-                        if bar:
-                            bar.update(len(part.ids))
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+            def keep(ids: list[int], part: _SmallTally) -> None:
+                tally.merge(part)
+                if bar:
+                    bar.update(len(ids))
+
+            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep)
     finally:
         if bar:
             bar.close()
