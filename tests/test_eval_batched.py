@@ -216,3 +216,18 @@ def test_batched_failures_name_the_row_and_never_cast(rules):
         duplicate_match(_RaisesOnTrick2(), make_policy("easy", rules=rules), 2, seed=3, rules=rules, batched=True)
     cards = [a for _, a in e.value.record["deals"][-1]["actions"] if a < 32]
     assert len(cards) >= rules.players  # the first trick is in the record: the position where it raised
+
+
+def test_batched_coinche_with_the_extended_bids():
+    """Coinche with bids above 160 and the générale (412 action ids, COINCHE.md §3): a legal
+    id above 111 is played, not refused (the check reads the mask's width), and the batched
+    match equals the unbatched one."""
+    from belote_env.config import load_rules
+
+    rules = load_rules("coinche").replace(max_numeric_bid=250, generale=True)
+    u = duplicate_match("normal", "easy", 40, seed=1, rules=rules)
+    v = duplicate_match("normal", "easy", 40, seed=1, rules=rules, batched=True)
+    du, dv = u.to_dict(), v.to_dict()
+    for k in ("a_ms_per_move", "b_ms_per_move"):
+        del du[k], dv[k]
+    assert du == dv
