@@ -12,7 +12,7 @@ from belote_env.actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, EXCHANGE_SEVEN, PASS,
     REFUSE_REDEAL, TAKE,
 )
-from belote_env.config import load_rules
+from belote_env.config import Rules, load_rules
 from belote_env.small_game import SmallGameState
 from policies import make_policy
 from policies.registry import SMALL_TABLE_TIERS, check_policy_rules
@@ -191,8 +191,6 @@ def test_quick_eval_and_workers():
     assert "games won by normal" in one.summary()
     m3 = duplicate_match("normal", "random", 4, seed=1, rules=load_rules("seed001_3p"))
     assert m3.deals == 24 and set(m3.by_role) == {"a_alone", "a_paired", "b_alone", "b_paired"}
-    with pytest.raises(ValueError, match="keeps no pairs log"):
-        duplicate_match("normal", "easy", 2, rules=rules, pairs_log="p.jsonl")
     with pytest.raises(ValueError, match="deal mode only"):
         duplicate_match("normal", "easy", 2, rules=rules, batched=True, mode="game")
 
@@ -230,3 +228,28 @@ def test_replay_of_a_small_table_record_checks_seats_by_the_table(tmp_path):
     rec["deals"][0]["dealer"] = 2
     with pytest.raises(RecordError, match=r"'dealer' must be a seat 0\.\.1"):
         replay(rec)
+
+
+def test_small_match_pairs_log_resumes_after_a_kill(tmp_path):
+    """A two- or three-seat match keeps its finished chunks of sets in a pairs log: cut by a
+    kill (a torn last line), the same command resumes and gives the uncut match's result;
+    a corrupt chunk is named by line and field."""
+    import json
+
+    log = tmp_path / "p.jsonl"
+    rules = Rules(players=3)
+    strip = lambda m: {k: v for k, v in m.to_dict().items() if "ms_per_move" not in k}  # noqa: E731
+    whole = duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2)
+    logged = duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 6 and json.loads(lines[1])["ids"] == [0, 1]
+    log.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])  # two chunks kept, the third torn
+    resumed = duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
+    assert strip(whole) == strip(logged) == strip(resumed)
+    row = json.loads(lines[1])
+    row["tally"]["rows"][0]["deal_wins"] = 2.0
+    log.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n")
+    with pytest.raises(ValueError, match=r"line 2 is corrupt \(tally rows\[0\]\.deal_wins is 2\.0, allowed"):
+        duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
+    with pytest.raises(ValueError, match="written for another match"):
+        duplicate_match("normal", "easy", 9, seed=2, rules=Rules(players=2), chunk=2, pairs_log=log)

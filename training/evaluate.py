@@ -686,9 +686,68 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     return ids, _Tally(**t)
 
 
-def _chunk_line(ids: list[int], part: _Tally) -> str:
-    """A pairs-log chunk line (read back by ``_chunk_of``)."""
-    return json.dumps({"ids": ids, "tally": asdict(part)}) + "\n"
+def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int], _SmallTally]:
+    """The set ids and tally of a pairs-log chunk line of a two- or three-seat ``mode``
+    match (``n`` seats); raises ``ValueError`` naming the line, the field, its value and
+    the allowed range, as ``_chunk_of``: per set a row of finite figures (``_SetFigures``:
+    points within -``MAX_DEAL_POINTS``..``MAX_DEAL_POINTS``, the rates in 0..1, game wins 0
+    in deal mode), ``deals`` exactly one per seating in deal mode (at least that in game
+    mode), ``taken`` summing to ``deals``, ``made`` at most ``taken``, ``voids`` at most
+    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
+    played or void, ``time_s`` in 0..``MAX_CHUNK_SECONDS``."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
+                          f"its sets, or give another file")
+
+    if not isinstance(row, dict) or set(row) != {"ids", "tally"}:
+        raise bad("expected a JSON object with ids and tally")
+    ids, t = row["ids"], row["tally"]
+    if (not isinstance(ids, list) or not ids or len(set(ids)) != len(ids)
+            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
+        raise bad(f"ids must be distinct set numbers >= 0, got {ids!r}")
+    fields = set(_SmallTally.__dataclass_fields__) - {"ids"}
+    if not isinstance(t, dict) or set(t) != fields:
+        raise bad(f"the tally must have exactly the fields {sorted(fields)}")
+    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # noqa: E731
+    count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
+    keys = {"diff", "a_points", "b_points", "deal_wins", "game_wins", *(_ROLES if n == 3 else ()),
+            *(f"{x}_{pos}" for x in "ab" for pos in SMALL_POSITIONS[n])}  # _SetFigures.row's
+    rows = t["rows"]
+    if not isinstance(rows, list) or len(rows) != len(ids):
+        raise bad(f"tally rows must be {len(ids)} objects, one per set")
+    for k, r in enumerate(rows):
+        if not isinstance(r, dict) or set(r) != keys or not all(num(v) for v in r.values()):
+            raise bad(f"tally rows[{k}] must map exactly {sorted(keys)} to numbers")
+        for key, v in r.items():
+            lo, hi = ((0, 1 if mode == "game" else 0) if key == "game_wins" else (0, 1) if key == "deal_wins"
+                      else (-MAX_DEAL_POINTS, MAX_DEAL_POINTS))
+            if not lo <= v <= hi:
+                raise bad(f"tally rows[{k}].{key} is {v!r}, allowed: a number in {lo}..{hi}")
+    for key in ("taken", "made", "time_s", "moves"):
+        ok = count if key != "time_s" else (lambda v: num(v) and 0 <= v <= MAX_CHUNK_SECONDS)
+        if not isinstance(t[key], list) or len(t[key]) != 2 or not all(ok(v) for v in t[key]):
+            raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
+    if not count(t["deals"]) or not count(t["voids"]):
+        raise bad("tally deals and voids must be counts")
+    per_set = len(SMALL_SEATINGS[n])
+    deals, least = t["deals"], per_set * len(ids)
+    if deals < least or (mode == "deal" and deals != least):
+        raise bad(f"tally deals is {deals!r}, allowed: {'exactly' if mode == 'deal' else 'at least'} {least} "
+                  f"({per_set} seatings of each of the {len(ids)} sets)")
+    if sum(t["taken"]) != deals or any(t["made"][k] > t["taken"][k] for k in (0, 1)):
+        raise bad(f"tally taken {t['taken']!r} must sum to deals = {deals}, and made {t['made']!r} be at most taken")
+    if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
+        raise bad(f"tally voids is {t['voids']!r}, allowed: 0..{(MAX_VOID_DEALS - 1) * deals}")
+    if any(v > MAX_DEAL_DECISIONS * (deals + t["voids"]) for v in t["moves"]):
+        raise bad(f"tally moves {t['moves']!r}, allowed: at most {MAX_DEAL_DECISIONS * (deals + t['voids'])} each")
+    return ids, _SmallTally(ids=list(ids), **t)
+
+
+def _chunk_line(ids: list[int], part) -> str:
+    """A pairs-log chunk line (read back by ``_chunk_of`` / ``_set_chunk_of``)."""
+    tally = asdict(part)
+    tally.pop("ids", None)  # a set tally's own ids: the line's
+    return json.dumps({"ids": ids, "tally": tally}) + "\n"
 
 
 def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[int], _Tally]]:
@@ -733,8 +792,48 @@ def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[in
                 break
             raise ValueError(f"pairs log {path}: line {i} is corrupt ({e}); delete that line to replay its pairs, "
                              f"or give another file") from None
-        chunks.append(_chunk_of(row, path, i, header["mode"]))
+        players = header["rules"].get("players", 4) if isinstance(header.get("rules"), dict) else 4
+        chunks.append(_chunk_of(row, path, i, header["mode"]) if players == 4
+                      else _set_chunk_of(row, path, i, header["mode"], players))
     return chunks
+
+
+def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: Rules, total: int):
+    """``(parts, done, log)`` of a match's pairs log (``pairs_log`` a path, or None: nothing
+    kept): the chunks already played that count in this match (all their pair / set ids
+    below ``total``, none counted before), their ids, and the log open for appending, after
+    it is rewritten whole and atomically (header, the chunks read). Raises ``ValueError``
+    for a log of another match or a corrupt line (``_read_pairs_log``)."""
+    parts: list = []  # (ids, tally) of each chunk in this match
+    done: set[int] = set()
+    if pairs_log is None:
+        return parts, done, None
+    header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
+              "rules": rules.to_dict()}
+    chunks_in = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else []
+    seen: set[int] = set()
+    for ids, part in chunks_in:  # a chunk counts when all its ids are in this match and none came before
+        if all(i < total and i not in seen for i in ids):
+            parts.append((ids, part))
+            done.update(ids)
+        seen.update(ids)
+    tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(header) + "\n")
+        f.write("".join(_chunk_line(ids, part) for ids, part in chunks_in))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, pairs_log)
+    return parts, done, open(pairs_log, "a", encoding="utf-8")
+
+
+def _log_chunk(log, ids: list[int], part) -> None:
+    """Append a finished chunk to an open pairs log (flushed and fsynced: a kill loses no
+    finished chunk)."""
+    if log is not None:
+        log.write(_chunk_line(ids, part))
+        log.flush()
+        os.fsync(log.fileno())
 
 
 def _is_factory(p: Any) -> bool:
@@ -784,8 +883,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         a ``MatchResult`` from A's side; at two and three seats (``rules.players`` 2 or 3,
         TWO_THREE.md) a ``SmallMatchResult``: ``pairs`` then counts duplicate *sets*, each
         the same decks under every seating of ``SMALL_SEATINGS`` (2 at two seats, the
-        seats swapped; 6 at three: the rotations of A B B and of A A B), without a pairs
-        log; ``batched`` plays every seating of every set as a table of the batched
+        seats swapped; 6 at three: the rotations of A B B and of A A B; a pairs log keeps
+        sets); ``batched`` plays every seating of every set as a table of the batched
         engine (``vector.small.SmallBatchedGame``), with the same decks, dealers and
         redeals.
     Raises:
@@ -823,46 +922,19 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     from policies.registry import factory_spec
 
     policy_a, policy_b = (factory_spec(p) if _is_factory(p) else p for p in (policy_a, policy_b))
-    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
-        if pairs_log is not None:
-            raise ValueError(f"a {rules.players}-player match keeps no pairs log (pairs_log=None; belote eval: leave "
-                             f"out --pairs-log)")
-        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
-                            batch_tables if batched else None)
     specs = all(isinstance(p, (str, os.PathLike)) for p in (policy_a, policy_b))
     if pairs_log is not None and not specs:
         raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
                          "objects")
+    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
+        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
+                            batch_tables if batched else None, pairs_log)
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
-    parts: list[tuple[list[int], _Tally]] = []  # (pair ids, tally) of each chunk in this match
-    done: set[int] = set()
-    log = None
-    if pairs_log is not None:
-        header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
-                  "rules": rules.to_dict()}
-        chunks_in = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else []
-        seen: set[int] = set()
-        for ids, part in chunks_in:  # a chunk counts when all its pairs are in this match and none came before
-            if all(i < pairs and i not in seen for i in ids):
-                parts.append((ids, part))
-                done.update(ids)
-            seen.update(ids)
-        tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(json.dumps(header) + "\n")
-            f.write("".join(_chunk_line(ids, part) for ids, part in chunks_in))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, pairs_log)
-        log = open(pairs_log, "a", encoding="utf-8")
-
+    parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
     def keep(ids: list[int], part: _Tally, count: bool = True) -> None:
         parts.append((ids, part))
-        if log is not None:
-            log.write(_chunk_line(ids, part))
-            log.flush()
-            os.fsync(log.fileno())
+        _log_chunk(log, ids, part)
         if bar and count:
             bar.update(len(ids))
 
@@ -1267,37 +1339,44 @@ class SmallMatchResult:
 
 
 def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
-                 chunk: int, batch_tables: int | None = None) -> SmallMatchResult:
+                 chunk: int, batch_tables: int | None = None, pairs_log=None) -> SmallMatchResult:
     """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``); batched on
-    ``batch_tables`` tables of the batched engine when given."""
+    ``batch_tables`` tables of the batched engine when given; ``pairs_log`` as
+    ``duplicate_match``'s (its chunks are sets)."""
     from policies import make_policy
 
     a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
-    chunks = [list(range(k, min(sets, k + chunk))) for k in range(0, sets, chunk)]
+    parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, sets)
+    todo = [i for i in range(sets) if i not in done]
+    chunks = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
     tally = _SmallTally()
+    for _, part in parts:
+        tally.merge(part)
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=sets, desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
+        bar = tqdm(total=sets, initial=sets - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
+
+    def keep(ids: list[int], part: _SmallTally) -> None:
+        tally.merge(part)
+        _log_chunk(log, ids, part)
+        if bar:
+            bar.update(len(ids))
+
     try:
         if batch_tables is not None:
-            tally.merge(_play_small_sets_batched(a_obj, b_obj, list(range(sets)), seed, rules, batch_tables,
+            tally.merge(_play_small_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
                                                  on_set=None if bar is None else bar.update))
         elif workers == 1:
             for ids in chunks:
-                tally.merge(_play_small_sets(a_obj, b_obj, ids, seed, rules, mode))
-                if bar:
-                    bar.update(len(ids))
+                keep(ids, _play_small_sets(a_obj, b_obj, ids, seed, rules, mode))
         else:
-            def keep(ids: list[int], part: _SmallTally) -> None:
-                tally.merge(part)
-                if bar:
-                    bar.update(len(ids))
-
             _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep)
     finally:
+        if log is not None:
+            log.close()
         if bar:
             bar.close()
     order = sorted(range(len(tally.ids)), key=lambda k: tally.ids[k])
