@@ -599,6 +599,23 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _chunk_head(row, path, lineno: int, unit: str):
+    """``(ids, tally, bad)`` of a pairs-log chunk line: its ids checked (distinct numbers
+    >= 0 of ``unit``, "pairs" or "sets") and ``bad(why)``, the ``ValueError`` naming the
+    line that the chunk parsers raise."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
+                          f"its {unit}, or give another file")
+
+    if not isinstance(row, dict) or set(row) != {"ids", "tally"}:
+        raise bad("expected a JSON object with ids and tally")
+    ids, t = row["ids"], row["tally"]
+    if (not isinstance(ids, list) or not ids or len(set(ids)) != len(ids)
+            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
+        raise bad(f"ids must be distinct {unit[:-1]} numbers >= 0, got {ids!r}")
+    return ids, t, bad
+
+
 def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     """The pair ids and tally of a pairs-log chunk line of a ``mode`` match; raises
     ``ValueError`` naming the line, the field, its value and the allowed range.
@@ -610,16 +627,7 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     played or void; per-pair rates (``deal_wins``, ``game_wins``) are numbers in 0..1
     (``game_wins`` 0 in deal mode), ``diffs`` numbers in -``MAX_DEAL_POINTS``..
     ``MAX_DEAL_POINTS``, ``time_s`` numbers in 0..``MAX_CHUNK_SECONDS``."""
-    def bad(why: str) -> ValueError:
-        return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
-                          f"its pairs, or give another file")
-
-    if not isinstance(row, dict) or set(row) != {"ids", "tally"}:
-        raise bad("expected a JSON object with ids and tally")
-    ids, t = row["ids"], row["tally"]
-    if (not isinstance(ids, list) or not ids or len(set(ids)) != len(ids)
-            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
-        raise bad(f"ids must be distinct pair numbers >= 0, got {ids!r}")
+    ids, t, bad = _chunk_head(row, path, lineno, "pairs")
     fields = set(_Tally.__dataclass_fields__)
     if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
@@ -695,16 +703,7 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
     mode), ``taken`` summing to ``deals``, ``made`` at most ``taken``, ``voids`` at most
     ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
     played or void, ``time_s`` in 0..``MAX_CHUNK_SECONDS``."""
-    def bad(why: str) -> ValueError:
-        return ValueError(f"pairs log {path}: line {lineno} is corrupt ({why}); delete that line to replay "
-                          f"its sets, or give another file")
-
-    if not isinstance(row, dict) or set(row) != {"ids", "tally"}:
-        raise bad("expected a JSON object with ids and tally")
-    ids, t = row["ids"], row["tally"]
-    if (not isinstance(ids, list) or not ids or len(set(ids)) != len(ids)
-            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids)):
-        raise bad(f"ids must be distinct set numbers >= 0, got {ids!r}")
+    ids, t, bad = _chunk_head(row, path, lineno, "sets")
     fields = set(_SmallTally.__dataclass_fields__) - {"ids"}
     if not isinstance(t, dict) or set(t) != fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
