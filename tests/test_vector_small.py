@@ -277,3 +277,24 @@ def test_small_observation_slow_path(players):
         g.step(a)
         for j in np.flatnonzero(g.done):
             refs[j] = _reference(g, j)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_compiled_observation_equals_the_reference_encoder(players):
+    """``encode_small_batch`` (compiled, from the batched rows) gives every seat's
+    ``observation.encode_small`` of its information set, float for float, at every step of
+    random play under seeded option mixes (TWO_THREE.md §5)."""
+    from belote_env.observation import encode_small
+    from belote_env.vector.small import encode_small_batch, small_infoset_of
+
+    checked = 0
+    for k, rules in enumerate([Rules(players=players)] + small_mixes(3, seed=40 + players, players=players)):
+        g = SmallBatchedGame(8, rules, seed=k)
+        tables, seats = np.repeat(np.arange(8), players), np.tile(np.arange(players), 8)
+        for _ in range(60):
+            got = encode_small_batch(g, tables, seats)
+            for i, (t, s) in enumerate(zip(tables.tolist(), seats.tolist())):
+                assert np.array_equal(got[i], encode_small(small_infoset_of(g, t, s))), (k, t, s)
+                checked += 1
+            g.step(g.random_actions())
+    assert checked == 4 * 60 * 8 * players

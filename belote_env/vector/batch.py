@@ -56,8 +56,9 @@ class SeatBatch:
     The batch holds copies of its tables' public rows and the acting seats' own hands
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
     Two and three seats (a ``SmallBatchedGame``): the batch holds each row's
-    ``SmallInfoSet`` (``vector.small.small_infoset_of``, made when the batch is) and
-    ``obs`` is their ``games.Game.encode`` (TWO_THREE.md §5).
+    ``SmallInfoSet`` (``vector.small.small_infoset_of``) and observation
+    (``vector.small.encode_small_batch``, compiled: their ``games.Game.encode``), both made
+    when the batch is (TWO_THREE.md §5).
     """
 
     __slots__ = ("_rows", "tables", "seats", "mask", "_obs", "rules", "_infos")
@@ -68,11 +69,12 @@ class SeatBatch:
         self.rules = game.rules
         self._obs = None
         self._infos = None
-        if game.players != NUM_SEATS:  # two and three seats: the information sets, made now (Python)
-            from .small import small_infoset_of
+        if game.players != NUM_SEATS:  # two and three seats: the information sets and observations, made now
+            from .small import encode_small_batch, small_infoset_of
 
             self._rows = None
             self._infos = [small_infoset_of(game, int(t), int(s)) for t, s in zip(self.tables, self.seats)]
+            self._obs = encode_small_batch(game, self.tables, self.seats)
             self.mask = game.mask[self.tables].copy()
             return
         self._rows = _PublicRows(game, self.tables, self.seats)
@@ -83,13 +85,6 @@ class SeatBatch:
 
     @property
     def obs(self) -> np.ndarray:
-        if self._obs is None and self._infos is not None:
-            from ..games import game_of
-
-            game = game_of(self.rules)
-            self._obs = np.empty((len(self.tables), game.obs_size), dtype=np.float32)
-            for i, info in enumerate(self._infos):
-                game.encode(info, self._obs[i])
         if self._obs is None:
             r = self._rows
             self._obs = np.empty((len(self.tables), obs_size(self.rules)), dtype=np.float32)

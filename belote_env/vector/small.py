@@ -65,7 +65,7 @@ from .kernels import (
 from .engine import TableBatch
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
-           "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
+           "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "encode_small_batch", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
 
 # ------------------------------------------------------------------ state columns
 _NAMES = (
@@ -1005,3 +1005,195 @@ class SmallBatchedGame(TableBatch):
 
     def _random_kernel(self, out) -> None:
         small_random_actions(self.mask, self.rng, out)
+
+
+# ------------------------------------------------------------------ the observation, compiled
+#: the blocks of ``observation.small_layout`` the compiled encoder writes, in this order
+#: (``_ENC_OFF[n][k]`` is block ``_ENC_BLOCKS[k]``'s first index at ``n`` seats)
+_ENC_BLOCKS = ("hand", "turned", "bottom", "out_of_play", "gone", "discarded", "auction", "trump", "maker", "dealer",
+               "exchanged", "declared", "decl_winner", "decl_cards", "belote", "trick", "played", "won", "leader",
+               "winner", "led", "trick_points", "ntricks", "tricks_won", "card_points", "hand_sizes", "scores",
+               "phase", "to_act", "legal", "unseen", "known", "cannot")
+(E_HAND, E_TURNED, E_BOTTOM, E_OOP, E_GONE, E_DISC, E_AUCTION, E_TRUMP, E_MAKER, E_DEALER, E_EXCH, E_DECL, E_DWIN,
+ E_DCARDS, E_BEL, E_TRICK, E_PLAYED, E_WON, E_LEADER, E_WINNER, E_LED, E_TPTS, E_NTR, E_TWON, E_CP, E_HSIZE,
+ E_SCORES, E_PHASE, E_TOACT, E_LEGAL, E_UNSEEN, E_KNOWN, E_CANNOT) = range(len(_ENC_BLOCKS))
+
+
+def _encoder_tables():
+    from ..observation import _KIND_OF, _MAX_TRICKS, _OFFSETS, _SUIT_POINTS
+
+    off = {n: np.array([_OFFSETS[n][b] for b in _ENC_BLOCKS], dtype=np.int64) for n in (2, 3)}
+    from ..actions import SMALL_NUM_ACTIONS
+
+    kind = np.full(SMALL_NUM_ACTIONS, -1, dtype=np.int64)
+    for a, k in _KIND_OF.items():
+        kind[a] = k
+    return off, kind, np.array(_SUIT_POINTS, dtype=np.int64), _MAX_TRICKS
+
+
+@nb.njit(cache=True)
+def _put_cards(out, base, cards):
+    while cards:
+        low = cards & -cards
+        c = 0
+        while (low >> c) != 1:
+            c += 1
+        out[base + c] = 1.0
+        cards ^= low
+
+
+@nb.njit(cache=True)
+def _encode_small_row(S, bids, mask_row, opts, off, kind_of, points, max_tricks, seat, out):
+    """``observation.encode_small(small_infoset_of(game, j, seat))`` from table ``j``'s row
+    ``S``, its auction ``bids`` and mask row, into ``out`` (zeroed first)."""
+    n = opts[O_N]
+    out[:] = 0.0
+    me = seat
+    ph = S[PH]
+    over = ph == PHASE_OVER
+    phase = (3 if S[OUTCOME] < 3 else 2) if over else ph
+    acting = (not over) and S[CUR] == seat
+    maker, trump = S[MAKER], S[TRUMP]
+    hand = S[HAND + me]
+    discarded = S[DISCARDED] if me == maker else np.int64(0)
+    played = np.int64(0)
+    for s in range(n):
+        played |= S[PLAYED + s]
+    gone = played | S[OOP] | discarded
+    legal = np.int64(0)
+    if acting:
+        for c in range(32):
+            if mask_row[c]:
+                legal |= np.int64(1) << c
+    _put_cards(out, off[E_HAND], hand)
+    _put_cards(out, off[E_OOP], S[OOP])
+    _put_cards(out, off[E_GONE], gone)
+    _put_cards(out, off[E_DISC], discarded)
+    _put_cards(out, off[E_DCARDS], S[DWCARDS])
+    _put_cards(out, off[E_LEGAL], legal)
+    _put_cards(out, off[E_UNSEEN], np.int64(0xFFFFFFFF) & ~(hand | gone))
+    if S[TURNED] >= 0:
+        out[off[E_TURNED] + S[TURNED]] = 1.0
+    if S[BOTTOM] >= 0:
+        out[off[E_BOTTOM] + S[BOTTOM]] = 1.0
+    nt = S[NTRICKS]
+    nwon = np.zeros(3, dtype=np.int64)
+    for t in range(nt):
+        r = (S[TWIN + t] - me) % n
+        nwon[r] += 1
+        for i in range(n):
+            out[off[E_WON] + 32 * r + S[SEQ + n * t + i]] = 1.0
+    for s in range(n):
+        r = (s - me) % n
+        _put_cards(out, off[E_PLAYED] + 32 * r, S[PLAYED + s])
+        if r:
+            _put_cards(out, off[E_KNOWN] + 32 * (r - 1), S[KNOWN + s] & ~S[PLAYED + s])
+            _put_cards(out, off[E_CANNOT] + 32 * (r - 1), S[CANNOT + s])
+    tl = S[TLEN]
+    leader = S[LEADER]
+    for i in range(tl):
+        out[off[E_TRICK] + 32 * ((leader + i - me) % n) + S[TRICK + i]] = 1.0
+    slot = n + 9
+    for i in range(S[NBIDS]):
+        base = off[E_AUCTION] + slot * i
+        out[base + (bids[i, 0] - me) % n] = 1.0
+        out[base + n + kind_of[bids[i, 1]]] = 1.0
+    if trump >= 0:
+        out[off[E_TRUMP] + trump] = 1.0
+    if maker >= 0:
+        out[off[E_MAKER] + (maker - me) % n] = 1.0
+    out[off[E_DEALER] + (S[DEALER] - me) % n] = 1.0
+    if S[EXCHANGED] >= 0:
+        out[off[E_EXCH] + (S[EXCHANGED] - me) % n] = 1.0
+    shift = opts[O_KEY_SHIFT]
+    if S[DWIN] == -2:  # announced in turn, not resolved: the values only (small_infoset_of)
+        for s in range(n):
+            if (S[ANNOUNCED] >> s) & 1:
+                out[off[E_DECL] + 4 * ((s - me) % n)] = (S[DKEY + s] >> shift) / 100.0
+    else:
+        top = 0
+        for s in range(n):
+            if (S[ANNOUNCED] >> s) & 1:
+                top = max(top, S[DKEY + s] >> shift)
+        tied = 0
+        for s in range(n):
+            if (S[ANNOUNCED] >> s) & 1 and (S[DKEY + s] >> shift) == top:
+                tied += 1
+        for s in range(n):
+            if (S[ANNOUNCED] >> s) & 1:
+                base = off[E_DECL] + 4 * ((s - me) % n)
+                first = S[DKEY + s] >> shift
+                out[base] = first / 100.0
+                if tied > 1 and first == top:
+                    key = S[DKEY + s]
+                    out[base + 1] = 1.0
+                    out[base + 2] = ((key >> 8 & 255) + 1) / 8.0
+                    out[base + 3] = float(key & 255)
+    w = S[DWIN]
+    out[off[E_DWIN] + ((w - me) % n if w >= 0 else n if w == -1 else n + 1)] = 1.0
+    if S[BCARD] >= 0:
+        out[off[E_BEL] + (S[BHOLDER] - me) % n] = 1.0
+    out[off[E_LEADER] + (leader - me) % n] = 1.0
+    if tl > 0 and trump >= 0:
+        wp = trick_winner_pos(S[TRICK:TRICK + 3], tl, trump, _POWER)
+        out[off[E_WINNER] + (leader + wp - me) % n] = 1.0
+        out[off[E_LED] + (S[TRICK] >> 3)] = 1.0
+        tp = 0
+        for i in range(tl):
+            tp += points[trump, S[TRICK + i]]
+        out[off[E_TPTS]] = tp / 80.0
+    out[off[E_NTR] + min(nt, max_tricks)] = 1.0
+    done_deal = over and S[OUTCOME] < 3
+    for s in range(n):
+        r = (s - me) % n
+        out[off[E_CP] + r] = S[CP + s] / 162.0
+        out[off[E_TWON] + r] = nwon[r] / 10.0
+        hs = 0
+        h = S[HAND + s]
+        while h:
+            h &= h - 1
+            hs += 1
+        out[off[E_HSIZE] + r] = hs / 12.0
+        out[off[E_SCORES] + r] = (S[DP + s] if done_deal else 0) / 1000.0
+    reserve = S[TOTAL + maker] if done_deal and S[OUTCOME] == 1 and opts[O_TIE_LITIGE] else 0
+    out[off[E_SCORES] + n] = reserve / 162.0
+    if phase == 0:
+        out[off[E_PHASE] + (0 if S[ROUND] == 1 else 1)] = 1.0
+    elif phase == 1:
+        out[off[E_PHASE] + 2 + S[STEP]] = 1.0
+    else:
+        out[off[E_PHASE] + 6] = 1.0
+    if not over and S[CUR] >= 0:
+        out[off[E_TOACT] + (S[CUR] - me) % n] = 1.0
+
+
+@nb.njit(cache=True)
+def encode_small_kernel(S, bids, mask, opts, off, kind_of, points, max_tricks, tables, seats, out):
+    """Row ``i`` of ``out``: seat ``seats[i]``'s observation at table ``tables[i]``."""
+    for i in range(tables.shape[0]):
+        j = tables[i]
+        _encode_small_row(S[j], bids[j], mask[j], opts, off, kind_of, points, max_tricks, seats[i], out[i])
+
+
+_ENCODER = None
+
+
+def encode_small_batch(game, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
+    """The observations (``observation.encode_small``'s floats, float32 ``(m, obs_size)``)
+    of ``seats[i]`` at ``tables[i]`` of a ``SmallBatchedGame``, in compiled code: equal to
+    ``encode_small(small_infoset_of(game, t, s))`` (``tests/test_vector_small.py``). Reads
+    only what ``small_infoset_of`` reads (RULES.md §11)."""
+    global _ENCODER
+    if _ENCODER is None:
+        _ENCODER = _encoder_tables()
+    off, kind, points, max_tricks = _ENCODER
+    tables = np.asarray(tables, dtype=np.int64)
+    seats = np.asarray(seats, dtype=np.int64)
+    n = game.players
+    from ..observation import SMALL_OBS_SIZE
+
+    if out is None:
+        out = np.empty((len(tables), SMALL_OBS_SIZE[n]), dtype=np.float32)
+    encode_small_kernel(game.state, game.bids, game.mask, game.opts, off[n], kind, points, max_tricks, tables, seats,
+                        out)
+    return out
