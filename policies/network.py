@@ -18,7 +18,7 @@ import torch
 from belote_env import NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.jsonfile import read_json
-from belote_env.actions import SMALL_NUM_ACTIONS
+from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
 from belote_env.cards import NUM_CARDS
@@ -484,8 +484,10 @@ class NetworkPolicy:
             return self._act_batch_small(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
             # value networks only, not deterministic: each row decided by act on its InfoSet (the same decisions)
-            if mask.ndim != 2:
-                raise ValueError(f"batch.mask must be 2-D, got {mask.shape}")
+            width = MODE_N_ACTIONS[self.contract_mode]
+            if mask.ndim != 2 or (mask.shape[1] != width and not (self.contract_mode == "coinche"
+                                                                   and mask.shape[1] == EXTENDED_NUM_ACTIONS)):
+                raise ValueError(f"batch.mask must be ({m}, {width}), got {mask.shape}")
             out = np.zeros(m, dtype=np.int64)
             for i in range(m):
                 if mask[i].sum() == 0:

@@ -253,3 +253,26 @@ def test_small_match_pairs_log_resumes_after_a_kill(tmp_path):
         duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
     with pytest.raises(ValueError, match="written for another match"):
         duplicate_match("normal", "easy", 9, seed=2, rules=Rules(players=2), chunk=2, pairs_log=log)
+
+
+def test_failures_cross_process_and_hostile_logs():
+    """A PolicyFailure raised in a worker reaches the match whole (pickled with its policy
+    and record); a pairs-log number too large for a float is a corrupt line, named."""
+    import pickle
+
+    from training.evaluate import PolicyFailure, _finite_number
+
+    e = pickle.loads(pickle.dumps(PolicyFailure("policy 'x' returned 999", "x", {"deals": []})))
+    assert (str(e), e.policy, e.record) == ("policy 'x' returned 999", "x", {"deals": []})
+    assert not _finite_number(10 ** 400) and not _finite_number(True) and _finite_number(2.5)
+
+
+def test_compiled_observation_refuses_bad_indices():
+    import numpy as np
+
+    from belote_env.vector.small import SmallBatchedGame, encode_small_batch
+
+    g = SmallBatchedGame(4, Rules(players=3), seed=0)
+    for tables, seats in (([4], [0]), ([-1], [0]), ([0], [3]), ([0, 1], [0])):
+        with pytest.raises(ValueError, match="tables"):
+            encode_small_batch(g, np.array(tables), np.array(seats))

@@ -71,6 +71,9 @@ class PolicyFailure(PolicyError):
         super().__init__(message)
         self.policy, self.record = policy, record
 
+    def __reduce__(self):  # rebuilt whole in the process that gets it back from a worker
+        return type(self), (str(self), self.policy, self.record)
+
 
 @dataclass
 class _Tally:
@@ -599,6 +602,17 @@ def _ci(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _finite_number(v) -> bool:
+    """An int or float (not a bool) that is a finite float (an int too large for a float
+    is not: ``math.isfinite`` would raise ``OverflowError``)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
+
+
 def _chunk_head(row, path, lineno: int, unit: str):
     """``(ids, tally, bad)`` of a pairs-log chunk line: its ids checked (distinct numbers
     >= 0 of ``unit``, "pairs" or "sets") and ``bad(why)``, the ``ValueError`` naming the
@@ -632,7 +646,7 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
     t = {**{k: [0, 0] for k in _TALLY_LATER}, **t}
-    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # noqa: E731
+    num = _finite_number
     count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     for key in ("diffs", "deal_wins", "game_wins"):
         if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(num(v) for v in t[key]):
@@ -707,7 +721,7 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
     fields = set(_SmallTally.__dataclass_fields__) - {"ids"}
     if not isinstance(t, dict) or set(t) != fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
-    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # noqa: E731
+    num = _finite_number
     count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     keys = {"diff", "a_points", "b_points", "deal_wins", "game_wins", *(_ROLES if n == 3 else ()),
             *(f"{x}_{pos}" for x in "ab" for pos in SMALL_POSITIONS[n])}  # _SetFigures.row's

@@ -1182,7 +1182,8 @@ def encode_small_batch(game, tables, seats, out: np.ndarray | None = None) -> np
     """The observations (``observation.encode_small``'s floats, float32 ``(m, obs_size)``)
     of ``seats[i]`` at ``tables[i]`` of a ``SmallBatchedGame``, in compiled code: equal to
     ``encode_small(small_infoset_of(game, t, s))`` (``tests/test_vector_small.py``). Reads
-    only what ``small_infoset_of`` reads (RULES.md §11)."""
+    only what ``small_infoset_of`` reads (RULES.md §11). Raises ``ValueError`` for a table
+    or seat out of range, or arrays of other shapes."""
     global _ENCODER
     if _ENCODER is None:
         _ENCODER = _encoder_tables()
@@ -1190,6 +1191,10 @@ def encode_small_batch(game, tables, seats, out: np.ndarray | None = None) -> np
     tables = np.asarray(tables, dtype=np.int64)
     seats = np.asarray(seats, dtype=np.int64)
     n = game.players
+    if tables.ndim != 1 or seats.shape != tables.shape:
+        raise ValueError(f"tables and seats must be int arrays of one shape (m,), got {tables.shape}, {seats.shape}")
+    if len(tables) and (tables.min() < 0 or tables.max() >= game.n or seats.min() < 0 or seats.max() >= n):
+        raise ValueError(f"tables must be indices 0..{game.n - 1} and seats 0..{n - 1}")
     from ..observation import SMALL_OBS_SIZE
 
     if out is None:
