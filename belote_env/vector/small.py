@@ -65,7 +65,8 @@ from .kernels import (
 from .engine import TableBatch
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
-           "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "encode_small_batch", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER"]
+           "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "encode_small_batch", "PHASE_BIDDING",
+           "PHASE_PLAY", "PHASE_OVER"]
 
 # ------------------------------------------------------------------ state columns
 _NAMES = (
@@ -899,7 +900,8 @@ def small_infoset_of(game, j: int, seat: int):
         seat=seat, dealer=int(S[DEALER]), players=n, phase=phase,
         step=int(S[STEP]) if ph == PHASE_PLAY else -1, current_seat=int(S[CUR]) if ph != PHASE_OVER else -1,
         hand=int(S[HAND + seat]), turned_card=int(S[TURNED]), bottom_card=int(S[BOTTOM]), auction=auction,
-        bid_round=int(S[ROUND]), contract=Contract(maker, trump) if maker >= 0 else None, denomination=trump, taker=maker,
+        bid_round=int(S[ROUND]), contract=Contract(maker, trump) if maker >= 0 else None,
+        denomination=trump, taker=maker,
         exchanged=int(S[EXCHANGED]), out_of_play=int(S[OOP]), discarded=int(S[DISCARDED]) if seat == maker else 0,
         declared=tuple(declared), decl_winner=int(S[DWIN]), decl_cards=int(S[DWCARDS]),
         trick=tuple(int(S[TRICK + i]) for i in range(tl)), trick_leader=int(S[LEADER]), tricks=tuple(tricks),
@@ -1032,20 +1034,10 @@ def _encoder_tables():
 
 
 @nb.njit(cache=True)
-def _put_cards(out, base, cards):
-    while cards:
-        low = cards & -cards
-        c = 0
-        while (low >> c) != 1:
-            c += 1
-        out[base + c] = 1.0
-        cards ^= low
-
-
-@nb.njit(cache=True)
 def _encode_small_row(S, bids, mask_row, opts, off, kind_of, points, max_tricks, seat, out):
     """``observation.encode_small(small_infoset_of(game, j, seat))`` from table ``j``'s row
-    ``S``, its auction ``bids`` and mask row, into ``out`` (zeroed first)."""
+    ``S``, its auction ``bids`` and mask row, into ``out`` (zeroed first); a 32-card block
+    at ``b`` is written by ``mark_cards(out[b:], cards)`` (card ids are 0..31)."""
     n = opts[O_N]
     out[:] = 0.0
     me = seat
@@ -1065,13 +1057,13 @@ def _encode_small_row(S, bids, mask_row, opts, off, kind_of, points, max_tricks,
         for c in range(32):
             if mask_row[c]:
                 legal |= np.int64(1) << c
-    _put_cards(out, off[E_HAND], hand)
-    _put_cards(out, off[E_OOP], S[OOP])
-    _put_cards(out, off[E_GONE], gone)
-    _put_cards(out, off[E_DISC], discarded)
-    _put_cards(out, off[E_DCARDS], S[DWCARDS])
-    _put_cards(out, off[E_LEGAL], legal)
-    _put_cards(out, off[E_UNSEEN], np.int64(0xFFFFFFFF) & ~(hand | gone))
+    mark_cards(out[off[E_HAND]:], hand)
+    mark_cards(out[off[E_OOP]:], S[OOP])
+    mark_cards(out[off[E_GONE]:], gone)
+    mark_cards(out[off[E_DISC]:], discarded)
+    mark_cards(out[off[E_DCARDS]:], S[DWCARDS])
+    mark_cards(out[off[E_LEGAL]:], legal)
+    mark_cards(out[off[E_UNSEEN]:], np.int64(0xFFFFFFFF) & ~(hand | gone))
     if S[TURNED] >= 0:
         out[off[E_TURNED] + S[TURNED]] = 1.0
     if S[BOTTOM] >= 0:
@@ -1085,10 +1077,10 @@ def _encode_small_row(S, bids, mask_row, opts, off, kind_of, points, max_tricks,
             out[off[E_WON] + 32 * r + S[SEQ + n * t + i]] = 1.0
     for s in range(n):
         r = (s - me) % n
-        _put_cards(out, off[E_PLAYED] + 32 * r, S[PLAYED + s])
+        mark_cards(out[off[E_PLAYED] + 32 * r:], S[PLAYED + s])
         if r:
-            _put_cards(out, off[E_KNOWN] + 32 * (r - 1), S[KNOWN + s] & ~S[PLAYED + s])
-            _put_cards(out, off[E_CANNOT] + 32 * (r - 1), S[CANNOT + s])
+            mark_cards(out[off[E_KNOWN] + 32 * (r - 1):], S[KNOWN + s] & ~S[PLAYED + s])
+            mark_cards(out[off[E_CANNOT] + 32 * (r - 1):], S[CANNOT + s])
     tl = S[TLEN]
     leader = S[LEADER]
     for i in range(tl):
