@@ -510,3 +510,38 @@ def test_match_workers_are_bounded():
 
     with pytest.raises(ValueError, match=r"workers must be an int in 1\.\.256"):
         duplicate_match("random", "random", 10, workers=1000)
+
+
+def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_table(tmp_path):
+    """``players: 3`` with the default engine (batched: ``SmallBatchedGame``, each rollout
+    ``n_steps * n_tables`` decisions, suit renamings on) trains, matches its checkpoints
+    and exports a model that plays three-seat deals; the four-seat-only keys are refused
+    at two and three seats, naming the key."""
+    from belote_env.observation import SMALL_OBS_SIZE
+    from policies.network import NetworkPolicy
+
+    assert TrainConfig(rules={"players": 2}).engine == "batched"
+    for key, value in (("bid_learner", "q"), ("random_bids_until", 1000)):
+        with pytest.raises(ConfigError, match=f"config key '{key}' must be .* with rules players 3"):
+            TrainConfig(rules={"players": 3}, **{key: value})
+    with pytest.raises(ConfigError, match="'perfect_critic' must be false with rules players 2"):
+        TrainConfig(rules={"players": 2}, perfect_critic=True)
+    cfg = {**TINY, "exp_name": "three", "rules": {"players": 3}, "policy_augment": True, "eval_pairs": 2,
+           "opponents": {"self": 0.5, "normal": 0.5}, "log_dir": str(tmp_path / "runs")}
+    p = tmp_path / "c.yaml"
+    p.write_text(yaml.safe_dump(cfg))
+    assert main(["train", "--config", str(p), "--no-progress"]) == 0
+    (run,) = list((tmp_path / "runs").iterdir())
+    final = run / "checkpoints" / "final"
+    meta = json.loads((final / "meta.json").read_text())
+    assert meta["net"]["obs_size"] == SMALL_OBS_SIZE[3] and meta["rules"]["players"] == 3
+    assert json.loads((run / "eval.json").read_text())["vs_easy"]["deals"] > 0
+    out = tmp_path / "model"
+    assert main(["export", str(final), str(out)]) == 0
+    from belote_env.small_game import new_game
+    import random
+
+    st = new_game(Rules(players=3), rng=random.Random(1), single_deal=True)
+    pol = NetworkPolicy.from_path(out, name="three")
+    while not st.is_deal_over:  # apply raises IllegalActionError on an action not legal at the seat
+        st.apply(pol.act(st.information_set(st.current)))

@@ -597,3 +597,77 @@ def test_suit_average_cache_follows_writes_that_keep_the_version():
     fresh.load_state_dict(net.state_dict())
     np.testing.assert_allclose(network_outputs(net, obs, 32, 8, table), network_outputs(fresh, obs, 32, 8, table),
                                rtol=1e-6, atol=1e-6)
+
+
+
+def _small_model(players: int) -> SelfPlayPPO:
+    from belote_env.actions import num_actions
+    from belote_env.observation import SMALL_OBS_SIZE
+
+    return SelfPlayPPO("MlpPolicy", StreamSpec(8, SMALL_OBS_SIZE[players], num_actions(Rules(players=players))),
+                       n_steps=8, batch_size=64, n_epochs=1, policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}},
+                       device="cpu", seed=0)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_table_self_play_ends_each_seat_with_its_own_points_less_the_others_mean(players):
+    """Two and three seats on ``SmallBatchedGame`` (pure self-play): each played deal ends
+    one trajectory per seat, whose final reward is that seat's own points less the mean of
+    the others' / 162 (TWO_THREE.md §2.9, §3: half points at three seats); void deals and
+    redeals end none (the seats' trajectories go on into the next deal)."""
+    from belote_env.observation import SMALL_OBS_SIZE
+
+    policy = _small_model(players).policy
+    col = VectorCollector(Rules(players=players), 8, seed=4)
+    checked, halves = [0], [False]
+    end_deals = col._end_deals
+
+    def spy(tables):  # each ended trajectory's rows against the engine's deal result
+        before = {j: (col.pend[j, :col.pend_len[j]].copy(), col.game.rewards[j].copy()) for j in tables.tolist()}
+        end_deals(tables)
+        for j, (rows, diffs) in before.items():
+            if col.pend_len[j]:  # void or redeal: the trajectories go on
+                assert diffs.tolist() == [0.0] * players
+                continue
+            last = {int(col.seat[k]): k for k in rows}
+            assert sorted(last) == list(range(players))  # every seat decided, each ends here
+            for k in rows:
+                assert col.done[k] == (last[int(col.seat[k])] == k) and col.complete[k]
+            for seat, k in last.items():
+                assert col.reward[k] == diffs[seat] / 162
+            assert abs(diffs.sum()) < 1e-9
+            halves[0] |= bool((diffs % 1 != 0).any())
+            checked[0] += 1
+
+    col._end_deals = spy
+    while checked[0] < 60:
+        col.step(policy)
+    voids = [s for s in col.deal_stats if s["void"]]
+    assert voids and len(col.deal_stats) - len(voids) == checked[0]
+    assert halves[0] == (players == 3)
+    d = col.take(col.n_ready)
+    assert d["obs"].shape[1] == SMALL_OBS_SIZE[players] and d["mask"][np.arange(len(d["action"])), d["action"]].all()
+    assert d["done"].sum() == players * checked[0] and d["start"].sum() == checked[0]  # one start per table's deal
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_table_learner_plays_only_its_drawn_seat_against_the_pool(players):
+    """Against a frozen opponent (``normal``) the learner plays one seat per deal, drawn
+    among all of them (each seat is its own side); the opponent plays the others."""
+    import random
+
+    from training.selfplay import OpponentPool
+
+    policy = _small_model(players).policy
+    col = VectorCollector(Rules(players=players), 8, seed=5, pool=OpponentPool({"normal": 1.0}, random.Random(2)))
+    drawn = set()
+    for _ in range(300):
+        g = col.game
+        mine = np.flatnonzero(g.current == col.learner_team)
+        seats, n0 = g.current[mine].copy(), col.n
+        drawn.update(col.learner_team.tolist())
+        col.step(policy)
+        assert col.seat[n0:col.n].tolist() == seats.tolist()
+    assert drawn == set(range(players))
+    diffs = [s["learner_diff"] for s in col.deal_stats if not s["void"]]
+    assert diffs and all(isinstance(x, float) for x in diffs)

@@ -10,6 +10,7 @@ from typing import Any
 
 from belote_env.games import game_of
 from belote_env import Rules
+from belote_env.config import RuleOptionError
 from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
 __all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers",
@@ -167,11 +168,11 @@ class TrainConfig:
     folder is created)."""
     engine: str = "batched"
     """Where the self-play tables are played: ``batched`` (``belote_env.vector``: all
-    tables in one compiled ``BatchedGame``, ``training.vector_selfplay``; each rollout holds
-    ``n_steps * n_tables`` decisions) or ``reference`` (``GameState`` tables,
-    ``training.selfplay.SelfPlayCollector``, optionally in ``workers`` processes; each
-    rollout holds ``n_steps * 4 * n_tables`` decisions: the configs of the models trained
-    before the batched engine)."""
+    tables in one compiled ``BatchedGame``, or ``SmallBatchedGame`` at two and three seats,
+    ``training.vector_selfplay``; each rollout holds ``n_steps * n_tables`` decisions) or
+    ``reference`` (``GameState`` tables, ``training.selfplay.SelfPlayCollector``, optionally
+    in ``workers`` processes; each rollout holds ``n_steps * players * n_tables``
+    decisions: the configs of the models trained before the batched engine)."""
     random_bids_until: int = 0
     """A curriculum for the batched engine: until this many timesteps the learner's bids
     are drawn uniformly among its legal bids and are not learned from, so that card play
@@ -324,11 +325,20 @@ class TrainConfig:
         for name in self.opponents:
             if name not in ("self", "snapshots"):
                 _check_policy_name("opponents", name, " (or self, snapshots)", rules=rules)
-        if not game_of(rules).has_partners and self.engine != "reference":
-            raise ConfigError(f"config key 'engine' must be 'reference' with rules players {rules.players} (the "
-                              "two- and three-player games train on the reference engine's collector)")
-        if not game_of(rules).has_partners and self.perfect_critic:
-            raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
+        if not game_of(rules).has_partners:
+            if self.perfect_critic:
+                raise ConfigError(f"config key 'perfect_critic' must be false with rules players {rules.players}")
+            for name, off in (("bid_learner", "ppo"), ("random_bids_until", 0)):
+                if getattr(self, name) != off:
+                    raise ConfigError(f"config key {name!r} must be {off!r} with rules players {rules.players} (the "
+                                      "two- and three-seat bids are learned by PPO with the cards)")
+            if self.engine == "batched":
+                from belote_env.vector.small import check_small_supported
+
+                try:
+                    check_small_supported(rules)
+                except RuleOptionError as e:
+                    raise ConfigError(f"config key 'rules': {e}; or set 'engine: reference'") from None
         rollout = self.n_steps * self.n_tables * (1 if self.engine == "batched" else rules.players)
         if rollout % self.batch_size == 1:
             raise ConfigError(f"config key 'batch_size' ({self.batch_size}) leaves a last minibatch of one row of the "

@@ -309,9 +309,10 @@ def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, s
     agent = learner_policy(model, cfg, name="learner")
     out = {}
     for tier in tiers:
-        # the two- and three-player matches run on the reference engine (no batched engine there)
-        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=game_of(cfg.rules_obj).has_partners,
-                            progress=progress)
+        # a two- or three-player run on the reference engine (whose rules the batched small-table
+        # engine may not play) is matched on it too; the figures are the same either way
+        batched = cfg.engine == "batched" or game_of(cfg.rules_obj).has_partners
+        r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=batched, progress=progress)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)
         logger.record(f"charts/mean_diff_vs_{tier}", r.mean_diff)
         out[f"vs_{tier}"] = r.to_dict()

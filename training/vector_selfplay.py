@@ -16,6 +16,14 @@ rollout.
 
 A table is pure self-play (all four seats learn) or the learner's team against a frozen
 opponent drawn from an ``OpponentPool`` for each deal, as in ``training.selfplay``.
+
+The two- and three-player games (TWO_THREE.md) are played the same way on
+``vector.small.SmallBatchedGame``, their observations encoded by
+``vector.small.encode_small_batch``: each seat is its own side (the learner plays one seat
+against the opponent in the others, or every seat in pure self-play) and a seat's reward
+is its own points less the mean of the others' (TWO_THREE.md §2.9, §3;
+``driver.seat_reward``); void deals and redeals go on into the next deal like a four-seat
+void deal.
 """
 
 from __future__ import annotations
@@ -34,21 +42,31 @@ from belote_env.cards import NUM_CARDS
 from belote_env.dealing import TURNED_AT
 from belote_env.driver import point_reward, reward_scale
 from belote_env.observation import obs_size
-from belote_env.table import NUM_SEATS, NUM_TEAMS, SEATS, TEAM_OF, seats_from
+from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.envs import point_rewards
 from belote_env.vector.observation import encode_tables_kernel
+from belote_env.vector.small import SMALL_OUTCOMES, SmallBatchedGame, encode_small_batch
 
 from .selfplay import PERFECT_SIZE
 
 __all__ = ["VectorCollector", "BidLearner", "use_bf16", "bf16_supported", "policy_step", "encode_perfect_batch", "fill_rollout_buffer", "MAX_DEAL_DECISIONS"]
 
-#: decisions one deal can hold: 8 bids, 32 cards, a declaration and an announcement per seat
+#: decisions one four-seat deal can hold: 8 bids, 32 cards, a declaration and an announcement per seat
 MAX_DEAL_DECISIONS = 8 + 32 + 2 * NUM_SEATS
 #: void deals in a row a trajectory may run through (then it ends there, with reward 0)
 MAX_VOIDS = 16
-_PENDING = MAX_VOIDS * 8 + MAX_DEAL_DECISIONS
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
+
+
+def _deal_bounds(game) -> tuple[int, int]:
+    """``(decisions of a played deal, decisions of a void deal or redeal)``, upper bounds
+    for ``game``'s table: four seats ``MAX_DEAL_DECISIONS`` and 8 passes; two and three
+    seats the auction's bound (``auction.small_length_bound``), every card, and per seat
+    the exchange, declarations, answers and the belote announcement."""
+    if isinstance(game, BatchedGame):
+        return MAX_DEAL_DECISIONS, 8
+    return game.auction_bound + NUM_CARDS + 8 * game.players, game.auction_bound + 2 * game.players
 _AFTER = np.array([seats_from(seat) for seat in SEATS], dtype=np.int64)  # [seat, r]: r places after it
 _SELF = -1  # kind of a pure self-play table
 
@@ -183,9 +201,10 @@ class VectorCollector:
     """Plays ``n_tables`` batched tables; the learner's decisions are batched.
 
     Args:
-        rules: rule options (single deals).
         n_tables: tables played side by side (one ``BatchedGame``).
         seed: seeds the tables' deals (``BatchedGame``) and the seat / opponent draws.
+        rules: rule options (single deals): four seats (``BatchedGame``) or two and three
+            (``SmallBatchedGame``; ``RuleOptionError`` for an option it does not play).
         pool: the opponents (``training.selfplay.OpponentPool``; ``None``: pure self-play).
         perfect: append ``encode_perfect_batch`` to each learner observation.
         gamma, gae_lambda: the GAE discount and lambda.
@@ -211,7 +230,18 @@ class VectorCollector:
         self.rules, self.n_tables, self.pool, self.perfect = rules, n_tables, pool, perfect
         point_reward(0, reward_mode)  # raises ValueError for an unknown mode
         self.gamma, self.lam, self.reward_mode = gamma, gae_lambda, reward_mode
-        self.game = BatchedGame(n_tables, rules, seed=seed)
+        self.small = not game_of(rules).has_partners
+        if self.small and perfect:
+            raise ValueError(f"perfect (the perfect-information critic) is four-seat only, got rules players "
+                             f"{rules.players}")
+        self.game = (SmallBatchedGame if self.small else BatchedGame)(n_tables, rules, seed=seed)
+        #: each seat's side: its team, or the seat itself at two and three seats
+        self.side = np.arange(rules.players, dtype=np.int64) if self.small else _TEAM
+        self.n_sides = game_of(rules).sides
+        self.deal_bound, self.void_bound = _deal_bounds(self.game)
+        self.pend_cap = MAX_VOIDS * self.void_bound + self.deal_bound
+        self._void_outcomes = ((SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")) if self.small
+                               else (OUTCOMES.index("void"),))
         self.rng = random.Random(seed)
         self.obs_size = obs_size(rules)  # 618 classic, COINCHE_OBS_SIZE coinche (observation.obs_size)
         self.n_actions = num_actions(rules)
@@ -224,10 +254,10 @@ class VectorCollector:
         self._opp_index: dict[int, int] = {}
         for j in range(n_tables):
             self._draw(j)
-        cap = n_tables * MAX_DEAL_DECISIONS * 2
+        cap = n_tables * self.deal_bound * 2
         self._alloc(cap)
         self.n = 0  # decisions stored
-        self.pend = np.zeros((n_tables, _PENDING), dtype=np.int64)
+        self.pend = np.zeros((n_tables, self.pend_cap), dtype=np.int64)
         self.pend_len = np.zeros(n_tables, dtype=np.int64)
         self.deal_stats: list[dict] = []
         #: draw the learner's bids uniformly among the legal ones and leave them out of the
@@ -242,7 +272,7 @@ class VectorCollector:
 
             po, pc = suit_permutation_tables(self.obs_size)
             self._rename_obs, self._rename_cards = po.numpy(), pc.numpy()
-            self._rename_actions = action_permutation_table().numpy()
+            self._rename_actions = action_permutation_table(self.n_actions).numpy()
             self._rename_rng = np.random.default_rng([seed, 2])
 
     # ------------------------------------------------------------------ storage
@@ -281,7 +311,7 @@ class VectorCollector:
                 self._opp_index[key] = len(self.opponents)
                 self.opponents.append(as_batch_policy(policy))
             self.kind[j] = self._opp_index[key]
-        self.learner_team[j] = self.rng.randrange(NUM_TEAMS)
+        self.learner_team[j] = self.rng.randrange(self.n_sides)
 
     def add_snapshot(self, policy) -> None:
         """Add a frozen learner snapshot (a ``policies.network.NetworkPolicy``) to the pool."""
@@ -299,9 +329,12 @@ class VectorCollector:
         ``MaskableActorCriticPolicy``), the opponents' by their batched policies."""
         g = self.game
         seats = g.current
-        learner = (self.kind == _SELF) | (_TEAM[seats] == self.learner_team)
+        learner = (self.kind == _SELF) | (self.side[seats] == self.learner_team)
         actions = np.empty(self.n_tables, dtype=np.int64)
         opponent = ~learner
+        if (self.random_bids or self.bids is not None) and self.small:
+            raise ValueError("random_bids and a BidLearner are four-seat only (the two- and three-seat bids are "
+                             "learned by PPO)")
         if self.random_bids or self.bids is not None:  # the learner's bids: not PPO's
             bidding = learner & (g.state[:, COL["phase"]] == 0)
             if bidding.any():
@@ -325,7 +358,7 @@ class VectorCollector:
             a, b = self.n, self.n + m
             obs = self.obs[a:b]
             ls = seats[lt].astype(np.int64)
-            encode_tables_kernel(g.state, g.bids, g.mask, g.points, lt, ls, obs[:, :self.obs_size])
+            self._encode(lt, ls, obs[:, :self.obs_size])
             if self.perfect:
                 encode_perfect_batch(g, lt, ls, obs[:, self.obs_size:])
             mask = g.mask[lt]
@@ -346,6 +379,8 @@ class VectorCollector:
             self.seat[a:b] = ls
             self.complete[a:b] = False
             self.start[a:b] = self.pend_len[lt] == 0
+            if int(self.pend_len[lt].max()) >= self.pend_cap:  # (a bound of _deal_bounds is wrong)
+                raise RuntimeError(f"a trajectory outgrew its {self.pend_cap} pending decisions")
             _record(self.pend, self.pend_len, lt, a)
             self.n = b
         if opponent.any():
@@ -355,6 +390,14 @@ class VectorCollector:
         g.step(actions)
         if g.done.any():
             self._end_deals(np.flatnonzero(g.done))
+
+    def _encode(self, tables: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        """The observations of ``seats`` at ``tables`` into float32 ``out`` ``(m, obs_size)``."""
+        g = self.game
+        if self.small:
+            encode_small_batch(g, tables, seats, out)
+        else:
+            encode_tables_kernel(g.state, g.bids, g.mask, g.points, tables, seats, out)
 
     def _end_bids(self, tables: np.ndarray, rewards: np.ndarray) -> None:
         """The bids made at ``tables`` get their seat's reward as target (``BidLearner``)."""
@@ -370,12 +413,13 @@ class VectorCollector:
 
     def _end_deals(self, tables: np.ndarray) -> None:
         g = self.game
-        void = g.result[tables, 2] == OUTCOMES.index("void")
+        p = g.players if self.small else 2  # result: the points per seat (per team), outcome, decisions
+        void = np.isin(g.result[tables, p], self._void_outcomes)
         if void.any():  # the same seats play the redeal: their trajectories go on (RULES.md §3.4)
             for j in tables[void].tolist():
                 self.deal_stats.append({"kind": self.kind_name[j], "void": True, "made": False, "abs_diff": 0,
-                                        "learner_diff": None, "decisions": int(g.result[j, 3])})
-            long = void & (self.pend_len[tables] > _PENDING - MAX_DEAL_DECISIONS - 8)
+                                        "learner_diff": None, "decisions": int(g.result[j, p + 1])})
+            long = void & (self.pend_len[tables] > self.pend_cap - self.deal_bound - self.void_bound)
             tables = tables[~void | long]  # too many voids in a row: end there, reward 0
             if not len(tables):
                 return
@@ -385,13 +429,16 @@ class VectorCollector:
         _finish(self.pend, self.pend_len, tables, rewards, self.seat, self.value, self.adv, self.ret, self.reward,
                 self.done, self.complete, self.gamma, self.lam)
         for j in tables.tolist():
-            p0, p1, outcome, decisions = g.result[j].tolist()
-            if outcome != OUTCOMES.index("void"):
-                diff = None
-                if self.kind[j] != _SELF:
-                    diff = (p0 - p1) if self.learner_team[j] == 0 else (p1 - p0)
+            outcome, decisions = g.result[j, p:p + 2].tolist()
+            if outcome not in self._void_outcomes:
+                if self.small:  # the seat's own points less the others' mean (SmallDealScore.difference)
+                    diffs = g.rewards[j].tolist()
+                else:
+                    p0, p1 = g.result[j, :2].tolist()
+                    diffs = [p0 - p1, p1 - p0]
+                diff = None if self.kind[j] == _SELF else diffs[self.learner_team[j]]
                 self.deal_stats.append({"kind": self.kind_name[j], "void": False, "made": outcome == 0,
-                                        "abs_diff": abs(p0 - p1), "learner_diff": diff, "decisions": decisions})
+                                        "abs_diff": abs(diffs[0]), "learner_diff": diff, "decisions": decisions})
             self._draw(j)
 
     def take(self, n: int, out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:

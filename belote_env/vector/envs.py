@@ -221,8 +221,8 @@ def point_rewards(diffs: np.ndarray, mode: str, scale: int = TOTAL_POINTS) -> np
     """``driver.point_reward`` of each point difference (the one place a difference is
     scaled, RULES.md §7; ``scale`` is ``driver.reward_scale(rules)``: 162, or 500 in
     coinche): float64 of ``diffs``' shape. Raises ``ValueError`` for an unknown ``mode``."""
-    diffs = np.asarray(diffs)
-    return np.array([point_reward(int(d), mode, scale) for d in diffs.ravel().tolist()],
+    diffs = np.asarray(diffs)  # (a three-seat difference, own less the others' mean, may be a half point)
+    return np.array([point_reward(d, mode, scale) for d in diffs.ravel().tolist()],
                     dtype=np.float64).reshape(diffs.shape)
 
 
