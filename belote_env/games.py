@@ -13,6 +13,7 @@ states), not ``rules.players``::
     >>> g.players, g.num_actions, g.obs_size, g.sides, g.has_partners
     (3, 414, 902, 3, False)
     >>> st = g.new_state(seed=1)          # a SmallGameState; GameState at four seats
+    >>> tables = g.batched(1024, seed=1)  # SmallBatchedGame; BatchedGame at four seats
 
 A ``Game`` is immutable and made once per ``Rules`` object.
 """
@@ -82,6 +83,17 @@ class Game:
             raise TypeError("Game.new_state plays the game's own rules: leave out rules= (games.game_of(rules) "
                             "gives the game of other rules)")
         return self._state(self.rules, **kwargs)
+
+    def batched(self, n: int, seed: int = 0, autoreset: bool = True):
+        """``n`` tables of single deals of this game stepped together in compiled code: a
+        ``vector.BatchedGame`` at four seats, a ``vector.small.SmallBatchedGame`` at two and
+        three (their arguments and errors; ``RuleOptionError`` for an option the batched
+        engine does not play). Imports numba on first use."""
+        if self.has_partners:
+            from .vector.engine import BatchedGame as engine
+        else:
+            from .vector.small import SmallBatchedGame as engine
+        return engine(n, self.rules, seed=seed, autoreset=autoreset)
 
     def encode(self, info, out: np.ndarray | None = None) -> np.ndarray:
         """The ``(obs_size,)`` float32 observation of a seat's information set

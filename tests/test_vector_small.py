@@ -298,3 +298,32 @@ def test_compiled_observation_equals_the_reference_encoder(players):
                 checked += 1
             g.step(g.random_actions())
     assert checked == 4 * 60 * 8 * players
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(contract_mode="coinche"), Rules(players=2), Rules(players=3)],
+                         ids=["classic", "coinche", "2p", "3p"])
+def test_game_batched_is_the_engine_of_its_table_and_encode_rows_its_observation(rules):
+    """``Game.batched`` makes the batched engine of the rules' table; its ``encode_rows``
+    equals ``Game.encode`` of each row's information set, into a given slice too, and
+    refuses a seat or table out of range."""
+    from belote_env.games import game_of
+    from belote_env.vector import SeatBatch
+
+    game = game_of(rules)
+    g = game.batched(16, seed=3)
+    assert type(g).__name__ == ("BatchedGame" if rules.players == 4 else "SmallBatchedGame") and g.rules is rules
+    tables = np.arange(16)
+    for _ in range(25):
+        wide = np.zeros((16, game.obs_size + 5), dtype=np.float32)
+        got = g.encode_rows(tables, g.current[tables], wide[:, :game.obs_size])
+        batch = SeatBatch(g, tables)
+        want = np.stack([game.encode(batch.infoset(i)) for i in range(16)])
+        np.testing.assert_array_equal(got, want)
+        assert (wide[:, game.obs_size:] == 0).all()
+        g.step(g.random_actions())
+    with pytest.raises(ValueError, match=f"seats 0..{rules.players - 1}"):
+        g.encode_rows([0], [rules.players])
+    with pytest.raises(ValueError, match="tables must be indices 0..15"):
+        g.encode_rows([16], [0])
+    with pytest.raises(ValueError, match="out must be float32 of shape"):
+        g.encode_rows([0], [0], np.zeros((1, game.obs_size), dtype=np.float64))

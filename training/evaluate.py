@@ -394,7 +394,7 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
     import numpy as np
 
     from belote_env.table import NEXT_SEAT, TEAM_OF
-    from belote_env.vector import COL, BatchedGame
+    from belote_env.vector import COL
     from belote_env.vector.engine import PHASE_PLAY
 
     tally = _Tally()
@@ -403,7 +403,7 @@ def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: R
         return tally
     sides = _batched_sides(a, b, seed)
     n = min(len(jobs), tables)
-    g = BatchedGame(n, rules, seed=0, autoreset=False)
+    g = game_of(rules).batched(n, autoreset=False)
     team = np.array(TEAM_OF, dtype=np.int64)
     slot_job = np.full(n, -1, dtype=np.int64)
     redeal = np.zeros(n, dtype=np.int64)
@@ -1152,7 +1152,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
     and draw no random numbers."""
     import numpy as np
 
-    from belote_env.vector.small import SCOL, SMALL_OUTCOMES, SmallBatchedGame
+    from belote_env.vector.small import SCOL, SMALL_OUTCOMES
     from belote_env.vector.engine import PHASE_PLAY
 
     n_seats = rules.players
@@ -1163,7 +1163,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
         return tally
     sides = _batched_sides(a, b, seed)
     n = min(len(jobs), tables)
-    g = SmallBatchedGame(n, rules, seed=0, autoreset=False)
+    g = game_of(rules).batched(n, autoreset=False)
     slot_job = np.full(n, -1, dtype=np.int64)
     redeal = np.zeros(n, dtype=np.int64)
     seat_tier = np.zeros((n, n_seats), dtype=np.int64)  # per table: the tier (0 = A) of each seat

@@ -17,9 +17,9 @@ rollout.
 A table is pure self-play (all four seats learn) or the learner's team against a frozen
 opponent drawn from an ``OpponentPool`` for each deal, as in ``training.selfplay``.
 
-The two- and three-player games (TWO_THREE.md) are played the same way on
-``vector.small.SmallBatchedGame``, their observations encoded by
-``vector.small.encode_small_batch``: each seat is its own side (the learner plays one seat
+The two- and three-player games (TWO_THREE.md) are played the same way on the batched
+engine of their table (``games.Game.batched``: ``vector.small.SmallBatchedGame``), whose
+``encode_rows`` encodes the observations: each seat is its own side (the learner plays one seat
 against the opponent in the others, or every seat in pure self-play) and a seat's reward
 is its own points less the mean of the others' (TWO_THREE.md §2.9, §3;
 ``driver.seat_reward``); void deals and redeals go on into the next deal like a four-seat
@@ -45,8 +45,7 @@ from belote_env.observation import obs_size
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.envs import point_rewards
-from belote_env.vector.observation import encode_tables_kernel
-from belote_env.vector.small import SMALL_OUTCOMES, SmallBatchedGame, encode_small_batch
+from belote_env.vector.small import SMALL_OUTCOMES
 
 from .selfplay import PERFECT_SIZE
 
@@ -234,7 +233,7 @@ class VectorCollector:
         if self.small and perfect:
             raise ValueError(f"perfect (the perfect-information critic) is four-seat only, got rules players "
                              f"{rules.players}")
-        self.game = (SmallBatchedGame if self.small else BatchedGame)(n_tables, rules, seed=seed)
+        self.game = game_of(rules).batched(n_tables, seed=seed)
         #: each seat's side: its team, or the seat itself at two and three seats
         self.side = np.arange(rules.players, dtype=np.int64) if self.small else _TEAM
         self.n_sides = game_of(rules).sides
@@ -345,7 +344,7 @@ class VectorCollector:
                     bt = np.flatnonzero(bidding)
                     bo = np.empty((len(bt), self.obs_size), dtype=np.float32)
                     bs = seats[bt].astype(np.int64)
-                    encode_tables_kernel(g.state, g.bids, g.mask, g.points, bt, bs, bo)
+                    g.encode_rows(bt, bs, bo)
                     chosen = self.bids.choose(bo, g.mask[bt])
                     actions[bt] = chosen
                     for i, j in enumerate(bt.tolist()):
@@ -358,7 +357,7 @@ class VectorCollector:
             a, b = self.n, self.n + m
             obs = self.obs[a:b]
             ls = seats[lt].astype(np.int64)
-            self._encode(lt, ls, obs[:, :self.obs_size])
+            g.encode_rows(lt, ls, obs[:, :self.obs_size])
             if self.perfect:
                 encode_perfect_batch(g, lt, ls, obs[:, self.obs_size:])
             mask = g.mask[lt]
@@ -390,14 +389,6 @@ class VectorCollector:
         g.step(actions)
         if g.done.any():
             self._end_deals(np.flatnonzero(g.done))
-
-    def _encode(self, tables: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        """The observations of ``seats`` at ``tables`` into float32 ``out`` ``(m, obs_size)``."""
-        g = self.game
-        if self.small:
-            encode_small_batch(g, tables, seats, out)
-        else:
-            encode_tables_kernel(g.state, g.bids, g.mask, g.points, tables, seats, out)
 
     def _end_bids(self, tables: np.ndarray, rewards: np.ndarray) -> None:
         """The bids made at ``tables`` get their seat's reward as target (``BidLearner``)."""

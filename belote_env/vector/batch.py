@@ -57,7 +57,7 @@ class SeatBatch:
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
     Two and three seats (a ``SmallBatchedGame``): the batch holds each row's
     ``SmallInfoSet`` (``vector.small.small_infoset_of``) and observation
-    (``vector.small.encode_small_batch``, compiled: their ``games.Game.encode``), both made
+    (``SmallBatchedGame.encode_rows``, compiled: their ``games.Game.encode``), both made
     when the batch is (TWO_THREE.md §5).
     """
 
@@ -70,11 +70,11 @@ class SeatBatch:
         self._obs = None
         self._infos = None
         if game.players != NUM_SEATS:  # two and three seats: the information sets and observations, made now
-            from .small import encode_small_batch, small_infoset_of
+            from .small import small_infoset_of
 
             self._rows = None
             self._infos = [small_infoset_of(game, int(t), int(s)) for t, s in zip(self.tables, self.seats)]
-            self._obs = encode_small_batch(game, self.tables, self.seats)
+            self._obs = game.encode_rows(self.tables, self.seats)
             self.mask = game.mask[self.tables].copy()
             return
         self._rows = _PublicRows(game, self.tables, self.seats)

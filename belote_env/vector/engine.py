@@ -1086,6 +1086,25 @@ class TableBatch:
         if bad >= 0:
             raise self._illegal(a, bad)
 
+    def _checked_rows(self, tables, seats) -> tuple[np.ndarray, np.ndarray]:
+        """``tables`` / ``seats`` as int64 ``(m,)``; ``ValueError`` unless they are of one 1-d
+        shape, the tables in ``0..n-1`` and the seats in ``0..players-1``."""
+        t, s = np.asarray(tables), np.asarray(seats)
+        if t.ndim != 1 or s.shape != t.shape or (len(t) and (t.dtype.kind not in "iu" or s.dtype.kind not in "iu")):
+            raise ValueError(f"tables and seats must be int arrays of one shape (m,), got {t.dtype} {t.shape} and "
+                             f"{s.dtype} {s.shape}")
+        if len(t) and (t.min() < 0 or t.max() >= self.n or s.min() < 0 or s.max() >= self.players):
+            raise ValueError(f"tables must be indices 0..{self.n - 1} and seats 0..{self.players - 1}")
+        return t.astype(np.int64, copy=False), s.astype(np.int64, copy=False)
+
+    def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
+        """The observations of ``seats[i]`` at ``tables[i]`` (``games.Game.encode`` of that
+        seat's information set, float for float): float32 ``(m, obs_size)``, into ``out``
+        (a float32 array of that shape, rows may be a slice of wider ones) when given.
+        Reads nothing hidden from the seat (RULES.md §11). Raises ``ValueError`` for a
+        table or seat out of range or arrays of other shapes."""
+        raise NotImplementedError
+
     def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
         tables' own streams (reproducible). ``out``: a writeable int64 ``(n,)`` array to
@@ -1171,3 +1190,18 @@ class BatchedGame(TableBatch):
 
     def _random_kernel(self, out) -> None:
         random_actions(self.mask, self.rng, out)
+
+    def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
+        from ..observation import obs_size
+        from .observation import encode_tables_kernel
+
+        tables, seats = self._checked_rows(tables, seats)
+        if out is None:
+            out = np.empty((len(tables), obs_size(self.rules)), dtype=np.float32)
+        elif out.dtype != np.float32 or out.shape != (len(tables), obs_size(self.rules)):
+            raise ValueError(f"out must be float32 of shape ({len(tables)}, {obs_size(self.rules)}), got {out.dtype} "
+                             f"{out.shape}")
+        encode_tables_kernel(self.state, self.bids, self.mask, self.points, tables, seats, out)
+        return out
+
+    encode_rows.__doc__ = TableBatch.encode_rows.__doc__

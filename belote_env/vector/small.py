@@ -1008,6 +1008,11 @@ class SmallBatchedGame(TableBatch):
     def _random_kernel(self, out) -> None:
         small_random_actions(self.mask, self.rng, out)
 
+    def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_small_batch(self, tables, seats, out)
+
+    encode_rows.__doc__ = TableBatch.encode_rows.__doc__
+
 
 # ------------------------------------------------------------------ the observation, compiled
 #: the blocks of ``observation.small_layout`` the compiled encoder writes, in this order
@@ -1180,17 +1185,15 @@ def encode_small_batch(game, tables, seats, out: np.ndarray | None = None) -> np
     if _ENCODER is None:
         _ENCODER = _encoder_tables()
     off, kind, points, max_tricks = _ENCODER
-    tables = np.asarray(tables, dtype=np.int64)
-    seats = np.asarray(seats, dtype=np.int64)
+    tables, seats = game._checked_rows(tables, seats)
     n = game.players
-    if tables.ndim != 1 or seats.shape != tables.shape:
-        raise ValueError(f"tables and seats must be int arrays of one shape (m,), got {tables.shape}, {seats.shape}")
-    if len(tables) and (tables.min() < 0 or tables.max() >= game.n or seats.min() < 0 or seats.max() >= n):
-        raise ValueError(f"tables must be indices 0..{game.n - 1} and seats 0..{n - 1}")
     from ..observation import SMALL_OBS_SIZE
 
     if out is None:
         out = np.empty((len(tables), SMALL_OBS_SIZE[n]), dtype=np.float32)
+    elif out.dtype != np.float32 or out.shape != (len(tables), SMALL_OBS_SIZE[n]):
+        raise ValueError(f"out must be float32 of shape ({len(tables)}, {SMALL_OBS_SIZE[n]}), got {out.dtype} "
+                         f"{out.shape}")
     encode_small_kernel(game.state, game.bids, game.mask, game.opts, off[n], kind, points, max_tricks, tables, seats,
                         out)
     return out
