@@ -309,8 +309,8 @@ def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, s
     agent = learner_policy(model, cfg, name="learner")
     out = {}
     for tier in tiers:
-        # a two- or three-player run on the reference engine (whose rules the batched small-table
-        # engine may not play) is matched on it too; the figures are the same either way
+        # a two- or three-player run on the reference engine is matched on it too (the batched
+        # match plays the same decks; a random tier's draws differ, duplicate_match)
         batched = cfg.engine == "batched" or game_of(cfg.rules_obj).has_partners
         r = duplicate_match(agent, tier, pairs, seed=seed, rules=cfg.rules_obj, batched=batched, progress=progress)
         logger.record(f"charts/winrate_vs_{tier}", r.win_rate)

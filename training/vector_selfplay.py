@@ -53,7 +53,9 @@ __all__ = ["VectorCollector", "BidLearner", "use_bf16", "bf16_supported", "polic
 
 #: decisions one four-seat deal can hold: 8 bids, 32 cards, a declaration and an announcement per seat
 MAX_DEAL_DECISIONS = 8 + 32 + 2 * NUM_SEATS
-#: void deals in a row a trajectory may run through (then it ends there, with reward 0)
+#: a trajectory's pending decisions are capped at ``MAX_VOIDS`` void deals' bound plus a
+#: played deal's (``_deal_bounds``): 15 void deals in a row at four seats, about 35 of the
+#: shortest at two and three; a void deal past the cap ends the trajectory (reward 0)
 MAX_VOIDS = 16
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
 
