@@ -425,7 +425,7 @@ class VectorCollector:
             outcome, decisions = g.result[j, p:p + 2].tolist()
             if outcome not in self._void_outcomes:
                 if self.small:  # the seat's own points less the others' mean (SmallDealScore.difference)
-                    diffs = g.rewards[j].tolist()
+                    diffs = [int(x) if x.is_integer() else x for x in g.rewards[j].tolist()]  # (as the reference's)
                 else:
                     p0, p1 = g.result[j, :2].tolist()
                     diffs = [p0 - p1, p1 - p0]
