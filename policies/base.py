@@ -62,13 +62,21 @@ def reseed_nested(owner: Any, key: str, names: tuple[str, ...]) -> None:
             reseed(sub, f"{key}/{name}")
 
 
-def with_belote(info: InfoSet, choice: int) -> int:
-    """``ANNOUNCE_BELOTE`` when it is legal and ``choice`` (a card id) is the first of the
-    seat's K+Q of its suit (RULES.md §5, ``belote: optional``), else ``choice``."""
+def with_belote(info, choice: int) -> int:
+    """``ANNOUNCE_BELOTE`` when it is legal and ``choice`` (a card id) is the card a belote
+    claim goes with, else ``choice``. That card is the K or Q of a belote suit (the trump;
+    every suit at all-trump, RULES.md §5) whose pair card is still in the seat's hand at
+    four seats (``belote: optional`` claims with the first card of the pair, §5), and whose
+    pair card the seat has already played at two and three seats (the claim goes with the
+    second, TWO_THREE.md §2.7, A17). ``info``: an ``InfoSet`` or ``SmallInfoSet``."""
     from belote_env.actions import ANNOUNCE_BELOTE
+    from belote_env.cards import ALL_TRUMP
+    from belote_env.games import game_of
 
-    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6):  # Q, K
-        s = choice >> 3
-        if info.hand >> (8 * s + 5) & 1 and info.hand >> (8 * s + 6) & 1:
-            return ANNOUNCE_BELOTE
-    return choice
+    if ANNOUNCE_BELOTE not in info.legal_actions or choice & 7 not in (5, 6):  # Q, K
+        return choice
+    if choice >> 3 != info.denomination and info.denomination != ALL_TRUMP:
+        return choice
+    other = choice ^ 3  # its pair card: Q (5) <-> K (6) of the suit
+    held = info.hand if game_of(info.rules).has_partners else info.played_by[info.seat]
+    return ANNOUNCE_BELOTE if held >> other & 1 else choice

@@ -21,7 +21,7 @@ from belote_env.jsonfile import read_json
 from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
-from belote_env.cards import NUM_CARDS
+from belote_env.cards import ALL_TRUMP, NUM_CARDS
 
 from .base import with_belote
 from .net import (
@@ -49,7 +49,7 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
            "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
            "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE",
-           "SMALL_MODES", "small_with_belote", "SMALL_BID_ACTIONS", "is_small_bid_decision", "MODEL_PARTS",
+           "SMALL_MODES", "SMALL_BID_ACTIONS", "is_small_bid_decision", "MODEL_PARTS",
            "declared_parts", "declare_parts"]
 
 
@@ -113,17 +113,6 @@ def is_card_decision(info: InfoSet) -> bool:
 #: ``small_game.STEPS.index("cards")``: the step of a ``SmallInfoSet``'s card play (a
 #: four-seat ``InfoSet`` has no ``step``).
 _SMALL_CARDS_STEP = 3
-
-
-def small_with_belote(info, choice: int) -> int:
-    """The two- and three-seat ``with_belote`` (TWO_THREE.md §2.7: belote is claimed with
-    the *second* card of the K+Q of trumps): ``ANNOUNCE_BELOTE`` when it is legal and
-    ``choice`` is that second card (the seat played the other one), else ``choice``."""
-    if ANNOUNCE_BELOTE in info.legal_actions and choice & 7 in (5, 6) and choice >> 3 == info.denomination:
-        other = (choice & ~7) | (11 - (choice & 7))  # Q (5) <-> K (6) of the suit
-        if info.played_by[info.seat] >> other & 1:
-            return ANNOUNCE_BELOTE
-    return choice
 
 
 class NetworkPolicy:
@@ -395,7 +384,7 @@ class NetworkPolicy:
 
         At two and three seats (``SMALL_MODES``) the card-value network plays the card
         decisions (``is_card_decision``: the card step, with the belote claim of
-        ``small_with_belote``) and every other decision (the bids, the seven exchange,
+        ``with_belote``) and every other decision (the bids, the seven exchange,
         the maker's discards, the combinations protocol, a belote claim with one legal
         card) is the ``normal`` tier's (``policies.small_play.normal_small_act``): the
         lowest legal id would pass every auction and give up the combinations."""
@@ -403,7 +392,7 @@ class NetworkPolicy:
         if self.contract_mode in SMALL_MODES:
             if self.card_net is not None and is_card_decision(info):
                 v = self.card_values(info)
-                return small_with_belote(info, max(v, key=lambda a: (v[a], -a)))
+                return with_belote(info, max(v, key=lambda a: (v[a], -a)))
             from .small_play import normal_small_act
 
             return normal_small_act(info)
@@ -430,7 +419,7 @@ class NetworkPolicy:
         if self.card_net is not None and is_card_decision(info):
             v = self.card_values(info)
             best = max(v, key=lambda a: (v[a], -a))
-            return small_with_belote(info, best) if self.contract_mode in SMALL_MODES else with_belote(info, best)
+            return with_belote(info, best)
         if self._bids_by_value(info):
             v = self.bid_values(info)
             return max(v, key=lambda a: (v[a], -a))
@@ -575,10 +564,13 @@ class NetworkPolicy:
         compiled = self._compiled("cards", self.card_net, 0, NUM_CARDS, table)
         v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
         best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
-        # with_belote: announce when legal and the card is the first of the hand's K+Q
+        # with_belote: announce when legal and the card is the first of the hand's K+Q of a
+        # belote suit (the trump; every suit at all-trump: the contract block's one-hot)
         suit, rank = best >> 3, best & 7
         qk = obs[rows[:, None], hand0 + 8 * suit[:, None] + np.array([5, 6])] > 0.5
-        announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1)
+        c0 = _obs_blocks()[0]
+        belote_suit = (obs[rows, c0 + suit] > 0.5) | (obs[rows, c0 + ALL_TRUMP] > 0.5)
+        announce = mask[rows, ANNOUNCE_BELOTE] & ((rank == 5) | (rank == 6)) & qk.all(1) & belote_suit
         out[rows] = np.where(announce, ANNOUNCE_BELOTE, best)
         todo[rows] = False
         return [rows[close]]
@@ -588,7 +580,7 @@ class NetworkPolicy:
         decisions ``act`` gives to a network, each network's rows in one batched pass (the
         24 suit renamings averaged as ``act`` averages them): the card decisions
         (``is_card_decision`` of each row's ``SmallInfoSet``) by the card-value network,
-        with the belote claim of ``small_with_belote``, and the policy network's decisions
+        with the belote claim of ``with_belote``, and the policy network's decisions
         (``policy_logits``). The rows within ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN``
         of a tie, the bids a bid-value network values and the decisions without a network
         (``rule_action``: the normal tier's) by ``act`` on their ``InfoSet``."""
@@ -618,7 +610,7 @@ class NetworkPolicy:
                 v = network_outputs(self.card_net, obs[rows], 0, NUM_CARDS, table, compiled, threads)
                 best, close = _best_legal(v, mask[rows, :NUM_CARDS], BATCH_VALUE_MARGIN)
                 for r, b in zip(rows.tolist(), best.tolist()):
-                    out[r] = small_with_belote(infos[r], b)
+                    out[r] = with_belote(infos[r], b)
                 todo[rows] = False
                 redo.append(rows[close])
         if self.bid_net is not None:  # valued bids: act, row by row
@@ -766,3 +758,13 @@ def _obs_blocks() -> tuple[int, int, int]:
         size = {b.name: b.size for b in LAYOUT}
         _BLOCKS = (OFFSET["contract"], OFFSET["contract"] + size["contract"], OFFSET["hand"])
     return _BLOCKS
+
+
+def __getattr__(name):
+    if name == "small_with_belote":  # deprecated: one with_belote serves every table
+        import warnings
+
+        warnings.warn("policies.network.small_with_belote is deprecated: use policies.base.with_belote (every table)",
+                      DeprecationWarning, stacklevel=2)
+        return with_belote
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

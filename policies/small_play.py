@@ -51,11 +51,13 @@ from __future__ import annotations
 
 from belote_env.games import game_of
 from belote_env.actions import (
-    AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
+    AGREE_REDEAL, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
     EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE, is_name_suit,
 )
 from belote_env.cards import BEATS, FULL_DECK, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.rules import trick_winner
+
+from .base import with_belote
 
 __all__ = ["easy_small_act", "normal_small_act", "estimate", "easy_strong", "TAKE_THRESHOLD", "ROUND2_MARGIN",
            "AGREE_BELOW", "is_small"]
@@ -186,27 +188,6 @@ def _protocol(info, legal) -> int | None:
     return None
 
 
-def _second_belote(info) -> int:
-    """The K or Q of trump in hand once its pair was played by this seat, else -1."""
-    t = info.denomination
-    if t < 0:
-        return -1
-    k, q = card(Rank.KING, t), card(Rank.QUEEN, t)
-    hand, played = info.hand, info.played_by[info.seat]
-    if hand >> k & 1 and played >> q & 1:
-        return k
-    if hand >> q & 1 and played >> k & 1:
-        return q
-    return -1
-
-
-def _with_belote(info, choice: int) -> int:
-    """``ANNOUNCE_BELOTE`` when legal and ``choice`` is the second card of the pair."""
-    if ANNOUNCE_BELOTE in info.legal_actions and choice == _second_belote(info):
-        return ANNOUNCE_BELOTE
-    return choice
-
-
 def _discard(info, cards: list[int]) -> int:
     """The taker's discard (``10_each``): its cheapest non-trump, the weakest first."""
     t = info.denomination
@@ -247,7 +228,7 @@ def easy_small_act(info) -> int:
     cards = [a for a in legal if a < NUM_CARDS]
     if info.step == _STEP_DISCARD:
         return _discard(info, cards)
-    return _with_belote(info, _lowest(info, cards))
+    return with_belote(info, _lowest(info, cards))
 
 
 # ---------------------------------------------------------------------------- normal
@@ -526,4 +507,4 @@ def normal_small_act(info) -> int:
     cards = [a for a in legal if a < NUM_CARDS]
     if info.step == _STEP_DISCARD:
         return _discard(info, cards)
-    return _with_belote(info, _normal_play(info, cards))
+    return with_belote(info, _normal_play(info, cards))

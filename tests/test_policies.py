@@ -129,3 +129,36 @@ def test_normal_takers_side_does_not_return_its_partners_suit():
     # seat 0 took: too short in trumps to draw (2 against 6 out), no master to cash; it
     # leads low from its longest side suit (diamonds) rather than the partner's clubs
     assert NormalPolicy().act(_after_partner_led_clubs(taker=0)) == parse_card("8D")
+
+
+def test_with_belote_claims_with_the_first_card_of_a_belote_suit_pair_at_four_seats():
+    """RULES.md §5 (``belote: optional``): the claim goes with the first card of the K+Q of a
+    belote suit (the trump; every suit at all-trump). A K or Q of a side suit whose pair is
+    also in hand is played as it is (announcing would force a trump K or Q next)."""
+    import random
+
+    from belote_env.actions import ANNOUNCE_BELOTE
+    from belote_env.cards import ALL_TRUMP
+    from belote_env.games import game_of
+    from policies.base import with_belote
+
+    found = {"side": 0, "trump": 0, "all_trump": 0}
+    rules = Rules(belote="optional", round2_no_trump_all_trump=True)
+    for seed in range(3000):
+        rng = random.Random(seed)
+        st = game_of(rules).new_state(seed=seed, single_deal=True)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if ANNOUNCE_BELOTE in info.legal_actions:
+                d = info.denomination
+                for c in info.legal_actions:
+                    if c >= 32 or c & 7 not in (5, 6) or not info.hand >> (c ^ 3) & 1:
+                        continue  # not a K or Q with its pair in hand
+                    belote_suit = d == ALL_TRUMP or c >> 3 == d
+                    assert with_belote(info, c) == (ANNOUNCE_BELOTE if belote_suit else c)
+                    found["all_trump" if d == ALL_TRUMP else "trump" if belote_suit else "side"] += 1
+                assert all(with_belote(info, c) == c for c in info.legal_actions if c < 32 and c & 7 not in (5, 6))
+            st.apply(rng.choice(info.legal_actions))
+        if min(found.values()) >= 3:
+            break
+    assert min(found.values()) >= 3, found

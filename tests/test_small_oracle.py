@@ -20,13 +20,14 @@ from belote_env.small_game import STEPS, SmallGameState
 from belote_env.observation import SMALL_OBS_SIZE
 from belote_env.small_solver import small_card_values, small_position_of
 from policies import make_policy
+from policies.base import with_belote
 from policies.search import SearchPolicy, deal_margin
 
 torch = pytest.importorskip("torch")
 
 from policies.network import (  # noqa: E402
     CARD_VALUES_KIND, CARDS_SUBDIR, MODE_N_ACTIONS, BeloteNet, CheckpointError, NetworkPolicy, is_card_decision,
-    save_model, save_value_policy_meta, small_with_belote,
+    save_model, save_value_policy_meta,
 )
 from training.oracle import (  # noqa: E402
     fit_card_values, generate_oracle_data, small_oracle_card_values, value_unit,
@@ -231,7 +232,7 @@ def test_folder_with_cards_loads_and_plays(tmp_path, rules, bidder):
                     card_decisions += 1
                     v = pol.card_values(info)
                     assert set(v) == {c for c in info.legal_actions if c < 32}
-                    assert small_with_belote(info, max(v, key=lambda c: (v[c], -c))) == a
+                    assert with_belote(info, max(v, key=lambda c: (v[c], -c))) == a
             else:
                 a = make_policy("normal").act(info)
             st.apply(a)
@@ -279,7 +280,7 @@ def test_discard_step_is_not_a_card_decision_and_suit_average_refused(tmp_path):
         NetworkPolicy.from_path(folder)
 
 
-def test_small_with_belote_claims_with_the_second_card():
+def test_with_belote_claims_with_the_second_card_at_two_seats():
     rules = R2.replace(belote="optional")
     for seed in range(300):
         st = SmallGameState(rules, seed=seed, single_deal=True)
@@ -289,9 +290,9 @@ def test_small_with_belote_claims_with_the_second_card():
             if ANNOUNCE_BELOTE in info.legal_actions:
                 second = next(c for c in info.legal_actions if c < 32 and c >> 3 == info.denomination and c & 7 in (5, 6)
                               and info.played_by[info.seat] >> (c ^ 3) & 1)
-                assert small_with_belote(info, second) == ANNOUNCE_BELOTE
+                assert with_belote(info, second) == ANNOUNCE_BELOTE
                 others = [c for c in info.legal_actions if c < 32 and c != second]
-                assert all(small_with_belote(info, c) == c for c in others)
+                assert all(with_belote(info, c) == c for c in others)
                 return
             st.apply(pol.act(info))
     raise AssertionError("no belote claim found")

@@ -54,7 +54,7 @@ from policies import make_policy
 from policies.registry import check_policy_rules, check_policy_spec
 from policies.base import with_belote
 from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, SMALL_BID_ACTIONS, is_bid_decision, is_card_decision,
-                              is_coinche_bid_decision, is_small_bid_decision, small_with_belote)
+                              is_coinche_bid_decision, is_small_bid_decision)
 from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
 
 __all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "small_oracle_card_values",
@@ -229,7 +229,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     ``registry.SMALL_TABLE_TIERS``, or small-table model folders). The labelled
     decisions are the card step's with more than one legal card (``is_card_decision``;
     under ``belote: optional`` the claim is not a column: the values assume the K+Q
-    holder scores belote, and a random card is claimed with ``small_with_belote``);
+    holder scores belote, and a random card is claimed with ``with_belote``);
     ``q`` is each legal card's recorded-points margin of the acting seat
     (``small_oracle_card_values``, ``policies.search.deal_margin``) / 162
     (``value_unit``), ``points`` the card-point difference of its side (the maker's card
@@ -291,7 +291,7 @@ def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
             encode_small(info, buf)
             _add_card_row(buf, q, pts, unit, obs, masks, qs, ps)
             if rng.random() < epsilon:
-                return small_with_belote(info, cards[rng.randrange(len(cards))])
+                return with_belote(info, cards[rng.randrange(len(cards))])
         return policy.act(info)
 
     for d in it:
