@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belote_env import Rules  # noqa: E402
+from belote_env.games import game_of  # noqa: E402
 from tests.test_vector_small import run_small, small_mixes  # noqa: E402
 from tests.vector_harness import coinche_mixes, coinche_presets, lowest_bids, option_mixes, run  # noqa: E402
 
@@ -73,7 +74,7 @@ def main(argv=None) -> None:
     small_total: dict[str, int] = {}
     t0 = time.perf_counter()
     for i, (name, rules, choose) in enumerate(sets):
-        if rules.players != 4:
+        if not game_of(rules).has_partners:
             counts = run_small(rules, args.tables, per_set, seed=args.seed + i)
             small_decisions += counts["decisions"]
             default = Rules(players=rules.players)

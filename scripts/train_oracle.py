@@ -209,13 +209,14 @@ def main() -> None:
     a = ap.parse_args()
     from belote_env import Rules
     from belote_env.config import RuleOptionError, load_rules
+    from belote_env.games import game_of
 
     try:
         rules = load_rules(a.rules) if a.rules is not None else Rules()
     except RuleOptionError as e:
         ap.error(f"--rules: {e}")
     coinche = rules.contract_mode == "coinche"
-    small = rules.players != 4  # two / three seats: no suit renaming; bids need --bidder
+    small = not game_of(rules).has_partners  # two / three seats: no suit renaming; bids need --bidder
     if a.behaviour is None:
         a.behaviour = ["normal"] if coinche or small else ["normal", "hard"]
     if a.resume and a.reuse_data:

@@ -312,10 +312,7 @@ def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> Poli
     """A ``PolicyFailure`` at table ``t`` of a batched match (``BatchedGame`` or
     ``SmallBatchedGame``): its record is the table's current deal replayed on the reference
     state (the deck, dealer and actions so far)."""
-    from belote_env.vector import COL
-    from belote_env.vector.small import SCOL
-
-    dealer = int(g.state[t, (COL if g.players == 4 else SCOL)["dealer"]])
+    dealer = int(g.state[t, g.columns["dealer"]])
     state = game_of(g.rules).new_state(dealer=dealer, deck=[int(c) for c in g.deck[t]], single_deal=True)
     for a in hist[t, :hist_len[t]].tolist():
         state.apply(int(a))
@@ -763,9 +760,9 @@ def _chunk_line(ids: list[int], part) -> str:
     return json.dumps({"ids": ids, "tally": tally}) + "\n"
 
 
-def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[int], _Tally]]:
-    """The chunks of a pairs log written for the match ``header`` (none for an empty file);
-    a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
+def _read_pairs_log(path: str | os.PathLike, header: dict, game) -> list[tuple[list[int], _Tally]]:
+    """The chunks of a pairs log written for the match ``header`` of ``game`` (the rules'
+    ``Game``: team chunks or per-seat sets; none for an empty file); a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
     of another match or a corrupt line."""
     with open(path, "rb") as f:
         lines = f.read().split(b"\n")
@@ -805,9 +802,8 @@ def _read_pairs_log(path: str | os.PathLike, header: dict) -> list[tuple[list[in
                 break
             raise ValueError(f"pairs log {path}: line {i} is corrupt ({e}); delete that line to replay its pairs, "
                              f"or give another file") from None
-        players = header["rules"].get("players", 4) if isinstance(header.get("rules"), dict) else 4
-        chunks.append(_chunk_of(row, path, i, header["mode"]) if players == 4
-                      else _set_chunk_of(row, path, i, header["mode"], players))
+        chunks.append(_chunk_of(row, path, i, header["mode"]) if game.has_partners
+                      else _set_chunk_of(row, path, i, header["mode"], game.players))
     return chunks
 
 
@@ -823,7 +819,7 @@ def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: 
         return parts, done, None
     header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
               "rules": rules.to_dict()}
-    chunks_in = _read_pairs_log(pairs_log, header) if os.path.exists(pairs_log) else []
+    chunks_in = _read_pairs_log(pairs_log, header, game_of(rules)) if os.path.exists(pairs_log) else []
     seen: set[int] = set()
     for ids, part in chunks_in:  # a chunk counts when all its ids are in this match and none came before
         if all(i < total and i not in seen for i in ids):

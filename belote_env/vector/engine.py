@@ -993,6 +993,9 @@ class TableBatch:
     n: int
     players: int
     n_actions: int
+    #: the state's column of each field name (``state[:, columns["dealer"]]``): the
+    #: engine's ``COL`` / ``vector.small.SCOL``
+    columns: dict[str, int]
 
     @staticmethod
     def _checked_n(n) -> int:
@@ -1162,6 +1165,8 @@ class BatchedGame(TableBatch):
         RuleOptionError: ``rules`` is not a ``Rules``, or sets an option this engine does
             not play (``check_supported``: the message names it).
     """
+
+    columns = COL
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
         n = self._checked_n(n)

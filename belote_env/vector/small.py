@@ -978,6 +978,8 @@ class SmallBatchedGame(TableBatch):
             engine does not play (``check_small_supported`` names it).
     """
 
+    columns = SCOL
+
     def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
         n = self._checked_n(n)
         check_small_supported(rules)
