@@ -55,8 +55,8 @@ from ..rules import POWER
 from ..scoring import BELOTE_POINTS, CAPOT_FLAT_VALUE, FORFAIT_BASE
 from ..table import FOUR, NEXT_SEAT, NUM_SEATS, NUM_TEAMS, PARTNER_REL, SEATS, TEAM_OF, other_team, seats_from
 from .kernels import (
-    below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle,
-    trick_winner_pos,
+    below, card_reveals, clear_table, illegal, legal_cards, mark_cards, random_legal, record_bid, seed_tables,
+    shuffle, trick_winner_pos,
 )
 from .declare import TIE_CODES, declaration_summary, declaration_team_points
 
@@ -564,11 +564,7 @@ def _apply_bid(S, bids, j, a, opts):
     """Apply bid ``a`` of the seat to act; 1: a contract (complete the deal), 2: void, 0:
     the auction goes on. The history ``bids[j]`` gets ``(seat, a)``."""
     seat = S[j, CUR]
-    if S[j, NBIDS] >= bids.shape[1]:
-        raise IndexError("auction history longer than its bound (auction.length_bound)")
-    bids[j, S[j, NBIDS], 0] = seat
-    bids[j, S[j, NBIDS], 1] = a
-    S[j, NBIDS] += 1
+    record_bid(S, bids, j, seat, a, NBIDS)
     if opts[O_COINCHE]:
         return _apply_coinche_bid(S, j, a, opts)
     if a != PASS:
@@ -842,16 +838,14 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
     Returns -1, or the first table whose action is not legal (nothing is applied to it or
     to the tables after it). ``done[j]`` is set for a deal that ends; ``rewards[j, s]`` is
     seat ``s``'s team point difference (points, not scaled; 0 for a void deal)."""
-    n = S.shape[0]
-    for j in range(n):
-        done[j] = False
-        for s in range(NS):
-            rewards[j, s] = 0.0
+    done[:] = False
+    rewards[:] = 0.0
+    for j in range(S.shape[0]):
         ph = S[j, PH]
         if ph == PHASE_OVER:
             continue
         a = actions[j]
-        if a < 0 or a >= mask.shape[1] or mask[j, a] == 0:
+        if illegal(mask, j, a):
             return j
         S[j, NACT] += 1
         ended = False

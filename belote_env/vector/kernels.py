@@ -249,3 +249,22 @@ def clear_table(S, bids, j, deals_col, dealer_col, dealer):
     for i in range(bids.shape[1]):
         bids[j, i, 0] = -1
         bids[j, i, 1] = -1
+
+
+
+@nb.njit(cache=True, inline="always")
+def illegal(mask, j, a):
+    """True when action ``a`` is out of ``mask``'s range or not legal at table ``j``."""
+    return a < 0 or a >= mask.shape[1] or mask[j, a] == 0
+
+@nb.njit(cache=True, inline="always")
+def record_bid(S, bids, j, seat, a, count_col):
+    """Append ``(seat, a)`` to table ``j``'s auction history ``bids[j]`` (its length in
+    ``S[j, count_col]``). Raises ``IndexError`` past the history's bound (the engine sizes
+    it by its ``auction_bound``: it cannot happen in a legal auction)."""
+    i = S[j, count_col]
+    if i >= bids.shape[1]:
+        raise IndexError("auction history longer than its bound (the engine's auction_bound)")
+    bids[j, i, 0] = seat
+    bids[j, i, 1] = a
+    S[j, count_col] = i + 1

@@ -60,7 +60,8 @@ from ..declarations import small_combinations, small_key
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
 from .kernels import (
-    below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, shuffle, trick_winner_pos,
+    below, card_reveals, clear_table, illegal, legal_cards, mark_cards, random_legal, record_bid, shuffle,
+    trick_winner_pos,
 )
 from .engine import TableBatch
 
@@ -306,16 +307,9 @@ def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
     S[j, CUR] = elder
     S[j, LEADER] = elder
     S[j, ROUND] = 1
-    S[j, PROPOSER] = -1
-    S[j, TRUMP] = -1
-    S[j, MAKER] = -1
-    S[j, BOTTOM] = -1
-    S[j, EXCHANGED] = -1
-    S[j, STEP] = -1
-    S[j, LASTW] = -1
-    S[j, BHOLDER] = -1
+    for c in (PROPOSER, TRUMP, MAKER, BOTTOM, EXCHANGED, STEP, LASTW, BHOLDER, BCARD):  # none yet
+        S[j, c] = -1
     S[j, DWIN] = -2
-    S[j, BCARD] = -1
     S[j, PH] = PHASE_BIDDING
 
 
@@ -460,11 +454,7 @@ def _apply_bid(S, bids, j, a, opts):
     redeal, 0 the bidding goes on. The history ``bids[j]`` gets ``(seat, a)``."""
     n = opts[O_N]
     seat = S[j, CUR]
-    if S[j, NBIDS] >= bids.shape[1]:
-        raise IndexError("bidding history longer than its bound (auction.small_length_bound)")
-    bids[j, S[j, NBIDS], 0] = seat
-    bids[j, S[j, NBIDS], 1] = a
-    S[j, NBIDS] += 1
+    record_bid(S, bids, j, seat, a, NBIDS)
     if a == TAKE:
         S[j, MAKER] = seat
         S[j, TRUMP] = S[j, TURNED] >> 3
@@ -737,19 +727,16 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, done, rewards, result, 
     seat ``s``'s points less the mean of the other seats' (``SmallDealScore.difference``;
     0 for a void deal or a redeal). ``pos``: the turned, bottom and chien pack positions."""
     n = opts[O_N]
+    done[:] = False
+    rewards[:] = 0.0
     for j in range(S.shape[0]):
-        done[j] = False
-        for s in range(n):
-            rewards[j, s] = 0.0
-        ph = S[j, PH]
+        seat, ph, a = S[j, CUR], S[j, PH], actions[j]
+        ended = False
         if ph == PHASE_OVER:
             continue
-        a = actions[j]
-        if a < 0 or a >= mask.shape[1] or mask[j, a] == 0:
+        if illegal(mask, j, a):
             return j
         S[j, NACT] += 1
-        ended = False
-        seat = S[j, CUR]
         if ph == PHASE_BIDDING:
             r = _apply_bid(S, bids, j, a, opts)
             if r == 1:
