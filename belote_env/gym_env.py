@@ -58,7 +58,7 @@ Arguments:
 Two and three players (``rules="seed001_2p"`` / ``"seed001_3p"``, or any rules with
 ``players`` 2 or 3; TWO_THREE.md): one seat learns (``learner="seat"``; ``"team"`` and
 ``partner`` raise ``ValueError``: there are no fixed teams) against the other one or two
-seats' policies (a ``Policy`` or callable reading a ``small_game.SmallInfoSet``, or
+seats' policies (a ``Policy`` or callable reading an ``InfoSet``, or
 ``None``: random legal actions; a dict needs a policy for every seat the learner may
 leave: seats 0..n-1 with ``learner_seat="rotate"``). ``learner_seat`` is a seat 0..n-1 or
 ``"rotate"``. Observation ``Box(0, inf, (716,) or (902,), float32)``

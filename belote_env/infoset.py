@@ -1,4 +1,5 @@
-"""One seat's information set (RULES.md §11) as a plain, immutable data object.
+"""One seat's information set (RULES.md §11; TWO_THREE.md §5) as a plain, immutable data
+object, at every table (two, three or four seats).
 
 An ``InfoSet`` holds exactly what a seat may know: its own cards, the turned card, the
 auction (every bid) and the contract it ended with, every card played and by whom, public announcements and the scores.
@@ -10,6 +11,7 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from .config import Rules
@@ -22,9 +24,9 @@ __all__ = ["InfoSet"]
 class InfoSet:
     """What ``seat`` knows at one moment of a game (RULES.md §11).
 
-    Attributes (seats are absolute 0..3; cards are ids 0..31; masks are 32-bit ints):
+    Attributes (seats are absolute 0..n-1; cards are ids 0..31; masks are 32-bit ints):
         seat: the seat whose information set this is.
-        dealer: the dealer's seat; eldest is ``(dealer + 1) % 4``.
+        dealer: the dealer's seat; eldest is the next seat.
         phase: ``Phase`` value (int): 0 bidding, 1 play, 2 deal over, 3 game over.
         current_seat: the seat to act (``-1`` when nobody acts).
         hand: mask of the seat's own cards.
@@ -57,6 +59,24 @@ class InfoSet:
             kept by the engine card by card; ``None`` (hand-built info sets) makes
             ``inference.public_constraints`` derive them from the history instead. Both
             ways give the same ``Constraints`` (tested).
+
+    Two and three seats (TWO_THREE.md §5; every seat its own side): the per-seat tuples
+    (``played_by``, ``hand_sizes``, ``declared``) have ``players`` entries and the per-side
+    ones (``card_points``, ``scores``) one per seat; ``denomination`` is the trump suit
+    0..3 and ``taker`` the maker (the seat that took); ``announcements`` holds the
+    ``(seat, "belote", card)`` claims; ``declared`` per seat ``(value, top, trump)`` of
+    the best combination it announced (``(0, -1, 0)`` for none; the top and trump only
+    when compared). And the fields of those tables' steps (their defaults at four seats):
+        step: the sub-step of ``Phase.PLAY`` (``small_game.STEPS`` index: exchange,
+            discard, declare, cards), else -1.
+        bottom_card: the bottom card shown to all (-1 before the completion or none).
+        exchanged: the seat that exchanged the seven of trumps for the turned card, or -1.
+        out_of_play: cards every seat knows are out of play (the bottom card, the turned
+            card once not taken or exchanged, the exchanged seven, the 7s and 8s of the
+            24-card game).
+        discarded: the viewer's own discards (``10_each``, the taker only), else 0.
+        decl_winner: the seat whose combinations score (-1 none, -2 not decided yet).
+        decl_cards: the winner's combination cards (public).
     """
 
     seat: int
@@ -73,14 +93,40 @@ class InfoSet:
     trick: tuple[int, ...]
     trick_leader: int
     tricks: tuple[tuple[int, tuple[int, ...], int], ...]
-    played_by: tuple[int, int, int, int]
-    hand_sizes: tuple[int, int, int, int]
-    card_points: tuple[int, int]
+    played_by: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    card_points: tuple[int, ...]
     announcements: tuple[tuple[int, str, int], ...]
-    declared: tuple[tuple, tuple, tuple, tuple]
-    scores: tuple[int, int]
+    declared: tuple[tuple, ...]
+    scores: tuple[int, ...]
     reserve: int
     deal_number: int
     legal_actions: tuple[int, ...]
     rules: Rules
-    public_knowledge: tuple[tuple[int, int, int, int], tuple[int, int, int, int]] | None = None
+    public_knowledge: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    step: int = -1
+    bottom_card: int = -1
+    exchanged: int = -1
+    out_of_play: int = 0
+    discarded: int = 0
+    decl_winner: int = -1
+    decl_cards: int = 0
+
+    @property
+    def players(self) -> int:
+        """The table's seats (2, 3 or 4: ``rules.players``)."""
+        return self.rules.players
+
+    @property
+    def maker(self) -> int:
+        """Deprecated alias of ``taker`` (the two- and three-seat name; one release)."""
+        warnings.warn("InfoSet.maker is InfoSet.taker (the two- and three-seat SmallInfoSet's old name); this alias "
+                      "goes in the next release", DeprecationWarning, stacklevel=2)
+        return self.taker
+
+    @property
+    def trump(self) -> int:
+        """Deprecated alias of ``denomination`` (the two- and three-seat name; one release)."""
+        warnings.warn("InfoSet.trump is InfoSet.denomination (the two- and three-seat SmallInfoSet's old name); this "
+                      "alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return self.denomination

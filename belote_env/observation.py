@@ -31,9 +31,9 @@ Levels are scaled by 1/160 (capot 250/160, générale 500/160). ``obs_size(rules
 the size for a rule set; the shipped classic networks read the classic 618.
 
 **Two and three seats** (``rules.players`` 2 or 3, ``encode_small``): one seat's
-``SmallInfoSet`` -> a flat float32 vector (TWO_THREE.md §5, RULES.md §11).
+``InfoSet`` -> a flat float32 vector (TWO_THREE.md §5, RULES.md §11).
 
-The encoder reads only a ``small_game.SmallInfoSet``, so an observation cannot depend on
+The encoder reads only an ``InfoSet``, so an observation cannot depend on
 the other hands, the unused face-down cards, the stock or another seat's discards.
 Everything is seat-relative: relative seat ``r = (seat - me) % n`` (``n`` = 2 or 3: 0 me,
 1 the seat that plays after me, 2 the seat before me at three seats). There are no fixed
@@ -721,7 +721,7 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     module docstring; TWO_THREE.md §5).
 
     Args:
-        info: the seat's ``small_game.SmallInfoSet`` (``SmallGameState.information_set``).
+        info: the seat's ``InfoSet`` (``SmallGameState.information_set``).
         out: optional float32 array of shape ``(small_obs_size(info.rules),)`` to fill
             (fully overwritten).
     Returns:
@@ -733,7 +733,7 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     """
     n = getattr(info, "players", None)
     if n not in (2, 3):
-        raise ValueError("encode_small encodes a two- or three-seat SmallInfoSet (SmallGameState.information_set); "
+        raise ValueError("encode_small encodes a two- or three-seat InfoSet (SmallGameState.information_set); "
                          f"got {type(info).__name__}" + (f" with players={n!r}" if n is not None else ""))
     o = _OFFSETS[n]
     size = SMALL_OBS_SIZE[n]

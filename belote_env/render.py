@@ -90,7 +90,7 @@ def _text(info) -> str:
 def render_view(info: InfoSet, mode: str):
     """``info`` rendered per ``mode``: ``"ansi"`` returns the text, ``"human"`` prints it
     (returns None), ``"rgb_array"`` returns the picture. ``info`` is an ``InfoSet`` or, at
-    two or three seats, a ``small_game.SmallInfoSet``."""
+    two or three seats, an ``InfoSet``."""
     if mode == "rgb_array":
         return render_rgb(info)
     text = _text(info)
@@ -192,7 +192,7 @@ _SMALL_STEPS = ("exchange of the seven of trumps", "discard", "declarations", "c
 
 def render_small_text(info) -> str:
     """A readable multi-line table from ``info.seat``'s point of view at a two- or
-    three-seat table (``small_game.SmallInfoSet``, TWO_THREE.md §5): the turned and bottom
+    three-seat table (``InfoSet``, TWO_THREE.md §5): the turned and bottom
     cards, the bids, the maker and trump, the exchange, announced combinations, belote
     claims, the trick in progress and the last one, per-seat points and scores, the seat's
     hand (legal cards starred) and legal ids. Reads only ``info``: never another seat's
@@ -205,7 +205,8 @@ def render_small_text(info) -> str:
 
     n = getattr(info, "players", None)
     if n not in (2, 3):
-        raise ValueError(f"render_small_text renders a two- or three-seat SmallInfoSet, got {type(info).__name__}")
+        raise ValueError(f"render_small_text renders a two- or three-seat InfoSet, got {type(info).__name__} "
+                         f"of {n} seats")
     names = table_of(n).names
     me = info.seat
 

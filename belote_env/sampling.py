@@ -228,7 +228,7 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
 # ----------------------------------------------------------------------------- two and three players
 def small_constraints(info) -> Constraints:
     """The public constraints of a two- or three-seat information set
-    (``small_game.SmallInfoSet``; TWO_THREE.md §5): locations 0..n-1 are the seats and
+    (``InfoSet``; TWO_THREE.md §5): locations 0..n-1 are the seats and
     location n the cards nobody holds (the unused face-down cards, and the taker's
     discards when the viewer is not the taker); the engine's ``public_knowledge`` gives
     each seat's voids (``cannot``) and the cards it is known to hold (``known``: the

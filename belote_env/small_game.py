@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import random
 import warnings
-from dataclasses import dataclass
 from typing import Sequence
 
 from .actions import (
@@ -53,12 +52,13 @@ from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
 from .game import DealState, Phase
+from .infoset import InfoSet
 from .inference import small_card_reveals
 from .rules import co_defender_pos, small_legal_cards, trick_winner
 from .scoring import SmallDealScore, score_small_deal, small_game_end
 from .table import Table, table_of
 
-__all__ = ["SmallGameState", "SmallInfoSet", "STEPS", "LAST_TRICK"]
+__all__ = ["SmallGameState", "STEPS", "LAST_TRICK"]
 
 #: the sub-steps of ``Phase.PLAY`` (``SmallGameState.step``)
 STEPS = ("exchange", "discard", "declare", "cards")
@@ -67,90 +67,6 @@ LAST_TRICK = 10
 BELOTE = 20
 _KING, _QUEEN, _SEVEN = Rank.KING, Rank.QUEEN, Rank.SEVEN
 _SUIT_POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
-
-
-@dataclass(frozen=True, slots=True)
-class SmallInfoSet:
-    """What ``seat`` knows at one moment of a two- or three-player game (TWO_THREE.md §5).
-
-    Attributes (seats 0..n-1; cards are ids 0..31, masks 32-bit ints):
-        seat, dealer, players: the viewer, the dealer, the table size (2 or 3).
-        phase: ``Phase`` value (int); step: ``STEPS`` index during play, else -1.
-        current_seat: the seat to act (-1 when nobody acts).
-        hand: the viewer's cards.
-        turned_card: the turned card (public); bottom_card: the bottom card shown to all
-            (-1 before the completion or when there is none).
-        auction: ``(seat, action id)`` of every bid of the deal; bid_round: 1, 2, 0 once over.
-        contract: the ``Contract`` (taker and trump suit) or ``None``; denomination: the
-            trump suit 0..3 or -1; taker: the maker's seat (the seat that took, TWO_THREE.md
-            calls it the maker) or -1. The four-seat ``InfoSet``'s names; ``trump`` and
-            ``maker`` are deprecated aliases for one release.
-        exchanged: the seat that exchanged the seven of trumps for the turned card, or -1.
-        out_of_play: cards every seat knows are out of play (the bottom card, the turned
-            card once not taken or exchanged, the exchanged seven, the 7s and 8s of the
-            24-card game).
-        discarded: the viewer's own discards (``10_each``, the taker only), else 0.
-        declared: per seat ``(value, top, trump)`` of the best combination it announced
-            (``(0, -1, 0)`` for none; the top and trump only when compared), and
-            decl_winner: the seat whose combinations score (-1 none, -2 not decided yet);
-            decl_cards: the winner's combination cards (public).
-        trick, trick_leader, tricks: as ``InfoSet`` (tricks of n cards).
-        played_by: per seat the cards it played; hand_sizes: per seat its cards held.
-        card_points: per seat the card points of its tricks so far.
-        announcements: ``(seat, "belote", card)`` claims.
-        scores: per seat the game score; reserve: the litige reserve; deal_number.
-        legal_actions: the viewer's legal ids when it acts, else ``()``.
-        rules: the rule options.
-        public_knowledge: ``(cannot, known)`` per seat (``inference``'s meaning).
-    """
-
-    seat: int
-    dealer: int
-    players: int
-    phase: int
-    step: int
-    current_seat: int
-    hand: int
-    turned_card: int
-    bottom_card: int
-    auction: tuple
-    bid_round: int
-    contract: Contract | None
-    denomination: int
-    taker: int
-    exchanged: int
-    out_of_play: int
-    discarded: int
-    declared: tuple
-    decl_winner: int
-    decl_cards: int
-    trick: tuple
-    trick_leader: int
-    tricks: tuple
-    played_by: tuple
-    hand_sizes: tuple
-    card_points: tuple
-    announcements: tuple
-    scores: tuple
-    reserve: int
-    deal_number: int
-    legal_actions: tuple
-    rules: Rules
-    public_knowledge: tuple
-
-    @property
-    def maker(self) -> int:
-        """Deprecated alias of ``taker`` (one release)."""
-        warnings.warn("SmallInfoSet.maker is now SmallInfoSet.taker (the four-seat InfoSet's name); this alias goes "
-                      "in the next release", DeprecationWarning, stacklevel=2)
-        return self.taker
-
-    @property
-    def trump(self) -> int:
-        """Deprecated alias of ``denomination`` (one release)."""
-        warnings.warn("SmallInfoSet.trump is now SmallInfoSet.denomination (the four-seat InfoSet's name); this "
-                      "alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return self.denomination
 
 
 class SmallGameState(DealState):
@@ -585,14 +501,14 @@ class SmallGameState(DealState):
         self._start_deal(deck)
 
     # ------------------------------------------------------------------ views
-    def information_set(self, seat: int) -> SmallInfoSet:
+    def information_set(self, seat: int) -> InfoSet:
         """What ``seat`` may know now (TWO_THREE.md §5)."""
         if isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= seat.__index__() < self.n:
             raise ValueError(f"seat must be a seat 0..{self.n - 1} (int), got {seat!r}")
         seat = seat.__index__()
         acting = self.phase <= Phase.PLAY and self.current == seat
-        return SmallInfoSet(
-            seat=seat, dealer=self.dealer, players=self.n, phase=int(self.phase),
+        return InfoSet(
+            seat=seat, dealer=self.dealer, phase=int(self.phase),
             step=self.step if self.phase == Phase.PLAY else -1, current_seat=self.current_seat,
             hand=self.hands[seat], turned_card=self.turned_card, bottom_card=self.bottom_card,
             auction=tuple(self.auction.history), bid_round=self.auction.bid_round, contract=self.contract,
@@ -631,3 +547,11 @@ def new_game(rules: Rules | None = None, **kwargs):
 
 __all__.append("new_game")
 _ = DealError  # re-exported for callers building decks
+
+
+def __getattr__(name: str):
+    if name == "SmallInfoSet":  # deprecated: one InfoSet serves every table
+        warnings.warn("belote_env.small_game.SmallInfoSet is belote_env.InfoSet now (one information set for every "
+                      "table); this alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return InfoSet
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

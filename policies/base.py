@@ -68,7 +68,7 @@ def with_belote(info, choice: int) -> int:
     every suit at all-trump, RULES.md §5) whose pair card is still in the seat's hand at
     four seats (``belote: optional`` claims with the first card of the pair, §5), and whose
     pair card the seat has already played at two and three seats (the claim goes with the
-    second, TWO_THREE.md §2.7, A17). ``info``: an ``InfoSet`` or ``SmallInfoSet``."""
+    second, TWO_THREE.md §2.7, A17). ``info``: the seat's ``InfoSet``."""
     from belote_env.actions import ANNOUNCE_BELOTE
     from belote_env.cards import ALL_TRUMP
     from belote_env.games import game_of

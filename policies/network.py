@@ -69,7 +69,7 @@ _SMALL_BID_TABLE = torch.arange(len(SMALL_BID_ACTIONS))[None]
 
 def is_small_bid_decision(info) -> bool:
     """A contract decision of the two- or three-seat auction (TWO_THREE.md §2.3; a
-    ``SmallInfoSet``): no contract yet, every legal action in ``SMALL_BID_ACTIONS`` or
+    ``InfoSet``): no contract yet, every legal action in ``SMALL_BID_ACTIONS`` or
     ``PROPOSE_REDEAL``, and at least two of ``SMALL_BID_ACTIONS`` legal (pass / take in
     round 1, pass / name a suit in round 2, or a forced choice of suits). Answering a
     proposal (agree / refuse) is not one: the small bid-value network's domain."""
@@ -95,7 +95,7 @@ def is_card_decision(info: InfoSet) -> bool:
     """A card-play decision with more than one legal card, where the only other legal
     action is announcing belote (the card-value network's domain). A decision where
     declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
-    policy network makes it. At two and three seats (a ``SmallInfoSet``) only the card
+    policy network makes it. At two and three seats (an ``InfoSet``) only the card
     step of the play is one (``small_game.STEPS``: not the maker's discards, whose legal
     actions are card ids too)."""
     if info.contract is None:
@@ -107,10 +107,10 @@ def is_card_decision(info: InfoSet) -> bool:
             n += 1
         elif a != ANNOUNCE_BELOTE:
             return False
-    return n > 1 and getattr(info, "step", _SMALL_CARDS_STEP) == _SMALL_CARDS_STEP
+    return n > 1 and getattr(info, "step", -1) in (-1, _SMALL_CARDS_STEP)  # -1: four seats (no sub-steps)
 
 
-#: ``small_game.STEPS.index("cards")``: the step of a ``SmallInfoSet``'s card play (a
+#: ``small_game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
 #: four-seat ``InfoSet`` has no ``step``).
 _SMALL_CARDS_STEP = 3
 
@@ -579,7 +579,7 @@ class NetworkPolicy:
         """``act_batch`` at two and three seats (``SMALL_MODES``; deterministic): the
         decisions ``act`` gives to a network, each network's rows in one batched pass (the
         24 suit renamings averaged as ``act`` averages them): the card decisions
-        (``is_card_decision`` of each row's ``SmallInfoSet``) by the card-value network,
+        (``is_card_decision`` of each row's ``InfoSet``) by the card-value network,
         with the belote claim of ``with_belote``, and the policy network's decisions
         (``policy_logits``). The rows within ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN``
         of a tie, the bids a bid-value network values and the decisions without a network

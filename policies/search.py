@@ -484,7 +484,7 @@ class SearchPolicy:
             return base.act(info)
 
     def _small_act(self, info) -> int:
-        """A two- or three-seat decision (``small_game.SmallInfoSet``; the module docstring)."""
+        """A two- or three-seat decision (``InfoSet``; the module docstring)."""
         legal = info.legal_actions
         if info.phase != 1 or STEPS[info.step] != "cards":
             return self._base(info).act(info)

@@ -1,7 +1,7 @@
 """The rule-based tiers ``easy`` and ``normal`` at two- and three-player tables
 (TWO_THREE.md; ``Rules(players=2|3)``, presets ``seed001_2p`` / ``seed001_3p``).
 
-Both read only the seat's ``belote_env.small_game.SmallInfoSet`` (TWO_THREE.md §5) and
+Both read only the seat's ``InfoSet`` (TWO_THREE.md §5) and
 return one of its ``legal_actions``. ``easy_small_act`` / ``normal_small_act`` are called
 by ``EasyPolicy.act`` / ``NormalPolicy.act`` at a table without partners (``games.Game.has_partners``).
 
@@ -338,7 +338,7 @@ def _linear_bid(info, legal) -> int:
 
 
 class _View:
-    """What normal's card play reads from a ``SmallInfoSet``."""
+    """What normal's card play reads from an ``InfoSet``."""
 
     __slots__ = ("info", "n", "me", "t", "pts", "st", "trump", "out", "possible", "opps", "partner", "maker")
 

@@ -74,3 +74,35 @@ def test_an_env_asks_its_game():
     env = belote_v0.raw_env(rules="seed001_3p")
     assert isinstance(env.variant, Game) and env.variant is game_of(env.rules)
     assert env.num_actions == 414 and env.observation_space("player_0")["observation"].shape == (902,)
+
+
+@pytest.mark.parametrize("preset", [f[0] for f in FACTS])
+def test_every_table_gives_its_seats_one_information_set_type(preset):
+    """One ``InfoSet`` for 2, 3 and 4 seats (TWO_THREE.md §5): the per-seat tuples sized by
+    the table, the sub-step only where the table has sub-steps (2/3 seats, in play)."""
+    import random
+
+    from belote_env import InfoSet
+
+    rules = load_rules(preset)
+    st = game_of(rules).new_state(seed=5, single_deal=True)
+    rng, steps = random.Random(5), set()
+    while not st.is_deal_over:
+        info = st.information_set(st.current_seat)
+        assert type(info) is InfoSet and info.players == rules.players
+        assert len(info.played_by) == len(info.hand_sizes) == rules.players
+        assert (info.step >= 0) == (rules.players != 4 and info.phase == 1)
+        steps.add(info.step)
+        st.apply(rng.choice(info.legal_actions))
+    if rules.players == 4:
+        assert steps == {-1}
+    else:  # the bidding, then the card step (and any of the exchange, discard, declare)
+        assert {-1, 3} <= steps <= {-1, 0, 1, 2, 3}
+
+
+def test_the_old_two_and_three_seat_information_set_name_warns():
+    from belote_env import InfoSet
+
+    with pytest.warns(DeprecationWarning, match="one information set for every table"):
+        from belote_env.small_game import SmallInfoSet
+    assert SmallInfoSet is InfoSet

@@ -434,7 +434,7 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
 
 # ---------------------------------------------------------------------------- two and three seats
 def small_play_text(info) -> str:
-    """The table of a two- or three-player game (a ``SmallInfoSet``, TWO_THREE.md §5) as the
+    """The table of a two- or three-player game (an ``InfoSet``, TWO_THREE.md §5) as the
     person at ``info.seat`` reads it: ``render_small_text`` (scores, the turned and bottom
     cards, the bids, the maker and trump, combinations and belote, the last trick, the
     trick so far, the hand with the legal cards starred) without its line of legal-action

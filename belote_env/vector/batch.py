@@ -56,7 +56,7 @@ class SeatBatch:
     The batch holds copies of its tables' public rows and the acting seats' own hands
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
     Two and three seats (a ``SmallBatchedGame``): the batch holds each row's
-    ``SmallInfoSet`` (``vector.small.small_infoset_of``) and observation
+    ``InfoSet`` (``vector.small.small_infoset_of``) and observation
     (``SmallBatchedGame.encode_rows``, compiled: their ``games.Game.encode``), both made
     when the batch is (TWO_THREE.md §5).
     """
@@ -94,7 +94,7 @@ class SeatBatch:
 
     def infoset(self, i: int):
         """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``; two and three seats: a
-        ``small_game.SmallInfoSet``)."""
+        ``InfoSet``)."""
         if self._infos is not None:
             return self._infos[int(i)]
         return infoset_of(self._rows, int(i), int(self.seats[i]))

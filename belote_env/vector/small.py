@@ -37,7 +37,7 @@ option set away from its default with a ``RuleOptionError`` naming it (an option
 ``Rules`` later is never silently played wrong).
 
 What a seat may know (TWO_THREE.md §5) is ``small_infoset_of(game, j, seat)``: the
-reference's ``SmallInfoSet``, equal to ``SmallGameState.information_set`` at every decision
+reference's ``InfoSet``, equal to ``SmallGameState.information_set`` at every decision
 (the harness checks every seat), from the auction history (``bids``), the cards played in
 order (``seq*``, ``trick_winner*``) and the public constraints (``cannot*``, ``known*``).
 No observation array is encoded here.
@@ -841,13 +841,13 @@ def small_random_actions(mask, rng, out):
 
 # ------------------------------------------------------------------ what a seat may know
 def small_infoset_of(game, j: int, seat: int):
-    """Table ``j``'s ``small_game.SmallInfoSet`` for ``seat`` (TWO_THREE.md §5), equal to
+    """Table ``j``'s ``InfoSet`` for ``seat`` (TWO_THREE.md §5), equal to
     ``SmallGameState.information_set(seat)`` of the same deal (the harness checks it at
     every decision). ``game``: a ``SmallBatchedGame`` (its rows; the hidden cards of the
     other seats are not read). A slow path (Python), for policies and encoders that take
     an information set (e.g. a small-table observation encoder)."""
     from ..contract import Contract
-    from ..small_game import SmallInfoSet
+    from ..infoset import InfoSet
 
     S = game.state[j]
     n = game.players
@@ -883,8 +883,8 @@ def small_infoset_of(game, j: int, seat: int):
         leader = w
     tl = int(S[TLEN])
     done_deal = ph == PHASE_OVER and S[OUTCOME] < 3
-    return SmallInfoSet(
-        seat=seat, dealer=int(S[DEALER]), players=n, phase=phase,
+    return InfoSet(
+        seat=seat, dealer=int(S[DEALER]), phase=phase,
         step=int(S[STEP]) if ph == PHASE_PLAY else -1, current_seat=int(S[CUR]) if ph != PHASE_OVER else -1,
         hand=int(S[HAND + seat]), turned_card=int(S[TURNED]), bottom_card=int(S[BOTTOM]), auction=auction,
         bid_round=int(S[ROUND]), contract=Contract(maker, trump) if maker >= 0 else None,
