@@ -132,14 +132,14 @@ def test_small_batched_tally_equals_unbatched(preset, a, b):
     the same decks, dealers, redeals and so the same per-set figures as the unbatched sets
     (TWO_THREE.md; ``hard`` is hard_2p / hard_3p, its policy network batched)."""
     from belote_env.config import load_rules
-    from training.evaluate import _play_small_sets, _play_small_sets_batched
+    from training.evaluate import _play_sets, _play_sets_batched
 
     rules = load_rules(preset).replace(target=None, max_deals=None)
     pa, pb = make_policy(a, seed=0, rules=rules), make_policy(b, seed=1, rules=rules)
     ids = list(range(12))
-    want = _set_fields(_play_small_sets(pa, pb, ids, 11, rules, "deal"))
+    want = _set_fields(_play_sets(pa, pb, ids, 11, rules, "deal"))
     for tables in (200, 5):  # every seating at once; a few tables refilled as deals end
-        assert _set_fields(_play_small_sets_batched(pa, pb, ids, 11, rules, tables=tables)) == want, tables
+        assert _set_fields(_play_sets_batched(pa, pb, ids, 11, rules, tables=tables)) == want, tables
     seatings = 2 if preset.endswith("2p") else 6
     assert want["deals"] == 12 * seatings and len(want["rows"]) == 12
     if preset.endswith("3p") and a == "normal":

@@ -1,5 +1,5 @@
 """The rule-based tiers and duplicate evaluation at two and three seats (TWO_THREE.md):
-``policies.small_play``, ``training.evaluate.SMALL_SEATINGS``."""
+``policies.small_play``, ``training.evaluate.SET_SEATINGS``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from belote_env.config import Rules, load_rules
 from belote_env.small_game import SmallGameState
 from policies import make_policy
 from policies.registry import SMALL_TABLE_TIERS, check_policy_rules
-from training.evaluate import SMALL_SEATINGS, SmallMatchResult, duplicate_match, play_game
+from training.evaluate import SET_SEATINGS, SetMatchResult, duplicate_match, play_game
 
 OPTION_MIXES = [
     ("seed001_2p", {}),
@@ -162,8 +162,8 @@ def test_unsupported_tiers_refused_at_small_tables():
 
 def test_seatings_fair():
     """Two seats: swapped; three seats: each tier in each seat 3 times, alone 3 times."""
-    assert SMALL_SEATINGS[2] == ((0, 1), (1, 0))
-    s3 = SMALL_SEATINGS[3]
+    assert SET_SEATINGS[2] == ((0, 1), (1, 0))
+    s3 = SET_SEATINGS[3]
     assert len(set(s3)) == 6
     for seat in range(3):
         assert Counter(s[seat] for s in s3) == {0: 3, 1: 3}
@@ -175,7 +175,7 @@ def test_seatings_fair():
 def test_identical_policies_zero_difference(preset, mode):
     """The same deterministic policy on both sides: every set's difference is exactly 0."""
     m = duplicate_match("normal", "normal", 6, seed=5, rules=load_rules(preset), mode=mode)
-    assert isinstance(m, SmallMatchResult)
+    assert isinstance(m, SetMatchResult)
     assert m.set_diffs == (0.0,) * 6
     assert set(m.pair_scores) == {0.5}
     assert m.a_points == m.b_points
@@ -276,3 +276,12 @@ def test_compiled_observation_refuses_bad_indices():
     for tables, seats in (([4], [0]), ([-1], [0]), ([0], [3]), ([0, 1], [0])):
         with pytest.raises(ValueError, match="tables"):
             encode_small_batch(g, np.array(tables), np.array(seats))
+
+
+def test_the_old_names_of_the_duplicate_set_match_warn():
+    import training.evaluate as ev
+
+    with pytest.warns(DeprecationWarning, match="SetMatchResult"):
+        assert ev.SmallMatchResult is ev.SetMatchResult
+    with pytest.warns(DeprecationWarning, match="SET_SEATINGS"):
+        assert ev.SMALL_SEATINGS is ev.SET_SEATINGS

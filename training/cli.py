@@ -144,7 +144,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
-    from .evaluate import MAX_PAIRS, SMALL_SEATINGS, PolicyFailure, duplicate_match, use_one_torch_thread
+    from .evaluate import MAX_PAIRS, SET_SEATINGS, PolicyFailure, duplicate_match, use_one_torch_thread
 
     given = [flag for flag, v in (("--games", args.games), ("--pairs", args.pairs), ("--deals", args.deals))
              if v is not None]
@@ -164,7 +164,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     _output_file("--pairs-log", args.pairs_log)
     _output_file("--failure-record", args.failure_record)
     # deals of a mirrored pair, or of a duplicate set's seatings at two and three seats
-    copies = 2 if game_of(rules).has_partners else len(SMALL_SEATINGS[rules.players])
+    copies = 2 if game_of(rules).has_partners else len(SET_SEATINGS[rules.players])
     if args.games is not None:
         mode, pairs = "game", args.games
     elif args.pairs is not None:

@@ -10,9 +10,9 @@ policy's random numbers are seeded from (seed, pair, side), so the result does n
 on the number of workers.
 
 Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): a duplicate *set* plays the
-same decks under every seating of ``SMALL_SEATINGS`` (two seats: swapped; three seats: the 3
+same decks under every seating of ``SET_SEATINGS`` (two seats: swapped; three seats: the 3
 rotations of A B B and the 3 of A A B, so each tier sits in every seat 3 times and alone /
-paired equally), and ``SmallMatchResult`` reports per tier and per seat role.
+paired equally), and ``SetMatchResult`` reports per tier and per seat role.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from policies.base import Policy, PolicyError, reseed
 
 __all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
            "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
-           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES", "SmallMatchResult", "SMALL_SEATINGS",
-           "SMALL_POSITIONS", "small_set_deck"]
+           "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES", "SetMatchResult", "SET_SEATINGS",
+           "SET_POSITIONS", "set_deck"]
 
 # MAX_VOID_DEALS (consecutive all-pass deals before a match is stopped) is belote_env.driver's.
 #: Most mirrored pairs a match plays (``pairs``): 20 million deals, days of play for the
@@ -546,7 +546,7 @@ def init_worker(parent_pid: int) -> None:
 
 def _worker(args):
     """A worker process's chunk: pairs (``_play_pairs``, a ``_Tally``) or, at two and three
-    seats, sets (``_play_small_sets``, a ``_SmallTally``), the policies built from their
+    seats, sets (``_play_sets``, a ``_SetTally``), the policies built from their
     specs."""
     a_spec, b_spec, ids, seed, rules_dict, mode = args
     from policies import make_policy
@@ -554,7 +554,7 @@ def _worker(args):
     rules = Rules.from_dict(rules_dict)
     if game_of(rules).has_partners:
         return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed, rules, mode)
-    return _play_small_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
+    return _play_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
                             ids, seed, rules, mode)
 
 
@@ -705,7 +705,7 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     return ids, _Tally(**t)
 
 
-def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int], _SmallTally]:
+def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int], _SetTally]:
     """The set ids and tally of a pairs-log chunk line of a two- or three-seat ``mode``
     match (``n`` seats); raises ``ValueError`` naming the line, the field, its value and
     the allowed range, as ``_chunk_of``: per set a row of finite figures (``_SetFigures``:
@@ -715,13 +715,13 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
     ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
     played or void, ``time_s`` in 0..``MAX_CHUNK_SECONDS``."""
     ids, t, bad = _chunk_head(row, path, lineno, "sets")
-    fields = set(_SmallTally.__dataclass_fields__) - {"ids"}
+    fields = set(_SetTally.__dataclass_fields__) - {"ids"}
     if not isinstance(t, dict) or set(t) != fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
     num = _finite_number
     count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     keys = {"diff", "a_points", "b_points", "deal_wins", "game_wins", *(_ROLES if n == 3 else ()),
-            *(f"{x}_{pos}" for x in "ab" for pos in SMALL_POSITIONS[n])}  # _SetFigures.row's
+            *(f"{x}_{pos}" for x in "ab" for pos in SET_POSITIONS[n])}  # _SetFigures.row's
     rows = t["rows"]
     if not isinstance(rows, list) or len(rows) != len(ids):
         raise bad(f"tally rows must be {len(ids)} objects, one per set")
@@ -739,7 +739,7 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
             raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
     if not count(t["deals"]) or not count(t["voids"]):
         raise bad("tally deals and voids must be counts")
-    per_set = len(SMALL_SEATINGS[n])
+    per_set = len(SET_SEATINGS[n])
     deals, least = t["deals"], per_set * len(ids)
     if deals < least or (mode == "deal" and deals != least):
         raise bad(f"tally deals is {deals!r}, allowed: {'exactly' if mode == 'deal' else 'at least'} {least} "
@@ -750,7 +750,7 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
         raise bad(f"tally voids is {t['voids']!r}, allowed: 0..{(MAX_VOID_DEALS - 1) * deals}")
     if any(v > MAX_DEAL_DECISIONS * (deals + t["voids"]) for v in t["moves"]):
         raise bad(f"tally moves {t['moves']!r}, allowed: at most {MAX_DEAL_DECISIONS * (deals + t['voids'])} each")
-    return ids, _SmallTally(ids=list(ids), **t)
+    return ids, _SetTally(ids=list(ids), **t)
 
 
 def _chunk_line(ids: list[int], part) -> str:
@@ -890,8 +890,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         batch_tables: tables of the batched engine (int >= 1; default ``BATCH_TABLES``).
     Returns:
         a ``MatchResult`` from A's side; at two and three seats (``rules.players`` 2 or 3,
-        TWO_THREE.md) a ``SmallMatchResult``: ``pairs`` then counts duplicate *sets*, each
-        the same decks under every seating of ``SMALL_SEATINGS`` (2 at two seats, the
+        TWO_THREE.md) a ``SetMatchResult``: ``pairs`` then counts duplicate *sets*, each
+        the same decks under every seating of ``SET_SEATINGS`` (2 at two seats, the
         seats swapped; 6 at three: the rotations of A B B and of A A B; a pairs log keeps
         sets); ``batched`` plays every seating of every set as a table of the batched
         engine (``vector.small.SmallBatchedGame``), with the same decks, dealers and
@@ -935,8 +935,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if pairs_log is not None and not specs:
         raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
                          "objects")
-    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SMALL_SEATINGS
-        return _small_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
+    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SET_SEATINGS
+        return _set_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
                             batch_tables if batched else None, pairs_log)
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
@@ -1013,13 +1013,13 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
 #: alone against two of the other three times and paired three times, and sits in every
 #: seat exactly 3 times of the 6 (9 seat-plays each), so with the same decks and dealer
 #: neither the cards nor the seat favours a tier.
-SMALL_SEATINGS: dict[int, tuple[tuple[int, ...], ...]] = {
+SET_SEATINGS: dict[int, tuple[tuple[int, ...], ...]] = {
     2: ((0, 1), (1, 0)),
     3: ((0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)),
 }
 #: Names of the seat positions at the first deal of a set (the dealer is the last).
-SMALL_POSITIONS: dict[int, tuple[str, ...]] = {2: ("elder", "dealer"), 3: ("elder", "middle", "dealer")}
-#: The per-set figures of a small-table match (``_SmallTally.rows``), each in points per
+SET_POSITIONS: dict[int, tuple[str, ...]] = {2: ("elder", "dealer"), 3: ("elder", "middle", "dealer")}
+#: The per-set figures of a match at two or three seats (``_SetTally.rows``), each in points per
 #: seat per deal unless it is a rate: ``diff`` (A - B), ``a_points`` / ``b_points``,
 #: ``deal_wins`` / ``game_wins`` (A's share, ties split, 1/2 when fair), per role
 #: ``a_alone`` ... (three seats) and per position ``a_elder`` ...
@@ -1027,7 +1027,7 @@ _ROLES = ("a_alone", "a_paired", "b_alone", "b_paired")
 
 
 @dataclass
-class _SmallTally:
+class _SetTally:
     rows: list[dict] = field(default_factory=list)  # per set: {figure: value}
     ids: list[int] = field(default_factory=list)
     deals: int = 0
@@ -1037,7 +1037,7 @@ class _SmallTally:
     time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
     moves: list[int] = field(default_factory=lambda: [0, 0])
 
-    def merge(self, o: "_SmallTally") -> None:
+    def merge(self, o: "_SetTally") -> None:
         self.rows += o.rows
         self.ids += o.ids
         self.deals += o.deals
@@ -1049,14 +1049,14 @@ class _SmallTally:
             self.moves[i] += o.moves[i]
 
 
-def small_set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> list[int]:
+def set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> list[int]:
     """The deck of set ``set_id``'s deal ``deal_number``, redeal ``redeal`` at two and three
     seats: ``match_deck`` (the same for every seating of the set)."""
     return match_deck(seed, set_id, deal_number, redeal)
 
 
 class _SetFigures:
-    """One duplicate set's figures at ``n`` seats (a row of ``_SmallTally.rows``), fed deal
+    """One duplicate set's figures at ``n`` seats (a row of ``_SetTally.rows``), fed deal
     by deal (``add``) by the unbatched and the batched set players alike."""
 
     def __init__(self, n: int, dealer: int):
@@ -1067,7 +1067,7 @@ class _SetFigures:
         self.deal_win = self.game_win = 0.0
         self.deals = self.seatings = 0
 
-    def add(self, tally: _SmallTally, seating, points, maker: int, made: bool) -> None:
+    def add(self, tally: _SetTally, seating, points, maker: int, made: bool) -> None:
         """A scored deal under ``seating``: per seat its recorded ``points``, the maker's
         seat and whether the contract was made (``SmallDealScore``)."""
         n = self.n
@@ -1098,30 +1098,28 @@ class _SetFigures:
             for r in _ROLES:
                 row[r] = self.role_pts[r] / max(1, self.role_cnt[r])
         for t in (0, 1):
-            for pos, name in enumerate(SMALL_POSITIONS[self.n]):
+            for pos, name in enumerate(SET_POSITIONS[self.n]):
                 row[f"{'ab'[t]}_{name}"] = self.pos_pts[t][pos] / max(1, self.pos_cnt[t][pos])
         return row
 
 
-def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str) -> _SmallTally:
+def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str) -> _SetTally:
     """Play duplicate sets ``set_ids`` at ``rules.players`` (2 or 3) seats: each set's decks
-    under every seating of ``SMALL_SEATINGS`` (the first dealer ``set_id % n`` in all), one
+    under every seating of ``SET_SEATINGS`` (the first dealer ``set_id % n`` in all), one
     played deal per seating (``mode="deal"``; void deals and agreed redeals are redealt from
     the set's next deck) or a whole game (``"game"``)."""
-    from belote_env.small_game import SmallGameState
-
     n = rules.players
-    tally = _SmallTally()
+    tally = _SetTally()
     pols = (a, b)
     for i in set_ids:
         dealer = i % n
-        decks = functools.partial(small_set_deck, seed, i)
+        decks = functools.partial(set_deck, seed, i)
         fig = _SetFigures(n, dealer)
-        for j, seating in enumerate(SMALL_SEATINGS[n]):
+        for j, seating in enumerate(SET_SEATINGS[n]):
             for tier, pol in enumerate(pols):
                 reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
-            state = SmallGameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
-                                   single_deal=mode == "deal")
+            state = game_of(rules).new_state(rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
+                                             single_deal=mode == "deal")
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
             for score in state.deal_scores:
@@ -1135,25 +1133,25 @@ def _play_small_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mod
     return tally
 
 
-def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
-                             tables: int = BATCH_TABLES, on_set=None) -> _SmallTally:
-    """``_play_small_sets`` in deal mode on the batched engine (``vector.small.SmallBatchedGame``):
+def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
+                       tables: int = BATCH_TABLES, on_set=None) -> _SetTally:
+    """``_play_sets`` in deal mode on the batched engine (``vector.small.SmallBatchedGame``):
     every seating of every set is a table (``tables`` at a time; a table whose deal is
-    scored takes the next), dealt ``small_set_deck(seed, set, 0, redeal)`` by the set's
+    scored takes the next), dealt ``set_deck(seed, set, 0, redeal)`` by the set's
     dealer as the unbatched match deals it (a void deal or an agreed redeal is redealt at
     its table from the next redeal's deck, the dealer moving on but after an agreed redeal
     under ``redeal_dealer="same"``); A's seats decide in one ``act_batch`` call a step, B's
     in another. ``on_set(n)`` is called as sets finish. The same tally as
-    ``_play_small_sets`` for policies whose actions depend on the information set alone
+    ``_play_sets`` for policies whose actions depend on the information set alone
     and draw no random numbers."""
     import numpy as np
 
-    from belote_env.vector.small import SCOL, SMALL_OUTCOMES
+    from belote_env.vector.small import SMALL_OUTCOMES
     from belote_env.vector.engine import PHASE_PLAY
 
     n_seats = rules.players
-    seatings = SMALL_SEATINGS[n_seats]
-    tally = _SmallTally()
+    seatings = SET_SEATINGS[n_seats]
+    tally = _SetTally()
     jobs = [(i, j) for i in set_ids for j in range(len(seatings))]
     if not jobs:
         return tally
@@ -1171,7 +1169,8 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
     next_job = 0
     names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
     same_dealer = rules.redeal_dealer == "same"
-    phase, maker_col, dealer_col = g.state[:, SCOL["phase"]], g.state[:, SCOL["maker"]], g.state[:, SCOL["dealer"]]
+    col = g.columns
+    phase, maker_col, dealer_col = g.state[:, col["phase"]], g.state[:, col["maker"]], g.state[:, col["dealer"]]
     void, redealt = SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")
     made = SMALL_OUTCOMES.index("made")
 
@@ -1189,7 +1188,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
                 slot_job[t], redeal[t] = next_job, 0
                 seat_tier[t] = seatings[j]
                 next_job += 1
-                decks.append(small_set_deck(seed, i, 0, 0))
+                decks.append(set_deck(seed, i, 0, 0))
                 dealers.append(i % n_seats)
                 used.append(t)
             else:
@@ -1219,7 +1218,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
                 if redeal[t] >= MAX_VOID_DEALS:
                     raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by {names}")
                 slots.append(t)
-                decks.append(small_set_deck(seed, i, 0, int(redeal[t])))
+                decks.append(set_deck(seed, i, 0, int(redeal[t])))
                 d = int(dealer_col[t])
                 dealers.append(d if outcome == redealt and same_dealer else (d + 1) % n_seats)
                 continue
@@ -1243,7 +1242,7 @@ def _play_small_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rule
 
 
 @dataclass(frozen=True)
-class SmallMatchResult:
+class SetMatchResult:
     """Result of a duplicate match at two or three seats (``duplicate_match`` with
     ``rules.players`` 2 or 3; TWO_THREE.md), from policy A's side. Every figure is a mean
     over the independent duplicate sets with a 95% normal-approximation interval.
@@ -1251,7 +1250,7 @@ class SmallMatchResult:
     Attributes:
         players: 2 or 3; sets: duplicate sets (``pairs`` is the same number); deals: deals
             played; seatings: per seating of a set, the tier of each seat (``"AB"``,
-            ``"ABB"``, ...; ``SMALL_SEATINGS``).
+            ``"ABB"``, ...; ``SET_SEATINGS``).
         mean_diff, mean_diff_ci: A's mean points per seat per deal less B's (0 for equal
             tiers).
         a_points / b_points (+ ``_ci``): each tier's mean points per seat per deal.
@@ -1347,9 +1346,9 @@ class SmallMatchResult:
         return "\n".join(lines)
 
 
-def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
-                 chunk: int, batch_tables: int | None = None, pairs_log=None) -> SmallMatchResult:
-    """``duplicate_match`` at two and three seats (``SMALL_SEATINGS``); batched on
+def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
+                 chunk: int, batch_tables: int | None = None, pairs_log=None) -> SetMatchResult:
+    """``duplicate_match`` at two and three seats (``SET_SEATINGS``); batched on
     ``batch_tables`` tables of the batched engine when given; ``pairs_log`` as
     ``duplicate_match``'s (its chunks are sets)."""
     from policies import make_policy
@@ -1359,7 +1358,7 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
     parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, sets)
     todo = [i for i in range(sets) if i not in done]
     chunks = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
-    tally = _SmallTally()
+    tally = _SetTally()
     for _, part in parts:
         tally.merge(part)
     bar = None
@@ -1368,7 +1367,7 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
 
         bar = tqdm(total=sets, initial=sets - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
 
-    def keep(ids: list[int], part: _SmallTally) -> None:
+    def keep(ids: list[int], part: _SetTally) -> None:
         tally.merge(part)
         _log_chunk(log, ids, part)
         if bar:
@@ -1376,11 +1375,11 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
 
     try:
         if batch_tables is not None:
-            tally.merge(_play_small_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
+            tally.merge(_play_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
                                                  on_set=None if bar is None else bar.update))
         elif workers == 1:
             for ids in chunks:
-                keep(ids, _play_small_sets(a_obj, b_obj, ids, seed, rules, mode))
+                keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode))
         else:
             _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep)
     finally:
@@ -1404,10 +1403,10 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
     clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
     n = rules.players
     by_role = {r: stat(r) for r in _ROLES} if n == 3 else {}
-    by_position = {f"{x}_{p}": stat(f"{x}_{p}") for x in "ab" for p in SMALL_POSITIONS[n]}
-    return SmallMatchResult(
+    by_position = {f"{x}_{p}": stat(f"{x}_{p}") for x in "ab" for p in SET_POSITIONS[n]}
+    return SetMatchResult(
         a=a_obj.name, b=b_obj.name, mode=mode, players=n, sets=sets, deals=tally.deals,
-        seatings=tuple("".join("AB"[t] for t in s) for s in SMALL_SEATINGS[n]),
+        seatings=tuple("".join("AB"[t] for t in s) for s in SET_SEATINGS[n]),
         game_win_rate=g, game_win_rate_ci=None if g is None else clip(glo, ghi),
         deal_win_rate=w, deal_win_rate_ci=clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
         a_points=ap, a_points_ci=(aplo, aphi), b_points=bp, b_points_ci=(bplo, bphi),
@@ -1417,3 +1416,15 @@ def _small_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: s
         b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]), seed=seed, rules=rules.to_dict(),
         pair_scores=tuple(r["game_wins" if mode == "game" else "deal_wins"] for r in rows),
         set_diffs=tuple(r["diff"] for r in rows))
+
+
+def __getattr__(name: str):
+    old = {"SmallMatchResult": SetMatchResult, "SMALL_SEATINGS": SET_SEATINGS}
+    if name in old:  # deprecated names (one release): a two- or three-seat match is of duplicate sets
+        import warnings
+
+        new = {"SmallMatchResult": "SetMatchResult", "SMALL_SEATINGS": "SET_SEATINGS"}[name]
+        warnings.warn(f"training.evaluate.{name} is training.evaluate.{new} now; this alias goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return old[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
