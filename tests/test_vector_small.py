@@ -327,3 +327,36 @@ def test_game_batched_is_the_engine_of_its_table_and_encode_rows_its_observation
         g.encode_rows([16], [0])
     with pytest.raises(ValueError, match="out must be float32 of shape"):
         g.encode_rows([0], [0], np.zeros((1, game.obs_size), dtype=np.float64))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batched_engine_infoset_is_the_reference_information_set_and_checks_its_row(players):
+    """``TableBatch.infoset(j, seat)`` at every table: the reference engine's
+    ``information_set`` of the same deal; a table or seat out of range and a finished deal
+    are refused by name."""
+    from belote_env.games import game_of
+
+    rules = Rules(players=players)
+    g = game_of(rules).batched(4, seed=9, autoreset=False)
+    refs = [game_of(rules).new_state(dealer=int(g.state[t, g.columns["dealer"]]),
+                                     deck=[int(c) for c in g.deck[t]], single_deal=True) for t in range(4)]
+    out = np.zeros(4, dtype=np.int64)
+    checked = 0
+    live = np.ones(4, dtype=bool)
+    while live.any():
+        for t in np.flatnonzero(live):
+            s = int(g.current[t])
+            assert g.infoset(int(t), s) == refs[t].information_set(s)
+            checked += 1
+        g.random_actions(out)
+        for t in np.flatnonzero(live):
+            refs[t].apply(int(out[t]))
+        g.step(out)
+        live &= ~g.done
+    assert checked > 20
+    with pytest.raises(ValueError, match="deal is over"):
+        g.infoset(0, 0)
+    with pytest.raises(ValueError, match="table must be 0..3"):
+        g.infoset(4, 0)
+    with pytest.raises(ValueError, match=f"seat 0..{players - 1}"):
+        g.infoset(0, players)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games import game_of
 from ..observation import obs_size
 from ..table import NUM_SEATS
 from .engine import COL
@@ -56,7 +57,7 @@ class SeatBatch:
     The batch holds copies of its tables' public rows and the acting seats' own hands
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
     Two and three seats (a ``SmallBatchedGame``): the batch holds each row's
-    ``InfoSet`` (``vector.small.small_infoset_of``) and observation
+    ``InfoSet`` (the engine's ``infoset``) and observation
     (``SmallBatchedGame.encode_rows``, compiled: their ``games.Game.encode``), both made
     when the batch is (TWO_THREE.md §5).
     """
@@ -69,11 +70,9 @@ class SeatBatch:
         self.rules = game.rules
         self._obs = None
         self._infos = None
-        if game.players != NUM_SEATS:  # two and three seats: the information sets and observations, made now
-            from .small import small_infoset_of
-
+        if not game_of(game.rules).has_partners:  # two and three seats: the information sets and observations, now
             self._rows = None
-            self._infos = [small_infoset_of(game, int(t), int(s)) for t, s in zip(self.tables, self.seats)]
+            self._infos = [game.infoset(int(t), int(s)) for t, s in zip(self.tables, self.seats)]
             self._obs = game.encode_rows(self.tables, self.seats)
             self.mask = game.mask[self.tables].copy()
             return
@@ -93,8 +92,8 @@ class SeatBatch:
         return self._obs
 
     def infoset(self, i: int):
-        """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``; two and three seats: a
-        ``InfoSet``)."""
+        """Row ``i``'s ``InfoSet`` (``belote_env.InfoSet``, equal to the reference engine's
+        ``information_set``)."""
         if self._infos is not None:
             return self._infos[int(i)]
         return infoset_of(self._rows, int(i), int(self.seats[i]))

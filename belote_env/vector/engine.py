@@ -1102,6 +1102,12 @@ class TableBatch:
         table or seat out of range or arrays of other shapes."""
         raise NotImplementedError
 
+    def infoset(self, j: int, seat: int):
+        """``seat``'s ``InfoSet`` at table ``j``, equal to the reference engine's
+        ``information_set(seat)`` for that deal (RULES.md §11, TWO_THREE.md §5). Raises
+        ``ValueError`` for a table or seat out of range, or a table whose deal is over."""
+        raise NotImplementedError
+
     def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
         tables' own streams (reproducible). ``out``: a writeable int64 ``(n,)`` array to
@@ -1204,3 +1210,10 @@ class BatchedGame(TableBatch):
         return out
 
     encode_rows.__doc__ = TableBatch.encode_rows.__doc__
+
+    def infoset(self, j: int, seat: int):
+        from .infoset import infoset_of
+
+        return infoset_of(self, j, seat)
+
+    infoset.__doc__ = TableBatch.infoset.__doc__

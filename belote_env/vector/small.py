@@ -845,12 +845,18 @@ def small_infoset_of(game, j: int, seat: int):
     ``SmallGameState.information_set(seat)`` of the same deal (the harness checks it at
     every decision). ``game``: a ``SmallBatchedGame`` (its rows; the hidden cards of the
     other seats are not read). A slow path (Python), for policies and encoders that take
-    an information set (e.g. a small-table observation encoder)."""
+    an information set (e.g. a small-table observation encoder). Raises ``ValueError`` for
+    a table outside ``0..game.n - 1`` or a seat outside ``0..players - 1``, and for a table
+    whose deal is over (nothing to decide)."""
     from ..contract import Contract
     from ..infoset import InfoSet
 
-    S = game.state[j]
     n = game.players
+    if isinstance(j, bool) or isinstance(seat, bool) or not 0 <= j < game.n or not 0 <= seat < n:
+        raise ValueError(f"table must be 0..{game.n - 1} and seat 0..{n - 1}, got table {j!r}, seat {seat!r}")
+    S = game.state[j]
+    if S[PH] == PHASE_OVER:
+        raise ValueError(f"table {j}: the deal is over (no information set to act on)")
     shift = int(game.opts[O_KEY_SHIFT])
     ph = int(S[PH])
     if ph == PHASE_OVER:
@@ -1001,6 +1007,11 @@ class SmallBatchedGame(TableBatch):
         return encode_small_batch(self, tables, seats, out)
 
     encode_rows.__doc__ = TableBatch.encode_rows.__doc__
+
+    def infoset(self, j: int, seat: int):
+        return small_infoset_of(self, j, seat)
+
+    infoset.__doc__ = TableBatch.infoset.__doc__
 
 
 # ------------------------------------------------------------------ the observation, compiled
