@@ -85,15 +85,13 @@ class Game:
         return self._state(self.rules, **kwargs)
 
     def batched(self, n: int, seed: int = 0, autoreset: bool = True):
-        """``n`` tables of single deals of this game stepped together in compiled code: a
-        ``vector.BatchedGame`` at four seats, a ``vector.small.SmallBatchedGame`` at two and
-        three (their arguments and errors; ``RuleOptionError`` for an option the batched
-        engine does not play). Imports numba on first use."""
-        if self.has_partners:
-            from .vector.engine import BatchedGame as engine
-        else:
-            from .vector.small import SmallBatchedGame as engine
-        return engine(n, self.rules, seed=seed, autoreset=autoreset)
+        """``n`` tables of single deals of this game stepped together in compiled code:
+        ``vector.BatchedGame(n, rules, seed, autoreset)`` (its arguments and errors;
+        ``RuleOptionError`` for an option the batched engine does not play). Imports numba
+        on first use."""
+        from .vector.engine import BatchedGame
+
+        return BatchedGame(n, self.rules, seed=seed, autoreset=autoreset)
 
     def encode(self, info, out: np.ndarray | None = None) -> np.ndarray:
         """The ``(obs_size,)`` float32 observation of a seat's information set

@@ -746,7 +746,7 @@ def _makers():
 
 @pytest.mark.parametrize("who, rules, sizes", [
     ("BeloteVectorEnv", "seed001_2p", "4"), ("BeloteGymVectorEnv", "seed001_3p", "4"),
-    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("BatchedGame", "seed001_3p", "4"), ("GameState", "seed001_3p", "4"),
+    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("GameState", "seed001_3p", "4"),
     ("SmallGameState", "seed000", "2 or 3"), ("SmallBatchedGame", "coinche", "2 or 3"),
 ])
 def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, sizes):

@@ -360,3 +360,18 @@ def test_batched_engine_infoset_is_the_reference_information_set_and_checks_its_
         g.infoset(4, 0)
     with pytest.raises(ValueError, match=f"seat 0..{players - 1}"):
         g.infoset(0, players)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_batched_game_of_two_and_three_seat_rules_is_their_engine(players):
+    """``BatchedGame(n, rules)`` serves every table: at two and three seats it is the
+    engine of those tables, deal for deal the one ``Game.batched`` makes."""
+    from belote_env.games import game_of
+    from belote_env.vector import BatchedGame
+
+    rules = Rules(players=players)
+    g, h = BatchedGame(8, rules, seed=3), game_of(rules).batched(8, seed=3)
+    assert isinstance(g, BatchedGame) and type(g) is SmallBatchedGame and g.players == players
+    assert g.n_actions == 414 and g.columns is SCOL
+    np.testing.assert_array_equal(g.deck, h.deck)
+    np.testing.assert_array_equal(g.mask, h.mask)

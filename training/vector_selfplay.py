@@ -65,7 +65,7 @@ def _deal_bounds(game) -> tuple[int, int]:
     for ``game``'s table: four seats ``MAX_DEAL_DECISIONS`` and 8 passes; two and three
     seats the auction's bound (``auction.small_length_bound``), every card, and per seat
     the exchange, declarations, answers and the belote announcement."""
-    if isinstance(game, BatchedGame):
+    if game_of(game.rules).has_partners:
         return MAX_DEAL_DECISIONS, 8
     return game.auction_bound + NUM_CARDS + 8 * game.players, game.auction_bound + 2 * game.players
 _AFTER = np.array([seats_from(seat) for seat in SEATS], dtype=np.int64)  # [seat, r]: r places after it

@@ -1,13 +1,15 @@
 """Batched Belote: N tables of single deals stepped together in compiled code (numba).
 
-* ``BatchedGame`` (``engine``): the batched engine: reset from seeds, legal-action masks,
-  a batch of actions applied, deal scores and rewards in preallocated arrays.
+* ``BatchedGame`` (``engine``): the batched engine of every table (``BatchedGame(n,
+  rules)``; ``games.Game.batched``): reset from seeds, legal-action masks, a batch of
+  actions applied, deal scores and rewards in preallocated arrays.
 * ``encode_batch`` (``observation``): the observation encoder, value for value the
   reference's, into a preallocated float32 array.
 * ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
   table, for policies.
-* ``SmallBatchedGame`` (``small``): the two- and three-player games (TWO_THREE.md), held
-  equal to ``small_game.SmallGameState`` by ``tests/test_vector_small.py``.
+* ``SmallBatchedGame`` (``small``): what ``BatchedGame(n, rules)`` is for the two- and
+  three-player games (TWO_THREE.md), held equal to ``small_game.SmallGameState`` by
+  ``tests/test_vector_small.py``.
 
 Each kernel is held equal to the pure-Python reference module it reproduces by a
 differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.py``,

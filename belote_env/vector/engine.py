@@ -1127,8 +1127,10 @@ class TableBatch:
 
 
 class BatchedGame(TableBatch):
-    """``n`` tables of single deals of team Belote, stepped together (RULES.md §3-§7;
-    COINCHE.md under ``contract_mode="coinche"``).
+    """``n`` tables of single deals of Belote, stepped together (RULES.md §3-§7;
+    COINCHE.md under ``contract_mode="coinche"``; TWO_THREE.md with ``rules.players`` 2 or
+    3: ``BatchedGame(n, rules)`` is then a ``vector.small.SmallBatchedGame``, the engine of
+    those tables, whose docstring gives its columns, rewards and results).
 
     Args:
         n: number of tables (int >= 1).
@@ -1168,11 +1170,19 @@ class BatchedGame(TableBatch):
 
     columns = COL
 
+    def __new__(cls, n: int = 1, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
+        from ..games import game_of
+
+        if cls is BatchedGame and isinstance(rules, Rules) and not game_of(rules).has_partners:
+            from .small import SmallBatchedGame  # the engine of the two- and three-seat tables
+
+            return super().__new__(SmallBatchedGame)
+        return super().__new__(cls)
+
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
         n = self._checked_n(n)
         self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
-                                 "the two- and three-player tables are stepped by "
-                                 "belote_env.vector.small.SmallBatchedGame")
+                                 "BatchedGame(n, rules) makes the engine of their tables")
         self.opts = rules_codes(self.rules)
         check_supported(self.rules)
         #: the width of the action masks (``actions.num_actions``)

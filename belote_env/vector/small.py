@@ -63,7 +63,7 @@ from .kernels import (
     below, card_reveals, clear_table, illegal, legal_cards, mark_cards, random_legal, record_bid, shuffle,
     trick_winner_pos,
 )
-from .engine import TableBatch
+from .engine import BatchedGame, TableBatch
 
 __all__ = ["SmallBatchedGame", "SCOL", "SMALL_OUTCOMES", "check_small_supported", "SMALL_PLAYED_OPTIONS",
            "SMALL_UNREAD_OPTIONS", "small_rules_codes", "small_infoset_of", "encode_small_batch", "PHASE_BIDDING",
@@ -936,7 +936,7 @@ def check_small_supported(rules: Rules) -> None:
                 "belote_env.small_game.SmallGameState")
 
 
-class SmallBatchedGame(TableBatch):
+class SmallBatchedGame(BatchedGame):
     """``n`` tables of single deals of two- or three-player Belote (TWO_THREE.md), stepped
     together.
 
