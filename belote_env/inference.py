@@ -31,11 +31,12 @@ from dataclasses import dataclass
 
 from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from .infoset import InfoSet
-from .rules import trick_winner
+from .config import without_partners
+from .rules import play_options, trick_winner
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE
 from .table import NUM_SEATS, SEATS, seats_from
 
-__all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals", "small_card_reveals",
+__all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals",
            "reveals", "belote_reveals",
            "belote_partner", "LOCATIONS", "STOCK"]
 
@@ -69,7 +70,7 @@ class Constraints:
         return self.hidden & ~self.cannot[location]
 
 
-def card_reveals(trick, c: int, denomination: int, rules) -> int:
+def card_reveals(trick, c: int, denomination: int, rules, partner_pos: int | None = None) -> int:
     """Mask of the cards a seat shows it cannot hold by playing card ``c`` after ``trick``
     (RULES.md §4): the cards already played to the trick, in order; ``()`` for a lead,
     which reveals nothing.
@@ -87,20 +88,16 @@ def card_reveals(trick, c: int, denomination: int, rules) -> int:
         c: the card played.
         denomination: the denomination 0..5.
         rules: rule options (``partner_master_free``, ``undertrump``, ``obligations``,
-            ``overtrump_partner``).
+            ``overtrump_partner``; two and three seats, TWO_THREE.md §3: ``rules.play_options``).
+        partner_pos: the trick position of the seat's partner's card as in
+            ``rules.legal_cards`` (``None``: the table's partner; a three-seat defender's
+            co-defender is ``rules.co_defender_pos``).
     Returns:
         a 32-bit mask (may include cards already played: callers mask it).
     """
-    return reveals(trick, c, denomination, rules.obligations, rules.partner_master_free, rules.undertrump,
-                   rules.overtrump_partner, len(trick) - 2)
-
-
-def small_card_reveals(trick, c: int, trump: int, rules, partner_pos: int = -1) -> int:
-    """``card_reveals`` at a two- or three-seat table (TWO_THREE.md §2.8, §3): the cards
-    whose holding would have made ``c`` illegal under ``rules.small_legal_cards``, with
-    ``partner_pos`` the trick position of the co-defender's card (``rules.co_defender_pos``)."""
-    obligations = "classic" if rules.players == 3 and rules.ruff_overtrump == "required" else "two_player"
-    return reveals(trick, c, trump, obligations, bool(rules.defender_partner_free), "required", "free", partner_pos)
+    if partner_pos is None:
+        partner_pos = -1 if without_partners(rules.players) else len(trick) - 2
+    return reveals(trick, c, denomination, *play_options(rules), partner_pos)
 
 
 def reveals(trick, c: int, k: int, obligations: str, partner_master_free: bool, undertrump: str,
@@ -245,3 +242,13 @@ def _played_before(info: InfoSet, seat: int, first: int, then: int) -> bool:
     if first not in seq:
         return False
     return seq.index(first) < seq.index(then)
+
+
+def __getattr__(name: str):
+    if name == "small_card_reveals":  # deprecated: one card_reveals for every table
+        import warnings
+
+        warnings.warn("belote_env.inference.small_card_reveals is inference.card_reveals now (every table; "
+                      "partner_pos as before); this alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return card_reveals
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

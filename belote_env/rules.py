@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUIT_MASK, SUITS
-from .config import Rules
+from .config import Rules, without_partners
 from .table import PARTNER_REL
 
-__all__ = ["legal_cards", "trick_winner", "POWER", "small_legal_cards", "co_defender_pos"]
+__all__ = ["legal_cards", "trick_winner", "POWER", "co_defender_pos", "play_options"]
 
 
 def _power_table():
@@ -60,16 +60,22 @@ def trick_winner(trick: Sequence[int], denomination: int) -> int:
     return best
 
 
-def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules) -> int:
-    """Mask of the cards of ``hand`` that may be played to ``trick`` (RULES.md §4).
+def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules, partner_pos: int | None = None
+                ) -> int:
+    """Mask of the cards of ``hand`` that may be played to ``trick`` (RULES.md §4; at two
+    and three seats TWO_THREE.md §2.8, §3: ``play_options``).
 
     Args:
         hand: 32-bit mask of the acting seat's cards (non-empty).
-        trick: card ids already played to the current trick, in order (0..3 cards). The
-            acting seat's partner played ``trick[-2]`` when ``len(trick) >= 2``.
-        denomination: the denomination 0..5.
+        trick: card ids already played to the current trick, in order.
+        denomination: the denomination 0..5 (two and three seats: the trump suit 0..3).
         rules: the rule options (``partner_master_free``, ``undertrump``, ``obligations``,
-            ``overtrump_partner``).
+            ``overtrump_partner``; two and three seats: ``ruff_overtrump``,
+            ``defender_partner_free``).
+        partner_pos: the position in ``trick`` of the acting seat's partner's card, -1 for
+            none; ``None`` (default): the table's partner, ``trick[-2]`` at four seats when
+            ``len(trick) >= 2``, none at two and three (a three-seat defender's co-defender
+            is ``co_defender_pos``).
     Returns:
         a non-empty sub-mask of ``hand``.
 
@@ -85,44 +91,28 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
     """
     if not trick:
         return hand
-    return _legal(hand, trick, denomination, rules.obligations, rules.partner_master_free, rules.undertrump,
-                  rules.overtrump_partner, len(trick) - PARTNER_REL)
+    if partner_pos is None:
+        partner_pos = -1 if without_partners(rules.players) else len(trick) - PARTNER_REL
+    return _legal(hand, trick, denomination, *play_options(rules), partner_pos)
 
 
-def small_legal_cards(hand: int, trick: Sequence[int], trump: int, rules: Rules, partner_pos: int = -1) -> int:
-    """Mask of the cards of ``hand`` that may be played to ``trick`` at a two- or
-    three-seat table (TWO_THREE.md §2.8, §3, §4 A19, A20, A28, A29).
-
-    Follow suit; trump led: beat the highest trump when possible, else any trump; void in
-    the led suit: trump when possible, else any card. Two seats: nothing more (a trump
-    lead is the only trick already holding a trump). Three seats,
-    ``ruff_overtrump="required"``: a seat trumping a trick already trumped must beat the
-    trump when it can and else still trump (undertrump forced); ``"only_trump_lead"``:
-    any trump. ``defender_partner_free``: a defender void in the led suit may play any
-    card while its co-defender wins the trick.
-
-    Args:
-        hand: 32-bit mask of the acting seat's cards (non-empty).
-        trick: card ids played to the current trick, in order.
-        trump: the trump suit 0..3.
-        rules: the rule options (``players`` 2 or 3).
-        partner_pos: the position in ``trick`` of the acting seat's co-defender's card
-            (three seats, the acting seat a defender), else -1.
-    Returns:
-        a non-empty sub-mask of ``hand``.
-    """
-    if not trick:
-        return hand
-    if rules.players == 3 and rules.ruff_overtrump == "required":
-        return _legal(hand, trick, trump, "classic", bool(rules.defender_partner_free), "required", "free",
-                      partner_pos)
-    return _legal(hand, trick, trump, "two_player", bool(rules.defender_partner_free), "required", "free",
-                  partner_pos)
+def play_options(rules: Rules) -> tuple[str, bool, str, str]:
+    """The options of the legal-card rule at the rules' table, as ``_legal`` and
+    ``inference.reveals`` take them: ``(obligations, partner_master_free, undertrump,
+    overtrump_partner)``. Four seats: the rules' own (RULES.md §4). Two and three seats
+    (TWO_THREE.md §2.8, §3, A19, A20, A28, A29): follow suit, overtrump on a trump lead,
+    trump when void (``"two_player"`` obligations), and at three seats under
+    ``ruff_overtrump="required"`` overtrump a ruff too (``"classic"``); undertrumping
+    forced; ``defender_partner_free`` frees a defender while its co-defender wins."""
+    if not without_partners(rules.players):
+        return rules.obligations, rules.partner_master_free, rules.undertrump, rules.overtrump_partner
+    obligations = "classic" if rules.players == 3 and rules.ruff_overtrump == "required" else "two_player"
+    return obligations, bool(rules.defender_partner_free), "required", "free"
 
 
 def co_defender_pos(seat: int, maker: int, leader: int, trick_len: int, rules: Rules) -> int:
     """The position in the current trick (0-based, play order from ``leader``) of the card of
-    ``seat``'s co-defender, for ``small_legal_cards``' ``partner_pos`` (TWO_THREE.md §3, A28):
+    ``seat``'s co-defender, for ``legal_cards``' ``partner_pos`` (TWO_THREE.md §3, A28):
     only at three seats, for a defender, under ``defender_partner_free``, once that card is
     played (``trick_len`` cards so far); else -1."""
     if rules.players != 3 or seat == maker or not rules.defender_partner_free:
@@ -183,3 +173,13 @@ def _legal(hand: int, trick: Sequence[int], denomination: int, obligations: str,
     if partner_wins:
         return trumps  # cannot beat the partner's ruff: any trump (``undertrump`` is about opponents)
     return trumps if undertrump == "required" else hand
+
+
+def __getattr__(name: str):
+    if name == "small_legal_cards":  # deprecated: one legal_cards for every table
+        import warnings
+
+        warnings.warn("belote_env.rules.small_legal_cards is rules.legal_cards now (every table; partner_pos as before)"
+                      "; this alias goes in the next release", DeprecationWarning, stacklevel=2)
+        return legal_cards
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ A deal (TWO_THREE.md §2-§3, the options of §4 in ``Rules``):
    combination) / ``ANSWER_EQUAL`` (only with an equal value), or, after a decline,
    announces his own or declines; at three seats each seat in turn announces or
    declines and the best announced combination scores).
-6. **Play** (step ``"cards"``; ``rules.small_legal_cards``): the elder leads; 9 tricks
+6. **Play** (step ``"cards"``; ``rules.legal_cards``): the elder leads; 9 tricks
    (10 or 8 in the variants), the last worth 10; belote (K+Q of trump in one hand) is
    claimed with the second card (``belote="optional"``: ``ANNOUNCE_BELOTE`` first).
 7. **Scoring** (``scoring.score_small_deal``; the game's end ``scoring.small_game_end``):
@@ -53,8 +53,8 @@ from .dealing import DealError, check_deck, small_complete, small_deal, small_de
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
 from .game import DealState, Phase
 from .infoset import InfoSet
-from .inference import small_card_reveals
-from .rules import co_defender_pos, small_legal_cards, trick_winner
+from .inference import card_reveals
+from .rules import co_defender_pos, legal_cards, trick_winner
 from .scoring import SmallDealScore, score_small_deal, small_game_end
 from .table import Table, table_of
 
@@ -313,7 +313,7 @@ class SmallGameState(DealState):
             return tuple(cards_of(hand))
         if step == "declare":
             return self._declare_legal(seat)
-        cards = small_legal_cards(hand, self.trick, self.trump, self.rules, self._partner_pos(seat))
+        cards = legal_cards(hand, self.trick, self.trump, self.rules, self._partner_pos(seat))
         extra: tuple[int, ...] = ()
         if self.rules.belote == "optional" and seat == self.belote_holder and not self.announce_next:
             second = self._second_belote_card(seat)
@@ -432,7 +432,7 @@ class SmallGameState(DealState):
 
     def _apply_card(self, seat: int, c: int) -> None:
         if self.trick:  # what the card shows the seat lacks
-            self.public_cannot[seat] |= small_card_reveals(self.trick, c, self.trump, self.rules,
+            self.public_cannot[seat] |= card_reveals(self.trick, c, self.trump, self.rules,
                                                            self._partner_pos(seat))
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c

@@ -9,7 +9,7 @@ legal card of the seat to play. Combinations, belote and the capot bonus are fix
 the play or are not card points and are left out: add them, and
 ``SmallGameState.card_points`` (points so far), for the deal's totals.
 
-Legal cards are ``rules.small_legal_cards`` (one rule, one place). Search: alpha-beta
+Legal cards are ``rules.legal_cards`` (one rule, one place). Search: alpha-beta
 with a transposition table of lower / upper bounds at trick boundaries, keyed by the
 remaining hands and the leader; moves ordered by a cheap heuristic (a winning card
 first); cards adjacent in the trump / plain order of a suit within one hand, with no
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, cards_of
-from .rules import POWER, co_defender_pos, small_legal_cards, trick_winner
+from .rules import POWER, co_defender_pos, legal_cards, trick_winner
 
 __all__ = ["SmallPosition", "small_position_of", "small_solve", "small_card_values", "LAST_TRICK_POINTS"]
 
@@ -77,7 +77,7 @@ class _Search:
         return co_defender_pos(seat, self.maker, leader, trick_len, self.rules)
 
     def moves(self, hands, trick, leader, seat) -> list[int]:
-        legal = small_legal_cards(hands[seat], trick, self.trump, self.rules,
+        legal = legal_cards(hands[seat], trick, self.trump, self.rules,
                                   self.partner_pos(seat, leader, len(trick)))
         cards = cards_of(legal)
         if len(cards) > 1:  # equivalent cards: adjacent in the suit's order, same points
@@ -197,7 +197,7 @@ def small_card_values(pos: SmallPosition) -> dict[int, int]:
         raise ValueError("the seat to play holds no card: the deal is over")
     trick = tuple(pos.trick)
     out = {}
-    legal = small_legal_cards(hands[seat], trick, pos.trump, pos.rules, s.partner_pos(seat, pos.leader, len(trick)))
+    legal = legal_cards(hands[seat], trick, pos.trump, pos.rules, s.partner_pos(seat, pos.leader, len(trick)))
     for c in cards_of(legal):
         h = list(hands)
         h[seat] &= ~(1 << c)

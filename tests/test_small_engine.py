@@ -18,7 +18,7 @@ from belote_env.config import RuleOptionError, Rules, load_rules
 from belote_env.dealing import small_complete, small_deal
 from belote_env.declarations import small_combinations, small_declaration_winner
 from belote_env.game import IllegalActionError, Phase
-from belote_env.rules import small_legal_cards
+from belote_env.rules import legal_cards
 from belote_env.scoring import score_small_deal, small_game_end
 from belote_env.small_game import STEPS, SmallGameState
 
@@ -171,23 +171,39 @@ def test_d5_d6_and_sequence_options():
 ])
 def test_l1_to_l4(trick, hand, legal):
     t = [P(x) for x in trick.split()]
-    assert small_legal_cards(cs(hand), t, 0, R2) == cs(legal)
+    assert legal_cards(cs(hand), t, 0, R2) == cs(legal)
 
 
 def test_ruff_overtrump_at_three():
     trick = [P("A♣"), P("8♥")]
-    assert small_legal_cards(cs("7♥ Q♥ 10♠"), trick, 1, R3) == cs("Q♥")
-    assert small_legal_cards(cs("7♥ 10♠"), trick, 1, R3) == cs("7♥")
+    assert legal_cards(cs("7♥ Q♥ 10♠"), trick, 1, R3) == cs("Q♥")
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, R3) == cs("7♥")
     lit = R3.replace(ruff_overtrump="only_trump_lead")
-    assert small_legal_cards(cs("7♥ Q♥ 10♠"), trick, 1, lit) == cs("7♥ Q♥")
-    assert small_legal_cards(cs("7♥ 10♠"), trick, 1, lit) == cs("7♥")
+    assert legal_cards(cs("7♥ Q♥ 10♠"), trick, 1, lit) == cs("7♥ Q♥")
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, lit) == cs("7♥")
 
 
 def test_defender_partner_free():
     trick = [P("A♣")]  # the co-defender leads and wins; the next defender is void in clubs
-    assert small_legal_cards(cs("7♥ 10♠"), trick, 1, R3, partner_pos=0) == cs("7♥")
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, R3, partner_pos=0) == cs("7♥")
     free = R3.replace(defender_partner_free=True)
-    assert small_legal_cards(cs("7♥ 10♠"), trick, 1, free, partner_pos=0) == cs("7♥ 10♠")
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, free, partner_pos=0) == cs("7♥ 10♠")
+
+
+def test_legal_cards_sees_no_partner_by_default_at_three_seats():
+    """One ``legal_cards`` for every table: without ``partner_pos`` a three-seat trick has
+    no partner's card (at four seats ``trick[-2]`` would be one); the old name warns."""
+    free = R3.replace(defender_partner_free=True)
+    trick = [P("A♣"), P("7♣")]  # A♣ wins the trick; the seat to play is void in clubs
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, free) == cs("7♥")
+    assert legal_cards(cs("7♥ 10♠"), trick, 1, free, partner_pos=0) == cs("7♥ 10♠")
+    import belote_env.inference as inference
+    import belote_env.rules as rules_module
+
+    with pytest.warns(DeprecationWarning, match="legal_cards"):
+        assert rules_module.small_legal_cards is legal_cards
+    with pytest.warns(DeprecationWarning, match="card_reveals"):
+        assert inference.small_card_reveals is inference.card_reveals
 
 
 # ----------------------------------------------------------------------------- §6.4 a complete 2p deal

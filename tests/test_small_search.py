@@ -10,7 +10,7 @@ import pytest
 from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
 from belote_env.config import Rules
 from belote_env.driver import RandomPolicy, play_deal
-from belote_env.rules import small_legal_cards, trick_winner
+from belote_env.rules import legal_cards, trick_winner
 from belote_env.sampling import sample_small_hands, small_constraints
 from belote_env.small_game import STEPS, SmallGameState
 from belote_env.small_solver import small_card_values, small_position_of, small_solve
@@ -30,7 +30,7 @@ def brute(hands, trick, leader, trump, maker, rules):
         pos = (3 - seat - maker - leader) % 3
         pp = pos if pos < len(trick) else -1
     vals = []
-    for c in cards_of(small_legal_cards(hands[seat], list(trick), trump, rules, pp)):
+    for c in cards_of(legal_cards(hands[seat], list(trick), trump, rules, pp)):
         h = list(hands)
         h[seat] &= ~(1 << c)
         t = trick + (c,)
@@ -67,7 +67,7 @@ def test_solver_equals_minimax(rules, left):
         assert small_solve(pos) == want
         vals = small_card_values(pos)
         pick = max(vals.values()) if pos.to_play == g.maker else min(vals.values())
-        assert pick == want and set(vals) == set(cards_of(small_legal_cards(
+        assert pick == want and set(vals) == set(cards_of(legal_cards(
             g.hands[pos.to_play], g.trick, g.trump, rules, g._partner_pos(pos.to_play))))
 
 

@@ -16,8 +16,8 @@ import pytest
 from belote_env.cards import ALL_TRUMP, BEATS, NO_TRUMP, SUIT_MASK, parse_card, parse_cards
 from belote_env.config import Rules
 from belote_env.inference import card_reveals as reference_card_reveals
-from belote_env.inference import reveals, small_card_reveals
-from belote_env.rules import POWER, _legal, co_defender_pos, small_legal_cards, trick_winner
+from belote_env.inference import reveals
+from belote_env.rules import POWER, _legal, co_defender_pos, trick_winner
 from belote_env.rules import legal_cards as reference_legal_cards
 from belote_env.vector.kernels import (
     below, card_reveals, clear_table, legal_cards, mark_cards, random_legal, seed_tables, shuffle, trick_winner_pos,
@@ -112,8 +112,8 @@ def test_card_reveals_is_what_the_legal_rule_hides_at_two_and_three_seats(rules)
         trick, c, trump = deck[:n], deck[n], rng.randrange(4)
         seat, maker, leader = rng.randrange(rules.players), rng.randrange(rules.players), rng.randrange(rules.players)
         pp = co_defender_pos(seat, maker, leader, n, rules)
-        want = _revealed_by_legality(c, lambda hand: small_legal_cards(hand, trick, trump, rules, pp))
-        assert small_card_reveals(trick, c, trump, rules, pp) & ~(1 << c) == want, (trick, c, trump, pp)
+        want = _revealed_by_legality(c, lambda hand: reference_legal_cards(hand, trick, trump, rules, pp))
+        assert reference_card_reveals(trick, c, trump, rules, pp) & ~(1 << c) == want, (trick, c, trump, pp)
 
 
 def test_trick_winner_pos_equals_the_reference_rule():

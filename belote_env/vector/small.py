@@ -25,7 +25,7 @@ round 2 naming, the refused proposer's naming); completion (6 + 3 with the botto
 ``10_each`` with the chien and the taker's two discards, ``24_card``); the seven of trumps
 (``dix_exchange`` choice / auto / off); the combinations (``declarations`` auto / choice /
 off, with ``sequence_order``, ``run5_value``, ``sequence_compare``, ``carres``); play
-(``rules.small_legal_cards``: ``ruff_overtrump``, ``defender_partner_free``); belote (auto /
+(``rules.legal_cards``: ``ruff_overtrump``, ``defender_partner_free``); belote (auto /
 optional); scoring (``scoring.score_small_deal`` with no reserve pending: ``tie``,
 ``failure``, ``defender_split``, ``capot_bonus``, ``rounding``).
 
@@ -223,7 +223,7 @@ def _partner_pos(S, j, seat, opts):
 
 @nb.njit(cache=True)
 def _legal_cards(S, j, seat, hand, opts):
-    """``rules.small_legal_cards`` for table ``j``'s trick (the one kernel
+    """``rules.legal_cards`` for table ``j``'s trick (the one kernel
     ``vector.kernels.legal_cards``: two seats, or three under ``ruff_overtrump="only_trump_lead"``,
     overtrump only on a trump lead; the co-defender's winning card frees a defender under
     ``defender_partner_free``)."""
@@ -235,7 +235,7 @@ def _legal_cards(S, j, seat, hand, opts):
 
 @nb.njit(cache=True)
 def _reveals(S, j, seat, c, opts):
-    """``inference.small_card_reveals`` for table ``j``'s trick (the one kernel
+    """``inference.card_reveals`` for table ``j``'s trick (the one kernel
     ``vector.kernels.card_reveals``, with ``_legal_cards``' options)."""
     n = S[j, TLEN]
     k = S[j, TRUMP]
