@@ -50,20 +50,21 @@ LOCATIONS = range(NUM_SEATS + 1)
 class Constraints:
     """Public knowledge about where the unseen cards are, from one seat's view.
 
-    Attributes (masks are 32-bit ints; index 4 is the stock, non-empty only while bidding):
+    Attributes (masks are 32-bit ints; locations are the seats 0..n-1, then ``n``: at four
+    seats the stock, non-empty only while bidding; at two and three the cards nobody holds):
         viewer: the seat whose information set this comes from.
         hidden: cards the viewer cannot see and that are not yet played (including the
             face-up turned card while bidding is excluded: it is public).
-        cannot: per location 0..4, hidden cards it certainly does not hold.
-        known: per location 0..4, hidden cards it certainly holds.
-        sizes: per location 0..4, how many hidden cards it holds (the viewer: 0).
+        cannot: per location 0..n, hidden cards it certainly does not hold.
+        known: per location 0..n, hidden cards it certainly holds.
+        sizes: per location 0..n, how many hidden cards it holds (the viewer: 0).
     """
 
     viewer: int
     hidden: int
-    cannot: tuple[int, int, int, int, int]
-    known: tuple[int, int, int, int, int]
-    sizes: tuple[int, int, int, int, int]
+    cannot: tuple[int, ...]
+    known: tuple[int, ...]
+    sizes: tuple[int, ...]
 
     def possible(self, location: int) -> int:
         """Hidden cards that ``location`` may hold."""
@@ -156,7 +157,14 @@ def belote_reveals(c: int, announced: bool, partner_played_before: bool, rules) 
 
 
 def public_constraints(info: InfoSet) -> Constraints:
-    """Derive the ``Constraints`` of ``info`` (see the module docstring)."""
+    """Derive the ``Constraints`` of ``info`` (see the module docstring). At two and three
+    seats (TWO_THREE.md §5) locations ``0..n-1`` are the seats and location ``n`` the cards
+    nobody holds (the unused face-down cards, and the taker's discards when the viewer is
+    not the taker); the engine's ``public_knowledge`` gives each seat's voids and the
+    cards it is known to hold (the turned card of a seat that exchanged or took it, the
+    scoring combination's cards)."""
+    if without_partners(info.rules.players):
+        return _constraints_without_partners(info)
     me, rules, k = info.seat, info.rules, info.denomination
     hidden = FULL_DECK & ~info.hand
     for played in info.played_by:
@@ -209,6 +217,34 @@ def public_constraints(info: InfoSet) -> Constraints:
         cannot[loc] = (cannot[loc] & hidden) & ~known[loc]
     cannot[me] = hidden
     return Constraints(me, hidden, tuple(cannot), tuple(known), tuple(sizes))
+
+
+def _constraints_without_partners(info: InfoSet) -> Constraints:
+    """``public_constraints`` at a two- or three-seat table (``info.public_knowledge`` is
+    always set there)."""
+    n = info.players
+    seen = info.hand | info.out_of_play | info.discarded
+    for p in info.played_by:
+        seen |= p
+    hidden = FULL_DECK & ~seen
+    cannot_pub, known_pub = info.public_knowledge
+    cannot, known, sizes = [], [], []
+    for s in range(n):
+        if s == info.seat:
+            cannot.append(hidden)
+            known.append(0)
+            sizes.append(0)
+            continue
+        cannot.append(cannot_pub[s] & hidden)
+        known.append(known_pub[s] & hidden & ~info.played_by[s])
+        sizes.append(info.hand_sizes[s])
+    held = 0  # the unused / discarded pile cannot hold a card a seat is known to hold
+    for k in known:
+        held |= k
+    cannot.append(held)
+    known.append(0)
+    sizes.append(hidden.bit_count() - sum(sizes))
+    return Constraints(info.seat, hidden, tuple(cannot), tuple(known), tuple(sizes))
 
 
 def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:

@@ -25,12 +25,13 @@ from math import factorial
 
 from .cards import cards_of
 from .declarations import best_declarations
-from .inference import LOCATIONS, STOCK, Constraints, public_constraints
+from .games import game_of
+from .inference import Constraints, public_constraints
 from .infoset import InfoSet
-from .table import NUM_SEATS, seats_from
+from .table import seats_from
 
 __all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals",
-           "small_constraints", "sample_small_hands"]
+]
 
 
 class SamplingError(RuntimeError):
@@ -42,13 +43,14 @@ class HiddenDeal:
     """One completion of an information set.
 
     Attributes:
-        hands: per seat 0..3, the 32-bit mask of the cards it holds now (the viewer's own
+        hands: per seat 0..n-1, the 32-bit mask of the cards it holds now (the viewer's own
             hand included, unchanged).
         stock: mask of the stock's hidden cards while bidding (0 afterwards); the turned
-            card is not included.
+            card is not included. Two and three seats (TWO_THREE.md §5): the hidden cards
+            nobody holds (the unused face-down cards, another seat's discards).
     """
 
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     stock: int
 
 
@@ -200,11 +202,14 @@ class HiddenHandSampler:
         if self._drawer is None:
             self._drawer = _Drawer(public_constraints(self.info))
         info = self.info
+        n = len(info.hand_sizes)  # the seats; location n: the stock / the cards nobody holds
+        # two and three seats: the combinations' reveals are in the constraints already
+        check = game_of(info.rules).has_partners
         for _ in range(self.max_tries):
             hands = self._drawer.draw(rng)
             hands[info.seat] = info.hand
-            if _declarations_consistent(info, hands):
-                return HiddenDeal(tuple(hands[:NUM_SEATS]), hands[STOCK])
+            if not check or _declarations_consistent(info, hands):
+                return HiddenDeal(tuple(hands[:n]), hands[n])
         raise SamplingError(f"no deal consistent with the declarations found in {self.max_tries} draws")
 
 
@@ -225,47 +230,17 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
     return HiddenHandSampler(info, max_tries).draw(rng)
 
 
-# ----------------------------------------------------------------------------- two and three players
-def small_constraints(info) -> Constraints:
-    """The public constraints of a two- or three-seat information set
-    (``InfoSet``; TWO_THREE.md §5): locations 0..n-1 are the seats and
-    location n the cards nobody holds (the unused face-down cards, and the taker's
-    discards when the viewer is not the taker); the engine's ``public_knowledge`` gives
-    each seat's voids (``cannot``) and the cards it is known to hold (``known``: the
-    turned card of a seat that exchanged or took it, the scoring combination's cards)."""
-    n = info.players
-    seen = info.hand | info.out_of_play | info.discarded
-    for p in info.played_by:
-        seen |= p
-    hidden = ((1 << 32) - 1) & ~seen
-    cannot_pub, known_pub = info.public_knowledge
-    cannot, known, sizes = [], [], []
-    for s in range(n):
-        if s == info.seat:
-            cannot.append(hidden)
-            known.append(0)
-            sizes.append(0)
-            continue
-        cannot.append(cannot_pub[s] & hidden)
-        known.append(known_pub[s] & hidden & ~info.played_by[s])
-        sizes.append(info.hand_sizes[s])
-    rest = hidden.bit_count() - sum(sizes)
-    # the unused / discarded pile cannot hold a card a seat is known to hold
-    held = 0
-    for k in known:
-        held |= k
-    cannot.append(held)
-    known.append(0)
-    sizes.append(rest)
-    return Constraints(info.seat, hidden, tuple(cannot), tuple(known), tuple(sizes))
+def __getattr__(name: str):
+    if name in ("small_constraints", "sample_small_hands"):  # deprecated: one sampler for every table
+        import warnings
+
+        new = {"small_constraints": "inference.public_constraints",
+               "sample_small_hands": "list(sampling.sample_hidden_hands(info, rng).hands)"}[name]
+        warnings.warn(f"belote_env.sampling.{name} is {new} now (every table); this alias goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return public_constraints if name == "small_constraints" else _sample_small_hands
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def sample_small_hands(info, rng: random.Random) -> list[int]:
-    """Every seat's hand in one deal of the hidden cards drawn uniformly among those
-    consistent with ``info``'s public constraints (``small_constraints``): a list of
-    ``info.players`` masks, the viewer's own hand unchanged. Raises ``SamplingError``
-    when no deal is consistent."""
-    hands = _Drawer(small_constraints(info)).draw(rng)
-    out = hands[:info.players]
-    out[info.seat] = info.hand
-    return out
+def _sample_small_hands(info, rng: random.Random) -> list[int]:
+    return list(sample_hidden_hands(info, rng).hands)

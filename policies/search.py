@@ -155,7 +155,7 @@ Two and three seats (TWO_THREE.md)
 
 At a card decision with more than one legal card, ``samples`` deals of the hidden cards
 are drawn uniformly among those consistent with the information set
-(``sampling.sample_small_hands``: voids shown by the play, the exchanged turned card, the
+(``sampling.sample_hidden_hands``: voids shown by the play, the exchanged turned card, the
 scoring combination's cards, hand sizes; the unused face-down cards and the taker's
 discards form one more location). Each deal is solved exactly for every legal card
 (``small_solver.small_card_values``: the maker's card points with both sides playing
@@ -189,7 +189,7 @@ from belote_env.contract import CAPOT, GENERALE, Contract
 from belote_env.declarations import small_combinations
 from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
 from belote_env.observation import obs_size
-from belote_env.sampling import HiddenHandSampler, SamplingError, sample_small_hands
+from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
 from belote_env.scoring import belote_points, deal_difference, declaration_points, score_small_deal
 from belote_env.small_game import BELOTE, LAST_TRICK, STEPS
 from belote_env.small_solver import SmallPosition, small_card_values
@@ -495,7 +495,7 @@ class SearchPolicy:
         cards = [a for a in legal if a < 32]
         totals = dict.fromkeys(cards, 0.0)
         for _ in range(self.samples):
-            hands = sample_small_hands(info, self.rng)
+            hands = list(sample_hidden_hands(info, self.rng).hands)
             pos = SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination, info.taker,
                                 info.rules)
             values = small_card_values(pos)

@@ -146,7 +146,7 @@ def test_search_values_cards_by_deal_margin_on_its_samples():
     the deals it samples (the same draws, replayed from its seed)."""
     import random
 
-    from belote_env.sampling import sample_small_hands
+    from belote_env.sampling import sample_hidden_hands
     from belote_env.small_solver import SmallPosition
 
     st = _endgame(R2, 5, 10)
@@ -155,7 +155,7 @@ def test_search_values_cards_by_deal_margin_on_its_samples():
     choice = pol.act(info)
     rng, want = random.Random(3), {}
     for _ in range(5):
-        hands = sample_small_hands(info, rng)
+        hands = list(sample_hidden_hands(info, rng).hands)
         vals = small_card_values(SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination,
                                                info.taker, info.rules))
         for c, v in vals.items():

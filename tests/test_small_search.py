@@ -11,7 +11,8 @@ from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
 from belote_env.config import Rules
 from belote_env.driver import RandomPolicy, play_deal
 from belote_env.rules import legal_cards, trick_winner
-from belote_env.sampling import sample_small_hands, small_constraints
+from belote_env.inference import public_constraints
+from belote_env.sampling import sample_hidden_hands
 from belote_env.small_game import STEPS, SmallGameState
 from belote_env.small_solver import small_card_values, small_position_of, small_solve
 from policies.search import SearchPolicy
@@ -78,10 +79,15 @@ def test_sampler_respects_public_knowledge(rules):
         g = to_play(rules, seed, 14)
         seat = g.current
         info = g.information_set(seat)
-        c = small_constraints(info)
+        c = public_constraints(info)
         for _ in range(5):
-            hands = sample_small_hands(info, rng)
-            assert hands[seat] == g.hands[seat]
+            deal = sample_hidden_hands(info, rng)
+            hands = list(deal.hands)
+            assert len(hands) == rules.players and hands[seat] == g.hands[seat]
+            others = 0
+            for s, h in enumerate(hands):
+                others |= h if s != seat else 0
+            assert deal.stock == c.hidden & ~others  # the hidden cards nobody holds
             seen = 0
             for s, h in enumerate(hands):
                 assert h.bit_count() == g.hands[s].bit_count()
@@ -91,6 +97,17 @@ def test_sampler_respects_public_knowledge(rules):
                     assert not h & c.cannot[s] and h & c.known[s] == c.known[s]
             # the true deal is always among the consistent ones
             assert not g.hands[(seat + 1) % rules.players] & c.cannot[(seat + 1) % rules.players]
+
+
+def test_the_old_two_and_three_seat_sampler_names_warn():
+    import belote_env.sampling as sampling
+
+    with pytest.warns(DeprecationWarning, match="public_constraints"):
+        assert sampling.small_constraints is public_constraints
+    with pytest.warns(DeprecationWarning, match="sample_hidden_hands"):
+        old = sampling.sample_small_hands
+    info = to_play(Rules(players=3), 1, 10).information_set(0)
+    assert old(info, random.Random(4)) == list(sample_hidden_hands(info, random.Random(4)).hands)
 
 
 def test_expert_beats_random_at_two_seats():
