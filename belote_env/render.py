@@ -29,7 +29,12 @@ def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
 
 def render_text(info: InfoSet) -> str:
     """A readable multi-line table from ``info.seat``'s point of view: contract, bids,
-    the trick in progress, the seat's hand (legal cards starred), points and scores."""
+    the trick in progress, the seat's hand (legal cards starred), points and scores; at
+    two and three seats ``render_small_text``'s table (TWO_THREE.md §5)."""
+    from .games import game_of
+
+    if not game_of(info.rules).has_partners:
+        return render_small_text(info)
     me = info.seat
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: seat {me} ({SEAT_NAMES[me]}), dealer seat {info.dealer}, "
@@ -70,7 +75,7 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
     img = Image.new("RGB", (width, height), (20, 100, 50))
     draw = ImageDraw.Draw(img)
     y = 10
-    for line in _text(info).splitlines():
+    for line in render_text(info).splitlines():
         # the default bitmap font has no suit symbols: use letters
         line = line.translate(str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"}))
         while line:
@@ -80,11 +85,6 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
     return np.asarray(img, dtype=np.uint8)
 
 
-def _text(info) -> str:
-    """``render_text`` (four seats) or ``render_small_text`` (two or three seats)."""
-    from .games import game_of
-
-    return render_text(info) if game_of(info.rules).has_partners else render_small_text(info)
 
 
 def render_view(info: InfoSet, mode: str):
@@ -93,7 +93,7 @@ def render_view(info: InfoSet, mode: str):
     two or three seats, an ``InfoSet``."""
     if mode == "rgb_array":
         return render_rgb(info)
-    text = _text(info)
+    text = render_text(info)
     if mode == "human":
         print(text + "\n")
         return None

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS",
            "team_belote_points", "team_declaration_points", "belote_points", "declaration_points",
            "deal_difference", "score_coinche_deal", "round_points", "coinche_game_end", "score_coinche_game_deal",
-           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "small_game_end", "game_end"]
+           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "game_end"]
 
 DIX_DE_DER = 10
 TOTAL_POINTS = 162  # 152 card points + dix de der, every contract kind
@@ -810,8 +810,17 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
     return SmallDealScore(outcome, maker, tuple(totals), tuple(points), reserve_in, tuple(won), reserve_out)
 
 
-def small_game_end(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
-                   ) -> tuple[bool, int | None]:
-    """``game_end`` at two and three seats (TWO_THREE.md §2.10, §4 A24, A33), with the
-    arguments of the small engine: per-seat ``scores``, ``single_deal`` fourth."""
+def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
+                    ) -> tuple[bool, int | None]:
     return game_end(scores, rules, deal_number, single_deal=single_deal)
+
+
+def __getattr__(name: str):
+    if name == "small_game_end":  # deprecated: game_end is every table's
+        import warnings
+
+        warnings.warn("belote_env.scoring.small_game_end(scores, rules, deal_number, single_deal) is "
+                      "scoring.game_end(scores, rules, deal_number, single_deal=...) now (every table); this alias "
+                      "goes in the next release", DeprecationWarning, stacklevel=2)
+        return _game_end_positional
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

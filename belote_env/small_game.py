@@ -26,7 +26,7 @@ A deal (TWO_THREE.md §2-§3, the options of §4 in ``Rules``):
 6. **Play** (step ``"cards"``; ``rules.legal_cards``): the elder leads; 9 tricks
    (10 or 8 in the variants), the last worth 10; belote (K+Q of trump in one hand) is
    claimed with the second card (``belote="optional"``: ``ANNOUNCE_BELOTE`` first).
-7. **Scoring** (``scoring.score_small_deal``; the game's end ``scoring.small_game_end``):
+7. **Scoring** (``scoring.score_small_deal``; the game's end ``scoring.game_end``):
    per seat, games to 500.
 
 Phases are ``game.Phase``'s: ``BIDDING``, ``PLAY`` (its ``step`` says which of
@@ -55,7 +55,7 @@ from .game import DealState, Phase
 from .infoset import InfoSet
 from .inference import card_reveals
 from .rules import co_defender_pos, legal_cards, trick_winner
-from .scoring import SmallDealScore, score_small_deal, small_game_end
+from .scoring import SmallDealScore, game_end, score_small_deal
 from .table import Table, table_of
 
 __all__ = ["SmallGameState", "STEPS", "LAST_TRICK"]
@@ -481,7 +481,7 @@ class SmallGameState(DealState):
             self.scores[s] += result.points[s]
         self.reserve = result.reserve_out
         self.deal_number += 1
-        over, winner = small_game_end(self.scores, self.rules, self.deal_number, self.single_deal)
+        over, winner = game_end(self.scores, self.rules, self.deal_number, single_deal=self.single_deal)
         self.phase = Phase.GAME_OVER if over else Phase.DEAL_OVER
         self.current = -1
         self.winner = winner

@@ -19,7 +19,7 @@ from belote_env.dealing import small_complete, small_deal
 from belote_env.declarations import small_combinations, small_declaration_winner
 from belote_env.game import IllegalActionError, Phase
 from belote_env.rules import legal_cards
-from belote_env.scoring import score_small_deal, small_game_end
+from belote_env.scoring import game_end, score_small_deal
 from belote_env.small_game import STEPS, SmallGameState
 
 R2 = Rules(players=2)
@@ -306,11 +306,11 @@ def test_w1_to_w3_and_litige():
 
 
 def test_w4_to_w6_match_end():
-    assert small_game_end([549, 526], R2, 5) == (True, 0)
-    assert small_game_end([480, 560], R2, 5) == (True, 1)
-    assert small_game_end([505, 505], R2, 5) == (False, None)
-    assert small_game_end([500, 400], R2, 5) == (True, 0)
-    assert small_game_end([500, 400], R2.replace(target_rule="exceed"), 5) == (False, None)
+    assert game_end([549, 526], R2, 5) == (True, 0)
+    assert game_end([480, 560], R2, 5) == (True, 1)
+    assert game_end([505, 505], R2, 5) == (False, None)
+    assert game_end([500, 400], R2, 5) == (True, 0)
+    assert game_end([500, 400], R2.replace(target_rule="exceed"), 5) == (False, None)
 
 
 @pytest.mark.parametrize("rules", [R2, load_rules("seed001_3p")], ids=["2p", "3p"])
@@ -319,8 +319,8 @@ def test_target_null_is_one_deal_whatever_max_deals_says(rules):
     ``max_deals`` beside it does not make it a longer game."""
     one = rules.replace(target=None, max_deals=3)
     n = rules.players
-    assert small_game_end([40] + [30] * (n - 1), one, 1) == (True, 0)
-    assert small_game_end([30] * n, one, 1) == (True, None)  # equal: a draw
+    assert game_end([40] + [30] * (n - 1), one, 1) == (True, 0)
+    assert game_end([30] * n, one, 1) == (True, None)  # equal: a draw
     from belote_env import GameState
 
     for g in (SmallGameState(one, seed=5), GameState(Rules(target=None, max_deals=3), seed=5)):
@@ -471,3 +471,12 @@ def test_capot_bonus(bonus):
     play_deal(g, [make_policy("normal", seed=0), make_policy("easy", seed=0)], teams=(0, 1))
     assert g.tricks_won == [9, 0]
     assert g.deal_totals() == [119 + bonus, 0]
+
+
+def test_the_old_small_game_end_name_warns_and_keeps_its_arguments():
+    import belote_env.scoring as scoring
+
+    with pytest.warns(DeprecationWarning, match="game_end"):
+        old = scoring.small_game_end
+    assert old([549, 526], R2, 5) == game_end([549, 526], R2, 5) == (True, 0)
+    assert old([30, 20], R2, 1, True) == game_end([30, 20], R2, 1, single_deal=True) == (True, 0)

@@ -414,3 +414,12 @@ def test_information_rule_with_resampled_hidden_cards(cfg):
             checked += 1
     assert checked > 150 and skipped <= checked // 10, (checked, skipped)
     assert differed > checked // 2  # the redraws do change the hidden cards
+
+
+def test_render_text_renders_every_table():
+    """``render.render_text`` serves two and three seats too (their table's text)."""
+    from belote_env.render import render_text
+
+    for players in (2, 3):
+        info = SmallGameState(Rules(players=players), seed=2).information_set(0)
+        assert render_text(info) == render_small_text(info)
