@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, SUITS, Rank, card
 from .infoset import InfoSet
 from .config import without_partners
+from .deprecation import deprecated_names
 from .rules import play_options, trick_winner
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE
 from .table import NUM_SEATS, SEATS, seats_from
@@ -280,11 +281,5 @@ def _played_before(info: InfoSet, seat: int, first: int, then: int) -> bool:
     return seq.index(first) < seq.index(then)
 
 
-def __getattr__(name: str):
-    if name == "small_card_reveals":  # deprecated: one card_reveals for every table
-        import warnings
-
-        warnings.warn("belote_env.inference.small_card_reveals is inference.card_reveals now (every table; "
-                      "partner_pos as before); this alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return card_reveals
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "small_card_reveals": ("inference.card_reveals (every table; partner_pos as before)", lambda: card_reveals)})

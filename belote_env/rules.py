@@ -12,6 +12,7 @@ from typing import Sequence
 
 from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUIT_MASK, SUITS
 from .config import Rules, without_partners
+from .deprecation import deprecated_names
 from .table import PARTNER_REL
 
 __all__ = ["legal_cards", "trick_winner", "POWER", "co_defender_pos", "play_options"]
@@ -175,11 +176,5 @@ def _legal(hand: int, trick: Sequence[int], denomination: int, obligations: str,
     return trumps if undertrump == "required" else hand
 
 
-def __getattr__(name: str):
-    if name == "small_legal_cards":  # deprecated: one legal_cards for every table
-        import warnings
-
-        warnings.warn("belote_env.rules.small_legal_cards is rules.legal_cards now (every table; partner_pos as before)"
-                      "; this alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return legal_cards
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "small_legal_cards": ("rules.legal_cards (every table; partner_pos as before)", lambda: legal_cards)})

@@ -25,6 +25,7 @@ from math import factorial
 
 from .cards import cards_of
 from .declarations import best_declarations
+from .deprecation import deprecated_names
 from .games import game_of
 from .inference import Constraints, public_constraints
 from .infoset import InfoSet
@@ -230,17 +231,11 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
     return HiddenHandSampler(info, max_tries).draw(rng)
 
 
-def __getattr__(name: str):
-    if name in ("small_constraints", "sample_small_hands"):  # deprecated: one sampler for every table
-        import warnings
-
-        new = {"small_constraints": "inference.public_constraints",
-               "sample_small_hands": "list(sampling.sample_hidden_hands(info, rng).hands)"}[name]
-        warnings.warn(f"belote_env.sampling.{name} is {new} now (every table); this alias goes in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return public_constraints if name == "small_constraints" else _sample_small_hands
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "small_constraints": ("inference.public_constraints (every table)", lambda: public_constraints),
+    "sample_small_hands": ("list(sampling.sample_hidden_hands(info, rng).hands) (every table)",
+                           lambda: _hands_list)})
 
 
-def _sample_small_hands(info, rng: random.Random) -> list[int]:
+def _hands_list(info, rng: random.Random) -> list[int]:
     return list(sample_hidden_hands(info, rng).hands)

@@ -32,6 +32,7 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CONTRACTS, SUITS, Rank, card
 from .config import Rules
 from .contract import CAPOT, GENERALE, Contract
 from .declarations import Declaration, best_declarations, declaration_winner
+from .deprecation import deprecated_names
 from .table import SEATS, TEAM_OF, other_team, team_seats
 
 if TYPE_CHECKING:
@@ -815,12 +816,5 @@ def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, 
     return game_end(scores, rules, deal_number, single_deal=single_deal)
 
 
-def __getattr__(name: str):
-    if name == "small_game_end":  # deprecated: game_end is every table's
-        import warnings
-
-        warnings.warn("belote_env.scoring.small_game_end(scores, rules, deal_number, single_deal) is "
-                      "scoring.game_end(scores, rules, deal_number, single_deal=...) now (every table); this alias "
-                      "goes in the next release", DeprecationWarning, stacklevel=2)
-        return _game_end_positional
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {"small_game_end": (
+    "scoring.game_end(scores, rules, deal_number, single_deal=...) (every table)", lambda: _game_end_positional)})

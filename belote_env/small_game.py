@@ -39,7 +39,6 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 import random
-import warnings
 from typing import Sequence
 
 from .actions import (
@@ -51,6 +50,7 @@ from .config import RuleOptionError, Rules, check_table
 from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
+from .deprecation import deprecated_names
 from .game import DealState, Phase
 from .infoset import InfoSet
 from .inference import card_reveals
@@ -549,9 +549,5 @@ __all__.append("new_game")
 _ = DealError  # re-exported for callers building decks
 
 
-def __getattr__(name: str):
-    if name == "SmallInfoSet":  # deprecated: one InfoSet serves every table
-        warnings.warn("belote_env.small_game.SmallInfoSet is belote_env.InfoSet now (one information set for every "
-                      "table); this alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return InfoSet
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "SmallInfoSet": ("belote_env.InfoSet (one information set for every table)", lambda: InfoSet)})

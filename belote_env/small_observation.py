@@ -5,22 +5,13 @@
 
 from __future__ import annotations
 
-import warnings
-
 from . import observation as _observation
+from .deprecation import deprecated_names
 
-_MOVED = ("SMALL_OBS_VERSION", "AUCTION_SLOTS", "SMALL_PHASES", "small_layout", "small_offsets", "small_obs_size",
-           "small_layout_table", "encode_small", "SMALL_OBS_SIZE", "small_suit_permutation_index")
-
-
-#: names renamed in the move (the four-seat coinche observation has its own ``AUCTION_SLOTS``)
-_RENAMED = {"AUCTION_SLOTS": "SMALL_AUCTION_SLOTS"}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        new = _RENAMED.get(name, name)
-        warnings.warn(f"belote_env.small_observation.{name} moved to belote_env.observation.{new}; this alias "
-                      "goes in the next release", DeprecationWarning, stacklevel=2)
-        return getattr(_observation, new)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: the names moved to ``belote_env.observation`` (``AUCTION_SLOTS`` renamed: the four-seat
+#: coinche observation has its own)
+__getattr__ = deprecated_names(__name__, {
+    old: (f"belote_env.observation.{new}", lambda new=new: getattr(_observation, new))
+    for old, new in [(n, n) for n in ("SMALL_OBS_VERSION", "SMALL_PHASES", "small_layout", "small_offsets",
+                                      "small_obs_size", "small_layout_table", "encode_small", "SMALL_OBS_SIZE",
+                                      "small_suit_permutation_index")] + [("AUCTION_SLOTS", "SMALL_AUCTION_SLOTS")]})

@@ -25,12 +25,14 @@ torch.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 import numba as nb
 import numpy as np
 
 from belote_env.cards import NUM_SUITS
+from belote_env.deprecation import deprecated_names
 
 __all__ = ["as_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming",
            "CompiledNet", "suit_orbits"]
@@ -385,15 +387,6 @@ def outputs_by_renaming(net, x, first: int, width: int, table):
     return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
 
 
-def __getattr__(name: str):
-    """Deprecated alias for one release: ``make_batch_policy`` moved to
-    ``policies.registry`` (``policies.make_batch_policy``)."""
-    if name == "make_batch_policy":
-        import warnings
-
-        from . import registry
-
-        warnings.warn("policies.batch.make_batch_policy moved to policies.make_batch_policy (policies.registry); "
-                      "this alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return registry.make_batch_policy
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: Deprecated alias for one release: ``make_batch_policy`` moved to ``policies.registry``.
+__getattr__ = deprecated_names(__name__, {"make_batch_policy": (
+    "policies.make_batch_policy (policies.registry)", lambda: import_module("policies.registry").make_batch_policy)})

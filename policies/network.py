@@ -20,6 +20,7 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, S
 from belote_env.jsonfile import read_json
 from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
+from belote_env.deprecation import deprecated_names
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
 from belote_env.cards import ALL_TRUMP, NUM_CARDS
 
@@ -760,11 +761,5 @@ def _obs_blocks() -> tuple[int, int, int]:
     return _BLOCKS
 
 
-def __getattr__(name):
-    if name == "small_with_belote":  # deprecated: one with_belote serves every table
-        import warnings
-
-        warnings.warn("policies.network.small_with_belote is deprecated: use policies.base.with_belote (every table)",
-                      DeprecationWarning, stacklevel=2)
-        return with_belote
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "small_with_belote": ("policies.base.with_belote (every table)", lambda: with_belote)})

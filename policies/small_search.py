@@ -4,7 +4,7 @@ still works for one release and warns (``DeprecationWarning``)."""
 
 from __future__ import annotations
 
-import warnings
+from belote_env.deprecation import deprecated_names
 
 from . import search as _search
 
@@ -17,14 +17,6 @@ def _SmallSearchPolicy(seed: int | None = None, samples: int = 12, exact_cards: 
     return _search.SearchPolicy(seed, samples=samples, exact_cards=exact_cards, base=base)
 
 
-_MOVED = {"SmallSearchPolicy": ("policies.search.SearchPolicy", _SmallSearchPolicy),
-          "deal_margin": ("policies.search.deal_margin", _search.deal_margin)}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        new, obj = _MOVED[name]
-        warnings.warn(f"policies.small_search.{name} moved to {new}; this alias goes in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return obj
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "SmallSearchPolicy": ("policies.search.SearchPolicy", lambda: _SmallSearchPolicy),
+    "deal_margin": ("policies.search.deal_margin", lambda: _search.deal_margin)})

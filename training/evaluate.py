@@ -35,6 +35,7 @@ from belote_env import GameState, InfoSet, Rules
 from belote_env import driver
 from belote_env.actions import action_to_string
 from belote_env.contract import COINCHE_LEVEL
+from belote_env.deprecation import deprecated_names
 from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
@@ -1418,13 +1419,6 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
         set_diffs=tuple(r["diff"] for r in rows))
 
 
-def __getattr__(name: str):
-    old = {"SmallMatchResult": SetMatchResult, "SMALL_SEATINGS": SET_SEATINGS}
-    if name in old:  # deprecated names (one release): a two- or three-seat match is of duplicate sets
-        import warnings
-
-        new = {"SmallMatchResult": "SetMatchResult", "SMALL_SEATINGS": "SET_SEATINGS"}[name]
-        warnings.warn(f"training.evaluate.{name} is training.evaluate.{new} now; this alias goes in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return old[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deprecated_names(__name__, {
+    "SmallMatchResult": ("training.evaluate.SetMatchResult", lambda: SetMatchResult),
+    "SMALL_SEATINGS": ("training.evaluate.SET_SEATINGS", lambda: SET_SEATINGS)})
