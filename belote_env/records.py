@@ -495,7 +495,7 @@ def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[
                     yield ("  a redeal was agreed: the deal is redealt" if state.redeal
                            else "  everybody passed: the deal is redealt")
                 else:
-                    yield f"  contract: {contract_label(state.trump)}, made by {who(state.maker)}"
+                    yield f"  contract: {contract_label(state.denomination)}, made by {who(state.taker)}"
                     yield from hands(state, "hands once the deal is completed")
                     if state.bottom_card >= 0:
                         yield f"  bottom card (shown to all): {card_to_str(state.bottom_card)}"

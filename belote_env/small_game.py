@@ -150,8 +150,8 @@ class SmallGameState(DealState):
             self.out_of_play = sum(1 << c for c in range(NUM_CARDS) if c & 7 < 2)  # the 7s and 8s
         self.auction = SmallAuction(self.dealer, self.turned_card, self.rules)
         self.contract: Contract | None = None
-        self.trump = -1
-        self.maker = -1
+        self.denomination = -1
+        self.taker = -1
         self.elder = (self.dealer + 1) % n
         self.current = self.elder
         self.step = -1
@@ -184,7 +184,7 @@ class SmallGameState(DealState):
         self._legal: tuple[int, ...] | None = None
 
     def _complete_deal(self) -> None:
-        rules, taker = self.rules, self.maker
+        rules, taker = self.rules, self.taker
         hands, bottom, unused, chien = small_complete(self.deck, self.dealer, taker, rules)
         self.hands = hands
         self.bottom_card = bottom
@@ -205,7 +205,7 @@ class SmallGameState(DealState):
         self._after_discard()
 
     def _after_discard(self) -> None:
-        rules, trump = self.rules, self.trump
+        rules, trump = self.rules, self.denomination
         seven = card(_SEVEN, trump)
         possible = (rules.dix_exchange != "off" and rules.three_player_deal in (None, "6+3")
                     and trump == self.turned_card >> 3 and self.turned_card != seven and self.bottom_card != seven)
@@ -222,7 +222,7 @@ class SmallGameState(DealState):
         self._start_declarations()
 
     def _exchange(self, seat: int) -> None:
-        seven = card(_SEVEN, self.trump)
+        seven = card(_SEVEN, self.denomination)
         self.hands[seat] = self.hands[seat] & ~(1 << seven) | 1 << self.turned_card
         self.exchanged = seat
         self.out_of_play = self.out_of_play & ~(1 << self.turned_card) | 1 << seven
@@ -230,7 +230,7 @@ class SmallGameState(DealState):
 
     def _start_declarations(self) -> None:
         rules, n = self.rules, self.n
-        trump = self.trump
+        trump = self.denomination
         pair = (1 << card(_KING, trump)) | (1 << card(_QUEEN, trump))
         for seat in range(n):
             if self.hands[seat] & pair == pair:
@@ -252,7 +252,7 @@ class SmallGameState(DealState):
         self._start_play()
 
     def _best(self, seat: int) -> tuple:
-        return small_key(self.combos[seat][0], self.trump, self.rules) if self.combos[seat] else ()
+        return small_key(self.combos[seat][0], self.denomination, self.rules) if self.combos[seat] else ()
 
     def _resolve_declarations(self, winner: int | None | str = "compare") -> None:
         """Decide whose combinations score among the seats that announced, and make public
@@ -262,7 +262,7 @@ class SmallGameState(DealState):
         ann = [s for s in range(n) if self.announced[s]]
         if winner == "compare":
             declared = [self.combos[s] if self.announced[s] else () for s in range(n)]
-            winner = small_declaration_winner(declared, self.trump, self.rules)
+            winner = small_declaration_winner(declared, self.denomination, self.rules)
         keys = {s: self._best(s) for s in ann}
         top_value = max((k[0] for k in keys.values()), default=0)
         tied = [s for s in ann if keys[s][0] == top_value]
@@ -283,16 +283,18 @@ class SmallGameState(DealState):
 
     # ------------------------------------------------------------------ queries
     @property
-    def taker(self) -> int:
-        return self.maker
+    def maker(self) -> int:
+        """Deprecated alias of ``taker`` (``GameState``'s name; one release)."""
+        return _old_name("maker", "taker", self.taker)
 
     @property
-    def denomination(self) -> int:
-        return self.trump
+    def trump(self) -> int:
+        """Deprecated alias of ``denomination`` (``GameState``'s name; one release)."""
+        return _old_name("trump", "denomination", self.denomination)
 
     def _partner_pos(self, seat: int) -> int:
         """The trick position of ``seat``'s co-defender's card (``rules.co_defender_pos``)."""
-        return co_defender_pos(seat, self.maker, self.trick_leader, len(self.trick), self.rules)
+        return co_defender_pos(seat, self.taker, self.trick_leader, len(self.trick), self.rules)
 
     def legal_actions(self) -> tuple[int, ...]:
         """Legal action ids (ascending) for ``current_seat``; ``()`` once the deal is over."""
@@ -308,12 +310,12 @@ class SmallGameState(DealState):
         seat, step = self.current, STEPS[self.step]
         hand = self.hands[seat]
         if step == "exchange":
-            return (EXCHANGE_SEVEN, KEEP) if hand >> card(_SEVEN, self.trump) & 1 else (KEEP,)
+            return (EXCHANGE_SEVEN, KEEP) if hand >> card(_SEVEN, self.denomination) & 1 else (KEEP,)
         if step == "discard":
             return tuple(cards_of(hand))
         if step == "declare":
             return self._declare_legal(seat)
-        cards = legal_cards(hand, self.trick, self.trump, self.rules, self._partner_pos(seat))
+        cards = legal_cards(hand, self.trick, self.denomination, self.rules, self._partner_pos(seat))
         extra: tuple[int, ...] = ()
         if self.rules.belote == "optional" and seat == self.belote_holder and not self.announce_next:
             second = self._second_belote_card(seat)
@@ -325,7 +327,7 @@ class SmallGameState(DealState):
 
     def _second_belote_card(self, seat: int) -> int:
         """The K or Q of trump still in ``seat``'s hand once it has played the other, else -1."""
-        k, q = card(_KING, self.trump), card(_QUEEN, self.trump)
+        k, q = card(_KING, self.denomination), card(_QUEEN, self.denomination)
         hand, played = self.hands[seat], self.played_by[seat]
         if hand >> k & 1 and played >> q & 1:
             return k
@@ -389,8 +391,8 @@ class SmallGameState(DealState):
         auction.apply(action)
         if auction.contract is not None:
             self.contract = auction.contract
-            self.maker = auction.contract.taker
-            self.trump = auction.contract.denomination
+            self.taker = auction.contract.taker
+            self.denomination = auction.contract.denomination
             self._complete_deal()
         elif auction.void:
             self.void = True
@@ -432,13 +434,13 @@ class SmallGameState(DealState):
 
     def _apply_card(self, seat: int, c: int) -> None:
         if self.trick:  # what the card shows the seat lacks
-            self.public_cannot[seat] |= card_reveals(self.trick, c, self.trump, self.rules,
+            self.public_cannot[seat] |= card_reveals(self.trick, c, self.denomination, self.rules,
                                                            self._partner_pos(seat))
         self.hands[seat] &= ~(1 << c)
         self.played_by[seat] |= 1 << c
         self.trick.append(c)
-        if seat == self.belote_holder and c >> 3 == self.trump and c & 7 in (_KING, _QUEEN):
-            other = card(_QUEEN if c & 7 == _KING else _KING, self.trump)
+        if seat == self.belote_holder and c >> 3 == self.denomination and c & 7 in (_KING, _QUEEN):
+            other = card(_QUEEN if c & 7 == _KING else _KING, self.denomination)
             if self.played_by[seat] >> other & 1 and (self.rules.belote == "auto" or self.announce_next):
                 self.announcements.append((seat, "belote", c))  # claimed with the second card (A17)
         self.announce_next = False
@@ -446,7 +448,7 @@ class SmallGameState(DealState):
         if len(self.trick) < n:
             self.current = (seat + 1) % n
             return
-        trick, trump = self.trick, self.trump
+        trick, trump = self.trick, self.denomination
         winner = (self.trick_leader + trick_winner(trick, trump)) % n
         pts = _SUIT_POINTS[trump]
         self.card_points[winner] += sum(pts[x] for x in trick)
@@ -474,7 +476,7 @@ class SmallGameState(DealState):
         return totals
 
     def _score(self) -> None:
-        result = score_small_deal(self.maker, self.deal_totals(), self.rules, self.reserve)
+        result = score_small_deal(self.taker, self.deal_totals(), self.rules, self.reserve)
         self.deal_score = result
         self.deal_scores.append(result)
         for s in range(self.n):
@@ -512,8 +514,8 @@ class SmallGameState(DealState):
             step=self.step if self.phase == Phase.PLAY else -1, current_seat=self.current_seat,
             hand=self.hands[seat], turned_card=self.turned_card, bottom_card=self.bottom_card,
             auction=tuple(self.auction.history), bid_round=self.auction.bid_round, contract=self.contract,
-            denomination=self.trump, taker=self.maker, exchanged=self.exchanged, out_of_play=self.out_of_play,
-            discarded=self.discarded if seat == self.maker else 0, declared=tuple(self.declared),
+            denomination=self.denomination, taker=self.taker, exchanged=self.exchanged, out_of_play=self.out_of_play,
+            discarded=self.discarded if seat == self.taker else 0, declared=tuple(self.declared),
             decl_winner=self.decl_winner, decl_cards=self.decl_cards, trick=tuple(self.trick),
             trick_leader=self.trick_leader, tricks=tuple(self.tricks), played_by=tuple(self.played_by),
             hand_sizes=tuple(h.bit_count() for h in self.hands), card_points=tuple(self.card_points),
@@ -530,8 +532,8 @@ class SmallGameState(DealState):
 
     def __repr__(self) -> str:
         return (f"SmallGameState(players={self.n}, phase={self.phase.name}, dealer={self.dealer}, "
-                f"current={self.current_seat}, trump={self.trump}, maker={self.maker}, tricks={len(self.tricks)}, "
-                f"scores={self.scores})")
+                f"current={self.current_seat}, denomination={self.denomination}, taker={self.taker}, "
+                f"tricks={len(self.tricks)}, scores={self.scores})")
 
 
 def new_game(rules: Rules | None = None, **kwargs):
@@ -547,6 +549,14 @@ def new_game(rules: Rules | None = None, **kwargs):
 
 __all__.append("new_game")
 _ = DealError  # re-exported for callers building decks
+
+
+def _old_name(old: str, new: str, value: int) -> int:
+    import warnings
+
+    warnings.warn(f"SmallGameState.{old} is SmallGameState.{new} now (GameState's name); this alias goes in the "
+                  "next release", DeprecationWarning, stacklevel=3)
+    return value
 
 
 __getattr__ = deprecated_names(__name__, {

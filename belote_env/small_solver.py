@@ -59,7 +59,7 @@ class SmallPosition:
 
 def small_position_of(state) -> SmallPosition:
     """The play position of a ``SmallGameState`` in its card step (every hand known)."""
-    return SmallPosition(tuple(state.hands), tuple(state.trick), state.trick_leader, state.trump, state.maker,
+    return SmallPosition(tuple(state.hands), tuple(state.trick), state.trick_leader, state.denomination, state.taker,
                          state.rules)
 
 

@@ -409,22 +409,22 @@ def test_property_cards_and_scores(rules):
         if not played >> g.turned_card & 1:
             rest |= 1 << g.turned_card
         if g.exchanged >= 0:
-            rest |= 1 << (g.trump * 8)  # the seven lies face up
+            rest |= 1 << (g.denomination * 8)  # the seven lies face up
         if rules.three_player_deal == "24_card":
             rest |= sum(1 << c for c in range(32) if c & 7 < 2)
         assert played & rest == 0 and (played | rest) == (1 << NUM_CARDS) - 1
         totals = g.deal_totals()
-        m = totals[g.maker]
+        m = totals[g.taker]
         others = sum(totals) - m
         pts = g.deal_score.points
         if m > others:
             assert pts == tuple(totals)
         else:
-            assert pts[g.maker] == 0
+            assert pts[g.taker] == 0
             if m == others:
-                assert all(pts[s] == totals[s] for s in range(n) if s != g.maker)
+                assert all(pts[s] == totals[s] for s in range(n) if s != g.taker)
             elif n == 2:
-                assert pts[1 - g.maker] == m + others
+                assert pts[1 - g.taker] == m + others
             else:
                 assert sum(pts) in (m + others, m + others - 1)
 
@@ -480,3 +480,16 @@ def test_the_old_small_game_end_name_warns_and_keeps_its_arguments():
         old = scoring.small_game_end
     assert old([549, 526], R2, 5) == game_end([549, 526], R2, 5) == (True, 0)
     assert old([30, 20], R2, 1, True) == game_end([30, 20], R2, 1, single_deal=True) == (True, 0)
+
+
+def test_small_game_state_names_the_contract_as_game_state_does():
+    """``taker`` and ``denomination`` at every table (RULES.md's names); ``maker`` and
+    ``trump`` warn and give the same seat and suit."""
+    g = SmallGameState(R2, seed=3)
+    while g.taker < 0:
+        g.apply(g.legal_actions()[-1] if g.phase == 0 else g.legal_actions()[0])
+    assert 0 <= g.taker < 2 and 0 <= g.denomination < 4
+    with pytest.warns(DeprecationWarning, match="SmallGameState.maker is SmallGameState.taker"):
+        assert g.maker == g.taker
+    with pytest.warns(DeprecationWarning, match="SmallGameState.trump is SmallGameState.denomination"):
+        assert g.trump == g.denomination

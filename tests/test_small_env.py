@@ -96,8 +96,8 @@ def test_observation_blocks_hold_the_information_set():
                 assert {int(c) for c in np.flatnonzero(hand)} == {c for c in range(32) if g.hands[me] >> c & 1}
                 assert np.flatnonzero(x[o["turned"]:o["turned"] + 32]).tolist() == [g.turned_card]
                 assert x[o["dealer"] + (g.dealer - me) % 3] == 1
-                if g.maker >= 0:
-                    assert x[o["maker"] + (g.maker - me) % 3] == 1 and x[o["trump"] + g.trump] == 1
+                if g.taker >= 0:
+                    assert x[o["maker"] + (g.taker - me) % 3] == 1 and x[o["trump"] + g.denomination] == 1
                     assert np.flatnonzero(x[o["bottom"]:o["bottom"] + 32]).tolist() == [g.bottom_card]
                 for i, (seat, a) in enumerate(g.auction.history):
                     base = o["auction"] + i * 12
@@ -271,7 +271,7 @@ def _public(g: SmallGameState) -> tuple:
     """The public record of a deal (TWO_THREE.md §5): bids, trump and maker, the turned and
     bottom cards, the exchange, announced combinations and who scores them with the cards
     shown, belote claims, every card played, whose turn it is."""
-    return (tuple(g.auction.history), g.maker, g.trump, g.turned_card, g.bottom_card, g.exchanged, g.out_of_play,
+    return (tuple(g.auction.history), g.taker, g.denomination, g.turned_card, g.bottom_card, g.exchanged, g.out_of_play,
             tuple(g.declared), g.decl_winner, g.decl_cards, tuple(g.announcements), tuple(g.tricks), tuple(g.trick),
             tuple(g.played_by), g.phase, g.step, g.current)
 
@@ -286,8 +286,8 @@ def _resample(g: SmallGameState, seat: int, rng: random.Random, tries: int = 200
     rules, n = g.rules, g.n
     lay = small_layout(rules, g.dealer)
     pack = list(small_pack(g.deck, rules))
-    completed = g.maker >= 0
-    more = lay.more if lay.more_by_taker is None else (lay.more_by_taker[g.maker] if completed else None)
+    completed = g.taker >= 0
+    more = lay.more if lay.more_by_taker is None else (lay.more_by_taker[g.taker] if completed else None)
     fixed = {lay.turned: pack[lay.turned]}
     fixed.update({p: pack[p] for p in lay.first[seat]})
     owner: dict[int, int] = {}  # hidden position -> seat holding it (completed deals)
@@ -295,16 +295,16 @@ def _resample(g: SmallGameState, seat: int, rng: random.Random, tries: int = 200
         fixed.update({p: pack[p] for p in more[seat]})
         if lay.bottom >= 0:
             fixed[lay.bottom] = pack[lay.bottom]
-        if lay.chien and seat == g.maker:
+        if lay.chien and seat == g.taker:
             fixed.update({p: pack[p] for p in lay.chien})
         for t in range(n):
             if t != seat:
-                for p in (*lay.first[t], *more[t], *(lay.chien if t == g.maker else ())):
+                for p in (*lay.first[t], *more[t], *(lay.chien if t == g.taker else ())):
                     owner[p] = t
     hidden_pos = [p for p in range(len(pack)) if p not in fixed]
     pool = [pack[p] for p in hidden_pos]
     cannot = g.public_cannot
-    seven = card(Rank.SEVEN, g.trump) if g.trump >= 0 else -1
+    seven = card(Rank.SEVEN, g.denomination) if g.denomination >= 0 else -1
     must = {t: 0 for t in range(n)}
     if completed:
         for t in range(n):
@@ -328,7 +328,7 @@ def _resample(g: SmallGameState, seat: int, rng: random.Random, tries: int = 200
                 pos = [p for p in hidden_pos if owner.get(p) == t]
                 cards = [c for c in pool if must[t] >> c & 1]
                 need = len(pos) - len(cards)
-                loose = 2 if lay.chien and t == g.maker else 0  # 10_each: its discards may be any cards
+                loose = 2 if lay.chien and t == g.taker else 0  # 10_each: its discards may be any cards
                 take = [c for c in free if not cannot[t] >> c & 1][:need - loose]
                 take += [c for c in free if c not in take][:need - len(take)]
                 if len(take) < need:

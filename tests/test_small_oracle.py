@@ -121,7 +121,7 @@ def test_two_seat_labels_are_the_engine_score_of_perfect_play(seed):
     for c, v in q.items():
         nxt = st.clone()
         nxt.apply(c)
-        end = _minimax_state(nxt, st.maker)
+        end = _minimax_state(nxt, st.taker)
         assert v == end.deal_score.difference(seat), (c, v, end.deal_score)
 
 
@@ -129,7 +129,7 @@ def test_three_seat_maker_labels_are_the_engine_score_of_perfect_play():
     # the maker's margin does not depend on how the defenders split their side's points
     for seed in range(1, 60):
         st = _endgame(R3, seed, 6)
-        if st.current == st.maker:
+        if st.current == st.taker:
             break
     else:
         raise AssertionError("no maker decision found")
@@ -137,8 +137,8 @@ def test_three_seat_maker_labels_are_the_engine_score_of_perfect_play():
     for c, v in q.items():
         nxt = st.clone()
         nxt.apply(c)
-        end = _minimax_state(nxt, st.maker)
-        assert v == pytest.approx(end.deal_score.difference(st.maker)), c
+        end = _minimax_state(nxt, st.taker)
+        assert v == pytest.approx(end.deal_score.difference(st.taker)), c
 
 
 def test_search_values_cards_by_deal_margin_on_its_samples():

@@ -64,12 +64,12 @@ def test_solver_equals_minimax(rules, left):
     for seed in range(12):
         g = to_play(rules, seed, left)
         pos = small_position_of(g)
-        want = brute(tuple(g.hands), tuple(g.trick), g.trick_leader, g.trump, g.maker, rules)
+        want = brute(tuple(g.hands), tuple(g.trick), g.trick_leader, g.denomination, g.taker, rules)
         assert small_solve(pos) == want
         vals = small_card_values(pos)
-        pick = max(vals.values()) if pos.to_play == g.maker else min(vals.values())
+        pick = max(vals.values()) if pos.to_play == g.taker else min(vals.values())
         assert pick == want and set(vals) == set(cards_of(legal_cards(
-            g.hands[pos.to_play], g.trick, g.trump, rules, g._partner_pos(pos.to_play))))
+            g.hands[pos.to_play], g.trick, g.denomination, rules, g._partner_pos(pos.to_play))))
 
 
 @pytest.mark.parametrize("rules", [Rules(players=2), Rules(players=3), Rules(players=3, three_player_deal="10_each")])

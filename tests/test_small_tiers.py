@@ -127,7 +127,7 @@ def test_normal_two_seat_high_lead():
     for seed in range(50):
         state = SmallGameState(rules, seed=seed)
         while not state.is_deal_over and not (state.step == 3 and not state.trick and not state.tricks
-                                              and state.trump == 0):
+                                              and state.denomination == 0):
             state.apply(pols[state.current].act(state.information_set(state.current)))
         if not state.is_deal_over:
             break

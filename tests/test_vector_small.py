@@ -99,7 +99,7 @@ def compare(g: SmallBatchedGame, refs: list[SmallGameState], infosets: bool = Tr
             assert int(s[j, c["known0"] + seat]) == ref.public_known[seat], (where, seat)
             assert int(s[j, c["points0"] + seat]) == ref.card_points[seat], where
         assert int(s[j, c["turned"]]) == ref.turned_card, where
-        assert int(s[j, c["trump"]]) == ref.trump and int(s[j, c["maker"]]) == ref.maker, where
+        assert int(s[j, c["trump"]]) == ref.denomination and int(s[j, c["maker"]]) == ref.taker, where
         assert int(s[j, c["step"]]) == (ref.step if ref.phase == Phase.PLAY else -1), where
         assert int(s[j, c["bottom"]]) == ref.bottom_card, where
         assert int(s[j, c["out_of_play"]]) == ref.out_of_play, where

@@ -126,8 +126,8 @@ def small_oracle_card_values(state, points: dict[int, float] | None = None) -> d
     hands = list(state.hands)
     vals = small_card_values(small_position_of(state))
     if points is not None:
-        pts = POINTS_BY_ALL_TRUMP_OPTION["pagat"][state.trump]
-        maker = state.maker
+        pts = POINTS_BY_ALL_TRUMP_OPTION["pagat"][state.denomination]
+        maker = state.taker
         rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in state.trick) + LAST_TRICK_POINTS
         so_far = sum(state.card_points)
         sign = 1 if info.seat == maker else -1
