@@ -540,7 +540,7 @@ def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[
             if state.is_deal_over:
                 d = state.deal_score
                 per = lambda v: ", ".join(f"{names[s]} {v[s]}" for s in range(n))  # noqa: E731
-                line = f"  deal {i} score: {d.outcome} (maker {who(d.maker)}); totals {per(d.totals)}"
+                line = f"  deal {i} score: {d.outcome} (maker {who(d.taker)}); totals {per(d.totals)}"
                 if d.reserve_in or d.reserve_out or any(d.reserve_won):
                     line += f", reserve in {d.reserve_in} out {d.reserve_out}"
                 yield line + f"; deal points {per(d.points)}; game {per(state.scores)}"

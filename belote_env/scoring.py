@@ -710,9 +710,9 @@ class SmallDealScore:
     §3; ``score_small_deal``).
 
     Attributes:
-        outcome: ``"made"`` (the maker's total beats the others'), ``"equal"`` or
+        outcome: ``"made"`` (the taker's total beats the others'), ``"equal"`` or
             ``"failed"`` (*bête*).
-        maker: the maker's seat.
+        taker: the taker's seat (TWO_THREE.md's maker; ``maker`` is a deprecated alias).
         totals: per seat, its deal total: card points of its tricks, 10 for the last
             trick, its combinations if they scored, 20 for belote, ``capot_bonus`` for
             winning every trick (points).
@@ -724,12 +724,21 @@ class SmallDealScore:
     """
 
     outcome: str
-    maker: int
+    taker: int
     totals: tuple[int, ...]
     points: tuple[int, ...]
     reserve_in: int = 0
     reserve_won: tuple[int, ...] = ()
     reserve_out: int = 0
+
+    @property
+    def maker(self) -> int:
+        """Deprecated alias of ``taker`` (one release)."""
+        import warnings
+
+        warnings.warn("SmallDealScore.maker is SmallDealScore.taker now; this alias goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return self.taker
 
     def difference(self, seat: int) -> int:
         """``seat``'s points less the mean of the other seats' (the seat's margin; at two

@@ -493,3 +493,5 @@ def test_small_game_state_names_the_contract_as_game_state_does():
         assert g.maker == g.taker
     with pytest.warns(DeprecationWarning, match="SmallGameState.trump is SmallGameState.denomination"):
         assert g.trump == g.denomination
+    with pytest.warns(DeprecationWarning, match="SmallDealScore.maker is SmallDealScore.taker"):
+        assert score_small_deal(1, [100, 62], R2).maker == 1

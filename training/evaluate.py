@@ -1124,7 +1124,7 @@ def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
             for score in state.deal_scores:
-                fig.add(tally, seating, score.points, score.maker, score.outcome == "made")
+                fig.add(tally, seating, score.points, score.taker, score.outcome == "made")
             fig.seatings += 1
             if mode == "game":
                 fig.game_win += (seating.count(0) / n) if state.winner is None else float(seating[state.winner] == 0)

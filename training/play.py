@@ -501,7 +501,7 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
             print("  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
         else:
             s = state.deal_score
-            print(f"\nDeal over: maker {names[s.maker]} {s.outcome}; this deal {per_seat(s.points)}; "
+            print(f"\nDeal over: maker {names[s.taker]} {s.outcome}; this deal {per_seat(s.points)}; "
                   f"game {per_seat(state.scores)}", file=output)
 
     try:
