@@ -377,7 +377,8 @@ class SmallGameState(DealState):
         elif step == "discard":
             self.hands[seat] &= ~(1 << action)
             self.discarded |= 1 << action
-            if self.discarded.bit_count() == 2:
+            if self.discarded.bit_count() == 2:  # the turned card may be among the discards: no longer known held
+                self.public_known[seat] &= ~(1 << self.turned_card)
                 self._after_discard()
         elif step == "declare":
             self._apply_declare(seat, action)

@@ -136,3 +136,34 @@ def test_small_search_old_names_are_deprecated_aliases():
         old.nothing  # noqa: B018
     with pytest.raises(ValueError, match="exact_cards must be an int >= 3"):
         SearchPolicy(exact_cards=2)
+
+
+@pytest.mark.parametrize("rules", [Rules(players=2), Rules(players=3), Rules(players=3, three_player_deal="10_each"),
+                                   Rules(players=3, three_player_deal="24_card")],
+                         ids=["2p", "3p", "3p_10_each", "3p_24_card"])
+def test_public_constraints_always_hold_the_true_deal(rules):
+    """At every decision the acting seat's public constraints admit the true deal
+    (TWO_THREE.md §5): no seat holds a card it 'cannot', every 'known' card is held, the
+    pile of cards nobody holds breaks no constraint, the sizes are the true ones (a 10_each
+    taker may discard the turned card it took: it is no longer known held after the
+    discard step)."""
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        g = SmallGameState(rules, seed=seed, single_deal=True)
+        while not g.is_deal_over:
+            seat = g.current
+            info = g.information_set(seat)
+            if info.phase == 1:
+                c = public_constraints(info)
+                held = 0
+                for s in range(rules.players):
+                    if s != seat:
+                        assert not g.hands[s] & c.cannot[s] and g.hands[s] & c.known[s] == c.known[s], (seed, s)
+                        assert g.hands[s].bit_count() == c.sizes[s]
+                        held |= g.hands[s]
+                pile = c.hidden & ~held
+                assert not pile & c.cannot[rules.players] and pile.bit_count() == c.sizes[rules.players]
+                checked += 1
+            g.apply(rng.choice(info.legal_actions))
+    assert checked > 500

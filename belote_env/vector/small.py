@@ -772,6 +772,7 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, done, rewards, result, 
                 S[j, HAND + seat] &= ~(np.int64(1) << a)
                 S[j, DISCARDED] |= np.int64(1) << a
                 if S[j, DISCARDED] != (S[j, DISCARDED] & -S[j, DISCARDED]):  # two discarded
+                    S[j, KNOWN + seat] &= ~(np.int64(1) << S[j, TURNED])  # the turned card may be among them
                     if _after_discard(S, j, opts, n):
                         _start_declarations(S, j, opts, tabs)
             else:
