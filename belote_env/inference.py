@@ -221,10 +221,15 @@ def public_constraints(info: InfoSet) -> Constraints:
 
 
 def _constraints_without_partners(info: InfoSet) -> Constraints:
-    """``public_constraints`` at a two- or three-seat table (``info.public_knowledge`` is
-    always set there)."""
+    """``public_constraints`` at a two- or three-seat table. Raises ``ValueError`` for an
+    ``InfoSet`` without ``public_knowledge`` (the engines always give it there)."""
+    if info.public_knowledge is None:
+        raise ValueError("a two- or three-seat InfoSet needs its public_knowledge (the engine's information_set "
+                         "gives it) to derive its public constraints")
     n = info.players
     seen = info.hand | info.out_of_play | info.discarded
+    if info.phase == 0 and info.turned_card >= 0:  # bidding: the turned card lies face up (public)
+        seen |= 1 << info.turned_card
     for p in info.played_by:
         seen |= p
     hidden = FULL_DECK & ~seen
@@ -248,10 +253,14 @@ def _constraints_without_partners(info: InfoSet) -> Constraints:
     return Constraints(info.seat, hidden, tuple(cannot), tuple(known), tuple(sizes))
 
 
-def possible_holdings(info: InfoSet) -> tuple[int, int, int, int]:
+def possible_holdings(info: InfoSet) -> tuple[int, ...]:
     """Per seat, the hidden cards it may hold: ``public_constraints(info).possible(seat)``
-    for seats 0..3 (0 for the viewer), computed without building ``Constraints`` when the
-    engine supplied ``info.public_knowledge`` (the observation encoder's fast path)."""
+    for seats 0..n-1 (0 for the viewer), computed without building ``Constraints`` when the
+    engine supplied ``info.public_knowledge`` at four seats (the observation encoder's fast
+    path)."""
+    if without_partners(info.rules.players):
+        c = public_constraints(info)
+        return tuple(0 if s == info.seat else c.possible(s) for s in range(info.players))
     me = info.seat
     hidden = FULL_DECK & ~info.hand
     for played in info.played_by:

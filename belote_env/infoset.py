@@ -58,7 +58,8 @@ class InfoSet:
             it cannot hold / certainly holds (before removing the viewer's own cards), as
             kept by the engine card by card; ``None`` (hand-built info sets) makes
             ``inference.public_constraints`` derive them from the history instead. Both
-            ways give the same ``Constraints`` (tested).
+            ways give the same ``Constraints`` (tested). Two and three seats: always
+            given (``public_constraints`` refuses ``None`` there).
 
     Two and three seats (TWO_THREE.md §5; every seat its own side): the per-seat tuples
     (``played_by``, ``hand_sizes``, ``declared``) have ``players`` entries and the per-side

@@ -69,6 +69,7 @@ from .actions import (
     bid_denomination, coinche_bid_level, is_coinche_bid,
 )
 from .cards import FULL_DECK, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
+from .config import without_partners
 from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
@@ -259,8 +260,13 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
         reserve (/ 162, above 1 after successive ties).
 
     Every 32-card block is packed as a 32-bit mask and all of them are unpacked by one
-    numpy call; the one-hot scalars are then set in one more.
+    numpy call; the one-hot scalars are then set in one more. Raises ``ValueError`` for
+    an information set of a two- or three-seat table (``encode_small`` encodes those;
+    ``games.Game.encode`` picks the table's encoder).
     """
+    if without_partners(info.rules.players):
+        raise ValueError(f"encode_infoset encodes a four-seat InfoSet, got one of {info.players} seats: "
+                         "observation.encode_small (or games.game_of(rules).encode) encodes it")
     me = info.seat
     rel = _RELATIVE[me]
     hand = info.hand

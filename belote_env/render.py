@@ -89,8 +89,7 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
 
 def render_view(info: InfoSet, mode: str):
     """``info`` rendered per ``mode``: ``"ansi"`` returns the text, ``"human"`` prints it
-    (returns None), ``"rgb_array"`` returns the picture. ``info`` is an ``InfoSet`` or, at
-    two or three seats, an ``InfoSet``."""
+    (returns None), ``"rgb_array"`` returns the picture. ``info`` is an ``InfoSet`` of any table."""
     if mode == "rgb_array":
         return render_rgb(info)
     text = render_text(info)

@@ -560,5 +560,34 @@ def _old_name(old: str, new: str, value: int) -> int:
     return value
 
 
+class _OldInfoSetName(type):
+    """``SmallInfoSet``'s class after the fold: ``isinstance(x, SmallInfoSet)`` is
+    ``isinstance(x, InfoSet)``, and calling it builds an ``InfoSet`` from the old
+    constructor's arguments (its field order, with ``players``, which must be
+    ``rules.players``)."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, InfoSet)
+
+    def __call__(cls, *args, **kwargs) -> InfoSet:
+        kwargs.update(zip(_OLD_FIELDS, args))
+        players = kwargs.pop("players", None)
+        info = InfoSet(**kwargs)
+        if players is not None and players != info.players:
+            raise ValueError(f"players={players!r} does not match the rules' table ({info.players} seats)")
+        return info
+
+
+_OLD_FIELDS = ("seat", "dealer", "players", "phase", "step", "current_seat", "hand", "turned_card", "bottom_card",
+               "auction", "bid_round", "contract", "denomination", "taker", "exchanged", "out_of_play", "discarded",
+               "declared", "decl_winner", "decl_cards", "trick", "trick_leader", "tricks", "played_by", "hand_sizes",
+               "card_points", "announcements", "scores", "reserve", "deal_number", "legal_actions", "rules",
+               "public_knowledge")
+
+
+class _SmallInfoSet(metaclass=_OldInfoSetName):
+    pass
+
+
 __getattr__ = deprecated_names(__name__, {
-    "SmallInfoSet": ("belote_env.InfoSet (one information set for every table)", lambda: InfoSet)})
+    "SmallInfoSet": ("belote_env.InfoSet (one information set for every table)", lambda: _SmallInfoSet)})

@@ -103,6 +103,19 @@ def test_every_table_gives_its_seats_one_information_set_type(preset):
 def test_the_old_two_and_three_seat_information_set_name_warns():
     from belote_env import InfoSet
 
+    import dataclasses
+
     with pytest.warns(DeprecationWarning, match="one information set for every table"):
         from belote_env.small_game import SmallInfoSet
-    assert SmallInfoSet is InfoSet
+    info = game_of(load_rules("seed001_3p")).new_state(seed=1).information_set(0)
+    assert isinstance(info, SmallInfoSet)  # the old name still answers isinstance
+    fields = {f.name: getattr(info, f.name) for f in dataclasses.fields(info)}
+    assert SmallInfoSet(**fields, players=3) == info  # and builds from its old keywords
+    old_order = [fields.get(n, 3) for n in ("seat", "dealer", "players", "phase", "step", "current_seat", "hand",
+                 "turned_card", "bottom_card", "auction", "bid_round", "contract", "denomination", "taker",
+                 "exchanged", "out_of_play", "discarded", "declared", "decl_winner", "decl_cards", "trick",
+                 "trick_leader", "tricks", "played_by", "hand_sizes", "card_points", "announcements", "scores",
+                 "reserve", "deal_number", "legal_actions", "rules", "public_knowledge")]
+    assert SmallInfoSet(*old_order) == info  # and from its old positions
+    with pytest.raises(ValueError, match="players=2 does not match"):
+        SmallInfoSet(**fields, players=2)

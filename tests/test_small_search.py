@@ -167,3 +167,29 @@ def test_public_constraints_always_hold_the_true_deal(rules):
                 checked += 1
             g.apply(rng.choice(info.legal_actions))
     assert checked > 500
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_public_constraints_while_bidding_and_their_checks(players):
+    """While bidding the turned card lies face up: no seat and no pile may hold it. An
+    information set without ``public_knowledge`` is refused by name; ``possible_holdings``
+    and the four-seat encoder answer for the table or refuse it by name."""
+    import dataclasses
+
+    from belote_env.inference import possible_holdings
+    from belote_env.observation import encode_infoset
+
+    g = SmallGameState(Rules(players=players), seed=2, single_deal=True)
+    info = g.information_set(g.current)
+    assert info.phase == 0 and info.turned_card >= 0
+    c = public_constraints(info)
+    assert not c.hidden >> info.turned_card & 1
+    rng = random.Random(1)
+    for _ in range(50):
+        deal = sample_hidden_hands(info, rng)
+        assert not (deal.stock | sum(deal.hands)) >> info.turned_card & 1 or info.hand >> info.turned_card & 1
+    assert possible_holdings(info) == tuple(0 if s == info.seat else c.possible(s) for s in range(players))
+    with pytest.raises(ValueError, match="needs its public_knowledge"):
+        public_constraints(dataclasses.replace(info, public_knowledge=None))
+    with pytest.raises(ValueError, match="encode_infoset encodes a four-seat InfoSet"):
+        encode_infoset(info)

@@ -285,3 +285,7 @@ def test_the_old_names_of_the_duplicate_set_match_warn():
         assert ev.SmallMatchResult is ev.SetMatchResult
     with pytest.warns(DeprecationWarning, match="SET_SEATINGS"):
         assert ev.SMALL_SEATINGS is ev.SET_SEATINGS
+    with pytest.warns(DeprecationWarning, match="SET_POSITIONS"):
+        assert ev.SMALL_POSITIONS is ev.SET_POSITIONS
+    with pytest.warns(DeprecationWarning, match="set_deck"):
+        assert ev.small_set_deck is ev.set_deck

@@ -1171,7 +1171,7 @@ def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rul
     names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
     same_dealer = rules.redeal_dealer == "same"
     col = g.columns
-    phase, maker_col, dealer_col = g.state[:, col["phase"]], g.state[:, col["maker"]], g.state[:, col["dealer"]]
+    phase, maker_col, dealer_col = g.state[:, col["phase"]], g.state[:, col["taker"]], g.state[:, col["dealer"]]
     void, redealt = SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")
     made = SMALL_OUTCOMES.index("made")
 
@@ -1421,4 +1421,6 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
 
 __getattr__ = deprecated_names(__name__, {
     "SmallMatchResult": ("training.evaluate.SetMatchResult", lambda: SetMatchResult),
-    "SMALL_SEATINGS": ("training.evaluate.SET_SEATINGS", lambda: SET_SEATINGS)})
+    "SMALL_SEATINGS": ("training.evaluate.SET_SEATINGS", lambda: SET_SEATINGS),
+    "SMALL_POSITIONS": ("training.evaluate.SET_POSITIONS", lambda: SET_POSITIONS),
+    "small_set_deck": ("training.evaluate.set_deck", lambda: set_deck)})

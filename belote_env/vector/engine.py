@@ -1182,7 +1182,8 @@ class BatchedGame(TableBatch):
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
         n = self._checked_n(n)
         self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
-                                 "BatchedGame(n, rules) makes the engine of their tables")
+                                 "BatchedGame(n, rules) makes the engine of their tables "
+                                 "(vector.small.SmallBatchedGame)")
         self.opts = rules_codes(self.rules)
         check_supported(self.rules)
         #: the width of the action masks (``actions.num_actions``)

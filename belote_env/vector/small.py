@@ -83,6 +83,7 @@ _NAMES = (
 )
 #: column index of each state field (``SmallBatchedGame.state[:, SCOL["hand0"] + seat]``, ...)
 SCOL = {n: i for i, n in enumerate(_NAMES)}
+SCOL.update(taker=SCOL["maker"], denomination=SCOL["trump"])  # the four-seat engine's names of the same columns
 NCOL = len(_NAMES)
 (PH, STEP, CUR, DEALER, ELDER, ROUND, NBIDS, PASSES, PROPOSER, ANS, NANS, MUST_NAME, REDEAL, TRUMP, MAKER, TURNED,
  BOTTOM, OOP, UNUSED, EXCHANGED, EXCH_I, DISCARDED, HAND, PLAYED, CANNOT, KNOWN, CP, WON, TRICK, TLEN, LEADER,
@@ -846,9 +847,10 @@ def small_infoset_of(game, j: int, seat: int):
     ``SmallGameState.information_set(seat)`` of the same deal (the harness checks it at
     every decision). ``game``: a ``SmallBatchedGame`` (its rows; the hidden cards of the
     other seats are not read). A slow path (Python), for policies and encoders that take
-    an information set (e.g. a small-table observation encoder). Raises ``ValueError`` for
-    a table outside ``0..game.n - 1`` or a seat outside ``0..players - 1``, and for a table
-    whose deal is over (nothing to decide)."""
+    an information set (e.g. a small-table observation encoder); a finished table's is the
+    deal's final view (the engine's ``infoset`` refuses it, as at four seats). Raises
+    ``ValueError`` for a table outside ``0..game.n - 1`` or a seat outside
+    ``0..players - 1``."""
     from ..contract import Contract
     from ..infoset import InfoSet
 
@@ -856,8 +858,6 @@ def small_infoset_of(game, j: int, seat: int):
     if isinstance(j, bool) or isinstance(seat, bool) or not 0 <= j < game.n or not 0 <= seat < n:
         raise ValueError(f"table must be 0..{game.n - 1} and seat 0..{n - 1}, got table {j!r}, seat {seat!r}")
     S = game.state[j]
-    if S[PH] == PHASE_OVER:
-        raise ValueError(f"table {j}: the deal is over (no information set to act on)")
     shift = int(game.opts[O_KEY_SHIFT])
     ph = int(S[PH])
     if ph == PHASE_OVER:
@@ -1010,7 +1010,10 @@ class SmallBatchedGame(BatchedGame):
     encode_rows.__doc__ = TableBatch.encode_rows.__doc__
 
     def infoset(self, j: int, seat: int):
-        return small_infoset_of(self, j, seat)
+        info = small_infoset_of(self, j, seat)  # checks the table and the seat
+        if self.state[j, PH] == PHASE_OVER:
+            raise ValueError(f"table {j}: the deal is over (no information set to act on)")
+        return info
 
     infoset.__doc__ = TableBatch.infoset.__doc__
 
