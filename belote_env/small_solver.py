@@ -40,21 +40,37 @@ class SmallPosition:
         hands: per seat the 32-bit mask of its remaining cards (every hand known).
         trick: the cards of the trick in progress, in play order.
         leader: the seat that led it.
-        trump: the trump suit 0..3.
-        maker: the maker's seat (the maximising side).
+        denomination: the trump suit 0..3 (``trump``: a deprecated alias).
+        taker: the taker's seat, the maximising side (``maker``: a deprecated alias).
         rules: the rule options (``players`` 2 or 3; the play options).
     """
 
     hands: tuple[int, ...]
     trick: tuple[int, ...]
     leader: int
-    trump: int
-    maker: int
+    denomination: int
+    taker: int
     rules: object
+
+    @property
+    def trump(self) -> int:
+        return _old_name("trump", "denomination", self.denomination)
+
+    @property
+    def maker(self) -> int:
+        return _old_name("maker", "taker", self.taker)
 
     @property
     def to_play(self) -> int:
         return (self.leader + len(self.trick)) % len(self.hands)
+
+
+def _old_name(old: str, new: str, value: int) -> int:
+    import warnings
+
+    warnings.warn(f"SmallPosition.{old} is SmallPosition.{new} now (GameState's name); this alias goes in the next "
+                  "release", DeprecationWarning, stacklevel=3)
+    return value
 
 
 def small_position_of(state) -> SmallPosition:
@@ -66,12 +82,12 @@ def small_position_of(state) -> SmallPosition:
 class _Search:
     def __init__(self, pos: SmallPosition):
         self.n = len(pos.hands)
-        self.trump = pos.trump
-        self.maker = pos.maker
+        self.trump = pos.denomination
+        self.maker = pos.taker
         self.rules = pos.rules
-        self.pts = _POINTS[pos.trump]
+        self.pts = _POINTS[pos.denomination]
         self.tt: dict = {}
-        self.strength = STRENGTH[pos.trump]
+        self.strength = STRENGTH[pos.denomination]
 
     def partner_pos(self, seat: int, leader: int, trick_len: int) -> int:
         return co_defender_pos(seat, self.maker, leader, trick_len, self.rules)
@@ -197,16 +213,16 @@ def small_card_values(pos: SmallPosition) -> dict[int, int]:
         raise ValueError("the seat to play holds no card: the deal is over")
     trick = tuple(pos.trick)
     out = {}
-    legal = legal_cards(hands[seat], trick, pos.trump, pos.rules, s.partner_pos(seat, pos.leader, len(trick)))
+    legal = legal_cards(hands[seat], trick, pos.denomination, pos.rules, s.partner_pos(seat, pos.leader, len(trick)))
     for c in cards_of(legal):
         h = list(hands)
         h[seat] &= ~(1 << c)
         h = tuple(h)
         t = trick + (c,)
         if len(t) == s.n:
-            winner = (pos.leader + trick_winner(t, pos.trump)) % s.n
+            winner = (pos.leader + trick_winner(t, pos.denomination)) % s.n
             gain = sum(s.pts[x] for x in t) + (LAST_TRICK_POINTS if not any(h) else 0)
-            out[c] = (gain if winner == pos.maker else 0) + s.value(h, (), winner, -1, 1 << 20)
+            out[c] = (gain if winner == pos.taker else 0) + s.value(h, (), winner, -1, 1 << 20)
         else:
             out[c] = s.value(h, t, pos.leader, -1, 1 << 20)
     return out

@@ -193,3 +193,13 @@ def test_public_constraints_while_bidding_and_their_checks(players):
         public_constraints(dataclasses.replace(info, public_knowledge=None))
     with pytest.raises(ValueError, match="encode_infoset encodes a four-seat InfoSet"):
         encode_infoset(info)
+
+
+def test_small_position_names_the_contract_as_the_game_does():
+    g = to_play(Rules(players=3), 3, 12)
+    pos = small_position_of(g)
+    assert (pos.denomination, pos.taker) == (g.denomination, g.taker)
+    with pytest.warns(DeprecationWarning, match="SmallPosition.trump is SmallPosition.denomination"):
+        assert pos.trump == g.denomination
+    with pytest.warns(DeprecationWarning, match="SmallPosition.maker is SmallPosition.taker"):
+        assert pos.maker == g.taker
