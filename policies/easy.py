@@ -17,12 +17,13 @@ Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.small
 from __future__ import annotations
 
 from belote_env import InfoSet
+from belote_env.games import game_of
 from belote_env.actions import DECLARE, PASS, TAKE, bid_denomination
 from belote_env.cards import NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 
 from .base import with_belote
 from .coinche_bidding import easy_coinche_bid
-from .small_play import easy_small_act, is_small
+from .small_play import easy_small_act
 
 __all__ = ["EasyPolicy"]
 
@@ -36,7 +37,7 @@ class EasyPolicy:
         del seed  # deterministic
 
     def act(self, info: InfoSet) -> int:
-        if is_small(info):  # two or three seats (TWO_THREE.md): policies.small_play
+        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.small_play
             return easy_small_act(info)
         legal = info.legal_actions
         if legal[0] < NUM_CARDS:  # card play

@@ -30,6 +30,7 @@ Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.small
 from __future__ import annotations
 
 from belote_env import InfoSet
+from belote_env.games import game_of
 from belote_env.actions import DECLARE, PASS, TAKE, bid_denomination
 from belote_env.cards import BEATS, FULL_DECK, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
 from belote_env.inference import public_constraints
@@ -38,7 +39,7 @@ from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
 
 from .base import with_belote
 from .coinche_bidding import normal_coinche_bid
-from .small_play import is_small, normal_small_act
+from .small_play import normal_small_act
 
 __all__ = ["NormalPolicy", "hand_value"]
 
@@ -122,7 +123,7 @@ class NormalPolicy:
 
     # ------------------------------------------------------------------ play
     def act(self, info: InfoSet) -> int:
-        if is_small(info):  # two or three seats (TWO_THREE.md): policies.small_play
+        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.small_play
             return normal_small_act(info)
         legal = info.legal_actions
         if info.contract is None:

@@ -49,6 +49,7 @@ Pure Python.
 
 from __future__ import annotations
 
+from belote_env.deprecation import deprecated_names
 from belote_env.games import game_of
 from belote_env.actions import (
     AGREE_REDEAL, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
@@ -60,7 +61,7 @@ from belote_env.rules import trick_winner
 from .base import with_belote
 
 __all__ = ["easy_small_act", "normal_small_act", "estimate", "easy_strong", "TAKE_THRESHOLD", "ROUND2_MARGIN",
-           "AGREE_BELOW", "is_small"]
+           "AGREE_BELOW"]
 
 #: normal's accept threshold on ``estimate`` per table size (points of the 6 known cards)
 TAKE_THRESHOLD = {2: 35.0, 3: 50.0}
@@ -97,12 +98,6 @@ _TRUMP_EST = {Rank.JACK: 20.0, Rank.NINE: 14.0, Rank.ACE: 11.0, Rank.TEN: 10.0, 
               Rank.EIGHT: 2.0, Rank.SEVEN: 2.0}
 _STEP_CARDS = 3  # STEPS index of card play in small_game.STEPS
 _STEP_DISCARD = 1
-
-
-def is_small(info) -> bool:
-    """True for an information set of the two- or three-player game (``rules.players``)."""
-    rules = getattr(info, "rules", None)
-    return rules is not None and not game_of(rules).has_partners
 
 
 def _has(hand: int, rank: int, suit: int) -> bool:
@@ -508,3 +503,12 @@ def normal_small_act(info) -> int:
     if info.step == _STEP_DISCARD:
         return _discard(info, cards)
     return with_belote(info, _normal_play(info, cards))
+
+
+def _seats_for_themselves(info) -> bool:
+    rules = getattr(info, "rules", None)
+    return rules is not None and not game_of(rules).has_partners
+
+
+__getattr__ = deprecated_names(__name__, {
+    "is_small": ("not belote_env.games.game_of(info.rules).has_partners", lambda: _seats_for_themselves)})
