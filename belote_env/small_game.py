@@ -585,9 +585,9 @@ _OLD_FIELDS = ("seat", "dealer", "players", "phase", "step", "current_seat", "ha
                "public_knowledge")
 
 
-class _SmallInfoSet(metaclass=_OldInfoSetName):
+class _InfoSetByOldName(metaclass=_OldInfoSetName):
     pass
 
 
 __getattr__ = deprecated_names(__name__, {
-    "SmallInfoSet": ("belote_env.InfoSet (one information set for every table)", lambda: _SmallInfoSet)})
+    "SmallInfoSet": ("belote_env.InfoSet (one information set for every table)", lambda: _InfoSetByOldName)})
