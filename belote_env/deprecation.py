@@ -1,7 +1,9 @@
-"""Old public names kept for one release (a module's ``__getattr__``): each still resolves
-to what replaced it and warns with a ``DeprecationWarning`` naming the new name.
+"""Old public names kept for one release: each still resolves to what replaced it and
+warns with a ``DeprecationWarning`` naming the new name. A module's names go through its
+``__getattr__``, a class's attributes through ``renamed``:
 
     __getattr__ = deprecated_names(__name__, {"old_name": ("the new name", lambda: new_object)})
+    maker = renamed("taker")  # in a class body
 
 Pure Python.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Callable
 
-__all__ = ["deprecated_names"]
+__all__ = ["deprecated_names", "renamed"]
 
 
 def deprecated_names(module: str, old: dict[str, tuple[str, Callable[[], Any]]]) -> Callable[[str], Any]:
@@ -27,3 +29,24 @@ def deprecated_names(module: str, old: dict[str, tuple[str, Callable[[], Any]]])
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+class renamed:  # noqa: N801 (used like ``property``)
+    """A class attribute kept under its old name for one release: reading it warns
+    (``DeprecationWarning`` naming the new attribute) and gives the new attribute's value.
+
+        maker = renamed("taker")
+    """
+
+    def __init__(self, new: str):
+        self.new = new
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.owner = name, owner.__name__
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        warnings.warn(f"{self.owner}.{self.old} is {self.owner}.{self.new} now; this alias goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(obj, self.new)

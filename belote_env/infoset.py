@@ -11,11 +11,11 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 from .config import Rules
 from .contract import Contract
+from .deprecation import renamed
 
 __all__ = ["InfoSet"]
 
@@ -118,16 +118,5 @@ class InfoSet:
         """The table's seats (2, 3 or 4: ``rules.players``)."""
         return self.rules.players
 
-    @property
-    def maker(self) -> int:
-        """Deprecated alias of ``taker`` (the two- and three-seat name; one release)."""
-        warnings.warn("InfoSet.maker is InfoSet.taker (the two- and three-seat SmallInfoSet's old name); this alias "
-                      "goes in the next release", DeprecationWarning, stacklevel=2)
-        return self.taker
-
-    @property
-    def trump(self) -> int:
-        """Deprecated alias of ``denomination`` (the two- and three-seat name; one release)."""
-        warnings.warn("InfoSet.trump is InfoSet.denomination (the two- and three-seat SmallInfoSet's old name); this "
-                      "alias goes in the next release", DeprecationWarning, stacklevel=2)
-        return self.denomination
+    maker = renamed("taker")  # the two- and three-seat information set's old names
+    trump = renamed("denomination")

@@ -32,7 +32,7 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CONTRACTS, SUITS, Rank, card
 from .config import Rules
 from .contract import CAPOT, GENERALE, Contract
 from .declarations import Declaration, best_declarations, declaration_winner
-from .deprecation import deprecated_names
+from .deprecation import deprecated_names, renamed
 from .table import SEATS, TEAM_OF, other_team, team_seats
 
 if TYPE_CHECKING:
@@ -731,14 +731,7 @@ class SmallDealScore:
     reserve_won: tuple[int, ...] = ()
     reserve_out: int = 0
 
-    @property
-    def maker(self) -> int:
-        """Deprecated alias of ``taker`` (one release)."""
-        import warnings
-
-        warnings.warn("SmallDealScore.maker is SmallDealScore.taker now; this alias goes in the next release",
-                      DeprecationWarning, stacklevel=2)
-        return self.taker
+    maker = renamed("taker")  # the old name
 
     def difference(self, seat: int) -> int:
         """``seat``'s points less the mean of the other seats' (the seat's margin; at two

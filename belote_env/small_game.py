@@ -50,7 +50,7 @@ from .config import RuleOptionError, Rules, check_table
 from .contract import Contract
 from .dealing import DealError, check_deck, small_complete, small_deal, small_deck_from_hands
 from .declarations import Declaration, small_combinations, small_declaration_winner, small_key
-from .deprecation import deprecated_names
+from .deprecation import deprecated_names, renamed
 from .game import DealState, Phase
 from .infoset import InfoSet
 from .inference import card_reveals
@@ -282,15 +282,8 @@ class SmallGameState(DealState):
         self.current = self.trick_leader = self.elder  # the elder leads trick 1 (S001)
 
     # ------------------------------------------------------------------ queries
-    @property
-    def maker(self) -> int:
-        """Deprecated alias of ``taker`` (``GameState``'s name; one release)."""
-        return _old_name("maker", "taker", self.taker)
-
-    @property
-    def trump(self) -> int:
-        """Deprecated alias of ``denomination`` (``GameState``'s name; one release)."""
-        return _old_name("trump", "denomination", self.denomination)
+    maker = renamed("taker")  # the old names (GameState's are taker and denomination)
+    trump = renamed("denomination")
 
     def _partner_pos(self, seat: int) -> int:
         """The trick position of ``seat``'s co-defender's card (``rules.co_defender_pos``)."""
@@ -550,14 +543,6 @@ def new_game(rules: Rules | None = None, **kwargs):
 
 __all__.append("new_game")
 _ = DealError  # re-exported for callers building decks
-
-
-def _old_name(old: str, new: str, value: int) -> int:
-    import warnings
-
-    warnings.warn(f"SmallGameState.{old} is SmallGameState.{new} now (GameState's name); this alias goes in the "
-                  "next release", DeprecationWarning, stacklevel=3)
-    return value
 
 
 class _OldInfoSetName(type):

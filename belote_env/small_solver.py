@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, cards_of
+from .deprecation import renamed
 from .rules import POWER, co_defender_pos, legal_cards, trick_winner
 
 __all__ = ["SmallPosition", "small_position_of", "small_solve", "small_card_values", "LAST_TRICK_POINTS"]
@@ -52,25 +53,12 @@ class SmallPosition:
     taker: int
     rules: object
 
-    @property
-    def trump(self) -> int:
-        return _old_name("trump", "denomination", self.denomination)
-
-    @property
-    def maker(self) -> int:
-        return _old_name("maker", "taker", self.taker)
+    trump = renamed("denomination")  # the old names
+    maker = renamed("taker")
 
     @property
     def to_play(self) -> int:
         return (self.leader + len(self.trick)) % len(self.hands)
-
-
-def _old_name(old: str, new: str, value: int) -> int:
-    import warnings
-
-    warnings.warn(f"SmallPosition.{old} is SmallPosition.{new} now (GameState's name); this alias goes in the next "
-                  "release", DeprecationWarning, stacklevel=3)
-    return value
 
 
 def small_position_of(state) -> SmallPosition:
