@@ -69,6 +69,9 @@ class Game:
     ``auction.new_auction``)."""
     _state: Callable[..., Any]
     _encode: Callable[..., np.ndarray]
+    play_options: tuple[str, bool, str, str]
+    """The legal-card rule's options at this table (``rules.play_options``, computed once:
+    ``rules.legal_cards`` and ``inference.card_reveals`` read them at every card)."""
 
     @property
     def players(self) -> int:
@@ -143,17 +146,20 @@ def _coinche_auction(dealer: int, turned_card: int, rules: Rules, history=()):
 def _make_game(rules: Rules) -> Game:
     from .driver import reward_scale
 
+    from .auction import ClassicAuction, SmallAuction
+    from .rules import play_options
+
     table = table_of(rules.players)
     coinche = rules.contract_mode == "coinche"
     scale = reward_scale(rules)
-    from .auction import ClassicAuction, SmallAuction
+    play = play_options(rules)
 
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
         from .small_game import SmallGameState
         from .observation import SMALL_OBS_VERSION, encode_small, small_obs_size
 
         return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
-                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, SmallGameState, encode_small)
+                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, SmallGameState, encode_small, play)
     from .game import GameState
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
@@ -162,4 +168,4 @@ def _make_game(rules: Rules) -> Game:
     n_actions = EXTENDED_NUM_ACTIONS if coinche and (rules.generale or rules.max_numeric_bid > 160) else NUM_ACTIONS
     return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
                 f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
-                scale, _coinche_auction if coinche else ClassicAuction, GameState, encode_infoset)
+                scale, _coinche_auction if coinche else ClassicAuction, GameState, encode_infoset, play)

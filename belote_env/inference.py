@@ -33,9 +33,10 @@ from .cards import ALL_TRUMP, BEATS, FULL_DECK, NO_TRUMP, NUM_SUITS, SUIT_MASK, 
 from .infoset import InfoSet
 from .config import without_partners
 from .deprecation import deprecated_names
-from .rules import play_options, trick_winner
+from .games import game_of
+from .rules import trick_winner
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE
-from .table import NUM_SEATS, SEATS, seats_from
+from .table import NUM_SEATS, PARTNER_REL, SEATS, seats_from
 
 __all__ = ["Constraints", "public_constraints", "possible_holdings", "card_reveals",
            "reveals", "belote_reveals",
@@ -97,9 +98,11 @@ def card_reveals(trick, c: int, denomination: int, rules, partner_pos: int | Non
     Returns:
         a 32-bit mask (may include cards already played: callers mask it).
     """
+    game = game_of(rules)
     if partner_pos is None:
-        partner_pos = -1 if without_partners(rules.players) else len(trick) - 2
-    return reveals(trick, c, denomination, *play_options(rules), partner_pos)
+        partner_pos = len(trick) - PARTNER_REL if game.has_partners else -1
+    obligations, partner_free, undertrump, overtrump_partner = game.play_options
+    return reveals(trick, c, denomination, obligations, partner_free, undertrump, overtrump_partner, partner_pos)
 
 
 def reveals(trick, c: int, k: int, obligations: str, partner_master_free: bool, undertrump: str,

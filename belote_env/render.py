@@ -85,8 +85,6 @@ def render_rgb(info: InfoSet, width: int = 720, height: int = 400):
     return np.asarray(img, dtype=np.uint8)
 
 
-
-
 def render_view(info: InfoSet, mode: str):
     """``info`` rendered per ``mode``: ``"ansi"`` returns the text, ``"human"`` prints it
     (returns None), ``"rgb_array"`` returns the picture. ``info`` is an ``InfoSet`` of any table."""

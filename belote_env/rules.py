@@ -13,6 +13,7 @@ from typing import Sequence
 from .cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUIT_MASK, SUITS
 from .config import Rules, without_partners
 from .deprecation import deprecated_names
+from .games import game_of
 from .table import PARTNER_REL
 
 __all__ = ["legal_cards", "trick_winner", "POWER", "co_defender_pos", "play_options"]
@@ -92,9 +93,11 @@ def legal_cards(hand: int, trick: Sequence[int], denomination: int, rules: Rules
     """
     if not trick:
         return hand
+    game = game_of(rules)
     if partner_pos is None:
-        partner_pos = -1 if without_partners(rules.players) else len(trick) - PARTNER_REL
-    return _legal(hand, trick, denomination, *play_options(rules), partner_pos)
+        partner_pos = len(trick) - PARTNER_REL if game.has_partners else -1
+    obligations, partner_free, undertrump, overtrump_partner = game.play_options
+    return _legal(hand, trick, denomination, obligations, partner_free, undertrump, overtrump_partner, partner_pos)
 
 
 def play_options(rules: Rules) -> tuple[str, bool, str, str]:
@@ -104,7 +107,8 @@ def play_options(rules: Rules) -> tuple[str, bool, str, str]:
     (TWO_THREE.md §2.8, §3, A19, A20, A28, A29): follow suit, overtrump on a trump lead,
     trump when void (``"two_player"`` obligations), and at three seats under
     ``ruff_overtrump="required"`` overtrump a ruff too (``"classic"``); undertrumping
-    forced; ``defender_partner_free`` frees a defender while its co-defender wins."""
+    forced; ``defender_partner_free`` frees a defender while its co-defender wins. Computed
+    once per rule set: ``games.Game.play_options``."""
     if not without_partners(rules.players):
         return rules.obligations, rules.partner_master_free, rules.undertrump, rules.overtrump_partner
     obligations = "classic" if rules.players == 3 and rules.ruff_overtrump == "required" else "two_player"

@@ -31,8 +31,7 @@ from .inference import Constraints, public_constraints
 from .infoset import InfoSet
 from .table import seats_from
 
-__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals",
-]
+__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
 
 
 class SamplingError(RuntimeError):
@@ -197,6 +196,8 @@ class HiddenHandSampler:
     def __init__(self, info: InfoSet, max_tries: int = 10_000):
         self.info, self.max_tries = info, max_tries
         self._drawer: _Drawer | None = None
+        # two and three seats: the combinations' reveals are in the constraints already
+        self._check = game_of(info.rules).has_partners
 
     def draw(self, rng: random.Random) -> HiddenDeal:
         """One deal of the hidden cards; ``rng`` (the caller's ``random.Random``) is advanced."""
@@ -204,12 +205,10 @@ class HiddenHandSampler:
             self._drawer = _Drawer(public_constraints(self.info))
         info = self.info
         n = len(info.hand_sizes)  # the seats; location n: the stock / the cards nobody holds
-        # two and three seats: the combinations' reveals are in the constraints already
-        check = game_of(info.rules).has_partners
         for _ in range(self.max_tries):
             hands = self._drawer.draw(rng)
             hands[info.seat] = info.hand
-            if not check or _declarations_consistent(info, hands):
+            if not self._check or _declarations_consistent(info, hands):
                 return HiddenDeal(tuple(hands[:n]), hands[n])
         raise SamplingError(f"no deal consistent with the declarations found in {self.max_tries} draws")
 

@@ -814,7 +814,7 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
 
 
 def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
-                    ) -> tuple[bool, int | None]:
+                         ) -> tuple[bool, int | None]:
     return game_end(scores, rules, deal_number, single_deal=single_deal)
 
 

@@ -12,6 +12,9 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 from belote_env import InfoSet
+from belote_env.actions import ANNOUNCE_BELOTE
+from belote_env.cards import ALL_TRUMP
+from belote_env.games import game_of
 from belote_env.driver import RandomPolicy  # tier ``random``: the engine's own random player
 
 __all__ = ["Policy", "PolicyError", "RandomPolicy", "with_belote", "reseed", "reseed_nested"]
@@ -69,10 +72,6 @@ def with_belote(info, choice: int) -> int:
     four seats (``belote: optional`` claims with the first card of the pair, §5), and whose
     pair card the seat has already played at two and three seats (the claim goes with the
     second, TWO_THREE.md §2.7, A17). ``info``: the seat's ``InfoSet``."""
-    from belote_env.actions import ANNOUNCE_BELOTE
-    from belote_env.cards import ALL_TRUMP
-    from belote_env.games import game_of
-
     if ANNOUNCE_BELOTE not in info.legal_actions or choice & 7 not in (5, 6):  # Q, K
         return choice
     if choice >> 3 != info.denomination and info.denomination != ALL_TRUMP:

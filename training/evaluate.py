@@ -763,8 +763,9 @@ def _chunk_line(ids: list[int], part) -> str:
 
 def _read_pairs_log(path: str | os.PathLike, header: dict, game) -> list[tuple[list[int], _Tally]]:
     """The chunks of a pairs log written for the match ``header`` of ``game`` (the rules'
-    ``Game``: team chunks or per-seat sets; none for an empty file); a torn last line (a write cut by a kill) is dropped. Raises ``ValueError`` for a log
-    of another match or a corrupt line."""
+    ``Game``: team chunks or per-seat sets; none for an empty file); a torn last line (a
+    write cut by a kill) is dropped. Raises ``ValueError`` for a log of another match or a
+    corrupt line."""
     with open(path, "rb") as f:
         lines = f.read().split(b"\n")
     while lines and not lines[-1].strip():

@@ -251,11 +251,11 @@ def clear_table(S, bids, j, deals_col, dealer_col, dealer):
         bids[j, i, 1] = -1
 
 
-
 @nb.njit(cache=True, inline="always")
 def illegal(mask, j, a):
     """True when action ``a`` is out of ``mask``'s range or not legal at table ``j``."""
     return a < 0 or a >= mask.shape[1] or mask[j, a] == 0
+
 
 @nb.njit(cache=True, inline="always")
 def record_bid(S, bids, j, seat, a, count_col):
