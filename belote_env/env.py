@@ -96,8 +96,7 @@ Two and three players (``rules.players`` 2 or 3; presets ``"seed001_2p"`` and
 ``"seed001_3p"``; the rules of docs/TWO_THREE.md, every option of its §4):
     ``belote_v0.env(rules="seed001_3p")``, ``belote_v0.env(rules="seed001_2p",
     declarations="choice", belote="optional")`` or ``belote_v0.env(rules=Rules(players=3,
-    three_player_deal="10_each"))``. The engine is ``small_game.SmallGameState``
-    (``small_game.new_game``).
+    three_player_deal="10_each"))``. The engine is ``game.GameState``.
 
     =================== =============================================================
     Agents              ``player_0 .. player_{n-1}`` = seats 0..n-1 in playing order;
@@ -166,8 +165,8 @@ Arguments of ``env()`` / ``raw_env()``:
 
 ``raw_env.variant`` is the ``games.Game`` the rules play (its table, ``num_actions``,
 ``obs_size``, ``has_partners``, ``sides``; ``games.game_of(rules)``, the one place a variant
-is chosen). ``raw_env.game`` is the engine's ``GameState`` (``SmallGameState`` at 2 or 3
-seats; it holds all hands: for debugging and tests, never for agents). ``raw_env.step`` raises
+is chosen). ``raw_env.game`` is the engine's ``GameState`` (at every
+table; it holds all hands: for debugging and tests, never for agents). ``raw_env.step`` raises
 ``belote_env.IllegalActionError`` (a ``ValueError``) naming the id, the seat and the legal
 ids for an illegal or out-of-range action. Stepping a done agent with ``None`` while agents
 remain is the AEC loop's normal dead step; once every agent is done (``env.agents`` is
@@ -208,7 +207,6 @@ from .config import Rules, load_rules
 from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState
 from .games import game_of
-from .small_game import SmallGameState
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
 from .render import render_view
 from .table import TEAM_OF, other_team
@@ -318,7 +316,7 @@ class raw_env(AECEnv):
         self._encode = variant.encode if obs_mode == "infoset" else variant.encode_history
         self._rng: random.Random | None = None
         #: the engine state of the game in progress (holds every hand: not for agents)
-        self.game: GameState | SmallGameState | None = None
+        self.game: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]

@@ -12,8 +12,8 @@ states), not ``rules.players``::
     >>> g = game_of(load_rules("seed001_3p"))
     >>> g.players, g.num_actions, g.obs_size, g.sides, g.has_partners
     (3, 414, 902, 3, False)
-    >>> st = g.new_state(seed=1)          # a SmallGameState; GameState at four seats
-    >>> tables = g.batched(1024, seed=1)  # SmallBatchedGame; BatchedGame at four seats
+    >>> st = g.new_state(seed=1)          # a game.GameState of three seats
+    >>> tables = g.batched(1024, seed=1)  # a vector.BatchedGame of 1024 three-seat tables
 
 A ``Game`` is immutable and made once per ``Rules`` object.
 """
@@ -67,7 +67,11 @@ class Game:
     """The auction part: ``auction(dealer, turned_card, rules, history)`` is a new
     ``auction.Auction`` (``ClassicAuction``, ``CoincheAuction`` or ``SmallAuction``;
     ``auction.new_auction``)."""
-    _state: Callable[..., Any]
+    deal: Callable[..., tuple[list[int], int, list[int]]]
+    """The deal layout: ``deal(deck, dealer)`` is a checked deck's first deal, ``(hands,
+    turned, stock)``: ``dealing.deal`` (classic, RULES.md §3.1), every card and nothing
+    turned in coinche (``dealing.deal_all``, COINCHE.md §2), ``dealing.small_deal`` at two
+    and three seats (the stock stays in the deck there: ``dealing.small_complete``)."""
     _encode: Callable[..., np.ndarray]
     play_options: tuple[str, bool, str, str]
     """The legal-card rule's options at this table (``rules.play_options``, computed once:
@@ -78,14 +82,15 @@ class Game:
         return self.table.n_seats
 
     def new_state(self, **kwargs: Any):
-        """A new game's state: ``game.GameState`` at four seats, ``small_game.SmallGameState``
-        at two and three, with ``GameState``'s keyword arguments (``seed``, ``rng``,
+        """A new game's ``game.GameState``, with its keyword arguments (``seed``, ``rng``,
         ``dealer``, ``single_deal``, ...). Raises ``TypeError`` for ``rules=`` (the game's
         own rules are used)."""
         if "rules" in kwargs:
             raise TypeError("Game.new_state plays the game's own rules: leave out rules= (games.game_of(rules) "
                             "gives the game of other rules)")
-        return self._state(self.rules, **kwargs)
+        from .game import GameState
+
+        return GameState(self.rules, **kwargs)
 
     def batched(self, n: int, seed: int = 0, autoreset: bool = True):
         """``n`` tables of single deals of this game stepped together in compiled code:
@@ -143,10 +148,18 @@ def _coinche_auction(dealer: int, turned_card: int, rules: Rules, history=()):
     return CoincheAuction(dealer, rules, history)
 
 
+def _coinche_deal(deck, dealer: int) -> tuple[list[int], int, list[int]]:
+    """``dealing.deal_all`` under the deal part's signature: nothing turned, no stock."""
+    from .dealing import deal_all
+
+    return deal_all(deck, dealer), -1, []
+
+
 def _make_game(rules: Rules) -> Game:
     from .driver import reward_scale
 
     from .auction import ClassicAuction, SmallAuction
+    from .dealing import deal, small_deal
     from .rules import play_options
 
     table = table_of(rules.players)
@@ -155,12 +168,13 @@ def _make_game(rules: Rules) -> Game:
     play = play_options(rules)
 
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
-        from .small_game import SmallGameState
         from .observation import SMALL_OBS_VERSION, encode_small, small_obs_size
 
+        def deal_small(deck, dealer: int) -> tuple[list[int], int, list[int]]:
+            return (*small_deal(deck, dealer, rules), [])
+
         return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
-                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, SmallGameState, encode_small, play)
-    from .game import GameState
+                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, deal_small, encode_small, play)
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
     )
@@ -168,4 +182,5 @@ def _make_game(rules: Rules) -> Game:
     n_actions = EXTENDED_NUM_ACTIONS if coinche and (rules.generale or rules.max_numeric_bid > 160) else NUM_ACTIONS
     return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
                 f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
-                scale, _coinche_auction if coinche else ClassicAuction, GameState, encode_infoset, play)
+                scale, _coinche_auction if coinche else ClassicAuction, _coinche_deal if coinche else deal,
+                encode_infoset, play)

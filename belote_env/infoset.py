@@ -68,7 +68,7 @@ class InfoSet:
     ``(seat, "belote", card)`` claims; ``declared`` per seat ``(value, top, trump)`` of
     the best combination it announced (``(0, -1, 0)`` for none; the top and trump only
     when compared). And the fields of those tables' steps (their defaults at four seats):
-        step: the sub-step of ``Phase.PLAY`` (``small_game.STEPS`` index: exchange,
+        step: the sub-step of ``Phase.PLAY`` (``game.STEPS`` index: exchange,
             discard, declare, cards), else -1.
         bottom_card: the bottom card shown to all (-1 before the completion or none).
         exchanged: the seat that exchanged the seven of trumps for the turned card, or -1.

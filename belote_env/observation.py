@@ -727,7 +727,7 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     module docstring; TWO_THREE.md §5).
 
     Args:
-        info: the seat's ``InfoSet`` (``SmallGameState.information_set``).
+        info: the seat's ``InfoSet`` (``GameState.information_set``).
         out: optional float32 array of shape ``(small_obs_size(info.rules),)`` to fill
             (fully overwritten).
     Returns:
@@ -739,7 +739,7 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     """
     n = getattr(info, "players", None)
     if n not in (2, 3):
-        raise ValueError("encode_small encodes a two- or three-seat InfoSet (SmallGameState.information_set); "
+        raise ValueError("encode_small encodes a two- or three-seat InfoSet (GameState.information_set); "
                          f"got {type(info).__name__}" + (f" with players={n!r}" if n is not None else ""))
     o = _OFFSETS[n]
     size = SMALL_OBS_SIZE[n]

@@ -33,7 +33,7 @@ bids above 160).
 Two- and three-player records (``rules.players`` 2 or 3, TWO_THREE.md) give each deal's
 ``deck`` (``dealing.SmallLayout`` says where each card goes), seats 0..n-1, action ids up
 to 413, and one score per seat in ``start`` and ``result`` (``winner`` a seat); they
-replay on ``small_game.SmallGameState``.
+replay on ``game.GameState`` at every table.
 The last deal may be unfinished. ``start`` is written only for a game that did not start
 at 0 - 0 (``GameState(..., scores=, reserve=, deal_number=)``); without it a game starts
 at 0 - 0, no reserve, no deal played.
@@ -53,7 +53,6 @@ from .config import RuleOptionError, Rules
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE, DealError, check_deck, deck_from_full_hands, deck_from_hands, read_card
 from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
 from .games import game_of
-from .small_game import new_game
 from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
 
@@ -195,7 +194,7 @@ def _start_of(record: dict) -> dict[str, Any]:
         raise RecordError(f"record 'start': scores must be a list of {n} ints, reserve and deal_number ints, got "
                           f"{short_repr(start)}")
     try:
-        new_game(rules, deck=list(range(NUM_CARDS)), **kw)
+        GameState(rules, deck=list(range(NUM_CARDS)), **kw)
     except ValueError as e:
         raise RecordError(f"record 'start': {e}") from None
     return kw
@@ -285,7 +284,7 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
     _validate(record)
     rules = Rules.from_dict(record.get("rules", {}))
     deals = record["deals"]
-    state = new_game(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0, rules.contract_mode == "coinche"),
+    state = GameState(rules, dealer=deals[0]["dealer"], deck=_deck_of(deals[0], 0, rules.contract_mode == "coinche"),
                      **_start_of(record))
     for i, deal in enumerate(deals):
         if i > 0:
@@ -322,7 +321,7 @@ def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, Game
 
 def replay(record: dict[str, Any]):
     """Re-run a record; returns the final state (a ``GameState``, or a
-    ``small_game.SmallGameState`` at two and three seats). Raises ``RecordError`` (see
+    at every table). Raises ``RecordError`` (see
     ``replay_steps``)."""
     state = None
     for _, _, state, _, _ in replay_steps(record):
@@ -331,7 +330,7 @@ def replay(record: dict[str, Any]):
         _validate(record)
         d = record["deals"][0]
         rules = Rules.from_dict(record.get("rules", {}))
-        return new_game(rules, dealer=d["dealer"], deck=_deck_of(d, 0, rules.contract_mode == "coinche"),
+        return GameState(rules, dealer=d["dealer"], deck=_deck_of(d, 0, rules.contract_mode == "coinche"),
                         **_start_of(record))
     return state
 
@@ -453,7 +452,7 @@ def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[
     and the deal's score per seat."""
     from .actions import DECLARE, EXCHANGE_SEVEN, KEEP
     from .render import action_label, contract_label, hand_by_suit
-    from .small_game import STEPS
+    from .game import STEPS
     from .table import table_of
 
     rules = Rules.from_dict(record.get("rules", {}))

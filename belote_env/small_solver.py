@@ -7,7 +7,7 @@ other seats (the opponent, or the two defenders sharing the side's value, TWO_TH
 expert) minimising; ``small_card_values(position)`` gives that value after each
 legal card of the seat to play. Combinations, belote and the capot bonus are fixed before
 the play or are not card points and are left out: add them, and
-``SmallGameState.card_points`` (points so far), for the deal's totals.
+``GameState.card_points`` (points so far), for the deal's totals.
 
 Legal cards are ``rules.legal_cards`` (one rule, one place). Search: alpha-beta
 with a transposition table of lower / upper bounds at trick boundaries, keyed by the
@@ -62,7 +62,7 @@ class SmallPosition:
 
 
 def small_position_of(state) -> SmallPosition:
-    """The play position of a ``SmallGameState`` in its card step (every hand known)."""
+    """The play position of a two- or three-seat ``GameState`` in its card step (every hand known)."""
     return SmallPosition(tuple(state.hands), tuple(state.trick), state.trick_leader, state.denomination, state.taker,
                          state.rules)
 

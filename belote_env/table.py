@@ -47,6 +47,9 @@ class Table:
     team: tuple[int, ...] = field(init=False, repr=False)
     #: ``relative[me][s]``: ``s`` counted from ``me`` in playing order (0 is ``me``).
     relative: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    #: ``side[s]``: the index of the score ``s`` plays for: its team, or ``s`` itself
+    #: without teams (TWO_THREE.md §2.9).
+    side: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.n_seats
@@ -63,6 +66,7 @@ class Table:
             for s in t:
                 team[s] = i
         object.__setattr__(self, "team", tuple(team))
+        object.__setattr__(self, "side", tuple(team) if self.teams else tuple(range(n)))
         object.__setattr__(self, "relative", tuple(tuple((s - me) % n for s in range(n)) for me in range(n)))
 
     @property

@@ -97,7 +97,7 @@ def is_card_decision(info: InfoSet) -> bool:
     action is announcing belote (the card-value network's domain). A decision where
     declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
     policy network makes it. At two and three seats (an ``InfoSet``) only the card
-    step of the play is one (``small_game.STEPS``: not the maker's discards, whose legal
+    step of the play is one (``game.STEPS``: not the maker's discards, whose legal
     actions are card ids too)."""
     if info.contract is None:
         return False
@@ -111,7 +111,7 @@ def is_card_decision(info: InfoSet) -> bool:
     return n > 1 and getattr(info, "step", -1) in (-1, _SMALL_CARDS_STEP)  # -1: four seats (no sub-steps)
 
 
-#: ``small_game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
+#: ``game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
 #: four-seat ``InfoSet`` has no ``step``).
 _SMALL_CARDS_STEP = 3
 

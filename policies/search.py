@@ -191,7 +191,7 @@ from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_ha
 from belote_env.observation import obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
 from belote_env.scoring import belote_points, deal_difference, declaration_points, score_small_deal
-from belote_env.small_game import BELOTE, LAST_TRICK, STEPS
+from belote_env.game import BELOTE, LAST_TRICK, STEPS
 from belote_env.small_solver import SmallPosition, small_card_values
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of

@@ -96,7 +96,7 @@ NO_EMPTY_RUFF = 0
 
 _TRUMP_EST = {Rank.JACK: 20.0, Rank.NINE: 14.0, Rank.ACE: 11.0, Rank.TEN: 10.0, Rank.KING: 4.0, Rank.QUEEN: 3.0,
               Rank.EIGHT: 2.0, Rank.SEVEN: 2.0}
-_STEP_CARDS = 3  # STEPS index of card play in small_game.STEPS
+_STEP_CARDS = 3  # STEPS index of card play in game.STEPS
 _STEP_DISCARD = 1
 
 

@@ -18,7 +18,7 @@ rule set and the totals.
 
 With ``--small-mixes K`` (default 10; 0: none) the two- and three-player engine
 (``belote_env.vector.small.SmallBatchedGame``, TWO_THREE.md) is checked too, against
-``SmallGameState``: the ``seed001_2p`` and ``seed001_3p`` presets and ``K - 1`` seeded
+``GameState``: the ``seed001_2p`` and ``seed001_3p`` presets and ``K - 1`` seeded
 mixes of every option of TWO_THREE.md §4 at each table size
 (``tests/test_vector_small.py``'s ``run_small``: identical masks, hands, public
 constraints, contract, exchange, declarations and card points at every step, identical

@@ -38,7 +38,7 @@ policy iteration improved it) was made so
 
 **Two and three players** (``--rules seed001_2p`` / ``seed001_3p``, any preset or YAML
 with ``players`` 2 or 3, TWO_THREE.md), ``--target cards``: the data deals are
-``SmallGameState`` single deals (default ``--behaviour normal``; tiers that play small
+``GameState`` single deals (default ``--behaviour normal``; tiers that play small
 tables or small-table model folders), labelled with each legal card's recorded-points
 margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
 two/three-seat solver with the true hands, turned into the margin by

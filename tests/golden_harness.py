@@ -39,7 +39,7 @@ from belote_env.observation import (
     HISTORY_SHAPE, OBS_SIZE, action_mask, encode_history, encode_infoset, history_shape, obs_size,
 )
 from belote_env.records import game_record
-from belote_env.small_game import STEPS, new_game
+from belote_env.game import STEPS
 from belote_env.observation import encode_small, small_obs_size
 
 #: Rule mixes of the golden games: (name, preset, options), each game to a small target.
@@ -278,12 +278,12 @@ def _seat_hashes(rules: Rules):
 
 
 def _acting(st) -> int:
-    return st.current if isinstance(st, GameState) else st.current_seat
+    return st.current
 
 
 def play_random_variant_game(rules: Rules, seed: int):
-    """``play_random_game`` for any table and auction (``small_game.new_game``)."""
-    st = new_game(rules, seed=seed)
+    """``play_random_game`` for any table and auction (``GameState``)."""
+    st = GameState(rules, seed=seed)
     hs, seat_views = _seat_hashes(rules)
     positions, decisions = _random_game(st, seed, seat_views)
     return st, positions, {"decisions": decisions, **{k: h.hexdigest() for k, h in hs.items()}}

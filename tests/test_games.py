@@ -12,7 +12,6 @@ import pytest
 from belote_env import GameState, Rules, load_rules
 from belote_env.auction import ClassicAuction, CoincheAuction, SmallAuction, new_auction
 from belote_env.games import Game, game_of
-from belote_env.small_game import SmallGameState
 
 #: (preset, players, has_partners, sides, num_actions, obs_size, obs_version, history rows, reward scale)
 FACTS = [
@@ -34,7 +33,7 @@ def test_the_facts_of_each_game(preset, players, partners, sides, n_actions, siz
     if rows is not None:
         assert g.history_shape == (rows, 2)
     st = g.new_state(seed=3)
-    assert type(st) is (GameState if players == 4 else SmallGameState)
+    assert type(st) is GameState
     seat = st.current_seat
     obs = g.encode(st.information_set(seat))
     assert obs.shape == (size,) and obs.dtype == np.float32
@@ -119,3 +118,28 @@ def test_the_old_two_and_three_seat_information_set_name_warns():
     assert SmallInfoSet(*old_order) == info  # and from its old positions
     with pytest.raises(ValueError, match="players=2 does not match"):
         SmallInfoSet(**fields, players=2)
+
+
+def test_the_old_two_and_three_seat_engine_names_warn_and_build_a_game_state():
+    """``small_game.SmallGameState`` and ``new_game`` build the one ``GameState``; the old
+    ``from_hands`` keeps its arguments (hands, turned, more, bottom, rules); the old class
+    still answers ``isinstance`` for a two- or three-seat state only, and refuses four-seat
+    rules as before."""
+    from belote_env import RuleOptionError
+
+    r2 = load_rules("seed001_2p")
+    with pytest.warns(DeprecationWarning, match="one engine for every table"):
+        from belote_env.small_game import SmallGameState
+    with pytest.warns(DeprecationWarning, match=r"belote_env.GameState \(or games.game_of"):
+        from belote_env.small_game import new_game
+    st = SmallGameState(r2, seed=4)
+    assert type(st) is GameState and isinstance(st, SmallGameState)
+    assert not isinstance(GameState(Rules(), seed=4), SmallGameState)
+    assert new_game(r2, seed=4).deck == st.deck == GameState(r2, seed=4).deck
+    with pytest.raises(RuleOptionError, match="SmallGameState plays tables of 2 or 3 seats"):
+        SmallGameState(Rules())
+    hands = [["7C", "8C", "9C", "TC", "7D", "8D"], ["JH", "9H", "AH", "AS", "TS", "KS"]]
+    more = [["8H", "JC", "QC"], ["KH", "AD", "QS"]]
+    old = SmallGameState.from_hands(hands, "7H", more, "9D", r2, dealer=1)
+    assert old.deck == GameState.from_hands(hands, "7H", more, r2, bottom="9D", dealer=1).deck
+    assert old.turned_card == 8 and old.dealer == 1  # the 7 of hearts (suit 1, rank 0)

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from belote_env import GameState, load_rules
-from belote_env.small_game import SmallGameState
 from policies.base import reseed
 from policies.registry import make_policy
 from training.evaluate import duplicate_match
@@ -37,7 +36,7 @@ def _positions(rules, n: int, max_hand: int) -> list:
     rng = random.Random(1)
     out = []
     for seed in range(20):
-        state = (SmallGameState if rules.players != 4 else GameState)(rules, seed=seed, single_deal=True)
+        state = GameState(rules, seed=seed, single_deal=True)
         while not state.is_deal_over and len(out) < n:
             info = state.information_set(state.current_seat)
             cards = [a for a in info.legal_actions if a < 32]

@@ -8,7 +8,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from belote_env.small_game import new_game
 
 from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
 from belote_env.actions import PASS, TAKE
@@ -53,7 +52,7 @@ def test_expert_plays_only_legal_actions_under_every_preset(preset):
     rng = random.Random(0)
     decisions = 0
     for seed in range(4):
-        st = new_game(rules, seed=seed, dealer=seed % rules.players)
+        st = GameState(rules, seed=seed, dealer=seed % rules.players)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             if rng.random() < 0.75:

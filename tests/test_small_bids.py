@@ -13,7 +13,7 @@ import torch
 from belote_env import Rules
 from belote_env.actions import NAME_CONTRACT, PASS, PROPOSE_REDEAL, SMALL_NUM_ACTIONS, TAKE
 from belote_env.config import load_rules
-from belote_env.small_game import SmallGameState, new_game
+from belote_env.game import GameState
 from belote_env.observation import SMALL_OBS_SIZE
 from policies import make_policy
 from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, SMALL_BID_ACTIONS, BeloteNet, NetworkPolicy,
@@ -36,7 +36,7 @@ def _play_out(st, pols):
 
 
 def test_small_bid_decision_predicate():
-    st = new_game(R2, rng=random.Random(3), dealer=0, single_deal=True)
+    st = GameState(R2, rng=random.Random(3), dealer=0, single_deal=True)
     info = st.information_set(st.current)
     assert set(info.legal_actions) >= {PASS, TAKE} and is_small_bid_decision(info)
     assert list(SMALL_BID_ACTIONS) == [PASS, TAKE] + [NAME_CONTRACT + s for s in range(4)]
@@ -44,9 +44,9 @@ def test_small_bid_decision_predicate():
 
 def test_labels_equal_played_out_margins_hand_built():
     # seat 1 (the elder) holds the jack, nine and ace of the turned suit (hearts)
-    st = SmallGameState.from_hands([["7C", "8C", "9C", "TC", "7D", "8D"], ["JH", "9H", "AH", "AS", "TS", "KS"]],
-                                   "7H", [["8H", "JC", "QC"], ["KH", "AD", "QS"]], "9D", R2, dealer=0,
-                                   single_deal=True)
+    st = GameState.from_hands([["7C", "8C", "9C", "TC", "7D", "8D"], ["JH", "9H", "AH", "AS", "TS", "KS"]],
+                              "7H", [["8H", "JC", "QC"], ["KH", "AD", "QS"]], R2, bottom="9D", dealer=0,
+                              single_deal=True)
     info = st.information_set(st.current)
     assert is_small_bid_decision(info)
     pols = [make_policy("normal"), make_policy("normal")]
@@ -74,7 +74,7 @@ def test_generated_rows_equal_played_out_margins(rules):
     pol = make_policy("normal")
     rows = []
     for d in range(deals):
-        st = new_game(rules, rng=rng, dealer=d % n, single_deal=True)
+        st = GameState(rules, rng=rng, dealer=d % n, single_deal=True)
         [rng.randrange(1) for _ in range(n)]  # the draw of each seat's behaviour
         while not st.is_deal_over:
             info = st.information_set(st.current)
@@ -150,7 +150,7 @@ def test_folder_with_bids_plays_legal_and_never_proposes(tmp_path, favour):
     rng = random.Random(0)
     valued = 0
     for d in range(30):
-        st = new_game(R2, rng=rng, dealer=d % 2, single_deal=True)
+        st = GameState(R2, rng=rng, dealer=d % 2, single_deal=True)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             if st.current == 0:

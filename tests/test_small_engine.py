@@ -20,7 +20,7 @@ from belote_env.declarations import small_combinations, small_declaration_winner
 from belote_env.game import IllegalActionError, Phase
 from belote_env.rules import legal_cards
 from belote_env.scoring import game_end, score_small_deal
-from belote_env.small_game import STEPS, SmallGameState
+from belote_env.game import STEPS, GameState
 
 R2 = Rules(players=2)
 R3 = Rules(players=3)
@@ -74,7 +74,7 @@ def test_b1_to_b8():
 
 
 def test_b7_void_elder_deals_and_b3_same_dealer():
-    g = SmallGameState(R2, seed=1, dealer=1)
+    g = GameState(R2, seed=1, dealer=1)
     for b in (PASS, PASS, PASS, PASS):
         g.apply(b)
     assert g.phase == Phase.DEAL_OVER and g.void
@@ -86,7 +86,7 @@ def test_b7_void_elder_deals_and_b3_same_dealer():
     assert g.dealer == 0  # A3 default: the same dealer
     g.apply(PROPOSE_REDEAL)
     g.apply(AGREE_REDEAL)
-    h = SmallGameState(R2.replace(redeal_dealer="elder"), seed=1, dealer=0)
+    h = GameState(R2.replace(redeal_dealer="elder"), seed=1, dealer=0)
     h.apply(PROPOSE_REDEAL)
     h.apply(AGREE_REDEAL)
     h.next_deal()
@@ -210,8 +210,8 @@ def test_legal_cards_sees_no_partner_by_default_at_three_seats():
 def deal_64(rules=R2, **kw):
     E = ["J♥", "9♥", "7♥", "A♠", "K♠", "Q♠"]
     D = ["A♥", "10♦", "K♦", "Q♦", "J♦", "9♣"]
-    return SmallGameState.from_hands([E, D], "Q♥", [["K♥", "10♠", "8♣"], ["10♥", "A♣", "7♦"]], "8♦", rules,
-                                     dealer=1, **kw)
+    return GameState.from_hands([E, D], "Q♥", [["K♥", "10♠", "8♣"], ["10♥", "A♣", "7♦"]], rules, bottom="8♦",
+                                dealer=1, **kw)
 
 
 PLAYS_64 = [("J♥", "10♥"), ("9♥", "A♥"), ("K♥", "9♣"), ("Q♥", "7♦"), ("A♠", "J♦"), ("10♠", "Q♦"), ("K♠", "K♦"),
@@ -323,7 +323,7 @@ def test_target_null_is_one_deal_whatever_max_deals_says(rules):
     assert game_end([30] * n, one, 1) == (True, None)  # equal: a draw
     from belote_env import GameState
 
-    for g in (SmallGameState(one, seed=5), GameState(Rules(target=None, max_deals=3), seed=5)):
+    for g in (GameState(one, seed=5), GameState(Rules(target=None, max_deals=3), seed=5)):
         for _ in range(2000):  # the same at four seats (the highest id: take, never an all-pass redeal)
             if g.is_game_over:
                 break
@@ -347,7 +347,7 @@ def test_t1_to_t4():
 def test_complete_three_player_deal():
     deck = list(range(32))
     random.Random(7).shuffle(deck)
-    g = SmallGameState(R3, dealer=2, deck=deck, single_deal=True)
+    g = GameState(R3, dealer=2, deck=deck, single_deal=True)
     assert g.hands == [cs("J♣ 8♥ 10♦ K♥ 7♥ A♥"), cs("9♥ Q♣ Q♠ A♦ 7♣ Q♦"), cs("A♠ K♦ 7♠ Q♥ 8♣ 10♣")]
     assert g.turned_card == P("K♠")
     for b in (PASS, PASS, TAKE):
@@ -376,7 +376,7 @@ def test_complete_three_player_deal():
 # ----------------------------------------------------------------------------- variants and properties
 def random_deal(rules, seed):
     rng = random.Random(seed)
-    g = SmallGameState(rules, seed=seed, single_deal=True)
+    g = GameState(rules, seed=seed, single_deal=True)
     steps = 0
     while not g.is_game_over:
         if g.phase == Phase.DEAL_OVER:
@@ -437,7 +437,7 @@ def test_rules_validation_and_sizes():
     with pytest.raises(RuleOptionError, match="'opponent_own', 'litige'"):
         Rules(players=2, tie="takers_made")
     assert num_actions(R2) == num_actions(R3) == 414
-    g = SmallGameState(R2, seed=3)
+    g = GameState(R2, seed=3)
     with pytest.raises(IllegalActionError, match="legal ids"):
         g.apply(KEEP)
 
@@ -467,7 +467,7 @@ def test_capot_bonus(bonus):
     from belote_env.driver import play_deal
     from policies import make_policy
 
-    g = SmallGameState(R2.replace(capot_bonus=bonus), seed=27, single_deal=True)
+    g = GameState(R2.replace(capot_bonus=bonus), seed=27, single_deal=True)
     play_deal(g, [make_policy("normal", seed=0), make_policy("easy", seed=0)], teams=(0, 1))
     assert g.tricks_won == [9, 0]
     assert g.deal_totals() == [119 + bonus, 0]
@@ -485,13 +485,13 @@ def test_the_old_small_game_end_name_warns_and_keeps_its_arguments():
 def test_small_game_state_names_the_contract_as_game_state_does():
     """``taker`` and ``denomination`` at every table (RULES.md's names); ``maker`` and
     ``trump`` warn and give the same seat and suit."""
-    g = SmallGameState(R2, seed=3)
+    g = GameState(R2, seed=3)
     while g.taker < 0:
         g.apply(g.legal_actions()[-1] if g.phase == 0 else g.legal_actions()[0])
     assert 0 <= g.taker < 2 and 0 <= g.denomination < 4
-    with pytest.warns(DeprecationWarning, match="SmallGameState.maker is SmallGameState.taker"):
+    with pytest.warns(DeprecationWarning, match="GameState.maker is GameState.taker"):
         assert g.maker == g.taker
-    with pytest.warns(DeprecationWarning, match="SmallGameState.trump is SmallGameState.denomination"):
+    with pytest.warns(DeprecationWarning, match="GameState.trump is GameState.denomination"):
         assert g.trump == g.denomination
     with pytest.warns(DeprecationWarning, match="SmallDealScore.maker is SmallDealScore.taker"):
         assert score_small_deal(1, [100, 62], R2).maker == 1

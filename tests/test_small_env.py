@@ -23,7 +23,7 @@ from belote_env.game import IllegalActionError, Phase
 from belote_env.gym_env import BeloteGymEnv
 from belote_env.observation import obs_size
 from belote_env.render import render_small_text
-from belote_env.small_game import STEPS, SmallGameState
+from belote_env.game import STEPS, GameState
 from belote_env.observation import (
     SMALL_AUCTION_SLOTS, SMALL_OBS_SIZE, encode_small, small_layout as obs_layout, small_obs_size, small_offsets,
 )
@@ -69,7 +69,7 @@ def test_spaces_agents_and_masks(players):
                 env.step(None)
                 continue
             st = env.game
-            assert isinstance(st, SmallGameState)
+            assert isinstance(st, GameState)
             assert obs["observation"].dtype == np.float32 and obs["observation"].shape == (n_obs,)
             assert obs["action_mask"].dtype == np.int8
             assert tuple(np.flatnonzero(obs["action_mask"])) == st.legal_actions()
@@ -87,7 +87,7 @@ def test_observation_blocks_hold_the_information_set():
     rng = random.Random(5)
     seen_trick = seen_decl = 0
     for _ in range(30):
-        g = SmallGameState(rules, seed=rng.randrange(1 << 30), dealer=rng.randrange(3), single_deal=True)
+        g = GameState(rules, seed=rng.randrange(1 << 30), dealer=rng.randrange(3), single_deal=True)
         while not g.is_deal_over:
             for me in range(3):
                 info = g.information_set(me)
@@ -142,7 +142,7 @@ def test_layout_and_errors():
 
     with pytest.raises(ValueError, match="two- or three-seat"):
         encode_small(GameState(Rules(), seed=0).information_set(0))
-    g = SmallGameState(Rules(players=2), seed=0)
+    g = GameState(Rules(players=2), seed=0)
     with pytest.raises(ValueError, match="float32 array of shape"):
         encode_small(g.information_set(0), out=np.zeros(3, dtype=np.float32))
     out = np.full(SMALL_OBS_SIZE[2], 7.0, dtype=np.float32)
@@ -267,7 +267,7 @@ def test_render_shows_only_own_hand():
 
 
 # ----------------------------------------------------------------------------- the information rule
-def _public(g: SmallGameState) -> tuple:
+def _public(g: GameState) -> tuple:
     """The public record of a deal (TWO_THREE.md §5): bids, trump and maker, the turned and
     bottom cards, the exchange, announced combinations and who scores them with the cards
     shown, belote claims, every card played, whose turn it is."""
@@ -276,7 +276,7 @@ def _public(g: SmallGameState) -> tuple:
             tuple(g.played_by), g.phase, g.step, g.current)
 
 
-def _resample(g: SmallGameState, seat: int, rng: random.Random, tries: int = 200):
+def _resample(g: GameState, seat: int, rng: random.Random, tries: int = 200):
     """A state of the same deal rebuilt from a deck whose cards hidden from ``seat`` are
     redrawn (the other hands, the unused face-down cards, the bottom card before it is
     shown, the stock before the completion, another seat's discards), keeping what ``seat``
@@ -347,7 +347,7 @@ def _resample(g: SmallGameState, seat: int, rng: random.Random, tries: int = 200
                 alt[p] = c
         deck = alt if not lay.pack24 else alt + [c for c in range(NUM_CARDS) if c & 7 < 2]
         scores, reserve, deal_number = g.start
-        st = SmallGameState(rules, dealer=g.dealer, deck=deck, scores=list(scores), reserve=reserve,
+        st = GameState(rules, dealer=g.dealer, deck=deck, scores=list(scores), reserve=reserve,
                             deal_number=deal_number, single_deal=g.single_deal)
         try:
             for who, a in g.actions:
@@ -421,5 +421,5 @@ def test_render_text_renders_every_table():
     from belote_env.render import render_text
 
     for players in (2, 3):
-        info = SmallGameState(Rules(players=players), seed=2).information_set(0)
+        info = GameState(Rules(players=players), seed=2).information_set(0)
         assert render_text(info) == render_small_text(info)

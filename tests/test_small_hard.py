@@ -11,7 +11,7 @@ import pytest
 
 from belote_env.actions import SMALL_NUM_ACTIONS
 from belote_env.config import Rules, load_rules
-from belote_env.small_game import new_game
+from belote_env.game import GameState
 from policies import make_policy
 from policies.hard import HARD_2P_MODEL_DIR, HARD_3P_MODEL_DIR
 from policies.network import NetworkPolicy, RulesMismatchError
@@ -36,7 +36,7 @@ def test_hard_plays_legal_actions(preset, overrides):
     rng = random.Random(0)
     decisions = 0
     for seed in range(8):
-        st = new_game(rules, seed=seed, dealer=seed % rules.players)
+        st = GameState(rules, seed=seed, dealer=seed % rules.players)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             a = hard.act(info) if rng.random() < 0.8 else info.legal_actions[rng.randrange(len(info.legal_actions))]
@@ -48,7 +48,7 @@ def test_hard_plays_legal_actions(preset, overrides):
 
 def test_a_two_player_model_refuses_three_player_rules():
     pol = NetworkPolicy.from_path(HARD_2P_MODEL_DIR, name="hard_2p")
-    st = new_game(load_rules("seed001_3p"), seed=0)
+    st = GameState(load_rules("seed001_3p"), seed=0)
     with pytest.raises(RulesMismatchError, match="two"):
         pol.act(st.information_set(st.current))
 
@@ -66,7 +66,7 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
 
     import numpy as np
 
-    from belote_env.small_game import SmallGameState
+    from belote_env.game import GameState
     from belote_env.observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
     from policies.symmetry import action_permutation_table
 
@@ -81,8 +81,8 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
         obs_index, card_index = small_suit_permutation_index(perm, n)
         assert sorted(obs_index) == list(range(SMALL_OBS_SIZE[n]))
         mp = lambda c: perm[c >> 3] * 8 + (c & 7)  # noqa: E731
-        st = SmallGameState(rules, seed=seed, dealer=seed % n)
-        st2 = SmallGameState(rules, deck=[mp(c) for c in st.deck], dealer=st.dealer)
+        st = GameState(rules, seed=seed, dealer=seed % n)
+        st2 = GameState(rules, deck=[mp(c) for c in st.deck], dealer=st.dealer)
         rng = random.Random(seed)
         while not st.is_deal_over:
             a, b = encode_small(st.information_set(st.current)), encode_small(st2.information_set(st2.current))

@@ -16,7 +16,7 @@ from belote_env.actions import ANNOUNCE_BELOTE, EXCHANGE_SEVEN, TAKE
 from belote_env.cards import parse_card
 from belote_env.config import Rules, load_rules
 from belote_env.driver import RandomPolicy, finish_deal
-from belote_env.small_game import STEPS, SmallGameState
+from belote_env.game import STEPS, GameState
 from belote_env.observation import SMALL_OBS_SIZE
 from belote_env.small_solver import small_card_values, small_position_of
 from policies import make_policy
@@ -42,15 +42,15 @@ def P(text: str) -> int:
 
 
 # ----------------------------------------------------------------------------- labels
-def _endgame_64() -> SmallGameState:
+def _endgame_64() -> GameState:
     """TWO_THREE.md §6.4's deal (tests/test_small_engine.py ``deal_64``), hearts trump,
     the elder (seat 0) maker, played to its last three tricks: seat 0 holds K♠ Q♠ 8♣ and
     has 88 card points and the K+Q of hearts (belote); seat 1 holds K♦ 10♦ A♣, 0 card
     points, and its 50 sequence scores."""
     E = ["J♥", "9♥", "7♥", "A♠", "K♠", "Q♠"]
     D = ["A♥", "10♦", "K♦", "Q♦", "J♦", "9♣"]
-    g = SmallGameState.from_hands([E, D], "Q♥", [["K♥", "10♠", "8♣"], ["10♥", "A♣", "7♦"]], "8♦", R2, dealer=1,
-                                  single_deal=True)
+    g = GameState.from_hands([E, D], "Q♥", [["K♥", "10♠", "8♣"], ["10♥", "A♣", "7♦"]], R2, bottom="8♦", dealer=1,
+                             single_deal=True)
     g.apply(TAKE)
     g.apply(EXCHANGE_SEVEN)
     for a, b in [("J♥", "10♥"), ("9♥", "A♥"), ("K♥", "9♣"), ("Q♥", "7♦"), ("A♠", "J♦"), ("10♠", "Q♦")]:
@@ -80,7 +80,7 @@ def test_labels_of_a_hand_built_two_seat_endgame():
     assert pts == {P("K♦"): -88.0, P("10♦"): -88.0, P("A♣"): -130.0}
 
 
-def _minimax_state(st: SmallGameState, maker: int) -> SmallGameState:
+def _minimax_state(st: GameState, maker: int) -> GameState:
     """The finished deal of perfect play from ``st`` (maker maximising its card points,
     the others minimising; the engine plays and scores every line)."""
     if st.is_deal_over:
@@ -98,12 +98,12 @@ def _minimax_state(st: SmallGameState, maker: int) -> SmallGameState:
     return best[1]
 
 
-def _endgame(rules: Rules, seed: int, left: int) -> SmallGameState:
+def _endgame(rules: Rules, seed: int, left: int) -> GameState:
     """A deal played by the normal tier until at most ``left`` cards are in the hands and
     the seat to play has a choice of cards."""
     pol = make_policy("normal", seed=seed)
     for s in range(seed, seed + 200):
-        st = SmallGameState(rules, seed=s, single_deal=True)
+        st = GameState(rules, seed=s, single_deal=True)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             if sum(info.hand_sizes) <= left and is_card_decision(info):
@@ -222,7 +222,7 @@ def test_folder_with_cards_loads_and_plays(tmp_path, rules, bidder):
     n = rules.players
     card_decisions = 0
     for seed in range(2):
-        st = SmallGameState(rules, seed=seed, single_deal=True, dealer=seed % n)
+        st = GameState(rules, seed=seed, single_deal=True, dealer=seed % n)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             if st.current == 0:
@@ -238,7 +238,7 @@ def test_folder_with_cards_loads_and_plays(tmp_path, rules, bidder):
             st.apply(a)
         assert st.deal_score is not None or st.void
     # the whole deal through the driver, every seat the policy
-    st = SmallGameState(rules, seed=9, single_deal=True)
+    st = GameState(rules, seed=9, single_deal=True)
     finish_deal(st, [pol] * n)
     assert st.is_deal_over
 
@@ -250,7 +250,7 @@ def test_value_policy_other_decisions_are_the_normal_tiers():
     pol = NetworkPolicy.from_path(folder)
     seen = 0
     for seed in range(6):
-        st = SmallGameState(R2, seed=seed, single_deal=True)
+        st = GameState(R2, seed=seed, single_deal=True)
         while not st.is_deal_over:
             info = st.information_set(st.current)
             a = pol.act(info)
@@ -265,7 +265,7 @@ def test_discard_step_is_not_a_card_decision_and_suit_average_refused(tmp_path):
     rules = R3.replace(three_player_deal="10_each")
     rnd = RandomPolicy(0)
     for seed in range(40):
-        st = SmallGameState(rules, seed=seed, single_deal=True)
+        st = GameState(rules, seed=seed, single_deal=True)
         while not st.is_deal_over and not (st.step >= 0 and STEPS[st.step] == "discard"):
             st.apply(rnd.act(st.information_set(st.current)))
         if not st.is_deal_over:
@@ -283,7 +283,7 @@ def test_discard_step_is_not_a_card_decision_and_suit_average_refused(tmp_path):
 def test_with_belote_claims_with_the_second_card_at_two_seats():
     rules = R2.replace(belote="optional")
     for seed in range(300):
-        st = SmallGameState(rules, seed=seed, single_deal=True)
+        st = GameState(rules, seed=seed, single_deal=True)
         pol = make_policy("normal")
         while not st.is_deal_over:
             info = st.information_set(st.current)
@@ -309,7 +309,7 @@ def test_train_oracle_script_small_table(tmp_path):
     assert meta["kind"] == "value_policy" and meta["contract_mode"] == "two"
     assert cards["contract_mode"] == "two" and cards["suit_average"] is False and cards["oracle"]["fit"]["augment"] is False
     pol = NetworkPolicy.from_path(out)
-    st = SmallGameState(R2, seed=1, single_deal=True)
+    st = GameState(R2, seed=1, single_deal=True)
     finish_deal(st, [pol, make_policy("normal")])
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_oracle.py"), "--rules", "seed001_2p",
                         "--target", "bids", "--deals", "2", "--out", str(tmp_path / "b")], capture_output=True,

@@ -13,7 +13,7 @@ from belote_env.driver import RandomPolicy, play_deal
 from belote_env.rules import legal_cards, trick_winner
 from belote_env.inference import public_constraints
 from belote_env.sampling import sample_hidden_hands
-from belote_env.small_game import STEPS, SmallGameState
+from belote_env.game import STEPS, GameState
 from belote_env.small_solver import small_card_values, small_position_of, small_solve
 from policies.search import SearchPolicy
 
@@ -46,7 +46,7 @@ def brute(hands, trick, leader, trump, maker, rules):
 
 def to_play(rules, seed, left):
     rng = random.Random(seed)
-    g = SmallGameState(rules, seed=seed)
+    g = GameState(rules, seed=seed)
     while True:
         if g.is_deal_over:
             g.next_deal()
@@ -117,7 +117,7 @@ def test_expert_beats_random_at_two_seats():
         for rot in range(2):
             pols = [RandomPolicy(seed * 10 + s) for s in range(2)]
             pols[rot] = SearchPolicy(seed, samples=4, base=RandomPolicy(seed))
-            g = SmallGameState(rules, seed=seed, single_deal=True)
+            g = GameState(rules, seed=seed, single_deal=True)
             play_deal(g, pols, teams=(0, 1))
             total += g.deal_score.difference(rot)
     assert total / 12 > 15  # measured +60 a deal over 20 deals (random bidding on both sides)
@@ -150,7 +150,7 @@ def test_public_constraints_always_hold_the_true_deal(rules):
     checked = 0
     for seed in range(40):
         rng = random.Random(seed)
-        g = SmallGameState(rules, seed=seed, single_deal=True)
+        g = GameState(rules, seed=seed, single_deal=True)
         while not g.is_deal_over:
             seat = g.current
             info = g.information_set(seat)
@@ -179,7 +179,7 @@ def test_public_constraints_while_bidding_and_their_checks(players):
     from belote_env.inference import possible_holdings
     from belote_env.observation import encode_infoset
 
-    g = SmallGameState(Rules(players=players), seed=2, single_deal=True)
+    g = GameState(Rules(players=players), seed=2, single_deal=True)
     info = g.information_set(g.current)
     assert info.phase == 0 and info.turned_card >= 0
     c = public_constraints(info)

@@ -13,7 +13,7 @@ from belote_env.actions import (
     REFUSE_REDEAL, TAKE,
 )
 from belote_env.config import Rules, load_rules
-from belote_env.small_game import SmallGameState
+from belote_env.game import GameState
 from policies import make_policy
 from policies.registry import SMALL_TABLE_TIERS, check_policy_rules
 from training.evaluate import SET_SEATINGS, SetMatchResult, duplicate_match, play_game
@@ -37,7 +37,7 @@ def test_tiers_play_legal_games(preset, opts):
     seen = Counter()
     for g in range(6):
         pols = [make_policy(["easy", "normal", "random"][(g + s) % 3], seed=g, rules=rules) for s in range(n)]
-        state = SmallGameState(rules, seed=100 + g, dealer=g % n)
+        state = GameState(rules, seed=100 + g, dealer=g % n)
         play_game(state, pols, teams=tuple(range(n)))
         assert state.is_game_over
         for d in state.deal_log:
@@ -50,7 +50,7 @@ def test_tiers_play_legal_games(preset, opts):
 
 
 def _info(rules, seed=0):
-    return SmallGameState(rules, seed=seed).information_set(1)
+    return GameState(rules, seed=seed).information_set(1)
 
 
 def test_protocol_choices():
@@ -125,7 +125,7 @@ def test_normal_two_seat_high_lead():
     rules = load_rules("seed001_2p")
     pols = [make_policy("normal", rules=rules), make_policy("easy", rules=rules)]
     for seed in range(50):
-        state = SmallGameState(rules, seed=seed)
+        state = GameState(rules, seed=seed)
         while not state.is_deal_over and not (state.step == 3 and not state.trick and not state.tricks
                                               and state.denomination == 0):
             state.apply(pols[state.current].act(state.information_set(state.current)))
@@ -219,12 +219,12 @@ def test_replay_of_a_small_table_record_checks_seats_by_the_table(tmp_path):
     import json
 
     from belote_env.records import RecordError, replay
-    from belote_env.small_game import SmallGameState
+    from belote_env.game import GameState
 
     rec = {"format": "belote-rl-record", "version": 1, "rules": load_rules("seed001_2p").to_dict(),
            "deals": [{"dealer": 0, "deck": list(range(32)), "actions": []}]}
     st = replay(json.loads(json.dumps(rec)))
-    assert isinstance(st, SmallGameState) and st.deal_number == 0
+    assert isinstance(st, GameState) and st.deal_number == 0
     rec["deals"][0]["dealer"] = 2
     with pytest.raises(RecordError, match=r"'dealer' must be a seat 0\.\.1"):
         replay(rec)

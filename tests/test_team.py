@@ -48,10 +48,10 @@ def test_team_match_is_batched_as_unbatched_and_refuses_small_tables():
     assert (a.mean_diff, a.a_taken, a.a_made) == (b.mean_diff, b.a_taken, b.a_made)
     with pytest.raises(TypeError, match="no act"):
         Team(object(), make_policy("normal"))
-    from belote_env.small_game import new_game
+    from belote_env.game import GameState
     from belote_env import load_rules
 
-    st = new_game(load_rules("seed001_3p"), seed=0)
+    st = GameState(load_rules("seed001_3p"), seed=0)
     with pytest.raises(ValueError, match="four-seat tables"):
         side().act(st.information_set(st.current))
 

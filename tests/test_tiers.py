@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from belote_env.small_game import new_game
 
 from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
 from belote_env.actions import NAME_CONTRACT, PASS, TAKE
@@ -31,7 +30,7 @@ def test_tiers_play_only_legal_actions_under_every_preset(preset):
     for name in TIERS:
         pol = make_policy(name, seed=1)
         for seed in range(250):
-            st = new_game(rules, seed=seed, dealer=seed % rules.players)
+            st = GameState(rules, seed=seed, dealer=seed % rules.players)
             while not st.is_deal_over:
                 info = st.information_set(st.current)
                 a = pol.act(info) if rng.random() < 0.75 else info.legal_actions[rng.randrange(len(info.legal_actions))]

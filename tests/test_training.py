@@ -538,10 +538,10 @@ def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_tabl
     assert json.loads((run / "eval.json").read_text())["vs_easy"]["deals"] > 0
     out = tmp_path / "model"
     assert main(["export", str(final), str(out)]) == 0
-    from belote_env.small_game import new_game
+    from belote_env.game import GameState
     import random
 
-    st = new_game(Rules(players=3), rng=random.Random(1), single_deal=True)
+    st = GameState(Rules(players=3), rng=random.Random(1), single_deal=True)
     pol = NetworkPolicy.from_path(out, name="three")
     while not st.is_deal_over:  # apply raises IllegalActionError on an action not legal at the seat
         st.apply(pol.act(st.information_set(st.current)))

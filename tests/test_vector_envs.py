@@ -731,7 +731,6 @@ def test_seed_none_at_construction_is_refused_with_the_reason():
 
 # ----------------------------------------------------------------------------- table sizes and counts
 def _makers():
-    from belote_env.small_game import SmallGameState
     from belote_env.vector import BatchedGame, BeloteSB3VecEnv
     from belote_env.vector.small import SmallBatchedGame
 
@@ -739,15 +738,12 @@ def _makers():
             "BeloteGymVectorEnv": lambda r: BeloteGymVectorEnv(2, rules=r),
             "BeloteSB3VecEnv": lambda r: BeloteSB3VecEnv(2, rules=r),
             "BatchedGame": lambda r: BatchedGame(2, load_rules(r)),
-            "GameState": lambda r: GameState(load_rules(r)),
-            "SmallGameState": lambda r: SmallGameState(load_rules(r)),
             "SmallBatchedGame": lambda r: SmallBatchedGame(2, load_rules(r))}
 
 
 @pytest.mark.parametrize("who, rules, sizes", [
     ("BeloteVectorEnv", "seed001_2p", "4"), ("BeloteGymVectorEnv", "seed001_3p", "4"),
-    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("GameState", "seed001_3p", "4"),
-    ("SmallGameState", "seed000", "2 or 3"), ("SmallBatchedGame", "coinche", "2 or 3"),
+    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("SmallBatchedGame", "coinche", "2 or 3"),
 ])
 def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, sizes):
     """Rules of a table size an engine or env does not play: a ``RuleOptionError`` naming
@@ -756,7 +752,7 @@ def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, s
 
     players = load_rules(rules).players
     with pytest.raises(RuleOptionError, match=rf"^{who} plays tables of {sizes} seats, got rules with players "
-                                              rf"{players} .*; .*(SmallGameState|SmallBatchedGame|belote_v0|GameState|"
+                                              rf"{players} .*; .*(GameState|SmallBatchedGame|belote_v0|"
                                               rf"BatchedGame)"):
         _makers()[who](rules)
 

@@ -1,5 +1,5 @@
 """The batched small-table engine (``belote_env.vector.small.SmallBatchedGame``) against the
-reference engine (``belote_env.small_game.SmallGameState``, TWO_THREE.md): the same decks,
+reference engine (``belote_env.small_game.GameState``, TWO_THREE.md): the same decks,
 the same seeded random legal actions, and at every decision identical legal masks, seat to
 act, hands, played cards, public constraints, trick, contract, exchange, bottom card, cards
 out of play, declaration winner and card points; at the end of every deal identical per-seat
@@ -22,7 +22,7 @@ from belote_env.actions import (
 )
 from belote_env.config import OPTION_CHOICES, RuleOptionError, SMALL_CHOICES, applies, load_rules
 from belote_env.game import Phase
-from belote_env.small_game import SmallGameState
+from belote_env.game import GameState
 from belote_env.vector.small import (
     PHASE_OVER, SCOL, SMALL_OUTCOMES, SmallBatchedGame, check_small_supported, small_infoset_of,
 )
@@ -52,8 +52,8 @@ def small_mixes(count: int, seed: int, players: int) -> list[Rules]:
     return out
 
 
-def _reference(g: SmallBatchedGame, j: int) -> SmallGameState:
-    return SmallGameState(g.rules, dealer=int(g.state[j, SCOL["dealer"]]), deck=[int(c) for c in g.deck[j]],
+def _reference(g: SmallBatchedGame, j: int) -> GameState:
+    return GameState(g.rules, dealer=int(g.state[j, SCOL["dealer"]]), deck=[int(c) for c in g.deck[j]],
                           single_deal=True)
 
 
@@ -79,7 +79,7 @@ def _choose(g: SmallBatchedGame, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def compare(g: SmallBatchedGame, refs: list[SmallGameState], infosets: bool = True) -> None:
+def compare(g: SmallBatchedGame, refs: list[GameState], infosets: bool = True) -> None:
     """Assert table by table that the batched state equals the reference's (and, with
     ``infosets``, every seat's ``small_infoset_of`` its ``information_set``)."""
     s = g.state

@@ -21,7 +21,6 @@ from belote_env import GameState, Rules
 from belote_env.actions import num_actions
 from belote_env.driver import finish_deal, seat_reward
 from belote_env.observation import obs_size
-from belote_env.small_game import new_game
 from belote_env.table import table_of
 from policies import make_policy
 from policies.network import BeloteNet
@@ -72,7 +71,7 @@ def generate_teacher_data(teacher: str, deals: int, seed: int, rules: Rules, eps
         return label if rng.random() >= epsilon else info.legal_actions[rng.randrange(len(info.legal_actions))]
 
     for d in it:
-        st = new_game(rules, rng=rng, dealer=table.absolute(d, 0), single_deal=True)  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=table.absolute(d, 0), single_deal=True)  # the deal passes round the table
         seats.clear()
         finish_deal(st, [pol] * table.n_seats, record)
         rets.extend(seat_reward(st.deal_score, seat, rules=rules if small else None) for seat in seats)

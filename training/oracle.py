@@ -112,7 +112,7 @@ def small_oracle_card_values(state, points: dict[int, float] | None = None) -> d
     """The two- and three-seat ``oracle_card_values``: each legal card's recorded-points
     margin for the seat to play (``SmallDealScore.difference``: its points less the mean
     of the others') if that card is played and play is then perfect, every hand known.
-    ``state`` is a ``SmallGameState`` in its card step; each card's exact maker card
+    ``state`` is a ``GameState`` in its card step; each card's exact maker card
     points (``small_solver.small_card_values`` with the true hands) become the margin
     by ``policies.search.deal_margin`` (the rule the expert's search values its
     sampled deals by: the defenders share their side's points evenly, belote goes to the
@@ -223,7 +223,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         passed out).
 
     Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md): the deals are
-    ``SmallGameState`` single deals (``small_game.new_game``, the dealer rotating over the
+    ``GameState`` single deals (``game.GameState``, the dealer rotating over the
     ``n`` seats; a deal every seat passes, or an agreed redeal, is void and labels
     nothing), each seat's behaviour drawn per deal (tiers that play small tables,
     ``registry.SMALL_TABLE_TIERS``, or small-table model folders). The labelled
@@ -276,7 +276,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
 
 def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
     """``generate_oracle_data`` at two and three seats (its docstring)."""
-    from belote_env.small_game import new_game
+    from belote_env.game import GameState
 
     n = rules.players
     obs, masks, qs, ps = [], [], [], []
@@ -295,7 +295,7 @@ def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
         return policy.act(info)
 
     for d in it:
-        st = new_game(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in range(n)]
         finish_deal(st, seat_pol, label)
     if not qs:
@@ -354,8 +354,8 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
       lowest legal level up to +30 and capot) and the behaviour's own; the others are
       not labelled (``mask`` False). Values: the coinche deal score difference
       (``scoring.score_coinche_deal``) / ``value_unit(rules)`` (500).
-    * Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md §2.3): ``SmallGameState``
-      single deals (``small_game.new_game``, the dealer rotating over the ``n`` seats,
+    * Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md §2.3): ``GameState``
+      single deals (``game.GameState``, the dealer rotating over the ``n`` seats,
       each seat's behaviour drawn per deal as for ``generate_oracle_data``). The labelled
       decisions are the contract decisions (``is_small_bid_decision``: at least two of
       pass / take / name a suit legal, a redeal proposal perhaps too; answering a
@@ -439,9 +439,9 @@ def _small_margin(st, seat: int) -> float:
 def small_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int = 1,
                              skip: Sequence[int] = ()) -> dict[int, float]:
     """The rollout value of each candidate bid at a two- / three-seat contract decision
-    (``is_small_bid_decision``; ``state`` a ``SmallGameState``): every legal bid of
+    (``is_small_bid_decision``; ``state`` a ``GameState``): every legal bid of
     ``SMALL_BID_ACTIONS`` (32..37) but those in ``skip`` is made on a copy of ``state``
-    (``SmallGameState.clone``), the deal played to its end by ``seat_policies`` (indexed by
+    (``GameState.clone``), the deal played to its end by ``seat_policies`` (indexed by
     seat), ``rollouts`` times; its value is the mean margin of the seat to act
     (``SmallDealScore.difference``, in points; a void deal 0). A redeal proposal is not a
     candidate. ``generate_bid_data``'s labels (divided by 162)."""
@@ -456,7 +456,7 @@ def small_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int 
 
 def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray]:
     """``generate_bid_data`` at two and three seats (its docstring)."""
-    from belote_env.small_game import new_game
+    from belote_env.game import GameState
 
     n = rules.players
     first, n_cols = SMALL_BID_ACTIONS[0], len(SMALL_BID_ACTIONS)
@@ -464,7 +464,7 @@ def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray
     obs, masks, qs = [], [], []
     buf = np.zeros(width, dtype=np.float32)
     for d in it:
-        st = new_game(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
+        st = GameState(rules, rng=rng, dealer=d % n, single_deal=True)  # the deal passes round the table
         seat_pol = [pols[rng.randrange(len(pols))] for _ in range(n)]
         pending = []
 

@@ -451,14 +451,13 @@ def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_s
     each deal's result (public information only, §5). ``quit``, Ctrl-C and the end of input
     save the game so far as a record (``belote_env.records.game_record``) to ``save_path``
     or ``default_save_path(seed)``; a bot that raises or returns an illegal action saves it
-    too and raises ``BotFailure``. Returns the ``SmallGameState``."""
+    too and raises ``BotFailure``. Returns the ``GameState``."""
     from belote_env.records import game_record
-    from belote_env.small_game import SmallGameState
 
     output = sys.stdout if output is None else output
     n = rules.players
     names = table_of(n).names  # the seat names of the screen (render_small_text)
-    state = SmallGameState(rules, seed=seed, dealer=dealer)
+    state = GameState(rules, seed=seed, dealer=dealer)
     before = [0, 0]
     explained: list[bool] = []  # another seat's keep was explained
 

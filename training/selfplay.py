@@ -35,7 +35,6 @@ from belote_env.actions import NUM_ACTIONS, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.driver import seat_reward
 from belote_env.observation import OBS_SIZE, action_mask, obs_size
-from belote_env.small_game import new_game
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, seats_from, table_of
 from policies.base import Policy
 
@@ -230,7 +229,7 @@ class _Tables:
         self.opponent: list[Policy | None] = [None] * n
         self.learner_team: list[int] = [0] * n
         for j, r in enumerate(table_rngs):
-            self.tables.append(new_game(rules, rng=r, dealer=r.randrange(rules.players), single_deal=True))
+            self.tables.append(GameState(rules, rng=r, dealer=r.randrange(rules.players), single_deal=True))
             self._draw_opponent(j)
 
     def _draw_opponent(self, j: int) -> None:
@@ -256,7 +255,7 @@ class _Tables:
             "decisions": len(st.actions),
         }
         r = self.table_rngs[j]
-        self.tables[j] = new_game(self.rules, rng=r, dealer=self.table.eldest(st.dealer), single_deal=True)
+        self.tables[j] = GameState(self.rules, rng=r, dealer=self.table.eldest(st.dealer), single_deal=True)
         self._draw_opponent(j)
         return j, rewards, stats
 

@@ -8,7 +8,7 @@
 * ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
   table, for policies.
 * ``SmallBatchedGame`` (``small``): what ``BatchedGame(n, rules)`` is for the two- and
-  three-player games (TWO_THREE.md), held equal to ``small_game.SmallGameState`` by
+  three-player games (TWO_THREE.md), held equal to ``game.GameState`` by
   ``tests/test_vector_small.py``.
 
 Each kernel is held equal to the pure-Python reference module it reproduces by a

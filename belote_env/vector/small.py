@@ -8,7 +8,7 @@ seats to act, a batch of actions applied, per-seat deal scores and rewards writt
 arrays. A table whose deal ends (scored, void after every seat passed twice, or redealt
 after an agreed proposal; reward 0) starts its next deal at once (``autoreset=True``).
 
-The reference is ``small_game.SmallGameState`` (with ``single_deal=True``); this module is
+The reference is ``game.GameState`` (with ``single_deal=True``); this module is
 a second implementation of its control flow, held equal to it by
 ``tests/test_vector_small.py`` (and ``scripts/check_vector.py --only-small`` for the long run):
 identical masks, hands, played cards, public constraints, trick, contract, exchange,
@@ -16,10 +16,10 @@ declaration winner, card points at every step, identical per-seat deal totals, p
 rewards at the end of every deal. The rule tables come from the reference modules at
 import: the deal layout from ``dealing.SmallLayout`` (every ``deal_packets`` and
 ``three_player_deal``), the trick power and ``BEATS`` from ``rules`` / ``cards``, the card
-points of ``small_game`` (the pagat table), and the combinations per 8-bit suit mask and
+points of ``game`` at two and three seats (the pagat table), and the combinations per 8-bit suit mask and
 per carré from ``declarations.small_combinations`` / ``small_key``.
 
-Deal (one phase each, ``step`` as ``small_game.STEPS``): the first cards and the turned
+Deal (one phase each, ``step`` as ``game.STEPS``): the first cards and the turned
 card; the bidding (``auction.SmallAuction``: accept / pass / propose a redeal, the answers,
 round 2 naming, the refused proposer's naming); completion (6 + 3 with the bottom card,
 ``10_each`` with the chien and the taker's two discards, ``24_card``); the seven of trumps
@@ -31,13 +31,13 @@ optional); scoring (``scoring.score_small_deal`` with no reserve pending: ``tie`
 
 Every rule option of the two- and three-player games is played, except the game-length
 ones (``target``, ``target_rule``, ``max_deals``: each deal is an episode, as
-``SmallGameState(..., single_deal=True)`` plays it; a ``tie="litige"`` reserve starts at 0
+``GameState(..., single_deal=True)`` plays it; a ``tie="litige"`` reserve starts at 0
 each deal and is never paid within an episode). ``check_small_supported`` refuses any other
 option set away from its default with a ``RuleOptionError`` naming it (an option added to
 ``Rules`` later is never silently played wrong).
 
 What a seat may know (TWO_THREE.md §5) is ``small_infoset_of(game, j, seat)``: the
-reference's ``InfoSet``, equal to ``SmallGameState.information_set`` at every decision
+reference's ``InfoSet``, equal to ``GameState.information_set`` at every decision
 (the harness checks every seat), from the auction history (``bids``), the cards played in
 order (``seq*``, ``trick_winner*``) and the public constraints (``cannot*``, ``known*``).
 No observation array is encoded here.
@@ -97,7 +97,7 @@ NCOL = len(_NAMES)
     "belote_card", "seq0", "trick_winner0"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
-#: ``step`` values during play (``small_game.STEPS``)
+#: ``step`` values during play (``game.STEPS``)
 STEP_EXCHANGE, STEP_DISCARD, STEP_DECLARE, STEP_CARDS = 0, 1, 2, 3
 #: ``outcome`` column: a played deal made / equal / failed (``SmallDealScore.outcome``), a
 #: void deal (every seat passed twice) or an agreed redeal
@@ -106,7 +106,7 @@ SMALL_OUTCOMES = ("made", "equal", "failed", "void", "redeal")
 _POWER = np.array(POWER, dtype=np.int64)  # [denomination, led suit, card]
 _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination, card]
 _SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
-#: card points at two and three seats (``small_game._SUIT_POINTS``: the pagat table), [trump, card]
+#: card points at two and three seats (``GameState._points`` there: the pagat table), [trump, card]
 _POINTS = np.array(POINTS_BY_ALL_TRUMP_OPTION["pagat"][:NUM_SUITS], dtype=np.int64)
 _SEVEN, _QUEEN, _KING = 0, 5, 6
 _LAST_TRICK = 10
@@ -213,7 +213,7 @@ def _winner_pos(S, j, n, k):
 
 @nb.njit(cache=True, inline="always")
 def _partner_pos(S, j, seat, opts):
-    """``SmallGameState._partner_pos``: the trick position of the seat's co-defender's card
+    """``GameState._partner_pos``: the trick position of the seat's co-defender's card
     (three seats, ``defender_partner_free``, the seat a defender), else -1."""
     if not opts[O_PMF] or seat == S[j, MAKER]:
         return -1
@@ -287,7 +287,7 @@ def _pack_of(deck, j, pack, opts):
 @nb.njit(cache=True)
 def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
     """Deal table ``j``'s deck by ``dealer``: the first cards and the turned card
-    (``dealing.small_deal``), the auction opened (``SmallGameState._start_deal``)."""
+    (``dealing.small_deal``), the auction opened (``GameState._start_deal``)."""
     n = opts[O_N]
     clear_table(S, bids, j, DEALS, DEALER, dealer)
     pack = np.empty(NUM_CARDS, dtype=np.int64)
@@ -317,7 +317,7 @@ def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
 @nb.njit(cache=True)
 def _complete(S, deck, j, opts, more, turned_at, bottom_at, chien_at, unused_pos):
     """The maker and trump are fixed: the later cards (``dealing.small_complete``), then the
-    discard, the exchange or the combinations (``SmallGameState._complete_deal``)."""
+    discard, the exchange or the combinations (``GameState._complete_deal``)."""
     n = opts[O_N]
     dealer, taker = S[j, DEALER], S[j, MAKER]
     pack = np.empty(NUM_CARDS, dtype=np.int64)
@@ -365,7 +365,7 @@ def _exchange(S, j, seat):
 
 @nb.njit(cache=True)
 def _after_discard(S, j, opts, n):
-    """The seven of trumps (``SmallGameState._after_discard``), else the combinations."""
+    """The seven of trumps (``GameState._after_discard``), else the combinations."""
     trump = S[j, TRUMP]
     seven = trump * 8 + _SEVEN
     turned = S[j, TURNED]
@@ -387,7 +387,7 @@ def _after_discard(S, j, opts, n):
 # ------------------------------------------------------------------ kernels: combinations
 @nb.njit(cache=True)
 def _start_declarations(S, j, opts, tabs):
-    """``SmallGameState._start_declarations``: the belote holder, then the combinations
+    """``GameState._start_declarations``: the belote holder, then the combinations
     compared at once (auto), announced in turn (choice) or none (off)."""
     n = opts[O_N]
     trump = S[j, TRUMP]
@@ -602,7 +602,7 @@ def _second_belote_card(S, j, seat):
 # ------------------------------------------------------------------ kernels: acting
 @nb.njit(cache=True)
 def _apply_declare(S, j, seat, a, opts, n):
-    """``SmallGameState._apply_declare``; True once play starts."""
+    """``GameState._apply_declare``; True once play starts."""
     one = np.int64(1)
     elder = S[j, ELDER]
     if n == 2 and seat != elder:
@@ -633,7 +633,7 @@ def _apply_declare(S, j, seat, a, opts, n):
 
 @nb.njit(cache=True)
 def _apply_card(S, j, seat, c, opts, n):
-    """``SmallGameState._apply_card``; True when the deal's last trick is complete."""
+    """``GameState._apply_card``; True when the deal's last trick is complete."""
     one = np.int64(1)
     if S[j, TLEN]:
         S[j, CANNOT + seat] |= _reveals(S, j, seat, c, opts)
@@ -674,7 +674,7 @@ def _apply_card(S, j, seat, c, opts, n):
 
 @nb.njit(cache=True)
 def _score(S, j, opts, n):
-    """``SmallGameState.deal_totals`` and ``scoring.score_small_deal`` (no reserve pending)."""
+    """``GameState.deal_totals`` and ``scoring.score_small_deal`` (no reserve pending)."""
     for s in range(n):
         t = S[j, CP + s] + _BELOTE * S[j, BEL + s]
         if S[j, WON + s] == S[j, NTRICKS]:
@@ -806,7 +806,7 @@ def _start_deal(S, deck, bids, rng, j, dealer, opts, first, turned_at):
 
 @nb.njit(cache=True)
 def _next_deal(S, deck, bids, rng, j, opts, first, turned_at):
-    """``SmallGameState.next_deal``: the elder deals, except the same dealer after an agreed
+    """``GameState.next_deal``: the elder deals, except the same dealer after an agreed
     redeal under ``redeal_dealer="same"``."""
     d = S[j, DEALER]
     if not S[j, REDEAL] or opts[O_REDEAL_ELDER]:
@@ -844,7 +844,7 @@ def small_random_actions(mask, rng, out):
 # ------------------------------------------------------------------ what a seat may know
 def small_infoset_of(game, j: int, seat: int):
     """Table ``j``'s ``InfoSet`` for ``seat`` (TWO_THREE.md §5), equal to
-    ``SmallGameState.information_set(seat)`` of the same deal (the harness checks it at
+    ``GameState.information_set(seat)`` of the same deal (the harness checks it at
     every decision). ``game``: a ``SmallBatchedGame`` (its rows; the hidden cards of the
     other seats are not read). A slow path (Python), for policies and encoders that take
     an information set (e.g. a small-table observation encoder); a finished table's is the
@@ -934,7 +934,7 @@ def check_small_supported(rules: Rules) -> None:
             raise RuleOptionError(
                 f"rule option {name!r} = {getattr(rules, name)!r} is not supported by the batched small-table engine "
                 f"(belote_env.vector.small.SmallBatchedGame plays {sorted(SMALL_PLAYED_OPTIONS)}); play it with "
-                "belote_env.small_game.SmallGameState")
+                "belote_env.GameState")
 
 
 class SmallBatchedGame(BatchedGame):
@@ -945,7 +945,7 @@ class SmallBatchedGame(BatchedGame):
         n: number of tables (int >= 1).
         rules: ``Rules`` with ``players`` 2 or 3 (e.g. ``load_rules("seed001_2p")``); the
             game-length options (``target``, ``target_rule``, ``max_deals``) are not read:
-            each deal is an episode, scored as ``SmallGameState(..., single_deal=True)``
+            each deal is an episode, scored as ``GameState(..., single_deal=True)``
             scores it.
         seed: int seed of the tables' streams (table ``j``'s deals depend on ``(seed, j)``).
         autoreset: a table whose deal ends starts its next one within the same ``step``
@@ -958,7 +958,7 @@ class SmallBatchedGame(BatchedGame):
         current: int64 ``(n,)`` view of ``state[:, SCOL["current"]]``.
         bids: int64 ``(n, L, 2)``: ``(seat, bid id)`` per bidding decision, ``(-1, -1)``
             after; ``L = auction.small_length_bound(rules)``.
-        deck: int64 ``(n, 32)``: each table's deck (``SmallGameState``'s ``deck``).
+        deck: int64 ``(n, 32)``: each table's deck (``GameState``'s ``deck``).
         done: bool ``(n,)``, set by ``step`` for each table whose deal ended.
         rewards: float64 ``(n, players)``: per seat its deal points less the mean of the
             others' (``SmallDealScore.difference``; 0 for a void deal or a redeal), set with
