@@ -1,16 +1,22 @@
-"""Double-dummy solver for the play phase (all four hands known; RULES.md §4, §7).
+"""Double-dummy solver for the play phase at every table (every hand known; RULES.md §4,
+§7; TWO_THREE.md §2.8, §3).
 
 ``solve(position)`` returns the exact number of card points (dix de der included) the
-takers win from the current position on, with both sides playing perfectly to maximise /
-minimise it; ``card_values`` gives that value after each legal card of the seat to play.
-Belote and declarations are fixed before the play and do not depend on it, so they are
-left out; add ``GameState.card_points`` (points so far) for the deal's final card points.
+taker's side wins from the current position on (four seats: the takers' team; two and
+three seats: the taker alone against the others, the two defenders sharing the side's
+value, TWO_THREE.md's expert), with both sides playing perfectly to maximise / minimise
+it; ``card_values`` gives that value after each legal card of the seat to play. Belote,
+declarations, combinations and the capot bonus are fixed before the play or are not card
+points, so they are left out; add ``GameState.card_points`` (points so far) for the deal's
+final card points.
 
 Every contract kind (four suits, no-trump, all-trump) and every play option of
 ``Rules`` is handled: ``partner_master_free``, ``undertrump``, ``obligations``
 (``classic`` / ``two_player``), ``overtrump_partner`` (COINCHE.md §4) and
-``all_trump_points`` (RULES.md §4). The legal cards
-are computed by bit operations that reproduce ``rules.legal_cards`` exactly (tested).
+``all_trump_points`` (RULES.md §4); at two and three seats the table's options as
+``rules.play_options`` maps them (``ruff_overtrump``, ``defender_partner_free``). The
+legal cards are the one legal-card kernel (``vector.kernels.legal_cards``), held equal
+to ``rules.legal_cards`` (tested).
 
 Search (compiled with numba, ``@njit(cache=True)``: the first call after an install or
 an edit compiles for about 10-20 s, later processes load the cached machine code):
@@ -34,7 +40,8 @@ an edit compiles for about 10-20 s, later processes load the cached machine code
   contract's order of a suit (no card of another hand or of the trick in progress between
   them) and worth the same points.
 
-Cards are ints 0..31 and card sets 32-bit masks (``cards.py``); seats 0..3.
+Cards are ints 0..31 and card sets 32-bit masks (``cards.py``); seats 0..n-1 in playing
+order (``table.Table``).
 """
 
 from __future__ import annotations
@@ -49,9 +56,11 @@ from .cards import (
     SUITS,
 )
 from .config import Rules
-from .game import GameState, Phase
+from .deprecation import renamed
+from .game import STEPS, GameState, Phase
+from .games import game_of
 from .rules import POWER
-from .table import NUM_SEATS, SEATS, TEAM_OF, TEAMS, absolute_seat, relative_seat, seats_from
+from .table import NUM_SEATS, SEATS, seats_from
 from .vector.kernels import legal_cards
 
 __all__ = ["Position", "solve", "card_values", "position_of", "Solver"]
@@ -64,21 +73,25 @@ _POWER = np.array(POWER, dtype=np.int64)  # [denomination][led suit][card]
 _BEATS = np.array(BEATS, dtype=np.int64)  # [denomination][card]: same-suit cards stronger than card
 _POINTS = {name: np.array(t, dtype=np.int64) for name, t in POINTS_BY_ALL_TRUMP_OPTION.items()}
 
-# parameter vector of one solve (an int64 array, so the compiled search takes few arguments)
-_K, _TEAM, _PMF, _UNDER, _TWO, _STAMP, _OVER = range(7)  # _OVER: overtrump_partner "must_overtrump"
+# parameter vector of one solve (an int64 array, so the compiled search takes few arguments):
+# the denomination, the mask of the seats of the taker's side (they maximise), the
+# legal-card options (partner master free, undertrump required, two_player obligations,
+# overtrump_partner "must_overtrump"), the table's seats, the taker, whether a three-seat
+# defender's co-defender frees it (``defender_partner_free``), the transposition stamp
+_K, _MAX, _PMF, _UNDER, _TWO, _STAMP, _OVER, _NSEATS, _TAKER, _CODEF = range(10)
 _TT_BITS = 20
 _MAXV = 1000  # above any value (162)
 
 # Seat facts from table.py, frozen into the compiled code as constants (numba reads module
-# globals at compile time): the number of seats and suits, _AFTER[leader, i] the seat i
-# places after ``leader`` (the i-th to play in a trick it leads), _TEAM_OF[seat] its team.
+# globals at compile time): the most seats and the suits, and for the four-seat endgame
+# (``_last_two``) _AFTER[leader, i], the seat i places after ``leader``. The table's own
+# number of seats is ``prm[_NSEATS]``: seat i places after ``leader`` is
+# ``(leader + i) % ns``.
 _NS = NUM_SEATS
 _NSUITS = NUM_SUITS
-_LAST = NUM_SEATS - 1  # trick position of the last card
 _AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)
-_TEAM_OF = np.array(TEAM_OF, dtype=np.int64)
-_TEAM0 = np.array([s in TEAMS[0] for s in SEATS], dtype=np.bool_)  # the seats of team 0
 _NT = NO_TRUMP
+_MAX_HAND = 10  # the most cards a hand holds in play (three seats, three_player_deal="10_each")
 assert _NS == 4, "_last_two plays out the four seats of a trick"
 
 
@@ -99,12 +112,23 @@ def _lowbit(x):
 
 
 @njit(cache=True)
-def _legal(hand, trick, n, win_pos, prm, beats, suit):
-    """Mask of the cards of ``hand`` playable on the ``n`` cards of ``trick`` (RULES.md §4),
-    ``win_pos`` the position of the card winning the trick so far: the one legal-card
-    kernel of every table (``vector.kernels.legal_cards``) under the solve's parameters."""
-    return legal_cards(hand, trick, n, win_pos, prm[_K], n - 2, prm[_TWO], prm[_PMF], prm[_OVER], prm[_UNDER], _POWER,
-                       beats, suit)
+def _legal(hand, trick, n, win_pos, prm, beats, suit, seat, leader):
+    """Mask of the cards of ``hand`` (``seat``'s) playable on the ``n`` cards of ``trick``
+    led by ``leader`` (RULES.md §4; TWO_THREE.md §3), ``win_pos`` the position of the card
+    winning the trick so far: the one legal-card kernel of every table
+    (``vector.kernels.legal_cards``) under the solve's parameters. The partner's card is
+    ``trick[n - 2]`` at four seats; at three a defender's co-defender's under
+    ``defender_partner_free`` (``rules.co_defender_pos``); none at two."""
+    ns = prm[_NSEATS]
+    partner_pos = -1
+    if ns == 4:
+        partner_pos = n - 2
+    elif prm[_CODEF] and seat != prm[_TAKER]:
+        pos = (3 - seat - prm[_TAKER] - leader) % 3
+        if pos < n:
+            partner_pos = pos
+    return legal_cards(hand, trick, n, win_pos, prm[_K], partner_pos, prm[_TWO], prm[_PMF], prm[_OVER], prm[_UNDER],
+                       _POWER, beats, suit)
 
 
 @njit(cache=True)
@@ -113,9 +137,12 @@ def _moves(hands, leader, seat, trick, n, win_pos, prm, pts, power, beats, order
     """Fill ``out_cards`` with the legal cards to search (one per equivalence class), best
     first; returns how many. ``seat`` plays the ``n``-th card of a trick led by ``leader``."""
     hand = hands[seat]
-    legal = _legal(hand, trick, n, win_pos, prm, beats, suit)
+    legal = _legal(hand, trick, n, win_pos, prm, beats, suit, seat, leader)
+    ns = prm[_NSEATS]
+    side = prm[_MAX]
+    last = ns - 1
     live = 0  # cards that separate two cards of the hand: other hands and the trick
-    for s in range(_NS):
+    for s in range(ns):
         if s != seat:
             live |= hands[s]
     for i in range(n):
@@ -143,16 +170,19 @@ def _moves(hands, leader, seat, trick, n, win_pos, prm, pts, power, beats, order
                     led = trick[0] >> 3
                     wc = trick[win_pos]
                     takes = power[led, c] > power[led, wc]
-                    partner_wins = _TEAM_OF[_AFTER[leader, win_pos]] == _TEAM_OF[seat]
+                    wseat = leader + win_pos
+                    if wseat >= ns:
+                        wseat -= ns
+                    partner_wins = (side >> wseat) & 1 == (side >> seat) & 1
                     if takes:
-                        if n == _LAST:
+                        if n == last:
                             sc = 2000 + pts[c]
                         elif beats[c] & live == 0 and (c >> 3 == led or prm[_K] >= _NT):
                             sc = 1000 + pts[c]
                         else:
                             sc = 400 - power[led, c]
                     elif partner_wins:
-                        sc = 1500 + pts[c] - power[led, c] if n == _LAST else 500 + pts[c] - power[led, c]
+                        sc = 1500 + pts[c] - power[led, c] if n == last else 500 + pts[c] - power[led, c]
                     else:
                         sc = -8 * pts[c] - power[led, c]
                 # insertion sort, descending score
@@ -178,33 +208,34 @@ def _tt_index(key, bits):
 
 
 @njit(cache=True)
-def _last_trick(hands, leader, team, pts, power):
-    """Takers' points of the last trick (one card in each hand), dix de der included."""
+def _last_trick(hands, leader, side, ns, pts, power):
+    """The taker's side's points of the last trick (one card in each hand), dix de der
+    included; ``side``: the mask of its seats."""
     c0 = _lowbit(hands[leader])
     led = c0 >> 3
     w = 0
     wpow = power[led, c0]
     tp = pts[c0] + 10
-    for p in range(1, _NS):
-        c = _lowbit(hands[_AFTER[leader, p]])
+    for p in range(1, ns):
+        c = _lowbit(hands[(leader + p) % ns])
         tp += pts[c]
         if power[led, c] > wpow:
             wpow = power[led, c]
             w = p
-    return tp if _TEAM_OF[_AFTER[leader, w]] == team else 0
+    return tp if (side >> ((leader + w) % ns)) & 1 else 0
 
 
 @njit(cache=True)
 def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
-    """Exact takers' points of the last two tricks (two cards in each hand), by plain
-    minimax over the at most 16 ways to play the first of them."""
-    team = prm[_TEAM]
+    """Exact takers' points of the last two tricks of a four-seat deal (two cards in each
+    hand), by plain minimax over the at most 16 ways to play the first of them."""
+    side = prm[_MAX]
     trick = np.zeros(_NS, np.int64)
     s0 = leader
     s1 = _AFTER[leader, 1]
     s2 = _AFTER[leader, 2]
     s3 = _AFTER[leader, 3]
-    max0 = _TEAM_OF[s0] == team
+    max0 = (side >> s0) & 1 == 1
     best0 = -1 if max0 else _MAXV
     l0 = hands[s0]
     while l0:
@@ -214,7 +245,7 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
         led = c0 >> 3
         hands[s0] ^= np.int64(1) << c0
         best1 = -1 if not max0 else _MAXV  # seat 1 is on the other team
-        l1 = _legal(hands[s1], trick, 1, 0, prm, beats, suit)
+        l1 = _legal(hands[s1], trick, 1, 0, prm, beats, suit, s1, leader)
         while l1:
             c1 = _lowbit(l1)
             l1 &= l1 - 1
@@ -222,7 +253,7 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
             w1 = 1 if power[led, c1] > power[led, c0] else 0
             hands[s1] ^= np.int64(1) << c1
             best2 = -1 if max0 else _MAXV
-            l2 = _legal(hands[s2], trick, 2, w1, prm, beats, suit)
+            l2 = _legal(hands[s2], trick, 2, w1, prm, beats, suit, s2, leader)
             while l2:
                 c2 = _lowbit(l2)
                 l2 &= l2 - 1
@@ -230,7 +261,7 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
                 w2 = 2 if power[led, c2] > power[led, trick[w1]] else w1
                 hands[s2] ^= np.int64(1) << c2
                 best3 = -1 if not max0 else _MAXV
-                l3 = _legal(hands[s3], trick, 3, w2, prm, beats, suit)
+                l3 = _legal(hands[s3], trick, 3, w2, prm, beats, suit, s3, leader)
                 while l3:
                     c3 = _lowbit(l3)
                     l3 &= l3 - 1
@@ -238,8 +269,8 @@ def _last_two(hands, leader, prm, pts, power, beats, suit, stats):
                     hands[s3] ^= np.int64(1) << c3
                     stats[0] += 1
                     wseat = _AFTER[leader, w3]
-                    v = pts[c0] + pts[c1] + pts[c2] + pts[c3] if _TEAM_OF[wseat] == team else 0
-                    v += _last_trick(hands, wseat, team, pts, power)
+                    v = pts[c0] + pts[c1] + pts[c2] + pts[c3] if (side >> wseat) & 1 else 0
+                    v += _last_trick(hands, wseat, side, _NS, pts, power)
                     hands[s3] ^= np.int64(1) << c3
                     if max0:  # seat 3 is on the other team: it minimises
                         if v < best3:
@@ -291,12 +322,14 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
     NMV = np.empty(D, np.int64)
     MI = np.empty(D, np.int64)
     TR = np.zeros((D, _NS), np.int64)
-    MV = np.empty((D, 8), np.int64)
-    SC = np.empty(8, np.int64)
-    team = prm[_TEAM]
+    MV = np.empty((D, _MAX_HAND), np.int64)
+    SC = np.empty(_MAX_HAND, np.int64)
+    side = prm[_MAX]
+    ns = prm[_NSEATS]
+    last = ns - 1
     bits = stats[1]
     rest = 0
-    for s in range(_NS):
+    for s in range(ns):
         h = hands[s]
         while h:
             rest += pts[_lowbit(h)]
@@ -319,8 +352,10 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
     while True:
         ret = False
         n = N[d]
-        seat = _AFTER[LEAD[d], n]
-        maximise = _TEAM_OF[seat] == team
+        seat = LEAD[d] + n
+        if seat >= ns:
+            seat -= ns
+        maximise = (side >> seat) & 1 == 1
         if entering:
             entering = False
             stats[0] += 1
@@ -330,39 +365,39 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
             ttm = -1
             if n == 0:
                 rem = 0
-                for s in range(_NS):
+                for s in range(ns):
                     rem |= hands[s]
                 if rem == 0:
                     v = 0
                     ret = True
                 elif hands[0] & (hands[0] - 1) == 0:  # one card each: the last trick is forced
-                    v = _last_trick(hands, LEAD[d], team, pts, power)
+                    v = _last_trick(hands, LEAD[d], side, ns, pts, power)
                     ret = True
 
                 else:
                     lo = 0
                     hi = REST[d] + 10
                     k = prm[_K]
-                    if k < _NT:  # the top trumps held by one team all go to that team
-                        team0 = 0  # the cards of team 0
-                        for s in range(_NS):
-                            if _TEAM0[s]:
-                                team0 |= hands[s]
+                    if k < _NT:  # the top trumps held by one side all go to that side
+                        held = 0  # the cards of the taker's side
+                        for s in range(ns):
+                            if (side >> s) & 1:
+                                held |= hands[s]
                         run = 0
-                        run_team = -1
+                        run_side = -1  # 1: the taker's side, 0: the other
                         for j in range(8):
                             c = order[k, j]
                             if (rem >> c) & 1 == 0:
                                 continue
-                            t = 0 if (team0 >> c) & 1 else 1
-                            if run_team < 0:
-                                run_team = t
-                            elif t != run_team:
+                            t = 1 if (held >> c) & 1 else 0
+                            if run_side < 0:
+                                run_side = t
+                            elif t != run_side:
                                 break
                             run += pts[c]
-                        if run_team == team:
+                        if run_side == 1:
                             lo = run
-                        elif run_team >= 0:
+                        elif run_side == 0:
                             hi -= run
                     key = rem | (LEAD[d] << 32) | (prm[_STAMP] << 34)
                     idx = _tt_index(key, bits)
@@ -375,7 +410,7 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
                     if lo >= BETA[d] or lo == hi:
                         v = lo
                         ret = True
-                    elif _two_cards(hands[0]):  # two tricks left: plain minimax, stored exact
+                    elif ns == 4 and _two_cards(hands[0]):  # two tricks left: plain minimax, stored exact
                         v = _last_two(hands, LEAD[d], prm, pts, power, beats, suit, stats)
                         tt_key[idx] = key
                         tt_lo[idx] = v
@@ -417,17 +452,19 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
                 else:
                     led = TR[d, 0] >> 3
                     nwp = n if power[led, c] > power[led, TR[d, WP[d]]] else WP[d]
-                if n == _LAST:
-                    wseat = _AFTER[LEAD[d], nwp]
+                if n == last:
+                    wseat = LEAD[d] + nwp
+                    if wseat >= ns:
+                        wseat -= ns
                     tp = pts[c]
-                    for i in range(_LAST):
+                    for i in range(last):
                         tp += pts[TR[d, i]]
                     left = 0
-                    for s in range(_NS):
+                    for s in range(ns):
                         left |= hands[s]
                     if left == 0:
                         tp += 10  # dix de der
-                    g = tp if _TEAM_OF[wseat] == team else 0
+                    g = tp if (side >> wseat) & 1 else 0
                     N[d + 1] = 0
                     LEAD[d + 1] = wseat
                     WP[d + 1] = 0
@@ -473,10 +510,12 @@ def _search(hands, trick0, n0, leader0, alpha_root, beta_root,
         v += GAIN[d]
         d -= 1
         n = N[d]
-        seat = _AFTER[LEAD[d], n]
+        seat = LEAD[d] + n
+        if seat >= ns:
+            seat -= ns
         c = MV[d, MI[d] - 1]
         hands[seat] ^= np.int64(1) << c
-        if _TEAM_OF[seat] == team:
+        if (side >> seat) & 1:
             if v > BEST[d]:
                 BEST[d] = v
                 BESTC[d] = c
@@ -522,31 +561,33 @@ def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
     for i in range(1, n):
         if power[trick[0] >> 3, trick[i]] > power[trick[0] >> 3, trick[win_pos]]:
             win_pos = i
-    seat = _AFTER[leader, n]
-    team = prm[_TEAM]
-    legal = _legal(hands[seat], trick, n, win_pos, prm, beats, suit)
+    ns = prm[_NSEATS]
+    last = ns - 1
+    seat = (leader + n) % ns
+    side = prm[_MAX]
+    legal = _legal(hands[seat], trick, n, win_pos, prm, beats, suit, seat, leader)
     for c in range(32):
         out[c] = -1
-    cards = np.empty(8, np.int64)
-    score = np.empty(8, np.int64)
+    cards = np.empty(_MAX_HAND, np.int64)
+    score = np.empty(_MAX_HAND, np.int64)
     m = _moves(hands, leader, seat, trick, n, win_pos, prm, pts, power, beats, order, suit, -1, cards, score)
     child = np.zeros(_NS, np.int64)
     guess = 81
     for i in range(m):  # each class once, exactly; a sibling's value is the next guess
         c = cards[i]
         hands[seat] ^= np.int64(1) << c
-        if n == _LAST:
-            wp = _LAST if power[trick[0] >> 3, c] > power[trick[0] >> 3, trick[win_pos]] else win_pos
-            wseat = _AFTER[leader, wp]
+        if n == last:
+            wp = last if power[trick[0] >> 3, c] > power[trick[0] >> 3, trick[win_pos]] else win_pos
+            wseat = (leader + wp) % ns
             tp = pts[c]
             left = 0
-            for j in range(_LAST):
+            for j in range(last):
                 tp += pts[trick[j]]
-            for s in range(_NS):
+            for s in range(ns):
                 left |= hands[s]
             if left == 0:
                 tp += 10  # dix de der
-            gain = tp if _TEAM_OF[wseat] == team else 0
+            gain = tp if (side >> wseat) & 1 else 0
             v = gain + _exact(hands, child, 0, wseat, guess - gain,
                               prm, pts, power, beats, order, suit, tt_key, tt_lo, tt_hi, tt_move, stats)
         else:
@@ -560,7 +601,7 @@ def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
         guess = v
     # equivalent cards (adjacent, same points) take their representative's value
     live = 0
-    for s in range(_NS):
+    for s in range(ns):
         if s != seat:
             live |= hands[s]
     for i in range(n):
@@ -579,33 +620,40 @@ def _root_values(hands, trick, n, leader, prm, pts, power, beats, order, suit,
 
 @dataclass(frozen=True)
 class Position:
-    """A play-phase position with every hand known.
+    """A play-phase position with every hand known, at any table.
 
     Attributes:
-        hands: per seat 0..3, the 32-bit mask of its cards.
-        denomination: the denomination 0..5 (four suits, no-trump 4, all-trump 5).
-        taker: the taker's seat 0..3 (its team maximises).
-        trick: card ids already in the current trick, in play order (0..3 cards).
+        hands: per seat 0..n-1, the 32-bit mask of its cards (n = ``rules.players``).
+        denomination: the denomination 0..5 (four suits, no-trump 4, all-trump 5; two and
+            three seats: the trump suit 0..3). ``trump``: a deprecated alias.
+        taker: the taker's seat (its side maximises: its team at four seats, itself at
+            two and three). ``maker``: a deprecated alias.
+        trick: card ids already in the current trick, in play order (0..n-1 cards).
         leader: the seat that led the current trick.
-        rules: rule options (obligations, undertrump, partner master, all-trump points).
+        rules: rule options (the table, obligations, undertrump, partner master, all-trump
+            points; at two and three seats ``ruff_overtrump``, ``defender_partner_free``).
     """
 
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     denomination: int
     taker: int
     trick: tuple[int, ...]
     leader: int
     rules: Rules = Rules()
 
+    trump = renamed("denomination")  # the two- and three-seat solver's old names
+    maker = renamed("taker")
+
     @property
     def to_play(self) -> int:
         """The seat to play a card now."""
-        return absolute_seat(len(self.trick), self.leader)
+        return (self.leader + len(self.trick)) % len(self.hands)
 
 
 def position_of(state: GameState) -> Position:
-    """The ``Position`` of a ``GameState`` in card play (raises ``ValueError`` otherwise)."""
-    if state.phase != Phase.PLAY:
+    """The ``Position`` of a ``GameState`` in card play (raises ``ValueError`` otherwise:
+    another phase, or a two- or three-seat sub-step before the cards)."""
+    if state.phase != Phase.PLAY or 0 <= state.step < STEPS.index("cards"):
         raise ValueError("the solver needs a state in the card-play phase")
     return Position(tuple(state.hands), state.denomination, state.taker, tuple(state.trick), state.trick_leader,
                     state.rules)
@@ -616,16 +664,17 @@ def _check(position: Position) -> None:
     p = position
     if not isinstance(p.rules, Rules):
         raise ValueError(f"position.rules must be a Rules, got {type(p.rules).__name__}")
-    if type(p.denomination) is not int or not 0 <= p.denomination < NUM_CONTRACTS:
-        raise ValueError(f"denomination must be 0..5, got {p.denomination!r}")
+    n = p.rules.players
+    if type(p.denomination) is not int or not 0 <= p.denomination < (NUM_CONTRACTS if n == 4 else NUM_SUITS):
+        raise ValueError(f"denomination must be 0..{5 if n == 4 else 3}, got {p.denomination!r}")
     for name in ("taker", "leader"):
         v = getattr(p, name)
-        if type(v) is not int or v not in SEATS:
-            raise ValueError(f"{name} must be a seat 0..{NUM_SEATS - 1}, got {v!r}")
-    if len(p.hands) != NUM_SEATS or not all(type(h) is int and 0 <= h < 1 << NUM_CARDS for h in p.hands):
-        raise ValueError(f"hands must be four 32-bit card masks, got {p.hands!r}")
-    if len(p.trick) >= NUM_SEATS or not all(type(c) is int and 0 <= c < NUM_CARDS for c in p.trick):
-        raise ValueError(f"trick must hold 0..3 card ids 0..31, got {p.trick!r}")
+        if type(v) is not int or not 0 <= v < n:
+            raise ValueError(f"{name} must be a seat 0..{n - 1}, got {v!r}")
+    if len(p.hands) != n or not all(type(h) is int and 0 <= h < 1 << NUM_CARDS for h in p.hands):
+        raise ValueError(f"hands must be {n} 32-bit card masks (one per seat of rules.players), got {p.hands!r:.200}")
+    if len(p.trick) >= n or not all(type(c) is int and 0 <= c < NUM_CARDS for c in p.trick):
+        raise ValueError(f"trick must hold 0..{n - 1} card ids 0..31, got {p.trick!r}")
     seen = 0
     for m in (*p.hands, *(1 << c for c in p.trick)):
         if seen & m:
@@ -633,7 +682,7 @@ def _check(position: Position) -> None:
         seen |= m
     sizes = [h.bit_count() for h in p.hands]
     full = sizes[p.to_play]  # seats that already played to this trick hold one card fewer
-    want = [full - 1 if relative_seat(s, p.leader) < len(p.trick) else full for s in SEATS]
+    want = [full - 1 if (s - p.leader) % n < len(p.trick) else full for s in range(n)]
     if sizes != want or (full == 0 and p.trick):
         raise ValueError(f"hand sizes {sizes} do not fit a trick of {len(p.trick)} card(s) led by seat {p.leader}")
 
@@ -669,26 +718,31 @@ class Solver:
         _check(position)
         p, r = position, position.rules
         last = self._last
+        game = game_of(r)
+        side = game.table.side
         if same_deal and last is not None and (
-                last[1:] != (p.denomination, TEAM_OF[p.taker], r)
+                last[1:] != (p.denomination, side[p.taker], r)
                 or any(h & ~prev for h, prev in zip(p.hands, last[0]))):
             raise ValueError("same_deal=True needs a position of the previous call's deal (each hand a subset "
                              "of that seat's previous hand, same denomination, taker team and rules)")
-        self._last = (p.hands, p.denomination, TEAM_OF[p.taker], r)
+        self._last = (p.hands, p.denomination, side[p.taker], r)
         if not same_deal or self._stamp == 0:
             self._stamp += 1
         if self._stamp >= 1 << 28:  # the stamp's bits in the key are used up: start afresh
             self._tt_key[:] = -1
             self._stamp = 1
-        prm = np.array([p.denomination, TEAM_OF[p.taker], r.partner_master_free, r.undertrump == "required",
-                        r.obligations == "two_player", self._stamp, r.overtrump_partner == "must_overtrump"],
-                       dtype=np.int64)
+        obligations, partner_master_free, undertrump, overtrump_partner = game.play_options
+        n = game.table.n_seats
+        takers = sum(1 << s for s in range(n) if side[s] == side[p.taker])
+        prm = np.array([p.denomination, takers, partner_master_free, undertrump == "required",
+                        obligations == "two_player", self._stamp, overtrump_partner == "must_overtrump", n, p.taker,
+                        n == 3 and partner_master_free], dtype=np.int64)
         hands = np.array(p.hands, dtype=np.int64)
         trick = np.zeros(NUM_SEATS, dtype=np.int64)
         trick[:len(p.trick)] = p.trick
         self._stats[0] = 0
         k = p.denomination
-        _root_values(hands, trick, len(p.trick), p.leader, prm, _POINTS[r.all_trump_points][k], _POWER[k],
+        _root_values(hands, trick, len(p.trick), p.leader, prm, _POINTS[r.all_trump_points or "pagat"][k], _POWER[k],
                      _BEATS[k], _ORDER[k], _SUIT, self._tt_key, self._tt_lo, self._tt_hi, self._tt_move,
                      self._stats, per_card, self._out)
         self.nodes = int(self._stats[0])

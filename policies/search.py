@@ -158,12 +158,13 @@ are drawn uniformly among those consistent with the information set
 (``sampling.sample_hidden_hands``: voids shown by the play, the exchanged turned card, the
 scoring combination's cards, hand sizes; the unused face-down cards and the taker's
 discards form one more location). Each deal is solved exactly for every legal card
-(``small_solver.small_card_values``: the maker's card points with both sides playing
+(``solver.Solver.card_values``: the maker's card points with both sides playing
 perfectly; at three seats the two defenders share the side's value), and each value is
 turned into the acting seat's recorded-points margin (``deal_margin``). The card with the
 best mean margin is played, ties to the lowest id. A three-seat deal is searched exactly
-only once at most ``exact_cards`` cards are left in the hands (a first-trick solve takes
-seconds in pure Python); before that, and at every other decision (bidding, the seven
+only once at most ``exact_cards`` cards are left in the hands (valuing every first card of
+a three-seat deal takes about 60 ms compiled, times ``samples``; ``scripts/bench_search.py``);
+before that, and at every other decision (bidding, the seven
 exchange, the combinations protocol), ``base`` decides (the ``normal`` tier when ``base``
 is a network of another table); a belote claim is always made. ``node_budget``,
 ``time_budget``, the belief and the prior are not read there.
@@ -192,7 +193,6 @@ from belote_env.observation import obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
 from belote_env.scoring import belote_points, deal_difference, declaration_points, score_small_deal
 from belote_env.game import BELOTE, LAST_TRICK, STEPS
-from belote_env.small_solver import SmallPosition, small_card_values
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
 
@@ -496,9 +496,9 @@ class SearchPolicy:
         totals = dict.fromkeys(cards, 0.0)
         for _ in range(self.samples):
             hands = list(sample_hidden_hands(info, self.rng).hands)
-            pos = SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination, info.taker,
-                                info.rules)
-            values = small_card_values(pos)
+            pos = Position(tuple(hands), info.denomination, info.taker, tuple(info.trick), info.trick_leader,
+                           info.rules)
+            values = self.solver.card_values(pos)
             for c in cards:
                 totals[c] += deal_margin(info, hands, values[c])
         self.last_values = {c: v / self.samples for c, v in totals.items()}
@@ -895,7 +895,7 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     points less the mean of the others') in a deal whose remaining cards are ``hands``
     (per seat its card mask: a sampled deal, or the true hands) and where the maker wins
     ``maker_rest`` more card points from ``info``'s position on (the last trick's 10
-    included; ``small_card_values`` / ``small_solve``). The deal's totals are the card
+    included; ``solver.card_values`` / ``solver.solve``). The deal's totals are the card
     points so far (``info.card_points``), the rest (the maker's ``maker_rest``, the
     defenders sharing the others evenly: the solver values their side), the scoring
     combinations (``info.decl_winner``'s ``decl_cards``) and belote (20 to the seat whose

@@ -10,6 +10,9 @@ Prints:
   passed-out deals are skipped), with the no-trump / all-trump round-2 option on, and the
   solver's nodes per second over those solves;
 * the same for ``solver.card_values`` (every legal first card valued exactly);
+* the same two figures for the two- and three-player games (``seed001_2p``,
+  ``seed001_3p``, and three seats under ``three_player_deal="10_each"``: TWO_THREE.md; the
+  auction and the steps before the cards played by ``normal``);
 * the ``expert`` tier's mean time per decision at its default settings (bids and cards
   apart; forced moves excluded), over ``--expert-deals`` deals with the expert in seats 0
   and 2 and ``normal`` in seats 1 and 3.
@@ -24,8 +27,9 @@ import argparse
 import statistics
 import time
 
-from belote_env import GameState, Rules
+from belote_env import GameState, Rules, load_rules
 from belote_env.driver import finish_deal
+from belote_env.game import STEPS
 from belote_env.solver import Solver, position_of
 from belote_env.table import SEATS, absolute_seat, team_of
 
@@ -35,11 +39,12 @@ def first_leads(n: int, seed: int, rules: Rules):
     from policies import make_policy
 
     normal = make_policy("normal")
+    cards = STEPS.index("cards")
     out, s = [], seed
     while len(out) < n:
-        st = GameState(rules, seed=s, dealer=absolute_seat(s, 0), single_deal=True)
+        st = GameState(rules, seed=s, dealer=s % rules.players, single_deal=True)
         s += 1
-        while st.phase == 0:
+        while st.phase == 0 or (st.phase == 1 and 0 <= st.step < cards):  # the auction, the steps before the cards
             st.apply(normal.act(st.information_set(st.current)))
         if st.phase == 1:
             out.append(position_of(st))
@@ -104,6 +109,14 @@ def main() -> None:
     times, nodes = bench_solver(positions, per_card=True)
     print(f"value every first card (card_values), {len(times)} deals: {_ms(times)}; "
           f"{nodes / sum(times) / 1e6:.2f} M nodes/s")
+    for name, small in (("two seats", load_rules("seed001_2p")), ("three seats", load_rules("seed001_3p")),
+                        ("three seats, 10_each", Rules(players=3, three_player_deal="10_each"))):
+        positions = first_leads(args.deals, args.seed, small)
+        for per_card, what in ((False, "solve a whole deal from the first lead"),
+                               (True, "value every first card (card_values)")):
+            times, nodes = bench_solver(positions, per_card)
+            print(f"{name}: {what}, {len(times)} deals: {_ms(times)}; {nodes / len(times):,.0f} nodes per deal, "
+                  f"{nodes / sum(times) / 1e6:.2f} M nodes/s")
     if args.expert_deals > 0:
         bids, cards = bench_expert(args.expert_deals, args.seed)
         both = bids + cards

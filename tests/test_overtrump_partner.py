@@ -203,19 +203,21 @@ def test_must_overtrump_only_narrows_the_partner_ruff_case():
 
 def test_solver_legality_equals_rules_legal_cards():
     """The solver's compiled legality reproduces ``rules.legal_cards`` under both values."""
-    from belote_env.solver import _BEATS, _K, _OVER, _PMF, _SUIT, _TWO, _UNDER, _legal
+    from belote_env.solver import _BEATS, _K, _NSEATS, _OVER, _PMF, _SUIT, _TWO, _UNDER, _legal
 
     rng = random.Random(11)
     for i in range(12000):
         rules = RULESETS[i % len(RULESETS)]
         hand, trick, k = _random_position(rng)
-        prm = np.zeros(7, dtype=np.int64)
-        prm[_K], prm[_PMF] = k, rules.partner_master_free
+        prm = np.zeros(10, dtype=np.int64)
+        prm[_K], prm[_PMF], prm[_NSEATS] = k, rules.partner_master_free, 4
         prm[_UNDER], prm[_TWO] = rules.undertrump == "required", rules.obligations == "two_player"
         prm[_OVER] = rules.overtrump_partner == "must_overtrump"
         tr = np.array(trick + [0] * (4 - len(trick)), dtype=np.int64)
         win_pos = trick_winner(trick, k) if trick else 0
-        assert _legal(hand, tr, len(trick), win_pos, prm, _BEATS[k], _SUIT) == legal_cards(hand, trick, k, rules)
+        seat = len(trick)  # the trick led by seat 0
+        assert _legal(hand, tr, len(trick), win_pos, prm, _BEATS[k], _SUIT, seat, 0) == legal_cards(hand, trick, k,
+                                                                                              rules)
 
 
 @pytest.mark.parametrize("extra", [{}, {"partner_master_free": False}, {"undertrump": "discard_allowed"}])

@@ -13,6 +13,7 @@ allowed, and so is a line marked ``# not a seat`` (a hash bit, say).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import pathlib
 import re
 
@@ -84,13 +85,21 @@ def test_bad_tables_are_refused(args):
 
 def test_engine_and_solver_use_the_table():
     from belote_env import game, render, solver
+    from belote_env.actions import PASS, TAKE
 
     assert game.SEAT_NAMES is table.SEAT_NAMES and game.team_of is table.team_of
     assert game.partner_of is table.partner_of
     assert not hasattr(render, "_SEAT_NAMES")
-    assert solver._NS == NUM_SEATS and solver._TEAM_OF.tolist() == list(TEAM_OF)
+    assert solver._NS == NUM_SEATS
     assert [[int(x) for x in row] for row in solver._AFTER] == [list(seats_from(s)) for s in SEATS]
-    assert solver._TEAM0.tolist() == [s in TEAMS[0] for s in SEATS]
+    # the side that maximises is the taker's team (table.side): partners are one side, and
+    # the two sides share the 162 card points of a whole deal
+    st = game.GameState(seed=5, single_deal=True)
+    while st.phase == 0:
+        st.apply(TAKE if TAKE in st.legal_actions() else PASS)
+    pos = solver.position_of(st)
+    values = [solver.solve(dataclasses.replace(pos, taker=s)) for s in SEATS]
+    assert values[0] == values[2] and values[1] == values[3] and values[0] + values[1] == 162
 
 
 # ------------------------------------------------------------------------- (b) the scan

@@ -18,7 +18,7 @@ from belote_env.config import Rules, load_rules
 from belote_env.driver import RandomPolicy, finish_deal
 from belote_env.game import STEPS, GameState
 from belote_env.observation import SMALL_OBS_SIZE
-from belote_env.small_solver import small_card_values, small_position_of
+from belote_env.solver import Position, card_values, position_of
 from policies import make_policy
 from policies.base import with_belote
 from policies.search import SearchPolicy, deal_margin
@@ -147,7 +147,6 @@ def test_search_values_cards_by_deal_margin_on_its_samples():
     import random
 
     from belote_env.sampling import sample_hidden_hands
-    from belote_env.small_solver import SmallPosition
 
     st = _endgame(R2, 5, 10)
     info = st.information_set(st.current)
@@ -156,8 +155,8 @@ def test_search_values_cards_by_deal_margin_on_its_samples():
     rng, want = random.Random(3), {}
     for _ in range(5):
         hands = list(sample_hidden_hands(info, rng).hands)
-        vals = small_card_values(SmallPosition(tuple(hands), tuple(info.trick), info.trick_leader, info.denomination,
-                                               info.taker, info.rules))
+        vals = card_values(Position(tuple(hands), info.denomination, info.taker, tuple(info.trick), info.trick_leader,
+                                    info.rules))
         for c, v in vals.items():
             want[c] = want.get(c, 0.0) + deal_margin(info, hands, v) / 5
     assert pol.last_values == pytest.approx(want)

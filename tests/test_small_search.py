@@ -14,7 +14,7 @@ from belote_env.rules import legal_cards, trick_winner
 from belote_env.inference import public_constraints
 from belote_env.sampling import sample_hidden_hands
 from belote_env.game import STEPS, GameState
-from belote_env.small_solver import small_card_values, small_position_of, small_solve
+from belote_env.solver import Position, card_values, position_of, solve
 from policies.search import SearchPolicy
 
 PTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
@@ -57,16 +57,20 @@ def to_play(rules, seed, left):
 
 
 @pytest.mark.parametrize("rules, left", [
-    (Rules(players=2), 10), (Rules(players=3), 12),
+    (Rules(players=2), 10), (Rules(players=2), 9), (Rules(players=3), 12), (Rules(players=3), 11),
     (Rules(players=3, defender_partner_free=True, ruff_overtrump="only_trump_lead"), 12),
+    (Rules(players=3, defender_partner_free=True, ruff_overtrump="required"), 11),
+    (Rules(players=3, three_player_deal="10_each"), 11), (Rules(players=3, three_player_deal="24_card"), 12),
 ])
 def test_solver_equals_minimax(rules, left):
+    """The solver of every table (``solver.solve`` / ``card_values``) against plain
+    minimax, at trick boundaries and inside tricks (``left`` odd or even)."""
     for seed in range(12):
         g = to_play(rules, seed, left)
-        pos = small_position_of(g)
+        pos = position_of(g)
         want = brute(tuple(g.hands), tuple(g.trick), g.trick_leader, g.denomination, g.taker, rules)
-        assert small_solve(pos) == want
-        vals = small_card_values(pos)
+        assert solve(pos) == want
+        vals = card_values(pos)
         pick = max(vals.values()) if pos.to_play == g.taker else min(vals.values())
         assert pick == want and set(vals) == set(cards_of(legal_cards(
             g.hands[pos.to_play], g.trick, g.denomination, rules, g._partner_pos(pos.to_play))))
@@ -195,11 +199,30 @@ def test_public_constraints_while_bidding_and_their_checks(players):
         encode_infoset(info)
 
 
-def test_small_position_names_the_contract_as_the_game_does():
+def test_position_names_the_contract_as_the_game_does_and_the_old_solver_names_warn():
     g = to_play(Rules(players=3), 3, 12)
-    pos = small_position_of(g)
+    pos = position_of(g)
     assert (pos.denomination, pos.taker) == (g.denomination, g.taker)
-    with pytest.warns(DeprecationWarning, match="SmallPosition.trump is SmallPosition.denomination"):
+    with pytest.warns(DeprecationWarning, match="Position.trump is Position.denomination"):
         assert pos.trump == g.denomination
-    with pytest.warns(DeprecationWarning, match="SmallPosition.maker is SmallPosition.taker"):
+    with pytest.warns(DeprecationWarning, match="Position.maker is Position.taker"):
         assert pos.maker == g.taker
+    with pytest.warns(DeprecationWarning, match="belote_env.solver.Position"):
+        from belote_env.small_solver import SmallPosition
+    with pytest.warns(DeprecationWarning, match="belote_env.solver.card_values"):
+        from belote_env.small_solver import small_card_values
+    old = SmallPosition(g.hands, g.trick, g.trick_leader, g.denomination, g.taker, g.rules)  # the old field order
+    assert old == pos and small_card_values(old) == card_values(pos)
+
+
+def test_a_card_of_the_trick_in_progress_separates_two_cards_of_a_hand():
+    """Two seats, hearts trump; the taker (seat 0) holds A♠ 8♦ Q♣ and has led the 8♠, seat 1
+    holds 7♠ J♠ 7♦ 9♦ (hand-checked endgame). When the 8♦ is later led, seat 1's 7♦ and
+    9♦ (no points either) are not one card: the 8♦ in the trick lies between them. Plain
+    minimax gives the taker 14 card points from here; the pure-Python two- and three-seat
+    solver this one replaced took them as equivalent and answered 21."""
+    rules = Rules(players=2)
+    pos = Position((537002112, 327697), 1, 0, (1,), 0, rules)
+    want = brute(pos.hands, pos.trick, pos.leader, pos.denomination, pos.taker, rules)
+    assert want == 14 and solve(pos) == 14
+    assert card_values(Position((537002114, 327697), 1, 0, (), 0, rules))[1] == 14

@@ -97,24 +97,36 @@ def random_endgame(rng: random.Random, rules: Rules, tricks: int) -> Position:
 
 def test_legal_bit_operations_equal_rules_legal_cards():
     """The solver's compiled legality reproduces ``rules.legal_cards`` for every contract
-    kind and play option (RULES.md §4)."""
-    from belote_env.solver import _BEATS, _K, _PMF, _SUIT, _TWO, _UNDER, _legal
+    kind and play option (RULES.md §4), and at two and three seats for their options
+    (TWO_THREE.md §3: the co-defender's card under ``defender_partner_free``)."""
+    from belote_env.games import game_of
+    from belote_env.rules import co_defender_pos
+    from belote_env.solver import _BEATS, _CODEF, _K, _MAX, _NSEATS, _OVER, _PMF, _SUIT, _TAKER, _TWO, _UNDER, _legal
 
+    small = [Rules(players=2), Rules(players=3), Rules(players=3, defender_partner_free=True),
+             Rules(players=3, defender_partner_free=True, ruff_overtrump="required")]
     rng = random.Random(1)
-    for i in range(6000):
-        rules = RULESETS[i % len(RULESETS)]
-        k = rng.randrange(6)
+    for i in range(8000):
+        rules = (RULESETS + small)[i % (len(RULESETS) + len(small))]
+        ns = rules.players
+        obligations, pmf, undertrump, overtrump = game_of(rules).play_options
+        k = rng.randrange(6 if ns == 4 else 4)
         deck = list(range(32))
         rng.shuffle(deck)
-        n = rng.randrange(4)
+        n = rng.randrange(ns)
         trick = deck[:n]
         hand = sum(1 << c for c in deck[n:n + rng.randint(1, 8)])
-        prm = np.zeros(7, dtype=np.int64)
-        prm[_K], prm[_PMF] = k, rules.partner_master_free
-        prm[_UNDER], prm[_TWO] = rules.undertrump == "required", rules.obligations == "two_player"
+        leader, taker = rng.randrange(ns), rng.randrange(ns)
+        seat = (leader + n) % ns
+        prm = np.zeros(10, dtype=np.int64)
+        prm[_K], prm[_PMF], prm[_NSEATS], prm[_TAKER], prm[_MAX] = k, pmf, ns, taker, 1 << taker
+        prm[_UNDER], prm[_TWO] = undertrump == "required", obligations == "two_player"
+        prm[_OVER], prm[_CODEF] = overtrump == "must_overtrump", ns == 3 and pmf
         tr = np.array(trick + [0] * (4 - n), dtype=np.int64)
         win_pos = trick_winner(trick, k) if trick else 0
-        assert _legal(hand, tr, n, win_pos, prm, _BEATS[k], _SUIT) == legal_cards(hand, trick, k, rules)
+        partner = None if ns == 4 else co_defender_pos(seat, taker, leader, n, rules)
+        assert _legal(hand, tr, n, win_pos, prm, _BEATS[k], _SUIT, seat, leader) == legal_cards(
+            hand, trick, k, rules, partner), (rules, k, trick, hand, leader, taker)
 
 
 @pytest.mark.parametrize("rules_i", range(len(RULESETS)))

@@ -44,11 +44,10 @@ from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCO
 from belote_env.driver import finish_deal, reward_scale
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size
 from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
-from belote_env.small_solver import LAST_TRICK_POINTS
+from belote_env.game import LAST_TRICK as LAST_TRICK_POINTS
 from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
 from belote_env.observation import SMALL_OBS_SIZE, encode_small
-from belote_env.small_solver import small_position_of, small_card_values
-from belote_env.solver import Solver, position_of
+from belote_env.solver import Solver, card_values, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_rules, check_policy_spec
@@ -113,7 +112,7 @@ def small_oracle_card_values(state, points: dict[int, float] | None = None) -> d
     margin for the seat to play (``SmallDealScore.difference``: its points less the mean
     of the others') if that card is played and play is then perfect, every hand known.
     ``state`` is a ``GameState`` in its card step; each card's exact maker card
-    points (``small_solver.small_card_values`` with the true hands) become the margin
+    points (``solver.card_values`` with the true hands) become the margin
     by ``policies.search.deal_margin`` (the rule the expert's search values its
     sampled deals by: the defenders share their side's points evenly, belote goes to the
     K+Q holder, the capot bonus is not counted). ``points``: a dict that receives each
@@ -124,7 +123,7 @@ def small_oracle_card_values(state, points: dict[int, float] | None = None) -> d
 
     info = state.information_set(state.current)
     hands = list(state.hands)
-    vals = small_card_values(small_position_of(state))
+    vals = card_values(position_of(state))
     if points is not None:
         pts = POINTS_BY_ALL_TRUMP_OPTION["pagat"][state.denomination]
         maker = state.taker
