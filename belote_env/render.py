@@ -147,8 +147,13 @@ def trick_text(leader: int, cards) -> str:
 def render_play_text(info: InfoSet) -> str:
     """The table as the person at ``info.seat`` reads it in ``belote play``: like
     ``render_text`` but every bid and action in words (``"take"``, ``"♠ trump"``), the
-    last finished trick shown, and no legal-action ids (the caller lists the choices).
+    last finished trick shown, and no legal-action ids (the caller lists the choices); at
+    two and three seats ``render_small_text``'s table without its ids (TWO_THREE.md §5).
     Only ``info`` is read, so nothing depends on other seats' cards (RULES.md §11)."""
+    from .games import game_of
+
+    if not game_of(info.rules).has_partners:
+        return "\n".join(line for line in render_small_text(info).splitlines() if not line.startswith("Legal: "))
     me = info.seat
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: {SEAT_NAMES[me]} (seat {me}), partner {SEAT_NAMES[partner_of(me)]}; dealer {SEAT_NAMES[info.dealer]}; "

@@ -343,3 +343,29 @@ def test_a_small_table_failure_record_from_belote_eval_replays(preset, tmp_path,
     assert not st.is_deal_over and len(st.tricks) >= 2
     assert main(["replay", str(rec_path)]) == 0
     assert "the record stops here" in capsys.readouterr().out
+
+
+def test_the_interactive_game_of_every_table_is_one_function(tmp_path):
+    """``play_game_interactive`` plays two- and three-seat games too: each deal's end is
+    the per-seat line (``deal_over_text``: the maker's fate and every seat's points, the
+    person's seat marked), the game's end names the winner; the old names warn and call it."""
+    import io
+
+    from training import play
+
+    rules = load_rules("seed001_2p", target=200)
+    out = io.StringIO()
+    st = play_game_interactive([_Last(), _Last()], rules, 4, 0, output=out, save_path=tmp_path / "g.json")
+    text = out.getvalue()
+    assert st.is_game_over and max(st.scores) >= 200
+    s = st.deal_scores[-1]
+    names = ("South", "North")
+    assert (f"Deal over: maker {names[s.taker]} {s.outcome}; this deal South (you) {s.points[0]}, North "
+            f"{s.points[1]}; game South (you) {st.scores[0]}, North {st.scores[1]}") in text
+    assert text.rstrip().splitlines()[-2] == ("Game over: " + ("you win!" if st.winner == 0 else "North wins"))
+    assert replay(read_record(tmp_path / "g.json")).scores == st.scores
+    with pytest.warns(DeprecationWarning, match="play_game_interactive"):
+        old = play.play_small_game_interactive
+    assert old([_Last(), _Last()], rules, 4, 0, output=io.StringIO()).scores == st.scores
+    with pytest.warns(DeprecationWarning, match="render_play_text"):
+        assert play.small_play_text is play.render_play_text

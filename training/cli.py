@@ -253,12 +253,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print("type help for how to enter a card or a bid, quit to save the game and stop")
     # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file); a bot that
     # fails saves it too and raises BotFailure (a ValueError: exit 2 with its message, which names the file)
-    if not game_of(rules).has_partners:
-        from .play import play_small_game_interactive
-
-        state = play_small_game_interactive(pols, rules, args.seed, seat, save_path=save)
-    else:
-        state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
     if state.is_game_over or pols[seat].quit_requested:
         return 0
     return 130  # interrupted (Ctrl-C) or input closed: saved, but not finished

@@ -18,10 +18,10 @@ raises or returns an illegal action stops the game the same way (saved), then ra
 ``BotFailure`` naming the bot, its seat and the type of its error, never the action it
 returned nor its exception's message (either could reveal its hidden cards, RULES.md §11).
 
-Two and three players (``rules.players`` 2 or 3, TWO_THREE.md): ``play_small_game_interactive``
-(the same input; the choices are listed by number and in words: ``accept`` is ``take``,
-``propose redeal``, ``agree redeal``, ``exchange 7 of trump``, ``keep``, ``enough`` ...;
-the seats named as on the screen, ``render_small_text``).
+Two and three players (``rules.players`` 2 or 3, TWO_THREE.md): the same function and
+input; the choices are listed by number and in words (``accept`` is ``take``, ``propose
+redeal``, ``agree redeal``, ``exchange 7 of trump``, ``keep``, ``enough`` ...), the seats
+named as on the screen (``render_play_text``), every seat's points shown.
 """
 
 from __future__ import annotations
@@ -41,12 +41,14 @@ from belote_env.actions import (
 from belote_env.games import game_of
 from belote_env.cards import ALL_TRUMP, CONTRACT_NAMES, NO_TRUMP, SUIT_SYMBOLS, parse_card, suit_of
 from belote_env.driver import play_game
-from belote_env.table import SEAT_NAMES, other_team, table_of, team_of
+from belote_env.table import SEAT_NAMES, other_team, team_of
 from belote_env.records import game_record, replay, write_record
-from belote_env.render import action_label, render_play_text, render_small_text
+from belote_env.deprecation import deprecated_names
+from belote_env.game import STEPS
+from belote_env.render import action_label, render_play_text
 
 __all__ = ["BotFailure", "HumanPolicy", "QuitGame", "HELP_TEXT", "help_text", "parse_input", "play_game_interactive",
-           "default_save_path", "deal_over_text", "save_game_so_far", "play_small_game_interactive", "small_play_text"]
+           "default_save_path", "deal_over_text", "save_game_so_far"]
 
 _ALIASES = {"pass": PASS, "take": TAKE, "belote": ANNOUNCE_BELOTE, "announce": ANNOUNCE_BELOTE, "announce belote": ANNOUNCE_BELOTE,
             "declare": DECLARE}
@@ -277,7 +279,7 @@ class HumanPolicy:
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
         small = not game_of(info.rules).has_partners
-        print("\n" + (small_play_text(info) if small else render_play_text(info)), file=self.output)
+        print("\n" + render_play_text(info), file=self.output)
         print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
               + "   (help, quit)", file=self.output)
         if small and KEEP in legal:
@@ -322,13 +324,23 @@ def save_game_so_far(state: GameState, path: str | Path) -> Path:
 
 
 def deal_over_text(state: GameState, seat: int) -> str:
-    """The end-of-deal line of ``belote play`` for the person at ``seat`` (four seats):
+    """The end-of-deal line of ``belote play`` for the person at ``seat``: at four seats
     the contract's fate and its taker, a capot, belote-rebelote, the declarations that
     count and a litige reserve when there are any (the figures of ``state.deal_score``,
     as ``belote replay`` shows them), then the deal's and the game's points:
     ``"Deal over: made (taker West), capot by them; belote-rebelote you 0 - them 20;
-    deal: you 0 - them 272; game: you 0 - them 272"``."""
+    deal: you 0 - them 272; game: you 0 - them 272"``; at two and three seats the maker's
+    fate and every seat's points (``"Deal over: maker North made; this deal South (you)
+    62, North 100; game South (you) 62, North 100"``)."""
     s = state.deal_score
+    if not state.game.has_partners:
+        names = state.table.names
+
+        def per_seat(values) -> str:
+            return ", ".join(f"{names[i]}{' (you)' if i == seat else ''} {v}" for i, v in enumerate(values))
+
+        return (f"Deal over: maker {names[s.taker]} {s.outcome}; this deal {per_seat(s.points)}; "
+                f"game {per_seat(state.scores)}")
     us, them = team_of(seat), other_team(team_of(seat))
     side = lambda v: f"you {v[us]} - them {v[them]}"  # noqa: E731
     parts = [f"{s.outcome} (taker {SEAT_NAMES[state.taker]})"
@@ -373,9 +385,10 @@ def _ask(policy, info: InfoSet, human: bool) -> tuple[int | None, str | None]:
 
 def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int, output: TextIO | None = None,
                           dealer: int = 0, save_path: str | Path | None = None) -> GameState:
-    """Play one game (RULES.md §8) with ``policies[seat]``; prints the other seats' moves,
-    each trick's winner and points, and the deal results to ``output`` (public information
-    only, RULES.md §11).
+    """Play one game (RULES.md §8; at two and three seats TWO_THREE.md) with
+    ``policies[seat]``; prints the other seats' moves, each trick's winner and points, and
+    the deal results to ``output`` (public information only, RULES.md §11, TWO_THREE.md §5:
+    another seat's discards are shown as "a choice").
 
     A finished game is saved as a record to ``save_path`` if given. On ``QuitGame``,
     ``KeyboardInterrupt`` or ``EOFError`` (from the human's input or while a bot thinks)
@@ -386,8 +399,12 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
     there: nothing of that seat's hidden cards is shown).
     """
     output = sys.stdout if output is None else output
+    game = game_of(rules)
+    names = game.table.names
+    source = "RULES.md §11" if game.has_partners else "TWO_THREE.md §5"
     state = GameState(rules, seed=seed, dealer=dealer)
     before = [0, 0]  # tricks and card points before the move being played
+    explained: list[bool] = []  # another seat's keep was explained (two and three seats)
 
     def decide(state: GameState, info: InfoSet, policy) -> int:
         seat = info.seat
@@ -395,31 +412,41 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
         if failure is not None:  # raised here, outside any except block: nothing chained
             name = getattr(policy, "name", type(policy).__name__)
             path = save_game_so_far(state, save_path if save_path is not None else default_save_path(seed))
-            raise BotFailure(f"policy {name!r} at seat {seat} ({SEAT_NAMES[seat]}) {failure} (not shown: it "
-                             "could reveal that seat's hidden cards, RULES.md §11); the game so far is saved "
+            raise BotFailure(f"policy {name!r} at seat {seat} ({names[seat]}) {failure} (not shown: it "
+                             f"could reveal that seat's hidden cards, {source}); the game so far is saved "
                              f"to {path} (belote replay {path} shows it)", seat, name, path)
         if seat != human_seat:
-            print(f"  {SEAT_NAMES[seat]} ({policy.name}): {action_label(action, state.turned_card)}", file=output)
+            if info.step == STEPS.index("discard"):  # the taker's discards: hidden
+                shown = "a choice"
+            elif action == KEEP:  # what keep means is said the first time only
+                shown = "keep" if explained else f"keep ({KEEP_MEANS})"
+                explained.append(True)
+            else:
+                shown = action_label(action, state.turned_card)
+            print(f"  {names[seat]} ({policy.name}): {shown}", file=output)
         before[:] = len(state.tricks), sum(state.card_points)
         return action
 
     def after(state: GameState, seat: int, action: int) -> None:
         if len(state.tricks) > before[0]:
-            print(f"  trick {len(state.tricks)} won by {SEAT_NAMES[state.tricks[-1][2]]} "
+            print(f"  trick {len(state.tricks)} won by {names[state.tricks[-1][2]]} "
                   f"({sum(state.card_points) - before[1]} points"
-                  + (" + 10 for the last trick)" if len(state.tricks) == 8 else ")"), file=output)
+                  + (" + 10 for the last trick)" if not any(state.hands) else ")"), file=output)
 
     def deal_over(state: GameState) -> None:
         if state.void:
-            print("  everybody passed: the deal is redealt", file=output)
+            print("  everybody passed: the deal is redealt" if game.has_partners else
+                  "  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
         else:
             print("\n" + deal_over_text(state, human_seat), file=output)
 
     try:
-        play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None)
+        play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None,
+                  teams=game.table.side)
         w = state.winner
-        print("Game over: " + ("a draw" if w is None else "you win!" if w == team_of(human_seat) else "you lose"),
-              file=output)
+        mine = game.table.side[human_seat]
+        print("Game over: " + ("a draw" if w is None else "you win!" if w == mine else
+                               "you lose" if game.has_partners else f"{names[w]} wins"), file=output)
         if save_path is not None:
             print(f"record saved to {save_game_so_far(state, save_path)}", file=output)
         return state
@@ -432,90 +459,14 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
         return state
 
 
-# ---------------------------------------------------------------------------- two and three seats
-def small_play_text(info) -> str:
-    """The table of a two- or three-player game (an ``InfoSet``, TWO_THREE.md §5) as the
-    person at ``info.seat`` reads it: ``render_small_text`` (scores, the turned and bottom
-    cards, the bids, the maker and trump, combinations and belote, the last trick, the
-    trick so far, the hand with the legal cards starred) without its line of legal-action
-    ids, as at four seats (the caller lists the choices in words)."""
-    return "\n".join(line for line in render_small_text(info).splitlines() if not line.startswith("Legal: "))
+def _play_small_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
+                                 output: TextIO | None = None, dealer: int = 0,
+                                 save_path: str | Path | None = None) -> GameState:
+    """``play_game_interactive`` (one body for every table)."""
+    return play_game_interactive(policies, rules, seed, human_seat, output, dealer, save_path)
 
 
-def play_small_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
-                                output: TextIO | None = None, dealer: int = 0,
-                                save_path: str | Path | None = None):
-    """``play_game_interactive`` for two and three players (``rules.players`` 2 or 3,
-    TWO_THREE.md): one game to the rules' target with ``policies[seat]`` (``HumanPolicy``
-    at ``human_seat``); prints the other seats' moves, each trick's winner and points and
-    each deal's result (public information only, §5). ``quit``, Ctrl-C and the end of input
-    save the game so far as a record (``belote_env.records.game_record``) to ``save_path``
-    or ``default_save_path(seed)``; a bot that raises or returns an illegal action saves it
-    too and raises ``BotFailure``. Returns the ``GameState``."""
-    from belote_env.records import game_record
-
-    output = sys.stdout if output is None else output
-    n = rules.players
-    names = table_of(n).names  # the seat names of the screen (render_small_text)
-    state = GameState(rules, seed=seed, dealer=dealer)
-    before = [0, 0]
-    explained: list[bool] = []  # another seat's keep was explained
-
-    def per_seat(values) -> str:
-        return ", ".join(f"{names[i]}{' (you)' if i == human_seat else ''} {v}" for i, v in enumerate(values))
-
-    def save(path) -> Path:
-        return write_record(path, game_record(state))
-
-    def decide(state, info, policy) -> int:
-        seat = info.seat
-        action, failure = _ask(policy, info, seat == human_seat)
-        if failure is not None:
-            name = getattr(policy, "name", type(policy).__name__)
-            path = save(save_path if save_path is not None else default_save_path(seed))
-            raise BotFailure(f"policy {name!r} at seat {seat} ({names[seat]}) {failure} (not shown: it could reveal "
-                             f"that seat's hidden cards, TWO_THREE.md §5); the game so far is saved to {path}",
-                             seat, name, path)
-        if seat != human_seat:
-            if info.step == 1:  # discards: hidden
-                shown = "a choice"
-            elif action == KEEP:  # what keep means is said the first time only
-                shown = "keep" if explained else f"keep ({KEEP_MEANS})"
-                explained.append(True)
-            else:
-                shown = action_label(action, state.turned_card)
-            print(f"  {names[seat]} ({policy.name}): {shown}", file=output)
-        before[:] = len(state.tricks), sum(state.card_points)
-        return action
-
-    def after(state, seat: int, action: int) -> None:
-        if len(state.tricks) > before[0]:
-            last = not any(state.hands)
-            print(f"  trick {len(state.tricks)} won by {names[state.tricks[-1][2]]} "
-                  f"({sum(state.card_points) - before[1]} points" + (" + 10 for the last trick)" if last else ")"),
-                  file=output)
-
-    def deal_over(state) -> None:
-        if state.void:
-            print("  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
-        else:
-            s = state.deal_score
-            print(f"\nDeal over: maker {names[s.taker]} {s.outcome}; this deal {per_seat(s.points)}; "
-                  f"game {per_seat(state.scores)}", file=output)
-
-    try:
-        play_game(state, policies, decide=decide, after=after, deal_over=deal_over, max_voids=None,
-                  teams=tuple(range(n)))
-        w = state.winner
-        print("Game over: " + ("a draw" if w is None else "you win!" if w == human_seat else f"{names[w]} wins"),
-              file=output)
-        if save_path is not None:
-            print(f"record saved to {save(save_path)}", file=output)
-        return state
-    except (QuitGame, KeyboardInterrupt, EOFError) as stop:
-        why = ("you quit" if isinstance(stop, QuitGame) else "interrupted (Ctrl-C)"
-               if isinstance(stop, KeyboardInterrupt) else "end of input")
-        path = save(save_path if save_path is not None else default_save_path(seed))
-        print(f"\ngame stopped ({why}); the game so far is saved to {path} (belote replay {path} shows it)",
-              file=output)
-        return state
+__getattr__ = deprecated_names(__name__, {
+    "play_small_game_interactive": ("training.play.play_game_interactive (every table)",
+                                    lambda: _play_small_game_interactive),
+    "small_play_text": ("belote_env.render.render_play_text (every table)", lambda: render_play_text)})
