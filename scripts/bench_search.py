@@ -1,6 +1,6 @@
 """Benchmark the double-dummy solver and the expert tier, one process.
 
-    python scripts/bench_search.py [--deals 100] [--expert-deals 10] [--seed 0]
+    python scripts/bench_search.py [--deals 100] [--expert-deals 10] [--seed 0] [--variants classic coinche two three]
 
 Prints:
 
@@ -13,9 +13,11 @@ Prints:
 * the same two figures for the two- and three-player games (``seed001_2p``,
   ``seed001_3p``, and three seats under ``three_player_deal="10_each"``: TWO_THREE.md; the
   auction and the steps before the cards played by ``normal``);
-* the ``expert`` tier's mean time per decision at its default settings (bids and cards
-  apart; forced moves excluded), over ``--expert-deals`` deals with the expert in seats 0
-  and 2 and ``normal`` in seats 1 and 3.
+* the ``expert`` tier's time per decision at its default settings, per variant (classic,
+  coinche, two and three seats; ``--variants``) and phase (bids, cards; forced moves
+  excluded): mean, median, 90th percentile and max, over ``--expert-deals`` seeded deals
+  with the expert in seats 0 and 2 and ``normal`` in seats 1 and 3 (two and three seats:
+  the expert in seat 0, ``normal`` in the others).
 
 Times are wall-clock seconds (``time.perf_counter``); on a shared machine they vary with
 its load.
@@ -30,8 +32,8 @@ import time
 from belote_env import GameState, Rules, load_rules
 from belote_env.driver import finish_deal
 from belote_env.game import STEPS
+from belote_env.games import game_of
 from belote_env.solver import Solver, position_of
-from belote_env.table import SEATS, absolute_seat, team_of
 
 
 def first_leads(n: int, seed: int, rules: Rules):
@@ -62,14 +64,22 @@ def bench_solver(positions, per_card: bool) -> tuple[list[float], int]:
     return times, nodes
 
 
-def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
+#: the variants of the expert's timing (``--variants``): name -> rules
+VARIANTS = {"classic": lambda: Rules(), "coinche": lambda: load_rules("coinche"),
+            "two": lambda: load_rules("seed001_2p"), "three": lambda: load_rules("seed001_3p")}
+
+
+def bench_expert(deals: int, seed: int, rules: Rules | None = None) -> tuple[list[float], list[float]]:
+    """The expert's decision times (seconds) over ``deals`` seeded deals of ``rules``
+    (default classic): (bids, cards), forced moves left out. Its seats: 0 and 2 at four
+    seats, 0 at two and three (``normal`` in the others)."""
     from policies import make_policy
     from training.evaluate import use_one_torch_thread
 
     use_one_torch_thread()  # as in `belote eval` (hard's networks; other jobs can make 2 threads spin)
-    expert, normal = make_policy("expert", seed=seed), make_policy("normal")
+    rules = Rules() if rules is None else rules
+    expert, normal = make_policy("expert", seed=seed, rules=rules), make_policy("normal", rules=rules)
     bids, cards = [], []
-    rules = Rules()
 
     def timed(st: GameState, info, policy) -> int:  # the expert's decisions timed, bids and cards apart
         if policy is not expert:
@@ -81,15 +91,19 @@ def bench_expert(deals: int, seed: int) -> tuple[list[float], list[float]]:
             (bids if info.denomination < 0 else cards).append(dt)
         return a
 
-    seats = [expert if team_of(s) == 0 else normal for s in SEATS]  # the expert on seats 0 and 2
+    n = rules.players
+    seats = [expert if game_of(rules).table.side[s] == 0 else normal for s in range(n)]  # seats 0 and 2; 0
     for d in range(deals):
-        finish_deal(GameState(rules, seed=seed + d, dealer=absolute_seat(d, 0), single_deal=True), seats, timed)
+        finish_deal(GameState(rules, seed=seed + d, dealer=d % n, single_deal=True), seats, timed)
     return bids, cards
 
 
 def _ms(values: list[float]) -> str:
+    if not values:
+        return "none"
+    p90 = statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
     return (f"mean {1000 * statistics.mean(values):.1f} ms, median {1000 * statistics.median(values):.1f} ms, "
-            f"max {1000 * max(values):.1f} ms")
+            f"90th percentile {1000 * p90:.1f} ms, max {1000 * max(values):.1f} ms")
 
 
 def main() -> None:
@@ -97,6 +111,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100, help="deals solved from the first lead")
     ap.add_argument("--expert-deals", type=int, default=10, help="deals played by the expert (seats 0, 2)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=["classic"],
+                    help="the variants whose expert is timed (default classic)")
     args = ap.parse_args()
     rules = Rules(round2_no_trump_all_trump=True)
     positions = first_leads(args.deals, args.seed, rules)
@@ -117,10 +133,10 @@ def main() -> None:
             times, nodes = bench_solver(positions, per_card)
             print(f"{name}: {what}, {len(times)} deals: {_ms(times)}; {nodes / len(times):,.0f} nodes per deal, "
                   f"{nodes / sum(times) / 1e6:.2f} M nodes/s")
-    if args.expert_deals > 0:
-        bids, cards = bench_expert(args.expert_deals, args.seed)
+    for variant in args.variants if args.expert_deals > 0 else ():
+        bids, cards = bench_expert(args.expert_deals, args.seed, VARIANTS[variant]())
         both = bids + cards
-        print(f"expert (default settings) per decision over {args.expert_deals} deals: {_ms(both)} "
+        print(f"expert ({variant}, default settings) per decision over {args.expert_deals} deals: {_ms(both)} "
               f"({len(both)} decisions); bids {_ms(bids)}; cards {_ms(cards)}")
 
 
