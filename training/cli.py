@@ -14,6 +14,7 @@
     belote train --resume runs/<run>
     belote export runs/<run>/checkpoints/final models/mine
     belote train-rllib --config configs/rllib/quick.yaml [--address auto]
+    belote serve                                              # the table in the browser: http://127.0.0.1:8000/
 """
 
 from __future__ import annotations
@@ -304,6 +305,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .serve import serve
+    except ImportError as e:
+        raise ValueError(f"belote serve needs starlette and uvicorn: pip install -e \".[serve]\" ({e})") from None
+    _output_folder("--rooms", args.rooms)
+    bots = {}
+    for item in args.bot or []:
+        name, sep, spec = item.partition("=")
+        if not sep or not name or not spec:
+            raise ValueError(f"--bot {item!r}: give NAME=SPEC (a model folder or a policy factory module:attr)")
+        bots[name] = spec
+    _factories_from_cwd(bots.values())
+    serve(args.host, args.port, args.rooms, bots)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="belote", description="belote-rl: train and evaluate Belote agents")
     sub = p.add_subparsers(dest="command", required=True)
@@ -411,6 +429,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print JSON (every decision with its legal ids, the result)")
     r.add_argument("--legal", action="store_true", help="text: also a line per decision with its legal actions")
     r.set_defaults(func=_cmd_replay)
+    sv = sub.add_parser("serve", help="the table in the browser: rooms of people and bots (pip install -e \".[serve]\")")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--rooms", default="belote_rooms", help="folder of the saved rooms (default ./belote_rooms)")
+    sv.add_argument("--bot", action="append", metavar="NAME=SPEC",
+                    help="a bot rooms may seat besides the tiers: a model folder or a policy factory (repeatable)")
+    sv.set_defaults(func=_cmd_serve)
     return p
 
 

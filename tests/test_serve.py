@@ -1,0 +1,223 @@
+"""``belote serve``: rooms of people and bots over HTTP and a websocket (training.serve,
+training.rooms), in process with Starlette's test client: whole deals played by messages,
+the record saved after every action and resumed by a new server, the information rule
+over the wire (RULES.md §11), and bad input answered with an error, the room unharmed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette", reason="belote serve needs starlette (pip install -e \".[serve]\")")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx (pip install -e \".[dev]\")")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from belote_env import GameState, load_rules  # noqa: E402
+from belote_env.records import read_record, replay  # noqa: E402
+from belote_env.sampling import sample_hidden_hands  # noqa: E402
+from training.rooms import Room, RoomError  # noqa: E402
+from training.serve import MAX_MESSAGE, make_app  # noqa: E402
+
+
+def _create(client, **spec):
+    r = client.post("/api/rooms", content=json.dumps(spec))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _play_by_messages(ws, room_id, seat, token, rng, max_moves=400):
+    """Join ``seat`` and play random legal actions until the game is over; returns every
+    view received."""
+    ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": seat, "token": token}))
+    views = []
+    for _ in range(max_moves):
+        msg = ws.receive_json()
+        assert msg["type"] == "view", msg
+        v = msg["view"]
+        views.append(v)
+        if v["phase"] == 3:
+            return views
+        assert v["legal"], "a view sent to the only human seat after a change asks it to act"
+        ws.send_text(json.dumps({"type": "act", "action": rng.choice(v["legal"])["id"]}))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rules, seats", [
+    ("seed004", ["human", "normal", "normal", "normal"]),
+    ("coinche", ["normal", "human", "easy", "normal"]),
+    ("seed001_3p", ["easy", "normal", "human"]),
+])
+def test_a_deal_played_by_messages_ends_with_the_recorded_score(tmp_path, rules, seats):
+    """A room of one person and bots, one deal: the person's messages play it to the end;
+    the last view's scores are the saved record's, which ``belote replay`` reads."""
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        answer = _create(client, rules=rules, limit="deal", seats=seats, seed=7)
+        seat = seats.index("human")
+        assert list(answer["tokens"]) == [str(seat)]
+        with client.websocket_connect("/ws") as ws:
+            views = _play_by_messages(ws, answer["room"], seat, answer["tokens"][str(seat)], random.Random(3))
+    record = read_record(tmp_path / answer["room"] / "game.json")
+    state = replay(record)
+    assert state.is_game_over and views[-1]["scores"] == list(state.scores)
+    shown = views[-1]["deals"][-1]
+    assert shown["points"] == list(state.deal_scores[-1].points)
+    names = ("South", "West", "North", "East") if len(seats) == 4 else ("South", "West", "East")
+    assert shown["text"].startswith(f"{state.deal_score.outcome}: " if len(seats) == 4 else
+                                    f"maker {names[state.taker]} {state.deal_score.outcome}; totals South ")
+    assert all(len(v["hand_sizes"]) == len(seats) for v in views)
+
+
+def test_a_restarted_server_resumes_the_room_at_its_decision(tmp_path):
+    """Kill the server mid-deal (a new app on the same folder): the room is loaded at the
+    decision it was at, its seat joins with the same token and the game goes on."""
+    rng = random.Random(5)
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules="seed004", limit="game", seats=["human", "normal", "normal", "normal"],
+                         seed=11)
+        room_id, token = answer["room"], answer["tokens"]["0"]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": 0, "token": token}))
+            for _ in range(9):  # a few of the person's decisions
+                v = ws.receive_json()["view"]
+                ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"]}))
+            before = ws.receive_json()["view"]
+    saved = replay(read_record(tmp_path / room_id / "game.json"))
+    with TestClient(make_app(tmp_path)) as client:
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": 0, "token": token}))
+            after = ws.receive_json()["view"]
+            assert {k: after[k] for k in ("hand", "trick", "legal", "auction", "scores", "tricks")} == {
+                k: before[k] for k in ("hand", "trick", "legal", "auction", "scores", "tricks")}
+            assert after["hand"] == sorted(c for c in range(32) if saved.hands[0] >> c & 1)
+            ws.send_text(json.dumps({"type": "act", "action": after["legal"][0]["id"]}))
+            assert ws.receive_json()["type"] == "view"
+
+
+def test_bad_messages_get_an_error_and_leave_the_room_unharmed(tmp_path):
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"],
+                         seed=2)
+        room_id, token = answer["room"], answer["tokens"]["0"]
+        with client.websocket_connect("/ws") as ws:
+            def error_for(payload) -> str:
+                ws.send_text(payload if isinstance(payload, str) else json.dumps(payload))
+                msg = ws.receive_json()
+                assert msg["type"] == "error", msg
+                return msg["message"]
+
+            assert "must be JSON" in error_for("{not json")
+            assert "at most" in error_for("x" * (MAX_MESSAGE + 1))
+            assert "unknown message type" in error_for({"type": "shout"})
+            assert "join a room's seat first" in error_for({"type": "act", "action": 33})
+            assert "no room" in error_for({"type": "join", "room": "nope"})
+            assert "wrong token for seat 0" in error_for({"type": "join", "room": room_id, "seat": 0, "token": "x"})
+            assert "played by a bot" in error_for({"type": "join", "room": room_id, "seat": 1, "token": token})
+            assert "seat must be 0..3" in error_for({"type": "join", "room": room_id, "seat": 9, "token": token})
+            ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": 0, "token": token}))
+            v = ws.receive_json()["view"]
+            legal = [a["id"] for a in v["legal"]]
+            bad = next(a for a in range(112) if a not in legal)
+            message = error_for({"type": "act", "action": bad})
+            assert message.startswith(f"illegal action {bad}; legal: [") and str(legal[0]) in message
+            assert "illegal action" in error_for({"type": "act", "action": "33"})
+            ws.send_text(json.dumps({"type": "act", "action": legal[0]}))  # the room goes on
+            assert ws.receive_json()["type"] == "view"
+        with client.websocket_connect("/ws") as ws:  # a flood: refused past the rate, not crashed
+            replies = []
+            for _ in range(60):
+                ws.send_text(json.dumps({"type": "shout"}))
+            for _ in range(60):
+                replies.append(ws.receive_json()["message"])
+            assert any("too many messages" in m for m in replies)
+        r = client.post("/api/rooms", content="[1, 2]")
+        assert r.status_code == 400 and "give \"rules\"" in r.json()["error"]
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["hard"] * 4}))
+        assert r.status_code == 400 and "at least one 'human' seat" in r.json()["error"]
+        r = client.post("/api/rooms", content=json.dumps({"rules": "nope", "seats": ["human"] * 4}))
+        assert r.status_code == 400 and r.json()["error"].startswith("rules: ")
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", "wizard", "easy",
+                                                                                        "easy"]}))
+        assert r.status_code == 400 and "seat 1: 'wizard' is not a bot of this server" in r.json()["error"]
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "limit": 0, "seats": ["human"] * 4}))
+        assert r.status_code == 400 and "limit must be 'game'" in r.json()["error"]
+
+
+def test_a_watcher_is_sent_nothing_private(tmp_path):
+    """A connection without a seat gets the public view: no hand, no legal actions."""
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules="seed001_2p", limit="deal", seats=["human", "normal"], seed=4)
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"]}))
+            v = ws.receive_json()["view"]
+            assert v["seat"] is None and v["hand"] == [] and v["legal"] == [] and v["discarded"] == []
+            assert "join a room's seat first" in (ws.send_text(json.dumps({"type": "act", "action": 32})) or
+                                                  ws.receive_json()["message"])
+
+
+def _resampled(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A copy of ``state`` whose hidden cards (the other hands; at two and three seats the
+    unused cards too) were dealt again consistently with ``seat``'s information set."""
+    deal = sample_hidden_hands(state.information_set(seat), rng)
+    alt = state.clone()
+    for s in range(state.n):
+        if s != seat:
+            alt.hands[s] = deal.hands[s]
+    alt._legal = None
+    return alt
+
+
+@pytest.mark.parametrize("rules", ["seed004", "coinche", "seed001_2p", "seed001_3p"])
+def test_what_a_seat_is_sent_depends_on_its_information_set_only(tmp_path, rules):
+    """The information rule over the wire (RULES.md §11): at every decision of a room's
+    deals, what each seat and a watcher are sent is the same in a room whose hidden cards
+    were dealt again consistently with that seat's information set."""
+    r = load_rules(rules)
+    seats = ["human"] + ["easy"] * (r.players - 1)
+    room = Room.create(rules, "deal", seats, 3, tmp_path)
+    rng = random.Random(1)
+    checked = differed = 0
+    while not room.over:
+        for seat in range(r.players):
+            twin = Room(room.id, room.rules_spec, room.limit, room.seats, room.seed, tmp_path / "twin",
+                        room.tokens, _resampled(room.state, seat, rng))
+            twin.log, twin.deals = room.log, room.deals
+            differed += twin.state.hands != room.state.hands  # redrawn (late in a deal often forced)
+            assert twin.view(seat) == room.view(seat)
+            assert twin.view(None) == room.view(None)
+            checked += 1
+        legal = room.view(0)["legal"]
+        room.act(0, room.tokens[0], rng.choice(legal)["id"])
+    assert checked >= 8 and differed >= checked // 3
+
+
+def test_room_settings_are_checked_by_name(tmp_path):
+    with pytest.raises(RoomError, match="seats must be a list of 3 kinds"):
+        Room.create("seed001_3p", "game", ["human", "easy"], 1, tmp_path)
+    with pytest.raises(RoomError, match="seed must be an int"):
+        Room.create("seed004", "game", ["human"] * 4, -1, tmp_path)
+    room = Room.create("seed004", 3, ["human", "easy", "easy", "easy"], 1, tmp_path)
+    assert room.rules.max_deals == 3 and Room.load(tmp_path / room.id).tokens == room.tokens
+    with pytest.raises(RoomError, match="not a saved room"):
+        Room.load(tmp_path / "missing")
+
+
+def test_a_browser_seats_only_the_tiers_and_the_bots_the_server_was_started_with(tmp_path):
+    """A room's bots are named: the tiers, ``<tier>+search``, and the names given to
+    ``make_app(bots=...)`` (``belote serve --bot NAME=SPEC``); a path or a module sent by a
+    browser is refused by name, never loaded or imported."""
+    with TestClient(make_app(tmp_path, bots={"mine": "policies/models/hard"})) as client:
+        assert "mine" in client.get("/api/options").json()["tiers"]
+        for spec in ("os:abort", "policies/models/hard", "../../etc", "hard_oracle,normal"):
+            r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", spec, "easy",
+                                                                                            "easy"]}))
+            assert r.status_code == 400 and f"seat 1: {spec!r} is not a bot of this server" in r.json()["error"]
+        answer = _create(client, rules="seed004", limit="deal", seats=["human", "mine", "hard+search", "easy"], seed=1)
+    with pytest.raises(RoomError, match="'mine' is not a bot of this server"):
+        Room.load(tmp_path / answer["room"])  # started again without the name: the room is not loaded
+    assert Room.load(tmp_path / answer["room"], {"mine": "policies/models/hard"}).seats[1] == "mine"
+    with pytest.raises(ValueError, match="a bot name is 1..40 letters"):
+        make_app(tmp_path, bots={"a b": "hard"})

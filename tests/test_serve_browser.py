@@ -1,0 +1,172 @@
+"""``belote serve`` in a real browser: headless Chromium (the Debian packages ``chromium``
+and ``chromium-driver``) driven by Selenium plays whole deals by clicking the legal cards
+and bids the server sends, and the scores shown are the saved record's; a page reloaded
+mid-deal joins its seat again and the deal goes on. Skipped, with the reason, where the
+browser or Selenium is missing (``.ci/run`` installs both).
+
+``BELOTE_SCREENSHOTS=docs/images python -m pytest tests/test_serve_browser.py`` also
+saves the screenshots of the docs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="belote serve needs starlette (pip install -e \".[serve]\")")
+pytest.importorskip("uvicorn", reason="belote serve needs uvicorn (pip install -e \".[serve]\")")
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium (pip install -e "
+                                                             "\".[dev]\")")
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="no chromium / chromedriver on PATH (Debian: "
+                                                                  "apt-get install chromium chromium-driver)")
+
+from belote_env.records import read_record, replay  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def server(tmp_path):
+    """``belote serve``'s app under uvicorn in a thread; yields (base url, rooms folder)."""
+    import uvicorn
+
+    from training.serve import make_app
+
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(make_app(tmp_path), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", tmp_path
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture()
+def browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,760"):
+        options.add_argument(a)
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _room(base: str, **spec) -> dict:
+    req = urllib.request.Request(base + "/api/rooms", data=json.dumps(spec).encode(), method="POST")
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+
+
+def _sit(driver, base: str, answer: dict, seat: int) -> None:
+    driver.get(base + "/")
+    driver.execute_script(f"localStorage.setItem('belote-tokens-{answer['room']}', "
+                          f"JSON.stringify({json.dumps(answer['tokens'])}));")
+    driver.get(base + f"/#room={answer['room']}&seat={seat}")
+
+
+def _click_once(driver) -> bool:
+    """Click the first legal card, else the first action button, and wait for the server's
+    answer (the moves log changes); False when there is nothing to click yet."""
+    from selenium.webdriver.common.by import By
+
+    cards = driver.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#actions button")
+    target = cards[0] if cards else buttons[0] if buttons else None
+    if target is None:
+        time.sleep(0.05)
+        return False
+    before = driver.find_element(By.ID, "log").get_attribute("innerHTML")
+    target.click()
+    for _ in range(200):
+        if driver.find_element(By.ID, "log").get_attribute("innerHTML") != before:
+            break
+        time.sleep(0.02)
+    return True
+
+
+def _click_until(driver, done, limit: int = 300) -> int:
+    """``_click_once`` until ``done()``; returns the clicks."""
+    clicks = 0
+    for _ in range(limit * 20):
+        if done():
+            return clicks
+        clicks += _click_once(driver)
+    raise AssertionError("the game did not end by clicking")
+
+
+def _shot(driver, name: str) -> None:
+    folder = os.environ.get("BELOTE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(folder) / name))
+
+
+@pytest.mark.parametrize("rules, seats, shot", [
+    ("seed004", ["human", "hard", "hard", "hard"], "table_classic.png"),
+    ("coinche", ["human", "hard", "hard", "hard"], "table_coinche.png"),
+    ("seed001_3p", ["easy", "human", "normal"], "table_three.png"),
+])
+def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rules, seats, shot):
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules=rules, limit="deal", seats=seats, seed=21)
+    seat = seats.index("human")
+    _sit(browser, base, answer, seat)
+    over = lambda: "game over" in browser.find_element(By.ID, "actions").text  # noqa: E731
+    shots = {"n": 0}
+
+    def done() -> bool:
+        if not shots["n"] and browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"):
+            _shot(browser, shot)  # the table with a trick on it
+            shots["n"] = 1
+        return over()
+
+    clicks = _click_until(browser, done)
+    state = replay(read_record(rooms / answer["room"] / "game.json"))
+    assert clicks > 0 and state.is_game_over
+    shown = browser.find_element(By.ID, "deals").text
+    d = state.deal_scores[-1]
+    assert f"{d.outcome}, {' - '.join(map(str, d.points))}" in shown
+    assert browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal") == []
+
+
+def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=8)
+    _sit(browser, base, answer, 0)
+    hand = lambda: sorted(e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR,  # noqa: E731
+                                                                                        "#hand svg.card"))
+    clicks = 0
+    while clicks < 3:
+        clicks += _click_once(browser)
+    held = hand()
+    browser.refresh()
+    for _ in range(100):
+        if hand():
+            break
+        time.sleep(0.05)
+    assert hand() == held and "seat 0" in browser.find_element(By.ID, "status").text
+    _click_until(browser, lambda: "game over" in browser.find_element(By.ID, "actions").text)
+    assert replay(read_record(rooms / answer["room"] / "game.json")).is_game_over

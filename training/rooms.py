@@ -1,0 +1,343 @@
+"""Rooms of ``belote serve``: one game each, its seats people or bots, saved after every
+action (the web table's rules side; ``training.serve`` is its HTTP / websocket side).
+
+A ``Room`` holds a ``GameState`` of its rules (any preset or rule file: classic, coinche,
+two and three seats) and its limit (``"game"``: the rules' target; ``"deal"``: one deal on
+its own; an int ``n``: at most ``n`` deals, ``max_deals``: the room's limit of seed 004),
+and per seat a kind: ``"human"`` or a bot by name: a tier (``easy``, ``hard``, ...), a tier
+``+search`` (``hard+search``), or a name the server was started with (``bots``: a model
+folder or a policy factory given on ``belote serve``'s command line, never a path or a
+module sent by a browser). A human seat acts with its token (unguessable,
+``secrets.token_urlsafe``); bots act in turn until a person must act or the game is over.
+A finished deal is followed by the next one at once; its result stays in the public log.
+
+What a seat is sent is ``view_of(state.information_set(seat), ...)``: a function of that
+seat's information set and of the public log only (RULES.md §11; TWO_THREE.md §5), so no
+message depends on a hidden card. A watcher (no seat) gets the public part of seat 0's
+view: no hand, no legal actions, no discards.
+
+Nothing is lost: after every action the room writes ``<rooms>/<id>/room.json`` (rules,
+limit, seats, tokens, seed) and ``<rooms>/<id>/game.json`` (a game record that ``belote
+replay`` reads), each atomically; ``Room.load`` rebuilds an unfinished room at the
+decision it was at (bots are made again from their specs and seeds).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+from belote_env import GameState, InfoSet, Rules, load_rules
+from belote_env.actions import KEEP
+from belote_env.atomic import atomic_write_bytes
+from belote_env.cards import cards_of
+from belote_env.config import RuleOptionError
+from belote_env.game import STEPS
+from belote_env.games import game_of
+from belote_env.jsonfile import read_json
+from belote_env.records import game_record, read_record, replay, write_record
+from belote_env.render import action_label, coinche_contract_label, contract_label
+
+__all__ = ["Room", "RoomError", "view_of", "deal_summary", "bot_names", "LIMITS", "MAX_ROOMS"]
+
+#: the kinds of room limit (besides an int: a number of deals)
+LIMITS = ("game", "deal")
+#: the most rooms one server holds (a request for another is refused by name)
+MAX_ROOMS = 1000
+#: a room id: 12 url-safe characters
+_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
+#: public events kept in a room's log (the last ones)
+_LOG = 60
+
+
+def bot_names(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The bots a room may seat, name -> ``make_policy`` spec: every tier, every tier
+    ``+search``, and the ``extra`` names the server was started with."""
+    from policies.registry import TIERS
+
+    names = {t: t for t in TIERS}
+    names.update({f"{t}+search": f"{t}+search" for t in TIERS if t not in ("random", "expert")})
+    names.update(extra or {})
+    return names
+
+
+class RoomError(ValueError):
+    """A request a room refuses (a bad seat, token or action; bad room settings): the
+    message says what was wrong and what is allowed, never a hidden card."""
+
+
+def _rules_of(rules: str | dict, limit) -> Rules:
+    """The rules of a room: a preset name or a mapping of rule options, with its limit."""
+    if isinstance(rules, str):
+        base = load_rules(rules)
+    elif isinstance(rules, dict):
+        base = Rules.from_dict(rules)
+    else:
+        raise RoomError(f"rules must be a preset name or a mapping of rule options, got {type(rules).__name__}")
+    if limit == "game" or limit == "deal":
+        return base
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
+        raise RoomError(f"limit must be 'game' (the rules' target), 'deal' (one deal) or a number of deals "
+                        f"1..1000, got {limit!r}")
+    return Rules.from_dict({**base.to_dict(), "max_deals": limit})
+
+
+def _public_label(seat: int, action: int, info_step: int, turned_card: int) -> str:
+    """What an action shows the other seats: the taker's discards are hidden (TWO_THREE.md
+    §5), every other action is public."""
+    if info_step == STEPS.index("discard"):
+        return "a choice"
+    if action == KEEP:
+        return "keep"
+    return action_label(action, turned_card)
+
+
+def deal_summary(state: GameState) -> dict[str, Any]:
+    """A played deal's result, public once it is over: its outcome, the points it adds per
+    side, and its score explained (``text``: the taker and contract, capot, belote,
+    declarations, coinche, litige reserve; at two and three seats every seat's total)."""
+    d = state.deal_score
+    names = state.table.names
+    if not state.game.has_partners:
+        text = (f"maker {names[d.taker]} {d.outcome}; totals "
+                + ", ".join(f"{names[s]} {t}" for s, t in enumerate(d.totals)))
+    else:
+        pair = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
+        contract = (coinche_contract_label(state.contract) if state.rules.contract_mode == "coinche"
+                    else contract_label(state.denomination))
+        parts = [f"{d.outcome}: {contract} by {names[state.taker]} (team {d.taker_team})",
+                 f"trick points {pair(d.trick_points)}"]
+        if d.capot is not None:
+            parts.append(f"capot by team {d.capot}")
+        if any(d.belote):
+            parts.append(f"belote {pair(d.belote)}")
+        if any(d.declarations):
+            parts.append(f"declarations {pair(d.declarations)}")
+        if any(d.reserve_won) or d.reserve_out:
+            parts.append(f"litige reserve won {pair(d.reserve_won)}, pending {d.reserve_out}")
+        text = "; ".join(parts)
+    return {"outcome": d.outcome, "points": list(d.points), "text": text}
+
+
+def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = False) -> dict[str, Any]:
+    """What one seat is sent: a JSON-able dict of ``info`` (its information set) and the
+    room's public ``log`` and ``deals`` (finished deals' results). With ``watcher`` the
+    seat-private fields (hand, legal actions, discards) are left out.
+
+    Card ids are ints 0..31 (``cards``: suit = id // 8, rank = id % 8); action ids are those
+    of ``actions`` with their labels."""
+    names = game_of(info.rules).table.names
+    contract = None
+    if info.contract is not None:
+        contract = (coinche_contract_label(info.contract) if info.rules.contract_mode == "coinche"
+                    else contract_label(info.denomination))
+    tricks = [{"leader": leader, "cards": list(cards), "winner": winner} for leader, cards, winner in info.tricks]
+    view = {
+        "players": info.players, "names": list(names), "seat": None if watcher else info.seat,
+        "dealer": info.dealer, "phase": info.phase, "step": STEPS[info.step] if info.step >= 0 else None,
+        "to_act": info.current_seat, "turned": info.turned_card, "bottom": info.bottom_card,
+        "auction": [{"seat": s, "label": action_label(a, info.turned_card)} for s, a in info.auction],
+        "contract": contract, "taker": info.taker, "trick": list(info.trick), "trick_leader": info.trick_leader,
+        "last_trick": tricks[-1] if tricks else None, "tricks": len(tricks),
+        "hand_sizes": list(info.hand_sizes), "card_points": list(info.card_points),
+        "scores": list(info.scores), "reserve": info.reserve, "deal_number": info.deal_number,
+        "announcements": [{"seat": s, "kind": k, "card": c} for s, k, c in info.announcements],
+        "exchanged": info.exchanged, "log": log[-_LOG:], "deals": deals,
+        "hand": [] if watcher else cards_of(info.hand),
+        "discarded": [] if watcher else cards_of(info.discarded),
+        "legal": [] if watcher else [{"id": a, "label": action_label(a, info.turned_card)}
+                                     for a in info.legal_actions],
+    }
+    return view
+
+
+class Room:
+    """One game at a table of people and bots.
+
+    Args:
+        room_id: 12 url-safe characters (``Room.create`` draws one).
+        rules: a preset name or a mapping of rule options.
+        limit: ``"game"``, ``"deal"`` or a number of deals 1..1000.
+        seats: per seat ``"human"`` or a bot name (``bot_names``).
+        seed: the game's seed (decks, bots).
+        folder: where the room is saved (``<folder>/room.json``, ``<folder>/game.json``).
+        tokens: per human seat its token (kept when a room is loaded; else drawn).
+        bots: the extra bot names allowed and their ``make_policy`` specs (model folders,
+            policy factories), given by whoever started the server.
+    Raises:
+        RoomError: bad rules, limit, seats or seed, a bot that is not a tier nor one of
+            ``bots`` (the message names it).
+    """
+
+    def __init__(self, room_id: str, rules: str | dict, limit, seats: list[str], seed: int, folder: Path,
+                 tokens: dict[int, str] | None = None, state: GameState | None = None,
+                 bots: dict[str, str] | None = None):
+        if not isinstance(room_id, str) or not _ID.match(room_id):
+            raise RoomError(f"a room id is 12 url-safe characters, got {room_id!r:.40}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 32:
+            raise RoomError(f"seed must be an int in 0..2**32-1, got {seed!r:.40}")
+        try:
+            self.rules = _rules_of(rules, limit)
+        except (RuleOptionError, ValueError, TypeError) as e:
+            raise RoomError(f"rules: {e}") from None
+        n = self.rules.players
+        if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) and s for s in seats):
+            raise RoomError(f"seats must be a list of {n} kinds ('human' or a bot: a tier name, a model folder, "
+                            f"<policy>+search), got {seats!r:.120}")
+        if "human" not in seats:
+            raise RoomError("a room needs at least one 'human' seat (a game of bots only is a duplicate match: "
+                            "belote eval)")
+        from policies import make_policy
+
+        allowed = bot_names(bots)
+        self.bots: dict[int, Any] = {}
+        for s, kind in enumerate(seats):
+            if kind == "human":
+                continue
+            if kind not in allowed:
+                raise RoomError(f"seat {s}: {kind!r:.60} is not a bot of this server; the bots are "
+                                f"{sorted(allowed)} (a model folder or a factory is added when the server "
+                                "starts: belote serve --bot NAME=FOLDER)")
+            try:
+                self.bots[s] = make_policy(allowed[kind], seed=seed + s, rules=self.rules)
+            except Exception as e:  # a tier that does not play these rules: named back to the creator
+                raise RoomError(f"seat {s}: {kind!r:.60} cannot play these rules: {e}"[:400]) from None
+        self.id, self.rules_spec, self.limit, self.seats, self.seed = room_id, rules, limit, list(seats), seed
+        self.folder = Path(folder)
+        self.tokens = dict(tokens) if tokens else {s: secrets.token_urlsafe(16) for s, k in enumerate(seats)
+                                                    if k == "human"}
+        self.state = state if state is not None else GameState(self.rules, seed=seed,
+                                                               single_deal=limit == "deal")
+        self.log: list[dict] = []
+        self.deals: list[dict] = self._deal_results()
+        self.lock = threading.Lock()
+
+    # ------------------------------------------------------------------ making and loading
+    @classmethod
+    def create(cls, rules: str | dict, limit, seats: list[str], seed: int | None, rooms: Path,
+               bots: dict[str, str] | None = None) -> "Room":
+        """A new room saved under ``rooms`` (a random id; a random seed when None)."""
+        room_id = secrets.token_urlsafe(9)
+        room = cls(room_id, rules, limit, seats, secrets.randbelow(2 ** 32) if seed is None else seed,
+                   Path(rooms) / room_id, bots=bots)
+        room.run_bots()
+        room.save()
+        return room
+
+    @classmethod
+    def load(cls, folder: Path, bots: dict[str, str] | None = None) -> "Room":
+        """The room saved in ``folder``, at the decision it was at. Raises ``RoomError`` for a
+        folder that does not hold a room (its files missing or damaged)."""
+        folder = Path(folder)
+        try:
+            meta = read_json(folder / "room.json")
+            record = read_record(folder / "game.json")
+            state = replay(record)
+            tokens = {int(s): t for s, t in meta["tokens"].items()}
+            return cls(meta["id"], meta["rules"], meta["limit"], meta["seats"], meta["seed"], folder, tokens, state,
+                       bots)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise RoomError(f"{folder}: not a saved room ({type(e).__name__}: {e})"[:300]) from None
+
+    def save(self) -> None:
+        """Write the room's settings and its game record, each atomically."""
+        import json
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        meta = {"id": self.id, "rules": self.rules_spec, "limit": self.limit, "seats": self.seats, "seed": self.seed,
+                "tokens": {str(s): t for s, t in self.tokens.items()}}
+        atomic_write_bytes(self.folder / "room.json", json.dumps(meta, indent=1).encode())
+        record = game_record(self.state)
+        write_record(self.folder / "game.json", record)
+
+    # ------------------------------------------------------------------ playing
+    @property
+    def over(self) -> bool:
+        return self.state.is_game_over
+
+    def _deal_results(self) -> list[dict]:
+        """The finished deals' results of a loaded game (public once a deal is over; the
+        explanation only for the last one, the state's)."""
+        out = [{"outcome": d.outcome, "points": list(d.points), "text": ""} for d in self.state.deal_scores]
+        if out and self.state.deal_score is not None:
+            out[-1] = deal_summary(self.state)
+        return out
+
+    def _apply(self, seat: int, action: int) -> None:
+        st = self.state
+        info_step = st.step if st.phase == 1 else -1
+        label = _public_label(seat, action, info_step, st.turned_card)
+        tricks = len(st.tricks)
+        st.apply(action)
+        event = {"seat": seat, "label": label}
+        if len(st.tricks) > tricks:
+            event["trick_won_by"] = st.tricks[-1][2]
+        self.log.append(event)
+        if st.is_deal_over:
+            if st.deal_score is not None:  # a played deal: its result is public
+                summary = deal_summary(st)
+                self.deals.append(summary)
+                self.log.append({"deal_over": len(st.deal_scores), **summary})
+            else:
+                self.log.append({"deal_over": None, "outcome": "void"})
+            if not st.is_game_over:
+                st.next_deal()
+
+    def run_bots(self) -> int:
+        """Let the bots act until a person must act or the game is over; returns how many
+        actions they took."""
+        moves = 0
+        st = self.state
+        while not st.is_game_over and st.current_seat in self.bots:
+            seat = st.current_seat
+            action = self.bots[seat].act(st.information_set(seat))
+            if action not in st.legal_actions():
+                raise RoomError(f"the bot at seat {seat} ({self.seats[seat]}) returned an illegal action")
+            self._apply(seat, int(action))
+            moves += 1
+        return moves
+
+    def check_token(self, seat, token) -> int:
+        """``seat`` as an int when ``token`` is that human seat's; else ``RoomError``."""
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise RoomError(f"seat must be 0..{n - 1}, got {seat!r:.20}")
+        want = self.tokens.get(seat)
+        if want is None:
+            raise RoomError(f"seat {seat} is played by a bot ({self.seats[seat]:.40})")
+        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), want.encode()):
+            raise RoomError(f"wrong token for seat {seat}")
+        return seat
+
+    def act(self, seat: int, token: str, action) -> None:
+        """Apply a person's action, then the bots' until a person must act; save. Raises
+        ``RoomError`` for a wrong seat or token, a seat not to act, or an illegal action
+        (the message lists the legal ids and labels)."""
+        seat = self.check_token(seat, token)
+        st = self.state
+        if st.is_game_over:
+            raise RoomError("the game is over")
+        if st.current_seat != seat:
+            raise RoomError(f"seat {seat} is not to act now (seat {st.current_seat} is)")
+        legal = st.legal_actions()
+        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            names = ", ".join(f"{a} ({action_label(a, st.turned_card)})" for a in legal)
+            raise RoomError(f"illegal action {action!r:.20}; legal: [{names}]")
+        self._apply(seat, action)
+        self.run_bots()
+        self.save()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` is sent now (``view_of`` its information set); ``None``: a watcher."""
+        if seat is None:
+            return view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
+        return view_of(self.state.information_set(seat), self.log, self.deals)
+
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby lists it (public)."""
+        return {"id": self.id, "rules": self.rules_spec if isinstance(self.rules_spec, str) else "custom",
+                "players": self.rules.players, "limit": self.limit, "seats": self.seats,
+                "scores": list(self.state.scores), "over": self.over}

@@ -1,0 +1,240 @@
+"""``belote serve``: the table in the browser (Starlette + uvicorn, websockets).
+
+    belote serve [--host 127.0.0.1] [--port 8000] [--rooms belote_rooms] [--bot NAME=SPEC ...]
+
+then open http://127.0.0.1:8000/. The page (``training/web/``: plain HTML, CSS and
+JavaScript shipped with the package, no build step, nothing fetched from the internet)
+creates rooms, lists them, and shows the table of one seat.
+
+HTTP:
+
+* ``GET /``: the page; ``GET /static/...``: its files.
+* ``GET /api/options``: the rule presets, the bots a room may seat (the tiers, ``<tier>+search``
+  and the ``--bot`` names) and the room limits.
+* ``GET /api/rooms``: the rooms (``Room.summary``: public).
+* ``POST /api/rooms`` with JSON ``{"rules": "<preset>" or {options}, "limit": "game" |
+  "deal" | n, "seats": ["human", "hard", ...], "seed": optional int}``: a new room;
+  answers ``{"room": id, "tokens": {seat: token}}`` (the human seats' tokens: keep them,
+  they are the only way to act for those seats). Errors: 400 with ``{"error": message}``.
+
+Websocket ``/ws``: JSON messages of at most ``MAX_MESSAGE`` bytes, at most ``RATE``
+a second per connection (more are answered with an error and dropped).
+
+* ``{"type": "join", "room": id, "seat": s, "token": t}`` takes seat ``s`` (its token
+  needed); ``{"type": "join", "room": id}`` watches (no seat: nothing private is sent).
+* ``{"type": "act", "action": id}``: the joined seat's action (an id of its ``legal`` list).
+* The server sends ``{"type": "view", "view": {...}}`` (``rooms.view_of`` of the seat's
+  information set: RULES.md §11) after the join and after every change of the room, and
+  ``{"type": "error", "message": ...}`` for a refused message (the room is unharmed).
+
+Rooms are saved after every action and loaded again when the server starts
+(``training.rooms``); a browser that reloads joins its seat again with the token kept in
+its local storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from .rooms import LIMITS, MAX_ROOMS, Room, RoomError, bot_names
+
+__all__ = ["make_app", "serve", "MAX_MESSAGE", "RATE"]
+
+#: the largest websocket message or request body accepted (bytes)
+MAX_MESSAGE = 4096
+#: messages a second one connection may send (a burst of as many is allowed)
+RATE = 20.0
+WEB = Path(__file__).resolve().parent / "web"
+
+
+class _Server:
+    """The rooms of one server and the connections watching them."""
+
+    def __init__(self, rooms_dir: Path, bots: dict[str, str] | None = None):
+        self.dir = Path(rooms_dir)
+        self.bots = dict(bots or {})
+        self.rooms: dict[str, Room] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.clients: dict[str, set] = {}
+        self.skipped: list[str] = []
+        if self.dir.is_dir():
+            for folder in sorted(self.dir.iterdir()):
+                if (folder / "room.json").is_file():
+                    try:
+                        room = Room.load(folder, self.bots)
+                    except RoomError as e:
+                        self.skipped.append(str(e))
+                        continue
+                    self._add(room)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        self.locks[room.id] = asyncio.Lock()
+        self.clients[room.id] = set()
+
+    async def broadcast(self, room: Room) -> None:
+        """Send every client of ``room`` its own view (a closed connection is dropped)."""
+        for client in list(self.clients[room.id]):
+            ws, seat = client
+            try:
+                await ws.send_json({"type": "view", "view": room.view(seat)})
+            except Exception:
+                self.clients[room.id].discard(client)
+
+
+def _error(message: str, status: int = 400):
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None = None):
+    """The Starlette app of ``belote serve``, its rooms saved under ``rooms_dir``; ``bots``:
+    extra bot names a room may seat and their ``make_policy`` specs (a model folder, a
+    policy factory), besides the tiers. Raises ``ValueError`` for a bad name or spec."""
+    from policies import make_policy
+
+    for name, spec in (bots or {}).items():
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name) or name == "human":
+            raise ValueError(f"a bot name is 1..40 letters, digits, '_', '.', '-' (not 'human'), got {name!r:.50}")
+        make_policy(spec)  # fails now, by name, rather than when a room seats it
+    from starlette.applications import Starlette
+    from starlette.responses import FileResponse, JSONResponse
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+    from starlette.websockets import WebSocketDisconnect
+
+    from belote_env.config import preset_names
+
+    server = _Server(Path(rooms_dir), bots)
+
+    async def index(request):
+        return FileResponse(WEB / "index.html")
+
+    async def options(request):
+        names = [n for n in bot_names(server.bots) if n != "random"] + ["random"]
+        return JSONResponse({"presets": preset_names(), "tiers": names, "limits": list(LIMITS)})
+
+    async def list_rooms(request):
+        return JSONResponse({"rooms": [r.summary() for r in server.rooms.values()]})
+
+    async def create_room(request):
+        body = await request.body()
+        if len(body) > MAX_MESSAGE:
+            return _error(f"the request is over {MAX_MESSAGE} bytes")
+        try:
+            spec = json.loads(body)
+        except ValueError:
+            return _error("the request must be JSON: {\"rules\": ..., \"limit\": ..., \"seats\": [...]}")
+        if not isinstance(spec, dict) or not {"rules", "seats"} <= spec.keys() or set(spec) - {
+                "rules", "limit", "seats", "seed"}:
+            return _error("give \"rules\" (a preset or rule options), \"seats\" (per seat 'human' or a bot), and "
+                          "optionally \"limit\" ('game', 'deal' or a number of deals) and \"seed\"")
+        if len(server.rooms) >= MAX_ROOMS:
+            return _error(f"this server holds {MAX_ROOMS} rooms already")
+        try:
+            room = await asyncio.to_thread(Room.create, spec["rules"], spec.get("limit", "game"), spec["seats"],
+                                           spec.get("seed"), server.dir, server.bots)
+        except RoomError as e:
+            return _error(str(e))
+        server._add(room)
+        return JSONResponse({"room": room.id, "tokens": {str(s): t for s, t in room.tokens.items()}})
+
+    async def ws_endpoint(websocket):
+        await websocket.accept()
+        room: Room | None = None
+        seat: int | None = None
+        token = None
+        allowance, last = RATE, time.monotonic()
+
+        async def error(message: str) -> None:
+            await websocket.send_json({"type": "error", "message": message})
+
+        try:
+            while True:
+                text = await websocket.receive_text()
+                now = time.monotonic()
+                allowance = min(RATE, allowance + (now - last) * RATE)
+                last = now
+                if allowance < 1.0:
+                    await error(f"too many messages: at most {RATE:g} a second; this one is dropped")
+                    continue
+                allowance -= 1.0
+                if len(text.encode()) > MAX_MESSAGE:
+                    await error(f"a message is at most {MAX_MESSAGE} bytes")
+                    continue
+                try:
+                    msg = json.loads(text)
+                except ValueError:
+                    await error("a message must be JSON: {\"type\": \"join\" | \"act\", ...}")
+                    continue
+                kind = msg.get("type") if isinstance(msg, dict) else None
+                if kind == "join":
+                    rid = msg.get("room")
+                    if not isinstance(rid, str) or rid not in server.rooms:
+                        await error(f"no room {rid!r:.40}")
+                        continue
+                    candidate = server.rooms[rid]
+                    want = msg.get("seat")
+                    if want is not None:
+                        try:
+                            candidate.check_token(want, msg.get("token"))
+                        except RoomError as e:
+                            await error(str(e))
+                            continue
+                    if room is not None:
+                        server.clients[room.id].discard((websocket, seat))
+                    room, seat, token = candidate, want, msg.get("token")
+                    server.clients[room.id].add((websocket, seat))
+                    await websocket.send_json({"type": "view", "view": room.view(seat)})
+                elif kind == "act":
+                    if room is None or seat is None:
+                        await error("join a room's seat first: {\"type\": \"join\", \"room\": id, \"seat\": s, "
+                                    "\"token\": t}")
+                        continue
+                    async with server.locks[room.id]:
+                        try:
+                            await asyncio.to_thread(room.act, seat, token, msg.get("action"))
+                        except RoomError as e:
+                            await error(str(e))
+                            continue
+                    await server.broadcast(room)
+                else:
+                    await error(f"unknown message type {kind!r:.20}: 'join' or 'act'")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if room is not None:
+                server.clients[room.id].discard((websocket, seat))
+
+    app = Starlette(routes=[
+        Route("/", index),
+        Route("/api/options", options),
+        Route("/api/rooms", list_rooms, methods=["GET"]),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", StaticFiles(directory=WEB), name="static"),
+    ])
+    app.state.server = server
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, rooms: str | Path = "belote_rooms",
+          bots: dict[str, str] | None = None) -> None:
+    """Run the server until interrupted (uvicorn). A host other than 127.0.0.1 opens the
+    tables to the network: said on stderr."""
+    import uvicorn
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"belote serve: listening on {host}: anyone who can reach this machine can open the tables and "
+              "create rooms (a seat's token is still needed to act for it)", file=sys.stderr)
+    app = make_app(rooms, bots)
+    for why in app.state.server.skipped:
+        print(f"belote serve: skipped {why}", file=sys.stderr)
+    print(f"belote serve: http://{host}:{port}/ (rooms saved in {Path(rooms).resolve()})", file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

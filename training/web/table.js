@@ -1,0 +1,175 @@
+// The belote-rl table: a lobby (create / list rooms) and one seat's view of a room.
+// Everything shown comes from the server's view of that seat (its information set);
+// the legal cards and bids too: nothing else can be clicked.
+"use strict";
+
+const SUITS = ["♠", "♥", "♦", "♣"];
+const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
+const $ = (id) => document.getElementById(id);
+
+function cardSvg(id, legal) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 64 92");
+  svg.setAttribute("class", "card" + (legal === true ? " legal" : legal === false ? " dim" : ""));
+  svg.dataset.card = id;
+  const red = id >= 8 && id < 24;  // hearts and diamonds
+  const color = red ? "#c0102a" : "#111";
+  const body = id < 0
+    ? `<rect x="1" y="1" width="62" height="90" rx="6" fill="#234d8c" stroke="#fff" stroke-width="2"/>`
+    : `<rect x="1" y="1" width="62" height="90" rx="6" fill="#fff" stroke="#333"/>
+       <text x="6" y="20" font-size="16" font-weight="bold" fill="${color}">${RANKS[id % 8]}</text>
+       <text x="6" y="38" font-size="16" fill="${color}">${SUITS[id >> 3]}</text>
+       <text x="32" y="66" font-size="30" text-anchor="middle" fill="${color}">${SUITS[id >> 3]}</text>`;
+  svg.innerHTML = body;
+  return svg;
+}
+
+function cardName(id) { return RANKS[id % 8] + SUITS[id >> 3]; }
+
+// ------------------------------------------------------------------ lobby
+async function lobby() {
+  $("lobby").hidden = false;
+  $("table").hidden = true;
+  const opts = await (await fetch("/api/options")).json();
+  const rules = $("rules");
+  rules.innerHTML = "";
+  for (const p of opts.presets) rules.add(new Option(p, p, false, p === "seed004"));
+  const drawSeats = () => {
+    const n = rules.value.endsWith("_2p") ? 2 : rules.value.endsWith("_3p") ? 3 : 4;
+    const box = $("seats");
+    box.innerHTML = "";
+    for (let s = 0; s < n; s++) {
+      const sel = document.createElement("select");
+      sel.id = "seat" + s;
+      for (const k of ["human"].concat(opts.tiers)) sel.add(new Option(k, k, false, s === 0 ? k === "human" : k === "hard"));
+      const label = document.createElement("label");
+      label.append(`Seat ${s} `, sel);
+      box.append(label);
+    }
+  };
+  rules.onchange = drawSeats;
+  drawSeats();
+  $("create").onsubmit = async (ev) => {
+    ev.preventDefault();
+    const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+    const limit = $("limit").value;
+    const body = { rules: rules.value, limit: /^\d+$/.test(limit) ? Number(limit) : limit, seats };
+    if ($("seed").value !== "") body.seed = Number($("seed").value);
+    const r = await fetch("/api/rooms", { method: "POST", body: JSON.stringify(body) });
+    const answer = await r.json();
+    if (!r.ok) { $("create-error").textContent = answer.error; return; }
+    localStorage.setItem("belote-tokens-" + answer.room, JSON.stringify(answer.tokens));
+    const seat = Object.keys(answer.tokens)[0];
+    location.hash = `room=${answer.room}&seat=${seat}`;
+  };
+  const rooms = (await (await fetch("/api/rooms")).json()).rooms;
+  const list = $("rooms");
+  list.innerHTML = "";
+  for (const room of rooms) {
+    const li = document.createElement("li");
+    const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + room.id) || "{}");
+    const mine = Object.keys(tokens);
+    li.innerHTML = `${room.rules}, ${room.seats.join(" / ")}, scores ${room.scores.join(" - ")}${room.over ? " (over)" : ""}: `;
+    for (const s of mine) li.innerHTML += `<a href="#room=${room.id}&seat=${s}">play seat ${s}</a> `;
+    li.innerHTML += `<a href="#room=${room.id}">watch</a>`;
+    list.append(li);
+  }
+}
+
+// ------------------------------------------------------------------ table
+let socket = null;
+
+function table(roomId, seat) {
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + roomId) || "{}");
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  if (socket) socket.close();
+  socket = new WebSocket(`${proto}://${location.host}/ws`);
+  socket.onopen = () => {
+    const join = { type: "join", room: roomId };
+    if (seat !== null) { join.seat = Number(seat); join.token = tokens[seat]; }
+    socket.send(JSON.stringify(join));
+    $("status").textContent = seat === null ? "watching" : `seat ${seat}`;
+  };
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "error") { $("table-error").textContent = msg.message; return; }
+    $("table-error").textContent = "";
+    render(msg.view);
+  };
+  socket.onclose = () => { $("status").textContent += " (disconnected: reload to join again)"; };
+}
+
+function act(id) { socket.send(JSON.stringify({ type: "act", action: id })); }
+
+function render(v) {
+  const me = v.seat;
+  const names = v.names;
+  const who = (s) => names[s] + (s === me ? " (you)" : "");
+  $("info").innerHTML = `<b>${v.contract ? "Contract: " + v.contract + ", " + who(v.taker) : "Bidding"}</b>`
+    + ` &middot; dealer ${who(v.dealer)}`
+    + (v.turned >= 0 ? ` &middot; turned card ${cardName(v.turned)}` : "")
+    + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
+    + ` &middot; game scores ${v.scores.map((x, i) => (v.players === 4 ? "team " + i : names[i]) + " " + x).join(", ")}`
+    + ` &middot; deal points ${v.card_points.join(" - ")}`
+    + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "");
+  const others = $("others");
+  others.innerHTML = "";
+  for (let s = 0; s < v.players; s++) {
+    const span = document.createElement("span");
+    span.className = "seat" + (s === v.to_act ? " toact" : "");
+    span.textContent = `${who(s)}: ${v.hand_sizes[s]} cards`;
+    others.append(span);
+  }
+  const trick = $("trick");
+  trick.innerHTML = "";
+  v.trick.forEach((c, i) => {
+    const d = document.createElement("div");
+    d.className = "played";
+    d.append(cardSvg(c), document.createElement("br"), names[(v.trick_leader + i) % v.players]);
+    trick.append(d);
+  });
+  const legal = new Map(v.legal.map((a) => [a.id, a.label]));
+  const hand = $("hand");
+  hand.innerHTML = "";
+  for (const c of v.hand) {
+    const ok = legal.has(c);
+    const svg = cardSvg(c, v.legal.length ? ok : undefined);
+    if (ok) svg.onclick = () => act(c);
+    hand.append(svg);
+  }
+  const buttons = $("actions");
+  buttons.innerHTML = "";
+  for (const a of v.legal) {
+    if (a.id < 32 && v.hand.includes(a.id)) continue;  // a card of the hand: clicked on the card
+    const b = document.createElement("button");
+    b.textContent = a.label;
+    b.dataset.action = a.id;
+    b.onclick = () => act(a.id);
+    buttons.append(b);
+  }
+  if (v.legal.length === 0 && v.to_act >= 0) buttons.textContent = `waiting for ${who(v.to_act)}`;
+  if (v.phase === 3) buttons.textContent = "game over";
+  $("auction").innerHTML = v.auction.map((b) => `<li>${who(b.seat)}: ${b.label}</li>`).join("");
+  $("deals").innerHTML = v.deals.map((d, i) => `<li title="${d.text}">deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}</li>`).join("");
+  $("log").innerHTML = v.log.slice(-20).map((e) => "deal_over" in e
+    ? `<li><b>deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}</b></li>`
+    : `<li>${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " &rarr; trick to " + who(e.trick_won_by) : ""}</li>`).join("");
+  for (const id of ["auction", "log"]) $(id).scrollTop = $(id).scrollHeight;  // the newest in sight
+  $("show-last").onclick = () => {
+    const t = v.last_trick;
+    $("last").innerHTML = t ? t.cards.map((c, i) => names[(t.leader + i) % v.players] + " " + cardName(c)).join(", ")
+      + " &rarr; " + names[t.winner] : "no trick yet";
+  };
+}
+
+// ------------------------------------------------------------------ routing
+function route() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
+  else lobby();
+}
+window.addEventListener("hashchange", route);
+route();
