@@ -56,7 +56,7 @@ from .games import game_of
 from .table import NUM_SEATS, SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
 
-__all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_text",
+__all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_events", "replay_text",
            "save_game", "RECORD_FORMAT", "RECORD_VERSION"]
 
 RECORD_FORMAT = "belote-rl-record"
@@ -272,12 +272,12 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, int, GameState, 
     record, a dealer that does not follow the rules' rotation, an action by the wrong
     seat, or an illegal action (the message gives the deal, the index and the legal ids).
     """
-    for kind, i, j, state, action, legal in _replay_events(record):
+    for kind, i, j, state, action, legal in replay_events(record):
         if kind == "before":
             yield i, j, state, action, legal
 
 
-def _replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, GameState, int, tuple[int, ...]]]:
+def replay_events(record: dict[str, Any]) -> Iterator[tuple[str, int, int, GameState, int, tuple[int, ...]]]:
     """``replay_steps`` with more events: ``("deal", i, -1, state, -1, ())`` when deal ``i``
     has been dealt, ``("before", i, j, state, action, legal)`` before each action and
     ``("after", i, j, state, action, legal)`` once it is applied; same checks."""
@@ -367,7 +367,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     played: list[str] = []  # the trick in progress, as "West K♥ (belote)"
     notes: dict[int, list[str]] = {}
     n_ann = 0
-    for kind, i, j, state, action, lg in _replay_events(record):
+    for kind, i, j, state, action, lg in replay_events(record):
         if kind == "deal":
             bids, played, notes, n_ann = [], [], {}, 0
             if state.turned_card < 0:  # coinche: every card dealt at once (COINCHE.md §2)
@@ -431,7 +431,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
                 if any(d.reserve_won) or d.reserve_in or d.reserve_out:
                     line += f", reserve in {d.reserve_in} won {pts(d.reserve_won)} out {d.reserve_out}"
                 yield line + f"; deal points {pts(d.points)}; game {pts(state.scores)}"
-    if state is None:  # _replay_events always yields a "deal" event first
+    if state is None:  # replay_events always yields a "deal" event first
         return
     if not state.is_deal_over:
         if state.phase == Phase.BIDDING:
@@ -472,7 +472,7 @@ def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[
     played: list[str] = []
     notes: dict[int, list[str]] = {}
     n_ann = 0
-    for kind, i, j, state, action, lg in _replay_events(record):
+    for kind, i, j, state, action, lg in replay_events(record):
         if kind == "deal":
             bids, played, notes, n_ann = [], [], {}, 0
             yield f"deal {i}: dealer {who(state.dealer)}, turned card {card_to_str(state.turned_card)}"

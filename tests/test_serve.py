@@ -221,3 +221,61 @@ def test_a_browser_seats_only_the_tiers_and_the_bots_the_server_was_started_with
     assert Room.load(tmp_path / answer["room"], {"mine": "policies/models/hard"}).seats[1] == "mine"
     with pytest.raises(ValueError, match="a bot name is 1..40 letters"):
         make_app(tmp_path, bots={"a b": "hard"})
+
+
+def test_the_replay_viewer_steps_through_a_record_with_every_hand(tmp_path):
+    """``POST /api/replay``: a frame per deal start and per action, every hand shown, each
+    deal's result explained; a room's record is served only once its game is over."""
+    from belote_env.records import game_record
+
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules="seed001_3p", limit="deal", seats=["human", "easy", "easy"], seed=9)
+        room_id, token = answer["room"], answer["tokens"]["0"]
+        r = client.get(f"/api/rooms/{room_id}/record")
+        assert r.status_code == 403 and "hidden hands" in r.json()["error"]
+        room = client.app.state.server.rooms[room_id]
+        rng = random.Random(2)
+        while not room.over:
+            room.act(0, token, rng.choice(room.view(0)["legal"])["id"])
+        record = client.get(f"/api/rooms/{room_id}/record").json()
+        assert record == json.loads(json.dumps(game_record(room.state)))
+        game = client.post("/api/replay", content=json.dumps(record)).json()
+        assert game["players"] == 3 and game["names"] == ["South", "West", "East"]
+        frames = game["frames"]
+        n_actions = sum(len(d["actions"]) for d in record["deals"])
+        assert len(frames) == n_actions + len(record["deals"])  # a frame per deal start and per action
+        assert frames[-1]["result"]["points"] == list(room.state.deal_scores[-1].points)
+        assert frames[-1]["scores"] == list(room.state.scores)
+        first = frames[0]
+        assert first["move"] is None and sum(len(h) for h in first["hands"]) == 18  # 6 cards each, all shown
+        bad = dict(record, deals=[dict(record["deals"][0], actions=[[0, 999]])])
+        r = client.post("/api/replay", content=json.dumps(bad))
+        assert r.status_code == 400 and r.json()["error"].startswith("not a record that replays")
+        assert client.post("/api/replay", content="x" * 10).status_code == 400
+
+
+def test_hints_are_the_hard_tiers_card_values_of_the_seat_to_play(tmp_path):
+    """``{"type": "hints"}``: the hard tier's value of each legal card of the seat (from its
+    information set), nothing while it does not play a card, refused without a seat."""
+    from policies import make_policy
+
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=3)
+        room_id, token = answer["room"], answer["tokens"]["0"]
+        room = client.app.state.server.rooms[room_id]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "hints"}))
+            assert "join a room's seat first" in ws.receive_json()["message"]
+            ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": 0, "token": token}))
+            v = ws.receive_json()["view"]
+            while not any(a["id"] < 32 for a in v["legal"]):  # through the auction
+                ws.send_text(json.dumps({"type": "hints"}))
+                assert ws.receive_json() == {"type": "hints", "values": {}}
+                ws.send_text(json.dumps({"type": "act", "action": v["legal"][-1]["id"]}))
+                v = ws.receive_json()["view"]
+            ws.send_text(json.dumps({"type": "hints"}))
+            values = ws.receive_json()["values"]
+        hard = make_policy("hard", rules=room.rules)
+        want = hard.card_values(room.state.information_set(0))
+        assert sorted(map(int, values)) == sorted(want) == sorted(a["id"] for a in v["legal"] if a["id"] < 32)
+        assert all(abs(values[str(c)] - round(162 * w, 1)) < 1e-6 for c, w in want.items())

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="no chromium /
                                                                   "apt-get install chromium chromium-driver)")
 
 from belote_env.records import read_record, replay  # noqa: E402
+from training.rooms import replay_frames  # noqa: E402
 
 
 def _free_port() -> int:
@@ -148,7 +149,22 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     d = state.deal_scores[-1]
     assert f"{d.outcome}, {' - '.join(map(str, d.points))}" in shown
     assert browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal") == []
-
+    # the finished room in the replay viewer: every hand, stepped to its end
+    browser.get(base + f"/#replay={answer['room']}")
+    for _ in range(100):
+        if browser.find_element(By.ID, "v-pos").text:
+            break
+        time.sleep(0.05)
+    n_frames = int(browser.find_element(By.ID, "v-pos").text.split(" / ")[1])
+    frames = replay_frames(read_record(rooms / answer["room"] / "game.json"))["frames"]
+    assert n_frames == len(frames)
+    shown = len(browser.find_elements(By.CSS_SELECTOR, "#v-hands svg.card"))
+    assert shown == sum(len(h) for h in frames[0]["hands"])  # every hand of the first frame
+    for _ in range(min(12, n_frames - 1)):
+        browser.find_element(By.ID, "v-next").click()
+    _shot(browser, shot.replace("table_", "viewer_"))
+    browser.find_element(By.ID, "v-last").click()
+    assert frames[-1]["result"]["text"] in browser.find_element(By.ID, "v-deals").text
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     from selenium.webdriver.common.by import By

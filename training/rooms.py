@@ -41,7 +41,7 @@ from belote_env.jsonfile import read_json
 from belote_env.records import game_record, read_record, replay, write_record
 from belote_env.render import action_label, coinche_contract_label, contract_label
 
-__all__ = ["Room", "RoomError", "view_of", "deal_summary", "bot_names", "LIMITS", "MAX_ROOMS"]
+__all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "bot_names", "LIMITS", "MAX_ROOMS"]
 
 #: the kinds of room limit (besides an int: a number of deals)
 LIMITS = ("game", "deal")
@@ -154,6 +154,52 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
     return view
 
 
+#: the most actions a replayed record may hold (a long game has a few hundred)
+MAX_REPLAY_ACTIONS = 20_000
+
+
+def replay_frames(record: dict) -> dict[str, Any]:
+    """A game record as the replay viewer steps through it: every hand shown (a record is
+    complete information). Returns ``{"players", "names", "rules", "frames"}``, one frame
+    per deal start and per action: the deal, the hands (card ids per seat), the turned and
+    bottom cards, the auction so far, the contract, the trick, the last trick, the action
+    just taken (seat and label), the card points and the game scores, and at a deal's end
+    its result (``deal_summary``). Raises ``RecordError`` (a ``ValueError``) for a record
+    that does not replay."""
+    from belote_env.records import replay_events
+
+    actions = sum(len(d.get("actions", [])) for d in record.get("deals", []) if isinstance(d, dict)) \
+        if isinstance(record, dict) and isinstance(record.get("deals"), list) else 0
+    if actions > MAX_REPLAY_ACTIONS:
+        raise RoomError(f"a replayed record holds at most {MAX_REPLAY_ACTIONS:,} actions, this one {actions:,}")
+    frames: list[dict] = []
+    names: tuple[str, ...] = ()
+    rules = None
+    for kind, i, _, state, action, _ in replay_events(record):
+        if kind == "before":
+            seat, label = state.current, action_label(action, state.turned_card)
+            continue
+        names, rules = state.table.names, state.rules
+        contract = None
+        if state.contract is not None:
+            contract = (coinche_contract_label(state.contract) if state.rules.contract_mode == "coinche"
+                        else contract_label(state.denomination))
+        frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,
+                 "bottom": state.bottom_card, "dealer": state.dealer,
+                 "auction": [{"seat": s, "label": action_label(a, state.turned_card)} for s, a in state.auction.history],
+                 "contract": contract, "taker": state.taker, "trick": list(state.trick),
+                 "trick_leader": state.trick_leader,
+                 "last_trick": ({"leader": state.tricks[-1][0], "cards": list(state.tricks[-1][1]),
+                                 "winner": state.tricks[-1][2]} if state.tricks else None),
+                 "card_points": list(state.card_points), "scores": list(state.scores),
+                 "move": None if kind == "deal" else {"seat": seat, "label": label}}
+        if kind == "after" and state.is_deal_over:
+            frame["result"] = deal_summary(state) if state.deal_score is not None else {"outcome": "void", "text":
+                                                                                         "void: redealt"}
+        frames.append(frame)
+    return {"players": len(names), "names": list(names), "rules": rules.to_dict() if rules else {}, "frames": frames}
+
+
 class Room:
     """One game at a table of people and bots.
 
@@ -214,6 +260,7 @@ class Room:
         self.log: list[dict] = []
         self.deals: list[dict] = self._deal_results()
         self.lock = threading.Lock()
+        self._hint_model = None
 
     # ------------------------------------------------------------------ making and loading
     @classmethod
@@ -329,6 +376,27 @@ class Room:
         self._apply(seat, action)
         self.run_bots()
         self.save()
+
+    def hints(self, seat: int, token: str) -> dict[int, float]:
+        """The hard tier's value of each legal card of ``seat`` (points; RULES.md §11: its
+        information set only), when it is that seat's turn to play a card; else ``{}``.
+        Raises ``RoomError`` for a wrong seat or token."""
+        seat = self.check_token(seat, token)
+        st = self.state
+        if st.is_game_over or st.current_seat != seat:
+            return {}
+        info = st.information_set(seat)
+        if not any(a < 32 for a in info.legal_actions):
+            return {}
+        if self._hint_model is None:
+            from policies import make_policy
+
+            self._hint_model = make_policy("hard", seed=0, rules=self.rules)
+        values = getattr(self._hint_model, "card_values", None)
+        if values is None:
+            return {}
+        unit = 500.0 if self.rules.contract_mode == "coinche" else 162.0
+        return {int(c): round(float(v) * unit, 1) for c, v in values(info).items()}
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` is sent now (``view_of`` its information set); ``None``: a watcher."""

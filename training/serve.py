@@ -12,6 +12,12 @@ HTTP:
 * ``GET /api/options``: the rule presets, the bots a room may seat (the tiers, ``<tier>+search``
   and the ``--bot`` names) and the room limits.
 * ``GET /api/rooms``: the rooms (``Room.summary``: public).
+* ``POST /api/replay`` with a game record (JSON, at most ``MAX_RECORD`` bytes: ``belote play
+  --save``, a room's ``game.json``, a duplicate match's failure record; every variant): the
+  replay viewer's frames (``rooms.replay_frames``: every hand, the auction, each trick,
+  each deal's score explained).
+* ``GET /api/rooms/{id}/record``: a room's game record, once its game is over (before, it
+  would show the hidden hands: 403).
 * ``POST /api/rooms`` with JSON ``{"rules": "<preset>" or {options}, "limit": "game" |
   "deal" | n, "seats": ["human", "hard", ...], "seed": optional int}``: a new room;
   answers ``{"room": id, "tokens": {seat: token}}`` (the human seats' tokens: keep them,
@@ -23,6 +29,9 @@ a second per connection (more are answered with an error and dropped).
 * ``{"type": "join", "room": id, "seat": s, "token": t}`` takes seat ``s`` (its token
   needed); ``{"type": "join", "room": id}`` watches (no seat: nothing private is sent).
 * ``{"type": "act", "action": id}``: the joined seat's action (an id of its ``legal`` list).
+* ``{"type": "hints"}``: the hard tier's value of each legal card of the joined seat (points,
+  from its information set only), answered ``{"type": "hints", "values": {card: points}}``
+  (empty when the seat is not to play a card).
 * The server sends ``{"type": "view", "view": {...}}`` (``rooms.view_of`` of the seat's
   information set: RULES.md §11) after the join and after every change of the room, and
   ``{"type": "error", "message": ...}`` for a refused message (the room is unharmed).
@@ -41,14 +50,18 @@ import sys
 import time
 from pathlib import Path
 
-from .rooms import LIMITS, MAX_ROOMS, Room, RoomError, bot_names
+from belote_env.records import game_record
 
-__all__ = ["make_app", "serve", "MAX_MESSAGE", "RATE"]
+from .rooms import LIMITS, MAX_ROOMS, Room, RoomError, bot_names, replay_frames
+
+__all__ = ["make_app", "serve", "MAX_MESSAGE", "MAX_RECORD", "RATE"]
 
 #: the largest websocket message or request body accepted (bytes)
 MAX_MESSAGE = 4096
 #: messages a second one connection may send (a burst of as many is allowed)
 RATE = 20.0
+#: the largest record the replay viewer reads (bytes)
+MAX_RECORD = 2_000_000
 WEB = Path(__file__).resolve().parent / "web"
 
 
@@ -145,6 +158,25 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         server._add(room)
         return JSONResponse({"room": room.id, "tokens": {str(s): t for s, t in room.tokens.items()}})
 
+    async def replay_record(request):
+        body = await request.body()
+        if len(body) > MAX_RECORD:
+            return _error(f"a record is at most {MAX_RECORD:,} bytes")
+        try:
+            record = json.loads(body)
+            frames = await asyncio.to_thread(replay_frames, record)
+        except (ValueError, RoomError) as e:  # RecordError is a ValueError
+            return _error(f"not a record that replays: {e}"[:500])
+        return JSONResponse(frames)
+
+    async def room_record(request):
+        room = server.rooms.get(request.path_params["room"])
+        if room is None:
+            return _error("no such room", 404)
+        if not room.over:
+            return _error("the game is not over: its record would show the hidden hands", 403)
+        return JSONResponse(game_record(room.state))
+
     async def ws_endpoint(websocket):
         await websocket.accept()
         room: Room | None = None
@@ -204,8 +236,18 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                             await error(str(e))
                             continue
                     await server.broadcast(room)
+                elif kind == "hints":
+                    if room is None or seat is None:
+                        await error("join a room's seat first")
+                        continue
+                    try:
+                        values = await asyncio.to_thread(room.hints, seat, token)
+                    except RoomError as e:
+                        await error(str(e))
+                        continue
+                    await websocket.send_json({"type": "hints", "values": {str(c): v for c, v in values.items()}})
                 else:
-                    await error(f"unknown message type {kind!r:.20}: 'join' or 'act'")
+                    await error(f"unknown message type {kind!r:.20}: 'join', 'act' or 'hints'")
         except WebSocketDisconnect:
             pass
         finally:
@@ -217,6 +259,8 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{room}/record", room_record),
+        Route("/api/replay", replay_record, methods=["POST"]),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ])

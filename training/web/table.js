@@ -28,9 +28,18 @@ function cardSvg(id, legal) {
 function cardName(id) { return RANKS[id % 8] + SUITS[id >> 3]; }
 
 // ------------------------------------------------------------------ lobby
+function show(section) {
+  for (const id of ["lobby", "table", "viewer"]) $(id).hidden = id !== section;
+}
+
 async function lobby() {
-  $("lobby").hidden = false;
-  $("table").hidden = true;
+  show("lobby");
+  if (socket) { socket.close(); socket = null; }
+  $("status").textContent = "";
+  $("record-file").onchange = async () => {
+    const file = $("record-file").files[0];
+    if (file) openReplay(await file.text());
+  };
   const opts = await (await fetch("/api/options")).json();
   const rules = $("rules");
   rules.innerHTML = "";
@@ -73,6 +82,7 @@ async function lobby() {
     li.innerHTML = `${room.rules}, ${room.seats.join(" / ")}, scores ${room.scores.join(" - ")}${room.over ? " (over)" : ""}: `;
     for (const s of mine) li.innerHTML += `<a href="#room=${room.id}&seat=${s}">play seat ${s}</a> `;
     li.innerHTML += `<a href="#room=${room.id}">watch</a>`;
+    if (room.over) li.innerHTML += ` <a href="#replay=${room.id}">replay</a>`;
     list.append(li);
   }
 }
@@ -80,9 +90,12 @@ async function lobby() {
 // ------------------------------------------------------------------ table
 let socket = null;
 
+let hintsWanted = false;
+
 function table(roomId, seat) {
-  $("lobby").hidden = true;
-  $("table").hidden = false;
+  show("table");
+  $("hints").checked = hintsWanted;
+  $("hints").onchange = () => { hintsWanted = $("hints").checked; if (hintsWanted) askHints(); else clearHints(); };
   const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + roomId) || "{}");
   const proto = location.protocol === "https:" ? "wss" : "ws";
   if (socket) socket.close();
@@ -96,13 +109,28 @@ function table(roomId, seat) {
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") { $("table-error").textContent = msg.message; return; }
+    if (msg.type === "hints") { showHints(msg.values); return; }
     $("table-error").textContent = "";
     render(msg.view);
   };
-  socket.onclose = () => { $("status").textContent += " (disconnected: reload to join again)"; };
+  const mine = socket;
+  socket.onclose = () => { if (socket === mine) $("status").textContent += " (disconnected: reload to join again)"; };
 }
 
 function act(id) { socket.send(JSON.stringify({ type: "act", action: id })); }
+function askHints() { socket.send(JSON.stringify({ type: "hints" })); }
+function clearHints() { for (const e of document.querySelectorAll("#hand .hint")) e.remove(); }
+function showHints(values) {
+  clearHints();
+  for (const svg of document.querySelectorAll("#hand svg.card")) {
+    const v = values[svg.dataset.card];
+    if (v === undefined) continue;
+    const tag = document.createElement("span");
+    tag.className = "hint";
+    tag.textContent = (v > 0 ? "+" : "") + v;
+    svg.after(tag);
+  }
+}
 
 function render(v) {
   const me = v.seat;
@@ -158,6 +186,7 @@ function render(v) {
     ? `<li><b>deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}</b></li>`
     : `<li>${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " &rarr; trick to " + who(e.trick_won_by) : ""}</li>`).join("");
   for (const id of ["auction", "log"]) $(id).scrollTop = $(id).scrollHeight;  // the newest in sight
+  if (hintsWanted && v.legal.some((a) => a.id < 32)) askHints();
   $("show-last").onclick = () => {
     const t = v.last_trick;
     $("last").innerHTML = t ? t.cards.map((c, i) => names[(t.leader + i) % v.players] + " " + cardName(c)).join(", ")
@@ -165,11 +194,69 @@ function render(v) {
   };
 }
 
+// ------------------------------------------------------------------ replay viewer
+async function openReplay(recordText) {
+  const r = await fetch("/api/replay", { method: "POST", body: recordText });
+  const answer = await r.json();
+  if (!r.ok) { show("lobby"); $("replay-error").textContent = answer.error; return; }
+  viewer(answer);
+}
+
+function viewer(game) {
+  show("viewer");
+  if (socket) { socket.close(); socket = null; }
+  $("status").textContent = "replay";
+  const frames = game.frames, names = game.names, step = $("v-step");
+  step.max = frames.length - 1;
+  const draw = (k) => {
+    k = Math.max(0, Math.min(frames.length - 1, k));
+    step.value = k;
+    const f = frames[k];
+    $("v-pos").textContent = `${k + 1} / ${frames.length}`;
+    $("v-info").innerHTML = `<b>deal ${f.deal + 1}</b> &middot; dealer ${names[f.dealer]}`
+      + (f.contract ? ` &middot; contract ${f.contract} by ${names[f.taker]}` : "")
+      + (f.turned >= 0 ? ` &middot; turned ${cardName(f.turned)}` : "")
+      + (f.bottom >= 0 ? ` &middot; bottom ${cardName(f.bottom)}` : "")
+      + ` &middot; deal points ${f.card_points.join(" - ")} &middot; scores ${f.scores.join(" - ")}`;
+    const hands = $("v-hands");
+    hands.innerHTML = "";
+    f.hands.forEach((h, s) => {
+      const row = document.createElement("div");
+      row.className = "seatrow";
+      row.append(names[s] + " ");
+      for (const c of h) row.append(cardSvg(c));
+      hands.append(row);
+    });
+    const trick = $("v-trick");
+    trick.innerHTML = "";
+    f.trick.forEach((c, i) => {
+      const d = document.createElement("div");
+      d.className = "played";
+      d.append(cardSvg(c), document.createElement("br"), names[(f.trick_leader + i) % game.players]);
+      trick.append(d);
+    });
+    $("v-move").innerHTML = (f.move ? `${names[f.move.seat]}: ${f.move.label}` : "the deal is dealt")
+      + (f.result ? `<br><b>deal over: ${f.result.text}</b>` : "")
+      + (f.auction.length ? `<br>auction: ${f.auction.map((b) => names[b.seat] + " " + b.label).join(", ")}` : "");
+    $("v-deals").innerHTML = frames.filter((x, i) => x.result && i <= k)
+      .map((x) => `<li>${x.result.text}</li>`).join("");
+  };
+  step.oninput = () => draw(Number(step.value));
+  $("v-first").onclick = () => draw(0);
+  $("v-prev").onclick = () => draw(Number(step.value) - 1);
+  $("v-next").onclick = () => draw(Number(step.value) + 1);
+  $("v-last").onclick = () => draw(frames.length - 1);
+  draw(0);
+}
+
 // ------------------------------------------------------------------ routing
-function route() {
+async function route() {
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
-  else lobby();
+  else if (params.has("replay")) {
+    const r = await fetch(`/api/rooms/${params.get("replay")}/record`);
+    if (r.ok) openReplay(await r.text()); else { await lobby(); $("replay-error").textContent = (await r.json()).error; }
+  } else lobby();
 }
 window.addEventListener("hashchange", route);
 route();
