@@ -135,8 +135,6 @@ def test_bad_messages_get_an_error_and_leave_the_room_unharmed(tmp_path):
             assert any("too many messages" in m for m in replies)
         r = client.post("/api/rooms", content="[1, 2]")
         assert r.status_code == 400 and "give \"rules\"" in r.json()["error"]
-        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["hard"] * 4}))
-        assert r.status_code == 400 and "at least one 'human' seat" in r.json()["error"]
         r = client.post("/api/rooms", content=json.dumps({"rules": "nope", "seats": ["human"] * 4}))
         assert r.status_code == 400 and r.json()["error"].startswith("rules: ")
         r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", "wizard", "easy",
@@ -279,3 +277,24 @@ def test_hints_are_the_hard_tiers_card_values_of_the_seat_to_play(tmp_path):
         want = hard.card_values(room.state.information_set(0))
         assert sorted(map(int, values)) == sorted(want) == sorted(a["id"] for a in v["legal"] if a["id"] < 32)
         assert all(abs(values[str(c)] - round(162 * w, 1)) < 1e-6 for c, w in want.items())
+
+
+def test_a_room_of_bots_only_is_played_by_the_server_for_its_watchers(tmp_path):
+    """Every seat a bot: the server plays it move by move (``bot_delay`` apart), saving
+    after every move, and its watchers are sent each move; a restarted server goes on."""
+    with TestClient(make_app(tmp_path, bot_delay=0.0)) as client:
+        answer = _create(client, rules="seed001_2p", limit="deal", seats=["easy", "normal"], seed=6)
+        assert answer["tokens"] == {}
+        room = client.app.state.server.rooms[answer["room"]]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"]}))
+            seen = 0
+            while True:
+                v = ws.receive_json()["view"]
+                seen += 1
+                if v["phase"] == 3:
+                    break
+        assert room.over and seen >= 10 and v["deals"][-1]["points"] == list(room.state.deal_scores[-1].points)
+    assert replay(read_record(tmp_path / answer["room"] / "game.json")).is_game_over
+    with pytest.raises(ValueError, match="bot_delay must be seconds"):
+        make_app(tmp_path, bot_delay=-1)

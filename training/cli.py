@@ -318,7 +318,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise ValueError(f"--bot {item!r}: give NAME=SPEC (a model folder or a policy factory module:attr)")
         bots[name] = spec
     _factories_from_cwd(bots.values())
-    serve(args.host, args.port, args.rooms, bots)
+    serve(args.host, args.port, args.rooms, bots, args.bot_delay)
     return 0
 
 
@@ -435,6 +435,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--rooms", default="belote_rooms", help="folder of the saved rooms (default ./belote_rooms)")
     sv.add_argument("--bot", action="append", metavar="NAME=SPEC",
                     help="a bot rooms may seat besides the tiers: a model folder or a policy factory (repeatable)")
+    sv.add_argument("--bot-delay", type=float, default=0.8,
+                    help="seconds between two moves of a room of bots only (default 0.8)")
     sv.set_defaults(func=_cmd_serve)
     return p
 

@@ -4,7 +4,8 @@ action (the web table's rules side; ``training.serve`` is its HTTP / websocket s
 A ``Room`` holds a ``GameState`` of its rules (any preset or rule file: classic, coinche,
 two and three seats) and its limit (``"game"``: the rules' target; ``"deal"``: one deal on
 its own; an int ``n``: at most ``n`` deals, ``max_deals``: the room's limit of seed 004),
-and per seat a kind: ``"human"`` or a bot by name: a tier (``easy``, ``hard``, ...), a tier
+and per seat a kind (a room of bots only is played by the server, move by move, for
+its watchers): ``"human"`` or a bot by name: a tier (``easy``, ``hard``, ...), a tier
 ``+search`` (``hard+search``), or a name the server was started with (``bots``: a model
 folder or a policy factory given on ``belote serve``'s command line, never a path or a
 module sent by a browser). A human seat acts with its token (unguessable,
@@ -233,9 +234,6 @@ class Room:
         if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) and s for s in seats):
             raise RoomError(f"seats must be a list of {n} kinds ('human' or a bot: a tier name, a model folder, "
                             f"<policy>+search), got {seats!r:.120}")
-        if "human" not in seats:
-            raise RoomError("a room needs at least one 'human' seat (a game of bots only is a duplicate match: "
-                            "belote eval)")
         from policies import make_policy
 
         allowed = bot_names(bots)
@@ -270,7 +268,8 @@ class Room:
         room_id = secrets.token_urlsafe(9)
         room = cls(room_id, rules, limit, seats, secrets.randbelow(2 ** 32) if seed is None else seed,
                    Path(rooms) / room_id, bots=bots)
-        room.run_bots()
+        if not room.bots_only:  # a room of bots only is played move by move by the server
+            room.run_bots()
         room.save()
         return room
 
@@ -333,12 +332,17 @@ class Room:
             if not st.is_game_over:
                 st.next_deal()
 
-    def run_bots(self) -> int:
-        """Let the bots act until a person must act or the game is over; returns how many
-        actions they took."""
+    @property
+    def bots_only(self) -> bool:
+        """Every seat is a bot: the server plays the room move by move for its watchers."""
+        return len(self.bots) == self.rules.players
+
+    def run_bots(self, max_moves: int | None = None) -> int:
+        """Let the bots act until a person must act, the game is over, or ``max_moves``
+        actions were taken; returns how many they took."""
         moves = 0
         st = self.state
-        while not st.is_game_over and st.current_seat in self.bots:
+        while not st.is_game_over and st.current_seat in self.bots and (max_moves is None or moves < max_moves):
             seat = st.current_seat
             action = self.bots[seat].act(st.information_set(seat))
             if action not in st.legal_actions():

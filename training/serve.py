@@ -44,6 +44,7 @@ its local storage.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sys
@@ -62,15 +63,19 @@ MAX_MESSAGE = 4096
 RATE = 20.0
 #: the largest record the replay viewer reads (bytes)
 MAX_RECORD = 2_000_000
+#: seconds between two moves of a room of bots only (``belote serve --bot-delay``)
+BOT_DELAY = 0.8
 WEB = Path(__file__).resolve().parent / "web"
 
 
 class _Server:
     """The rooms of one server and the connections watching them."""
 
-    def __init__(self, rooms_dir: Path, bots: dict[str, str] | None = None):
+    def __init__(self, rooms_dir: Path, bots: dict[str, str] | None = None, bot_delay: float = BOT_DELAY):
         self.dir = Path(rooms_dir)
         self.bots = dict(bots or {})
+        self.bot_delay = bot_delay
+        self.tasks: set = set()
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.clients: dict[str, set] = {}
@@ -90,6 +95,28 @@ class _Server:
         self.locks[room.id] = asyncio.Lock()
         self.clients[room.id] = set()
 
+    def start_bots(self, room: Room) -> None:
+        """Play a room of bots only, one move every ``bot_delay`` seconds, for its watchers
+        (saved after every move), until its game is over."""
+        if not room.bots_only or room.over:
+            return
+
+        async def play() -> None:
+            while not room.over:
+                await asyncio.sleep(self.bot_delay)
+                async with self.locks[room.id]:
+                    await asyncio.to_thread(self._bot_move, room)
+                await self.broadcast(room)
+
+        task = asyncio.get_running_loop().create_task(play())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    @staticmethod
+    def _bot_move(room: Room) -> None:
+        room.run_bots(1)
+        room.save()
+
     async def broadcast(self, room: Room) -> None:
         """Send every client of ``room`` its own view (a closed connection is dropped)."""
         for client in list(self.clients[room.id]):
@@ -106,7 +133,8 @@ def _error(message: str, status: int = 400):
     return JSONResponse({"error": message}, status_code=status)
 
 
-def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None = None):
+def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None = None,
+             bot_delay: float = BOT_DELAY):
     """The Starlette app of ``belote serve``, its rooms saved under ``rooms_dir``; ``bots``:
     extra bot names a room may seat and their ``make_policy`` specs (a model folder, a
     policy factory), besides the tiers. Raises ``ValueError`` for a bad name or spec."""
@@ -124,7 +152,9 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
 
     from belote_env.config import preset_names
 
-    server = _Server(Path(rooms_dir), bots)
+    if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not 0 <= bot_delay <= 60:
+        raise ValueError(f"bot_delay must be seconds in 0..60, got {bot_delay!r}")
+    server = _Server(Path(rooms_dir), bots, float(bot_delay))
 
     async def index(request):
         return FileResponse(WEB / "index.html")
@@ -156,6 +186,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         except RoomError as e:
             return _error(str(e))
         server._add(room)
+        server.start_bots(room)
         return JSONResponse({"room": room.id, "tokens": {str(s): t for s, t in room.tokens.items()}})
 
     async def replay_record(request):
@@ -254,7 +285,15 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             if room is not None:
                 server.clients[room.id].discard((websocket, seat))
 
-    app = Starlette(routes=[
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        for room in server.rooms.values():  # the saved rooms of bots only go on
+            server.start_bots(room)
+        yield
+        for task in list(server.tasks):
+            task.cancel()
+
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", index),
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),
@@ -269,7 +308,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, rooms: str | Path = "belote_rooms",
-          bots: dict[str, str] | None = None) -> None:
+          bots: dict[str, str] | None = None, bot_delay: float = BOT_DELAY) -> None:
     """Run the server until interrupted (uvicorn). A host other than 127.0.0.1 opens the
     tables to the network: said on stderr."""
     import uvicorn
@@ -277,7 +316,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, rooms: str | Path = "belote
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"belote serve: listening on {host}: anyone who can reach this machine can open the tables and "
               "create rooms (a seat's token is still needed to act for it)", file=sys.stderr)
-    app = make_app(rooms, bots)
+    app = make_app(rooms, bots, bot_delay)
     for why in app.state.server.skipped:
         print(f"belote serve: skipped {why}", file=sys.stderr)
     print(f"belote serve: http://{host}:{port}/ (rooms saved in {Path(rooms).resolve()})", file=sys.stderr)
