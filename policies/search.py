@@ -165,8 +165,9 @@ best mean margin is played, ties to the lowest id. A three-seat deal is searched
 only once at most ``exact_cards`` cards are left in the hands (valuing every first card of
 a three-seat deal takes about 60 ms compiled, times ``samples``; ``scripts/bench_search.py``);
 before that, and at every other decision (bidding, the seven
-exchange, the combinations protocol), ``base`` decides (the ``normal`` tier when ``base``
-is a network of another table); a belote claim is always made. ``node_budget``,
+exchange, the combinations protocol), ``base`` decides (the hard tier plays there with
+its model of the table; ``normal`` stands in for a network of another table); a belote
+claim is always made. ``node_budget``,
 ``time_budget``, the belief and the prior are not read there.
 """
 
@@ -423,10 +424,15 @@ class SearchPolicy:
     # ------------------------------------------------------------------ helpers
     def _base(self, info: InfoSet) -> Policy:
         """``base``, or the normal tier when ``base`` cannot play ``info``'s game (``_plays``: a
-        network of another observation, in coinche or at two and three seats)."""
-        if not _plays(self.base, info.rules):
+        network of another observation, in coinche or at two and three seats). At two and
+        three seats a base that holds the hard models of every table (``for_rules``: the
+        ``hard`` tier) plays with the model of that table."""
+        base = self.base
+        if not game_of(info.rules).has_partners and hasattr(base, "for_rules"):
+            base = base.for_rules(info.rules)
+        if not _plays(base, info.rules):
             return self._fallback_base
-        return self.base
+        return base
 
     def _model(self, info: InfoSet) -> Policy:
         """The model of the seats' bids in a simulated auction: ``base`` (``normal`` when
