@@ -125,6 +125,8 @@ def _shot(driver, name: str) -> None:
     ("seed004", ["human", "hard", "hard", "hard"], "table_classic.png"),
     ("coinche", ["human", "hard", "hard", "hard"], "table_coinche.png"),
     ("seed001_3p", ["easy", "human", "normal"], "table_three.png"),
+    ({"players": 2, "declarations": "choice", "belote": "optional", "dix_exchange": "choice"}, ["human", "hard"],
+     "table_two.png"),  # the two-seat steps: the seven's exchange, the combinations answered, belote claimed
 ])
 def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rules, seats, shot):
     from selenium.webdriver.common.by import By
