@@ -188,3 +188,21 @@ def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     assert hand() == held and "seat 0" in browser.find_element(By.ID, "status").text
     _click_until(browser, lambda: "game over" in browser.find_element(By.ID, "actions").text)
     assert replay(read_record(rooms / answer["room"] / "game.json")).is_game_over
+
+
+def test_an_invite_link_gives_another_browser_its_seat(server, browser):
+    """Two people in one room: the second opens the invite link of seat 2 (its token in the
+    address, kept in its local storage and dropped from the address) and acts for seat 2."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["normal", "normal", "human", "normal"], seed=4)
+    browser.get(base + f"/#room={answer['room']}&seat=2&token={answer['tokens']['2']}")
+    for _ in range(100):
+        if browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"):
+            break
+        time.sleep(0.05)
+    assert "token" not in browser.current_url and "seat 2" in browser.find_element(By.ID, "status").text
+    assert _click_once(browser)
+    record = read_record(rooms / answer["room"] / "game.json")
+    assert any(seat == 2 for seat, _ in record["deals"][-1]["actions"])

@@ -80,7 +80,11 @@ async function lobby() {
     const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + room.id) || "{}");
     const mine = Object.keys(tokens);
     li.innerHTML = `${room.rules}, ${room.seats.join(" / ")}, scores ${room.scores.join(" - ")}${room.over ? " (over)" : ""}: `;
-    for (const s of mine) li.innerHTML += `<a href="#room=${room.id}&seat=${s}">play seat ${s}</a> `;
+    for (const s of mine) {
+      const invite = `${location.origin}/#room=${room.id}&seat=${s}&token=${tokens[s]}`;
+      li.innerHTML += `<a href="#room=${room.id}&seat=${s}">play seat ${s}</a> `
+        + `(<a href="${invite}" title="send this link to the person who takes seat ${s}">invite link</a>) `;
+    }
     li.innerHTML += `<a href="#room=${room.id}">watch</a>`;
     if (room.over) li.innerHTML += ` <a href="#replay=${room.id}">replay</a>`;
     list.append(li);
@@ -252,6 +256,14 @@ function viewer(game) {
 // ------------------------------------------------------------------ routing
 async function route() {
   const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has("room") && params.has("token")) {  // an invitation: keep its token, then drop it from the address
+    const key = "belote-tokens-" + params.get("room");
+    const tokens = JSON.parse(localStorage.getItem(key) || "{}");
+    tokens[params.get("seat")] = params.get("token");
+    localStorage.setItem(key, JSON.stringify(tokens));
+    location.replace(`#room=${params.get("room")}&seat=${params.get("seat")}`);
+    return;
+  }
   if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
   else if (params.has("replay")) {
     const r = await fetch(`/api/rooms/${params.get("replay")}/record`);
