@@ -127,6 +127,17 @@ class _Server:
                 self.clients[room.id].discard(client)
 
 
+async def _json_body(request, limit: int, what: str):
+    """The request's JSON body, or a string saying why not (over ``limit`` bytes, not JSON)."""
+    body = await request.body()
+    if len(body) > limit:
+        return None, f"{what} is at most {limit:,} bytes"
+    try:
+        return json.loads(body), None
+    except ValueError:
+        return None, f"{what} must be JSON"
+
+
 def _error(message: str, status: int = 400):
     from starlette.responses import JSONResponse
 
@@ -167,13 +178,9 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         return JSONResponse({"rooms": [r.summary() for r in server.rooms.values()]})
 
     async def create_room(request):
-        body = await request.body()
-        if len(body) > MAX_MESSAGE:
-            return _error(f"the request is over {MAX_MESSAGE} bytes")
-        try:
-            spec = json.loads(body)
-        except ValueError:
-            return _error("the request must be JSON: {\"rules\": ..., \"limit\": ..., \"seats\": [...]}")
+        spec, why = await _json_body(request, MAX_MESSAGE, "a room's request")
+        if why:
+            return _error(why + ": {\"rules\": ..., \"limit\": ..., \"seats\": [...]}")
         if not isinstance(spec, dict) or not {"rules", "seats"} <= spec.keys() or set(spec) - {
                 "rules", "limit", "seats", "seed"}:
             return _error("give \"rules\" (a preset or rule options), \"seats\" (per seat 'human' or a bot), and "
@@ -190,11 +197,10 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         return JSONResponse({"room": room.id, "tokens": {str(s): t for s, t in room.tokens.items()}})
 
     async def replay_record(request):
-        body = await request.body()
-        if len(body) > MAX_RECORD:
-            return _error(f"a record is at most {MAX_RECORD:,} bytes")
+        record, why = await _json_body(request, MAX_RECORD, "a record")
+        if why:
+            return _error(why)
         try:
-            record = json.loads(body)
             frames = await asyncio.to_thread(replay_frames, record)
         except (ValueError, RoomError) as e:  # RecordError is a ValueError
             return _error(f"not a record that replays: {e}"[:500])

@@ -27,6 +27,17 @@ function cardSvg(id, legal) {
 
 function cardName(id) { return RANKS[id % 8] + SUITS[id >> 3]; }
 
+// the cards of a trick led by ``leader``, each with its player's name
+function drawTrick(box, cards, leader, names) {
+  box.innerHTML = "";
+  cards.forEach((c, i) => {
+    const d = document.createElement("div");
+    d.className = "played";
+    d.append(cardSvg(c), document.createElement("br"), names[(leader + i) % names.length]);
+    box.append(d);
+  });
+}
+
 // ------------------------------------------------------------------ lobby
 function show(section) {
   for (const id of ["lobby", "table", "viewer"]) $(id).hidden = id !== section;
@@ -155,14 +166,7 @@ function render(v) {
     span.textContent = `${who(s)}: ${v.hand_sizes[s]} cards`;
     others.append(span);
   }
-  const trick = $("trick");
-  trick.innerHTML = "";
-  v.trick.forEach((c, i) => {
-    const d = document.createElement("div");
-    d.className = "played";
-    d.append(cardSvg(c), document.createElement("br"), names[(v.trick_leader + i) % v.players]);
-    trick.append(d);
-  });
+  drawTrick($("trick"), v.trick, v.trick_leader, names);
   const legal = new Map(v.legal.map((a) => [a.id, a.label]));
   const hand = $("hand");
   hand.innerHTML = "";
@@ -231,14 +235,7 @@ function viewer(game) {
       for (const c of h) row.append(cardSvg(c));
       hands.append(row);
     });
-    const trick = $("v-trick");
-    trick.innerHTML = "";
-    f.trick.forEach((c, i) => {
-      const d = document.createElement("div");
-      d.className = "played";
-      d.append(cardSvg(c), document.createElement("br"), names[(f.trick_leader + i) % game.players]);
-      trick.append(d);
-    });
+    drawTrick($("v-trick"), f.trick, f.trick_leader, names);
     $("v-move").innerHTML = (f.move ? `${names[f.move.seat]}: ${f.move.label}` : "the deal is dealt")
       + (f.result ? `<br><b>deal over: ${f.result.text}</b>` : "")
       + (f.auction.length ? `<br>auction: ${f.auction.map((b) => names[b.seat] + " " + b.label).join(", ")}` : "");
