@@ -20,6 +20,7 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, S
 from belote_env.jsonfile import read_json
 from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS
 from belote_env.config import variant_of
+from belote_env.game import STEPS
 from belote_env.deprecation import deprecated_names
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
 from belote_env.cards import ALL_TRUMP, NUM_CARDS
@@ -108,12 +109,12 @@ def is_card_decision(info: InfoSet) -> bool:
             n += 1
         elif a != ANNOUNCE_BELOTE:
             return False
-    return n > 1 and getattr(info, "step", -1) in (-1, _SMALL_CARDS_STEP)  # -1: four seats (no sub-steps)
+    return n > 1 and getattr(info, "step", -1) in (-1, _CARDS_STEP)  # -1: four seats (no sub-steps)
 
 
 #: ``game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
-#: four-seat ``InfoSet`` has no ``step``).
-_SMALL_CARDS_STEP = 3
+#: four-seat ``InfoSet``'s is -1).
+_CARDS_STEP = STEPS.index("cards")
 
 
 class NetworkPolicy:

@@ -226,7 +226,7 @@ EXPERT = dict(samples=48, bid_samples=16, node_budget=6_000_000, bid_node_budget
 SEARCH_TOP_K = 3
 
 _BID_IDS = frozenset(CLASSIC_BIDS)
-_SMALL_POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]
+_SUIT_POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]  # card points under a suit trump
 
 # the earlier private names (the scoring functions moved to ``belote_env.scoring``)
 def _capot_open(info: InfoSet) -> tuple[bool, bool]:
@@ -910,7 +910,7 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     place a maker card-point value becomes a seat's margin: the expert's search
     (``SearchPolicy`` at two and three seats) and the oracle labels (``training.oracle``) use it."""
     n, maker, trump = info.players, info.taker, info.denomination
-    pts = _SMALL_POINTS[trump]
+    pts = _SUIT_POINTS[trump]
     out_rest = sum(pts[c] for h in hands for c in cards_of(h)) + sum(pts[c] for c in info.trick) + LAST_TRICK
     totals = list(info.card_points)
     others_rest = out_rest - maker_rest
