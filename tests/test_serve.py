@@ -16,6 +16,7 @@ pytest.importorskip("httpx", reason="starlette's test client needs httpx (pip in
 from starlette.testclient import TestClient  # noqa: E402
 
 from belote_env import GameState, load_rules  # noqa: E402
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE  # noqa: E402
 from belote_env.records import read_record, replay  # noqa: E402
 from belote_env.sampling import sample_hidden_hands  # noqa: E402
 from training.rooms import Room, RoomError  # noqa: E402
@@ -136,7 +137,9 @@ def test_bad_messages_get_an_error_and_leave_the_room_unharmed(tmp_path):
         r = client.post("/api/rooms", content="[1, 2]")
         assert r.status_code == 400 and "give \"rules\"" in r.json()["error"]
         r = client.post("/api/rooms", content=json.dumps({"rules": "nope", "seats": ["human"] * 4}))
-        assert r.status_code == 400 and r.json()["error"].startswith("rules: ")
+        assert r.status_code == 400 and r.json()["error"].startswith("rules must be a preset (")
+        r = client.post("/api/rooms", content=json.dumps({"rules": {"tie": "nope"}, "seats": ["human"] * 4}))
+        assert r.status_code == 400 and r.json()["error"].startswith("rules: ") and "tie" in r.json()["error"]
         r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", "wizard", "easy",
                                                                                         "easy"]}))
         assert r.status_code == 400 and "seat 1: 'wizard' is not a bot of this server" in r.json()["error"]
@@ -223,21 +226,23 @@ def test_a_browser_seats_only_the_tiers_and_the_bots_the_server_was_started_with
 
 def test_the_replay_viewer_steps_through_a_record_with_every_hand(tmp_path):
     """``POST /api/replay``: a frame per deal start and per action, every hand shown, each
-    deal's result explained; a room's record is served only once its game is over."""
+    deal's result explained; a room's replay is served only once its game is over, as
+    frames (not its decks: the cards no seat held stay unseen, TWO_THREE.md §5)."""
     from belote_env.records import game_record
 
     with TestClient(make_app(tmp_path)) as client:
         answer = _create(client, rules="seed001_3p", limit="deal", seats=["human", "easy", "easy"], seed=9)
         room_id, token = answer["room"], answer["tokens"]["0"]
-        r = client.get(f"/api/rooms/{room_id}/record")
+        r = client.get(f"/api/rooms/{room_id}/replay")
         assert r.status_code == 403 and "hidden hands" in r.json()["error"]
         room = client.app.state.server.rooms[room_id]
         rng = random.Random(2)
         while not room.over:
             room.act(0, token, rng.choice(room.view(0)["legal"])["id"])
-        record = client.get(f"/api/rooms/{room_id}/record").json()
-        assert record == json.loads(json.dumps(game_record(room.state)))
+        record = json.loads(json.dumps(game_record(room.state)))
         game = client.post("/api/replay", content=json.dumps(record)).json()
+        assert client.get(f"/api/rooms/{room_id}/replay").json() == game
+        assert "deck" not in json.dumps(game)
         assert game["players"] == 3 and game["names"] == ["South", "West", "East"]
         frames = game["frames"]
         n_actions = sum(len(d["actions"]) for d in record["deals"])
@@ -268,11 +273,13 @@ def test_hints_are_the_hard_tiers_card_values_of_the_seat_to_play(tmp_path):
             v = ws.receive_json()["view"]
             while not any(a["id"] < 32 for a in v["legal"]):  # through the auction
                 ws.send_text(json.dumps({"type": "hints"}))
-                assert ws.receive_json() == {"type": "hints", "values": {}}
+                assert ws.receive_json() == {"type": "hints", "unit": "points", "values": {}}
                 ws.send_text(json.dumps({"type": "act", "action": v["legal"][-1]["id"]}))
                 v = ws.receive_json()["view"]
             ws.send_text(json.dumps({"type": "hints"}))
-            values = ws.receive_json()["values"]
+            answer_ = ws.receive_json()
+            values = answer_["values"]
+            assert answer_["unit"] == "points"
         hard = make_policy("hard", rules=room.rules)
         want = hard.card_values(room.state.information_set(0))
         assert sorted(map(int, values)) == sorted(want) == sorted(a["id"] for a in v["legal"] if a["id"] < 32)
@@ -298,3 +305,116 @@ def test_a_room_of_bots_only_is_played_by_the_server_for_its_watchers(tmp_path):
     assert replay(read_record(tmp_path / answer["room"] / "game.json")).is_game_over
     with pytest.raises(ValueError, match="bot_delay must be seconds"):
         make_app(tmp_path, bot_delay=-1)
+
+
+def test_input_that_once_crashed_or_leaked_is_refused_by_name(tmp_path):
+    """Rules are presets or option mappings, never a server file; binary frames, deep
+    nesting, odd characters and oversized bodies get an error; another site's page may
+    not create rooms or watch them; a chosen seed is refused where two people play."""
+    with TestClient(make_app(tmp_path)) as client:
+        for rules in ("/etc/passwd", "pyproject.toml", "/dev/stdin", "\udcff.yaml"):
+            r = client.post("/api/rooms", content=json.dumps({"rules": rules, "seats": ["human"] * 4}))
+            assert r.status_code == 400 and r.json()["error"].startswith("rules must be a preset (coinche, "), rules
+            assert "root:" not in r.text
+        r = client.post("/api/rooms", content="[" * 4000)
+        assert r.status_code == 400 and "nested at most" in r.json()["error"]
+        r = client.post("/api/rooms", content="x" * (MAX_MESSAGE + 1))
+        assert r.status_code == 400 and "at most 4,096 bytes" in r.json()["error"]
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human"] * 4}),
+                        headers={"Origin": "http://evil.example"})
+        assert r.status_code == 403
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", "human", "easy",
+                                                                                        "easy"], "seed": 5}))
+        assert r.status_code == 400 and "a seed is taken for a room of at most one person" in r.json()["error"]
+        r = client.post("/api/rooms", content=json.dumps({"rules": {"target": None}, "limit": 3,
+                                                          "seats": ["human", "easy", "easy", "easy"]}))
+        assert r.status_code == 400 and "needs rules with a target" in r.json()["error"]
+        answer = _create(client, rules="seed004", limit="deal", seats=["human", "easy", "easy", "easy"], seed=1)
+        with client.websocket_connect("/ws") as ws:
+            ws.send_bytes(b"\x00\x01")
+            assert "binary frame" in ws.receive_json()["message"]
+            ws.send_text("[" * 3000)
+            assert "nested at most" in ws.receive_json()["message"]
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"], "seat": 0, "token": "\ud800"}))
+            assert "wrong token for seat 0" in ws.receive_json()["message"]
+        with pytest.raises(Exception):
+            with client.websocket_connect("/ws", headers={"Origin": "http://evil.example"}) as ws:
+                ws.send_text(json.dumps({"type": "join", "room": answer["room"]}))
+                ws.receive_json()
+
+
+class _Broken:
+    name = "broken"
+
+    def act(self, info):
+        raise RuntimeError("hidden: " + str(info.hand))
+
+
+def make_broken():
+    return _Broken()
+
+
+def test_a_failing_bot_stops_its_room_by_name_and_saves_the_move_before(tmp_path):
+    """A bot that raises (or returns an illegal action) stops the room: the person's move
+    before it is saved, every later move is refused with the reason (never the bot's
+    message: it could show its hand), and the room loads again stopped."""
+    with TestClient(make_app(tmp_path, bots={"broken": "tests.test_serve:make_broken"})) as client:
+        # dealer 0: seat 1 bids first (RULES.md §3.2)
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed004", "seats": ["human", "broken", "easy",
+                                                                                        "easy"], "seed": 1}))
+        assert r.status_code == 400 and "the bot at seat 1 (broken) raised RuntimeError" in r.json()["error"]
+        answer = _create(client, rules="seed004", limit="deal", seats=["easy", "human", "broken", "easy"], seed=1)
+        room = client.app.state.server.rooms[answer["room"]]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"], "seat": 1, "token": answer["tokens"]["1"]}))
+            v = ws.receive_json()["view"]
+            ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"]}))
+            v = ws.receive_json()["view"]
+            assert v["failed"] == "the bot at seat 2 (broken) raised RuntimeError: the room is stopped"
+            assert "hidden" not in json.dumps(v)
+            ws.send_text(json.dumps({"type": "act", "action": 32}))
+            assert ws.receive_json()["message"] == v["failed"]
+    saved = replay(read_record(tmp_path / answer["room"] / "game.json"))
+    assert saved.actions == room.state.actions and len(saved.actions) >= 1
+    assert Room.load(tmp_path / answer["room"], {"broken": "tests.test_serve:make_broken"}).failed == v["failed"]
+
+
+def test_a_restarted_server_keeps_the_public_log_and_the_deals_explained(tmp_path):
+    room = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 3, tmp_path)
+    rng = random.Random(4)
+    while len(room.deals) < 2:
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
+    again = Room.load(tmp_path / room.id)
+    assert again.view(0) == room.view(0) and all(d["text"] for d in again.deals)
+
+
+def test_announcements_and_declarations_are_public_with_the_card(tmp_path):
+    """A belote announcement and a four-seat declaration are not logged when chosen (they
+    become public with the seat's next card, RULES.md §5-§6); the card's entry names them;
+    the declarations are in every seat's view."""
+    room = Room.create({"declarations": "choice", "belote": "optional"}, "deal", ["human", "easy", "easy", "easy"],
+                       11, tmp_path)
+    rng = random.Random(0)
+    chose = []
+    while not room.over:
+        legal = [a["id"] for a in room.view(0)["legal"]]
+        pick = next((a for a in legal if a in (DECLARE, ANNOUNCE_BELOTE)), rng.choice(legal))
+        n_log = len(room.log)
+        room.act(0, room.tokens[0], pick)
+        if pick in (DECLARE, ANNOUNCE_BELOTE):
+            chose.append(pick)
+            assert room.log[n_log]["seat"] != 0 or room.log[n_log]["label"] not in ("declare", "announce belote")
+    labels = [e.get("label", "") for e in room.log if e.get("seat") == 0]
+    assert "declare" not in labels and "announce belote" not in labels
+    if DECLARE in chose:
+        assert any("declares" in x for x in labels) and room.view(1)["declared"][0]
+
+
+def test_hints_at_three_seats_are_the_hard_policys_probabilities(tmp_path):
+    room = Room.create("seed001_3p", "deal", ["human", "easy", "easy"], 2, tmp_path)
+    rng = random.Random(1)
+    while not any(a["id"] < 32 for a in room.view(0)["legal"]):
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
+    unit, values = room.hints(0, room.tokens[0])
+    assert unit == "percent" and abs(sum(values.values()) - 100.0) < 1.0
+    assert set(values) <= {a["id"] for a in room.view(0)["legal"]}

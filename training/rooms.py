@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from belote_env import GameState, InfoSet, Rules, load_rules
-from belote_env.actions import KEEP
+from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, KEEP
 from belote_env.atomic import atomic_write_bytes
 from belote_env.cards import cards_of
 from belote_env.config import RuleOptionError
@@ -71,8 +71,14 @@ class RoomError(ValueError):
 
 
 def _rules_of(rules: str | dict, limit) -> Rules:
-    """The rules of a room: a preset name or a mapping of rule options, with its limit."""
+    """The rules of a room: a preset name (never a file: a browser sends it) or a mapping
+    of rule options, with its limit."""
+    from belote_env.config import preset_names
+
     if isinstance(rules, str):
+        if rules not in preset_names():
+            raise RoomError(f"rules must be a preset ({', '.join(preset_names())}) or a mapping of rule options, "
+                            f"got {rules.encode('utf-8', 'replace').decode()!r:.60}")
         base = load_rules(rules)
     elif isinstance(rules, dict):
         base = Rules.from_dict(rules)
@@ -83,14 +89,21 @@ def _rules_of(rules: str | dict, limit) -> Rules:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise RoomError(f"limit must be 'game' (the rules' target), 'deal' (one deal) or a number of deals "
                         f"1..1000, got {limit!r}")
+    if base.target is None:
+        raise RoomError(f"limit {limit} (deals) needs rules with a target: these play one deal (target null); "
+                        "give limit 'deal' or rules with a target")
     return Rules.from_dict({**base.to_dict(), "max_deals": limit})
 
 
-def _public_label(seat: int, action: int, info_step: int, turned_card: int) -> str:
+def _public_label(seat: int, action: int, info_step: int, turned_card: int, has_partners: bool) -> str | None:
     """What an action shows the other seats: the taker's discards are hidden (TWO_THREE.md
-    §5), every other action is public."""
+    §5); a belote announcement, and at four seats a declaration, become public with the
+    seat's next card (RULES.md §5, §6): None, noted on that card; every other action is
+    public."""
     if info_step == STEPS.index("discard"):
         return "a choice"
+    if action == ANNOUNCE_BELOTE or (action == DECLARE and has_partners):
+        return None
     if action == KEEP:
         return "keep"
     return action_label(action, turned_card)
@@ -123,6 +136,15 @@ def deal_summary(state: GameState) -> dict[str, Any]:
     return {"outcome": d.outcome, "points": list(d.points), "text": text}
 
 
+def _declared(d) -> list | dict:
+    """A seat's public declarations: at four seats each combination (kind, cards, points,
+    RULES.md §6); at two and three seats the announced value, and the top card and trump
+    flag the comparison showed (-1, 0 when not shown; TWO_THREE.md §2.6)."""
+    if d and isinstance(d[0], int):
+        return {"value": d[0], "top": d[1], "trump": d[2]}
+    return [{"kind": x.kind, "cards": cards_of(x.cards), "points": x.points} for x in d]
+
+
 def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = False) -> dict[str, Any]:
     """What one seat is sent: a JSON-able dict of ``info`` (its information set) and the
     room's public ``log`` and ``deals`` (finished deals' results). With ``watcher`` the
@@ -147,6 +169,8 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
         "scores": list(info.scores), "reserve": info.reserve, "deal_number": info.deal_number,
         "announcements": [{"seat": s, "kind": k, "card": c} for s, k, c in info.announcements],
         "exchanged": info.exchanged, "log": log[-_LOG:], "deals": deals,
+        "declared": [_declared(d) for d in info.declared], "decl_winner": info.decl_winner,
+        "decl_cards": cards_of(info.decl_cards),
         "hand": [] if watcher else cards_of(info.hand),
         "discarded": [] if watcher else cards_of(info.discarded),
         "legal": [] if watcher else [{"id": a, "label": action_label(a, info.turned_card)}
@@ -221,19 +245,24 @@ class Room:
 
     def __init__(self, room_id: str, rules: str | dict, limit, seats: list[str], seed: int, folder: Path,
                  tokens: dict[int, str] | None = None, state: GameState | None = None,
-                 bots: dict[str, str] | None = None):
+                 bots: dict[str, str] | None = None, seed_given: bool = False):
         if not isinstance(room_id, str) or not _ID.match(room_id):
             raise RoomError(f"a room id is 12 url-safe characters, got {room_id!r:.40}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 32:
             raise RoomError(f"seed must be an int in 0..2**32-1, got {seed!r:.40}")
         try:
             self.rules = _rules_of(rules, limit)
+        except RoomError:
+            raise
         except (RuleOptionError, ValueError, TypeError) as e:
             raise RoomError(f"rules: {e}") from None
         n = self.rules.players
         if not isinstance(seats, list) or len(seats) != n or not all(isinstance(s, str) and s for s in seats):
             raise RoomError(f"seats must be a list of {n} kinds ('human' or a bot: a tier name, a model folder, "
                             f"<policy>+search), got {seats!r:.120}")
+        if tokens is None and state is None and seats.count("human") > 1 and seed_given:
+            raise RoomError("a seed is taken for a room of at most one person: it decides every deck, so whoever "
+                            "chose it would know every hand; leave it out (the server draws one)")
         from policies import make_policy
 
         allowed = bot_names(bots)
@@ -259,6 +288,8 @@ class Room:
         self.deals: list[dict] = self._deal_results()
         self.lock = threading.Lock()
         self._hint_model = None
+        #: why the room stopped (a bot failed), else None
+        self.failed: str | None = None
 
     # ------------------------------------------------------------------ making and loading
     @classmethod
@@ -267,9 +298,11 @@ class Room:
         """A new room saved under ``rooms`` (a random id; a random seed when None)."""
         room_id = secrets.token_urlsafe(9)
         room = cls(room_id, rules, limit, seats, secrets.randbelow(2 ** 32) if seed is None else seed,
-                   Path(rooms) / room_id, bots=bots)
+                   Path(rooms) / room_id, bots=bots, seed_given=seed is not None)
         if not room.bots_only:  # a room of bots only is played move by move by the server
             room.run_bots()
+        if room.failed:
+            raise RoomError(room.failed.replace(": the room is stopped", " at the first deal"))
         room.save()
         return room
 
@@ -283,8 +316,12 @@ class Room:
             record = read_record(folder / "game.json")
             state = replay(record)
             tokens = {int(s): t for s, t in meta["tokens"].items()}
-            return cls(meta["id"], meta["rules"], meta["limit"], meta["seats"], meta["seed"], folder, tokens, state,
+            room = cls(meta["id"], meta["rules"], meta["limit"], meta["seats"], meta["seed"], folder, tokens, state,
                        bots)
+            if isinstance(meta.get("log"), list) and isinstance(meta.get("deals"), list):
+                room.log, room.deals = meta["log"], meta["deals"]  # the public log as it was
+            room.failed = meta.get("failed")
+            return room
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise RoomError(f"{folder}: not a saved room ({type(e).__name__}: {e})"[:300]) from None
 
@@ -294,7 +331,8 @@ class Room:
 
         self.folder.mkdir(parents=True, exist_ok=True)
         meta = {"id": self.id, "rules": self.rules_spec, "limit": self.limit, "seats": self.seats, "seed": self.seed,
-                "tokens": {str(s): t for s, t in self.tokens.items()}}
+                "tokens": {str(s): t for s, t in self.tokens.items()}, "log": self.log[-_LOG:], "deals": self.deals,
+                "failed": self.failed}
         atomic_write_bytes(self.folder / "room.json", json.dumps(meta, indent=1).encode())
         record = game_record(self.state)
         write_record(self.folder / "game.json", record)
@@ -315,9 +353,17 @@ class Room:
     def _apply(self, seat: int, action: int) -> None:
         st = self.state
         info_step = st.step if st.phase == 1 else -1
-        label = _public_label(seat, action, info_step, st.turned_card)
-        tricks = len(st.tricks)
+        label = _public_label(seat, action, info_step, st.turned_card, st.game.has_partners)
+        tricks, announced, declared = len(st.tricks), len(st.announcements), st.declared[seat]
         st.apply(action)
+        if label is None:  # made public by the seat's next card
+            return
+        if action < 32 and st.phase >= 1:  # a card: with what it made public
+            notes = [kind for _, kind, _ in st.announcements[announced:]]
+            if st.game.has_partners and st.declared[seat] != declared:
+                notes += [f"declares {d.kind} ({d.points})" for d in st.declared[seat]]
+            if notes:
+                label += f" ({', '.join(notes)})"
         event = {"seat": seat, "label": label}
         if len(st.tricks) > tricks:
             event["trick_won_by"] = st.tricks[-1][2]
@@ -342,11 +388,19 @@ class Room:
         actions were taken; returns how many they took."""
         moves = 0
         st = self.state
-        while not st.is_game_over and st.current_seat in self.bots and (max_moves is None or moves < max_moves):
+        while (not st.is_game_over and self.failed is None and st.current_seat in self.bots
+               and (max_moves is None or moves < max_moves)):
             seat = st.current_seat
-            action = self.bots[seat].act(st.information_set(seat))
-            if action not in st.legal_actions():
-                raise RoomError(f"the bot at seat {seat} ({self.seats[seat]}) returned an illegal action")
+            try:
+                action = self.bots[seat].act(st.information_set(seat))
+                ok = not isinstance(action, bool) and isinstance(action, int) and action in st.legal_actions()
+                why = "returned an illegal action"
+            except Exception as e:  # a bot's failure stops the room, named, never its message (RULES.md §11)
+                ok, why = False, f"raised {type(e).__name__}"
+            if not ok:
+                self.failed = f"the bot at seat {seat} ({self.seats[seat]}) {why}: the room is stopped"
+                self.log.append({"seat": seat, "label": "failed", "error": self.failed})
+                break
             self._apply(seat, int(action))
             moves += 1
         return moves
@@ -359,7 +413,7 @@ class Room:
         want = self.tokens.get(seat)
         if want is None:
             raise RoomError(f"seat {seat} is played by a bot ({self.seats[seat]:.40})")
-        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), want.encode()):
+        if not isinstance(token, str) or not secrets.compare_digest(token.encode("utf-8", "replace"), want.encode()):
             raise RoomError(f"wrong token for seat {seat}")
         return seat
 
@@ -369,6 +423,8 @@ class Room:
         (the message lists the legal ids and labels)."""
         seat = self.check_token(seat, token)
         st = self.state
+        if self.failed is not None:
+            raise RoomError(self.failed)
         if st.is_game_over:
             raise RoomError("the game is over")
         if st.current_seat != seat:
@@ -381,32 +437,40 @@ class Room:
         self.run_bots()
         self.save()
 
-    def hints(self, seat: int, token: str) -> dict[int, float]:
-        """The hard tier's value of each legal card of ``seat`` (points; RULES.md §11: its
-        information set only), when it is that seat's turn to play a card; else ``{}``.
+    def hints(self, seat: int, token: str) -> tuple[str, dict[int, float]]:
+        """The hard tier's value of each legal card of ``seat`` (points; at two and three
+        seats, whose hard has no card values, its probability of each card in percent;
+        RULES.md §11: its information set only), when it is that seat's turn to play a
+        card; else no values. Returns ``(unit, values)``, the unit ``"points"`` or
+        ``"percent"``.
         Raises ``RoomError`` for a wrong seat or token."""
         seat = self.check_token(seat, token)
         st = self.state
         if st.is_game_over or st.current_seat != seat:
-            return {}
+            return "points", {}
         info = st.information_set(seat)
         if not any(a < 32 for a in info.legal_actions):
-            return {}
+            return "points", {}
         if self._hint_model is None:
             from policies import make_policy
 
             self._hint_model = make_policy("hard", seed=0, rules=self.rules)
-        values = getattr(self._hint_model, "card_values", None)
-        if values is None:
-            return {}
+        try:
+            values = self._hint_model.card_values(info)
+        except ValueError:  # no card-value network (two and three seats): the policy's probabilities, in %
+            probs = self._hint_model.action_probabilities(info)
+            return "percent", {int(c): round(100.0 * float(p), 1) for c, p in probs.items() if c < 32}
         unit = 500.0 if self.rules.contract_mode == "coinche" else 162.0
-        return {int(c): round(float(v) * unit, 1) for c, v in values(info).items()}
+        return "points", {int(c): round(float(v) * unit, 1) for c, v in values.items()}
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` is sent now (``view_of`` its information set); ``None``: a watcher."""
         if seat is None:
-            return view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
-        return view_of(self.state.information_set(seat), self.log, self.deals)
+            view = view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
+        else:
+            view = view_of(self.state.information_set(seat), self.log, self.deals)
+        view["failed"] = self.failed
+        return view
 
     def summary(self) -> dict[str, Any]:
         """The room as the lobby lists it (public)."""

@@ -16,8 +16,8 @@ HTTP:
   --save``, a room's ``game.json``, a duplicate match's failure record; every variant): the
   replay viewer's frames (``rooms.replay_frames``: every hand, the auction, each trick,
   each deal's score explained).
-* ``GET /api/rooms/{id}/record``: a room's game record, once its game is over (before, it
-  would show the hidden hands: 403).
+* ``GET /api/rooms/{id}/replay``: a finished room's game as the viewer's frames (every hand;
+  not the cards no seat ever held, TWO_THREE.md §5), once its game is over (403 before).
 * ``POST /api/rooms`` with JSON ``{"rules": "<preset>" or {options}, "limit": "game" |
   "deal" | n, "seats": ["human", "hard", ...], "seed": optional int}``: a new room;
   answers ``{"room": id, "tokens": {seat: token}}`` (the human seats' tokens: keep them,
@@ -30,7 +30,8 @@ a second per connection (more are answered with an error and dropped).
   needed); ``{"type": "join", "room": id}`` watches (no seat: nothing private is sent).
 * ``{"type": "act", "action": id}``: the joined seat's action (an id of its ``legal`` list).
 * ``{"type": "hints"}``: the hard tier's value of each legal card of the joined seat (points,
-  from its information set only), answered ``{"type": "hints", "values": {card: points}}``
+  from its information set only; at two and three seats the hard policy's probabilities in
+  percent), answered ``{"type": "hints", "unit": "points" | "percent", "values": {card: x}}``
   (empty when the seat is not to play a card).
 * The server sends ``{"type": "view", "view": {...}}`` (``rooms.view_of`` of the seat's
   information set: RULES.md §11) after the join and after every change of the room, and
@@ -76,6 +77,7 @@ class _Server:
         self.bots = dict(bots or {})
         self.bot_delay = bot_delay
         self.tasks: set = set()
+        self.bot_turn = asyncio.Lock()
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.clients: dict[str, set] = {}
@@ -90,6 +92,14 @@ class _Server:
                         continue
                     self._add(room)
 
+    def evict(self) -> bool:
+        """Forget (in memory; their files stay) the finished rooms nobody watches, oldest
+        first, to make room for a new one; True when one was forgotten."""
+        done = [r for r in self.rooms.values() if (r.over or r.failed) and not self.clients[r.id]]
+        for room in done[:max(1, len(done) // 2)]:
+            del self.rooms[room.id], self.locks[room.id], self.clients[room.id]
+        return bool(done)
+
     def _add(self, room: Room) -> None:
         self.rooms[room.id] = room
         self.locks[room.id] = asyncio.Lock()
@@ -102,9 +112,9 @@ class _Server:
             return
 
         async def play() -> None:
-            while not room.over:
+            while not room.over and room.failed is None:
                 await asyncio.sleep(self.bot_delay)
-                async with self.locks[room.id]:
+                async with self.bot_turn, self.locks[room.id]:  # one bot move at a time: people go first
                     await asyncio.to_thread(self._bot_move, room)
                 await self.broadcast(room)
 
@@ -128,20 +138,45 @@ class _Server:
 
 
 async def _json_body(request, limit: int, what: str):
-    """The request's JSON body, or a string saying why not (over ``limit`` bytes, not JSON)."""
-    body = await request.body()
-    if len(body) > limit:
-        return None, f"{what} is at most {limit:,} bytes"
+    """The request's JSON body, or a string saying why not: over ``limit`` bytes (read no
+    further), not JSON, nested too deep."""
+    too_big = f"{what} is at most {limit:,} bytes"
     try:
-        return json.loads(body), None
+        if int(request.headers.get("content-length", "0")) > limit:
+            return None, too_big
     except ValueError:
-        return None, f"{what} must be JSON"
+        return None, "a bad Content-Length"
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None, too_big
+    return _loads(bytes(body), what)
+
+
+def _loads(text, what: str):
+    """``(value, None)`` or ``(None, why)`` for a JSON text (deep nesting refused)."""
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):
+        return None, f"{what} must be JSON (nested at most a few hundred levels)"
+
+
+def _same_origin(headers) -> bool:
+    """A browser's request from this server's own page: no ``Origin`` header (not a
+    browser, or same-origin GET), or one naming the host it was sent to (a page of another
+    site may not create rooms or watch them: cross-site requests are refused)."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
 
 
 def _error(message: str, status: int = 400):
     from starlette.responses import JSONResponse
 
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": message.encode("utf-8", "replace").decode()}, status_code=status)
 
 
 def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None = None,
@@ -178,6 +213,8 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         return JSONResponse({"rooms": [r.summary() for r in server.rooms.values()]})
 
     async def create_room(request):
+        if not _same_origin(request.headers):
+            return _error("rooms are created from this server's own page (another site's request is refused)", 403)
         spec, why = await _json_body(request, MAX_MESSAGE, "a room's request")
         if why:
             return _error(why + ": {\"rules\": ..., \"limit\": ..., \"seats\": [...]}")
@@ -185,8 +222,8 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                 "rules", "limit", "seats", "seed"}:
             return _error("give \"rules\" (a preset or rule options), \"seats\" (per seat 'human' or a bot), and "
                           "optionally \"limit\" ('game', 'deal' or a number of deals) and \"seed\"")
-        if len(server.rooms) >= MAX_ROOMS:
-            return _error(f"this server holds {MAX_ROOMS} rooms already")
+        if len(server.rooms) >= MAX_ROOMS and not server.evict():
+            return _error(f"this server holds {MAX_ROOMS} rooms under way already")
         try:
             room = await asyncio.to_thread(Room.create, spec["rules"], spec.get("limit", "game"), spec["seats"],
                                            spec.get("seed"), server.dir, server.bots)
@@ -206,15 +243,18 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             return _error(f"not a record that replays: {e}"[:500])
         return JSONResponse(frames)
 
-    async def room_record(request):
+    async def room_replay(request):
         room = server.rooms.get(request.path_params["room"])
         if room is None:
             return _error("no such room", 404)
         if not room.over:
-            return _error("the game is not over: its record would show the hidden hands", 403)
-        return JSONResponse(game_record(room.state))
+            return _error("the game is not over: its replay would show the hidden hands", 403)
+        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state)))
 
     async def ws_endpoint(websocket):
+        if not _same_origin(websocket.headers):
+            await websocket.close(code=1008)  # a page of another site: refused
+            return
         await websocket.accept()
         room: Room | None = None
         seat: int | None = None
@@ -222,11 +262,17 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         allowance, last = RATE, time.monotonic()
 
         async def error(message: str) -> None:
-            await websocket.send_json({"type": "error", "message": message})
+            await websocket.send_json({"type": "error", "message": message.encode("utf-8", "replace").decode()})
 
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await error("messages are JSON text frames (a binary frame is dropped)")
+                    continue
                 now = time.monotonic()
                 allowance = min(RATE, allowance + (now - last) * RATE)
                 last = now
@@ -237,10 +283,9 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                 if len(text.encode()) > MAX_MESSAGE:
                     await error(f"a message is at most {MAX_MESSAGE} bytes")
                     continue
-                try:
-                    msg = json.loads(text)
-                except ValueError:
-                    await error("a message must be JSON: {\"type\": \"join\" | \"act\", ...}")
+                msg, why = _loads(text, "a message")
+                if why:
+                    await error(why + ": {\"type\": \"join\" | \"act\" | \"hints\", ...}")
                     continue
                 kind = msg.get("type") if isinstance(msg, dict) else None
                 if kind == "join":
@@ -278,11 +323,12 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                         await error("join a room's seat first")
                         continue
                     try:
-                        values = await asyncio.to_thread(room.hints, seat, token)
+                        unit, values = await asyncio.to_thread(room.hints, seat, token)
                     except RoomError as e:
                         await error(str(e))
                         continue
-                    await websocket.send_json({"type": "hints", "values": {str(c): v for c, v in values.items()}})
+                    await websocket.send_json({"type": "hints", "unit": unit,
+                                               "values": {str(c): v for c, v in values.items()}})
                 else:
                     await error(f"unknown message type {kind!r:.20}: 'join', 'act' or 'hints'")
         except WebSocketDisconnect:
@@ -304,7 +350,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
-        Route("/api/rooms/{room}/record", room_record),
+        Route("/api/rooms/{room}/replay", room_replay),
         Route("/api/replay", replay_record, methods=["POST"]),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),

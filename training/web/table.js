@@ -27,6 +27,17 @@ function cardSvg(id, legal) {
 
 function cardName(id) { return RANKS[id % 8] + SUITS[id >> 3]; }
 
+// the public declarations: four seats, each combination; two and three seats, the values announced
+function declaredText(v, who) {
+  const parts = [];
+  v.declared.forEach((d, s) => {
+    if (Array.isArray(d)) { for (const x of d) parts.push(`${who(s)} ${x.kind} ${x.cards.map(cardName).join(" ")} (${x.points})`); }
+    else if (d.value) parts.push(`${who(s)} announced ${d.value}`);
+  });
+  if (v.decl_winner >= 0) parts.push(`scored by ${who(v.decl_winner)}: ${v.decl_cards.map(cardName).join(" ")}`);
+  return parts.length ? ` &middot; declarations: ${parts.join("; ")}` : "";
+}
+
 // the cards of a trick led by ``leader``, each with its player's name
 function drawTrick(box, cards, leader, names) {
   box.innerHTML = "";
@@ -124,8 +135,8 @@ function table(roomId, seat) {
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") { $("table-error").textContent = msg.message; return; }
-    if (msg.type === "hints") { showHints(msg.values); return; }
-    $("table-error").textContent = "";
+    if (msg.type === "hints") { showHints(msg.values, msg.unit); return; }
+    $("table-error").textContent = msg.view.failed || "";
     render(msg.view);
   };
   const mine = socket;
@@ -135,14 +146,14 @@ function table(roomId, seat) {
 function act(id) { socket.send(JSON.stringify({ type: "act", action: id })); }
 function askHints() { socket.send(JSON.stringify({ type: "hints" })); }
 function clearHints() { for (const e of document.querySelectorAll("#hand .hint")) e.remove(); }
-function showHints(values) {
+function showHints(values, unit) {
   clearHints();
   for (const svg of document.querySelectorAll("#hand svg.card")) {
     const v = values[svg.dataset.card];
     if (v === undefined) continue;
     const tag = document.createElement("span");
     tag.className = "hint";
-    tag.textContent = (v > 0 ? "+" : "") + v;
+    tag.textContent = unit === "percent" ? v + "%" : (v > 0 ? "+" : "") + v;
     svg.after(tag);
   }
 }
@@ -157,7 +168,8 @@ function render(v) {
     + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
     + ` &middot; game scores ${v.scores.map((x, i) => (v.players === 4 ? "team " + i : names[i]) + " " + x).join(", ")}`
     + ` &middot; deal points ${v.card_points.join(" - ")}`
-    + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "");
+    + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "")
+    + declaredText(v, who);
   const others = $("others");
   others.innerHTML = "";
   for (let s = 0; s < v.players; s++) {
@@ -263,8 +275,8 @@ async function route() {
   }
   if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
   else if (params.has("replay")) {
-    const r = await fetch(`/api/rooms/${params.get("replay")}/record`);
-    if (r.ok) openReplay(await r.text()); else { await lobby(); $("replay-error").textContent = (await r.json()).error; }
+    const r = await fetch(`/api/rooms/${params.get("replay")}/replay`);
+    if (r.ok) viewer(await r.json()); else { await lobby(); $("replay-error").textContent = (await r.json()).error; }
   } else lobby();
 }
 window.addEventListener("hashchange", route);
