@@ -15,7 +15,7 @@ pytest.importorskip("httpx", reason="starlette's test client needs httpx (pip in
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from belote_env import GameState, load_rules  # noqa: E402
+from belote_env import GameState, Rules, load_rules  # noqa: E402
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE  # noqa: E402
 from belote_env.records import read_record, replay  # noqa: E402
 from belote_env.sampling import sample_hidden_hands  # noqa: E402
@@ -160,23 +160,32 @@ def test_a_watcher_is_sent_nothing_private(tmp_path):
 
 
 def _resampled(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy of ``state`` whose hidden cards (the other hands; at two and three seats the
-    unused cards too) were dealt again consistently with ``seat``'s information set."""
+    """A copy of ``state`` whose hidden cards were dealt again consistently with ``seat``'s
+    information set: the other hands, and at two and three seats the cards nobody holds
+    (the unused face-down cards and, for another seat, the taker's discards)."""
     deal = sample_hidden_hands(state.information_set(seat), rng)
     alt = state.clone()
     for s in range(state.n):
         if s != seat:
             alt.hands[s] = deal.hands[s]
+    if not state.game.has_partners and state.taker >= 0:
+        rest = deal.stock
+        if state.discarded and seat != state.taker:  # two of the hidden cards were the discards
+            low = sorted(c for c in range(32) if rest >> c & 1)[:2]
+            alt.discarded = sum(1 << c for c in low)
+            rest &= ~alt.discarded
+        alt.unused = rest
     alt._legal = None
     return alt
 
 
-@pytest.mark.parametrize("rules", ["seed004", "coinche", "seed001_2p", "seed001_3p"])
+@pytest.mark.parametrize("rules", ["seed004", "coinche", "seed001_2p", "seed001_3p",
+                                   {"players": 3, "three_player_deal": "10_each"}])
 def test_what_a_seat_is_sent_depends_on_its_information_set_only(tmp_path, rules):
     """The information rule over the wire (RULES.md §11): at every decision of a room's
     deals, what each seat and a watcher are sent is the same in a room whose hidden cards
     were dealt again consistently with that seat's information set."""
-    r = load_rules(rules)
+    r = load_rules(rules) if isinstance(rules, str) else Rules.from_dict(rules)
     seats = ["human"] + ["easy"] * (r.players - 1)
     room = Room.create(rules, "deal", seats, 3, tmp_path)
     rng = random.Random(1)
@@ -186,7 +195,7 @@ def test_what_a_seat_is_sent_depends_on_its_information_set_only(tmp_path, rules
             twin = Room(room.id, room.rules_spec, room.limit, room.seats, room.seed, tmp_path / "twin",
                         room.tokens, _resampled(room.state, seat, rng))
             twin.log, twin.deals = room.log, room.deals
-            differed += twin.state.hands != room.state.hands  # redrawn (late in a deal often forced)
+            differed += (twin.state.hands, twin.state.unused) != (room.state.hands, room.state.unused)  # redrawn
             assert twin.view(seat) == room.view(seat)
             assert twin.view(None) == room.view(None)
             checked += 1
