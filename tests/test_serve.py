@@ -427,3 +427,27 @@ def test_hints_at_three_seats_are_the_hard_policys_probabilities(tmp_path):
     unit, values = room.hints(0, room.tokens[0])
     assert unit == "percent" and abs(sum(values.values()) - 100.0) < 1.0
     assert set(values) <= {a["id"] for a in room.view(0)["legal"]}
+
+
+def test_the_viewer_can_show_the_hard_tiers_values_at_each_card(tmp_path):
+    """``?values=1``: each card's frame holds the hard tier's values of the legal cards of
+    the seat that played it, from its information set then (``card_hints``)."""
+    from belote_env.records import game_record, replay_steps
+    from policies import make_policy
+    from training.rooms import card_hints
+
+    room = Room.create("seed004", "deal", ["human", "easy", "easy", "easy"], 5, tmp_path)
+    rng = random.Random(3)
+    while not room.over:
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
+    record = json.loads(json.dumps(game_record(room.state)))
+    with TestClient(make_app(tmp_path)) as client:
+        plain = client.post("/api/replay", content=json.dumps(record)).json()["frames"]
+        valued = client.post("/api/replay?values=1", content=json.dumps(record)).json()["frames"]
+        assert client.post("/api/replay?values=yes", content=json.dumps(record)).status_code == 400
+    assert all("values" not in f for f in plain)
+    hard = make_policy("hard", rules=room.rules)
+    want = [card_hints(hard, st.information_set(st.current)) for _, _, st, a, _ in replay_steps(record)
+            if a < 32 and st.phase == 1]
+    got = [(f["unit"], {int(c): v for c, v in f["values"].items()}) for f in valued if "values" in f]
+    assert got == want and len(got) == 32  # the 32 cards of the deal

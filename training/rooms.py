@@ -42,7 +42,8 @@ from belote_env.jsonfile import read_json
 from belote_env.records import game_record, read_record, replay, write_record
 from belote_env.render import action_label, coinche_contract_label, contract_label
 
-__all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "bot_names", "LIMITS", "MAX_ROOMS"]
+__all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "card_hints", "bot_names", "LIMITS",
+           "MAX_ROOMS"]
 
 #: the kinds of room limit (besides an int: a number of deals)
 LIMITS = ("game", "deal")
@@ -183,14 +184,32 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
 MAX_REPLAY_ACTIONS = 20_000
 
 
-def replay_frames(record: dict) -> dict[str, Any]:
+def card_hints(model, info: InfoSet) -> tuple[str, dict[int, float]]:
+    """``model``'s (the hard tier's) view of each legal card of ``info``'s seat, from that
+    information set only: its card values in points (162 a classic deal, 500 coinche), or
+    where it has none (two and three seats) its probabilities in percent. Returns ``(unit,
+    values)``; no values when the seat has no card to play."""
+    if not any(a < 32 for a in info.legal_actions):
+        return "points", {}
+    try:
+        values = model.card_values(info)
+    except ValueError:  # no card-value network (two and three seats): the policy's probabilities, in %
+        probs = model.action_probabilities(info)
+        return "percent", {int(c): round(100.0 * float(p), 1) for c, p in probs.items() if c < 32}
+    unit = 500.0 if info.rules.contract_mode == "coinche" else 162.0
+    return "points", {int(c): round(float(v) * unit, 1) for c, v in values.items()}
+
+
+def replay_frames(record: dict, values: bool = False) -> dict[str, Any]:
     """A game record as the replay viewer steps through it: every hand shown (a record is
     complete information). Returns ``{"players", "names", "rules", "frames"}``, one frame
     per deal start and per action: the deal, the hands (card ids per seat), the turned and
     bottom cards, the auction so far, the contract, the trick, the last trick, the action
     just taken (seat and label), the card points and the game scores, and at a deal's end
-    its result (``deal_summary``). Raises ``RecordError`` (a ``ValueError``) for a record
-    that does not replay."""
+    its result (``deal_summary``). With ``values``, a card's frame also holds the hard
+    tier's values of the legal cards of the seat that played it (``card_hints``, from its
+    information set then: ``"values"``, ``"unit"``). Raises ``RecordError`` (a
+    ``ValueError``) for a record that does not replay."""
     from belote_env.records import replay_events
 
     actions = sum(len(d.get("actions", [])) for d in record.get("deals", []) if isinstance(d, dict)) \
@@ -200,9 +219,18 @@ def replay_frames(record: dict) -> dict[str, Any]:
     frames: list[dict] = []
     names: tuple[str, ...] = ()
     rules = None
+    model = None
+    hints: tuple[str, dict] | None = None
     for kind, i, _, state, action, _ in replay_events(record):
         if kind == "before":
             seat, label = state.current, action_label(action, state.turned_card)
+            hints = None
+            if values and action < 32 and state.phase == 1:
+                if model is None:
+                    from policies import make_policy
+
+                    model = make_policy("hard", seed=0, rules=state.rules)
+                hints = card_hints(model, state.information_set(seat))
             continue
         names, rules = state.table.names, state.rules
         contract = None
@@ -218,6 +246,8 @@ def replay_frames(record: dict) -> dict[str, Any]:
                                  "winner": state.tricks[-1][2]} if state.tricks else None),
                  "card_points": list(state.card_points), "scores": list(state.scores),
                  "move": None if kind == "deal" else {"seat": seat, "label": label}}
+        if hints is not None and kind == "after":
+            frame["unit"], frame["values"] = hints[0], {str(c): v for c, v in hints[1].items()}
         if kind == "after" and state.is_deal_over:
             frame["result"] = deal_summary(state) if state.deal_score is not None else {"outcome": "void", "text":
                                                                                          "void: redealt"}
@@ -449,19 +479,11 @@ class Room:
         if st.is_game_over or st.current_seat != seat:
             return "points", {}
         info = st.information_set(seat)
-        if not any(a < 32 for a in info.legal_actions):
-            return "points", {}
         if self._hint_model is None:
             from policies import make_policy
 
             self._hint_model = make_policy("hard", seed=0, rules=self.rules)
-        try:
-            values = self._hint_model.card_values(info)
-        except ValueError:  # no card-value network (two and three seats): the policy's probabilities, in %
-            probs = self._hint_model.action_probabilities(info)
-            return "percent", {int(c): round(100.0 * float(p), 1) for c, p in probs.items() if c < 32}
-        unit = 500.0 if self.rules.contract_mode == "coinche" else 162.0
-        return "points", {int(c): round(float(v) * unit, 1) for c, v in values.items()}
+        return card_hints(self._hint_model, info)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` is sent now (``view_of`` its information set); ``None``: a watcher."""

@@ -15,7 +15,8 @@ HTTP:
 * ``POST /api/replay`` with a game record (JSON, at most ``MAX_RECORD`` bytes: ``belote play
   --save``, a room's ``game.json``, a duplicate match's failure record; every variant): the
   replay viewer's frames (``rooms.replay_frames``: every hand, the auction, each trick,
-  each deal's score explained).
+  each deal's score explained; ``?values=1``: with the hard tier's value of each legal card
+  at every card decision).
 * ``GET /api/rooms/{id}/replay``: a finished room's game as the viewer's frames (every hand;
   not the cards no seat ever held, TWO_THREE.md §5), once its game is over (403 before).
 * ``POST /api/rooms`` with JSON ``{"rules": "<preset>" or {options}, "limit": "game" |
@@ -237,8 +238,11 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         record, why = await _json_body(request, MAX_RECORD, "a record")
         if why:
             return _error(why)
+        want = request.query_params.get("values", "0")
+        if want not in ("0", "1"):
+            return _error("values must be 0 or 1 (the hard tier's value of each card at each card decision)")
         try:
-            frames = await asyncio.to_thread(replay_frames, record)
+            frames = await asyncio.to_thread(replay_frames, record, want == "1")
         except (ValueError, RoomError) as e:  # RecordError is a ValueError
             return _error(f"not a record that replays: {e}"[:500])
         return JSONResponse(frames)
@@ -249,7 +253,10 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             return _error("no such room", 404)
         if not room.over:
             return _error("the game is not over: its replay would show the hidden hands", 403)
-        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state)))
+        want = request.query_params.get("values", "0")
+        if want not in ("0", "1"):
+            return _error("values must be 0 or 1")
+        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state), want == "1"))
 
     async def ws_endpoint(websocket):
         if not _same_origin(websocket.headers):

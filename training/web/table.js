@@ -216,7 +216,8 @@ function render(v) {
 
 // ------------------------------------------------------------------ replay viewer
 async function openReplay(recordText) {
-  const r = await fetch("/api/replay", { method: "POST", body: recordText });
+  const values = $("replay-values").checked ? 1 : 0;
+  const r = await fetch(`/api/replay?values=${values}`, { method: "POST", body: recordText });
   const answer = await r.json();
   if (!r.ok) { show("lobby"); $("replay-error").textContent = answer.error; return; }
   viewer(answer);
@@ -248,7 +249,10 @@ function viewer(game) {
       hands.append(row);
     });
     drawTrick($("v-trick"), f.trick, f.trick_leader, names);
+    const vals = f.values ? Object.entries(f.values).map(([c, x]) => cardName(Number(c)) + " "
+      + (f.unit === "percent" ? x + "%" : (x > 0 ? "+" : "") + x)).join(", ") : "";
     $("v-move").innerHTML = (f.move ? `${names[f.move.seat]}: ${f.move.label}` : "the deal is dealt")
+      + (vals ? ` <small>(hard: ${vals})</small>` : "")
       + (f.result ? `<br><b>deal over: ${f.result.text}</b>` : "")
       + (f.auction.length ? `<br>auction: ${f.auction.map((b) => names[b.seat] + " " + b.label).join(", ")}` : "");
     $("v-deals").innerHTML = frames.filter((x, i) => x.result && i <= k)
