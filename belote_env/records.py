@@ -354,7 +354,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
 
     _validate(record)
     if not game_of(Rules.from_dict(record.get("rules", {}))).has_partners:
-        yield from _small_replay_text(record, legal)
+        yield from _per_seat_replay_text(record, legal)
         return
 
     def hands(state: GameState, title: str) -> Iterator[str]:
@@ -444,7 +444,7 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     yield f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; winner: {who}"
 
 
-def _small_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
+def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     """``replay_text`` of a two- or three-player record (TWO_THREE.md): per deal the dealer
     and turned card, the hands as dealt, the auction (proposals and their answers), the
     contract, the hands once completed and the bottom card, the exchange of the seven, the

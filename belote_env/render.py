@@ -1,10 +1,12 @@
 """Text rendering of one seat's view of the table (RULES.md §11: only what that seat knows),
-at four seats (``render_text``) and at two or three (``render_small_text``, TWO_THREE.md §5).
+at four seats and at two or three (``render_text``, TWO_THREE.md §5).
 
 Pure Python (no numpy).
 """
 
 from __future__ import annotations
+
+from .deprecation import deprecated_names
 
 from .actions import NAME_CONTRACT, PASS, TAKE, action_to_string, bid_denomination, coinche_bid_level, is_coinche_bid
 from .cards import (
@@ -13,7 +15,7 @@ from .cards import (
 from .infoset import InfoSet
 from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
-__all__ = ["render_text", "render_small_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
+__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
            "coinche_contract_label", "coinche_bids_text"]
 
 
@@ -30,11 +32,11 @@ def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
 def render_text(info: InfoSet) -> str:
     """A readable multi-line table from ``info.seat``'s point of view: contract, bids,
     the trick in progress, the seat's hand (legal cards starred), points and scores; at
-    two and three seats ``render_small_text``'s table (TWO_THREE.md §5)."""
+    two and three seats the per-seat table (TWO_THREE.md §5)."""
     from .games import game_of
 
     if not game_of(info.rules).has_partners:
-        return render_small_text(info)
+        return _per_seat_text(info)
     me = info.seat
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: seat {me} ({SEAT_NAMES[me]}), dealer seat {info.dealer}, "
@@ -148,12 +150,12 @@ def render_play_text(info: InfoSet) -> str:
     """The table as the person at ``info.seat`` reads it in ``belote play``: like
     ``render_text`` but every bid and action in words (``"take"``, ``"♠ trump"``), the
     last finished trick shown, and no legal-action ids (the caller lists the choices); at
-    two and three seats ``render_small_text``'s table without its ids (TWO_THREE.md §5).
+    two and three seats the per-seat table without its ids (TWO_THREE.md §5).
     Only ``info`` is read, so nothing depends on other seats' cards (RULES.md §11)."""
     from .games import game_of
 
     if not game_of(info.rules).has_partners:
-        return "\n".join(line for line in render_small_text(info).splitlines() if not line.startswith("Legal: "))
+        return "\n".join(line for line in _per_seat_text(info).splitlines() if not line.startswith("Legal: "))
     me = info.seat
     us, them = TEAM_OF[me], other_team(TEAM_OF[me])
     lines = [f"You: {SEAT_NAMES[me]} (seat {me}), partner {SEAT_NAMES[partner_of(me)]}; dealer {SEAT_NAMES[info.dealer]}; "
@@ -189,10 +191,10 @@ def render_play_text(info: InfoSet) -> str:
     return "\n".join(lines)
 
 
-_SMALL_STEPS = ("exchange of the seven of trumps", "discard", "declarations", "card play")
+_PER_SEAT_STEPS = ("exchange of the seven of trumps", "discard", "declarations", "card play")
 
 
-def render_small_text(info) -> str:
+def _per_seat_text(info) -> str:
     """A readable multi-line table from ``info.seat``'s point of view at a two- or
     three-seat table (``InfoSet``, TWO_THREE.md §5): the turned and bottom
     cards, the bids, the maker and trump, the exchange, announced combinations, belote
@@ -207,7 +209,7 @@ def render_small_text(info) -> str:
 
     n = getattr(info, "players", None)
     if n not in (2, 3):
-        raise ValueError(f"render_small_text renders a two- or three-seat InfoSet, got {type(info).__name__} "
+        raise ValueError(f"render_text's per-seat table renders a two- or three-seat InfoSet, got {type(info).__name__} "
                          f"of {n} seats")
     names = table_of(n).names
     me = info.seat
@@ -243,10 +245,10 @@ def render_small_text(info) -> str:
                      + ", ".join(f"{names[s]} {info.card_points[s]}" for s in range(n)))
         if info.tricks:
             leader, cards, winner = info.tricks[-1]
-            lines.append(f"Last trick: {_small_trick(leader, cards, names)} (won by {names[winner]})")
-        lines.append(f"Trick: {_small_trick(info.trick_leader, info.trick, names) or '(empty)'}")
+            lines.append(f"Last trick: {_per_seat_trick(leader, cards, names)} (won by {names[winner]})")
+        lines.append(f"Trick: {_per_seat_trick(info.trick_leader, info.trick, names) or '(empty)'}")
     if info.phase == 1 and info.step >= 0:
-        lines.append(f"Step: {_SMALL_STEPS[info.step]}")
+        lines.append(f"Step: {_PER_SEAT_STEPS[info.step]}")
     if info.discarded:
         lines.append(f"Your discards: {' '.join(map(card_to_str, cards_of(info.discarded)))}")
     lines.append(f"Your hand: {hand_by_suit(info.hand, info.legal_actions)}")
@@ -257,6 +259,15 @@ def render_small_text(info) -> str:
     return "\n".join(lines)
 
 
-def _small_trick(leader: int, cards, names) -> str:
+def _per_seat_trick(leader: int, cards, names) -> str:
     n = len(names)
     return ", ".join(f"{names[(leader + i) % n]} {card_to_str(c)}" for i, c in enumerate(cards))
+
+
+def _render_small_text(info) -> str:
+    """``render_text`` (every table); raises ``ValueError`` for a four-seat set, as before."""
+    return _per_seat_text(info)
+
+
+__getattr__ = deprecated_names(__name__, {"render_small_text": ("belote_env.render.render_text (every table)",
+                                                                lambda: _render_small_text)})

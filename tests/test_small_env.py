@@ -22,7 +22,7 @@ from belote_env.driver import seat_reward
 from belote_env.game import IllegalActionError, Phase
 from belote_env.gym_env import BeloteGymEnv
 from belote_env.observation import obs_size
-from belote_env.render import render_small_text
+from belote_env.render import _per_seat_text, render_text
 from belote_env.game import STEPS, GameState
 from belote_env.observation import (
     SMALL_AUCTION_SLOTS, SMALL_OBS_SIZE, encode_small, small_layout as obs_layout, small_obs_size, small_offsets,
@@ -263,7 +263,7 @@ def test_render_shows_only_own_hand():
     with pytest.raises(ValueError, match="two- or three-seat"):
         from belote_env import GameState
 
-        render_small_text(GameState(Rules(), seed=0).information_set(0))
+        _per_seat_text(GameState(Rules(), seed=0).information_set(0))
 
 
 # ----------------------------------------------------------------------------- the information rule
@@ -401,7 +401,7 @@ def test_information_rule_with_resampled_hidden_cards(cfg):
             others = [t for t in range(g.n) if t != seat]
             differed += any(alt.hands[t] != g.hands[t] for t in others) or alt.deck != g.deck
             assert alt.information_set(seat) == g.information_set(seat)
-            assert render_small_text(alt.information_set(seat)) == render_small_text(g.information_set(seat))
+            assert render_text(alt.information_set(seat)) == render_text(g.information_set(seat))
             base = env.observe(agent)
             twin = copy.deepcopy(env)
             twin.game = alt
@@ -422,4 +422,7 @@ def test_render_text_renders_every_table():
 
     for players in (2, 3):
         info = GameState(Rules(players=players), seed=2).information_set(0)
-        assert render_text(info) == render_small_text(info)
+        assert render_text(info) == _per_seat_text(info)
+        with pytest.warns(DeprecationWarning, match="render_text"):
+            from belote_env.render import render_small_text
+        assert render_small_text(info) == render_text(info)
