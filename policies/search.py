@@ -208,7 +208,7 @@ DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000,
                 take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
                 belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True,
                 search_coinche_bids=True, bid_levels=9, bid_slack=30.0, bid_denominations=2, bid_margin=0.0,
-                bid_z=0.0, bid_node_budget=None, exact_cards=18)
+                bid_z=0.0, bid_node_budget=None, exact_cards=18, stop_z=None)
 
 #: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
 #: up to 48 samples within 6M solver nodes, drawn from the posterior of a ``normal``-tier
@@ -299,6 +299,11 @@ class SearchPolicy:
             ``node_budget``).
         exact_cards: at three seats, card play is searched once at most this many cards
             are left in the hands (int >= 3); earlier card decisions are ``base``'s.
+        stop_z: four-seat card play: stop sampling once the leading card cannot be
+            overtaken: for every other candidate, its paired difference's mean over the
+            samples so far less ``stop_z`` standard errors, as if every planned sample
+            gave it, plus the prior's difference, stays in the leader's favour (float in
+            (0, 10], or None: every sample is solved). Checked after ``min_samples``.
         name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
@@ -320,7 +325,8 @@ class SearchPolicy:
                  bid_denominations: int | None = DEFAULTS["bid_denominations"],
                  bid_margin: float = DEFAULTS["bid_margin"], bid_z: float = DEFAULTS["bid_z"],
                  bid_node_budget: int | None = DEFAULTS["bid_node_budget"],
-                 exact_cards: int = DEFAULTS["exact_cards"], name: str = "expert"):
+                 exact_cards: int = DEFAULTS["exact_cards"], stop_z: float | None = DEFAULTS["stop_z"],
+                 name: str = "expert"):
         if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
             min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
@@ -388,6 +394,10 @@ class SearchPolicy:
         self.prior, self.prior_weight, self.search_bids = prior, float(prior_weight), bool(search_bids)
         self.rng = random.Random(seed)
         self.exact_cards = exact_cards
+        if stop_z is not None and (isinstance(stop_z, bool) or not isinstance(stop_z, (int, float))
+                                   or not 0 < stop_z <= 10):
+            raise ValueError(f"stop_z must be a number in (0, 10] or None, got {stop_z!r}")
+        self.stop_z = stop_z
         self.samples, self.bid_samples, self.min_samples = samples, bid_samples, min_samples
         self.node_budget, self.time_budget = node_budget, time_budget
         self.take_margin, self.prefilter, self.value_pass = float(take_margin), prefilter, bool(value_pass)
@@ -523,7 +533,13 @@ class SearchPolicy:
         capot_open = _capot_open(info)
         solved: dict[tuple[int, ...], dict[int, int]] = {}  # a resampled deal drawn again is not solved again
         draws = self._draws(info, self.samples, self._weight)
+        per: dict[int, list[float]] = {c: [] for c in cands}  # each sample's value per candidate (early stop)
+        prior0 = None
+        if self.stop_z is not None and self.prior is not None and _plays(self.prior, info.rules):
+            prior0 = self.prior.card_values(info)
         while n < self.samples and self._budget_left(n, t0, nodes):
+            if self.stop_z is not None and n >= self.min_samples and self._settled(per, prior0, n):
+                break
             deal, w = next(draws, (None, 0.0))
             if deal is None:
                 break
@@ -540,8 +556,10 @@ class SearchPolicy:
             weights += w
             for c in cands:
                 final = info.card_points[taker_team] + vals[c]
-                totals[c] += w * deal_difference(final, taker_team, my_team, bel, decl, info, capot_open)
+                diff = deal_difference(final, taker_team, my_team, bel, decl, info, capot_open)
+                totals[c] += w * diff
                 points[c] += w * (final if my_team == taker_team else 162 - final)
+                per[c].append(diff if w == 1.0 else float("nan"))
         scale = n / weights if weights > 0 else 0.0  # weighted sums -> sums over n samples
         count = n if weights > 0 else 0
         for c in cands:
@@ -560,6 +578,29 @@ class SearchPolicy:
         pts, st = POINTS[k], STRENGTH[k]
         # best difference; then most card points; then the base's preference / the cheapest card
         return max(cands, key=lambda c: (round(totals[c], 6), round(points[c], 6), -rank[c], -pts[c], -st[c]))
+
+    def _settled(self, per: dict[int, list[float]], prior: dict[int, float] | None, n: int) -> bool:
+        """``stop_z``'s test: the leading candidate stays ahead of every other one however
+        the remaining planned samples go within ``stop_z`` standard errors (module: the
+        argument). Samples of weight other than 1 (``belief_pool`` 1) never stop early."""
+        if any(math.isnan(x) for v in per.values() for x in v):
+            return False
+        pw = self.prior_weight if prior is not None else 0.0
+
+        def score(c: int) -> float:
+            return sum(per[c]) + (pw * 162.0 * prior[c] if pw else 0.0)
+
+        lead = max(per, key=score)
+        for c in per:
+            if c == lead:
+                continue
+            d = [a - b for a, b in zip(per[lead], per[c])]
+            mean = sum(d) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else float("inf")
+            low = mean - self.stop_z * sd / math.sqrt(n)
+            if self.samples * low + (pw * 162.0 * (prior[lead] - prior[c]) if pw else 0.0) <= 0:
+                return False
+        return True
 
     def _bid(self, info: InfoSet) -> int:
         cands = self._candidates(info, list(info.legal_actions))

@@ -475,3 +475,35 @@ def test_a_sides_162_points_are_scored_as_its_capot():
         assert pol.act(info) == chosen
         assert pol.solver.calls == 2
         assert (pol.last_values[js], pol.last_values[ah]) == pytest.approx(values)
+
+
+def test_early_stop_uses_a_prefix_of_the_same_worlds_and_is_off_by_default():
+    """``stop_z``: off by default (every planned world is solved); set, the expert stops
+    once the leader cannot be overtaken, after at least ``min_samples`` worlds, drawing
+    the same worlds in the same order (a prefix); a bad value is refused by name."""
+    from policies.base import reseed
+
+    from policies.hard import HardPolicy
+
+    hard = HardPolicy(7)
+    full = SearchPolicy(7, samples=16, min_samples=4, prior=hard, prior_weight=4.0, node_budget=None)
+    quick = SearchPolicy(7, samples=16, min_samples=4, prior=hard, prior_weight=4.0, node_budget=None, stop_z=1.0)
+    assert full.stop_z is None
+    stopped = 0
+    for seed in range(2):
+        st = GameState(Rules(target=None), seed=seed, single_deal=True)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if st.phase == 1 and len([a for a in info.legal_actions if a < 32]) > 1:
+                reseed(full, f"{seed}-{len(st.actions)}")
+                reseed(quick, f"{seed}-{len(st.actions)}")
+                full.act(info)
+                quick.act(info)
+                n_full, n_quick = full.last_stats.get("samples", 0), quick.last_stats.get("samples", 0)
+                if n_full:
+                    assert 4 <= n_quick <= n_full == 16
+                    stopped += n_quick < n_full
+            st.apply(33 if 33 in info.legal_actions else info.legal_actions[0])  # TAKE at once: a played deal
+    assert stopped > 0
+    with pytest.raises(ValueError, match="stop_z must be a number in"):
+        SearchPolicy(0, stop_z=0)
