@@ -205,7 +205,7 @@ def batched_engine(seconds: float, seed: int, batch: int, rules: str | None = No
     return {"decisions_per_s": steps * batch / dt, "deals": deals, "seconds": dt}
 
 
-def batched_small_engine(seconds: float, seed: int, batch: int, rules: str) -> dict:
+def batched_per_seat_engine(seconds: float, seed: int, batch: int, rules: str) -> dict:
     """``batched_engine`` for the two- and three-player games: random legal play of
     ``batch`` tables in ``belote_env.vector.small.SmallBatchedGame`` under the preset
     ``rules`` (``seed001_2p`` / ``seed001_3p``); every decision counts (bids, answers to
@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_small:
             for p in (2, 3):
                 benches.append((f"batched engine ({p}p)", "decisions_per_s", "decisions/s per core",
-                                lambda s, seed, p=p: batched_small_engine(s, seed, args.batch, f"seed001_{p}p")))
+                                lambda s, seed, p=p: batched_per_seat_engine(s, seed, args.batch, f"seed001_{p}p")))
         benches.append(("batched observations", "observations_per_s", "observations/s per core",
                         lambda s, seed: batched_observations(s, seed, args.batch)))
 

@@ -243,7 +243,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
         raise ValueError(f"epsilon must be a number in [0, 1], got {epsilon!r}")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "oracle data")
     if not game_of(rules).has_partners:
-        return _small_oracle_data(rng, pols, rules, it, epsilon)
+        return _per_seat_oracle_data(rng, pols, rules, it, epsilon)
     solver = Solver()
     obs, masks, qs, ps = [], [], [], []
     width, unit = obs_size(rules), value_unit(rules)
@@ -273,7 +273,7 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     return {"obs": np.stack(obs), "mask": np.stack(masks), "q": np.stack(qs), "points": np.stack(ps)}
 
 
-def _small_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
+def _per_seat_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray]:
     """``generate_oracle_data`` at two and three seats (its docstring)."""
     from belote_env.game import GameState
 
@@ -399,7 +399,7 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
         raise ValueError("rollouts > 1 is for the two- and three-seat games (four seats play each bid once)")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
     if not game_of(rules).has_partners:
-        return _small_bid_data(rng, pols, rules, it, rollouts)
+        return _per_seat_bid_data(rng, pols, rules, it, rollouts)
     coinche = rules.contract_mode == "coinche"
     actions = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS
     decision = is_coinche_bid_decision if coinche else is_bid_decision
@@ -430,7 +430,7 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     return _bid_data(obs, masks, qs, width, n_cols)
 
 
-def _small_margin(st, seat: int) -> float:
+def _seat_margin(st, seat: int) -> float:
     """The margin of ``seat`` in a finished two- / three-seat deal (0 if void)."""
     return 0.0 if st.void else float(st.deal_score.difference(seat))
 
@@ -448,12 +448,12 @@ def small_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int 
     out = {}
     for a in state.legal_actions():
         if a in SMALL_BID_ACTIONS and a not in skip:
-            out[a] = sum(_small_margin(finish_deal(_applied(state, a), seat_policies), seat)
+            out[a] = sum(_seat_margin(finish_deal(_applied(state, a), seat_policies), seat)
                          for _ in range(rollouts)) / rollouts
     return out
 
 
-def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray]:
+def _per_seat_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray]:
     """``generate_bid_data`` at two and three seats (its docstring)."""
     from belote_env.game import GameState
 
@@ -480,7 +480,7 @@ def _small_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndarray
         finish_deal(st, seat_pol, label)
         for seat, vals, action in pending:
             if rollouts == 1 and action in SMALL_BID_ACTIONS:
-                vals[action] = _small_margin(st, seat)
+                vals[action] = _seat_margin(st, seat)
             _add_bid_row(vals, first, n_cols, unit, masks, qs)
     return _bid_data(obs, masks, qs, width, n_cols)
 
