@@ -1,8 +1,8 @@
 """Rooms of ``belote serve``: one game each, its seats people or bots, saved after every
 action (the web table's rules side; ``training.serve`` is its HTTP / websocket side).
 
-A ``Room`` holds a ``GameState`` of its rules (any preset or rule file: classic, coinche,
-two and three seats) and its limit (``"game"``: the rules' target; ``"deal"``: one deal on
+A ``Room`` holds a ``GameState`` of its rules (a preset or a mapping of rule options,
+never a file: classic, coinche, two and three seats) and its limit (``"game"``: the rules' target; ``"deal"``: one deal on
 its own; an int ``n``: at most ``n`` deals, ``max_deals``: the room's limit of seed 004),
 and per seat a kind (a room of bots only is played by the server, move by move, for
 its watchers): ``"human"`` or a bot by name: a tier (``easy``, ``hard``, ...), a tier
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +109,19 @@ def _public_label(seat: int, action: int, info_step: int, turned_card: int, has_
     return action_label(action, turned_card)
 
 
+def _contract_text(rules: Rules, contract, denomination: int) -> str | None:
+    """A contract as a player says it (``"110 ♥ trump"`` in coinche, ``"♥ trump"``), or
+    None before a take."""
+    if contract is None:
+        return None
+    return coinche_contract_label(contract) if rules.contract_mode == "coinche" else contract_label(denomination)
+
+
+def _trick(trick) -> dict[str, Any] | None:
+    """A finished trick ``(leader, cards, winner)`` as sent, or None."""
+    return None if trick is None else {"leader": trick[0], "cards": list(trick[1]), "winner": trick[2]}
+
+
 def deal_summary(state: GameState) -> dict[str, Any]:
     """A played deal's result, public once it is over: its outcome, the points it adds per
     side, and its score explained (``text``: the taker and contract, capot, belote,
@@ -121,8 +133,7 @@ def deal_summary(state: GameState) -> dict[str, Any]:
                 + ", ".join(f"{names[s]} {t}" for s, t in enumerate(d.totals)))
     else:
         pair = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
-        contract = (coinche_contract_label(state.contract) if state.rules.contract_mode == "coinche"
-                    else contract_label(state.denomination))
+        contract = _contract_text(state.rules, state.contract, state.denomination)
         parts = [f"{d.outcome}: {contract} by {names[state.taker]} (team {d.taker_team})",
                  f"trick points {pair(d.trick_points)}"]
         if d.capot is not None:
@@ -154,18 +165,14 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
     Card ids are ints 0..31 (``cards``: suit = id // 8, rank = id % 8); action ids are those
     of ``actions`` with their labels."""
     names = game_of(info.rules).table.names
-    contract = None
-    if info.contract is not None:
-        contract = (coinche_contract_label(info.contract) if info.rules.contract_mode == "coinche"
-                    else contract_label(info.denomination))
-    tricks = [{"leader": leader, "cards": list(cards), "winner": winner} for leader, cards, winner in info.tricks]
     view = {
         "players": info.players, "names": list(names), "seat": None if watcher else info.seat,
         "dealer": info.dealer, "phase": info.phase, "step": STEPS[info.step] if info.step >= 0 else None,
         "to_act": info.current_seat, "turned": info.turned_card, "bottom": info.bottom_card,
         "auction": [{"seat": s, "label": action_label(a, info.turned_card)} for s, a in info.auction],
-        "contract": contract, "taker": info.taker, "trick": list(info.trick), "trick_leader": info.trick_leader,
-        "last_trick": tricks[-1] if tricks else None, "tricks": len(tricks),
+        "contract": _contract_text(info.rules, info.contract, info.denomination), "taker": info.taker,
+        "trick": list(info.trick), "trick_leader": info.trick_leader,
+        "last_trick": _trick(info.tricks[-1] if info.tricks else None), "tricks": len(info.tricks),
         "hand_sizes": list(info.hand_sizes), "card_points": list(info.card_points),
         "scores": list(info.scores), "reserve": info.reserve, "deal_number": info.deal_number,
         "announcements": [{"seat": s, "kind": k, "card": c} for s, k, c in info.announcements],
@@ -233,17 +240,12 @@ def replay_frames(record: dict, values: bool = False) -> dict[str, Any]:
                 hints = card_hints(model, state.information_set(seat))
             continue
         names, rules = state.table.names, state.rules
-        contract = None
-        if state.contract is not None:
-            contract = (coinche_contract_label(state.contract) if state.rules.contract_mode == "coinche"
-                        else contract_label(state.denomination))
         frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,
                  "bottom": state.bottom_card, "dealer": state.dealer,
                  "auction": [{"seat": s, "label": action_label(a, state.turned_card)} for s, a in state.auction.history],
-                 "contract": contract, "taker": state.taker, "trick": list(state.trick),
-                 "trick_leader": state.trick_leader,
-                 "last_trick": ({"leader": state.tricks[-1][0], "cards": list(state.tricks[-1][1]),
-                                 "winner": state.tricks[-1][2]} if state.tricks else None),
+                 "contract": _contract_text(state.rules, state.contract, state.denomination), "taker": state.taker,
+                 "trick": list(state.trick), "trick_leader": state.trick_leader,
+                 "last_trick": _trick(state.tricks[-1] if state.tricks else None),
                  "card_points": list(state.card_points), "scores": list(state.scores),
                  "move": None if kind == "deal" else {"seat": seat, "label": label}}
         if hints is not None and kind == "after":
@@ -316,7 +318,6 @@ class Room:
                                                                single_deal=limit == "deal")
         self.log: list[dict] = []
         self.deals: list[dict] = self._deal_results()
-        self.lock = threading.Lock()
         self._hint_model = None
         #: why the room stopped (a bot failed), else None
         self.failed: str | None = None
