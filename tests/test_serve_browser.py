@@ -206,3 +206,43 @@ def test_an_invite_link_gives_another_browser_its_seat(server, browser):
     assert _click_once(browser)
     record = read_record(rooms / answer["room"] / "game.json")
     assert any(seat == 2 for seat, _ in record["deals"][-1]["actions"])
+
+
+def test_a_match_game_opens_in_the_viewer_with_the_experts_values(server, browser, tmp_path):
+    """A duplicate match's saved game (``belote eval --games-dir``) chosen in the lobby's
+    file input opens in the viewer with who sat where; the expert's values of the shown
+    deal come on request and appear at each card."""
+    from selenium.webdriver.common.by import By
+
+    from belote_env import Rules
+    from training.evaluate import duplicate_match
+
+    base, _ = server
+    duplicate_match("normal", "easy", 1, seed=4, rules=Rules(players=2), games_dir=tmp_path / "games")
+    browser.get(base + "/")
+    for _ in range(100):
+        if browser.find_elements(By.ID, "record-file"):
+            break
+        time.sleep(0.05)
+    browser.find_element(By.ID, "record-file").send_keys(str(tmp_path / "games" / "set000000-0.json"))
+    for _ in range(200):
+        if browser.find_element(By.ID, "v-pos").text:
+            break
+        time.sleep(0.05)
+    assert "duplicate match normal vs easy, set 0, copy 0" in browser.find_element(By.ID, "v-match").text
+    assert "(normal)" in browser.find_element(By.ID, "v-hands").text
+    browser.find_element(By.ID, "v-last").click()
+    browser.find_element(By.ID, "v-expert").click()
+    for _ in range(400):
+        if "expert:" in browser.find_element(By.ID, "v-move").text or "(expert" in browser.page_source:
+            break
+        time.sleep(0.05)
+    n = int(browser.find_element(By.ID, "v-pos").text.split(" / ")[1])
+    seen = False
+    for _ in range(n):  # step back through the deal: some card shows the expert's values
+        browser.find_element(By.ID, "v-prev").click()
+        if "(expert:" in browser.find_element(By.ID, "v-move").text:
+            seen = True
+            break
+    _shot(browser, "viewer_match_expert.png")
+    assert seen

@@ -164,6 +164,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     json_path = _output_file("--json", args.json)
     _output_file("--pairs-log", args.pairs_log)
     _output_file("--failure-record", args.failure_record)
+    if args.games_dir is not None:
+        _output_folder("--games-dir", args.games_dir)
     # deals of a mirrored pair, or of a duplicate set's seatings at two and three seats
     copies = 2 if game_of(rules).has_partners else len(SET_SEATINGS[rules.players])
     if args.games is not None:
@@ -176,7 +178,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     try:
         result = duplicate_match(args.a, args.b, pairs, seed=args.seed, rules=rules, mode=mode,
                                  workers=args.workers, progress=not args.no_progress, chunk=args.chunk,
-                                 pairs_log=args.pairs_log, batched=args.batched)
+                                 pairs_log=args.pairs_log, batched=args.batched, games_dir=args.games_dir)
     except PolicyFailure as e:
         from belote_env.records import write_record
 
@@ -378,6 +380,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "each set) as tables of one batch, each side's "
                         "seats deciding together (networks in one forward pass); one process, no --pairs-log; "
                         "the same result for deterministic policies (easy, normal, hard, model folders)")
+    e.add_argument("--games-dir", help="save each game of the match as a record in this folder (pair<id>-<copy>.json) "
+                                       "for the replay viewer (belote serve) and belote replay; unbatched only")
     e.add_argument("--failure-record", default="belote_failure_record.json",
                    help="where a failing position is saved as a record")
     e.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -28,6 +28,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from belote_env.games import game_of
@@ -38,7 +39,7 @@ from belote_env.contract import COINCHE_LEVEL
 from belote_env.deprecation import deprecated_names
 from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.jsonfile import DataFileError, parse_json
-from belote_env.records import game_record
+from belote_env.records import game_record, write_record
 from belote_env.table import SEATS, absolute_seat, team_of
 from policies.base import Policy, PolicyError, reseed
 
@@ -273,7 +274,15 @@ def match_deck(seed: int, pair: int, deal_number: int, redeal: int) -> list[int]
     return deck
 
 
-def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, rules: Rules, mode: str) -> _Tally:
+def save_match_game(games_dir, name: str, state: GameState, match: dict) -> None:
+    """Write ``state``'s game record (``records.game_record``, with ``match``: who sat
+    where in which pair of which match) to ``games_dir/name`` atomically; the replay viewer
+    (``belote serve``) and ``belote replay`` read it."""
+    write_record(Path(games_dir) / name, {**game_record(state), "match": match})
+
+
+def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, rules: Rules, mode: str,
+                games_dir=None) -> _Tally:
     tally = _Tally()
     for i in pair_ids:
         diff_sum = win_sum = game_sum = 0.0
@@ -288,6 +297,10 @@ def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, ru
                               single_deal=mode == "deal")
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
+            if games_dir is not None:
+                save_match_game(games_dir, f"pair{i:06d}-{a_team}.json", state,
+                                {"a": a.name, "b": b.name, "seed": seed, "pair": i, "copy": a_team,
+                                 "seats": [p.name for p in seats]})
             for score in state.deal_scores:
                 d = score.difference(a_team)
                 diff_sum += d
@@ -549,17 +562,19 @@ def _worker(args):
     """A worker process's chunk: pairs (``_play_pairs``, a ``_Tally``) or, at two and three
     seats, sets (``_play_sets``, a ``_SetTally``), the policies built from their
     specs."""
-    a_spec, b_spec, ids, seed, rules_dict, mode = args
+    a_spec, b_spec, ids, seed, rules_dict, mode, games_dir = args
     from policies import make_policy
 
     rules = Rules.from_dict(rules_dict)
     if game_of(rules).has_partners:
-        return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed, rules, mode)
+        return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed, rules, mode,
+                           games_dir)
     return _play_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
-                            ids, seed, rules, mode)
+                      ids, seed, rules, mode, games_dir)
 
 
-def _run_in_pool(policy_a, policy_b, chunks, seed: int, rules: Rules, mode: str, workers: int, keep) -> None:
+def _run_in_pool(policy_a, policy_b, chunks, seed: int, rules: Rules, mode: str, workers: int, keep,
+                 games_dir=None) -> None:
     """Play ``chunks`` (lists of pair or set ids) in ``workers`` spawned processes, a few
     chunks per worker in flight, the next sent as one ends; ``keep(ids, tally)`` takes each
     as it ends. A failure stops the match (the other chunks cancelled) and is raised."""
@@ -574,7 +589,8 @@ def _run_in_pool(policy_a, policy_b, chunks, seed: int, rules: Rules, mode: str,
         def send() -> bool:
             ids = next(todo, None)
             if ids is not None:
-                running[pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode))] = ids
+                running[pool.submit(_worker, (str(policy_a), str(policy_b), ids, seed, rules.to_dict(), mode,
+                                              games_dir))] = ids
             return ids is not None
 
         try:
@@ -856,7 +872,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
                     rules: Rules | None = None, mode: str = "deal", workers: int = 1,
                     progress: bool = False, chunk: int = 25,
                     pairs_log: str | os.PathLike | None = None, batched: bool = False,
-                    batch_tables: int = BATCH_TABLES) -> MatchResult:
+                    batch_tables: int = BATCH_TABLES, games_dir: str | os.PathLike | None = None) -> MatchResult:
     """Play ``pairs`` mirrored pairs (deals or games) between two policies.
 
     Args:
@@ -890,6 +906,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             folders: deterministic); a policy drawing random numbers is seeded once per
             match (not per pair and side), so its draws, and the result, differ.
         batch_tables: tables of the batched engine (int >= 1; default ``BATCH_TABLES``).
+        games_dir: a folder (created if missing) where each copy of each pair is saved as a
+            game record when it ends (``pair<id>-<copy>.json``, ``copy`` the team A holds;
+            at two and three seats ``set<id>-<seating>.json``), with a ``"match"`` object
+            naming the policies, the seed, the pair and who sat at each seat: the replay
+            viewer of ``belote serve`` and ``belote replay`` open them. Unbatched only.
     Returns:
         a ``MatchResult`` from A's side; at two and three seats (``rules.players`` 2 or 3,
         TWO_THREE.md) a ``SetMatchResult``: ``pairs`` then counts duplicate *sets*, each
@@ -900,7 +921,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         redeals.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
-            target, ``batched`` with game mode, ``workers > 1`` or ``pairs_log``, a bad
+            target, ``batched`` with game mode, ``workers > 1``, ``pairs_log`` or
+            ``games_dir``, a ``games_dir`` that is a file, a bad
             ``batch_tables``, a policy factory that cannot be imported by name, is not
             callable or returns no policy, or a ``pairs_log`` that is not one, is of another match or
             has a corrupt line or an out-of-range value (naming the line and the field).
@@ -922,8 +944,16 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         if pairs_log is not None:
             raise ValueError("a batched match keeps no pairs log (pairs_log=None; belote eval: --batched or "
                              "--pairs-log, not both): run it unbatched to log pairs")
+        if games_dir is not None:
+            raise ValueError("a batched match saves no games (games_dir=None; belote eval: --batched or "
+                             "--games-dir, not both): run it unbatched to save its games")
         if isinstance(batch_tables, bool) or not isinstance(batch_tables, int) or batch_tables < 1:
             raise ValueError(f"batch_tables must be a positive int, got {batch_tables!r}")
+    if games_dir is not None:
+        if os.path.exists(games_dir) and not os.path.isdir(games_dir):
+            raise ValueError(f"games_dir {str(games_dir)!r} is a file, not a folder")
+        os.makedirs(games_dir, exist_ok=True)
+        games_dir = str(games_dir)
     rules = rules or Rules()
     if mode == "deal":  # the rules a deal match records (its JSON, pairs log): a one-deal game's (RULES.md §8)
         rules = rules.replace(target=None, max_deals=None)
@@ -939,7 +969,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
                          "objects")
     if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SET_SEATINGS
         return _set_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
-                            batch_tables if batched else None, pairs_log)
+                          batch_tables if batched else None, pairs_log, games_dir)
     a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
     parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
@@ -973,9 +1003,9 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
                                           on_pair=None if bar is None else bar.update), count=False)
         elif workers == 1 or n_todo == 0:
             for ids in chunks():
-                keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode))
+                keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode, games_dir))
         else:
-            _run_in_pool(policy_a, policy_b, chunks(), seed, rules, mode, workers, keep)
+            _run_in_pool(policy_a, policy_b, chunks(), seed, rules, mode, workers, keep, games_dir)
     finally:
         if log is not None:
             log.close()
@@ -1105,7 +1135,7 @@ class _SetFigures:
         return row
 
 
-def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str) -> _SetTally:
+def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str, games_dir=None) -> _SetTally:
     """Play duplicate sets ``set_ids`` at ``rules.players`` (2 or 3) seats: each set's decks
     under every seating of ``SET_SEATINGS`` (the first dealer ``set_id % n`` in all), one
     played deal per seating (``mode="deal"``; void deals and agreed redeals are redealt from
@@ -1124,6 +1154,10 @@ def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str
                                              single_deal=mode == "deal")
             kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
             tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
+            if games_dir is not None:
+                save_match_game(games_dir, f"set{i:06d}-{j}.json", state,
+                                {"a": a.name, "b": b.name, "seed": seed, "set": i, "copy": j,
+                                 "seats": [pols[t].name for t in seating]})
             for score in state.deal_scores:
                 fig.add(tally, seating, score.points, score.taker, score.outcome == "made")
             fig.seatings += 1
@@ -1349,10 +1383,10 @@ class SetMatchResult:
 
 
 def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
-                 chunk: int, batch_tables: int | None = None, pairs_log=None) -> SetMatchResult:
+                 chunk: int, batch_tables: int | None = None, pairs_log=None, games_dir=None) -> SetMatchResult:
     """``duplicate_match`` at two and three seats (``SET_SEATINGS``); batched on
-    ``batch_tables`` tables of the batched engine when given; ``pairs_log`` as
-    ``duplicate_match``'s (its chunks are sets)."""
+    ``batch_tables`` tables of the batched engine when given; ``pairs_log`` and
+    ``games_dir`` as ``duplicate_match``'s (its chunks are sets)."""
     from policies import make_policy
 
     a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
@@ -1381,9 +1415,9 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
                                                  on_set=None if bar is None else bar.update))
         elif workers == 1:
             for ids in chunks:
-                keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode))
+                keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode, games_dir))
         else:
-            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep)
+            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep, games_dir)
     finally:
         if log is not None:
             log.close()

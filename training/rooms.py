@@ -207,18 +207,64 @@ def card_hints(model, info: InfoSet) -> tuple[str, dict[int, float]]:
     return "points", {int(c): round(float(v) * unit, 1) for c, v in values.items()}
 
 
-def replay_frames(record: dict, values: bool = False) -> dict[str, Any]:
+#: the bots whose values of each legal card the replay viewer shows (``replay_frames``)
+VALUE_TIERS = ("hard", "expert")
+
+
+def _expert_values(expert, info: InfoSet, key: str) -> tuple[str, dict[int, float]]:
+    """The expert's (``policies.search``) value of each card it searched at ``info``: its
+    side's expected deal difference in points over its sampled deals (``last_values``),
+    from that information set only; reseeded by ``key`` so the values repeat."""
+    from policies.base import reseed
+
+    reseed(expert, key)
+    expert.act(info)
+    return "points", {int(c): round(float(v), 1) for c, v in (expert.last_values or {}).items() if c < 32}
+
+
+def _match_of(record: dict) -> dict[str, Any] | None:
+    """A duplicate match record's ``"match"`` object (``evaluate.save_match_game``) reduced
+    to what the viewer shows: the two policies' names and who sat at each seat (strings
+    of at most 80 characters); None when the record has none or it is malformed."""
+    m = record.get("match") if isinstance(record, dict) else None
+    if not isinstance(m, dict):
+        return None
+    seats = m.get("seats")
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 4 or not all(isinstance(x, str) for x in seats):
+        return None
+    out = {"seats": [x[:80] for x in seats]}
+    for key in ("a", "b"):
+        if isinstance(m.get(key), str):
+            out[key] = m[key][:80]
+    for key in ("pair", "set", "copy", "seed"):
+        if type(m.get(key)) is int:
+            out[key] = m[key]
+    return out
+
+
+def replay_frames(record: dict, values: bool | str = False, deal: int | None = None) -> dict[str, Any]:
     """A game record as the replay viewer steps through it: every hand shown (a record is
-    complete information). Returns ``{"players", "names", "rules", "frames"}``, one frame
+    complete information). Returns ``{"players", "names", "rules", "frames"}`` (and
+    ``"match"`` for a duplicate match's game: the policies and who sat where), one frame
     per deal start and per action: the deal, the hands (card ids per seat), the turned and
     bottom cards, the auction so far, the contract, the trick, the last trick, the action
     just taken (seat and label), the card points and the game scores, and at a deal's end
-    its result (``deal_summary``). With ``values``, a card's frame also holds the hard
-    tier's values of the legal cards of the seat that played it (``card_hints``, from its
-    information set then: ``"values"``, ``"unit"``). Raises ``RecordError`` (a
-    ``ValueError``) for a record that does not replay."""
+    its result (``deal_summary``).
+
+    Args:
+        values: False for none; ``"hard"`` (or True) for the hard tier's values of the
+            legal cards of the seat that played each card (``card_hints``), ``"expert"``
+            for the expert's (``_expert_values``: about 0.2 s a card in the classic game,
+            so ask for one ``deal``), from that seat's information set then: a card's
+            frame then holds ``"values"``, ``"unit"`` and ``"by"`` (the bot's name).
+        deal: only that deal's (index into the record's deals) cards get values.
+    Raises ``RecordError`` (a ``ValueError``) for a record that does not replay,
+    ``RoomError`` for one over ``MAX_REPLAY_ACTIONS`` or values not in ``VALUE_TIERS``."""
     from belote_env.records import replay_events
 
+    tier = "hard" if values is True else values or None
+    if tier is not None and tier not in VALUE_TIERS:
+        raise RoomError(f"values must be one of {', '.join(VALUE_TIERS)} (or none), got {str(values)[:40]!r}")
     actions = sum(len(d.get("actions", [])) for d in record.get("deals", []) if isinstance(d, dict)) \
         if isinstance(record, dict) and isinstance(record.get("deals"), list) else 0
     if actions > MAX_REPLAY_ACTIONS:
@@ -228,16 +274,18 @@ def replay_frames(record: dict, values: bool = False) -> dict[str, Any]:
     rules = None
     model = None
     hints: tuple[str, dict] | None = None
-    for kind, i, _, state, action, _ in replay_events(record):
+    for kind, i, j, state, action, _ in replay_events(record):
         if kind == "before":
             seat, label = state.current, action_label(action, state.turned_card)
             hints = None
-            if values and action < 32 and state.phase == 1:
+            if tier and action < 32 and state.phase == 1 and (deal is None or deal == i):
                 if model is None:
                     from policies import make_policy
 
-                    model = make_policy("hard", seed=0, rules=state.rules)
-                hints = card_hints(model, state.information_set(seat))
+                    model = make_policy(tier, seed=0, rules=state.rules)
+                info = state.information_set(seat)
+                hints = (card_hints(model, info) if tier == "hard"
+                         else _expert_values(model, info, f"viewer-{i}-{j}"))
             continue
         names, rules = state.table.names, state.rules
         frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,
@@ -249,12 +297,16 @@ def replay_frames(record: dict, values: bool = False) -> dict[str, Any]:
                  "card_points": list(state.card_points), "scores": list(state.scores),
                  "move": None if kind == "deal" else {"seat": seat, "label": label}}
         if hints is not None and kind == "after":
-            frame["unit"], frame["values"] = hints[0], {str(c): v for c, v in hints[1].items()}
+            frame["unit"], frame["values"], frame["by"] = hints[0], {str(c): v for c, v in hints[1].items()}, tier
         if kind == "after" and state.is_deal_over:
             frame["result"] = deal_summary(state) if state.deal_score is not None else {"outcome": "void", "text":
                                                                                          "void: redealt"}
         frames.append(frame)
-    return {"players": len(names), "names": list(names), "rules": rules.to_dict() if rules else {}, "frames": frames}
+    out = {"players": len(names), "names": list(names), "rules": rules.to_dict() if rules else {}, "frames": frames}
+    match = _match_of(record)
+    if match is not None and len(match["seats"]) == len(names):
+        out["match"] = match
+    return out
 
 
 class Room:

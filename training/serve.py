@@ -15,10 +15,13 @@ HTTP:
 * ``POST /api/replay`` with a game record (JSON, at most ``MAX_RECORD`` bytes: ``belote play
   --save``, a room's ``game.json``, a duplicate match's failure record; every variant): the
   replay viewer's frames (``rooms.replay_frames``: every hand, the auction, each trick,
-  each deal's score explained; ``?values=1``: with the hard tier's value of each legal card
-  at every card decision).
+  each deal's score explained; ``?values=hard`` (or ``1``): with the hard tier's value of
+  each legal card at every card decision; ``?values=expert&deal=i``: the expert's, for deal
+  ``i`` only, about 0.2 s a card; ``?deal=i`` alone limits the hard values to that deal; a
+  duplicate match's games, ``belote eval --games-dir``, carry who sat where).
 * ``GET /api/rooms/{id}/replay``: a finished room's game as the viewer's frames (every hand;
-  not the cards no seat ever held, TWO_THREE.md §5), once its game is over (403 before).
+  not the cards no seat ever held, TWO_THREE.md §5), once its game is over (403 before);
+  ``values`` and ``deal`` as above.
 * ``POST /api/rooms`` with JSON ``{"rules": "<preset>" or {options}, "limit": "game" |
   "deal" | n, "seats": ["human", "hard", ...], "seed": optional int}``: a new room;
   answers ``{"room": id, "tokens": {seat: token}}`` (the human seats' tokens: keep them,
@@ -55,7 +58,7 @@ from pathlib import Path
 
 from belote_env.records import game_record
 
-from .rooms import LIMITS, MAX_ROOMS, Room, RoomError, bot_names, replay_frames
+from .rooms import LIMITS, MAX_ROOMS, VALUE_TIERS, Room, RoomError, bot_names, replay_frames
 
 __all__ = ["make_app", "serve", "MAX_MESSAGE", "MAX_RECORD", "RATE"]
 
@@ -174,6 +177,25 @@ def _same_origin(headers) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
+def _values_query(params) -> tuple[str | None, int | None, str]:
+    """``(values, deal, why)`` of a replay request's ``values`` (``0``, ``1``, a name of
+    ``VALUE_TIERS``) and ``deal`` (a deal index) query parameters; ``why`` says what is
+    wrong ("" when nothing). The expert's values need a deal (its search takes about 0.2 s
+    a card)."""
+    want = params.get("values", "0")
+    values = {"0": None, "1": "hard"}.get(want, want)
+    if values is not None and values not in VALUE_TIERS:
+        return None, None, f"values must be 0, 1 or one of {', '.join(VALUE_TIERS)}, got {want[:40]!r}"
+    deal = params.get("deal")
+    if deal is not None:
+        if not deal.isdigit() or len(deal) > 4:
+            return None, None, f"deal must be a deal index 0..9999, got {deal[:40]!r}"
+        deal = int(deal)
+    if values == "expert" and deal is None:
+        return None, None, "values=expert needs deal=<index>: the expert searches every card (about 0.2 s each)"
+    return values, deal, ""
+
+
 def _error(message: str, status: int = 400):
     from starlette.responses import JSONResponse
 
@@ -238,11 +260,11 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         record, why = await _json_body(request, MAX_RECORD, "a record")
         if why:
             return _error(why)
-        want = request.query_params.get("values", "0")
-        if want not in ("0", "1"):
-            return _error("values must be 0 or 1 (the hard tier's value of each card at each card decision)")
+        values, deal, why = _values_query(request.query_params)
+        if why:
+            return _error(why)
         try:
-            frames = await asyncio.to_thread(replay_frames, record, want == "1")
+            frames = await asyncio.to_thread(replay_frames, record, values, deal)
         except (ValueError, RoomError) as e:  # RecordError is a ValueError
             return _error(f"not a record that replays: {e}"[:500])
         return JSONResponse(frames)
@@ -253,10 +275,10 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             return _error("no such room", 404)
         if not room.over:
             return _error("the game is not over: its replay would show the hidden hands", 403)
-        want = request.query_params.get("values", "0")
-        if want not in ("0", "1"):
-            return _error("values must be 0 or 1")
-        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state), want == "1"))
+        values, deal, why = _values_query(request.query_params)
+        if why:
+            return _error(why)
+        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state), values, deal))
 
     async def ws_endpoint(websocket):
         if not _same_origin(websocket.headers):

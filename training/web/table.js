@@ -60,7 +60,7 @@ async function lobby() {
   $("status").textContent = "";
   $("record-file").onchange = async () => {
     const file = $("record-file").files[0];
-    if (file) openReplay(await file.text());
+    if (file) openReplay({ text: await file.text(), values: $("replay-values").checked ? "hard" : "0" });
   };
   const opts = await (await fetch("/api/options")).json();
   const rules = $("rules");
@@ -215,19 +215,49 @@ function render(v) {
 }
 
 // ------------------------------------------------------------------ replay viewer
-async function openReplay(recordText) {
-  const values = $("replay-values").checked ? 1 : 0;
-  const r = await fetch(`/api/replay?values=${values}`, { method: "POST", body: recordText });
-  const answer = await r.json();
-  if (!r.ok) { show("lobby"); $("replay-error").textContent = answer.error; return; }
-  viewer(answer);
+// where the viewer's game comes from: a record's text (POST /api/replay) or a finished room
+let replaySource = null;
+
+async function fetchReplay(source, query) {
+  return source.room
+    ? fetch(`/api/rooms/${encodeURIComponent(source.room)}/replay?${query}`)
+    : fetch(`/api/replay?${query}`, { method: "POST", body: source.text });
 }
 
-function viewer(game) {
+async function openReplay(source, at = 0) {
+  replaySource = source;
+  const values = source.values || "0";
+  const query = `values=${values}` + (source.deal !== undefined ? `&deal=${source.deal}` : "");
+  $("v-busy").textContent = values === "expert" ? "the expert is searching every card of this deal..." : "";
+  const r = await fetchReplay(source, query);
+  const answer = await r.json();
+  $("v-busy").textContent = "";
+  if (!r.ok) {
+    if ($("viewer").hidden) { await lobby(); $("replay-error").textContent = answer.error; }
+    else $("v-busy").textContent = answer.error;
+    return;
+  }
+  viewer(answer, at);
+}
+
+function escapeText(x) {
+  const d = document.createElement("div");
+  d.textContent = String(x);
+  return d.innerHTML;
+}
+
+function viewer(game, at = 0) {
   show("viewer");
   if (socket) { socket.close(); socket = null; }
   $("status").textContent = "replay";
-  const frames = game.frames, names = game.names, step = $("v-step");
+  const frames = game.frames, step = $("v-step");
+  // a duplicate match's game names who sat where (belote eval --games-dir)
+  const plain = game.names.map((n, s) => game.match ? `${n} (${game.match.seats[s]})` : n);
+  const names = plain.map(escapeText);  // for innerHTML; plain for text nodes
+  $("v-match").innerHTML = game.match
+    ? `duplicate match ${escapeText(game.match.a || "")} vs ${escapeText(game.match.b || "")}`
+      + ("pair" in game.match ? `, pair ${game.match.pair}` : "") + ("set" in game.match ? `, set ${game.match.set}` : "")
+      + ("copy" in game.match ? `, copy ${game.match.copy}` : "") : "";
   step.max = frames.length - 1;
   const draw = (k) => {
     k = Math.max(0, Math.min(frames.length - 1, k));
@@ -244,26 +274,27 @@ function viewer(game) {
     f.hands.forEach((h, s) => {
       const row = document.createElement("div");
       row.className = "seatrow";
-      row.append(names[s] + " ");
+      row.innerHTML = names[s] + " ";
       for (const c of h) row.append(cardSvg(c));
       hands.append(row);
     });
-    drawTrick($("v-trick"), f.trick, f.trick_leader, names);
+    drawTrick($("v-trick"), f.trick, f.trick_leader, plain);
     const vals = f.values ? Object.entries(f.values).map(([c, x]) => cardName(Number(c)) + " "
       + (f.unit === "percent" ? x + "%" : (x > 0 ? "+" : "") + x)).join(", ") : "";
     $("v-move").innerHTML = (f.move ? `${names[f.move.seat]}: ${f.move.label}` : "the deal is dealt")
-      + (vals ? ` <small>(hard: ${vals})</small>` : "")
+      + (vals ? ` <small>(${f.by || "hard"}: ${vals})</small>` : "")
       + (f.result ? `<br><b>deal over: ${f.result.text}</b>` : "")
       + (f.auction.length ? `<br>auction: ${f.auction.map((b) => names[b.seat] + " " + b.label).join(", ")}` : "");
     $("v-deals").innerHTML = frames.filter((x, i) => x.result && i <= k)
       .map((x) => `<li>${x.result.text}</li>`).join("");
+    $("v-expert").onclick = () => openReplay({ ...replaySource, values: "expert", deal: f.deal }, k);
   };
   step.oninput = () => draw(Number(step.value));
   $("v-first").onclick = () => draw(0);
   $("v-prev").onclick = () => draw(Number(step.value) - 1);
   $("v-next").onclick = () => draw(Number(step.value) + 1);
   $("v-last").onclick = () => draw(frames.length - 1);
-  draw(0);
+  draw(at);
 }
 
 // ------------------------------------------------------------------ routing
@@ -279,8 +310,7 @@ async function route() {
   }
   if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
   else if (params.has("replay")) {
-    const r = await fetch(`/api/rooms/${params.get("replay")}/replay`);
-    if (r.ok) viewer(await r.json()); else { await lobby(); $("replay-error").textContent = (await r.json()).error; }
+    await openReplay({ room: params.get("replay") });
   } else lobby();
 }
 window.addEventListener("hashchange", route);

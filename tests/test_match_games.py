@@ -1,0 +1,127 @@
+"""A duplicate match's games saved as records (``duplicate_match(games_dir=...)``, ``belote
+eval --games-dir``) and opened in the replay viewer (``training.rooms.replay_frames``), with
+the hard tier's or the expert's values of each card."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from belote_env import Rules
+from belote_env.records import read_record, replay
+from training.evaluate import duplicate_match
+from training.rooms import RoomError, _expert_values, replay_frames
+
+
+@pytest.mark.parametrize("rules, mode, names", [
+    (Rules(), "deal", [f"pair{i:06d}-{c}.json" for i in range(3) for c in (0, 1)]),
+    (Rules(target=300), "game", [f"pair{i:06d}-{c}.json" for i in range(3) for c in (0, 1)]),
+    (Rules(players=3), "deal", [f"set{i:06d}-{j}.json" for i in range(3) for j in range(6)]),
+])
+def test_every_game_of_a_match_is_saved_and_replays_to_the_matchs_scores(tmp_path, rules, mode, names):
+    """Each copy of each pair (each seating of each set) is a record of its own whose
+    replay gives the points the match counted: the per-pair differences rebuilt from the
+    records equal the match's."""
+    result = duplicate_match("normal", "easy", 3, seed=5, rules=rules, mode=mode, games_dir=tmp_path / "games")
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == names
+    for name in names:
+        record = read_record(tmp_path / "games" / name)
+        m = record["match"]
+        assert (m["a"], m["b"], m["seed"]) == ("normal", "easy", 5)
+        assert sorted(set(m["seats"])) == ["easy", "normal"] and len(m["seats"]) == rules.players
+        assert replay(record).is_deal_over
+    if rules.players == 4:  # copy c: the team A (normal) held, seats c and c + 2
+        for i in range(3):
+            for copy in (0, 1):
+                seats = read_record(tmp_path / "games" / f"pair{i:06d}-{copy}.json")["match"]["seats"]
+                assert seats[copy] == seats[copy + 2] == "normal"
+
+
+def test_saved_games_rebuild_the_matchs_mean_difference(tmp_path):
+    """The mean over pairs of the per-deal differences read back from the saved records is
+    the match's ``mean_diff``: the records are the games the match scored."""
+    result = duplicate_match("normal", "easy", 4, seed=9, games_dir=tmp_path)
+    per_pair = []
+    for i in range(4):
+        diffs = []
+        for copy in (0, 1):
+            state = replay(read_record(tmp_path / f"pair{i:06d}-{copy}.json"))
+            diffs += [d.difference(copy) for d in state.deal_scores]
+        per_pair.append(sum(diffs) / len(diffs))
+    assert sum(per_pair) / 4 == pytest.approx(result.mean_diff)
+
+
+def test_games_dir_is_refused_with_a_batched_match_or_when_it_is_a_file(tmp_path):
+    with pytest.raises(ValueError, match="batched match saves no games"):
+        duplicate_match("normal", "easy", 2, batched=True, games_dir=tmp_path)
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        duplicate_match("normal", "easy", 2, games_dir=tmp_path / "f")
+
+
+def test_the_viewer_names_who_sat_where_in_a_match_game(tmp_path):
+    duplicate_match("normal", "easy", 1, seed=2, games_dir=tmp_path)
+    record = read_record(tmp_path / "pair000000-1.json")
+    game = replay_frames(record)
+    assert game["match"] == {"seats": ["easy", "normal", "easy", "normal"], "a": "normal", "b": "easy", "pair": 0,
+                             "copy": 1, "seed": 2}
+    record["match"] = {"seats": ["x"] * 5}  # malformed: left out, the game still replays
+    assert "match" not in replay_frames(record)
+
+
+def test_the_expert_values_of_one_deal_are_its_search_at_each_card(tmp_path):
+    """``values="expert"`` with ``deal``: each card frame of that deal holds the expert's
+    searched values (``last_values``, its side's deal difference in points) from the seat's
+    information set, reseeded per decision so they repeat; the other deals have none."""
+    from belote_env.records import replay_events
+    from policies import make_policy
+
+    rules = Rules(players=2)
+    duplicate_match("normal", "easy", 1, seed=4, rules=rules, mode="game", games_dir=tmp_path)
+    record = read_record(tmp_path / "set000000-0.json")
+    assert len(record["deals"]) >= 2
+    game = replay_frames(record, "expert", deal=1)
+    valued = [f for f in game["frames"] if "values" in f]
+    assert valued and {f["deal"] for f in valued} == {1} and {f["by"] for f in valued} == {"expert"}
+    expert = make_policy("expert", seed=0, rules=rules)
+    want = [_expert_values(expert, st.information_set(st.current), f"viewer-{i}-{j}")
+            for kind, i, j, st, a, _ in replay_events(record) if kind == "before" and i == 1 and a < 32 and st.phase == 1]
+    got = [(f["unit"], {int(c): v for c, v in f["values"].items()}) for f in valued]
+    assert got == want
+    assert any(len(v) > 1 for _, v in got)  # a real search: several cards valued
+    assert replay_frames(record, "expert", deal=1) == game  # the same values again
+    with pytest.raises(RoomError, match="values must be one of hard, expert"):
+        replay_frames(record, "oracle")
+
+
+def test_the_replay_api_takes_values_and_a_deal(tmp_path):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from training.serve import make_app
+
+    duplicate_match("normal", "easy", 1, seed=4, rules=Rules(players=2), games_dir=tmp_path / "g")
+    body = (tmp_path / "g" / "set000000-0.json").read_text()
+    with TestClient(make_app(tmp_path / "rooms")) as client:
+        r = client.post("/api/replay?values=expert", content=body)
+        assert r.status_code == 400 and "values=expert needs deal=<index>" in r.json()["error"]
+        assert client.post("/api/replay?values=hard&deal=x", content=body).status_code == 400
+        assert "values must be 0, 1 or one of" in client.post("/api/replay?values=2", content=body).json()["error"]
+        game = client.post("/api/replay?values=expert&deal=0", content=body).json()
+        assert game["match"]["seats"] in (["normal", "easy"], ["easy", "normal"])
+        assert {f["by"] for f in game["frames"] if "values" in f} == {"expert"}
+        hard = client.post("/api/replay?values=hard&deal=0", content=body).json()
+        assert {f["by"] for f in hard["frames"] if "values" in f} == {"hard"}
+        assert json.loads(body)["match"]["b"] == "easy"
+
+
+def test_belote_eval_games_dir(tmp_path, capsys):
+    from training.cli import main
+
+    assert main(["eval", "normal", "easy", "--pairs", "2", "--seed", "1", "--games-dir", str(tmp_path / "g"),
+                 "--no-progress"]) == 0
+    assert len(list((tmp_path / "g").iterdir())) == 4
+    (tmp_path / "file").write_text("")
+    assert main(["eval", "normal", "easy", "--pairs", "2", "--games-dir", str(tmp_path / "file")]) == 2
+    assert "--games-dir" in capsys.readouterr().err
