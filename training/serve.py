@@ -17,7 +17,7 @@ HTTP:
   replay viewer's frames (``rooms.replay_frames``: every hand, the auction, each trick,
   each deal's score explained; ``?values=hard`` (or ``1``): with the hard tier's value of
   each legal card at every card decision; ``?values=expert&deal=i``: the expert's, for deal
-  ``i`` only, about 0.2 s a card; ``?deal=i`` alone limits the hard values to that deal; a
+  ``i`` only, about 0.2 s a card (one such request at a time); ``?deal=i`` alone limits the hard values to that deal; a
   duplicate match's games, ``belote eval --games-dir``, carry who sat where).
 * ``GET /api/rooms/{id}/replay``: a finished room's game as the viewer's frames (every hand;
   not the cards no seat ever held, TWO_THREE.md §5), once its game is over (403 before);
@@ -224,6 +224,13 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
     if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not 0 <= bot_delay <= 60:
         raise ValueError(f"bot_delay must be seconds in 0..60, got {bot_delay!r}")
     server = _Server(Path(rooms_dir), bots, float(bot_delay))
+    valuing = asyncio.Semaphore(1)  # one replay with bots' values at a time: they take seconds of CPU
+
+    async def frames_of(record, values, deal):
+        if values is None:
+            return await asyncio.to_thread(replay_frames, record, values, deal)
+        async with valuing:
+            return await asyncio.to_thread(replay_frames, record, values, deal)
 
     async def index(request):
         return FileResponse(WEB / "index.html")
@@ -264,7 +271,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         if why:
             return _error(why)
         try:
-            frames = await asyncio.to_thread(replay_frames, record, values, deal)
+            frames = await frames_of(record, values, deal)
         except (ValueError, RoomError) as e:  # RecordError is a ValueError
             return _error(f"not a record that replays: {e}"[:500])
         return JSONResponse(frames)
@@ -278,7 +285,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         values, deal, why = _values_query(request.query_params)
         if why:
             return _error(why)
-        return JSONResponse(await asyncio.to_thread(replay_frames, game_record(room.state), values, deal))
+        return JSONResponse(await frames_of(game_record(room.state), values, deal))
 
     async def ws_endpoint(websocket):
         if not _same_origin(websocket.headers):
