@@ -247,6 +247,12 @@ def _constraints_without_partners(info: InfoSet) -> Constraints:
         cannot.append(cannot_pub[s] & hidden)
         known.append(known_pub[s] & hidden & ~info.played_by[s])
         sizes.append(info.hand_sizes[s])
+    owner = info.exchanged if info.exchanged >= 0 else info.taker
+    turned = 1 << info.turned_card if info.turned_card >= 0 else 0
+    if owner >= 0 and hidden & turned:  # the turned card went to the taker (or the seven's exchanger) and,
+        for s in range(n):  # once out of sight (``10_each``: discarded or kept), is there or in the pile
+            if s != owner:
+                cannot[s] |= turned
     held = 0  # the unused / discarded pile cannot hold a card a seat is known to hold
     for k in known:
         held |= k

@@ -180,6 +180,45 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
     return True
 
 
+def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
+    """Two and three seats (TWO_THREE.md §2.6): each other seat's announced combination
+    value (and the top card and trump flag a tie showed) is that of its best combination
+    in the hand it held when combinations were announced (its cards now and those it has
+    played since), the scoring seat's combinations are the cards it showed; under
+    ``declarations="auto"``, once they are settled, a seat that announced nothing holds
+    no combination."""
+    from .declarations import small_combinations, small_key
+    from .game import STEPS
+
+    rules = info.rules
+    if rules.declarations == "off" or info.denomination < 0:
+        return True
+    settled = info.decl_winner != -2 and info.phase >= 1 and info.step == STEPS.index("cards")
+    for seat in range(len(info.hand_sizes)):
+        if seat == info.seat:
+            continue
+        value, top, trump = info.declared[seat]
+        if value == 0 and not (settled and rules.declarations == "auto"):
+            continue  # nothing announced (yet), or declined: nothing shown
+        combos = small_combinations(hands[seat] | info.played_by[seat], info.denomination, rules)
+        if not combos:
+            if value:
+                return False
+            continue
+        if not value:
+            return False
+        k = small_key(combos[0], info.denomination, rules)
+        if k[0] != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
+            return False
+        if seat == info.decl_winner:  # the scoring seat showed every combination it holds
+            shown = 0
+            for d in combos:
+                shown |= d.cards
+            if shown != info.decl_cards:
+                return False
+    return True
+
+
 class HiddenHandSampler:
     """Draws of the hidden cards of one information set (``sample_hidden_hands``, RULES.md
     §11), with the exact counts computed once for all of them: each ``draw`` gives the
@@ -196,8 +235,8 @@ class HiddenHandSampler:
     def __init__(self, info: InfoSet, max_tries: int = 10_000):
         self.info, self.max_tries = info, max_tries
         self._drawer: _Drawer | None = None
-        # two and three seats: the combinations' reveals are in the constraints already
-        self._check = game_of(info.rules).has_partners
+        # four seats: the declarations made with the first card; two and three: the values announced
+        self._check = _declarations_consistent if game_of(info.rules).has_partners else _combinations_consistent
 
     def draw(self, rng: random.Random) -> HiddenDeal:
         """One deal of the hidden cards; ``rng`` (the caller's ``random.Random``) is advanced."""
@@ -208,7 +247,7 @@ class HiddenHandSampler:
         for _ in range(self.max_tries):
             hands = self._drawer.draw(rng)
             hands[info.seat] = info.hand
-            if not self._check or _declarations_consistent(info, hands):
+            if self._check(info, hands):
                 return HiddenDeal(tuple(hands[:n]), hands[n])
         raise SamplingError(f"no deal consistent with the declarations found in {self.max_tries} draws")
 

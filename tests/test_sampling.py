@@ -208,3 +208,66 @@ def test_a_sampler_keeps_its_counts_and_draws_as_sample_hidden_hands(rule_i, see
     for _ in range(6):
         assert sampler.draw(a) == sample_hidden_hands(info, b)
     assert a.getstate() == b.getstate()
+
+
+def _small_positions(rules, want, seeds=range(400)):
+    """Random-play states of ``rules`` (two or three seats) at which ``want(state)`` holds,
+    one per seed at most."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        st = GameState(rules, seed=seed, dealer=seed % rules.players)
+        while not st.is_deal_over:
+            if want(st):
+                yield st
+                break
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_drawn_hands_hold_the_combination_values_announced_at_two_seats():
+    """TWO_THREE.md §2.6: a seat that announced its combinations' value holds a best
+    combination of that value in every drawn deal (its cards now and those played since),
+    and the scoring seat holds exactly the combinations it showed."""
+    from belote_env.declarations import small_combinations, small_key
+
+    rules = Rules(players=2, declarations="choice")
+    checked = 0
+    for st in _small_positions(rules, lambda s: s.phase == 1 and s.step == 3 and any(d[0] for d in s.declared)):
+        for viewer in range(2):
+            info = st.information_set(viewer)
+            other = 1 - viewer
+            value = info.declared[other][0]
+            if not value:
+                continue
+            sampler, rng = HiddenHandSampler(info), random.Random(checked)
+            for _ in range(20):
+                hand = sampler.draw(rng).hands[other] | info.played_by[other]
+                combos = small_combinations(hand, info.denomination, rules)
+                assert combos and small_key(combos[0], info.denomination, rules)[0] == value
+                if info.decl_winner == other:
+                    shown = 0
+                    for d in combos:
+                        shown |= d.cards
+                    assert shown == info.decl_cards
+            checked += 1
+    assert checked >= 10
+
+
+def test_a_turned_card_taken_with_the_chien_is_never_drawn_for_another_seat():
+    """``three_player_deal="10_each"`` (TWO_THREE.md §4 A26): the turned card goes to the
+    taker with the chien; once he has discarded two cards nobody sees whether it is among
+    them, but it is in his hand or the discards: never another seat's."""
+    rules = Rules(players=3, three_player_deal="10_each")
+    checked = 0
+    for st in _small_positions(rules, lambda s: s.phase == 1 and s.discarded.bit_count() == 2):
+        for viewer in range(3):
+            if viewer == st.taker:
+                continue
+            info = st.information_set(viewer)
+            rng = random.Random(checked)
+            for _ in range(30):
+                hands = sample_hidden_hands(info, rng).hands
+                for s in range(3):
+                    if s != st.taker:
+                        assert not hands[s] >> info.turned_card & 1
+            checked += 1
+    assert checked >= 20
