@@ -1,0 +1,533 @@
+"""Belote as an OpenSpiel game: ``python_belote``, every table and auction of the rules pages.
+
+    import pyspiel
+    import belote_env.openspiel  # registers python_belote
+    game = pyspiel.load_game("python_belote(rules=coinche)")
+    state = game.new_initial_state()
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+
+Needs OpenSpiel (``pip install -e ".[openspiel]"``: the ``open_spiel`` wheel); importing this
+module registers the game with ``pyspiel.register_game``.
+
+Parameters (``pyspiel.load_game("python_belote(rules=seed001_3p,episode=game)")`` or
+``pyspiel.load_game("python_belote", {"rules": "coinche", "target": 1500})``):
+
+=================== ====================================================================
+``rules``           a rules preset (``config.preset_names()``: ``seed004`` ... ``coinche``,
+                    ``coinche_bga`` ..., ``seed001_2p``, ``seed001_3p``); ``""`` (the
+                    default) is ``Rules()``, seed 004's classic game
+``episode``         ``"deal"`` (default: one deal, a void deal ends it with 0) or
+                    ``"game"`` (deals to the target, RULES.md §8)
+``reward``          ``"scaled"`` (default), ``"points"`` or ``"win"``: the envs'
+                    ``reward_mode`` (``driver.seat_reward``; ``"win"`` in a game episode:
+                    +1 / -1 at its end, ``driver.game_win_reward``)
+every rule option   overrides the preset (RULES.md, COINCHE.md §7, TWO_THREE.md §4):
+                    text options as text (``belote=optional``), numbers as ints
+                    (``target=1500``, ``0`` for none), yes / no options as ``1`` / ``0``
+                    (``carres=1``; OpenSpiel's ``true`` is refused by its type check),
+                    ``contract_counts_bonuses`` ``0``, ``1`` or ``2``
+                    (``"declarations_only"``); ``-1`` or ``""`` (the defaults): as the
+                    preset says
+=================== ====================================================================
+
+The game: ``rules.players`` players (seats 0..n-1 in playing order; teams 0+2 and 1+3 at
+four seats), sequential, imperfect information, explicit chance: a chance node draws the
+first dealer (``players`` outcomes), then each deal's deck card by card (32 chance nodes,
+each outcome a card id not drawn yet, uniform; the deck order of ``game.GameState``:
+``dealing``). Actions are the flat action ids of ``belote_env.actions``
+(``num_distinct_actions`` = 112, 412 or 414: ``actions.num_actions(rules)``), the legal ones
+``GameState.legal_actions()``, ascending. Rewards come at the step that ends a deal (or, for
+``"win"`` in a game episode, the game); returns are their sum; zero-sum, except three seats
+with ``episode=game, reward=win`` (+1 to the winner, -1 to each other seat: general-sum).
+``rewards()`` keeps a deal's reward through the chance nodes of the next deck, until the next
+decision (where OpenSpiel's loops read it).
+
+Observations (RULES.md §11: a seat's strings and tensors depend only on its information
+set; ``tests/test_openspiel.py`` swaps the hidden cards of the other seats and finds them
+equal):
+
+* ``information_state_tensor`` and ``observation_tensor``: the project's observation of the
+  seat's information set (``games.Game.encode``: 618 floats classic, 1141 coinche, 716 /
+  902 at two / three seats), zeros while a deck is being drawn.
+* ``information_state_string``: the seat's cards as dealt, then every field of its
+  ``InfoSet`` but the rules (the auction, every card played and by whom, announcements,
+  declarations, scores, ...): perfect recall within a deal; across the deals of a game
+  episode it keeps the scores, not the past deals' play. ``observation_string``: the
+  ``InfoSet`` alone.
+* ``resample_from_infostate(player, sampler)``: a state of the same information set for
+  ``player`` whose hidden cards are drawn by the project's resampler
+  (``sampling.sample_hidden_hands``: every public constraint of the history held), the
+  same history replayed on the new deck; ``sampler()`` (a uniform [0, 1) draw) seeds it.
+  ``resampler(state, player)`` is the same for ``ISMCTSBot.set_resampler``.
+
+``state.game_state`` is the engine's ``GameState`` (all hands: for debugging, never for a
+seat). Errors: a rule option of a bad value, an unknown preset, episode or reward raise
+``config.RuleOptionError`` (a ``ValueError``) naming it and what is allowed (through
+``pyspiel.load_game`` too); a parameter OpenSpiel does not know, or of the wrong type (a
+yes / no option given as ``true``), is refused by OpenSpiel's own ``SpielError``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+
+try:
+    import pyspiel
+except ImportError as e:  # pragma: no cover - the extra is missing
+    raise ImportError("belote_env.openspiel needs OpenSpiel: pip install -e \".[openspiel]\" (the open_spiel "
+                      "wheel)") from e
+
+from .actions import ANNOUNCE_BELOTE, DECLARE
+from .cards import cards_of
+from .config import OPTION_CHOICES, Rules, RuleOptionError, load_rules
+from .driver import REWARD_MODES, game_win_reward, reward_scale, seat_reward
+from .games import game_of
+from .infoset import InfoSet
+from .sampling import sample_hidden_hands
+
+__all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "params_of", "resample", "resampler",
+           "state_from_infoset", "PARAMETERS"]
+
+SHORT_NAME = "python_belote"
+NUM_CARDS = 32
+#: the most deals of a game episode (``max_game_length``): far beyond any game to its target
+MAX_DEALS = 200
+#: bound on one deal's point difference (``min_utility`` / ``max_utility``): a capot with
+#: belote, declarations and a reserve at four seats; coinche's capot or générale surcoinched
+_DEAL_BOUND = {"classic": 2_000, "coinche": 12_000, "small": 2_000}
+_EPISODES = ("deal", "game")
+_INT_OPTIONS = ("target", "max_deals", "max_numeric_bid", "players")
+
+
+def _kind(option: str) -> str:
+    """How an option is given as an OpenSpiel parameter: ``"int"``, ``"bool"`` (as 0 / 1),
+    ``"ccb"`` (``contract_counts_bonuses``: 0 / 1 / 2) or ``"str"``."""
+    if option == "contract_counts_bonuses":
+        return "ccb"
+    choices = OPTION_CHOICES.get(option)
+    if option in _INT_OPTIONS or (choices and all(type(c) is int for c in choices)):
+        return "int"
+    if choices and all(type(c) is bool for c in choices):
+        return "bool"
+    return "str"
+
+
+#: the game's parameters and their defaults (``GameType.parameter_specification``): -1 and
+#: ``""`` mean "as the preset says"
+PARAMETERS: dict[str, Any] = {"rules": "", "episode": "deal", "reward": "scaled"}
+PARAMETERS.update({o: ("" if _kind(o) == "str" else -1) for o in Rules.option_names()})
+
+
+def rules_from_params(params: dict[str, Any]) -> Rules:
+    """The ``Rules`` of the game's parameters (the module docstring). Raises
+    ``RuleOptionError`` naming a bad preset, option or value."""
+    overrides: dict[str, Any] = {}
+    for option in Rules.option_names():
+        value = params.get(option, PARAMETERS[option])
+        if value == PARAMETERS[option]:
+            continue
+        kind = _kind(option)
+        if kind == "bool":
+            if value not in (0, 1):
+                raise RuleOptionError(f"OpenSpiel parameter {option}: give 1 (true) or 0 (false), got {value!r}")
+            value = bool(value)
+        elif kind == "ccb":
+            if value not in (0, 1, 2):
+                raise RuleOptionError(f"OpenSpiel parameter {option}: give 0 (false), 1 (true) or 2 "
+                                      f"(declarations_only), got {value!r}")
+            value = (False, True, "declarations_only")[value]
+        elif kind == "int" and value == 0 and option in ("target", "max_deals"):
+            value = None  # no target / no deal limit
+        overrides[option] = value
+    preset = params.get("rules", "")
+    return load_rules(preset or None, **overrides)
+
+
+def params_of(rules: Rules, **extra: Any) -> dict[str, Any]:
+    """The OpenSpiel parameters of ``rules`` (every option set, as ``rules_from_params``
+    reads them), with ``extra`` (``episode``, ``reward``): ``BeloteGame(params_of(rules))``
+    plays ``rules``."""
+    out: dict[str, Any] = dict(extra)
+    for option, value in rules.to_dict().items():
+        if value is None:
+            continue
+        kind = _kind(option)
+        if kind == "bool":
+            value = int(value)
+        elif kind == "ccb":
+            value = {False: 0, True: 1, "declarations_only": 2}[value]
+        out[option] = value
+    for option in ("target", "max_deals"):
+        if rules.to_dict()[option] is None:
+            out[option] = 0
+    return out
+
+
+def _deal_bound(rules: Rules) -> int:
+    if not game_of(rules).has_partners:
+        return _DEAL_BOUND["small"]
+    return _DEAL_BOUND[rules.contract_mode]
+
+
+def _game_type(utility) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=SHORT_NAME, long_name="Belote (classic, coinche, two and three players; belote-rl)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS, max_num_players=4, min_num_players=2,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=PARAMETERS)
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
+
+
+class BeloteGame(pyspiel.Game):
+    """The OpenSpiel game of ``rules_from_params(params)`` (the module docstring).
+
+    Attributes: ``rules``, ``variant`` (``games.Game``), ``episode``, ``reward_mode``.
+    Raises ``RuleOptionError`` for a bad parameter value (the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = {**PARAMETERS, **(params or {})}
+        rules = rules_from_params(params)
+        variant = game_of(rules)
+        episode, reward_mode = params["episode"], params["reward"]
+        if episode not in _EPISODES:
+            raise RuleOptionError(f"OpenSpiel parameter episode: give one of {', '.join(_EPISODES)}, got {episode!r}")
+        if reward_mode not in REWARD_MODES:
+            raise RuleOptionError(f"OpenSpiel parameter reward: give one of {', '.join(REWARD_MODES)}, got "
+                                  f"{reward_mode!r}")
+        if episode == "game" and rules.target is None and rules.max_deals is None:
+            raise RuleOptionError("OpenSpiel parameter episode=game needs rules with a target or max_deals")
+        n = rules.players
+        win_only = reward_mode == "win" and episode == "game"
+        general = win_only and n == 3
+        bound = _deal_bound(rules)
+        if reward_mode == "win":
+            top = 1.0
+        else:
+            points = bound if episode == "deal" else bound + (rules.target or 0) * 2
+            top = points / (reward_scale(rules) if reward_mode == "scaled" else 1)
+        from .auction import length_bound, small_length_bound
+
+        auction = (small_length_bound(rules) if not variant.has_partners else length_bound(rules)
+                   if rules.contract_mode == "coinche" else 2 * n)  # classic: two rounds (RULES.md §3.2)
+        deal_length = NUM_CARDS + auction + NUM_CARDS + 24  # its draws, the auction, the cards, the steps around
+        deals = 1 if episode == "deal" else MAX_DEALS
+        info = pyspiel.GameInfo(
+            num_distinct_actions=variant.num_actions, max_chance_outcomes=NUM_CARDS, num_players=n,
+            min_utility=-top, max_utility=top, utility_sum=None if general else 0.0,
+            max_game_length=1 + deals * deal_length)
+        gtype = _game_type(pyspiel.GameType.Utility.GENERAL_SUM if general else pyspiel.GameType.Utility.ZERO_SUM)
+        super().__init__(gtype, info, params)
+        # set after the base class: OpenSpiel's wrapper keeps them from here on
+        self.rules, self.variant, self.episode, self.reward_mode = rules, variant, episode, reward_mode
+        self.win_only = win_only
+
+    def new_initial_state(self) -> "BeloteState":
+        """The start of an episode: a chance node draws the first dealer."""
+        return BeloteState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "_Observer":
+        """The observer of the information-state and observation tensors and strings."""
+        if params:
+            raise ValueError(f"python_belote's observer takes no parameters, got {params}")
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall)
+
+
+class BeloteState(pyspiel.State):
+    """A position of ``BeloteGame``: a chance node (the dealer, a deck being drawn) or a
+    seat's decision of the engine's ``GameState`` (``game_state``)."""
+
+    def __init__(self, game: BeloteGame, parts: tuple | None = None):
+        super().__init__(game)
+        # the game's parts, copied: a state cloned by OpenSpiel may see another wrapper of its game
+        self.parts = parts or (game.rules, game.variant, game.episode, game.reward_mode, game.win_only)
+        self.rules, self.variant, self.episode, self.reward_mode, self.win_only = self.parts
+        self.n = self.rules.players
+        self.dealer: int | None = None  # the first dealer, once drawn
+        self.drawn: list[int] = []  # the next deal's deck so far
+        self.game_state = None  # the engine's GameState once the first deck is drawn
+        self.deal_start: dict[str, Any] = {}  # the current deal's dealer, scores, reserve and deal number
+        self.dealt: list[int] = []  # each seat's cards as the current deal dealt them
+        self._returns = [0.0] * self.n
+        self._rewards = [0.0] * self.n
+        self._over = False
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        if self._over:
+            return pyspiel.PlayerId.TERMINAL
+        if self._drawing():
+            return pyspiel.PlayerId.CHANCE
+        return self.game_state.current
+
+    def _drawing(self) -> bool:
+        return self.game_state is None or self.game_state.is_deal_over
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self.game_state.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealer is None:
+            return [(s, 1.0 / self.n) for s in range(self.n)]
+        left = sorted(set(range(NUM_CARDS)) - set(self.drawn))
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():  # a deal's reward stays until the next decision (OpenSpiel reads it there)
+            if self.dealer is None:
+                self.dealer = action
+                return
+            self.drawn.append(action)
+            if len(self.drawn) < NUM_CARDS:
+                return
+            deck, self.drawn = self.drawn, []
+            if self.game_state is None:
+                self.game_state = self.variant.new_state(dealer=self.dealer, deck=deck,
+                                                         single_deal=self.episode == "deal")
+            else:
+                self.game_state.next_deal(deck)
+            gs = self.game_state
+            self.deal_start = {"dealer": gs.dealer, "scores": list(gs.scores), "reserve": gs.reserve,
+                               "deal_number": gs.deal_number}
+            self.dealt = list(gs.hands)
+            return
+        self._rewards = [0.0] * self.n
+        gs = self.game_state
+        gs.apply(action)
+        if gs.is_deal_over:
+            self._end_of_deal()
+
+    def _end_of_deal(self) -> None:
+        gs = self.game_state
+        if not self.win_only:
+            for s in range(self.n):
+                self._rewards[s] = seat_reward(gs.deal_score, s, self.reward_mode, self.rules)
+        if self.episode == "deal" or gs.is_game_over:
+            self._over = True
+            if self.win_only:
+                self._rewards = [game_win_reward(gs.winner, s, self.rules) for s in range(self.n)]
+        self._returns = [r + x for r, x in zip(self._returns, self._rewards)]
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        from .actions import action_to_string
+        from .cards import card_to_str
+
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"dealer {action}" if self.dealer is None else f"draw {card_to_str(action)}"
+        return action_to_string(action)
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def __str__(self) -> str:
+        if self.game_state is None:
+            return f"dealer {self.dealer}, {len(self.drawn)} cards drawn"
+        gs = self.game_state  # every hand: the whole state, for debugging
+        return (f"deal {gs.deal_number}, dealer {gs.dealer}, scores {list(gs.scores)}; hands "
+                f"{[cards_of(h) for h in gs.hands]}; actions {[a for _, a in gs.actions]}"
+                + (f"; {len(self.drawn)} cards of the next deck drawn" if self.drawn else ""))
+
+    def __deepcopy__(self, memo) -> "BeloteState":
+        new = BeloteState(self.get_game(), self.parts)
+        new.dealer, new.drawn, new.dealt = self.dealer, list(self.drawn), list(self.dealt)
+        new.game_state = None if self.game_state is None else self.game_state.clone()
+        new.deal_start = self.deal_start  # never changed in place: shared
+        new._returns, new._rewards, new._over = list(self._returns), list(self._rewards), self._over
+        return new
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> "BeloteState":
+        """A state of ``player_id``'s information set with the hidden cards redrawn (the
+        module docstring); ``probability_sampler()`` seeds the draw."""
+        return resample(self, player_id, random.Random(int(probability_sampler() * 2 ** 53)))
+
+    # ------------------------------------------------------------------ views
+    def information_set(self, player: int) -> InfoSet | None:
+        """``player``'s ``InfoSet`` (None before the first deck is drawn)."""
+        return None if self.game_state is None else self.game_state.information_set(player)
+
+    def info_string(self, player: int, perfect_recall: bool = True) -> str:
+        """``information_state_string`` (``perfect_recall``) or ``observation_string``."""
+        if self.game_state is None:
+            return f"p{player} first dealer {self.dealer}, {len(self.drawn)} cards drawn"
+        info = self.game_state.information_set(player)
+        text = ";".join(f"{f.name}={getattr(info, f.name)!r}" for f in fields(InfoSet)
+                        if f.name not in ("rules", "public_knowledge"))
+        if self.drawn:
+            text += f";drawing={len(self.drawn)}"
+        if perfect_recall:
+            return f"p{player};dealt={self.dealt[player]};" + text
+        return f"p{player};" + text
+
+
+class _Observer:
+    """OpenSpiel's observer of ``BeloteGame`` (``make_py_observer``): ``tensor`` the
+    seat's observation (``games.Game.encode``), ``dict`` its one block."""
+
+    def __init__(self, game: BeloteGame, perfect_recall: bool):
+        self.variant, self.perfect_recall = game.variant, perfect_recall
+        self.tensor = np.zeros(game.variant.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BeloteState, player: int) -> None:
+        if state.game_state is None:
+            self.tensor.fill(0.0)
+            return
+        self.variant.encode(state.game_state.information_set(player), out=self.tensor)
+
+    def string_from(self, state: BeloteState, player: int) -> str:
+        return state.info_string(player, self.perfect_recall)
+
+
+#: actions public only with the card that follows them (RULES.md §5, §6; at two and three
+#: seats the belote claim, TWO_THREE.md A17): another seat's pending one is not part of a
+#: seat's information set
+_PENDING = (ANNOUNCE_BELOTE, DECLARE)
+
+
+def _moved(true: int, drawn: int) -> tuple[list[int], list[int]]:
+    """The cards of a location in the true deal only, and in the drawn one only."""
+    return [c for c in range(NUM_CARDS) if true >> c & 1 and not drawn >> c & 1], \
+        [c for c in range(NUM_CARDS) if drawn >> c & 1 and not true >> c & 1]
+
+
+def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState:
+    """A copy of ``state`` whose cards hidden from ``player`` are redrawn: the hidden hands
+    (``sampling.sample_hidden_hands`` of the seat's ``InfoSet``) replace the true ones by
+    a relabelling of the hidden cards (each seat's and the unseen cards' true hidden cards
+    matched at random to their drawn ones; a card that keeps its place keeps it; the
+    turned and bottom cards stay where they were seen, swapped with the card their holder
+    gets instead), applied to the current deal's deck and to its hidden actions (another seat's discards); the
+    deal is dealt again (its dealer, the scores before it) and its actions replayed, but for another
+    seat's belote announcement or declaration still waiting for its card (not public yet:
+    the copy is the state before it). The seat's
+    ``info_string`` is unchanged (checked: ``RuntimeError`` otherwise). At a chance node
+    (a deck being drawn) the copy is returned as it is: nothing is dealt yet."""
+    new = copy.deepcopy(state)
+    gs = state.game_state
+    if gs is None or state._drawing() or state._over:
+        return new
+    info = gs.information_set(player)
+    hidden = sample_hidden_hands(info, rng)
+    others = [s for s in range(state.n) if s != player]
+    true_held = 0
+    for s in others:
+        true_held |= gs.hands[s]
+    pool = hidden.stock
+    for s in others:
+        pool |= hidden.hands[s]
+    true_unseen = pool & ~true_held
+    relabel = list(range(NUM_CARDS))
+    for true, drawn in [(gs.hands[s], hidden.hands[s]) for s in others] + [(true_unseen, hidden.stock)]:
+        a, b = _moved(true, drawn)
+        rng.shuffle(b)
+        for x, y in zip(a, b):
+            relabel[x] = y
+    deck = [relabel[c] for c in gs.deck]
+    for c in (gs.turned_card, gs.bottom_card):  # cards seen at their place: they keep it
+        if c >= 0 and relabel[c] != c:
+            i, j = deck.index(c), gs.deck.index(c)  # the drawn card that holder got in its place
+            deck[i], deck[j] = deck[j], deck[i]
+    actions = [(s, relabel[a] if a < NUM_CARDS else a) for s, a in gs.actions]
+    pending = _PENDING if state.variant.has_partners else (ANNOUNCE_BELOTE,)  # 2/3 seats: declaring is a step
+    while actions and actions[-1][0] != player and actions[-1][1] in pending:
+        actions.pop()  # another seat's announcement, public only with its card: the state before it
+    world = _deal(state, deck)
+    dealt = list(world.hands)
+    for _, a in actions:
+        world.apply(a)
+    new.game_state, new.dealt = world, dealt
+    if new.info_string(player) != state.info_string(player):
+        raise RuntimeError("resample_from_infostate: the redrawn deal changed the seat's information set (a bug: "
+                           "please report it with the game's record)")
+    return new
+
+
+def _deal(state: BeloteState, deck: list[int]):
+    """A new engine state dealing ``deck`` as ``state``'s current deal was dealt (its
+    dealer, the game's scores, reserve and deal number before it)."""
+    return state.variant.new_state(deck=deck, single_deal=state.episode == "deal", **state.deal_start)
+
+
+def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> BeloteState:
+    """A state of ``game`` in ``info``'s information set, the hidden cards drawn by the
+    project's resampler (``sampling.sample_hidden_hands``), for a bot that sees only an
+    ``InfoSet`` (``policies.openspiel``): a deck dealing the drawn hands (each seat's cards
+    now and those it played; while bidding, the drawn stock; ``dealing.deck_from_hands``,
+    ``deck_for_final_hands``, ``deck_from_full_hands``), the deal's public actions
+    replayed (the auction, then each card in order, a declaration or belote announcement
+    before the card that made it public), and the seat's own announcement if its legal
+    actions show one pending. Four seats (classic and coinche; ``ValueError`` at two and
+    three: resample an OpenSpiel state instead). Raises ``RuntimeError`` if the state's
+    information set for ``info.seat`` is not ``info`` (a bug)."""
+    from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
+
+    if not game.variant.has_partners or info.rules != game.rules:
+        raise ValueError("state_from_infoset builds four-seat states of the game's own rules (classic or coinche); "
+                         f"got an InfoSet of {info.players} seats" + ("" if info.rules == game.rules else
+                                                                     " under other rules"))
+    hidden = sample_hidden_hands(info, rng)
+    held = [hidden.hands[s] | info.played_by[s] for s in range(4)]
+    if info.rules.contract_mode == "coinche":
+        deck = deck_from_full_hands(held, info.dealer)
+    elif info.taker < 0:
+        hands = [cards_of(h) for h in hidden.hands]
+        for h in hands:
+            rng.shuffle(h)
+        stock = cards_of(hidden.stock)
+        rng.shuffle(stock)
+        deck = deck_from_hands(hands, info.turned_card, stock, info.dealer)
+    else:
+        deck = deck_for_final_hands(held, info.turned_card, info.taker, info.dealer)
+    state = game.new_initial_state()
+    state.dealer = info.dealer
+    state.deal_start = {"dealer": info.dealer, "scores": list(info.scores), "reserve": info.reserve,
+                        "deal_number": info.deal_number}
+    world = _deal(state, deck)
+    state.game_state, state.dealt = world, list(world.hands)
+    for _, a in info.auction:
+        world.apply(a)
+    announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
+    tricks = [(leader, cards) for leader, cards, _ in info.tricks] + [(info.trick_leader, info.trick)]
+    for k, (leader, cards) in enumerate(tricks):
+        for i, c in enumerate(cards):
+            seat = (leader + i) % 4
+            if k == 0 and info.declared[seat] and DECLARE in world.legal_actions():
+                world.apply(DECLARE)
+            if (seat, c) in announced and ANNOUNCE_BELOTE in world.legal_actions():
+                world.apply(ANNOUNCE_BELOTE)
+            world.apply(c)
+    for pending in (DECLARE, ANNOUNCE_BELOTE):  # the seat's own choice, made before its card
+        if world.legal_actions() != info.legal_actions and pending in world.legal_actions():
+            trial = world.clone()
+            trial.apply(pending)
+            if trial.legal_actions() == info.legal_actions:
+                world.apply(pending)
+    if world.information_set(info.seat) != info:
+        raise RuntimeError("state_from_infoset: the state built differs from the information set (a bug: please "
+                           "report it with the game's record)")
+    return state
+
+
+def resampler(state: BeloteState, player: int) -> BeloteState:
+    """``resample`` seeded from numpy's global stream: the callback of OpenSpiel's
+    ``ISMCTSBot.set_resampler`` (which draws its own numbers that way)."""
+    return resample(state, player, random.Random(int(np.random.randint(0, 2 ** 62))))
+
+
+pyspiel.register_game(_GAME_TYPE, BeloteGame)

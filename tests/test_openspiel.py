@@ -1,0 +1,218 @@
+"""The OpenSpiel game ``python_belote`` (``belote_env.openspiel``) and the ISMCTS policy
+(``policies.openspiel``): OpenSpiel's own random-simulation test on every table, the
+information rule on its strings and tensors, the resampler, the state built from an
+information set, the parameters, and a duplicate match through ``belote eval``.
+``scripts/openspiel_random_sim.py`` runs the random simulations at full length."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e \".[openspiel]\")")
+
+import belote_env.openspiel as bo  # noqa: E402  (registers python_belote)
+from belote_env import Rules, load_rules  # noqa: E402
+from belote_env.config import RuleOptionError, preset_names  # noqa: E402
+
+PRESETS = ["seed004", "coinche", "seed001_2p", "seed001_3p"]
+
+
+@pytest.mark.parametrize("spec", [f"python_belote(rules={p})" for p in PRESETS] + [
+    "python_belote(rules=coinche_bga)", "python_belote(declarations=choice,belote=optional)",
+    "python_belote(rules=seed001_3p,three_player_deal=10_each,declarations=choice)",
+    "python_belote(rules=seed001_2p,declarations=choice,belote=optional,dix_exchange=choice)"])
+def test_openspiels_random_simulation_test_passes(spec):
+    """``pyspiel.random_sim_test``: legal actions sorted and empty for the others, chance
+    outcomes summing to one, clones equal, returns in the utility range and equal to the
+    rewards summed, zero-sum, the game within ``max_game_length``."""
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=False, verbose=False)
+
+
+def test_random_simulation_of_game_episodes():
+    for spec in ("python_belote(episode=game,target=300)", "python_belote(rules=seed001_3p,episode=game,reward=win,"
+                                                            "target=150)"):
+        pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=False, verbose=False)
+
+
+def test_the_game_reports_its_table_and_spaces():
+    for preset, players, actions, obs in (("seed004", 4, 112, 618), ("coinche", 4, 112, 1141),
+                                          ("seed001_2p", 2, 414, 716), ("seed001_3p", 3, 414, 902)):
+        game = pyspiel.load_game(f"python_belote(rules={preset})")
+        assert (game.num_players(), game.num_distinct_actions(), game.information_state_tensor_size(),
+                game.observation_tensor_size(), game.max_chance_outcomes()) == (players, actions, obs, obs, 32)
+        assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    game = pyspiel.load_game("python_belote(rules=seed001_3p,episode=game,reward=win)")
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM and game.max_utility() == 1.0
+    assert pyspiel.load_game("python_belote(rules=coinche,generale=1)").num_distinct_actions() == 412
+
+
+def test_parameters_are_the_rule_options_and_bad_ones_are_named():
+    game = pyspiel.load_game("python_belote", {"rules": "coinche", "target": 1500, "belote_prenable": 1})
+    assert game.rules == load_rules("coinche", target=1500, belote_prenable=True)
+    assert pyspiel.load_game("python_belote(target=0)").rules.target is None
+    for preset in preset_names():  # params_of gives back every preset's rules
+        assert bo.rules_from_params(bo.params_of(load_rules(preset))) == load_rules(preset)
+    for spec, match in (("python_belote(belote=sometimes)", "belote"), ("python_belote(rules=nope)", "nope"),
+                        ("python_belote(carres=3)", "carres: give 1"), ("python_belote(episode=match)", "episode"),
+                        ("python_belote(reward=elo)", "reward")):
+        with pytest.raises(RuleOptionError, match=match):
+            pyspiel.load_game(spec)
+
+
+def _random_play(game, seed, stop=None):
+    """The states of a seeded random episode (each decision node), or until ``stop``."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        yield state
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+_PUBLIC = ("auction", "announcements", "declared", "decl_cards", "decl_winner", "exchanged", "bottom_card", "tricks",
+           "trick", "public_cannot", "public_known", "scores", "card_points")
+
+
+def _public(gs) -> tuple:
+    return tuple(str(getattr(gs, name)) for name in _PUBLIC)
+
+
+def _swap_hidden(state, viewer, rng):
+    """The same history on a deck where two cards hidden from ``viewer`` in two places
+    (other seats' unplayed cards known to nobody, the cards nobody holds) are swapped, or
+    None when no such pair replays legally with the same public events (the engine's
+    auction, announcements, declarations, tricks, public voids and known cards)."""
+    gs = state.game_state
+    seen = gs.hands[viewer] | gs.out_of_play | (gs.discarded if viewer == gs.taker else 0)
+    for c in (gs.turned_card, gs.bottom_card):
+        seen |= 1 << c if c >= 0 else 0
+    for p in gs.played_by:
+        seen |= p
+    held = 0
+    places = []
+    for s in range(gs.n):
+        held |= gs.hands[s]
+        if s != viewer:
+            places.append(gs.hands[s] & ~gs.public_known[s])
+    places.append(0xFFFFFFFF & ~seen & ~held)  # nobody's: the stock, the unused cards, others' discards
+    places = [[c for c in range(32) if m >> c & 1] for m in places]
+    places = [p for p in places if p]
+    if len(places) < 2:
+        return None
+    a, b = rng.sample(places, 2)
+    x, y = rng.choice(a), rng.choice(b)
+    swap = {x: y, y: x}
+    deck = [swap.get(c, c) for c in gs.deck]
+    world = bo._deal(state, deck)
+    try:
+        for _, action in gs.actions:
+            world.apply(swap.get(action, action) if action < 32 else action)
+    except ValueError:
+        return None
+    if _public(world) != _public(gs):
+        return None  # the swap changed what the table saw (a belote, a combination): another history
+    other = bo.BeloteState(state.get_game(), state.parts)
+    other.dealer, other.deal_start, other.game_state = state.dealer, state.deal_start, world
+    other.dealt = [swap_mask(h, swap) for h in state.dealt]
+    return other
+
+
+def swap_mask(mask, swap):
+    out = 0
+    for c in range(32):
+        if mask >> c & 1:
+            out |= 1 << swap.get(c, c)
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS + ["coinche_bga"])
+def test_a_seats_strings_and_tensors_do_not_depend_on_the_other_seats_hidden_cards(preset):
+    """RULES.md §11: swapping two hidden cards between two other seats (same history)
+    leaves a seat's information-state and observation strings and tensors unchanged."""
+    game = pyspiel.load_game(f"python_belote(rules={preset})")
+    rng, checked = random.Random(7), 0
+    for seed in range(12):
+        for state in _random_play(game, seed):
+            viewer = rng.randrange(game.num_players())
+            other = _swap_hidden(state, viewer, rng)
+            if other is None:
+                continue
+            assert other.game_state.hands != state.game_state.hands
+            assert other.information_state_string(viewer) == state.information_state_string(viewer)
+            assert other.observation_string(viewer) == state.observation_string(viewer)
+            assert np.array_equal(other.information_state_tensor(viewer), state.information_state_tensor(viewer))
+            assert np.array_equal(other.observation_tensor(viewer), state.observation_tensor(viewer))
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("spec", ["python_belote(declarations=choice,belote=optional)", "python_belote(rules=coinche)",
+                                  "python_belote(rules=seed001_2p,declarations=choice,belote=optional)",
+                                  "python_belote(rules=seed001_3p,three_player_deal=10_each,declarations=auto)",
+                                  "python_belote(rules=seed001_3p,three_player_deal=24_card)",
+                                  "python_belote(episode=game,target=300)"])
+def test_a_resampled_state_keeps_the_seats_information_set_and_varies_the_rest(spec):
+    """``resample_from_infostate``: every seat's information state is the same, the
+    hidden cards vary from draw to draw, and the acting seat's legal actions are kept."""
+    game = pyspiel.load_game(spec)
+    varied = total = 0
+    for seed in range(6):
+        for state in _random_play(game, seed):
+            p = state.current_player()
+            for q in range(game.num_players()):
+                new = state.resample_from_infostate(q, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                assert new.information_state_string(q) == state.information_state_string(q)
+                assert np.array_equal(new.information_state_tensor(q), state.information_state_tensor(q))
+                if q == p:
+                    assert new.legal_actions() == state.legal_actions()
+                varied += new.game_state.hands != state.game_state.hands
+                total += 1
+    assert varied > total // 3
+
+
+@pytest.mark.parametrize("options", [{"declarations": "choice", "belote": "optional"}, {"rules": "coinche"},
+                                     {"rules": "coinche_bga"}, {"declarations": "auto", "episode": "game"}])
+def test_a_state_built_from_an_information_set_has_that_information_set(options):
+    """``state_from_infoset`` (four seats): the state's ``information_set`` of the seat is
+    the ``InfoSet`` it was built from, at every decision of random episodes."""
+    game = bo.BeloteGame(options)
+    n = 0
+    for seed in range(8):
+        for state in _random_play(game, seed):
+            info = state.game_state.information_set(state.current_player())
+            built = bo.state_from_infoset(game, info, random.Random(n))
+            assert built.game_state.information_set(info.seat) == info
+            n += 1
+    with pytest.raises(ValueError, match="four-seat"):
+        bo.state_from_infoset(bo.BeloteGame({"rules": "seed001_2p"}),
+                              next(_random_play(bo.BeloteGame({"rules": "seed001_2p"}), 0)).information_set(0),
+                              random.Random(0))
+
+
+def test_an_ismcts_bot_plays_a_duplicate_match_through_belote_eval(capsys):
+    from training.cli import main
+
+    assert main(["eval", "tests.test_openspiel:small_ismcts", "random", "--pairs", "2", "--seed", "3",
+                 "--no-progress"]) == 0
+    assert "ismcts8 vs random: 2 mirrored deal pairs" in capsys.readouterr().out
+
+
+def small_ismcts():
+    """A quick ISMCTS policy for the match test (8 simulations)."""
+    from policies.openspiel import ISMCTSPolicy
+
+    return ISMCTSPolicy(simulations=8)
+
+
+def test_the_openspiel_quickstart_runs_as_written():
+    page = (Path(__file__).parents[1] / "docs" / "openspiel.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks and len(blocks[0].strip().splitlines()) <= 10
+    exec(compile(blocks[0], "docs/openspiel.md", "exec"), {})
