@@ -176,6 +176,13 @@ answer (a warning, nothing done). ``env()`` adds PettingZoo's wrappers: an illeg
 the episode with reward -1 for the offender (and 0 for the other seats: that case is not
 zero-sum), out-of-bounds ids are asserted, and the AEC order is enforced.
 
+Other libraries: TorchRL takes this environment as it is,
+``torchrl.envs.PettingZooWrapper(belote_v0.env(), use_mask=True)``: each step carries the
+acting seat's ``mask``, every seat's ``action_mask`` (all ones for the waiting seats, whose
+action is ignored), observation and reward (every seat's at a deal's end); docs/torchrl.md
+has the quickstart and a PPO loss on it. OpenSpiel has the same game as ``python_belote``
+(``belote_env.openspiel``, docs/openspiel.md).
+
 Registration: ``import belote_env`` registers ``pettingzoo.make("aec", "belote/belote-v0")``
 (PettingZoo versions with a registry) and ``gymnasium.make("Belote-v0")`` (the single-agent
 ``belote_env.gym_env.BeloteGymEnv``, made as ``policies.gym.NamedGymEnv`` so that its
