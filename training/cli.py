@@ -82,7 +82,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
         if args.config:
             raise ValueError("give either --config or --resume, not both")
         given = [flag for flag, v in (("--total-timesteps", args.total_timesteps), ("--seed", args.seed),
-                                      ("--log-dir", args.log_dir), ("--eval-pairs", args.eval_pairs)) if v is not None]
+                                      ("--log-dir", args.log_dir), ("--eval-pairs", args.eval_pairs),
+                                      ("--rollout-actors", args.rollout_actors), ("--ray-address", args.ray_address))
+                 if v is not None]
         if given:
             raise ValueError(f"{', '.join(given)} cannot be given with --resume: a resumed run keeps its settings; "
                              f"edit {Path(args.resume) / 'config.yaml'} to change total_timesteps or eval_pairs")
@@ -91,7 +93,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
         if not args.config:
             raise ValueError("--config is required (or --resume RUN_FOLDER)")
         overrides = {k: v for k, v in (("total_timesteps", args.total_timesteps), ("seed", args.seed),
-                                       ("log_dir", args.log_dir), ("eval_pairs", args.eval_pairs)) if v is not None}
+                                       ("log_dir", args.log_dir), ("eval_pairs", args.eval_pairs),
+                                       ("rollout_actors", args.rollout_actors), ("ray_address", args.ray_address))
+                     if v is not None}
         run_dir = train(load_config(args.config, overrides), progress=not args.no_progress)
     print(f"run folder: {run_dir}")
     print(f"final model: {run_dir / 'checkpoints' / 'final'}")
@@ -335,6 +339,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=int, help="override seed")
     t.add_argument("--log-dir", help="override log_dir (default runs/)")
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
+    t.add_argument("--rollout-actors", type=int, help="override rollout_actors: play the tables in this many Ray "
+                                                      "actors (training.ray_rollouts; pip install -e \".[rllib]\")")
+    t.add_argument("--ray-address", help="override ray_address: the Ray cluster of the actors ('auto', "
+                                         "'ray://host:10001'; default a local Ray)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_train)
     it = sub.add_parser("iterate", help="policy iteration of the value networks by their own rollouts (configs/train/iterate_*.yaml)",

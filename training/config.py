@@ -41,6 +41,7 @@ UPPER_BOUNDS = (
     ("max_snapshots", 1000, "frozen snapshots kept in memory"),
     ("imitation_deals", 10_000_000, "warm-start deals kept in memory"),
     ("workers", 256, "processes"),
+    ("rollout_actors", 4096, "Ray actors"),
     ("torch_threads", 1024, "threads"),
 )
 
@@ -230,6 +231,14 @@ class TrainConfig:
     weights, heads and losses stay float32): ``auto`` (when the CPU has native bfloat16,
     AVX512-BF16 or AMX: about 3x faster there), ``true`` or ``false``. A run's figures
     depend on this choice."""
+    rollout_actors: int = 0
+    """Engine ``batched``: play the tables in this many Ray actors (``training.ray_rollouts``:
+    each a share of ``n_tables`` on one CPU, sent the learner's weights every rollout; the
+    PPO update stays in the trainer's process); 0 (default): in the trainer's process, no
+    Ray. The games depend on the seed and this number. Needs Ray (``.[rllib]``)."""
+    ray_address: str | None = None
+    """``rollout_actors``: the Ray cluster to use (``"auto"``, ``"ray://host:10001"``);
+    None: a local Ray started for the run."""
     workers: int = 1
     """Processes that play the tables (the learner's forward pass and the PPO update stay
     in the main process); 2 uses both cores of a 2-core machine. The games depend on the
@@ -239,9 +248,9 @@ class TrainConfig:
         ints = ("seed", "total_timesteps", "n_tables", "n_steps", "batch_size", "n_epochs", "checkpoint_every",
                 "eval_pairs", "torch_threads", "eval_every", "periodic_eval_pairs", "snapshot_every",
                 "max_snapshots", "imitation_deals", "imitation_epochs", "workers", "random_bids_until", "bid_replay",
-                "bid_fit_steps", "bid_fit_batch", "lr_decay_from")
+                "bid_fit_steps", "bid_fit_batch", "lr_decay_from", "rollout_actors")
         may_be_zero = ("seed", "eval_pairs", "eval_every", "snapshot_every", "imitation_deals", "random_bids_until",
-                       "lr_decay_from")
+                       "lr_decay_from", "rollout_actors")
         for name in ints:
             v = getattr(self, name)
             if type(v) is not int or (v < 0 if name in may_be_zero else v <= 0):
@@ -269,6 +278,14 @@ class TrainConfig:
                               f"to finite non-negative weights, not all zero; got {self.opponents!r}")
         if self.opponents.get("snapshots") and not self.snapshot_every:
             raise ConfigError("config key 'opponents' uses snapshots but 'snapshot_every' is 0")
+        if self.rollout_actors and self.engine != "batched":
+            raise ConfigError("config key 'rollout_actors' needs engine 'batched' (Ray actors play batched tables)")
+        if self.rollout_actors > self.n_tables:
+            raise ConfigError(f"config key 'rollout_actors' ({self.rollout_actors}) must not exceed 'n_tables' "
+                              f"({self.n_tables}): each actor plays a share of the tables")
+        if self.ray_address is not None and (not isinstance(self.ray_address, str) or not self.ray_address):
+            raise ConfigError(f"config key 'ray_address' must be a Ray address (a non-empty string such as 'auto' or "
+                              f"'ray://host:10001') or null, got {self.ray_address!r}")
         if self.workers > self.n_tables:
             raise ConfigError(f"config key 'workers' ({self.workers}) must not exceed 'n_tables' ({self.n_tables})")
         if self.bf16 not in ("auto", "true", "false"):

@@ -359,7 +359,14 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     th.manual_seed(cfg.seed + done)
     pool_rng = random.Random(f"{cfg.seed}-pool-{done}")
     pool = None if cfg.opponents == {"self": 1.0} else OpponentPool(cfg.opponents, pool_rng, cfg.max_snapshots)
-    if cfg.engine == "batched":
+    if cfg.engine == "batched" and cfg.rollout_actors:
+        from .ray_rollouts import RayCollector
+
+        collector = RayCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,
+                                 perfect=cfg.perfect_critic, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
+                                 rename=cfg.policy_augment, actors=cfg.rollout_actors, address=cfg.ray_address,
+                                 opponents=cfg.opponents, max_snapshots=cfg.max_snapshots)
+    elif cfg.engine == "batched":
         from .vector_selfplay import VectorCollector
 
         collector = VectorCollector(cfg.rules_obj, cfg.n_tables, cfg.seed * 1_000_003 + done, pool,

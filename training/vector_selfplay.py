@@ -502,6 +502,10 @@ class BidLearner:
         from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
 
         rules = Rules() if rules is None else rules
+        #: the constructor's arguments (a rollout actor builds its acting copy from them)
+        self.init_args = {"hidden": list(hidden), "lr": lr, "epsilon": epsilon, "replay": replay, "seed": seed,
+                          "activation": activation, "bf16": bf16, "augment": augment, "average": average,
+                          "rules": rules}
         if not game_of(rules).has_partners or num_actions(rules) != NUM_ACTIONS:
             raise ValueError("BidLearner learns the four-seat bids of ids 32..101: rules with players 4 and "
                              "neither generale nor max_numeric_bid above 160 (actions.num_actions 112)")
