@@ -24,7 +24,7 @@ from pathlib import Path
 
 import torch
 
-__all__ = ["blend_nets", "blend_bid_model"]
+__all__ = ["blend_nets", "blend_bid_model", "average_models"]
 
 
 def blend_nets(a, b, weight: float):
@@ -122,6 +122,64 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
             (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
         shutil.copytree(cards / "cards", tmp / "cards")
         save_model(tmp / "bids", net.state_dict(), net.config, keep)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_folder(out, write)
+    return out
+
+
+def average_models(folders: list[str | os.PathLike], out: str | os.PathLike) -> Path:
+    """Write the model folder ``out`` whose value networks (``cards/`` and ``bids/``) are the
+    element-wise mean of the weights of ``folders``' (a "model soup": checkpoints of one
+    run, fine-tuned from one start, averaged; every other file is the first folder's, its
+    ``meta.json`` noting the average).
+
+    Raises ``ValueError`` for fewer than two folders, a folder without ``cards/``, or
+    networks of different shapes (naming the tensor); ``FileExistsError`` when ``out``
+    exists."""
+    from safetensors.torch import load_file, save_file
+
+    from .train import _atomic_folder
+
+    folders, out = [Path(f) for f in folders], Path(out)
+    if len(folders) < 2:
+        raise ValueError(f"give at least two model folders to average, got {len(folders)}")
+    if out.exists():
+        raise FileExistsError(f"{out} exists: give a new folder")
+    parts = [p for p in ("cards", "bids") if (folders[0] / p / "model.safetensors").is_file()]
+    if "cards" not in parts:
+        raise ValueError(f"{folders[0]} has no card-value network (cards/)")
+    means = {}
+    for part in parts:
+        tensors = []
+        for f in folders:
+            path = f / part / "model.safetensors"
+            if not path.is_file():
+                raise ValueError(f"{f} has no {part}/ network")
+            tensors.append(load_file(str(path)))
+        keys = tensors[0].keys()
+        mean = {}
+        for k in keys:
+            shapes = {tuple(t[k].shape) if k in t else None for t in tensors}
+            if len(shapes) != 1:
+                raise ValueError(f"{part}/ tensor {k!r} differs in shape between the folders: {sorted(map(str, shapes))}")
+            mean[k] = torch.stack([t[k].float() for t in tensors]).mean(0).to(tensors[0][k].dtype).contiguous()
+        means[part] = mean
+
+    def write(tmp: Path) -> None:
+        first = folders[0]
+        for f in first.iterdir():
+            if f.is_file():
+                shutil.copy2(f, tmp / f.name)
+        for part, mean in means.items():
+            shutil.copytree(first / part, tmp / part)
+            save_file(mean, str(tmp / part / "model.safetensors"))
+        if (tmp / "meta.json").is_file():
+            from belote_env.jsonfile import read_json
+
+            top = read_json(tmp / "meta.json", 1 << 20)
+            top["note"] = f"cards/ and bids/: the mean of the weights of {[str(f) for f in folders]} (belote average)"
+            (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
 
     out.parent.mkdir(parents=True, exist_ok=True)
     _atomic_folder(out, write)

@@ -41,9 +41,6 @@ from belote_env import Rules
 
 __all__ = ["RayCollector", "start_ray"]
 
-#: fields of a rollout an actor returns, in the PPO buffer's names (``fill_rollout_buffer``)
-_FIELDS = {"obs": "observations", "action": "actions", "reward": "rewards", "start": "episode_starts",
-           "value": "values", "log_prob": "log_probs", "mask": "action_masks", "adv": "advantages", "ret": "returns"}
 #: times an actor's rollout is asked again after its actor died, before the run stops
 MAX_RETRIES = 3
 
@@ -103,7 +100,9 @@ class _RolloutActor:
         if self.col.bids is not None:
             bids, self.col.bids._pending = self.col.bids._pending, []
         stats, self.col.deal_stats = self.col.deal_stats, []
-        return {"rows": {k: out[k] for k in _FIELDS}, "bids": bids, "stats": stats,
+        from .vector_selfplay import BUFFER_FIELDS
+
+        return {"rows": {k: out[k] for k in BUFFER_FIELDS}, "bids": bids, "stats": stats,
                 "seconds": time.perf_counter() - t0}
 
 
@@ -166,6 +165,8 @@ class RayCollector:
         """``vector_selfplay.fill_rollout_buffer`` with the decisions played by the actors."""
         import ray
 
+        from .vector_selfplay import buffer_rows, end_rollout
+
         rb = rollout_buffer
         need = n_rollout_steps * rb.n_envs
         self.random_bids = model.num_timesteps < getattr(model, "random_bids_until", 0)
@@ -192,27 +193,17 @@ class RayCollector:
             if overlap:
                 self.bids.finish_fit(keep=played)
         t1 = time.perf_counter()
-        if rb.generator_ready or rb.observations.shape[:2] != (n_rollout_steps, rb.n_envs):
-            rb.reset()
+        rows = buffer_rows(rb, n_rollout_steps)
         start = 0
         for res, n in zip(results, counts):
-            for field, name in _FIELDS.items():
-                dest = getattr(rb, name).view()
-                dest.shape = (need,) + dest.shape[2:]
+            for field, dest in rows.items():
                 dest[start:start + n] = res["rows"][field].reshape((n,) + dest.shape[1:])
             start += n
             for obs, action, target in res["bids"]:
                 self.bids.add(obs, action, target)
             self.deal_stats.extend(res["stats"])
         fill_s = time.perf_counter() - t1
-        if self.bids is not None:
-            if not overlap:
-                self.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
-            model.logger.record("train/bid_value_loss", self.bids.loss)
-            model.logger.record("train/bid_samples", self.bids.added)
-        rb.pos = rb.buffer_size
-        rb.full = True
-        model.num_timesteps += need
+        end_rollout(model, self.bids, rb, overlap)
         self.timing.append({"put_s": put_s, "get_s": self._get_s, "fill_s": fill_s,
                             "play_s": max(r["seconds"] for r in results), "total_s": time.perf_counter() - t0})
 

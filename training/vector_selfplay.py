@@ -678,23 +678,40 @@ def fill_rollout_buffer(model, rollout_buffer, n_rollout_steps: int) -> None:
                 col.bids.finish_fit(keep=played)
         finally:
             th.set_num_threads(threads)
-    # every row of the buffer is overwritten: its arrays are reused, not reallocated, unless
-    # SB3's get() swapped and flattened them (then fresh ones in the (steps, envs) layout)
+    col.take(need, buffer_rows(rb, n_rollout_steps))
+    end_rollout(model, col.bids, rb, overlap)
+
+
+#: a collector's decision fields and the PPO rollout buffer's arrays they fill
+BUFFER_FIELDS = {"obs": "observations", "action": "actions", "reward": "rewards", "start": "episode_starts",
+                 "value": "values", "log_prob": "log_probs", "mask": "action_masks", "adv": "advantages",
+                 "ret": "returns"}
+
+
+def buffer_rows(rb, n_rollout_steps: int) -> dict[str, np.ndarray]:
+    """The rollout buffer ``rb``'s arrays by collector field (``BUFFER_FIELDS``), each seen
+    as ``(steps * envs, ...)`` (row ``t * n_envs + e`` is ``[t, e]``): every row is
+    overwritten, so the arrays are reused, not reallocated, unless SB3's ``get()`` swapped
+    and flattened them (then fresh ones in the ``(steps, envs)`` layout)."""
     if rb.generator_ready or rb.observations.shape[:2] != (n_rollout_steps, rb.n_envs):
         rb.reset()
-    dest = {"obs": rb.observations, "action": rb.actions, "reward": rb.rewards, "start": rb.episode_starts,
-            "value": rb.values, "log_prob": rb.log_probs, "mask": rb.action_masks, "adv": rb.advantages,
-            "ret": rb.returns}
+    need = n_rollout_steps * rb.n_envs
     views = {}
-    for k, v in dest.items():  # (steps, envs, ...) seen as (steps * envs, ...): row t * n_envs + e is [t, e]
-        views[k] = v.view()
-        views[k].shape = (need,) + v.shape[2:]  # raises rather than copy
-    col.take(need, views)
-    if col.bids is not None:
+    for k, name in BUFFER_FIELDS.items():
+        views[k] = getattr(rb, name).view()
+        views[k].shape = (need,) + views[k].shape[2:]  # raises rather than copy
+    return views
+
+
+def end_rollout(model, bids, rb, overlap: bool) -> None:
+    """After a rollout's rows are in ``rb``: the bid learner's fit (unless it ran beside
+    the rollout, ``overlap``) and its logs, the buffer marked full, the model's timesteps
+    counted."""
+    if bids is not None:
         if not overlap:
-            col.bids.fit(model.bid_fit_steps, model.bid_fit_batch)
-        model.logger.record("train/bid_value_loss", col.bids.loss)
-        model.logger.record("train/bid_samples", col.bids.added)
+            bids.fit(model.bid_fit_steps, model.bid_fit_batch)
+        model.logger.record("train/bid_value_loss", bids.loss)
+        model.logger.record("train/bid_samples", bids.added)
     rb.pos = rb.buffer_size
     rb.full = True
-    model.num_timesteps += need
+    model.num_timesteps += rb.buffer_size * rb.n_envs
