@@ -20,6 +20,8 @@ A ``Game`` is immutable and made once per ``Rules`` object.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -155,11 +157,20 @@ def _coinche_deal(deck, dealer: int) -> tuple[list[int], int, list[int]]:
     return deal_all(deck, dealer), -1, []
 
 
+def _deal_without_stock(rules: Rules, deck, dealer: int) -> tuple[list[int], int, list[int]]:
+    """The two- and three-seat first deal as ``Game.deal`` gives it: ``dealing.small_deal``'s
+    hands and turned card, no stock (the rest stays in the deck). Module level: states
+    that hold their game pickle (OpenSpiel's ``serialize``)."""
+    from .dealing import small_deal
+
+    return (*small_deal(deck, dealer, rules), [])
+
+
 def _make_game(rules: Rules) -> Game:
     from .driver import reward_scale
 
     from .auction import ClassicAuction, SmallAuction
-    from .dealing import deal, small_deal
+    from .dealing import deal
     from .rules import play_options
 
     table = table_of(rules.players)
@@ -170,11 +181,9 @@ def _make_game(rules: Rules) -> Game:
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
         from .observation import SMALL_OBS_VERSION, encode_small, small_obs_size
 
-        def deal_small(deck, dealer: int) -> tuple[list[int], int, list[int]]:
-            return (*small_deal(deck, dealer, rules), [])
-
         return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
-                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, deal_small, encode_small, play)
+                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, functools.partial(_deal_without_stock, rules),
+                    encode_small, play)
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
     )

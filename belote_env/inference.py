@@ -253,6 +253,13 @@ def _constraints_without_partners(info: InfoSet) -> Constraints:
         for s in range(n):  # once out of sight (``10_each``: discarded or kept), is there or in the pile
             if s != owner:
                 cannot[s] |= turned
+    rules = info.rules
+    if (rules.dix_exchange == "auto" and rules.three_player_deal in (None, "6+3") and info.phase >= 1
+            and info.exchanged < 0 and info.turned_card >= 0 and info.denomination == info.turned_card >> 3):
+        seven = 1 << (8 * info.denomination)  # the seven of trumps, rank 0 (TWO_THREE.md A9)
+        if hidden & seven:  # exchanged at once by whoever held it: no exchange, nobody held it
+            for s in range(n):
+                cannot[s] |= seven
     held = 0  # the unused / discarded pile cannot hold a card a seat is known to hold
     for k in known:
         held |= k

@@ -38,7 +38,8 @@ each outcome a card id not drawn yet, uniform; the deck order of ``game.GameStat
 (``num_distinct_actions`` = 112, 412 or 414: ``actions.num_actions(rules)``), the legal ones
 ``GameState.legal_actions()``, ascending. Rewards come at the step that ends a deal (or, for
 ``"win"`` in a game episode, the game); returns are their sum; zero-sum, except three seats
-with ``episode=game, reward=win`` (+1 to the winner, -1 to each other seat: general-sum).
+with ``reward=win`` (each seat the sign of its own result, or +1 to a game's winner and -1
+to each other seat: general-sum).
 ``rewards()`` keeps a deal's reward through the chance nodes of the next deck, until the next
 decision (where OpenSpiel's loops read it).
 
@@ -48,7 +49,8 @@ equal):
 
 * ``information_state_tensor`` and ``observation_tensor``: the project's observation of the
   seat's information set (``games.Game.encode``: 618 floats classic, 1141 coinche, 716 /
-  902 at two / three seats), zeros while a deck is being drawn.
+  902 at two / three seats), zeros until the first deck is drawn (while a later deck is
+  drawn, the finished deal's view).
 * ``information_state_string``: the seat's cards as dealt, then every field of its
   ``InfoSet`` but the rules (the auction, every card played and by whom, announcements,
   declarations, scores, ...): perfect recall within a deal; across the deals of a game
@@ -69,7 +71,6 @@ yes / no option given as ``true``), is refused by OpenSpiel's own ``SpielError``
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import fields
 from typing import Any
@@ -95,8 +96,11 @@ __all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "para
 
 SHORT_NAME = "python_belote"
 NUM_CARDS = 32
-#: the most deals of a game episode (``max_game_length``): far beyond any game to its target
-MAX_DEALS = 200
+#: played deals a game to ``target`` can last per point of the target, at most (a played deal
+#: scores at least 81 points for one side; the bound allows four times as many), and the
+#: void deals allowed around them (``max_game_length``)
+_DEALS_PER_POINT = 1 / 20
+_VOID_FACTOR = 2
 #: bound on one deal's point difference (``min_utility`` / ``max_utility``): a capot with
 #: belote, declarations and a reserve at four seats; coinche's capot or générale surcoinched
 _DEAL_BOUND = {"classic": 2_000, "coinche": 12_000, "small": 2_000}
@@ -174,6 +178,15 @@ def _deal_bound(rules: Rules) -> int:
     return _DEAL_BOUND[rules.contract_mode]
 
 
+def _deals_bound(rules: Rules) -> int:
+    """A bound on the deals of a game episode (``max_game_length``): ``max_deals`` or the
+    target's (``_DEALS_PER_POINT``), with void deals (``_VOID_FACTOR``)."""
+    played = int(rules.target * _DEALS_PER_POINT) + 10
+    if rules.max_deals is not None:
+        played = min(played, rules.max_deals)
+    return _VOID_FACTOR * played + 10
+
+
 def _game_type(utility) -> "pyspiel.GameType":
     return pyspiel.GameType(
         short_name=SHORT_NAME, long_name="Belote (classic, coinche, two and three players; belote-rl)",
@@ -204,11 +217,12 @@ class BeloteGame(pyspiel.Game):
         if reward_mode not in REWARD_MODES:
             raise RuleOptionError(f"OpenSpiel parameter reward: give one of {', '.join(REWARD_MODES)}, got "
                                   f"{reward_mode!r}")
-        if episode == "game" and rules.target is None and rules.max_deals is None:
-            raise RuleOptionError("OpenSpiel parameter episode=game needs rules with a target or max_deals")
+        if episode == "game" and rules.target is None:
+            raise RuleOptionError("OpenSpiel parameter episode=game needs a target (target=0 is none: a game of one "
+                                  "played deal, RULES.md §8; use episode=deal)")
         n = rules.players
         win_only = reward_mode == "win" and episode == "game"
-        general = win_only and n == 3
+        general = reward_mode == "win" and n == 3  # +1 / -1 per seat: not zero-sum at three seats
         bound = _deal_bound(rules)
         if reward_mode == "win":
             top = 1.0
@@ -220,7 +234,7 @@ class BeloteGame(pyspiel.Game):
         auction = (small_length_bound(rules) if not variant.has_partners else length_bound(rules)
                    if rules.contract_mode == "coinche" else 2 * n)  # classic: two rounds (RULES.md §3.2)
         deal_length = NUM_CARDS + auction + NUM_CARDS + 24  # its draws, the auction, the cards, the steps around
-        deals = 1 if episode == "deal" else MAX_DEALS
+        deals = 1 if episode == "deal" else _deals_bound(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=variant.num_actions, max_chance_outcomes=NUM_CARDS, num_players=n,
             min_utility=-top, max_utility=top, utility_sum=None if general else 0.0,
@@ -239,6 +253,10 @@ class BeloteGame(pyspiel.Game):
         """The observer of the information-state and observation tensors and strings."""
         if params:
             raise ValueError(f"python_belote's observer takes no parameters, got {params}")
+        if iig_obs_type is not None and (not iig_obs_type.public_info or iig_obs_type.private_info
+                                         != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("python_belote observes one seat's information set: public_info=True and "
+                             f"private_info=SINGLE_PLAYER, got {iig_obs_type}")
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall)
 
@@ -288,8 +306,12 @@ class BeloteState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():  # a deal's reward stays until the next decision (OpenSpiel reads it there)
             if self.dealer is None:
+                if not 0 <= action < self.n:
+                    raise ValueError(f"the first dealer is a seat 0..{self.n - 1}, got {action}")
                 self.dealer = action
                 return
+            if not 0 <= action < NUM_CARDS or action in self.drawn:
+                raise ValueError(f"a deck draw is a card id 0..31 not drawn yet, got {action} (drawn: {self.drawn})")
             self.drawn.append(action)
             if len(self.drawn) < NUM_CARDS:
                 return
@@ -418,12 +440,12 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
     the copy is the state before it). The seat's
     ``info_string`` is unchanged (checked: ``RuntimeError`` otherwise). At a chance node
     (a deck being drawn) the copy is returned as it is: nothing is dealt yet."""
-    new = copy.deepcopy(state)
+    new = state.clone()  # OpenSpiel's clone: the copy keeps the history
     gs = state.game_state
     if gs is None or state._drawing() or state._over:
         return new
     info = gs.information_set(player)
-    hidden = sample_hidden_hands(info, rng)
+    hidden = _draw(info, rng)
     others = [s for s in range(state.n) if s != player]
     true_held = 0
     for s in others:
@@ -458,6 +480,16 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
     return new
 
 
+#: draws of the rejection loop (declarations checked) before a resample gives up: rare
+#: positions (tied combinations at three seats) accept one draw in a few thousand
+MAX_TRIES = 1_000_000
+
+
+def _draw(info: InfoSet, rng: random.Random):
+    """``sampling.sample_hidden_hands`` with a rejection budget of ``MAX_TRIES``."""
+    return sample_hidden_hands(info, rng, max_tries=MAX_TRIES)
+
+
 def _deal(state: BeloteState, deck: list[int]):
     """A new engine state dealing ``deck`` as ``state``'s current deal was dealt (its
     dealer, the game's scores, reserve and deal number before it)."""
@@ -481,7 +513,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
         raise ValueError("state_from_infoset builds four-seat states of the game's own rules (classic or coinche); "
                          f"got an InfoSet of {info.players} seats" + ("" if info.rules == game.rules else
                                                                      " under other rules"))
-    hidden = sample_hidden_hands(info, rng)
+    hidden = _draw(info, rng)
     held = [hidden.hands[s] | info.played_by[s] for s in range(4)]
     if info.rules.contract_mode == "coinche":
         deck = deck_from_full_hands(held, info.dealer)
@@ -512,12 +544,17 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
             if (seat, c) in announced and ANNOUNCE_BELOTE in world.legal_actions():
                 world.apply(ANNOUNCE_BELOTE)
             world.apply(c)
-    for pending in (DECLARE, ANNOUNCE_BELOTE):  # the seat's own choice, made before its card
-        if world.legal_actions() != info.legal_actions and pending in world.legal_actions():
+    if world.legal_actions() != info.legal_actions:  # the seat's own choices, made before its card
+        for pending in ((DECLARE,), (ANNOUNCE_BELOTE,), (ANNOUNCE_BELOTE, DECLARE), (DECLARE, ANNOUNCE_BELOTE)):
             trial = world.clone()
-            trial.apply(pending)
-            if trial.legal_actions() == info.legal_actions:
-                world.apply(pending)
+            for a in pending:
+                if a not in trial.legal_actions():
+                    break
+                trial.apply(a)
+            else:
+                if trial.legal_actions() == info.legal_actions:
+                    world = state.game_state = trial
+                    break
     if world.information_set(info.seat) != info:
         raise RuntimeError("state_from_infoset: the state built differs from the information set (a bug: please "
                            "report it with the game's record)")

@@ -481,7 +481,10 @@ class SearchPolicy:
         if len(legal) == 1:
             return legal[0]
         if not game_of(info.rules).has_partners:  # two and three seats: the module docstring
-            return self._small_act(info)
+            try:
+                return self._small_act(info)
+            except SamplingError:  # no consistent deal drawn (announced combinations): the base decides
+                return self._base(info).act(info)
         base = self._base(info)
         try:
             if info.contract is None:

@@ -125,3 +125,56 @@ def test_belote_eval_games_dir(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     assert main(["eval", "normal", "easy", "--pairs", "2", "--games-dir", str(tmp_path / "file")]) == 2
     assert "--games-dir" in capsys.readouterr().err
+
+
+def test_a_games_dir_that_cannot_be_written_is_refused_before_any_game():
+    import os
+
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs Linux's /proc (a folder nobody can write in, root included)")
+    with pytest.raises(ValueError, match="cannot be written"):
+        duplicate_match("normal", "easy", 2, games_dir="/proc/self")
+
+
+def test_the_replay_api_refuses_bad_deals_and_values_clearly(tmp_path):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from training.serve import make_app
+
+    duplicate_match("normal", "easy", 1, seed=4, games_dir=tmp_path / "g")
+    record = json.loads((tmp_path / "g" / "pair000000-0.json").read_text())
+    with TestClient(make_app(tmp_path / "rooms")) as client:
+        post = lambda rec, q="": client.post(f"/api/replay{q}", content=json.dumps(rec))  # noqa: E731
+        assert post(record, "?deal=%C2%B2").status_code == 400  # '²' is a digit to str.isdigit, not an index
+        r = post(record, "?values=expert&deal=99")
+        assert r.status_code == 400 and "deal 99 is not a deal of the record" in r.json()["error"]
+        odd = dict(record, match={**record["match"], "seats": ["\ud800", "b", "c", "d"]})
+        r = client.post("/api/replay", content=json.dumps(odd, ensure_ascii=True))
+        assert r.status_code == 200 and r.json()["match"]["seats"][0] == "?"
+        bad = dict(record, deals=[dict(record["deals"][0], actions=7)])
+        assert post(bad).status_code == 400
+        from belote_env import load_rules
+
+        duplicate_match("random", "random", 1, seed=1, rules=load_rules("coinche", generale=True),
+                        games_dir=tmp_path / "gen")
+        generale = json.loads((tmp_path / "gen" / "pair000000-0.json").read_text())
+        assert post(generale).status_code == 200  # it replays
+        r = post(generale, "?values=hard")
+        assert r.status_code == 400 and "the hard tier gives no values under these rules" in r.json()["error"]
+
+
+def test_values_of_a_whole_long_record_are_asked_one_deal_at_a_time(monkeypatch):
+    import training.rooms as rooms
+
+    monkeypatch.setattr(rooms, "MAX_VALUED_ACTIONS", 10)
+    from belote_env import Rules as R
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        duplicate_match("normal", "easy", 1, seed=4, rules=R(), games_dir=d)
+        record = json.loads(open(f"{d}/pair000000-0.json").read())
+    with pytest.raises(RoomError, match="one deal at a time"):
+        replay_frames(record, "hard")
+    assert any("values" in f for f in replay_frames(record, "hard", deal=len(record["deals"]) - 1)["frames"])

@@ -216,3 +216,64 @@ def test_the_openspiel_quickstart_runs_as_written():
     blocks = re.findall(r"```python\n(.*?)```", page, re.S)
     assert blocks and len(blocks[0].strip().splitlines()) <= 10
     exec(compile(blocks[0], "docs/openspiel.md", "exec"), {})
+
+
+def test_three_seat_win_rewards_are_general_sum_and_pass_the_random_simulation():
+    game = pyspiel.load_game("python_belote(rules=seed001_3p,reward=win)")
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+
+
+def test_two_and_three_seat_states_serialize():
+    for preset in ("seed001_2p", "seed001_3p"):
+        pyspiel.random_sim_test(pyspiel.load_game(f"python_belote(rules={preset})"), num_sims=3, serialize=True,
+                                verbose=False)
+
+
+def test_game_episodes_need_a_target_and_bound_their_length():
+    with pytest.raises(RuleOptionError, match="needs a target"):
+        pyspiel.load_game("python_belote(episode=game,target=0,max_deals=10)")
+    long_game = pyspiel.load_game("python_belote(episode=game,target=100000,max_deals=400)")
+    assert long_game.max_game_length() > 400 * 2 * (32 + 40)  # 400 played deals and as many void ones
+
+
+def test_the_observer_refuses_observation_types_it_does_not_give():
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_belote")
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one seat's information set"):
+        make_observation(game, public)
+
+
+def test_bad_chance_outcomes_are_refused_before_anything_changes():
+    game = pyspiel.load_game("python_belote")
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="first dealer"):
+        state.apply_action(7)
+    state.apply_action(1)
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="not drawn yet"):
+        state.apply_action(5)
+    assert state.drawn == [5] and state.current_player() == pyspiel.PlayerId.CHANCE
+
+
+def test_a_resampled_state_keeps_the_history():
+    game = pyspiel.load_game("python_belote")
+    state = next(s for i, s in enumerate(_random_play(game, 2)) if i == 10)
+    new = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert len(new.history()) == len(state.history()) > 40
+
+
+def test_a_state_built_with_the_seats_own_pending_announcement_and_declaration():
+    """A seat that took, announced belote and declared waits to play its card: the state
+    built from its information set has both choices made."""
+    game = bo.BeloteGame({"declarations": "choice", "belote": "optional"})
+    state = game.new_initial_state()
+    for a in [0, 31, 24, 8, 1, 0, 6, 26, 22, 19, 15, 14, 2, 13, 27, 11, 25, 7, 9, 21, 20, 30, 12, 29, 4, 23, 10, 3, 17,
+              28, 16, 18, 5, 33, 104, 102]:
+        state.apply_action(a)
+    info = state.game_state.information_set(1)
+    built = bo.state_from_infoset(game, info, random.Random(0))
+    assert built.game_state.information_set(1) == info and list(info.legal_actions) == [29, 30]

@@ -271,3 +271,25 @@ def test_a_turned_card_taken_with_the_chien_is_never_drawn_for_another_seat():
                         assert not hands[s] >> info.turned_card & 1
             checked += 1
     assert checked >= 20
+
+
+def test_the_seven_of_trumps_nobody_exchanged_is_never_drawn_for_a_seat():
+    """``dix_exchange="auto"`` (TWO_THREE.md A9): the holder of the seven of trumps exchanges
+    it for the turned card at once; when nobody did, nobody held it."""
+    checked = 0
+    for players in (2, 3):
+        rules = Rules(players=players, dix_exchange="auto")
+        want = lambda s: (s.phase == 1 and s.exchanged < 0 and s.denomination == s.turned_card >> 3  # noqa: E731
+                          and s.turned_card & 7 != 0)
+        for st in _small_positions(rules, want, seeds=range(150)):
+            seven = 1 << (8 * st.denomination)
+            for viewer in range(players):
+                info = st.information_set(viewer)
+                if info.hand & seven:
+                    continue
+                rng = random.Random(checked)
+                for _ in range(20):
+                    hands = sample_hidden_hands(info, rng).hands
+                    assert not any(hands[s] & seven for s in range(players) if s != viewer)
+                checked += 1
+    assert checked >= 30

@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import random
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -922,7 +923,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
             target, ``batched`` with game mode, ``workers > 1``, ``pairs_log`` or
-            ``games_dir``, a ``games_dir`` that is a file, a bad
+            ``games_dir``, a ``games_dir`` that is a file or cannot be written, a bad
             ``batch_tables``, a policy factory that cannot be imported by name, is not
             callable or returns no policy, or a ``pairs_log`` that is not one, is of another match or
             has a corrupt line or an out-of-range value (naming the line and the field).
@@ -952,7 +953,12 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if games_dir is not None:
         if os.path.exists(games_dir) and not os.path.isdir(games_dir):
             raise ValueError(f"games_dir {str(games_dir)!r} is a file, not a folder")
-        os.makedirs(games_dir, exist_ok=True)
+        try:  # before any game: a folder that cannot be written is said now
+            os.makedirs(games_dir, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=games_dir, prefix=".belote-write-test-"):
+                pass
+        except OSError as e:
+            raise ValueError(f"games_dir {str(games_dir)!r} cannot be written: {e.strerror or e}") from None
         games_dir = str(games_dir)
     rules = rules or Rules()
     if mode == "deal":  # the rules a deal match records (its JSON, pairs log): a one-deal game's (RULES.md §8)

@@ -189,6 +189,8 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
 
 #: the most actions a replayed record may hold (a long game has a few hundred)
 MAX_REPLAY_ACTIONS = 20_000
+#: the most actions of a record valued whole (``replay_frames`` without ``deal``): a long game
+MAX_VALUED_ACTIONS = 2_000
 
 
 def card_hints(model, info: InfoSet) -> tuple[str, dict[int, float]]:
@@ -232,10 +234,13 @@ def _match_of(record: dict) -> dict[str, Any] | None:
     seats = m.get("seats")
     if not isinstance(seats, list) or not 2 <= len(seats) <= 4 or not all(isinstance(x, str) for x in seats):
         return None
-    out = {"seats": [x[:80] for x in seats]}
+    def text(x: str) -> str:  # at most 80 characters, lone surrogates replaced (the answer is UTF-8)
+        return x[:80].encode("utf-8", "replace").decode("utf-8")
+
+    out = {"seats": [text(x) for x in seats]}
     for key in ("a", "b"):
         if isinstance(m.get(key), str):
-            out[key] = m[key][:80]
+            out[key] = text(m[key])
     for key in ("pair", "set", "copy", "seed"):
         if type(m.get(key)) is int:
             out[key] = m[key]
@@ -259,16 +264,24 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
             frame then holds ``"values"``, ``"unit"`` and ``"by"`` (the bot's name).
         deal: only that deal's (index into the record's deals) cards get values.
     Raises ``RecordError`` (a ``ValueError``) for a record that does not replay,
-    ``RoomError`` for one over ``MAX_REPLAY_ACTIONS`` or values not in ``VALUE_TIERS``."""
+    ``RoomError`` for one over ``MAX_REPLAY_ACTIONS``, values not in ``VALUE_TIERS``, a
+    ``deal`` that is not one of the record's, values of a record over
+    ``MAX_VALUED_ACTIONS`` without a ``deal``, or a tier that does not play the rules."""
     from belote_env.records import replay_events
 
     tier = "hard" if values is True else values or None
     if tier is not None and tier not in VALUE_TIERS:
         raise RoomError(f"values must be one of {', '.join(VALUE_TIERS)} (or none), got {str(values)[:40]!r}")
-    actions = sum(len(d.get("actions", [])) for d in record.get("deals", []) if isinstance(d, dict)) \
-        if isinstance(record, dict) and isinstance(record.get("deals"), list) else 0
+    deals = record.get("deals") if isinstance(record, dict) else None
+    actions = sum(len(d["actions"]) for d in deals if isinstance(d, dict) and isinstance(d.get("actions"), list)) \
+        if isinstance(deals, list) else 0
     if actions > MAX_REPLAY_ACTIONS:
         raise RoomError(f"a replayed record holds at most {MAX_REPLAY_ACTIONS:,} actions, this one {actions:,}")
+    if deal is not None and not (isinstance(deals, list) and 0 <= deal < len(deals)):
+        raise RoomError(f"deal {deal} is not a deal of the record (0..{len(deals) - 1 if isinstance(deals, list) else -1})")
+    if tier is not None and deal is None and actions > MAX_VALUED_ACTIONS:
+        raise RoomError(f"values of a record of more than {MAX_VALUED_ACTIONS:,} actions are given one deal at a time "
+                        f"(deal=<index>): this one holds {actions:,}")
     frames: list[dict] = []
     names: tuple[str, ...] = ()
     rules = None
@@ -284,8 +297,11 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
 
                     model = make_policy(tier, seed=0, rules=state.rules)
                 info = state.information_set(seat)
-                hints = (card_hints(model, info) if tier == "hard"
-                         else _expert_values(model, info, f"viewer-{i}-{j}"))
+                try:
+                    hints = (card_hints(model, info) if tier == "hard"
+                             else _expert_values(model, info, f"viewer-{i}-{j}"))
+                except ValueError as e:  # a tier that does not play these rules (generale, bids above 160)
+                    raise RoomError(f"the {tier} tier gives no values under these rules: {e}") from None
             continue
         names, rules = state.table.names, state.rules
         frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,

@@ -188,7 +188,7 @@ def _values_query(params) -> tuple[str | None, int | None, str]:
         return None, None, f"values must be 0, 1 or one of {', '.join(VALUE_TIERS)}, got {want[:40]!r}"
     deal = params.get("deal")
     if deal is not None:
-        if not deal.isdigit() or len(deal) > 4:
+        if not (deal.isascii() and deal.isdigit()) or len(deal) > 4:
             return None, None, f"deal must be a deal index 0..9999, got {deal[:40]!r}"
         deal = int(deal)
     if values == "expert" and deal is None:
