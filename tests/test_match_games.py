@@ -178,3 +178,15 @@ def test_values_of_a_whole_long_record_are_asked_one_deal_at_a_time(monkeypatch)
     with pytest.raises(RoomError, match="one deal at a time"):
         replay_frames(record, "hard")
     assert any("values" in f for f in replay_frames(record, "hard", deal=len(record["deals"]) - 1)["frames"])
+
+
+def test_a_pairs_log_given_to_the_viewer_is_told_where_the_games_are(tmp_path):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from training.serve import make_app
+
+    duplicate_match("normal", "easy", 2, pairs_log=tmp_path / "pairs.jsonl")
+    with TestClient(make_app(tmp_path / "rooms")) as client:
+        r = client.post("/api/replay", content=(tmp_path / "pairs.jsonl").read_bytes())
+    assert r.status_code == 400 and "--games-dir" in r.json()["error"]

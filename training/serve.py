@@ -155,7 +155,15 @@ async def _json_body(request, limit: int, what: str):
         body += chunk
         if len(body) > limit:
             return None, too_big
+    request.state.body_head = bytes(body[:64])
     return _loads(bytes(body), what)
+
+
+def _is_pairs_log(why: str, request) -> bool:
+    """A body that failed as JSON because it is a pairs log (JSON lines, the first a
+    ``belote_pairs_log`` header: ``training.evaluate``)."""
+    return why.endswith("must be JSON (nested at most a few hundred levels)") and \
+        getattr(request.state, "body_head", b"").lstrip().startswith(b'{"belote_pairs_log"')
 
 
 def _loads(text, what: str):
@@ -265,6 +273,9 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
 
     async def replay_record(request):
         record, why = await _json_body(request, MAX_RECORD, "a record")
+        if why and _is_pairs_log(why, request):
+            return _error("a duplicate match's pairs log keeps each pair's result, not its games: play the match "
+                          "with belote eval ... --games-dir DIR and open the records it saves there")
         if why:
             return _error(why)
         values, deal, why = _values_query(request.query_params)
