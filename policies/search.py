@@ -201,14 +201,14 @@ from .base import Policy, reseed_nested, with_belote
 from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "deal_margin"]
+__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "lazy_expert", "deal_margin"]
 
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
                 take_margin=0.0, prefilter=TAKE_THRESHOLD[0], value_pass=False, belief_pool=1, belief_noise=0.2,
                 belief_bids=False, belief_partner=True, prior_weight=0.0, search_bids=True,
                 search_coinche_bids=True, bid_levels=9, bid_slack=30.0, bid_denominations=2, bid_margin=0.0,
-                bid_z=0.0, bid_node_budget=None, exact_cards=18, stop_z=None)
+                bid_z=0.0, bid_node_budget=None, exact_cards=18, stop_z=None, belief_lazy=False)
 
 #: Settings of the ``expert`` tier beyond ``DEFAULTS`` (``expert_policy`` adds the models):
 #: up to 48 samples within 6M solver nodes, drawn from the posterior of a ``normal``-tier
@@ -270,6 +270,11 @@ class SearchPolicy:
             the weights multiply the samples' values). The candidates are all drawn and
             weighed (about 0.5 ms each) before the solving, outside ``node_budget`` and
             ``time_budget``.
+        belief_lazy: draw and weigh ``belief_pool`` candidates for each sample as the search
+            asks for it and keep one of them in proportion to the weights (importance
+            resampling group by group), instead of weighing all ``samples * belief_pool``
+            first and resampling them together: the weighing then stops with the search
+            (``stop_z``, ``node_budget``, ``time_budget``). Bool, default False.
         belief_noise: probability a deterministic belief policy gives to the actions it
             would not take, shared among them (float, 1e-6 <= p < 1).
         belief_bids: in card play, weight the bids too (bool).
@@ -326,7 +331,7 @@ class SearchPolicy:
                  bid_margin: float = DEFAULTS["bid_margin"], bid_z: float = DEFAULTS["bid_z"],
                  bid_node_budget: int | None = DEFAULTS["bid_node_budget"],
                  exact_cards: int = DEFAULTS["exact_cards"], stop_z: float | None = DEFAULTS["stop_z"],
-                 name: str = "expert"):
+                 belief_lazy: bool = DEFAULTS["belief_lazy"], name: str = "expert"):
         if min_samples is None and isinstance(samples, int) and isinstance(bid_samples, int):
             min_samples = min(DEFAULTS["min_samples"], samples, bid_samples)
         for arg, v in (("samples", samples), ("bid_samples", bid_samples), ("min_samples", min_samples)):
@@ -373,7 +378,7 @@ class SearchPolicy:
                 raise ValueError(f"{arg} must be a policy instance (with act(info)), got {what}")
         if belief is None:
             for arg, v in (("belief_pool", belief_pool), ("belief_noise", belief_noise), ("belief_bids", belief_bids),
-                           ("belief_partner", belief_partner)):
+                           ("belief_partner", belief_partner), ("belief_lazy", belief_lazy)):
                 if v != DEFAULTS[arg]:
                     raise ValueError(f"{arg} has no effect without a belief policy (belief=None)")
         if prior is not None and (isinstance(prior, type) or not callable(getattr(prior, "card_values", None))
@@ -405,6 +410,9 @@ class SearchPolicy:
         self.top_k, self.belief = top_k, belief
         self.belief_pool, self.belief_noise, self.belief_bids = belief_pool, float(belief_noise), bool(belief_bids)
         self.belief_partner = bool(belief_partner)
+        if not isinstance(belief_lazy, bool):
+            raise ValueError(f"belief_lazy must be True or False, got {belief_lazy!r}")
+        self.belief_lazy = belief_lazy
         self.search_coinche_bids, self.bid_levels = bool(search_coinche_bids), bid_levels
         self.bid_slack = None if bid_slack is None else float(bid_slack)
         self.bid_denominations, self.bid_margin, self.bid_z = bid_denominations, float(bid_margin), float(bid_z)
@@ -787,6 +795,25 @@ class SearchPolicy:
         if self.belief_pool == 1:
             yield from ((deal, weight(info, deal.hands)) for deal in uniform)
             return
+        if self.belief_lazy:  # a group of candidates per sample, weighed when the search asks for it
+            for _ in range(n):
+                group = list(islice(uniform, self.belief_pool))
+                if not group:
+                    return
+                ws = [weight(info, d.hands) for d in group]
+                total = sum(ws)
+                if not total > 0.0:
+                    yield group[0], 1.0
+                    continue
+                u, acc = self.rng.random() * total, 0.0
+                pick = group[-1]
+                for d, w in zip(group, ws):
+                    acc += w
+                    if acc >= u:
+                        pick = d
+                        break
+                yield pick, 1.0
+            return
         pool, weights = [], []
         for deal in islice(uniform, n * self.belief_pool):  # each weighed before the next draw (rng order)
             pool.append(deal)
@@ -892,6 +919,16 @@ def expert_policy(seed: int | None = None) -> SearchPolicy:
 
     hard = HardPolicy(seed)
     return SearchPolicy(seed, belief=NormalPolicy(seed), base=hard, prior=hard, **EXPERT)
+
+
+def lazy_expert(seed: int | None = None) -> SearchPolicy:
+    """The ``expert`` weighing its candidate worlds as the search asks for them
+    (``belief_lazy``) and stopping once the leading card is settled (``stop_z`` 2): a
+    policy factory for measurements (``belote eval policies.search:lazy_expert expert``)."""
+    policy = expert_policy(seed)
+    policy.belief_lazy, policy.stop_z = True, 2.0
+    policy.name = "expert_lazy"
+    return policy
 
 
 def _choose(cands: list[int], values: dict[int, list[int]], ws: list[float], margin: float,

@@ -1,6 +1,7 @@
-"""The classic expert's early stop (``SearchPolicy(stop_z=...)``): time saved and decisions kept.
+"""The classic expert's early stop (``SearchPolicy(stop_z=...)``) and lazy weighing
+(``belief_lazy``): time saved and decisions kept.
 
-    python scripts/bench_expert_stop.py [--deals 8] [--seed 0] [--z 2.0 1.0]
+    python scripts/bench_expert_stop.py [--deals 8] [--seed 0] [--z 2.0 1.0] [--lazy]
 
 Plays ``--deals`` seeded classic deals with the ``expert`` in seats 0 and 2 and ``normal``
 in seats 1 and 3. At every card decision of the expert with more than one candidate, the
@@ -8,7 +9,10 @@ same information set is also decided by experts with ``stop_z`` set (each reseed
 the same key first, so every expert draws the same worlds in the same order: an early
 stop uses a prefix of them). Prints, per ``z``: the share of decisions equal to the full
 expert's, the median time per decision against the full expert's (the same decisions,
-wall-clock, one process) and the mean number of worlds solved. Decisions are not a
+wall-clock, one process) and the mean number of worlds solved. With ``--lazy`` the same for
+experts that weigh their candidate worlds as the search asks for them (``belief_lazy``),
+without and with each ``stop_z`` (their worlds are drawn otherwise: fewer equal decisions
+are expected even without a stop). Decisions are not a
 strength measurement: a changed decision may be as good; strength needs duplicate matches.
 """
 
@@ -30,17 +34,20 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--z", type=float, nargs="+", default=[2.0, 1.0])
+    ap.add_argument("--lazy", action="store_true", help="also experts with belief_lazy (without and with each z)")
     args = ap.parse_args()
     use_one_torch_thread()
     full = make_policy("expert", seed=args.seed)
     stops = {}
-    for z in args.z:
-        stops[z] = make_policy("expert", seed=args.seed)
-        stops[z].stop_z = z
+    for lazy in (False, True) if args.lazy else (False,):
+        for z in ([None] if lazy else []) + list(args.z):
+            pol = make_policy("expert", seed=args.seed)
+            pol.stop_z, pol.belief_lazy = z, lazy
+            stops[("lazy weighing" + (f", stop_z {z:g}" if z is not None else "")) if lazy else f"stop_z {z:g}"] = pol
     normal = make_policy("normal")
-    times = {None: [], **{z: [] for z in args.z}}
-    same = {z: 0 for z in args.z}
-    worlds = {None: [], **{z: [] for z in args.z}}
+    times = {None: [], **{k: [] for k in stops}}
+    same = {k: 0 for k in stops}
+    worlds = {None: [], **{k: [] for k in stops}}
     count = 0
 
     def decide(st: GameState, info, policy) -> int:
@@ -72,10 +79,10 @@ def main() -> None:
     base = statistics.median(times[None])
     print(f"{count} card decisions searched over {args.deals} deals; full expert: median {1000 * base:.1f} ms, "
           f"{statistics.mean(worlds[None]):.1f} worlds")
-    for z in args.z:
-        med = statistics.median(times[z])
-        print(f"stop_z {z:g}: {100 * same[z] / count:.1f}% of decisions equal, median {1000 * med:.1f} ms "
-              f"({base / med:.2f}x faster), {statistics.mean(worlds[z]):.1f} worlds")
+    for k in stops:
+        med = statistics.median(times[k])
+        print(f"{k}: {100 * same[k] / count:.1f}% of decisions equal, median {1000 * med:.1f} ms "
+              f"({base / med:.2f}x faster), {statistics.mean(worlds[k]):.1f} worlds")
 
 
 if __name__ == "__main__":
