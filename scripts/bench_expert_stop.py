@@ -35,6 +35,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--z", type=float, nargs="+", default=[2.0, 1.0])
     ap.add_argument("--lazy", action="store_true", help="also experts with belief_lazy (without and with each z)")
+    ap.add_argument("--pool", type=int, default=None, help="the lazy experts' belief_pool (default: the expert's, 8)")
     args = ap.parse_args()
     use_one_torch_thread()
     full = make_policy("expert", seed=args.seed)
@@ -43,6 +44,8 @@ def main() -> None:
         for z in ([None] if lazy else []) + list(args.z):
             pol = make_policy("expert", seed=args.seed)
             pol.stop_z, pol.belief_lazy = z, lazy
+            if lazy and args.pool:
+                pol.belief_pool = args.pool
             stops[("lazy weighing" + (f", stop_z {z:g}" if z is not None else "")) if lazy else f"stop_z {z:g}"] = pol
     normal = make_policy("normal")
     times = {None: [], **{k: [] for k in stops}}
