@@ -61,8 +61,19 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
     if spec.endswith("+search") and len(spec) > len("+search"):
         raise ValueError(f"policy {spec!r} cannot play the {players}-player game (TWO_THREE.md): the search of "
                          f"policies.search plays four seats only; {supported}")
-    if spec in TIERS and spec not in SMALL_TABLE_TIERS:
+    if (spec in TIERS and spec not in SMALL_TABLE_TIERS) or (timed_expert_budget(spec) is not None
+                                                            and "expert" not in SMALL_TABLE_TIERS):
         raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")
+
+
+#: ``expert@<N>ms``: the expert with a time budget of N milliseconds a move (1..600000)
+_TIMED_EXPERT = re.compile(r"expert@([1-9][0-9]{0,5})ms")
+
+
+def timed_expert_budget(spec: Any) -> float | None:
+    """The time budget in seconds of an ``"expert@<N>ms"`` spec, else None."""
+    m = _TIMED_EXPERT.fullmatch(spec) if isinstance(spec, str) else None
+    return None if m is None else int(m.group(1)) / 1000.0
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
@@ -199,7 +210,7 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
     ``"<spec>+search"`` of an accepted spec, a policy factory ``"module.path:attribute"``
     (imported and checked callable, not called), or an existing path. Builds nothing and
     reads no model file (a bad model folder still raises ``CheckpointError`` when loaded)."""
-    if isinstance(spec, str) and spec in TIERS:
+    if isinstance(spec, str) and spec in TIERS or timed_expert_budget(spec) is not None:
         return
     if team_spec(spec) is not None:
         for part in team_spec(spec):
@@ -221,7 +232,11 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
 
 def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = None) -> Policy:
     """A policy from a tier name (``random``, ``easy``, ``normal``, ``hard``, ``expert``), a
-    policy factory or a model folder path; ``"<spec>+search"`` puts the search of
+    policy factory or a model folder path; ``"expert@<N>ms"`` is the expert searching within
+    N milliseconds a move (``time_budget``; its candidate worlds weighed as the search draws
+    them, ``belief_lazy``, so that the budget covers the weighing; at least the first
+    ``min_samples`` worlds are searched whatever the budget; the four-seat searches: at two
+    and three seats it plays as ``expert``); ``"<spec>+search"`` puts the search of
     ``policies.search`` on top of that policy (it searches the policy's top
     ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies
     (``policies.team.Team``: ``lead`` at the team's first seat, ``partner`` at the second;
@@ -254,6 +269,13 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
         check_policy_rules(spec, rules)
     if isinstance(spec, str) and spec in TIERS:
         return TIERS[spec](seed)
+    budget = timed_expert_budget(spec)
+    if budget is not None:  # the expert within a time budget a move: its worlds weighed as it searches them
+        from .search import expert_policy
+
+        policy = expert_policy(seed)
+        policy.time_budget, policy.belief_lazy, policy.name = budget, True, spec
+        return policy
     if team_spec(spec) is not None:
         from .team import Team
 

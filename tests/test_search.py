@@ -507,3 +507,33 @@ def test_early_stop_uses_a_prefix_of_the_same_worlds_and_is_off_by_default():
     assert stopped > 0
     with pytest.raises(ValueError, match="stop_z must be a number in"):
         SearchPolicy(0, stop_z=0)
+
+
+def test_expert_at_a_time_budget_weighs_lazily_and_stops_at_its_budget():
+    """``expert@<N>ms``: the expert with ``time_budget`` N ms and ``belief_lazy``; a 1 ms
+    budget searches only the ``min_samples`` worlds it always searches."""
+    import random as _random
+
+    from belote_env import GameState, Rules
+    from policies import make_policy
+    from policies.registry import check_policy_spec
+
+    policy = make_policy("expert@1ms", seed=3)
+    assert (policy.name, policy.time_budget, policy.belief_lazy) == ("expert@1ms", 0.001, True)
+    check_policy_spec("expert@250ms")
+    for bad in ("expert@0ms", "expert@1s", "expert@-5ms", "expert@1000000ms"):
+        with pytest.raises(ValueError):
+            make_policy(bad)
+    rng = _random.Random(5)
+    st = GameState(Rules(), seed=5, single_deal=True)
+    searched = 0
+    while not st.is_deal_over and searched < 3:
+        info = st.information_set(st.current_seat)
+        if st.phase == 1 and sum(a < 32 for a in info.legal_actions) > 1 and len(st.tricks) < 5:
+            st.apply(policy.act(info))
+            if policy.last_stats.get("samples"):
+                assert policy.last_stats["samples"] == policy.min_samples
+                searched += 1
+        else:
+            st.apply(rng.choice(info.legal_actions))
+    assert searched == 3
