@@ -90,6 +90,7 @@ from .driver import REWARD_MODES, game_win_reward, reward_scale, seat_reward
 from .games import game_of
 from .infoset import InfoSet
 from .sampling import sample_hidden_hands
+from .table import SEATS, seats_from
 
 __all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "params_of", "resample", "resampler",
            "state_from_infoset", "PARAMETERS"]
@@ -514,7 +515,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
                          f"got an InfoSet of {info.players} seats" + ("" if info.rules == game.rules else
                                                                      " under other rules"))
     hidden = _draw(info, rng)
-    held = [hidden.hands[s] | info.played_by[s] for s in range(4)]
+    held = [hidden.hands[s] | info.played_by[s] for s in SEATS]
     if info.rules.contract_mode == "coinche":
         deck = deck_from_full_hands(held, info.dealer)
     elif info.taker < 0:
@@ -537,8 +538,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
     announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
     tricks = [(leader, cards) for leader, cards, _ in info.tricks] + [(info.trick_leader, info.trick)]
     for k, (leader, cards) in enumerate(tricks):
-        for i, c in enumerate(cards):
-            seat = (leader + i) % 4
+        for seat, c in zip(seats_from(leader), cards):
             if k == 0 and info.declared[seat] and DECLARE in world.legal_actions():
                 world.apply(DECLARE)
             if (seat, c) in announced and ANNOUNCE_BELOTE in world.legal_actions():
