@@ -60,7 +60,9 @@ equal):
   ``player`` whose hidden cards are drawn by the project's resampler
   (``sampling.sample_hidden_hands``: every public constraint of the history held), the
   same history replayed on the new deck; ``sampler()`` (a uniform [0, 1) draw) seeds it.
-  ``resampler(state, player)`` is the same for ``ISMCTSBot.set_resampler``.
+  ``resampler(state, player)`` is the same for ``ISMCTSBot.set_resampler``;
+  ``state_from_infoset(game, info, rng)`` builds such a state from an ``InfoSet`` alone
+  (a bot that is given only its seat's view, ``policies.openspiel``).
 
 ``state.game_state`` is the engine's ``GameState`` (all hands: for debugging, never for a
 seat). Errors: a rule option of a bad value, an unknown preset, episode or reward raise
@@ -497,27 +499,124 @@ def _deal(state: BeloteState, deck: list[int]):
     return state.variant.new_state(deck=deck, single_deal=state.episode == "deal", **state.deal_start)
 
 
+def _small_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
+    """A deck that deals, at a two- or three-seat table (``dealing.SmallLayout``), what
+    ``info`` and the drawn ``hidden`` cards say each seat held: before the taker, its first
+    cards (the stock drawn); after, its cards at the completion (now, played, discarded; the
+    seven of trumps back in place of the turned card for the seat that exchanged them), the
+    turned and bottom cards where they were seen, the unseen cards in the unused places."""
+    from .dealing import small_layout
+
+    rules, n = info.rules, info.players
+    lay = small_layout(rules, info.dealer)
+    pack = [-1] * (24 if lay.pack24 else NUM_CARDS)
+    unseen = cards_of(hidden.stock)
+    rng.shuffle(unseen)
+    pack[lay.turned] = info.turned_card
+    if info.taker < 0:
+        slots = [list(lay.first[s]) for s in range(n)]
+        held = list(hidden.hands)
+    else:
+        taker, turned = info.taker, 1 << info.turned_card
+        more = lay.more_by_taker[taker] if lay.more_by_taker is not None else lay.more
+        slots = [list(lay.first[s]) + list(more[s]) for s in range(n)]
+        held = [hidden.hands[s] | info.played_by[s] for s in range(n)]
+        if info.exchanged >= 0:  # the seven of trumps was dealt to the seat that exchanged it
+            held[info.exchanged] = held[info.exchanged] & ~turned | 1 << (8 * info.denomination)
+        if lay.chien:  # 10_each: the chien and the turned card go to the taker, who discards two
+            discards = info.discarded if info.seat == taker else hidden.stock
+            held[taker] |= discards | turned
+            unseen = [c for c in unseen if not discards >> c & 1]
+            slots[taker] += list(lay.chien) + [lay.turned]
+        elif lay.pack24:  # 24_card: the turned card goes to the taker
+            slots[taker].append(lay.turned)
+        if lay.bottom >= 0 and info.bottom_card >= 0:
+            pack[lay.bottom] = info.bottom_card
+    for s in range(n):
+        cards = [c for c in cards_of(held[s]) if c != pack[lay.turned] or lay.turned not in slots[s]]
+        places = [i for i in slots[s] if pack[i] < 0]
+        rng.shuffle(cards)
+        for i, c in zip(places, cards):
+            pack[i] = c
+    rest = iter(unseen)
+    pack = [c if c >= 0 else next(rest) for c in pack]
+    if lay.pack24:  # the 7s and 8s out of play, after the pack (dealing.small_pack keeps its order)
+        pack += [c for c in range(NUM_CARDS) if c & 7 < 2]
+    return pack
+
+
+def _replay(world, info: InfoSet, discards: int):
+    """Apply the deal's public history to ``world`` as ``info`` records it (the auction,
+    the cards in order, each preceded by the belote claim or the four-seat declaration
+    that came with it, the taker's ``discards``), trying each legal action where the record
+    does not name it (the seven's exchange, the combinations, the viewer's own pending
+    choice); the world whose information set for ``info.seat`` is ``info``, or None."""
+    from .game import STEPS, Phase
+
+    plays = [(seat, c) for leader, cards, _ in info.tricks for seat, c in zip(world.table.seats_from(leader), cards)]
+    plays += list(zip(world.table.seats_from(info.trick_leader), info.trick))
+    announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
+    while True:
+        if world.information_set(info.seat) == info:
+            return world
+        if world.is_deal_over:
+            return None
+        legal = world.legal_actions()
+        if world.phase == Phase.BIDDING:
+            k = len(world.auction.history)
+            if k >= len(info.auction) or info.auction[k][1] not in legal:
+                return None
+            world.apply(info.auction[k][1])
+            continue
+        step = STEPS[world.step] if world.step >= 0 else "cards"
+        if step == "discard":
+            c = next((c for c in cards_of(discards & ~world.discarded) if c in legal), None)
+            if c is None:
+                return None
+            world.apply(c)
+            continue
+        k = sum(p.bit_count() for p in world.played_by)
+        if step == "cards" and k < len(plays):
+            seat, c = plays[k]
+            if (seat, c) in announced and ANNOUNCE_BELOTE in legal:
+                world.apply(ANNOUNCE_BELOTE)
+            elif not world.tricks and world.table.teams and info.declared[seat] and DECLARE in legal:
+                world.apply(DECLARE)
+            elif c in legal:
+                world.apply(c)
+            else:
+                return None
+            continue
+        for a in (a for a in legal if a >= NUM_CARDS):  # the record does not say: each one tried
+            trial = world.clone()
+            trial.apply(a)
+            found = _replay(trial, info, discards)
+            if found is not None:
+                return found
+        return None
+
+
 def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> BeloteState:
     """A state of ``game`` in ``info``'s information set, the hidden cards drawn by the
     project's resampler (``sampling.sample_hidden_hands``), for a bot that sees only an
     ``InfoSet`` (``policies.openspiel``): a deck dealing the drawn hands (each seat's cards
-    now and those it played; while bidding, the drawn stock; ``dealing.deck_from_hands``,
-    ``deck_for_final_hands``, ``deck_from_full_hands``), the deal's public actions
-    replayed (the auction, then each card in order, a declaration or belote announcement
-    before the card that made it public), and the seat's own announcement if its legal
-    actions show one pending. Four seats (classic and coinche; ``ValueError`` at two and
-    three: resample an OpenSpiel state instead). Raises ``RuntimeError`` if the state's
-    information set for ``info.seat`` is not ``info`` (a bug)."""
+    now and those it played; while bidding, the drawn stock; at four seats
+    ``dealing.deck_from_hands``, ``deck_for_final_hands``, ``deck_from_full_hands``, at two
+    and three the table's layout, ``_small_deck``), then the deal's public history replayed
+    (``_replay``). Raises ``ValueError`` for an ``InfoSet`` of other rules,
+    ``RuntimeError`` if no replay gives ``info`` (a bug)."""
     from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
 
-    if not game.variant.has_partners or info.rules != game.rules:
-        raise ValueError("state_from_infoset builds four-seat states of the game's own rules (classic or coinche); "
-                         f"got an InfoSet of {info.players} seats" + ("" if info.rules == game.rules else
-                                                                     " under other rules"))
+    if info.rules != game.rules:
+        raise ValueError("state_from_infoset builds states of the game's own rules; the InfoSet is of other rules")
     hidden = _draw(info, rng)
-    held = [hidden.hands[s] | info.played_by[s] for s in SEATS]
-    if info.rules.contract_mode == "coinche":
-        deck = deck_from_full_hands(held, info.dealer)
+    discards = 0
+    if not game.variant.has_partners:
+        deck = _small_deck(info, hidden, rng)
+        if info.taker >= 0 and info.rules.three_player_deal == "10_each":
+            discards = info.discarded if info.seat == info.taker else hidden.stock
+    elif info.rules.contract_mode == "coinche":
+        deck = deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
     elif info.taker < 0:
         hands = [cards_of(h) for h in hidden.hands]
         for h in hands:
@@ -526,37 +625,17 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
         rng.shuffle(stock)
         deck = deck_from_hands(hands, info.turned_card, stock, info.dealer)
     else:
-        deck = deck_for_final_hands(held, info.turned_card, info.taker, info.dealer)
+        deck = deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.turned_card, info.taker,
+                                    info.dealer)
     state = game.new_initial_state()
     state.dealer = info.dealer
     state.deal_start = {"dealer": info.dealer, "scores": list(info.scores), "reserve": info.reserve,
                         "deal_number": info.deal_number}
     world = _deal(state, deck)
-    state.game_state, state.dealt = world, list(world.hands)
-    for _, a in info.auction:
-        world.apply(a)
-    announced = {(s, c) for s, kind, c in info.announcements if kind == "belote"}
-    tricks = [(leader, cards) for leader, cards, _ in info.tricks] + [(info.trick_leader, info.trick)]
-    for k, (leader, cards) in enumerate(tricks):
-        for seat, c in zip(seats_from(leader), cards):
-            if k == 0 and info.declared[seat] and DECLARE in world.legal_actions():
-                world.apply(DECLARE)
-            if (seat, c) in announced and ANNOUNCE_BELOTE in world.legal_actions():
-                world.apply(ANNOUNCE_BELOTE)
-            world.apply(c)
-    if world.legal_actions() != info.legal_actions:  # the seat's own choices, made before its card
-        for pending in ((DECLARE,), (ANNOUNCE_BELOTE,), (ANNOUNCE_BELOTE, DECLARE), (DECLARE, ANNOUNCE_BELOTE)):
-            trial = world.clone()
-            for a in pending:
-                if a not in trial.legal_actions():
-                    break
-                trial.apply(a)
-            else:
-                if trial.legal_actions() == info.legal_actions:
-                    world = state.game_state = trial
-                    break
-    if world.information_set(info.seat) != info:
-        raise RuntimeError("state_from_infoset: the state built differs from the information set (a bug: please "
+    state.dealt = list(world.hands)
+    state.game_state = _replay(world, info, discards)
+    if state.game_state is None:
+        raise RuntimeError("state_from_infoset: no replay of the drawn deal gives the information set (a bug: please "
                            "report it with the game's record)")
     return state
 

@@ -9,8 +9,9 @@ At each decision with a choice the policy builds a state of its information set
 resampler), and OpenSpiel's ``ISMCTSBot`` (UCT over information-state nodes, a world
 redrawn for every simulation by ``belote_env.openspiel.resample``, random rollouts to the
 deal's end, the deal's scaled point difference as value) picks the action. It reads only
-the seat's ``InfoSet`` (RULES.md §11). Four seats (classic and coinche); in a game to a
-target it searches the current deal. Needs OpenSpiel (``pip install -e ".[openspiel]"``).
+the seat's ``InfoSet`` (RULES.md §11). Every table (classic, coinche, two and three seats);
+in a game to a target it searches the current deal. Needs OpenSpiel (``pip install -e
+".[openspiel]"``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class ISMCTSPolicy:
         rollouts: random rollouts per leaf.
         seed: seed of the policy's ``random.Random`` (``rng``: the worlds and the search).
     Raises:
-        ValueError: a bad argument; (``act``) an ``InfoSet`` of two or three seats.
+        ValueError: a bad argument.
     """
 
     def __init__(self, simulations: int = 100, uct_c: float = 2.0, rollouts: int = 1, seed: int = 0):

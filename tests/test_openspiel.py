@@ -177,31 +177,38 @@ def test_a_resampled_state_keeps_the_seats_information_set_and_varies_the_rest(s
     assert varied > total // 3
 
 
-@pytest.mark.parametrize("options", [{"declarations": "choice", "belote": "optional"}, {"rules": "coinche"},
-                                     {"rules": "coinche_bga"}, {"declarations": "auto", "episode": "game"}])
+@pytest.mark.parametrize("options", [
+    {"declarations": "choice", "belote": "optional"}, {"rules": "coinche"}, {"rules": "coinche_bga"},
+    {"declarations": "auto", "episode": "game", "target": 400},
+    {"rules": "seed001_2p", "declarations": "choice", "belote": "optional", "dix_exchange": "choice"},
+    {"rules": "seed001_2p", "dix_exchange": "auto", "deal_packets": "1-by-1"},
+    {"rules": "seed001_3p", "three_player_deal": "10_each", "declarations": "choice"},
+    {"rules": "seed001_3p", "three_player_deal": "24_card", "belote": "optional"}])
 def test_a_state_built_from_an_information_set_has_that_information_set(options):
-    """``state_from_infoset`` (four seats): the state's ``information_set`` of the seat is
-    the ``InfoSet`` it was built from, at every decision of random episodes."""
+    """``state_from_infoset`` (every table): the state's ``information_set`` of every seat
+    is the ``InfoSet`` it was built from, at every decision of random episodes."""
     game = bo.BeloteGame(options)
     n = 0
-    for seed in range(8):
+    for seed in range(6):
         for state in _random_play(game, seed):
-            info = state.game_state.information_set(state.current_player())
-            built = bo.state_from_infoset(game, info, random.Random(n))
-            assert built.game_state.information_set(info.seat) == info
-            n += 1
-    with pytest.raises(ValueError, match="four-seat"):
-        bo.state_from_infoset(bo.BeloteGame({"rules": "seed001_2p"}),
-                              next(_random_play(bo.BeloteGame({"rules": "seed001_2p"}), 0)).information_set(0),
-                              random.Random(0))
+            for seat in range(game.num_players()):
+                info = state.game_state.information_set(seat)
+                built = bo.state_from_infoset(game, info, random.Random(n))
+                assert built.game_state.information_set(seat) == info
+                n += 1
+    other = next(_random_play(bo.BeloteGame({"rules": "seed001_2p"}), 0)).information_set(0)
+    with pytest.raises(ValueError, match="other rules"):
+        bo.state_from_infoset(game if game.rules != other.rules else bo.BeloteGame({}), other, random.Random(0))
 
 
-def test_an_ismcts_bot_plays_a_duplicate_match_through_belote_eval(capsys):
+@pytest.mark.parametrize("rules, says", [("seed004", "ismcts8 vs random: 2 mirrored deal pairs"),
+                                         ("seed001_3p", "ismcts8 (A) vs random (B), 3 players: 2 duplicate deal sets")])
+def test_an_ismcts_bot_plays_a_duplicate_match_through_belote_eval(rules, says, capsys):
     from training.cli import main
 
-    assert main(["eval", "tests.test_openspiel:small_ismcts", "random", "--pairs", "2", "--seed", "3",
-                 "--no-progress"]) == 0
-    assert "ismcts8 vs random: 2 mirrored deal pairs" in capsys.readouterr().out
+    assert main(["eval", "tests.test_openspiel:small_ismcts", "random", "--pairs", "2", "--seed", "3", "--rules",
+                 rules, "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith(says)
 
 
 def small_ismcts():
