@@ -499,7 +499,7 @@ def _deal(state: BeloteState, deck: list[int]):
     return state.variant.new_state(deck=deck, single_deal=state.episode == "deal", **state.deal_start)
 
 
-def _small_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
+def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
     """A deck that deals, at a two- or three-seat table (``dealing.SmallLayout``), what
     ``info`` and the drawn ``hidden`` cards say each seat held: before the taker, its first
     cards (the stock drawn); after, its cards at the completion (now, played, discarded; the
@@ -602,7 +602,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
     ``InfoSet`` (``policies.openspiel``): a deck dealing the drawn hands (each seat's cards
     now and those it played; while bidding, the drawn stock; at four seats
     ``dealing.deck_from_hands``, ``deck_for_final_hands``, ``deck_from_full_hands``, at two
-    and three the table's layout, ``_small_deck``), then the deal's public history replayed
+    and three the table's layout, ``_layout_deck``), then the deal's public history replayed
     (``_replay``). Raises ``ValueError`` for an ``InfoSet`` of other rules,
     ``RuntimeError`` if no replay gives ``info`` (a bug)."""
     from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
@@ -612,7 +612,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
     hidden = _draw(info, rng)
     discards = 0
     if not game.variant.has_partners:
-        deck = _small_deck(info, hidden, rng)
+        deck = _layout_deck(info, hidden, rng)
         if info.taker >= 0 and info.rules.three_player_deal == "10_each":
             discards = info.discarded if info.seat == info.taker else hidden.stock
     elif info.rules.contract_mode == "coinche":
