@@ -388,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "each set) as tables of one batch, each side's "
                         "seats deciding together (networks in one forward pass); one process, no --pairs-log; "
                         "the same result for deterministic policies (easy, normal, hard, model folders)")
-    e.add_argument("--games-dir", help="save each game of the match as a record in this folder (pair<id>-<copy>.json) "
+    e.add_argument("--games-dir", help="save each game of the match as a record in this folder (pair<id>-<copy>.json; "
+                                       "set<id>-<seating>.json at two and three seats) "
                                        "for the replay viewer (belote serve) and belote replay; unbatched only")
     e.add_argument("--failure-record", default="belote_failure_record.json",
                    help="where a failing position is saved as a record")

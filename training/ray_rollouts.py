@@ -4,8 +4,9 @@
 trainer's ``fill_rollout_buffer``, ``add_snapshot``, ``pool``, ``bids``, ``deal_stats``,
 ``close``) but plays its tables in ``actors`` Ray actors, each a ``VectorCollector`` of its
 share of ``n_tables`` on one CPU. Each rollout the driver puts the learner's weights in
-Ray's object store once (and the bid network's, and the opponent snapshots added since);
-every actor loads them, plays until its share of the rollout's decisions is finished and
+Ray's object store once (and the bid network's; the policy object itself on the first
+rollout and after an actor's restart), and sends each actor the opponent snapshots it has
+not had yet; every actor loads them, plays until its share of the rollout's decisions is finished and
 returns them (observations, masks, actions, values, log-probabilities, advantages and
 returns: GAE is done in the actor, as in one process), with its learner bids (``bid_learner:
 q``: the driver's ``BidLearner`` fits them, overlapped with the actors' play under
@@ -14,8 +15,9 @@ actor order and updates.
 
 Config keys (``training.config.TrainConfig``): ``rollout_actors`` (0: no Ray, the tables
 in the trainer's process) and ``ray_address`` (None: a local Ray started for the run;
-``"auto"`` or ``"ray://host:10001"``: a running cluster). The rest of the config means what
-it means in one process. Actor ``i`` seeds its tables, opponent draws, exploration and
+``"auto"`` or ``"ray://host:10001"``: a running cluster); ``rollout_actors`` needs ``engine:
+batched`` and at most ``n_tables``. The rest of the config means what it means in one
+process. Actor ``i`` seeds its tables, opponent draws, exploration and
 sampling from the trainer's seed and ``i``: a run is exactly reproducible for a fixed
 number of actors and seed (it is not the one-process run: other tables, same
 distribution).
