@@ -83,6 +83,17 @@ class Game:
     def players(self) -> int:
         return self.table.n_seats
 
+    @property
+    def auction_bound(self) -> int:
+        """The most decisions one auction of this game can take: two rounds of the table
+        (classic, RULES.md §3.2-§3.4), ``auction.length_bound`` (coinche, COINCHE.md §3.4) or
+        ``auction.small_length_bound`` (two and three seats, TWO_THREE.md §2.3)."""
+        from .auction import length_bound, small_length_bound
+
+        if not self.has_partners:
+            return small_length_bound(self.rules)
+        return length_bound(self.rules) if self.rules.contract_mode == "coinche" else 2 * self.players
+
     def new_state(self, **kwargs: Any):
         """A new game's ``game.GameState``, with its keyword arguments (``seed``, ``rng``,
         ``dealer``, ``single_deal``, ...). Raises ``TypeError`` for ``rules=`` (the game's

@@ -161,24 +161,21 @@ def params_of(rules: Rules, **extra: Any) -> dict[str, Any]:
     plays ``rules``."""
     out: dict[str, Any] = dict(extra)
     for option, value in rules.to_dict().items():
-        if value is None:
-            continue
         kind = _kind(option)
+        if value is None:
+            if option in ("target", "max_deals"):
+                out[option] = 0  # none
+            continue
         if kind == "bool":
             value = int(value)
         elif kind == "ccb":
             value = {False: 0, True: 1, "declarations_only": 2}[value]
         out[option] = value
-    for option in ("target", "max_deals"):
-        if rules.to_dict()[option] is None:
-            out[option] = 0
     return out
 
 
-def _deal_bound(rules: Rules) -> int:
-    if not game_of(rules).has_partners:
-        return _DEAL_BOUND["small"]
-    return _DEAL_BOUND[rules.contract_mode]
+def _deal_bound(variant) -> int:
+    return _DEAL_BOUND[variant.rules.contract_mode if variant.has_partners else "small"]
 
 
 def _deals_bound(rules: Rules) -> int:
@@ -226,17 +223,13 @@ class BeloteGame(pyspiel.Game):
         n = rules.players
         win_only = reward_mode == "win" and episode == "game"
         general = reward_mode == "win" and n == 3  # +1 / -1 per seat: not zero-sum at three seats
-        bound = _deal_bound(rules)
+        bound = _deal_bound(variant)
         if reward_mode == "win":
             top = 1.0
         else:
             points = bound if episode == "deal" else bound + (rules.target or 0) * 2
             top = points / (reward_scale(rules) if reward_mode == "scaled" else 1)
-        from .auction import length_bound, small_length_bound
-
-        auction = (small_length_bound(rules) if not variant.has_partners else length_bound(rules)
-                   if rules.contract_mode == "coinche" else 2 * n)  # classic: two rounds (RULES.md §3.2)
-        deal_length = NUM_CARDS + auction + NUM_CARDS + 24  # its draws, the auction, the cards, the steps around
+        deal_length = NUM_CARDS + variant.auction_bound + NUM_CARDS + 24  # its draws, the auction, the cards, the steps around
         deals = 1 if episode == "deal" else _deals_bound(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=variant.num_actions, max_chance_outcomes=NUM_CARDS, num_players=n,
@@ -425,12 +418,6 @@ class _Observer:
 _PENDING = (ANNOUNCE_BELOTE, DECLARE)
 
 
-def _moved(true: int, drawn: int) -> tuple[list[int], list[int]]:
-    """The cards of a location in the true deal only, and in the drawn one only."""
-    return [c for c in range(NUM_CARDS) if true >> c & 1 and not drawn >> c & 1], \
-        [c for c in range(NUM_CARDS) if drawn >> c & 1 and not true >> c & 1]
-
-
 def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState:
     """A copy of ``state`` whose cards hidden from ``player`` are redrawn: the hidden hands
     (``sampling.sample_hidden_hands`` of the seat's ``InfoSet``) replace the true ones by
@@ -459,7 +446,7 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
     true_unseen = pool & ~true_held
     relabel = list(range(NUM_CARDS))
     for true, drawn in [(gs.hands[s], hidden.hands[s]) for s in others] + [(true_unseen, hidden.stock)]:
-        a, b = _moved(true, drawn)
+        a, b = cards_of(true & ~drawn), cards_of(drawn & ~true)  # in the true deal only, in the drawn one only
         rng.shuffle(b)
         for x, y in zip(a, b):
             relabel[x] = y
@@ -499,12 +486,14 @@ def _deal(state: BeloteState, deck: list[int]):
     return state.variant.new_state(deck=deck, single_deal=state.episode == "deal", **state.deal_start)
 
 
-def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
-    """A deck that deals, at a two- or three-seat table (``dealing.SmallLayout``), what
-    ``info`` and the drawn ``hidden`` cards say each seat held: before the taker, its first
-    cards (the stock drawn); after, its cards at the completion (now, played, discarded; the
-    seven of trumps back in place of the turned card for the seat that exchanged them), the
-    turned and bottom cards where they were seen, the unseen cards in the unused places."""
+def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> tuple[list[int], int]:
+    """``(deck, discards)``: a deck that deals, at a two- or three-seat table
+    (``dealing.SmallLayout``), what ``info`` and the drawn ``hidden`` cards say each seat
+    held: before the taker, its first cards (the stock drawn); after, its cards at the
+    completion (now, played, discarded; the seven of trumps back in place of the turned card
+    for the seat that exchanged them), the turned and bottom cards where they were seen, the
+    unseen cards in the unused places; and the taker's discards (``10_each``: the viewer's
+    own, or the drawn unseen cards), 0 where there are none."""
     from .dealing import small_layout
 
     rules, n = info.rules, info.players
@@ -513,6 +502,7 @@ def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
     unseen = cards_of(hidden.stock)
     rng.shuffle(unseen)
     pack[lay.turned] = info.turned_card
+    discards = 0
     if info.taker < 0:
         slots = [list(lay.first[s]) for s in range(n)]
         held = list(hidden.hands)
@@ -542,7 +532,7 @@ def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> list[int]:
     pack = [c if c >= 0 else next(rest) for c in pack]
     if lay.pack24:  # the 7s and 8s out of play, after the pack (dealing.small_pack keeps its order)
         pack += [c for c in range(NUM_CARDS) if c & 7 < 2]
-    return pack
+    return pack, discards
 
 
 def _replay(world, info: InfoSet, discards: int):
@@ -612,9 +602,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
     hidden = _draw(info, rng)
     discards = 0
     if not game.variant.has_partners:
-        deck = _layout_deck(info, hidden, rng)
-        if info.taker >= 0 and info.rules.three_player_deal == "10_each":
-            discards = info.discarded if info.seat == info.taker else hidden.stock
+        deck, discards = _layout_deck(info, hidden, rng)
     elif info.rules.contract_mode == "coinche":
         deck = deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
     elif info.taker < 0:

@@ -143,3 +143,12 @@ def test_the_old_two_and_three_seat_engine_names_warn_and_build_a_game_state():
     old = SmallGameState.from_hands(hands, "7H", more, "9D", r2, dealer=1)
     assert old.deck == GameState.from_hands(hands, "7H", more, r2, bottom="9D", dealer=1).deck
     assert old.turned_card == 8 and old.dealer == 1  # the 7 of hearts (suit 1, rank 0)
+
+
+def test_the_auction_bound_is_the_longest_auction_of_each_game():
+    """``Game.auction_bound``: two rounds of four (RULES.md §3.2-§3.4), COINCHE.md §3.4's
+    bound under the coinche defaults (36), TWO_THREE.md §2.3's five decisions at two seats."""
+    from belote_env import load_rules
+    from belote_env.games import game_of
+
+    assert [game_of(load_rules(p)).auction_bound for p in ("seed004", "coinche", "seed001_2p")] == [8, 36, 5]

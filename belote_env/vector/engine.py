@@ -47,7 +47,7 @@ from ..actions import (
     COINCHE_LEVELS, HIGH_LEVELS, SURCOINCHE, TAKE, num_actions,
 )
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
-from ..auction import DENOMINATION_RANK, length_bound
+from ..auction import DENOMINATION_RANK
 from ..config import SMALL_ONLY, Rules, RuleOptionError, check_table
 from ..contract import CAPOT, NUM_DENOMINATIONS
 from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
@@ -1189,7 +1189,9 @@ class BatchedGame(TableBatch):
         #: the width of the action masks (``actions.num_actions``)
         self.n_actions = num_actions(self.rules)
         #: the most decisions an auction takes: the history's length
-        self.auction_bound = length_bound(self.rules) if self.rules.contract_mode == "coinche" else BIDS_MAX
+        from ..games import game_of
+
+        self.auction_bound = game_of(self.rules).auction_bound  # BIDS_MAX classic
         self.points = np.array(POINTS_BY_ALL_TRUMP_OPTION[self.rules.all_trump_points], dtype=np.int64)
         self._allocate(n, NUM_SEATS, NCOL, CUR, 4, autoreset)
         self.reset(seed)

@@ -52,7 +52,6 @@ from ..actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
     EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, TAKE, num_actions,
 )
-from ..auction import small_length_bound
 from ..cards import BEATS, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..config import RuleOptionError, Rules, check_table
 from ..dealing import small_layout
@@ -985,7 +984,9 @@ class SmallBatchedGame(BatchedGame):
         self._first, self._more = first, more
         self._pos = np.array([turned, bottom, chien, *unused.tolist()], dtype=np.int64)
         self._tabs = _combination_tables(rules)
-        self.auction_bound = small_length_bound(rules)
+        from ..games import game_of
+
+        self.auction_bound = game_of(rules).auction_bound
         self._allocate(n, p, NCOL, CUR, 2 * p + 2, autoreset)
         self.reset(seed)
 
