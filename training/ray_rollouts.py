@@ -98,9 +98,7 @@ class _RolloutActor:
             while self.col.n_ready < need:
                 self.col.step(self.policy)
         out = self.col.take(need)
-        bids = []
-        if self.col.bids is not None:
-            bids, self.col.bids._pending = self.col.bids._pending, []
+        bids = [] if self.col.bids is None else self.col.bids.take_added()
         stats, self.col.deal_stats = self.col.deal_stats, []
         from .vector_selfplay import BUFFER_FIELDS
 

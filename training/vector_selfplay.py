@@ -576,9 +576,15 @@ class BidLearner:
         self._pending.append((obs, action, target))
         self.added += len(action)
 
-    def _flush(self) -> None:
+    def take_added(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The bids added since the last fit (or call), removed: ``(obs, action, target)``
+        batches, for a learner that does not fit them itself (a rollout actor's,
+        ``training.ray_rollouts``)."""
         pending, self._pending = self._pending, []
-        for obs, action, target in pending:
+        return pending
+
+    def _flush(self) -> None:
+        for obs, action, target in self.take_added():
             self._ring_add(obs, action, target)
 
     def _ring_add(self, obs: np.ndarray, action: np.ndarray, target: np.ndarray) -> None:
