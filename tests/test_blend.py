@@ -9,7 +9,7 @@ from belote_env import GameState, Rules
 from belote_env.observation import COINCHE_OBS_SIZE
 from policies import make_policy
 from policies.network import BeloteNet, load_bid_net, load_card_net
-from training.blend import blend_bid_model, blend_nets
+from training.blend import blend_bid_model, blend_nets, grow_net
 
 COINCHE_HARD = "policies/models/hard_coinche"
 
@@ -69,3 +69,25 @@ def test_blend_bid_model_refuses_missing_folders_and_mixed_games(tmp_path):
         blend_bid_model(COINCHE_HARD, COINCHE_HARD, other, 0.5, tmp_path / "d")
     out = blend_bid_model(COINCHE_HARD, COINCHE_HARD, COINCHE_HARD, 0.5, tmp_path / "c")
     assert "belote blend" in json.loads((out / "meta.json").read_text())["note"]
+
+
+def test_grow_net_keeps_the_values_and_adds_units_that_learn():
+    """Wider layers and added layers: the same outputs before any fit; the new units
+    get gradients (their outgoing weights) so a fit can use them; shrinking is refused."""
+    torch.manual_seed(1)
+    net = BeloteNet(pi=[32, 16]).eval()
+    x = (torch.rand(50, net.obs_size) < 0.2).float()
+    for pi in ([32, 16], [48, 24], [32, 16, 16], [40, 20, 30, 30]):
+        grown = grow_net(net, pi, seed=3)
+        assert grown.config["pi"] == pi
+        assert torch.allclose(grown.logits(x), net.logits(x), atol=1e-5)
+    grown = grow_net(net, [48, 24, 24], seed=3)
+    grown.logits(x).square().sum().backward()
+    head = grown.action_net.weight.grad
+    assert head[:, 16:].abs().sum() > 0  # the new units' outgoing weights learn
+    with pytest.raises(ValueError, match="at least as wide"):
+        grow_net(net, [16, 16])
+    with pytest.raises(ValueError, match="at least as wide"):
+        grow_net(net, [32])
+    with pytest.raises(ValueError, match="an added layer must be at least as wide as the last one \\(16\\)"):
+        grow_net(net, [32, 16, 8])

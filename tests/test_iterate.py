@@ -166,6 +166,15 @@ def test_iterate_resumes_after_a_kill_to_the_same_networks(tmp_path, monkeypatch
     assert sorted(p.name for p in (run / "data").iterdir()) == ["iter_00002.npz"]  # what a 3rd would replay
 
 
+def test_iterate_grows_the_card_network_before_the_first_iteration(tmp_path):
+    """``card_layers``: the run's card network has the new layers; its first checkpoint
+    was fitted from the grown start (the same values as hard's before the fit)."""
+    run = iterate(_cfg(tmp_path, iterations=1, eval_pairs=0, card_layers=[512, 640, 640]), progress=False)
+    card = load_card_net(run / "checkpoints" / "iter_00001")[0]
+    assert card.config["pi"] == [512, 640, 640]
+    assert load_bid_net(run / "checkpoints" / "iter_00001")[0].config["pi"] == load_bid_net(HARD)[0].config["pi"]
+
+
 def test_iterate_config_refuses_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="'label_rate' must be a number in \\(0, 1\\]"):
         _cfg(tmp_path, label_rate=0)
@@ -182,6 +191,11 @@ def test_iterate_config_refuses_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="pool /nonexistent_model: policy iteration plays and fits a cards/"):
         iterate(_cfg(tmp_path / "bad", pool=["/nonexistent_model"], pool_rate=0.5), progress=False)
     assert not (tmp_path / "bad").exists()  # refused before a run folder is made
+    with pytest.raises(ConfigError, match="'card_layers' must be a list of hidden layer sizes"):
+        _cfg(tmp_path, card_layers=[512, 0])
+    with pytest.raises(ConfigError, match="'card_layers': pi must keep every hidden layer of \\[512, 512\\]"):
+        iterate(_cfg(tmp_path / "narrow", card_layers=[256, 256]), progress=False)
+    assert not (tmp_path / "narrow").exists()
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

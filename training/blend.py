@@ -24,7 +24,7 @@ from pathlib import Path
 
 import torch
 
-__all__ = ["blend_nets", "blend_bid_model", "average_models"]
+__all__ = ["blend_nets", "blend_bid_model", "average_models", "grow_net"]
 
 
 def blend_nets(a, b, weight: float):
@@ -184,3 +184,59 @@ def average_models(folders: list[str | os.PathLike], out: str | os.PathLike) -> 
     out.parent.mkdir(parents=True, exist_ok=True)
     _atomic_folder(out, write)
     return out
+
+
+def grow_net(net, pi: list[int], seed: int = 0, scale: float = 0.01):
+    """A wider and/or deeper ``BeloteNet`` with the same outputs as ``net`` (up to float32
+    rounding), for a warm start with more capacity (Net2Net's function-preserving growth).
+
+    ``pi``: the new policy hidden sizes, at least as many layers as ``net``'s and each of
+    ``net``'s layers at least as wide. A widened layer's new units read the layer's input
+    through small random weights (``scale`` times a unit normal, seeded by ``seed``) and
+    feed the next layer through zero weights; an added layer (after the last one) is the
+    identity on its first units (exact after a ReLU, whose outputs are >= 0), its other
+    units new ones as above. The critic is kept as it is.
+
+    Raises ``ValueError`` for a ``pi`` that shrinks the network (fewer layers or a
+    narrower one), for a network without hidden layers or whose activation is not ReLU,
+    and as ``BeloteNet`` for sizes out of bounds."""
+    from policies.network import BeloteNet
+
+    old = list(net.config["pi"])
+    if net.config.get("activation") != "relu" or not old:
+        raise ValueError(f"growing needs a ReLU network with hidden layers, got {net.config.get('activation')} "
+                         f"hidden layers {old}")
+    if not isinstance(pi, (list, tuple)) or len(pi) < len(old) or any(
+            type(b) is not int or b < a for a, b in zip(old, pi)):
+        raise ValueError(f"pi must keep every hidden layer of {old} at least as wide and add layers only after "
+                         f"them, got {pi!r}")
+    pi = list(pi)
+    if any(type(b) is not int or b < pi[len(old) - 1] for b in pi[len(old):]):
+        raise ValueError(f"an added layer must be at least as wide as the last one ({pi[len(old) - 1]}), got {pi!r}")
+    grown = BeloteNet(**{**net.config, "pi": pi}).eval()
+    src, dst = net.state_dict(), grown.state_dict()
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for k in dst:
+            if not k.startswith(("mlp_extractor.policy_net.", "action_net.")):
+                dst[k] = src[k].clone()
+        sizes = [net.config["obs_size"]] + pi
+        for i in range(len(pi)):
+            w, b = f"mlp_extractor.policy_net.{2 * i}.weight", f"mlp_extractor.policy_net.{2 * i}.bias"
+            weight = torch.zeros(pi[i], sizes[i])
+            bias = torch.zeros(pi[i])
+            if i < len(old):
+                rows, cols = src[w].shape
+                weight[rows:] = scale * torch.randn(pi[i] - rows, sizes[i], generator=gen)
+                weight[:rows, :cols] = src[w]
+                bias[:rows] = src[b]
+            else:  # the identity on the previous layer's units
+                n = pi[len(old) - 1]
+                weight[:n, :n] = torch.eye(n)
+                weight[n:] = scale * torch.randn(pi[i] - n, sizes[i], generator=gen)
+            dst[w], dst[b] = weight, bias
+        head = torch.zeros(net.config["n_actions"], pi[-1])
+        head[:, :old[-1]] = src["action_net.weight"]
+        dst["action_net.weight"], dst["action_net.bias"] = head, src["action_net.bias"].clone()
+    grown.load_state_dict(dst)
+    return grown

@@ -67,6 +67,10 @@ class IterateConfig:
     the rest (its policy network, if any) is kept."""
     opponent: str | None = None
     """The match opponent (a tier name or model folder); None: ``init_from``."""
+    card_layers: list | None = None
+    """Hidden layer sizes to grow the starting card-value network to before the first
+    iteration (``training.blend.grow_net``: wider layers and/or layers added after the last,
+    the same values at the start); None: as it is."""
     pool: list | None = None
     """Opponent pool: model folders of past copies of the networks (None: ``[init_from]``)."""
     pool_rate: float = 0.0
@@ -110,6 +114,10 @@ class IterateConfig:
         if self.deals > 65_536 or self.chunk > 1 << 20:
             raise ConfigError(f"config keys 'deals' (at most 65,536) and 'chunk' (at most 1,048,576): got "
                               f"{self.deals:,} and {self.chunk:,}")
+        if self.card_layers is not None and (not isinstance(self.card_layers, list) or not self.card_layers or not all(
+                type(v) is int and 1 <= v <= 16384 for v in self.card_layers)):
+            raise ConfigError(f"config key 'card_layers' must be a list of hidden layer sizes (ints in 1..16384), "
+                              f"got {self.card_layers!r}")
         if self.pool is not None and (not isinstance(self.pool, list) or not all(
                 isinstance(v, str) and v and "\0" not in v for v in self.pool)):
             raise ConfigError(f"config key 'pool' must be a list of model folders (non-empty strings), got {self.pool!r}")
@@ -277,6 +285,13 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     rules = cfg.rules_obj
     init = Path(cfg.init_from)
     policy, card, bid = _nets(init, rules)  # the model folders load before a run folder is made
+    if cfg.card_layers is not None:  # a resumed run's checkpoints replace it
+        from .blend import grow_net
+
+        try:
+            card = grow_net(card, cfg.card_layers, seed=cfg.seed)
+        except ValueError as e:
+            raise ConfigError(f"config key 'card_layers': {e}") from None
     # the pool's fixed members, loaded once (never fitted; the run's checkpoints load as drawn)
     fixed = {str(m): _nets(Path(m), rules, "pool")
              for m in (cfg.pool if cfg.pool is not None else [cfg.init_from] if cfg.pool_rate > 0 else [])}
