@@ -36,7 +36,7 @@ Extended ids, appended after the table (legal only under coinche rules that need
 ======== ===== =====================================================================
 
 Ids of the two- and three-player games (TWO_THREE.md §2.3; ``num_actions(rules)`` is
-``SMALL_NUM_ACTIONS`` (414) at two and three seats, whose bids are pass (32), accept the
+``PROPOSAL_NUM_ACTIONS`` (414) at two and three seats, whose bids are pass (32), accept the
 turned suit (``TAKE``, 33), name a suit (34..37), propose a redeal (106) and these):
 
 ======== ===== =====================================================================
@@ -49,6 +49,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+from .deprecation import deprecated_names
+
 from .cards import CONTRACT_NAMES, NUM_CARDS, card_to_str
 
 __all__ = [
@@ -58,7 +60,7 @@ __all__ = [
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
     "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination", "GENERALE_BID", "HIGH_BID", "HIGH_LEVELS",
     "EXTENDED_NUM_ACTIONS", "GENERALE", "num_actions", "coinche_bid_level", "is_coinche_bid",
-    "AGREE_REDEAL", "REFUSE_REDEAL", "SMALL_NUM_ACTIONS", "SMALL_BIDS", "is_name_suit",
+    "AGREE_REDEAL", "REFUSE_REDEAL", "PROPOSAL_NUM_ACTIONS", "PROPOSAL_BIDS", "is_name_suit",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -91,13 +93,13 @@ GENERALE = "generale"
 AGREE_REDEAL = EXTENDED_NUM_ACTIONS
 REFUSE_REDEAL = EXTENDED_NUM_ACTIONS + 1
 #: every action id of the two- and three-player games (the table up to ``REFUSE_REDEAL``)
-SMALL_NUM_ACTIONS = REFUSE_REDEAL + 1
+PROPOSAL_NUM_ACTIONS = REFUSE_REDEAL + 1
 
 assert COINCHE_BID + len(COINCHE_LEVELS) * 6 == COINCHE
 
 #: the contract bids of the two- and three-player auction, ascending: pass, accept the
 #: turned suit (``TAKE``), name spades .. clubs (32..37; TWO_THREE.md §2.3)
-SMALL_BIDS = range(PASS, NAME_CONTRACT + 4)
+PROPOSAL_BIDS = range(PASS, NAME_CONTRACT + 4)
 
 
 def is_name_suit(action: int) -> bool:
@@ -153,7 +155,7 @@ def coinche_bid_level(action: int) -> int | str:
 def num_actions(rules) -> int:
     """Size of the action space ``rules`` play (``games.Game.num_actions``): ``NUM_ACTIONS``
     (112; also for ``rules=None``), or ``EXTENDED_NUM_ACTIONS`` (412) for coinche rules with
-    a générale or bids above 160, or ``SMALL_NUM_ACTIONS`` (414) at two and three seats
+    a générale or bids above 160, or ``PROPOSAL_NUM_ACTIONS`` (414) at two and three seats
     (TWO_THREE.md)."""
     if rules is None:
         return NUM_ACTIONS
@@ -204,8 +206,8 @@ def action_to_string(action: int) -> str:
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
     action = action.__index__()  # numpy integers
-    if not 0 <= action < SMALL_NUM_ACTIONS:
-        raise ValueError(f"action id must be an int in 0..{SMALL_NUM_ACTIONS - 1}, got {action!r}")
+    if not 0 <= action < PROPOSAL_NUM_ACTIONS:
+        raise ValueError(f"action id must be an int in 0..{PROPOSAL_NUM_ACTIONS - 1}, got {action!r}")
     if action >= AGREE_REDEAL:
         return _FIXED_NAMES[action]
     if GENERALE_BID <= action:
@@ -218,3 +220,10 @@ def action_to_string(action: int) -> str:
         level, contract = divmod(action - COINCHE_BID, 6)
         return f"bid {COINCHE_LEVELS[level]} {CONTRACT_NAMES[contract]}"
     return _FIXED_NAMES[action]
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_NUM_ACTIONS": ("belote_env.actions.PROPOSAL_NUM_ACTIONS", lambda: PROPOSAL_NUM_ACTIONS),
+    "SMALL_BIDS": ("belote_env.actions.PROPOSAL_BIDS", lambda: PROPOSAL_BIDS),
+})

@@ -100,6 +100,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+from .deprecation import deprecated_names
+
 from .actions import (
     AGREE_REDEAL, COINCHE, GENERALE, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, SURCOINCHE, TAKE,
     action_to_string, coinche_bid_action,
@@ -110,7 +112,7 @@ from .contract import CAPOT, NUM_DENOMINATIONS, Contract
 from .table import NEXT_SEAT, SEATS, TEAM_OF, partner_of, seats_from
 
 __all__ = ["Auction", "ClassicAuction", "CoincheAuction", "IllegalBidError", "new_auction", "classic_legal_bids",
-           "classic_bid_denomination", "length_bound", "DENOMINATION_RANK", "SmallAuction", "small_length_bound"]
+           "classic_bid_denomination", "length_bound", "DENOMINATION_RANK", "ProposalAuction", "proposal_length_bound"]
 
 
 class IllegalBidError(ValueError):
@@ -578,7 +580,7 @@ class CoincheAuction(Auction):
 
 
 # ============================================================================= two and three players
-class SmallAuction(Auction):
+class ProposalAuction(Auction):
     """The bidding of the two- and three-player games (TWO_THREE.md §2.3, §3; §4 A3-A7,
     A27), one deal.
 
@@ -701,24 +703,24 @@ class SmallAuction(Auction):
         self.must_name = False
         self._legal = ()
 
-    def copy(self) -> "SmallAuction":
-        new = SmallAuction.__new__(SmallAuction)
-        for name in SmallAuction.__slots__:
+    def copy(self) -> "ProposalAuction":
+        new = ProposalAuction.__new__(ProposalAuction)
+        for name in ProposalAuction.__slots__:
             setattr(new, name, getattr(self, name))
         new.history = list(self.history)
         return new
 
     def __repr__(self) -> str:
-        return (f"SmallAuction(players={self.players}, dealer={self.dealer}, turned_card={self.turned_card}, "
+        return (f"ProposalAuction(players={self.players}, dealer={self.dealer}, turned_card={self.turned_card}, "
                 f"history={self.history}, contract={self.contract}, void={self.void}, redeal={self.redeal})")
 
 
-def small_length_bound(rules: Rules) -> int:
+def proposal_length_bound(rules: Rules) -> int:
     """The most decisions one bidding of the two- or three-player game can take (exact,
     by search over every legal sequence; TWO_THREE.md §2.3: 5 at two seats under the
     defaults)."""
     best = 0
-    stack = [SmallAuction(0, 0, rules)]
+    stack = [ProposalAuction(0, 0, rules)]
     while stack:
         a = stack.pop()
         if a.is_over:
@@ -737,8 +739,15 @@ def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auct
     chosen: the engine starts each deal's auction here, and the expert's search replays
     and simulates auctions through it: ``contract_mode="coinche"`` plays ``CoincheAuction``
     (``turned_card`` is ignored: nothing is turned in coinche, it is -1), every other rule
-    set ``ClassicAuction``; two and three seats ``SmallAuction`` (the game's auction part,
+    set ``ClassicAuction``; two and three seats ``ProposalAuction`` (the game's auction part,
     ``games.Game.auction``)."""
     from .games import game_of
 
     return game_of(rules).auction(dealer, turned_card, rules, history)
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SmallAuction": ("belote_env.auction.ProposalAuction", lambda: ProposalAuction),
+    "small_length_bound": ("belote_env.auction.proposal_length_bound", lambda: proposal_length_bound),
+})

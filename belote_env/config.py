@@ -10,6 +10,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+from .deprecation import deprecated_names
+
 import dataclasses
 import functools
 import os
@@ -19,7 +21,7 @@ from typing import Any, Mapping
 
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
-           "PLAYER_COUNTS", "SMALL_ONLY", "THREE_ONLY", "FOUR_ONLY", "SMALL_CHOICES", "SMALL_DEFAULTS", "variant_of",
+           "PLAYER_COUNTS", "CUTTHROAT_ONLY", "THREE_ONLY", "FOUR_ONLY", "CUTTHROAT_CHOICES", "CUTTHROAT_DEFAULTS", "variant_of",
            "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
 
 
@@ -102,7 +104,7 @@ OPTION_CHOICES: dict[str, tuple] = {
 #: The table sizes (TWO_THREE.md: Belote for two and three; RULES.md: four in two teams).
 PLAYER_COUNTS = (4, 2, 3)
 #: Options of the two- and three-player game only (``None`` at four seats).
-SMALL_ONLY = frozenset(("deal_packets", "redeal_proposal", "redeal_dealer", "dealer_round2_proposal", "dix_exchange",
+CUTTHROAT_ONLY = frozenset(("deal_packets", "redeal_proposal", "redeal_dealer", "dealer_round2_proposal", "dix_exchange",
                         "sequence_order", "run5_value", "sequence_compare", "carres", "capot_bonus", "failure",
                         "three_player_deal", "redeal_consent", "defender_partner_free", "ruff_overtrump",
                         "defender_split"))
@@ -117,14 +119,14 @@ FOUR_ONLY = frozenset(("all_pass_redeal", "round2_no_trump_all_trump", "partner_
 #: Options shared by the four-seat and the small tables whose values differ at two and
 #: three seats (TWO_THREE.md §4: A15 ``declarations``, A22 ``tie``, A24 ``target_rule``,
 #: A25 ``rounding``), the default first.
-SMALL_CHOICES: dict[str, tuple] = {
+CUTTHROAT_CHOICES: dict[str, tuple] = {
     "declarations": ("auto", "choice", "off"),
     "tie": ("opponent_own", "litige"),
     "target_rule": ("reach", "exceed"),
     "rounding": ("none", "half_up"),
 }
 #: Defaults of the shared integer options at two and three seats (A24: games to 500).
-SMALL_DEFAULTS: dict[str, Any] = {"target": 500}
+CUTTHROAT_DEFAULTS: dict[str, Any] = {"target": 500}
 
 #: Options that apply only in ``contract_mode="coinche"`` (COINCHE.md §7): in classic mode
 #: they hold ``None`` and giving one is an error naming it.
@@ -161,9 +163,9 @@ def applies(option: str, mode: str, players: int = 4) -> bool:
     if without_partners(players):
         if option in FOUR_ONLY or (option in THREE_ONLY and players != 3):
             return False
-        return option in SMALL_ONLY or option in SMALL_CHOICES or option in ("belote", "target", "max_deals",
+        return option in CUTTHROAT_ONLY or option in CUTTHROAT_CHOICES or option in ("belote", "target", "max_deals",
                                                                            "contract_mode")
-    if option in SMALL_ONLY:
+    if option in CUTTHROAT_ONLY:
         return False
     return option not in (COINCHE_ONLY if mode == "classic" else CLASSIC_ONLY)
 
@@ -217,7 +219,7 @@ def _unknown_option(key: Any, known) -> str:
 
     close = difflib.get_close_matches(key, list(known), n=3) if isinstance(key, str) and len(key) < 100 else []
     hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
-    classic = [k for k in known if k not in COINCHE_ONLY and k not in SMALL_ONLY]
+    classic = [k for k in known if k not in COINCHE_ONLY and k not in CUTTHROAT_ONLY]
     shown = _show(key)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."  # a key is a name: 40 characters show it
     return (f"unknown rule option {shown}{hint}; known options: {', '.join(classic)}; more: COINCHE.md §7, "
@@ -450,9 +452,9 @@ class Rules:
                 if value is _UNSET:
                     object.__setattr__(self, name, None)
                 elif value is not None:
-                    if small or name in SMALL_ONLY:
+                    if small or name in CUTTHROAT_ONLY:
                         where = ("a three-player option, TWO_THREE.md §4" if name in THREE_ONLY else
-                                 "a two- and three-player option, TWO_THREE.md §4" if name in SMALL_ONLY else
+                                 "a two- and three-player option, TWO_THREE.md §4" if name in CUTTHROAT_ONLY else
                                  "a four-player option; TWO_THREE.md §2-§3 fix that rule at two and three seats")
                         raise RuleOptionError(f"rule option {name!r} does not apply with players {players} (it is "
                                               f"{where}); got {_show(value)}")
@@ -464,10 +466,10 @@ class Rules:
                            "; coinche_denominations sets the coinche denominations, COINCHE.md §3.5")
                         + f"); got {_show(value)}")
             elif value is _UNSET:
-                if small and name in SMALL_CHOICES:
-                    default = SMALL_CHOICES[name][0]
-                elif small and name in SMALL_DEFAULTS:
-                    default = SMALL_DEFAULTS[name]
+                if small and name in CUTTHROAT_CHOICES:
+                    default = CUTTHROAT_CHOICES[name][0]
+                elif small and name in CUTTHROAT_DEFAULTS:
+                    default = CUTTHROAT_DEFAULTS[name]
                 else:
                     default = (MODE_DEFAULTS[name][mode] if name in MODE_DEFAULTS
                                else MAX_NUMERIC_BID_RANGE[0] if name == "max_numeric_bid" else OPTION_CHOICES[name][0])
@@ -476,8 +478,8 @@ class Rules:
             value = getattr(self, name)
             if value is None and not applies(name, mode, players):
                 continue
-            if small and name in SMALL_CHOICES:
-                allowed = SMALL_CHOICES[name]
+            if small and name in CUTTHROAT_CHOICES:
+                allowed = CUTTHROAT_CHOICES[name]
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
                 hint = ""
@@ -485,7 +487,7 @@ class Rules:
                     # YAML 1.1 (PyYAML) reads unquoted off / on / no / yes as booleans
                     hint = (" (a YAML file reads unquoted off, on, no and yes as booleans: quote the value, e.g. "
                             f"{name}: '{allowed[0]}')")
-                if small and name in SMALL_CHOICES:
+                if small and name in CUTTHROAT_CHOICES:
                     hint += f" (with players {players}, TWO_THREE.md §4)"
                 raise RuleOptionError(
                     f"rule option {name!r} got {_show(value)}; allowed values: "
@@ -544,7 +546,7 @@ class Rules:
                 if name == "players":
                     continue
                 if (not applies(name, self.contract_mode, players) or not applies(name, self.contract_mode, self.players)
-                        or (small_before != small_after and (name in SMALL_CHOICES or name in SMALL_DEFAULTS
+                        or (small_before != small_after and (name in CUTTHROAT_CHOICES or name in CUTTHROAT_DEFAULTS
                                                              or name in MODE_DEFAULTS))):
                     del base[name]
         elif mode != self.contract_mode and mode in CONTRACT_MODES:  # a change of mode: its own defaults
@@ -684,3 +686,11 @@ def _override(rules: Rules, overrides: dict[str, Any]) -> Rules:
                     changed = True
         overrides = {**overrides, **reset}
     return rules.replace(**overrides)
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_ONLY": ("belote_env.config.CUTTHROAT_ONLY", lambda: CUTTHROAT_ONLY),
+    "SMALL_CHOICES": ("belote_env.config.CUTTHROAT_CHOICES", lambda: CUTTHROAT_CHOICES),
+    "SMALL_DEFAULTS": ("belote_env.config.CUTTHROAT_DEFAULTS", lambda: CUTTHROAT_DEFAULTS),
+})

@@ -39,6 +39,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+from .deprecation import deprecated_names
+
 from typing import Sequence
 
 from .cards import NUM_CARDS, parse_card
@@ -47,8 +49,8 @@ from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 
 __all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
            "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card",
-           "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands", "PACK24", "SmallLayout",
-           "small_layout", "small_pack", "small_deal", "small_complete", "small_deck_from_hands"]
+           "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands", "PACK24", "PacketLayout",
+           "packet_layout", "dealt_pack", "packet_deal", "packet_complete", "packet_deck_from_hands"]
 
 #: the first deal's packets, per seat, from eldest (§3.1)
 PACKETS = (3, 2)
@@ -340,7 +342,7 @@ def deck_from_full_hands(hands: Sequence[int | Sequence[int | str]], dealer: int
 PACK24 = tuple(c for c in range(NUM_CARDS) if c & 7 >= 2)
 
 
-class SmallLayout:
+class PacketLayout:
     """Where each card of a deck goes at a two- or three-seat table (TWO_THREE.md §2.2,
     §2.4, §3, §4 A1, A26), for one dealer.
 
@@ -415,19 +417,19 @@ class SmallLayout:
             self.bottom, self.unused, self.chien = last, tuple(range(i, last)), ()
 
 
-_SMALL_LAYOUTS: dict[tuple, SmallLayout] = {}
+_PACKET_LAYOUTS: dict[tuple, PacketLayout] = {}
 
 
-def small_layout(rules, dealer: int) -> SmallLayout:
-    """The ``SmallLayout`` of ``rules`` (``players`` 2 or 3) for ``dealer`` (cached)."""
+def packet_layout(rules, dealer: int) -> PacketLayout:
+    """The ``PacketLayout`` of ``rules`` (``players`` 2 or 3) for ``dealer`` (cached)."""
     key = (rules.players, dealer, rules.deal_packets, rules.three_player_deal)
-    lay = _SMALL_LAYOUTS.get(key)
+    lay = _PACKET_LAYOUTS.get(key)
     if lay is None:
-        lay = _SMALL_LAYOUTS[key] = SmallLayout(*key)
+        lay = _PACKET_LAYOUTS[key] = PacketLayout(*key)
     return lay
 
 
-def small_pack(deck: Sequence[int], rules) -> tuple[int, ...]:
+def dealt_pack(deck: Sequence[int], rules) -> tuple[int, ...]:
     """The pack a checked ``deck`` deals at a two- or three-seat table: the deck, or its
     24 cards of rank 9 and above in order (``three_player_deal="24_card"``)."""
     if rules.three_player_deal == "24_card":
@@ -442,24 +444,24 @@ def _mask(pack: Sequence[int], positions) -> int:
     return m
 
 
-def small_deal(deck: Sequence[int], dealer: int, rules) -> tuple[list[int], int]:
+def packet_deal(deck: Sequence[int], dealer: int, rules) -> tuple[list[int], int]:
     """The first deal of a checked ``deck`` at a two- or three-seat table (TWO_THREE.md
     §2.2, §3): ``(hands, turned)``, ``hands`` a list of ``players`` masks (6 cards, 5 in
     the 24-card game), ``turned`` the turned card's id."""
-    pack = small_pack(deck, rules)
-    lay = small_layout(rules, dealer)
+    pack = dealt_pack(deck, rules)
+    lay = packet_layout(rules, dealer)
     return [_mask(pack, p) for p in lay.first], pack[lay.turned]
 
 
-def small_complete(deck: Sequence[int], dealer: int, taker: int, rules) -> tuple[list[int], int, int, int]:
+def packet_complete(deck: Sequence[int], dealer: int, taker: int, rules) -> tuple[list[int], int, int, int]:
     """The hands once ``taker`` is maker (TWO_THREE.md §2.4, §3, §4 A26):
     ``(hands, bottom, unused, chien)``: the ``players`` masks with the cards dealt after the
     bidding added (9 cards each; 10 under ``10_each``; the taker's 8 under ``24_card``,
     the turned card among them), the bottom card shown to all (-1 when none), the mask of
     the unused face-down cards, and the mask of the cards the taker also takes under
     ``10_each`` (the last card and the turned card; he then discards two), else 0."""
-    pack = small_pack(deck, rules)
-    lay = small_layout(rules, dealer)
+    pack = dealt_pack(deck, rules)
+    lay = packet_layout(rules, dealer)
     hands = [_mask(pack, p) for p in lay.first]
     if lay.more_by_taker is not None:
         for seat, p in enumerate(lay.more_by_taker[taker]):
@@ -474,7 +476,7 @@ def small_complete(deck: Sequence[int], dealer: int, taker: int, rules) -> tuple
     return hands, (pack[lay.bottom] if lay.bottom >= 0 else -1), _mask(pack, lay.unused), chien
 
 
-def small_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, more: Sequence[Sequence[int | str]],
+def packet_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, more: Sequence[Sequence[int | str]],
                           bottom: int | str, rules, dealer: int) -> list[int]:
     """The deck that deals given cards at a two- or three-seat table under the default
     ``three_player_deal="6+3"`` (TWO_THREE.md §2.2, §2.4, §6.4): ``hands`` per seat its
@@ -487,13 +489,13 @@ def small_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | st
     from .games import game_of
 
     if game_of(rules).has_partners or rules.three_player_deal not in (None, "6+3"):
-        raise DealError("small_deck_from_hands builds a 6 + 3 deal of the two- or three-player game "
+        raise DealError("packet_deck_from_hands builds a 6 + 3 deal of the two- or three-player game "
                         "(TWO_THREE.md §2.2); give rules with players 2 or 3 and three_player_deal '6+3'")
     n = rules.players
-    dealer = _small_seat(dealer, n, "dealer")
+    dealer = _packet_seat(dealer, n, "dealer")
     if len(hands) != n or len(more) != n:
         raise DealError(f"give {n} first hands and {n} lists of later cards, got {len(hands)} and {len(more)}")
-    lay = small_layout(rules, dealer)
+    lay = packet_layout(rules, dealer)
     deck = [-1] * NUM_CARDS
     for seat in range(n):
         for i, c in zip(lay.first[seat], _cards(hands[seat], len(lay.first[seat]), f"hands[{seat}]")):
@@ -509,7 +511,18 @@ def small_deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | st
     return [c if c >= 0 else next(rest) for c in deck]
 
 
-def _small_seat(value, n: int, what: str) -> int:
+def _packet_seat(value, n: int, what: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__") or not 0 <= value.__index__() < n:
         raise DealError(f"{what} must be a seat 0..{n - 1} (int), got {value!r}")
     return value.__index__()
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SmallLayout": ("belote_env.dealing.PacketLayout", lambda: PacketLayout),
+    "small_pack": ("belote_env.dealing.dealt_pack", lambda: dealt_pack),
+    "small_deal": ("belote_env.dealing.packet_deal", lambda: packet_deal),
+    "small_complete": ("belote_env.dealing.packet_complete", lambda: packet_complete),
+    "small_deck_from_hands": ("belote_env.dealing.packet_deck_from_hands", lambda: packet_deck_from_hands),
+    "small_layout": ("belote_env.dealing.packet_layout", lambda: packet_layout),
+})

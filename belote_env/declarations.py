@@ -9,6 +9,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
+from .deprecation import deprecated_names
+
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -17,7 +19,7 @@ from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
 from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
-           "small_combinations", "small_key", "small_declaration_winner"]
+           "combinations_of", "combination_key", "combination_winner"]
 
 #: carré points by rank (natural index 0..7): suit and all-trump contracts / no-trump.
 CARRE_POINTS = {
@@ -180,14 +182,14 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: 
 _TRICK_ORDER_POS = (0, 1, 2, 6, 3, 4, 5, 7)
 
 
-def small_combinations(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
+def combinations_of(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
     """The combinations ``hand`` (32-bit mask) holds at a two- or three-seat table
     (TWO_THREE.md §2.6, §4 A11-A14): each maximal run of 3 or more consecutive cards of a
     suit (``sequence_order``: natural A K Q J 10 9 8 7, or the plain trick order) is one
     sequence worth 20 (3 cards), 50 (4) or ``run5_value`` (5 or more); with ``carres``,
     each four of a kind worth its RULES.md §6 value (jacks 200, nines 150, aces, tens,
     kings, queens 100). A ``Declaration``'s ``rank`` is the top card's position in the
-    sequence order (0..7). Sorted strongest first (``small_key``)."""
+    sequence order (0..7). Sorted strongest first (``combination_key``)."""
     out = []
     order = _TRICK_ORDER_POS if rules.sequence_order == "plain_trick_order" else None
     for s in range(NUM_SUITS):
@@ -219,11 +221,11 @@ def small_combinations(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
             mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
             if hand & mask == mask and table[r] > 0:
                 out.append(Declaration("carre", mask, table[r], r, 4, -1))
-    out.sort(key=lambda d: small_key(d, trump, rules), reverse=True)
+    out.sort(key=lambda d: combination_key(d, trump, rules), reverse=True)
     return tuple(out)
 
 
-def small_key(d: Declaration, trump: int, rules) -> tuple:
+def combination_key(d: Declaration, trump: int, rules) -> tuple:
     """How a combination compares at a two- or three-seat table (TWO_THREE.md §2.6, A12):
     ``sequence_compare="value_then_top"``: its value, then its top card, then a trump
     sequence first; ``"length_then_top"``: its length first (a carré counts as 4 cards)."""
@@ -233,14 +235,14 @@ def small_key(d: Declaration, trump: int, rules) -> tuple:
     return (d.points, d.rank, trumpness)
 
 
-def small_declaration_winner(declared: Sequence[Sequence[Declaration]], trump: int, rules) -> int | None:
+def combination_winner(declared: Sequence[Sequence[Declaration]], trump: int, rules) -> int | None:
     """The seat whose combinations score at a two- or three-seat table, or ``None``
     (TWO_THREE.md §2.6, §3 A30): the seat holding the single strictly best combination
-    (``small_key``) scores all of its own; an exact tie for the best, or nobody holding
+    (``combination_key``) scores all of its own; an exact tie for the best, or nobody holding
     one, scores nothing.
 
     Args:
-        declared: per seat, the combinations it announced (``small_combinations``).
+        declared: per seat, the combinations it announced (``combinations_of``).
         trump: the trump suit 0..3.
         rules: the rule options (``sequence_compare``).
     """
@@ -248,9 +250,17 @@ def small_declaration_winner(declared: Sequence[Sequence[Declaration]], trump: i
     for seat, decls in enumerate(declared):
         if not decls:
             continue
-        k = max(small_key(d, trump, rules) for d in decls)
+        k = max(combination_key(d, trump, rules) for d in decls)
         if best is None or k > best:
             best, holders = k, [seat]
         elif k == best:
             holders.append(seat)
     return holders[0] if len(holders) == 1 else None
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "small_combinations": ("belote_env.declarations.combinations_of", lambda: combinations_of),
+    "small_key": ("belote_env.declarations.combination_key", lambda: combination_key),
+    "small_declaration_winner": ("belote_env.declarations.combination_winner", lambda: combination_winner),
+})

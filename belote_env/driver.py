@@ -234,7 +234,7 @@ def game_win_reward(winner: int | None, seat: int, rules=None) -> float:
 def seat_reward(score: DealScore | None, seat: int, mode: str = "scaled", rules=None) -> float:
     """``seat``'s reward from a deal's score (its team's point difference, ``point_reward``
     scaled by ``reward_scale(rules)``); 0 for a void deal (``score`` None). At two and
-    three seats (a ``scoring.SmallDealScore``) the difference is the seat's own points less
+    three seats (a ``scoring.CutthroatDealScore``) the difference is the seat's own points less
     the mean of the other seats' (TWO_THREE.md §2.9, §3: each seat keeps its own score)."""
     if score is None:
         return 0.0

@@ -114,7 +114,7 @@ Two and three players (``rules.players`` 2 or 3; presets ``"seed001_2p"`` and
     Observations        ``Dict(observation=Box(0, inf, (716,) or (902,), float32),
                         action_mask=Box(0, 1, (414,), int8))`` for 2 or 3 seats: the
                         acting seat's information set (TWO_THREE.md §5), encoded by
-                        ``observation.encode_small`` (layout table there;
+                        ``observation.encode_cutthroat`` (layout table there;
                         version ``"small-1"``, ``raw_env.obs_encoder_version``): the
                         hand, the turned and bottom cards, the bids in order, the
                         trump and maker, who exchanged the seven and the cards out of
@@ -253,7 +253,7 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 def observation_space_for(obs_mode: str, rules: Rules | None = None) -> spaces.Box:
     """The ``observation`` Box of an ``obs_mode`` (``"infoset"`` or ``"history"``) under
     ``rules`` (default: the classic game; coinche observations are longer; at two or
-    three seats ``observation.small_obs_size(rules)`` floats). Raises ``ValueError``
+    three seats ``observation.cutthroat_obs_size(rules)`` floats). Raises ``ValueError``
     for another mode, or ``"history"`` at two or three seats (four-seat only)."""
     rules = rules or Rules()
     if obs_mode == "infoset":
@@ -261,7 +261,7 @@ def observation_space_for(obs_mode: str, rules: Rules | None = None) -> spaces.B
     variant = game_of(rules)
     if obs_mode == "history" and variant.history_shape is None:
         raise ValueError(f"obs_mode='history' is four-seat only; at {variant.players} seats use obs_mode='infoset' "
-                         "(observation.encode_small)")
+                         "(observation.encode_cutthroat)")
     if obs_mode == "history":
         return spaces.Box(low=-1, high=variant.num_actions - 1, shape=variant.history_shape, dtype=np.int16)
     raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
@@ -394,7 +394,7 @@ class raw_env(AECEnv):
             game_end = self.episode == "deal" or st.is_game_over
             for a in self.agents:
                 if not self.variant.has_partners:
-                    self._small_deal_end(a, score, game_end)
+                    self._cutthroat_deal_end(a, score, game_end)
                     continue
                 team = TEAM_OF[self._seat[a]]
                 them = other_team(team)
@@ -421,7 +421,7 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _small_deal_end(self, agent: str, score, game_end: bool) -> None:
+    def _cutthroat_deal_end(self, agent: str, score, game_end: bool) -> None:
         """Two or three seats: ``agent``'s reward and info for the deal just over (its own
         score, TWO_THREE.md §2.9, §3; ``score`` None for a void deal)."""
         st, seat, n = self.game, self._seat[agent], self.n_seats

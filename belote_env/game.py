@@ -18,7 +18,7 @@ and deal limit; a void deal still ends in ``DEAL_OVER`` and is redealt with
 owns (or given explicitly), so a game is reproducible from (rules, seed or decks, actions).
 
 The game's parts decide what differs by table (``games.Game``): the deal layout
-(``Game.deal``: ``dealing.deal``, ``deal_all``, ``small_deal``), the auction
+(``Game.deal``: ``dealing.deal``, ``deal_all``, ``packet_deal``), the auction
 (``Game.auction``), the sides a deal's points go to (``Table.side``: the two teams, or each
 seat for itself). At two and three seats ``Phase.PLAY`` has sub-steps before the cards
 (``step``, an index of ``STEPS``): the taker's discards (``three_player_deal="10_each"``),
@@ -57,16 +57,16 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, S
 from .config import RuleOptionError, Rules
 from .contract import GENERALE, Contract
 from .dealing import (
-    check_deck, complete, deck_from_full_hands, deck_from_hands, small_complete, small_deck_from_hands,
+    check_deck, complete, deck_from_full_hands, deck_from_hands, packet_complete, packet_deck_from_hands,
 )
-from .declarations import Declaration, best_declarations, small_combinations, small_declaration_winner, small_key
+from .declarations import Declaration, best_declarations, combinations_of, combination_winner, combination_key
 from .deprecation import renamed
 from .games import Game, game_of
 from .inference import belote_reveals, card_reveals
 from .infoset import InfoSet
 from .rules import co_defender_pos, legal_cards, trick_winner
 from .scoring import (
-    DealScore, SmallDealScore, game_end, score_coinche_game_deal, score_deal, score_small_deal, team_belote_points,
+    DealScore, CutthroatDealScore, game_end, score_coinche_game_deal, score_deal, score_cutthroat_deal, team_belote_points,
     team_declaration_points,
 )
 from .table import SEAT_NAMES, Table, partner_of, team_of
@@ -194,7 +194,7 @@ class GameState:
     ``turned_card`` is then ``-1`` and there is no stock; ``auction`` is an
     ``auction.CoincheAuction``; deals are scored by ``scoring.score_coinche_deal``), or the
     two- and three-player game (``rules.players`` 2 or 3, TWO_THREE.md: scores per seat,
-    deals scored by ``scoring.score_small_deal``, the sub-steps ``STEPS`` in play).
+    deals scored by ``scoring.score_cutthroat_deal``, the sub-steps ``STEPS`` in play).
 
     Args:
         rules: rule options (default ``Rules()``, seed 004; ``load_rules("seed001_2p")``
@@ -205,7 +205,7 @@ class GameState:
         deck: explicit card order (32 distinct ids) for the first deal, else shuffled:
             ``deck[0:20]`` the packets of 3 then 2 from eldest, ``deck[20]`` the turned
             card, ``deck[21:]`` the stock (``dealing``, RULES.md §3.1, §3.5; at two and
-            three seats ``dealing.SmallLayout`` says where each card goes); build one
+            three seats ``dealing.PacketLayout`` says where each card goes); build one
             from hands with ``dealing.deck_from_hands`` or use ``GameState.from_hands``.
         scores: the game scores to resume a game with, one per side (keyword only; ints
             in 0..``MAX_RESUME``: (team 0, team 1) at four seats, one per seat at two and
@@ -276,7 +276,7 @@ class GameState:
         #: (scores, reserve, deal_number) the game started from (records.py writes them)
         self.start = (tuple(scores), reserve, deal_number)
         self.winner: int | None = None
-        self.deal_scores: list[DealScore | SmallDealScore] = []
+        self.deal_scores: list[DealScore | CutthroatDealScore] = []
         #: every deal of the game so far: {"dealer", "deck", "actions"} (records.py)
         self.deal_log: list[dict] = []
         self._start_deal(deck)
@@ -298,7 +298,7 @@ class GameState:
             turned: the turned card (not in coinche).
             stock: the 11 stock cards in the order they are dealt after a take (§3.5;
                 classic only); at two and three seats per seat its 3 later cards
-                (``dealing.small_deck_from_hands``).
+                (``dealing.packet_deck_from_hands``).
             rules, dealer: as for ``GameState``; ``bottom``: the bottom card shown to all
                 (two and three seats only); ``kwargs``: its other arguments (``seed``,
                 ``rng`` for the later decks, ``scores``, ``reserve``, ``deal_number``,
@@ -319,7 +319,7 @@ class GameState:
             if turned is None or stock is None or bottom is None:
                 raise ValueError("a two- or three-seat deal needs hands of 6 cards, the turned card, per seat its 3 "
                                  "later cards (stock) and the bottom card (TWO_THREE.md §2.2, §2.4)")
-            return cls(rules, dealer=dealer, deck=small_deck_from_hands(hands, turned, stock, bottom, rules, dealer),
+            return cls(rules, dealer=dealer, deck=packet_deck_from_hands(hands, turned, stock, bottom, rules, dealer),
                        **kwargs)
         if bottom is not None:
             raise ValueError("a bottom card is dealt only at two and three seats (TWO_THREE.md §2.4)")
@@ -388,7 +388,7 @@ class GameState:
         self.public_known = [0] * n
         self.actions: list[tuple[int, int]] = []
         self.deal_log.append({"dealer": self.dealer, "deck": self.deck, "actions": self.actions})
-        self.deal_score: DealScore | SmallDealScore | None = None
+        self.deal_score: DealScore | CutthroatDealScore | None = None
         self.void = False
         self.redeal = False
         self.phase = Phase.BIDDING
@@ -398,9 +398,9 @@ class GameState:
         """Classic: the taker gets the turned card + 2, the others 3, from eldest round the
         table (§3.5); coinche: the hands are already whole (COINCHE.md §2). Then the belote
         pairs are noted and play starts from eldest (or from the générale's bidder with
-        ``generale_leads``, COINCHE.md §4). Two and three seats: ``_complete_small_deal``."""
+        ``generale_leads``, COINCHE.md §4). Two and three seats: ``_complete_packet_deal``."""
         if not self._teams:
-            self._complete_small_deal()
+            self._complete_packet_deal()
             return
         hands = self.hands
         if self.turned_card >= 0:
@@ -420,14 +420,14 @@ class GameState:
         self.current = eldest
         self.trick_leader = eldest
 
-    def _complete_small_deal(self) -> None:
-        """Two and three seats (TWO_THREE.md §2.4, §3, §4 A26; ``dealing.small_complete``): 3
+    def _complete_packet_deal(self) -> None:
+        """Two and three seats (TWO_THREE.md §2.4, §3, §4 A26; ``dealing.packet_complete``): 3
         more cards each, the bottom card shown to all; under ``three_player_deal="10_each"``
         the taker takes the last card and the turned card, then discards two (step
         ``"discard"``); under ``"24_card"`` the taker gets the turned card and 2, the
         others 3."""
         rules, taker = self.rules, self.taker
-        hands, bottom, unused, chien = small_complete(self.deck, self.dealer, taker, rules)
+        hands, bottom, unused, chien = packet_complete(self.deck, self.dealer, taker, rules)
         self.hands = hands
         self.bottom_card = bottom
         self.unused = unused
@@ -481,7 +481,7 @@ class GameState:
         if rules.declarations == "off":
             self.decl_winner = -1
         else:
-            self.combos = [small_combinations(self.hands[s], trump, rules) for s in range(n)]
+            self.combos = [combinations_of(self.hands[s], trump, rules) for s in range(n)]
             if rules.declarations == "auto":
                 for seat in range(n):
                     if self.combos[seat]:
@@ -495,7 +495,7 @@ class GameState:
         self._start_play()
 
     def _best(self, seat: int) -> tuple:
-        return small_key(self.combos[seat][0], self.denomination, self.rules) if self.combos[seat] else ()
+        return combination_key(self.combos[seat][0], self.denomination, self.rules) if self.combos[seat] else ()
 
     def _resolve_declarations(self, winner: int | None | str = "compare") -> None:
         """Decide whose combinations score among the seats that announced (two and three
@@ -505,7 +505,7 @@ class GameState:
         ann = [s for s in range(n) if self.announced[s]]
         if winner == "compare":
             declared = [self.combos[s] if self.announced[s] else () for s in range(n)]
-            winner = small_declaration_winner(declared, self.denomination, self.rules)
+            winner = combination_winner(declared, self.denomination, self.rules)
         keys = {s: self._best(s) for s in ann}
         top_value = max((k[0] for k in keys.values()), default=0)
         tied = [s for s in ann if keys[s][0] == top_value]
@@ -575,7 +575,7 @@ class GameState:
             elif self._teams:
                 self._legal = self._team_card_legal()
             else:
-                self._legal = self._small_card_legal()
+                self._legal = self._cutthroat_card_legal()
         return self._legal
 
     def _team_card_legal(self) -> tuple[int, ...]:
@@ -607,7 +607,7 @@ class GameState:
         (``rules.co_defender_pos``)."""
         return co_defender_pos(seat, self.taker, self.trick_leader, len(self.trick), self.rules)
 
-    def _small_card_legal(self) -> tuple[int, ...]:
+    def _cutthroat_card_legal(self) -> tuple[int, ...]:
         seat = self.current
         cards = legal_cards(self.hands[seat], self.trick, self.denomination, self.rules, self._partner_pos(seat))
         extra: tuple[int, ...] = ()
@@ -707,7 +707,7 @@ class GameState:
         elif self._teams:
             self._apply_team_card(seat, action)
         else:
-            self._apply_small_card(seat, action)
+            self._apply_cutthroat_card(seat, action)
 
     def _apply_bid(self, action: int) -> None:
         auction = self.auction
@@ -812,7 +812,7 @@ class GameState:
         self.announce_next = False
         self._after_card()
 
-    def _apply_small_card(self, seat: int, c: int) -> None:
+    def _apply_cutthroat_card(self, seat: int, c: int) -> None:
         if self.trick:  # what the card shows the seat lacks
             self.public_cannot[seat] |= card_reveals(self.trick, c, self.denomination, self.rules,
                                                      self._partner_pos(seat))
@@ -863,7 +863,7 @@ class GameState:
 
     def _score(self) -> None:
         if not self._teams:
-            self._score_small()
+            self._score_cutthroat()
             return
         # every card is played: what each seat held is what it played (RULES.md §5, §6)
         belote = team_belote_points(self.denomination, self.rules, self.played_by, self.played_by, self.announcements)
@@ -891,9 +891,9 @@ class GameState:
         )
         self._record_deal(result, None)
 
-    def _score_small(self) -> None:
-        """Two and three seats: ``scoring.score_small_deal`` of the deal totals."""
-        self._record_deal(score_small_deal(self.taker, self.deal_totals(), self.rules, self.reserve), None)
+    def _score_cutthroat(self) -> None:
+        """Two and three seats: ``scoring.score_cutthroat_deal`` of the deal totals."""
+        self._record_deal(score_cutthroat_deal(self.taker, self.deal_totals(), self.rules, self.reserve), None)
         self.current = -1
 
     def _record_deal(self, result, decided: tuple[bool, int | None] | None) -> None:

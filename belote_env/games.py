@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS, SMALL_NUM_ACTIONS
+from .actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
 from .config import Rules
 from .table import Table, table_of
 
@@ -67,13 +67,13 @@ class Game:
     reward_scale: int
     auction: Callable[..., Any]
     """The auction part: ``auction(dealer, turned_card, rules, history)`` is a new
-    ``auction.Auction`` (``ClassicAuction``, ``CoincheAuction`` or ``SmallAuction``;
+    ``auction.Auction`` (``ClassicAuction``, ``CoincheAuction`` or ``ProposalAuction``;
     ``auction.new_auction``)."""
     deal: Callable[..., tuple[list[int], int, list[int]]]
     """The deal layout: ``deal(deck, dealer)`` is a checked deck's first deal, ``(hands,
     turned, stock)``: ``dealing.deal`` (classic, RULES.md §3.1), every card and nothing
-    turned in coinche (``dealing.deal_all``, COINCHE.md §2), ``dealing.small_deal`` at two
-    and three seats (the stock stays in the deck there: ``dealing.small_complete``)."""
+    turned in coinche (``dealing.deal_all``, COINCHE.md §2), ``dealing.packet_deal`` at two
+    and three seats (the stock stays in the deck there: ``dealing.packet_complete``)."""
     _encode: Callable[..., np.ndarray]
     play_options: tuple[str, bool, str, str]
     """The legal-card rule's options at this table (``rules.play_options``, computed once:
@@ -87,11 +87,11 @@ class Game:
     def auction_bound(self) -> int:
         """The most decisions one auction of this game can take: two rounds of the table
         (classic, RULES.md §3.2-§3.4), ``auction.length_bound`` (coinche, COINCHE.md §3.4) or
-        ``auction.small_length_bound`` (two and three seats, TWO_THREE.md §2.3)."""
-        from .auction import length_bound, small_length_bound
+        ``auction.proposal_length_bound`` (two and three seats, TWO_THREE.md §2.3)."""
+        from .auction import length_bound, proposal_length_bound
 
         if not self.has_partners:
-            return small_length_bound(self.rules)
+            return proposal_length_bound(self.rules)
         return length_bound(self.rules) if self.rules.contract_mode == "coinche" else 2 * self.players
 
     def new_state(self, **kwargs: Any):
@@ -116,7 +116,7 @@ class Game:
 
     def encode(self, info, out: np.ndarray | None = None) -> np.ndarray:
         """The ``(obs_size,)`` float32 observation of a seat's information set
-        (``observation.encode_infoset`` or ``observation.encode_small``). Raises
+        (``observation.encode_infoset`` or ``observation.encode_cutthroat``). Raises
         ``ValueError`` for an information set of a table of another size."""
         rules = getattr(info, "rules", None)
         if rules is not self.rules and (not isinstance(rules, Rules) or rules.players != self.table.n_seats):
@@ -129,7 +129,7 @@ class Game:
         Raises ``ValueError`` where the game has none (two and three seats)."""
         if self.history_shape is None:
             raise ValueError(f"the {self.players}-player game has no history observation; use the information-set "
-                             "observation (Game.encode, observation.encode_small)")
+                             "observation (Game.encode, observation.encode_cutthroat)")
         from .observation import encode_history
 
         return encode_history(info, out)
@@ -169,18 +169,18 @@ def _coinche_deal(deck, dealer: int) -> tuple[list[int], int, list[int]]:
 
 
 def _deal_without_stock(rules: Rules, deck, dealer: int) -> tuple[list[int], int, list[int]]:
-    """The two- and three-seat first deal as ``Game.deal`` gives it: ``dealing.small_deal``'s
+    """The two- and three-seat first deal as ``Game.deal`` gives it: ``dealing.packet_deal``'s
     hands and turned card, no stock (the rest stays in the deck). Module level: states
     that hold their game pickle (OpenSpiel's ``serialize``)."""
-    from .dealing import small_deal
+    from .dealing import packet_deal
 
-    return (*small_deal(deck, dealer, rules), [])
+    return (*packet_deal(deck, dealer, rules), [])
 
 
 def _make_game(rules: Rules) -> Game:
     from .driver import reward_scale
 
-    from .auction import ClassicAuction, SmallAuction
+    from .auction import ClassicAuction, ProposalAuction
     from .dealing import deal
     from .rules import play_options
 
@@ -190,11 +190,11 @@ def _make_game(rules: Rules) -> Game:
     play = play_options(rules)
 
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
-        from .observation import SMALL_OBS_VERSION, encode_small, small_obs_size
+        from .observation import CUTTHROAT_OBS_VERSION, encode_cutthroat, cutthroat_obs_size
 
-        return Game(rules, table, False, table.n_seats, SMALL_NUM_ACTIONS, small_obs_size(rules),
-                    f"small-{SMALL_OBS_VERSION}", None, scale, SmallAuction, functools.partial(_deal_without_stock, rules),
-                    encode_small, play)
+        return Game(rules, table, False, table.n_seats, PROPOSAL_NUM_ACTIONS, cutthroat_obs_size(rules),
+                    f"small-{CUTTHROAT_OBS_VERSION}", None, scale, ProposalAuction, functools.partial(_deal_without_stock, rules),
+                    encode_cutthroat, play)
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
     )

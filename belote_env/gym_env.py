@@ -62,7 +62,7 @@ seats' policies (a ``Policy`` or callable reading an ``InfoSet``, or
 ``None``: random legal actions; a dict needs a policy for every seat the learner may
 leave: seats 0..n-1 with ``learner_seat="rotate"``). ``learner_seat`` is a seat 0..n-1 or
 ``"rotate"``. Observation ``Box(0, inf, (716,) or (902,), float32)``
-(``observation.encode_small``; ``obs_mode="history"`` raises ``ValueError``),
+(``observation.encode_cutthroat``; ``obs_mode="history"`` raises ``ValueError``),
 action ``Discrete(414)``; the reward is the learner's own (``driver.seat_reward``: its
 deal points less the mean of the other seats'; ``"win"`` with ``episode="game"``: +1 if it
 wins the game, else -1). ``info["deal_points"]`` lists every seat's deal points, the

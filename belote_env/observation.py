@@ -30,7 +30,7 @@ take/pass round; ``phase`` marks the auction as bidding round 1) followed by
 Levels are scaled by 1/160 (capot 250/160, générale 500/160). ``obs_size(rules)`` gives
 the size for a rule set; the shipped classic networks read the classic 618.
 
-**Two and three seats** (``rules.players`` 2 or 3, ``encode_small``): one seat's
+**Two and three seats** (``rules.players`` 2 or 3, ``encode_cutthroat``): one seat's
 ``InfoSet`` -> a flat float32 vector (TWO_THREE.md §5, RULES.md §11).
 
 The encoder reads only an ``InfoSet``, so an observation cannot depend on
@@ -39,25 +39,27 @@ Everything is seat-relative: relative seat ``r = (seat - me) % n`` (``n`` = 2 or
 1 the seat that plays after me, 2 the seat before me at three seats). There are no fixed
 teams: in each deal the maker plays alone against the other seat(s) (TWO_THREE.md §3).
 
-Layout (version ``SMALL_OBS_VERSION``) at ``n`` seats; ``small_layout(n)`` declares the
-blocks once, and their offsets, ``small_obs_size`` and this table are derived from it.
-Three seats ({SIZE_3} floats, ``SMALL_OBS_SIZE[3]``):
+Layout (version ``CUTTHROAT_OBS_VERSION``) at ``n`` seats; ``cutthroat_layout(n)`` declares the
+blocks once, and their offsets, ``cutthroat_obs_size`` and this table are derived from it.
+Three seats ({SIZE_3} floats, ``CUTTHROAT_OBS_SIZE[3]``):
 
 {LAYOUT_3}
 
-Two seats ({SIZE_2} floats, ``SMALL_OBS_SIZE[2]``): the same blocks with 2 relative seats:
+Two seats ({SIZE_2} floats, ``CUTTHROAT_OBS_SIZE[2]``): the same blocks with 2 relative seats:
 
 {LAYOUT_2}
 
 Card blocks are indexed by card id (``suit*8 + rank``, suits ♠ ♥ ♦ ♣, ranks 7 8 9 10 J Q K
 A). Auction slots hold ``(relative seat, kind)``, kinds pass, accept (take the turned
 suit), propose a redeal, agree, refuse, name ♠ ♥ ♦ ♣ (TWO_THREE.md §2.3); an auction has
-at most ``auction.small_length_bound(rules)`` bids (9 at three seats with every option),
-below ``SMALL_AUCTION_SLOTS`` (10). Values are in [0, 1] except the game scores (/ 1000, above 1
+at most ``auction.proposal_length_bound(rules)`` bids (9 at three seats with every option),
+below ``CUTTHROAT_AUCTION_SLOTS`` (10). Values are in [0, 1] except the game scores (/ 1000, above 1
 past 1000 points) and the litige reserve (/ 162).
 """
 
 from __future__ import annotations
+
+from .deprecation import deprecated_names
 
 import functools
 from dataclasses import dataclass
@@ -78,8 +80,8 @@ from .table import FOUR, NUM_SEATS, SEATS, TEAM_OF, other_team, seats_from
 __all__ = ["OBS_ENCODER_VERSION", "OBS_SIZE", "encode_infoset", "action_mask", "suit_permutation_index", "LAYOUT",
            "OFFSET", "Block", "layout_table", "COINCHE_LAYOUT", "COINCHE_OBS_SIZE", "COINCHE_OBS_VERSION", "obs_size",
            "AUCTION_SLOTS", "level_value", "history_shape", "COINCHE_HISTORY_SHAPE",
-           "SMALL_OBS_VERSION", "SMALL_AUCTION_SLOTS", "SMALL_PHASES", "small_layout", "small_offsets", "small_obs_size",
-           "small_layout_table", "encode_small", "SMALL_OBS_SIZE", "small_suit_permutation_index"]
+           "CUTTHROAT_OBS_VERSION", "CUTTHROAT_AUCTION_SLOTS", "CUTTHROAT_PHASES", "cutthroat_layout", "cutthroat_offsets", "cutthroat_obs_size",
+           "cutthroat_layout_table", "encode_cutthroat", "CUTTHROAT_OBS_SIZE", "cutthroat_suit_permutation_index"]
 
 OBS_ENCODER_VERSION = 1
 
@@ -158,7 +160,7 @@ COINCHE_LAYOUT: tuple[Block, ...] = (
 
 #: Entries per repeat of each ``Block.suits`` kind.
 #: ``small_slots2`` / ``small_slots3``: the auction slots of the two- and three-player
-#: observation (``encode_small``), relative seat (2 or 3) then 9 kinds, the last 4 the
+#: observation (``encode_cutthroat``), relative seat (2 or 3) then 9 kinds, the last 4 the
 #: named suits.
 _STRIDE = {"cards": 32, "suits": 4, "contract": 6, "bids2": 7, "holders": 96, "slots": _SLOT,
            "small_slots2": 11, "small_slots3": 12}
@@ -207,7 +209,7 @@ __doc__ = (__doc__.replace("{LAYOUT_TABLE}", layout_table()).replace("{COINCHE_T
 def obs_size(rules) -> int:
     """The observation length (floats) under ``rules`` (``games.Game.obs_size``): ``OBS_SIZE``
     (618) for the classic game, ``COINCHE_OBS_SIZE`` for coinche (``encode_infoset``); at two or three seats
-    (``rules.players``) ``small_obs_size(rules)`` (``encode_small``)."""
+    (``rules.players``) ``cutthroat_obs_size(rules)`` (``encode_cutthroat``)."""
     from .games import game_of
 
     return game_of(rules).obs_size
@@ -261,12 +263,12 @@ def encode_infoset(info: InfoSet, out: np.ndarray | None = None) -> np.ndarray:
 
     Every 32-card block is packed as a 32-bit mask and all of them are unpacked by one
     numpy call; the one-hot scalars are then set in one more. Raises ``ValueError`` for
-    an information set of a two- or three-seat table (``encode_small`` encodes those;
+    an information set of a two- or three-seat table (``encode_cutthroat`` encodes those;
     ``games.Game.encode`` picks the table's encoder).
     """
     if without_partners(info.rules.players):
         raise ValueError(f"encode_infoset encodes a four-seat InfoSet, got one of {info.players} seats: "
-                         "observation.encode_small (or games.game_of(rules).encode) encodes it")
+                         "observation.encode_cutthroat (or games.game_of(rules).encode) encodes it")
     me = info.seat
     rel = _RELATIVE[me]
     hand = info.hand
@@ -605,20 +607,20 @@ def rename_blocks(blocks, perm, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ------------------------------------------------------------------ two and three seats (TWO_THREE.md §5)
-SMALL_OBS_VERSION = 1
-#: bids the observation keeps (every legal auction fits: ``auction.small_length_bound``)
-SMALL_AUCTION_SLOTS = 10
+CUTTHROAT_OBS_VERSION = 1
+#: bids the observation keeps (every legal auction fits: ``auction.proposal_length_bound``)
+CUTTHROAT_AUCTION_SLOTS = 10
 #: the auction kinds of a slot after its relative seat
 _KINDS = ("pass", "accept", "propose", "agree", "refuse", "name ♠", "name ♥", "name ♦", "name ♣")
 _KIND_OF = {PASS: 0, TAKE: 1, PROPOSE_REDEAL: 2, AGREE_REDEAL: 3, REFUSE_REDEAL: 4,
             **{NAME_CONTRACT + s: 5 + s for s in range(NUM_SUITS)}}
 #: the ``phase`` block: what the seat to act is deciding (one-hot)
-SMALL_PHASES = ("bidding round 1", "bidding round 2", "exchange", "discard", "declare", "cards", "deal over")
+CUTTHROAT_PHASES = ("bidding round 1", "bidding round 2", "exchange", "discard", "declare", "cards", "deal over")
 _MAX_TRICKS = 10  # 10_each: 10 tricks; 6+3: 9; 24_card: 8
 _SUIT_POINTS = POINTS_BY_ALL_TRUMP_OPTION["pagat"]  # the suit contracts' card points (RULES.md §1)
 
 
-def small_layout(n: int) -> tuple[Block, ...]:
+def cutthroat_layout(n: int) -> tuple[Block, ...]:
     """The observation's blocks at a table of ``n`` seats (2 or 3), in order.
 
     Raises:
@@ -637,7 +639,7 @@ def small_layout(n: int) -> tuple[Block, ...]:
               "exchanged seven, the 7s and 8s of the 24-card game)", "cards"),
         Block("gone", 32, "cards that can no longer be anywhere: played, out of play, or my own discards", "cards"),
         Block("discarded", 32, "my own discards (``10_each``, the maker only)", "cards"),
-        Block("auction", SMALL_AUCTION_SLOTS * slot,
+        Block("auction", CUTTHROAT_AUCTION_SLOTS * slot,
               f"the bids in order, slot i at ``auction + {slot}i``: relative seat ({n}), then kind: "
               + ", ".join(_KINDS), f"small_slots{n}"),
         Block("trump", 4, "the trump suit (one-hot; 0 while bidding)", "suits"),
@@ -661,7 +663,7 @@ def small_layout(n: int) -> tuple[Block, ...]:
         Block("card_points", n, "card points won this deal by relative seat r / 162"),
         Block("hand_sizes", n, "cards held by relative seat r / 12"),
         Block("scores", n + 1, "game scores by relative seat r / 1000, then the litige reserve / 162"),
-        Block("phase", len(SMALL_PHASES), "the current step: " + ", ".join(SMALL_PHASES)),
+        Block("phase", len(CUTTHROAT_PHASES), "the current step: " + ", ".join(CUTTHROAT_PHASES)),
         Block("to_act", n, "the seat to act (relative seat; 0 once the deal is over)"),
         Block("legal", 32, "my legal cards now (0 outside card play)", "cards"),
         Block("unseen", 32, "unseen cards: neither in my hand nor gone", "cards"),
@@ -672,33 +674,33 @@ def small_layout(n: int) -> tuple[Block, ...]:
     )
 
 
-_LAYOUTS = {n: small_layout(n) for n in (2, 3)}
+_LAYOUTS = {n: cutthroat_layout(n) for n in (2, 3)}
 _OFFSETS = {n: _offsets(lay) for n, lay in _LAYOUTS.items()}
 #: the observation's length at 2 and 3 seats
-SMALL_OBS_SIZE = {n: sum(b.size for b in lay) for n, lay in _LAYOUTS.items()}
+CUTTHROAT_OBS_SIZE = {n: sum(b.size for b in lay) for n, lay in _LAYOUTS.items()}
 
 
-def small_offsets(n: int) -> dict[str, int]:
+def cutthroat_offsets(n: int) -> dict[str, int]:
     """First index of each block at ``n`` seats (2 or 3); ``ValueError`` otherwise."""
-    small_layout(n)
+    cutthroat_layout(n)
     return _OFFSETS[n]
 
 
-def small_layout_table(n: int) -> str:
+def cutthroat_layout_table(n: int) -> str:
     """The layout at ``n`` seats as a reStructuredText table (range, size, content)."""
-    return layout_table(_LAYOUTS[n], small_offsets(n))
+    return layout_table(_LAYOUTS[n], cutthroat_offsets(n))
 
 
-def small_obs_size(rules) -> int:
-    """The observation length (floats) of ``encode_small`` under ``rules``
+def cutthroat_obs_size(rules) -> int:
+    """The observation length (floats) of ``encode_cutthroat`` under ``rules``
     (``rules.players`` 2 or 3). Raises ``ValueError`` for any other table size."""
     n = getattr(rules, "players", None)
     if n not in (2, 3):
-        raise ValueError(f"small_obs_size needs rules with players 2 or 3 (TWO_THREE.md), got players={n!r}")
-    return SMALL_OBS_SIZE[n]
+        raise ValueError(f"cutthroat_obs_size needs rules with players 2 or 3 (TWO_THREE.md), got players={n!r}")
+    return CUTTHROAT_OBS_SIZE[n]
 
 
-def small_suit_permutation_index(perm, n: int) -> tuple[np.ndarray, np.ndarray]:
+def cutthroat_suit_permutation_index(perm, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Index arrays that rename the suits of an ``n``-seat observation (2 or 3): the game is
     the same up to the suits' names (TWO_THREE.md §2: no rule names a suit), so a network
     can be averaged over the 24 renamings.
@@ -707,31 +709,31 @@ def small_suit_permutation_index(perm, n: int) -> tuple[np.ndarray, np.ndarray]:
         perm: a permutation of ``(0, 1, 2, 3)``: suit ``s`` becomes suit ``perm[s]``.
         n: the number of seats.
     Returns:
-        ``(obs_index, card_index)``, int64 arrays of shapes ``(SMALL_OBS_SIZE[n],)`` and
+        ``(obs_index, card_index)``, int64 arrays of shapes ``(CUTTHROAT_OBS_SIZE[n],)`` and
         ``(32,)``, as ``observation.suit_permutation_index``: every card block, the trump
         and led suit and the auction's "name a suit" kinds move; the rest stays.
     Raises:
         ValueError: ``perm`` is not a permutation of 0..3, or ``n`` is not 2 or 3.
     """
-    lay = small_layout(n)
+    lay = cutthroat_layout(n)
     offsets = _OFFSETS[n]
-    return rename_blocks([(b, offsets[b.name]) for b in lay], perm, SMALL_OBS_SIZE[n])
+    return rename_blocks([(b, offsets[b.name]) for b in lay], perm, CUTTHROAT_OBS_SIZE[n])
 
 
-__doc__ = (__doc__.replace("{LAYOUT_3}", small_layout_table(3)).replace("{LAYOUT_2}", small_layout_table(2))
-           .replace("{SIZE_3}", str(SMALL_OBS_SIZE[3])).replace("{SIZE_2}", str(SMALL_OBS_SIZE[2])))
+__doc__ = (__doc__.replace("{LAYOUT_3}", cutthroat_layout_table(3)).replace("{LAYOUT_2}", cutthroat_layout_table(2))
+           .replace("{SIZE_3}", str(CUTTHROAT_OBS_SIZE[3])).replace("{SIZE_2}", str(CUTTHROAT_OBS_SIZE[2])))
 
 
-def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
+def encode_cutthroat(info, out: np.ndarray | None = None) -> np.ndarray:
     """Encode one seat's information set of the two- or three-player game (layout in the
     module docstring; TWO_THREE.md §5).
 
     Args:
         info: the seat's ``InfoSet`` (``GameState.information_set``).
-        out: optional float32 array of shape ``(small_obs_size(info.rules),)`` to fill
+        out: optional float32 array of shape ``(cutthroat_obs_size(info.rules),)`` to fill
             (fully overwritten).
     Returns:
-        float32 array of shape ``(small_obs_size(info.rules),)``.
+        float32 array of shape ``(cutthroat_obs_size(info.rules),)``.
     Raises:
         ValueError: ``info`` is not a two- or three-seat information set (a four-seat
             ``InfoSet`` goes to ``observation.encode_infoset``), ``out`` has the wrong
@@ -739,10 +741,10 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
     """
     n = getattr(info, "players", None)
     if n not in (2, 3):
-        raise ValueError("encode_small encodes a two- or three-seat InfoSet (GameState.information_set); "
+        raise ValueError("encode_cutthroat encodes a two- or three-seat InfoSet (GameState.information_set); "
                          f"got {type(info).__name__}" + (f" with players={n!r}" if n is not None else ""))
     o = _OFFSETS[n]
-    size = SMALL_OBS_SIZE[n]
+    size = CUTTHROAT_OBS_SIZE[n]
     if out is None:
         out = np.zeros(size, dtype=np.float32)
     else:
@@ -794,8 +796,8 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
         out[base:base + 32] += row  # each 32-card block is written once, the trick's rows once per card
     ones: list[int] = []
     slot = n + len(_KINDS)
-    if len(info.auction) > SMALL_AUCTION_SLOTS:
-        raise ValueError(f"an auction of {len(info.auction)} bids does not fit the observation's {SMALL_AUCTION_SLOTS} slots")
+    if len(info.auction) > CUTTHROAT_AUCTION_SLOTS:
+        raise ValueError(f"an auction of {len(info.auction)} bids does not fit the observation's {CUTTHROAT_AUCTION_SLOTS} slots")
     for i, (seat, action) in enumerate(info.auction):
         kind = _KIND_OF.get(action)
         if kind is None:
@@ -848,3 +850,18 @@ def encode_small(info, out: np.ndarray | None = None) -> np.ndarray:
         ones.append(o["to_act"] + rel(info.current_seat))
     out[ones] = 1.0
     return out
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_OBS_VERSION": ("belote_env.observation.CUTTHROAT_OBS_VERSION", lambda: CUTTHROAT_OBS_VERSION),
+    "SMALL_AUCTION_SLOTS": ("belote_env.observation.CUTTHROAT_AUCTION_SLOTS", lambda: CUTTHROAT_AUCTION_SLOTS),
+    "SMALL_PHASES": ("belote_env.observation.CUTTHROAT_PHASES", lambda: CUTTHROAT_PHASES),
+    "SMALL_OBS_SIZE": ("belote_env.observation.CUTTHROAT_OBS_SIZE", lambda: CUTTHROAT_OBS_SIZE),
+    "small_offsets": ("belote_env.observation.cutthroat_offsets", lambda: cutthroat_offsets),
+    "small_layout_table": ("belote_env.observation.cutthroat_layout_table", lambda: cutthroat_layout_table),
+    "small_obs_size": ("belote_env.observation.cutthroat_obs_size", lambda: cutthroat_obs_size),
+    "small_suit_permutation_index": ("belote_env.observation.cutthroat_suit_permutation_index", lambda: cutthroat_suit_permutation_index),
+    "encode_small": ("belote_env.observation.encode_cutthroat", lambda: encode_cutthroat),
+    "small_layout": ("belote_env.observation.cutthroat_layout", lambda: cutthroat_layout),
+})

@@ -488,16 +488,16 @@ def _deal(state: BeloteState, deck: list[int]):
 
 def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> tuple[list[int], int]:
     """``(deck, discards)``: a deck that deals, at a two- or three-seat table
-    (``dealing.SmallLayout``), what ``info`` and the drawn ``hidden`` cards say each seat
+    (``dealing.PacketLayout``), what ``info`` and the drawn ``hidden`` cards say each seat
     held: before the taker, its first cards (the stock drawn); after, its cards at the
     completion (now, played, discarded; the seven of trumps back in place of the turned card
     for the seat that exchanged them), the turned and bottom cards where they were seen, the
     unseen cards in the unused places; and the taker's discards (``10_each``: the viewer's
     own, or the drawn unseen cards), 0 where there are none."""
-    from .dealing import small_layout
+    from .dealing import packet_layout
 
     rules, n = info.rules, info.players
-    lay = small_layout(rules, info.dealer)
+    lay = packet_layout(rules, info.dealer)
     pack = [-1] * (24 if lay.pack24 else NUM_CARDS)
     unseen = cards_of(hidden.stock)
     rng.shuffle(unseen)
@@ -530,7 +530,7 @@ def _layout_deck(info: InfoSet, hidden, rng: random.Random) -> tuple[list[int], 
             pack[i] = c
     rest = iter(unseen)
     pack = [c if c >= 0 else next(rest) for c in pack]
-    if lay.pack24:  # the 7s and 8s out of play, after the pack (dealing.small_pack keeps its order)
+    if lay.pack24:  # the 7s and 8s out of play, after the pack (dealing.dealt_pack keeps its order)
         pack += [c for c in range(NUM_CARDS) if c & 7 < 2]
     return pack, discards
 

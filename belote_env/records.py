@@ -31,7 +31,7 @@ Coinche records (``rules.contract_mode == "coinche"``, COINCHE.md §2) give 8-ca
 their action ids go up to ``actions.num_actions(rules) - 1`` (412 ids with a générale or
 bids above 160).
 Two- and three-player records (``rules.players`` 2 or 3, TWO_THREE.md) give each deal's
-``deck`` (``dealing.SmallLayout`` says where each card goes), seats 0..n-1, action ids up
+``deck`` (``dealing.PacketLayout`` says where each card goes), seats 0..n-1, action ids up
 to 413, and one score per seat in ``start`` and ``result`` (``winner`` a seat); they
 replay on ``game.GameState`` at every table.
 The last deal may be unfinished. ``start`` is written only for a game that did not start

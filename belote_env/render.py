@@ -264,10 +264,10 @@ def _per_seat_trick(leader: int, cards, names) -> str:
     return ", ".join(f"{names[(leader + i) % n]} {card_to_str(c)}" for i, c in enumerate(cards))
 
 
-def _render_small_text(info) -> str:
+def _old_render_text(info) -> str:
     """``render_text`` (every table); raises ``ValueError`` for a four-seat set, as before."""
     return _per_seat_text(info)
 
 
 __getattr__ = deprecated_names(__name__, {"render_small_text": ("belote_env.render.render_text (every table)",
-                                                                lambda: _render_small_text)})
+                                                                lambda: _old_render_text)})

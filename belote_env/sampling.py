@@ -187,7 +187,7 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
     played since), the scoring seat's combinations are the cards it showed; under
     ``declarations="auto"``, once they are settled, a seat that announced nothing holds
     no combination."""
-    from .declarations import small_combinations, small_key
+    from .declarations import combinations_of, combination_key
     from .game import STEPS
 
     rules = info.rules
@@ -200,14 +200,14 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
         value, top, trump = info.declared[seat]
         if value == 0 and not (settled and rules.declarations == "auto"):
             continue  # nothing announced (yet), or declined: nothing shown
-        combos = small_combinations(hands[seat] | info.played_by[seat], info.denomination, rules)
+        combos = combinations_of(hands[seat] | info.played_by[seat], info.denomination, rules)
         if not combos:
             if value:
                 return False
             continue
         if not value:
             return False
-        k = small_key(combos[0], info.denomination, rules)
+        k = combination_key(combos[0], info.denomination, rules)
         if k[0] != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
             return False
         if seat == info.decl_winner:  # the scoring seat showed every combination it holds

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["DealScore", "score_deal", "DIX_DE_DER", "CAPOT_POINTS", "TOTAL_POINTS", "BELOTE_POINTS",
            "team_belote_points", "team_declaration_points", "belote_points", "declaration_points",
            "deal_difference", "score_coinche_deal", "round_points", "coinche_game_end", "score_coinche_game_deal",
-           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "SmallDealScore", "score_small_deal", "game_end"]
+           "FORFAIT_BASE", "CAPOT_FLAT_VALUE", "CutthroatDealScore", "score_cutthroat_deal", "game_end"]
 
 DIX_DE_DER = 10
 TOTAL_POINTS = 162  # 152 card points + dix de der, every contract kind
@@ -705,9 +705,9 @@ def deal_difference(takers_points: int, taker_team: int, my_team: int, belote: S
 
 # ----------------------------------------------------------------------------- two and three players
 @dataclass(frozen=True)
-class SmallDealScore:
+class CutthroatDealScore:
     """The score of one played deal of the two- or three-player game (TWO_THREE.md §2.9,
-    §3; ``score_small_deal``).
+    §3; ``score_cutthroat_deal``).
 
     Attributes:
         outcome: ``"made"`` (the taker's total beats the others'), ``"equal"`` or
@@ -756,7 +756,7 @@ def _share(points: int, maker: int, totals: Sequence[int], rules: Rules) -> list
     return out
 
 
-def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in: int = 0) -> SmallDealScore:
+def score_cutthroat_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in: int = 0) -> CutthroatDealScore:
     """Score one played deal of the two- or three-player game (TWO_THREE.md §2.9, §3,
     §4 A22-A25, A31-A32).
 
@@ -776,7 +776,7 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
         rules: the rule options (``players`` 2 or 3).
         reserve_in: the litige reserve pending (points).
     Returns:
-        a ``SmallDealScore``.
+        a ``CutthroatDealScore``.
     Raises:
         ValueError: totals that do not fit the table, or a maker that is not a seat.
     """
@@ -810,7 +810,7 @@ def score_small_deal(maker: int, totals: Sequence[int], rules: Rules, reserve_in
     points = [p + w for p, w in zip(points, won)]
     if rules.rounding == "half_up":
         points = [round_points(p, "half_up") for p in points]
-    return SmallDealScore(outcome, maker, tuple(totals), tuple(points), reserve_in, tuple(won), reserve_out)
+    return CutthroatDealScore(outcome, maker, tuple(totals), tuple(points), reserve_in, tuple(won), reserve_out)
 
 
 def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, single_deal: bool = False
@@ -818,5 +818,8 @@ def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, 
     return game_end(scores, rules, deal_number, single_deal=single_deal)
 
 
-__getattr__ = deprecated_names(__name__, {"small_game_end": (
+__getattr__ = deprecated_names(__name__, {
+    "SmallDealScore": ("belote_env.scoring.CutthroatDealScore", lambda: CutthroatDealScore),
+    "score_small_deal": ("belote_env.scoring.score_cutthroat_deal", lambda: score_cutthroat_deal),
+    "small_game_end": (
     "scoring.game_end(scores, rules, deal_number, single_deal=...) (every table)", lambda: _game_end_positional)})

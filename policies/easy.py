@@ -11,7 +11,7 @@ longest suit with the jack and two more cards when nobody has bid, else pass; it
 coinches). Optional announcements are always made: belote (with ``belote:
 optional``) when the card it plays is the first of the K+Q pair, declarations always.
 
-Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.small_play.easy_small_act``.
+Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.cutthroat_play.easy_cutthroat_act``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from belote_env.cards import NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, 
 
 from .base import with_belote
 from .coinche_bidding import easy_coinche_bid
-from .small_play import easy_small_act
+from .cutthroat_play import easy_cutthroat_act
 
 __all__ = ["EasyPolicy"]
 
@@ -37,8 +37,8 @@ class EasyPolicy:
         del seed  # deterministic
 
     def act(self, info: InfoSet) -> int:
-        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.small_play
-            return easy_small_act(info)
+        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.cutthroat_play
+            return easy_cutthroat_act(info)
         legal = info.legal_actions
         if legal[0] < NUM_CARDS:  # card play
             k = info.denomination

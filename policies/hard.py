@@ -51,7 +51,7 @@ Rules with extended ids (a générale or bids above 160, ``num_actions`` 412, e.
 ``policies/models/hard_2p/`` and ``hard_3p/``: a policy network trained by the project's
 self-play pipeline (``belote train --config configs/train/hard_2p.yaml`` /
 ``hard_3p.yaml``: a warm start cloned from ``normal``, then MaskablePPO against an
-opponent pool), reading the small-table observation (``observation.encode_small``)
+opponent pool), reading the small-table observation (``observation.encode_cutthroat``)
 and making every decision (docs/experiments/hard_small.md).
 """
 

@@ -9,6 +9,8 @@ clear errors). ``save_model`` / ``load_model``, ``load_card_net`` / ``load_bid_n
 
 from __future__ import annotations
 
+from belote_env.deprecation import deprecated_names
+
 import json
 import os
 from pathlib import Path
@@ -20,9 +22,9 @@ from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS
 from belote_env.actions import CLASSIC_BIDS, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from belote_env.actions import SMALL_BIDS, SMALL_NUM_ACTIONS
+from belote_env.actions import PROPOSAL_BIDS, PROPOSAL_NUM_ACTIONS
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE
-from belote_env.observation import SMALL_OBS_SIZE, SMALL_OBS_VERSION
+from belote_env.observation import CUTTHROAT_OBS_SIZE, CUTTHROAT_OBS_VERSION
 
 from .net import (
     BeloteNet, CheckpointError, FORMAT_VERSION, MAX_PARAMETERS, expected_shapes,
@@ -130,11 +132,11 @@ def _model_folder(path: str | os.PathLike) -> Path:
 #: The observation size of each contract mode (``observation.obs_size``): a network reads
 #: the observation of one mode, recorded in its ``meta.json`` (``contract_mode``,
 #: ``obs_size``) and checked on loading and at every decision (``NetworkPolicy.check_rules``).
-CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE, "two": SMALL_OBS_SIZE[2],
-                          "three": SMALL_OBS_SIZE[3]}
+CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE, "two": CUTTHROAT_OBS_SIZE[2],
+                          "three": CUTTHROAT_OBS_SIZE[3]}
 #: The action-table size of each game a network may play (``actions.num_actions``): 112
 #: at four seats, 414 at two and three (TWO_THREE.md; the redeal answers 412, 413).
-MODE_N_ACTIONS = {"classic": NUM_ACTIONS, "coinche": NUM_ACTIONS, "two": SMALL_NUM_ACTIONS, "three": SMALL_NUM_ACTIONS}
+MODE_N_ACTIONS = {"classic": NUM_ACTIONS, "coinche": NUM_ACTIONS, "two": PROPOSAL_NUM_ACTIONS, "three": PROPOSAL_NUM_ACTIONS}
 
 
 class RulesMismatchError(CheckpointError):
@@ -161,7 +163,7 @@ def _mode_meta(mode: str | None) -> dict[str, Any]:
     if mode == "coinche":
         out["coinche_obs_version"] = COINCHE_OBS_VERSION
     if mode in ("two", "three"):
-        out["small_obs_version"] = SMALL_OBS_VERSION
+        out["small_obs_version"] = CUTTHROAT_OBS_VERSION
     return out
 
 
@@ -173,8 +175,8 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
     by_size = contract_mode_of_size(obs_size)
     if by_size is None:
         raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {OBS_SIZE} (classic), "
-                              f"{COINCHE_OBS_SIZE} (coinche), {SMALL_OBS_SIZE[2]} (two players) or "
-                              f"{SMALL_OBS_SIZE[3]} (three players)")
+                              f"{COINCHE_OBS_SIZE} (coinche), {CUTTHROAT_OBS_SIZE[2]} (two players) or "
+                              f"{CUTTHROAT_OBS_SIZE[3]} (three players)")
     mode = meta.get("contract_mode", "classic" if by_size == "classic" else None)
     if mode != by_size:
         raise CheckpointError(f"{where}: meta.json says contract_mode {meta.get('contract_mode')!r} but the network "
@@ -184,9 +186,9 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
     if mode == "coinche" and meta.get("coinche_obs_version") != COINCHE_OBS_VERSION:
         raise CheckpointError(f"{where}: made for coinche_obs_version {meta.get('coinche_obs_version')!r}, this package "
                               f"uses {COINCHE_OBS_VERSION}; re-export the model with a matching belote-rl version")
-    if mode in ("two", "three") and meta.get("small_obs_version") != SMALL_OBS_VERSION:
+    if mode in ("two", "three") and meta.get("small_obs_version") != CUTTHROAT_OBS_VERSION:
         raise CheckpointError(f"{where}: made for small_obs_version {meta.get('small_obs_version')!r}, this package "
-                              f"uses {SMALL_OBS_VERSION}; re-export the model with a matching belote-rl version")
+                              f"uses {CUTTHROAT_OBS_VERSION}; re-export the model with a matching belote-rl version")
     return mode
 
 
@@ -305,7 +307,7 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     if by_size is None or n_actions != MODE_N_ACTIONS[by_size]:
         raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, "
                               f"the env has {OBS_SIZE} (classic) or {COINCHE_OBS_SIZE} (coinche) / {NUM_ACTIONS}, "
-                              f"{SMALL_OBS_SIZE[2]} (two players) or {SMALL_OBS_SIZE[3]} (three) / {SMALL_NUM_ACTIONS}")
+                              f"{CUTTHROAT_OBS_SIZE[2]} (two players) or {CUTTHROAT_OBS_SIZE[3]} (three) / {PROPOSAL_NUM_ACTIONS}")
     mode = _meta_mode(meta, obs_size, folder)
     if contract_mode is not None and mode != contract_mode:
         raise RulesMismatchError(f"{folder}: a {mode} model (observation of {obs_size} floats), asked for "
@@ -359,10 +361,10 @@ COINCHE_BID_ACTIONS = range(PASS, SURCOINCHE + 1)
 #: 34..37); its data have one column per id of 32..37. Proposing a redeal (106) and the
 #: answers to a proposal are never valued (the policy network makes the answers; where the
 #: bid-value network decides, the seat never proposes).
-SMALL_BID_ACTIONS = SMALL_BIDS
+PROPOSAL_BID_ACTIONS = PROPOSAL_BIDS
 
 #: The contract modes of the two- and three-seat games (TWO_THREE.md; ``config.variant_of``).
-SMALL_MODES = ("two", "three")
+CUTTHROAT_MODES = ("two", "three")
 
 
 def declared_parts(meta: dict, where: str | os.PathLike = "meta.json") -> tuple[str, ...]:
@@ -462,7 +464,7 @@ def load_bid_net(folder: str | os.PathLike,
     """The bid-value network in ``folder/bids/`` (``kind`` = ``"bid_values"``), whether it
     is averaged over suit renamings, and the bid ids it was trained on (``meta.json`` key
     ``bid_actions``: ids in 32..39 for a classic network, in 32..101 for a coinche one,
-    in 32..37 for a two- or three-seat one, ``SMALL_BID_ACTIONS``);
+    in 32..37 for a two- or three-seat one, ``PROPOSAL_BID_ACTIONS``);
     ``None`` when nothing named ``bids`` exists there. Raises ``CheckpointError`` as
     ``load_card_net`` does, and for missing or bad ``bid_actions``."""
     found = _load_value_net(folder, BIDS_SUBDIR, BID_VALUES_KIND, contract_mode)
@@ -470,7 +472,7 @@ def load_bid_net(folder: str | os.PathLike,
         return None
     net, avg, meta = found
     mode = contract_mode_of_size(net.obs_size)
-    allowed = COINCHE_BID_ACTIONS if mode == "coinche" else SMALL_BID_ACTIONS if mode in SMALL_MODES else BID_ACTIONS
+    allowed = COINCHE_BID_ACTIONS if mode == "coinche" else PROPOSAL_BID_ACTIONS if mode in CUTTHROAT_MODES else BID_ACTIONS
     try:
         actions = _check_bid_actions(meta.get("bid_actions"), allowed)
     except ValueError as e:
@@ -500,7 +502,14 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
     avg = meta.get("suit_average")
     if type(avg) is not bool:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
-    if avg and contract_mode_of_size(net.obs_size) in SMALL_MODES:
+    if avg and contract_mode_of_size(net.obs_size) in CUTTHROAT_MODES:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average true, but suit renaming is for four-seat networks "
                               f"(this one reads the {contract_mode_of_size(net.obs_size)}-player observation)")
     return net, avg, meta
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_BID_ACTIONS": ("policies.model_files.PROPOSAL_BID_ACTIONS", lambda: PROPOSAL_BID_ACTIONS),
+    "SMALL_MODES": ("policies.model_files.CUTTHROAT_MODES", lambda: CUTTHROAT_MODES),
+})

@@ -18,7 +18,7 @@ import torch
 from belote_env import NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.jsonfile import read_json
-from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS
+from belote_env.actions import EXTENDED_NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.game import STEPS
 from belote_env.deprecation import deprecated_names
@@ -33,7 +33,7 @@ from .net import (
 from .model_files import (
     BIDS_SUBDIR, BID_ACTIONS, BID_TEMPERATURE, BID_VALUES_KIND, CARDS_SUBDIR, CARD_TEMPERATURE, CARD_VALUES_KIND,
     COINCHE_BID_ACTIONS, MAX_META_BYTES, CONTRACT_MODE_OBS_SIZE, MODEL_PARTS, MODE_N_ACTIONS, RulesMismatchError,
-    SMALL_BID_ACTIONS, SMALL_MODES, VALUE_POLICY_KIND, _FIRST_BID, _VALUE_NET_NAMES, _check_bid_actions,
+    PROPOSAL_BID_ACTIONS, CUTTHROAT_MODES, VALUE_POLICY_KIND, _FIRST_BID, _VALUE_NET_NAMES, _check_bid_actions,
     _is_value_policy, _meta_mode, _model_folder, check_finite, contract_mode_of_size, declare_parts,
     declared_parts, load_bid_net, load_card_net, load_model, policy_suit_average_of, read_safetensors_header,
     save_model, save_value_policy_meta, value_net_kwargs,
@@ -51,7 +51,7 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
            "read_safetensors_header", "check_finite", "BATCH_VALUE_MARGIN", "BATCH_LOGIT_MARGIN",
            "COINCHE_BID_ACTIONS", "is_coinche_bid_decision", "coinche_bid_permutation_table", "VALUE_POLICY_KIND",
            "save_value_policy_meta", "contract_mode_of_size", "RulesMismatchError", "CONTRACT_MODE_OBS_SIZE",
-           "SMALL_MODES", "SMALL_BID_ACTIONS", "is_small_bid_decision", "MODEL_PARTS",
+           "CUTTHROAT_MODES", "PROPOSAL_BID_ACTIONS", "is_proposal_bid_decision", "MODEL_PARTS",
            "declared_parts", "declare_parts"]
 
 
@@ -66,19 +66,19 @@ def is_coinche_bid_decision(info: InfoSet) -> bool:
 
 
 #: outputs 32..37 of a small bid-value network, unpermuted (``_value_outputs``' width)
-_SMALL_BID_TABLE = torch.arange(len(SMALL_BID_ACTIONS))[None]
+_PROPOSAL_BID_TABLE = torch.arange(len(PROPOSAL_BID_ACTIONS))[None]
 
 
-def is_small_bid_decision(info) -> bool:
+def is_proposal_bid_decision(info) -> bool:
     """A contract decision of the two- or three-seat auction (TWO_THREE.md §2.3; a
-    ``InfoSet``): no contract yet, every legal action in ``SMALL_BID_ACTIONS`` or
-    ``PROPOSE_REDEAL``, and at least two of ``SMALL_BID_ACTIONS`` legal (pass / take in
+    ``InfoSet``): no contract yet, every legal action in ``PROPOSAL_BID_ACTIONS`` or
+    ``PROPOSE_REDEAL``, and at least two of ``PROPOSAL_BID_ACTIONS`` legal (pass / take in
     round 1, pass / name a suit in round 2, or a forced choice of suits). Answering a
     proposal (agree / refuse) is not one: the small bid-value network's domain."""
     if info.contract is None and getattr(info, "players", 4) in (2, 3):
         n = 0
         for a in info.legal_actions:
-            if a in SMALL_BID_ACTIONS:
+            if a in PROPOSAL_BID_ACTIONS:
                 n += 1
             elif a != PROPOSE_REDEAL:
                 return False
@@ -145,8 +145,8 @@ class NetworkPolicy:
             (``is_coinche_bid_decision``) the legal action of ``bid_actions`` (ids
             32..101: pass, the bids, coinche, surcoinche) with the largest output is made;
             legal bids it was never trained on are not made (pass always is one). Two and
-            three seats (``SMALL_MODES``): at the contract decisions of the auction
-            (``is_small_bid_decision``: pass / take / name a suit, a redeal proposal
+            three seats (``CUTTHROAT_MODES``): at the contract decisions of the auction
+            (``is_proposal_bid_decision``: pass / take / name a suit, a redeal proposal
             perhaps legal too) whose legal bids are all in ``bid_actions`` (ids 32..37),
             the bid with the largest output is made: such a seat never proposes a redeal;
             ``net`` answers proposals and makes every other decision.
@@ -196,11 +196,11 @@ class NetworkPolicy:
             raise ValueError(f"the networks must read the observation of one contract mode (classic {OBS_SIZE} or "
                              f"coinche {COINCHE_OBS_SIZE} floats), got {modes}")
         self.contract_mode: str = next(iter(modes.values()))
-        if self.contract_mode in SMALL_MODES and suit_average:
+        if self.contract_mode in CUTTHROAT_MODES and suit_average:
             raise ValueError(f"suit_average is for four-seat card-value networks: the {self.contract_mode}-player "
                              f"observation has no suit-renaming tables")
         coinche = self.contract_mode == "coinche"
-        self._bid_range = (COINCHE_BID_ACTIONS if coinche else SMALL_BID_ACTIONS if self.contract_mode in SMALL_MODES
+        self._bid_range = (COINCHE_BID_ACTIONS if coinche else PROPOSAL_BID_ACTIONS if self.contract_mode in CUTTHROAT_MODES
                            else BID_ACTIONS)
         self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
                                               self._bid_range)
@@ -275,9 +275,9 @@ class NetworkPolicy:
     def _encode(self, info: InfoSet) -> np.ndarray:
         self.check_rules(info.rules)
         if self.contract_mode in ("two", "three"):
-            from belote_env.observation import encode_small
+            from belote_env.observation import encode_cutthroat
 
-            return encode_small(info, self._obs)
+            return encode_cutthroat(info, self._obs)
         return encode_infoset(info, self._obs)
 
     @torch.inference_mode()
@@ -335,8 +335,8 @@ class NetworkPolicy:
             return False
         if self.contract_mode == "coinche":
             return is_coinche_bid_decision(info) and any(a in self.bid_actions for a in info.legal_actions)
-        if self.contract_mode in SMALL_MODES:  # never proposes a redeal where it values the bids
-            return is_small_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions
+        if self.contract_mode in CUTTHROAT_MODES:  # never proposes a redeal where it values the bids
+            return is_proposal_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions
                                                        if a != PROPOSE_REDEAL)
         return is_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions)
 
@@ -344,15 +344,15 @@ class NetworkPolicy:
     def bid_values(self, info: InfoSet) -> dict[int, float]:
         """The bid-value network's value of each legal bid it was trained on (classic ids
         32..39; coinche ids of ``bid_actions`` among 32..101; two / three seats the legal
-        ids of ``bid_actions`` among 32..37, ``SMALL_BID_ACTIONS``, never a redeal
+        ids of ``bid_actions`` among 32..37, ``PROPOSAL_BID_ACTIONS``, never a redeal
         proposal, the acting seat's margin): the deal's point difference
         / ``bid_unit`` for the seat's team, trained on values centred per decision (only
         the differences between bids are meaningful). Raises ``ValueError`` if the policy
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
-        if self.contract_mode in SMALL_MODES:  # ids 32..37 (SMALL_BID_ACTIONS); a redeal proposal is not valued
-            out = self._value_outputs(info, self.bid_net, False, _FIRST_BID, _SMALL_BID_TABLE)
+        if self.contract_mode in CUTTHROAT_MODES:  # ids 32..37 (PROPOSAL_BID_ACTIONS); a redeal proposal is not valued
+            out = self._value_outputs(info, self.bid_net, False, _FIRST_BID, _PROPOSAL_BID_TABLE)
             return {a: out[a - _FIRST_BID] for a in info.legal_actions if a in self.bid_actions}
         coinche = self.contract_mode == "coinche"
         table = coinche_bid_permutation_table() if coinche else bid_permutation_table()
@@ -384,20 +384,20 @@ class NetworkPolicy:
         legal; otherwise the bid-value network's best trained bid when one is legal;
         otherwise the lowest legal id.
 
-        At two and three seats (``SMALL_MODES``) the card-value network plays the card
+        At two and three seats (``CUTTHROAT_MODES``) the card-value network plays the card
         decisions (``is_card_decision``: the card step, with the belote claim of
         ``with_belote``) and every other decision (the bids, the seven exchange,
         the maker's discards, the combinations protocol, a belote claim with one legal
-        card) is the ``normal`` tier's (``policies.small_play.normal_small_act``): the
+        card) is the ``normal`` tier's (``policies.cutthroat_play.normal_cutthroat_act``): the
         lowest legal id would pass every auction and give up the combinations."""
         legal = info.legal_actions
-        if self.contract_mode in SMALL_MODES:
+        if self.contract_mode in CUTTHROAT_MODES:
             if self.card_net is not None and is_card_decision(info):
                 v = self.card_values(info)
                 return with_belote(info, max(v, key=lambda a: (v[a], -a)))
-            from .small_play import normal_small_act
+            from .cutthroat_play import normal_cutthroat_act
 
-            return normal_small_act(info)
+            return normal_cutthroat_act(info)
         cards = [a for a in legal if a < NUM_CARDS]
         if DECLARE in legal:
             return DECLARE
@@ -471,7 +471,7 @@ class NetworkPolicy:
         m = len(mask)
         if self.contract_mode == "coinche" and self.net is None and self.deterministic:
             return self._act_batch_coinche(batch, mask)
-        if self.contract_mode in SMALL_MODES and self.deterministic:
+        if self.contract_mode in CUTTHROAT_MODES and self.deterministic:
             return self._act_batch_small(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
             # value networks only, not deterministic: each row decided by act on its InfoSet (the same decisions)
@@ -578,7 +578,7 @@ class NetworkPolicy:
         return [rows[close]]
 
     def _act_batch_small(self, batch, mask: np.ndarray) -> np.ndarray:
-        """``act_batch`` at two and three seats (``SMALL_MODES``; deterministic): the
+        """``act_batch`` at two and three seats (``CUTTHROAT_MODES``; deterministic): the
         decisions ``act`` gives to a network, each network's rows in one batched pass (the
         24 suit renamings averaged as ``act`` averages them): the card decisions
         (``is_card_decision`` of each row's ``InfoSet``) by the card-value network,
@@ -588,7 +588,7 @@ class NetworkPolicy:
         (``rule_action``: the normal tier's) by ``act`` on their ``InfoSet``."""
         from .batch import network_outputs
 
-        out, todo = _forced_rows(mask, SMALL_NUM_ACTIONS)
+        out, todo = _forced_rows(mask, PROPOSAL_NUM_ACTIONS)
         if not todo.any():
             return out
         threads = torch.get_num_threads()
@@ -622,10 +622,10 @@ class NetworkPolicy:
         rows = np.flatnonzero(todo)
         if len(rows) and self.net is not None:
             obs = observations() if obs is None else obs
-            table = action_permutation_table(SMALL_NUM_ACTIONS) if self.policy_suit_average else None
+            table = action_permutation_table(PROPOSAL_NUM_ACTIONS) if self.policy_suit_average else None
             # torch (BLAS) rather than the compiled sparse kernel: 414 outputs per renaming, the
             # products dominate (4.1 s against 5.3 s for 500 two-seat sets of hard against normal)
-            logits = network_outputs(self.net, obs[rows], 0, SMALL_NUM_ACTIONS, table, None, threads)
+            logits = network_outputs(self.net, obs[rows], 0, PROPOSAL_NUM_ACTIONS, table, None, threads)
             best, close = _best_legal(logits, mask[rows], BATCH_LOGIT_MARGIN)
             out[rows] = best
             todo[rows] = False
@@ -763,4 +763,5 @@ def _obs_blocks() -> tuple[int, int, int]:
 
 
 __getattr__ = deprecated_names(__name__, {
+    "is_small_bid_decision": ("policies.network.is_proposal_bid_decision", lambda: is_proposal_bid_decision),
     "small_with_belote": ("policies.base.with_belote (every table)", lambda: with_belote)})

@@ -24,7 +24,7 @@ when an opponent is winning it takes the trick with its cheapest winning card if
 last to play or the trick is worth it, ruffing with its lowest sufficient trump (saving the
 top trumps), else it plays its lowest card. Announcements and declarations are made.
 
-Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.small_play.normal_small_act``.
+Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.cutthroat_play.normal_cutthroat_act``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
 
 from .base import with_belote
 from .coinche_bidding import normal_coinche_bid
-from .small_play import normal_small_act
+from .cutthroat_play import normal_cutthroat_act
 
 __all__ = ["NormalPolicy", "hand_value"]
 
@@ -123,8 +123,8 @@ class NormalPolicy:
 
     # ------------------------------------------------------------------ play
     def act(self, info: InfoSet) -> int:
-        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.small_play
-            return normal_small_act(info)
+        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.cutthroat_play
+            return normal_cutthroat_act(info)
         legal = info.legal_actions
         if info.contract is None:
             return self._bid(info)

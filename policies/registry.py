@@ -3,6 +3,8 @@ call a user's policy factory (``"mypkg.agents:make"``)."""
 
 from __future__ import annotations
 
+from belote_env.deprecation import deprecated_names
+
 import importlib
 import os
 import re
@@ -16,7 +18,7 @@ from .easy import EasyPolicy
 from .hard import HardPolicy, hard_oracle
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "SMALL_TABLE_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
+__all__ = ["TIERS", "CUTTHROAT_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
            "make_batch_policy"]
 
 
@@ -39,30 +41,30 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 
 
 #: Built-in tiers that play the two- and three-player games (TWO_THREE.md; ``Rules(players=2|3)``):
-#: ``easy`` and ``normal`` through ``policies.small_play``, ``hard`` with the models of
+#: ``easy`` and ``normal`` through ``policies.cutthroat_play``, ``hard`` with the models of
 #: ``policies/models/hard_2p`` and ``hard_3p``, ``expert`` through ``policies.search``,
 #: ``random`` as everywhere (``<tier>+search`` is four-seat only). A tier that gains a
 #: small-table mode is added here (``check_policy_rules`` is the one check).
-SMALL_TABLE_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
+CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 
 def check_policy_rules(spec: Any, rules: Any) -> None:
     """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``) cannot
     play under ``rules``: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md)
-    only ``SMALL_TABLE_TIERS`` can. Policy objects, model folders and factories pass (a
+    only ``CUTTHROAT_TIERS`` can. Policy objects, model folders and factories pass (a
     model made for four seats fails at its first decision); ``rules=None`` means four seats."""
     if rules is None or game_of(rules).has_partners or not isinstance(spec, str):
         return
     players = rules.players
-    supported = f"tiers for {players} players: {', '.join(SMALL_TABLE_TIERS)} (or a policy factory 'module.path:attribute')"
+    supported = f"tiers for {players} players: {', '.join(CUTTHROAT_TIERS)} (or a policy factory 'module.path:attribute')"
     if team_spec(spec) is not None:
         raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no partners "
                          f"(TWO_THREE.md); {supported}")
     if spec.endswith("+search") and len(spec) > len("+search"):
         raise ValueError(f"policy {spec!r} cannot play the {players}-player game (TWO_THREE.md): the search of "
                          f"policies.search plays four seats only; {supported}")
-    if (spec in TIERS and spec not in SMALL_TABLE_TIERS) or (timed_expert_budget(spec) is not None
-                                                            and "expert" not in SMALL_TABLE_TIERS):
+    if (spec in TIERS and spec not in CUTTHROAT_TIERS) or (timed_expert_budget(spec) is not None
+                                                            and "expert" not in CUTTHROAT_TIERS):
         raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")
 
 
@@ -257,7 +259,7 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     raise ``policies.network.RulesMismatchError`` at its first decision.
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
-    a tier outside ``SMALL_TABLE_TIERS`` raises ``ValueError`` naming the supported ones
+    a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones
     (``check_policy_rules``); ``rules`` that are not a ``Rules`` (a preset name, a dict:
     ``belote_env.load_rules`` makes one) raise ``TypeError``.
 
@@ -301,3 +303,9 @@ def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
     from .batch import as_batch_policy
 
     return as_batch_policy(make_policy(spec, seed=seed))
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_TABLE_TIERS": ("policies.registry.CUTTHROAT_TIERS", lambda: CUTTHROAT_TIERS),
+})

@@ -188,11 +188,11 @@ from belote_env.auction import Auction, new_auction
 from belote_env.games import game_of
 from belote_env.cards import POINTS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, Rank, card, cards_of
 from belote_env.contract import CAPOT, GENERALE, Contract
-from belote_env.declarations import small_combinations
+from belote_env.declarations import combinations_of
 from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
 from belote_env.observation import obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
-from belote_env.scoring import belote_points, deal_difference, declaration_points, score_small_deal
+from belote_env.scoring import belote_points, deal_difference, declaration_points, score_cutthroat_deal
 from belote_env.game import BELOTE, LAST_TRICK, STEPS
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
@@ -490,7 +490,7 @@ class SearchPolicy:
             return legal[0]
         if not game_of(info.rules).has_partners:  # two and three seats: the module docstring
             try:
-                return self._small_act(info)
+                return self._cutthroat_act(info)
             except SamplingError:  # no consistent deal drawn (announced combinations): the base decides
                 return self._base(info).act(info)
         base = self._base(info)
@@ -510,7 +510,7 @@ class SearchPolicy:
         except SamplingError:  # no consistent deal found (declarations): the base decides
             return base.act(info)
 
-    def _small_act(self, info) -> int:
+    def _cutthroat_act(self, info) -> int:
         """A two- or three-seat decision (``InfoSet``; the module docstring)."""
         legal = info.legal_actions
         if info.phase != 1 or STEPS[info.step] != "cards":
@@ -978,7 +978,7 @@ def _coinche_noise(model: int, action: int) -> float:
 
 
 def deal_margin(info, hands, maker_rest: int) -> float:
-    """The recorded-points margin of ``info.seat`` (``SmallDealScore.difference``: its
+    """The recorded-points margin of ``info.seat`` (``CutthroatDealScore.difference``: its
     points less the mean of the others') in a deal whose remaining cards are ``hands``
     (per seat its card mask: a sampled deal, or the true hands) and where the maker wins
     ``maker_rest`` more card points from ``info``'s position on (the last trick's 10
@@ -987,7 +987,7 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     defenders sharing the others evenly: the solver values their side), the scoring
     combinations (``info.decl_winner``'s ``decl_cards``) and belote (20 to the seat whose
     hand held the K+Q of trumps, claimed or not); the capot bonus is not counted. They
-    are scored by ``scoring.score_small_deal`` (the reserve of ``info.reserve``). The one
+    are scored by ``scoring.score_cutthroat_deal`` (the reserve of ``info.reserve``). The one
     place a maker card-point value becomes a seat's margin: the expert's search
     (``SearchPolicy`` at two and three seats) and the oracle labels (``training.oracle``) use it."""
     n, maker, trump = info.players, info.taker, info.denomination
@@ -1001,14 +1001,14 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     for s in defenders:
         totals[s] += others_rest / len(defenders)
     if info.decl_winner >= 0:
-        totals[info.decl_winner] += sum(d.points for d in small_combinations(info.decl_cards, trump, info.rules))
+        totals[info.decl_winner] += sum(d.points for d in combinations_of(info.decl_cards, trump, info.rules))
     k, q = card(Rank.KING, trump), card(Rank.QUEEN, trump)
     for s in range(n):
         held = hands[s] | info.played_by[s]
         if held >> k & 1 and held >> q & 1:
             totals[s] += BELOTE
     ints = [int(round(t)) for t in totals]
-    score = score_small_deal(maker, ints, info.rules, info.reserve)
+    score = score_cutthroat_deal(maker, ints, info.rules, info.reserve)
     return score.difference(info.seat)
 
 

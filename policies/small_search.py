@@ -9,7 +9,7 @@ from belote_env.deprecation import deprecated_names
 from . import search as _search
 
 
-def _SmallSearchPolicy(seed: int | None = None, samples: int = 12, exact_cards: int = 18, base=None):
+def _OldSearchPolicy(seed: int | None = None, samples: int = 12, exact_cards: int = 18, base=None):
     """``SearchPolicy(seed, samples=samples, exact_cards=exact_cards, base=base)``. One
     difference with the old class: a ``base`` whose networks read the four-seat observation
     (the ``hard`` tier built without two- or three-seat rules, a ``HardPolicy``) is replaced
@@ -18,5 +18,5 @@ def _SmallSearchPolicy(seed: int | None = None, samples: int = 12, exact_cards: 
 
 
 __getattr__ = deprecated_names(__name__, {
-    "SmallSearchPolicy": ("policies.search.SearchPolicy", lambda: _SmallSearchPolicy),
+    "SmallSearchPolicy": ("policies.search.SearchPolicy", lambda: _OldSearchPolicy),
     "deal_margin": ("policies.search.deal_margin", lambda: _search.deal_margin)})

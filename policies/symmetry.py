@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from belote_env.actions import CLASSIC_BIDS, NUM_ACTIONS, PASS, SMALL_NUM_ACTIONS, SURCOINCHE
+from belote_env.actions import CLASSIC_BIDS, NUM_ACTIONS, PASS, PROPOSAL_NUM_ACTIONS, SURCOINCHE
 from belote_env.cards import NUM_CARDS, SUITS
-from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, SMALL_OBS_SIZE
+from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, CUTTHROAT_OBS_SIZE
 
 __all__ = ["suit_permutation_tables", "bid_permutation_table", "coinche_bid_permutation_table",
            "action_permutation_table"]
@@ -29,22 +29,22 @@ _SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observatio
 def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
     """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
     ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
-    ``COINCHE_OBS_SIZE`` for coinche observations, or ``SMALL_OBS_SIZE[n]`` for the two-
-    and three-seat ones: ``observation.small_suit_permutation_index``). The card
+    ``COINCHE_OBS_SIZE`` for coinche observations, or ``CUTTHROAT_OBS_SIZE[n]`` for the two-
+    and three-seat ones: ``observation.cutthroat_suit_permutation_index``). The card
     index is the same for every size. ``ValueError`` for another size."""
     tables = _SUIT_TABLES.get(size)
     if tables is None:
         import itertools
 
         from belote_env.observation import suit_permutation_index
-        from belote_env.observation import small_suit_permutation_index
+        from belote_env.observation import cutthroat_suit_permutation_index
 
-        small = {v: k for k, v in SMALL_OBS_SIZE.items()}
+        small = {v: k for k, v in CUTTHROAT_OBS_SIZE.items()}
         if size not in small and size not in (OBS_SIZE, COINCHE_OBS_SIZE):
             raise ValueError(f"size must be an observation size: {OBS_SIZE} (classic), {COINCHE_OBS_SIZE} (coinche), "
-                             f"{SMALL_OBS_SIZE[2]} (two players) or {SMALL_OBS_SIZE[3]} (three players); got {size!r}")
+                             f"{CUTTHROAT_OBS_SIZE[2]} (two players) or {CUTTHROAT_OBS_SIZE[3]} (three players); got {size!r}")
         if size in small:
-            idx = [small_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
+            idx = [cutthroat_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
         else:
             idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
         tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
@@ -90,7 +90,7 @@ _ACTION_TABLES: dict[int, torch.Tensor] = {}  # by number of actions, built on f
 
 def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
     """The 24 suit renamings of a per-action vector (``n_actions`` ids: ``NUM_ACTIONS``, or
-    ``SMALL_NUM_ACTIONS`` for the two- and three-seat networks, in the order of
+    ``PROPOSAL_NUM_ACTIONS`` for the two- and three-seat networks, in the order of
     ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
     ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
     cards move as ``card_index`` says, the "name suit s" bids (34..37) as
@@ -100,9 +100,9 @@ def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
     413 too) stay. ``ValueError`` for another ``n_actions``."""
     table = _ACTION_TABLES.get(n_actions)
     if table is None:
-        if n_actions not in (NUM_ACTIONS, SMALL_NUM_ACTIONS):
-            raise ValueError(f"n_actions must be NUM_ACTIONS ({NUM_ACTIONS}) or SMALL_NUM_ACTIONS "
-                             f"({SMALL_NUM_ACTIONS}), got {n_actions!r}")
+        if n_actions not in (NUM_ACTIONS, PROPOSAL_NUM_ACTIONS):
+            raise ValueError(f"n_actions must be NUM_ACTIONS ({NUM_ACTIONS}) or PROPOSAL_NUM_ACTIONS "
+                             f"({PROPOSAL_NUM_ACTIONS}), got {n_actions!r}")
         from belote_env.actions import COINCHE, COINCHE_BID
 
         _, pc = suit_permutation_tables()

@@ -17,10 +17,10 @@ rule set and the totals.
     python scripts/check_vector.py --decisions 100000 --mixes 8 --coinche-mixes 4
 
 With ``--small-mixes K`` (default 10; 0: none) the two- and three-player engine
-(``belote_env.vector.small.SmallBatchedGame``, TWO_THREE.md) is checked too, against
+(``belote_env.vector.cutthroat.CutthroatBatchedGame``, TWO_THREE.md) is checked too, against
 ``GameState``: the ``seed001_2p`` and ``seed001_3p`` presets and ``K - 1`` seeded
 mixes of every option of TWO_THREE.md §4 at each table size
-(``tests/test_vector_small.py``'s ``run_small``: identical masks, hands, public
+(``tests/test_vector_cutthroat.py``'s ``run_small``: identical masks, hands, public
 constraints, contract, exchange, declarations and card points at every step, identical
 per-seat totals, points and rewards at every deal's end). ``--only-small`` checks only
 those.
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belote_env import Rules  # noqa: E402
 from belote_env.games import game_of  # noqa: E402
-from tests.test_vector_small import run_small, small_mixes  # noqa: E402
+from tests.test_vector_cutthroat import run_small, small_mixes  # noqa: E402
 from tests.vector_harness import coinche_mixes, coinche_presets, lowest_bids, option_mixes, run  # noqa: E402
 
 

@@ -40,10 +40,10 @@ policy iteration improved it) was made so
 with ``players`` 2 or 3, TWO_THREE.md), ``--target cards``: the data deals are
 ``GameState`` single deals (default ``--behaviour normal``; tiers that play small
 tables or small-table model folders), labelled with each legal card's recorded-points
-margin for the seat to play (``training.oracle.small_oracle_card_values``: the exact
+margin for the seat to play (``training.oracle.cutthroat_oracle_card_values``: the exact
 two/three-seat solver with the true hands, turned into the margin by
 ``policies.search.deal_margin``) in units of 162; the observations are
-``observation.encode_small`` (716 floats at two seats, 902 at three); the fit is
+``observation.encode_cutthroat`` (716 floats at two seats, 902 at three); the fit is
 without suit renaming (``--no-augment`` implied: the small observation has no renaming
 tables) and the card network has the small action table's 414 outputs (0..31 read). With
 ``--bidder`` (a small-table model folder of the same player count, e.g. the exported PPO
@@ -61,7 +61,7 @@ of that player count, whose policy network is copied and makes every decision bu
 contract bids): the contract decisions of the auction (pass / take / name a suit; a
 redeal proposal is never labelled, and the folder's bids never propose) are labelled by
 rollouts with the behaviour policies (``training.oracle.generate_bid_data``: the acting
-seat's margin ``SmallDealScore.difference`` / 162; ``--rollouts`` plays per bid), the
+seat's margin ``CutthroatDealScore.difference`` / 162; ``--rollouts`` plays per bid), the
 network (outputs 32..37, no suit renaming) is written to ``bids/``:
 
     python scripts/train_oracle.py --rules seed001_2p --target bids --bidder runs/small/hard_2p_ppo \
@@ -120,11 +120,11 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False, size: in
     when it is another, the two- and three-seat data's 716 / 902, whose bid data have 6
     columns, ids 32..37)."""
     from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
-    from belote_env.observation import SMALL_OBS_SIZE
+    from belote_env.observation import CUTTHROAT_OBS_SIZE
 
     gen = "generate_bid_data" if target == "bids" else "generate_oracle_data"
     what = f"{path} is not {target} oracle data (an .npz of obs, mask, q from {gen})"
-    small = size in (SMALL_OBS_SIZE[2], SMALL_OBS_SIZE[3])
+    small = size in (CUTTHROAT_OBS_SIZE[2], CUTTHROAT_OBS_SIZE[3])
     width, item = ((70 if coinche else 6 if small else 8), "bid") if target == "bids" else (32, "card")
     if size is None:
         size = COINCHE_OBS_SIZE if coinche else OBS_SIZE
@@ -145,8 +145,8 @@ def _load_part(path: str, target: str = "cards", coinche: bool = False, size: in
     bad = [f"{k} {part[k].shape} (want {want[k]})" for k in want if part[k].shape != want[k]]
     if bad:
         hint = ""
-        named = {OBS_SIZE: "classic", COINCHE_OBS_SIZE: "coinche", SMALL_OBS_SIZE[2]: "two-player",
-                 SMALL_OBS_SIZE[3]: "three-player"}
+        named = {OBS_SIZE: "classic", COINCHE_OBS_SIZE: "coinche", CUTTHROAT_OBS_SIZE[2]: "two-player",
+                 CUTTHROAT_OBS_SIZE[3]: "three-player"}
         if part["obs"].ndim == 2 and part["obs"].shape[1] in named and part["obs"].shape[1] != size:
             theirs = named[part["obs"].shape[1]]
             hint = f" ({theirs} data: give --rules of that mode)"

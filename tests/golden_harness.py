@@ -40,7 +40,7 @@ from belote_env.observation import (
 )
 from belote_env.records import game_record
 from belote_env.game import STEPS
-from belote_env.observation import encode_small, small_obs_size
+from belote_env.observation import encode_cutthroat, cutthroat_obs_size
 
 #: Rule mixes of the golden games: (name, preset, options), each game to a small target.
 MIXES: list[tuple[str, str | None, dict]] = [
@@ -259,7 +259,7 @@ def _seat_hashes(rules: Rules):
         obs = np.zeros(obs_size(rules), np.float32)
         hist = np.zeros(history_shape(rules), np.int16)
     else:
-        obs = np.zeros(small_obs_size(rules), np.float32)
+        obs = np.zeros(cutthroat_obs_size(rules), np.float32)
     hs = {"observations": hashlib.sha256(), "masks": hashlib.sha256()}
     if n == 4:
         hs["history"] = hashlib.sha256()
@@ -272,7 +272,7 @@ def _seat_hashes(rules: Rules):
                 _sha(hs["observations"], encode_infoset(info, obs))
                 _sha(hs["history"], encode_history(info, hist))
             else:
-                _sha(hs["observations"], encode_small(info, obs))
+                _sha(hs["observations"], encode_cutthroat(info, obs))
 
     return hs, seat_views
 

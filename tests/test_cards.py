@@ -64,13 +64,13 @@ def test_orders():
 def test_action_to_string_strict():
     import numpy as np
 
-    from belote_env.actions import EXTENDED_NUM_ACTIONS, SMALL_NUM_ACTIONS, action_to_string
+    from belote_env.actions import EXTENDED_NUM_ACTIONS, PROPOSAL_NUM_ACTIONS, action_to_string
 
     assert action_to_string(np.int64(33)) == "take"
     assert action_to_string(34) == "name spades" and action_to_string(99) == "bid capot all-trump"
     assert action_to_string(112) == "bid generale spades" and action_to_string(411) == "bid 650 all-trump"
     assert all(action_to_string(i) for i in range(EXTENDED_NUM_ACTIONS))
     assert action_to_string(EXTENDED_NUM_ACTIONS) == "agree redeal" and action_to_string(413) == "refuse redeal"
-    for bad in (3.7, "5", True, -1, SMALL_NUM_ACTIONS):
+    for bad in (3.7, "5", True, -1, PROPOSAL_NUM_ACTIONS):
         with pytest.raises(ValueError, match="action id must be an int"):
             action_to_string(bad)

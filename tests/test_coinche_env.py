@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from belote_env import belote_v0
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, coinche_bid_action, num_actions
-from belote_env.config import OPTION_CHOICES, SMALL_ONLY, Rules, load_rules, preset_names
+from belote_env.config import OPTION_CHOICES, CUTTHROAT_ONLY, Rules, load_rules, preset_names
 from belote_env.contract import CAPOT
 from belote_env.dealing import deal_all, deck_from_full_hands
 from belote_env.driver import COINCHE_REWARD_SCALE
@@ -113,7 +113,7 @@ def _random_mix(rng):
     opts = {}
     for name, values in OPTION_CHOICES.items():
         if name in ("contract_mode", "tie", "round2_no_trump_all_trump", "self_overbid", "passes_to_end",
-                    "obligations") or name in SMALL_ONLY:
+                    "obligations") or name in CUTTHROAT_ONLY:
             continue
         if rng.random() < 0.3:
             opts[name] = rng.choice(values)

@@ -175,17 +175,17 @@ def test_small_seat_batch_holds_the_seats_information_sets():
     information set and its observation that set's encoding."""
     from belote_env.games import game_of
     from belote_env.vector import SeatBatch
-    from belote_env.vector.small import SmallBatchedGame, small_infoset_of
+    from belote_env.vector.cutthroat import CutthroatBatchedGame, cutthroat_infoset_of
 
     rules = Rules(players=3)
-    g = SmallBatchedGame(6, rules, seed=3)
+    g = CutthroatBatchedGame(6, rules, seed=3)
     for _ in range(25):
         g.step(g.random_actions())
     rows = np.arange(6)
     batch = SeatBatch(g, rows)
     for i, t in enumerate(rows):
         info = batch.infoset(i)
-        assert info == small_infoset_of(g, int(t), int(g.current[t])) and info.seat == g.current[t]
+        assert info == cutthroat_infoset_of(g, int(t), int(g.current[t])) and info.seat == g.current[t]
         assert np.array_equal(batch.obs[i], game_of(rules).encode(info))
         assert np.array_equal(batch.mask[i], g.mask[t])
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from belote_env import GameState, Rules, load_rules
-from belote_env.auction import ClassicAuction, CoincheAuction, SmallAuction, new_auction
+from belote_env.auction import ClassicAuction, CoincheAuction, ProposalAuction, new_auction
 from belote_env.games import Game, game_of
 
 #: (preset, players, has_partners, sides, num_actions, obs_size, obs_version, history rows, reward scale)
@@ -38,7 +38,7 @@ def test_the_facts_of_each_game(preset, players, partners, sides, n_actions, siz
     obs = g.encode(st.information_set(seat))
     assert obs.shape == (size,) and obs.dtype == np.float32
     auction = new_auction(0, 5 if rules.contract_mode == "classic" else -1, rules)
-    assert type(auction) is (SmallAuction if players != 4 else CoincheAuction if preset.startswith("coinche")
+    assert type(auction) is (ProposalAuction if players != 4 else CoincheAuction if preset.startswith("coinche")
                              else ClassicAuction)
 
 
@@ -152,3 +152,57 @@ def test_the_auction_bound_is_the_longest_auction_of_each_game():
     from belote_env.games import game_of
 
     assert [game_of(load_rules(p)).auction_bound for p in ("seed004", "coinche", "seed001_2p")] == [8, 36, 5]
+
+
+#: the two- and three-seat (cutthroat) game's old names, each (module, old, new)
+_OLD_NAMES = [
+    ("belote_env.actions", "SMALL_NUM_ACTIONS", "PROPOSAL_NUM_ACTIONS"), ("belote_env.actions", "SMALL_BIDS", "PROPOSAL_BIDS"),
+    ("belote_env.auction", "SmallAuction", "ProposalAuction"),
+    ("belote_env.auction", "small_length_bound", "proposal_length_bound"),
+    ("belote_env.config", "SMALL_ONLY", "CUTTHROAT_ONLY"), ("belote_env.config", "SMALL_CHOICES", "CUTTHROAT_CHOICES"),
+    ("belote_env.config", "SMALL_DEFAULTS", "CUTTHROAT_DEFAULTS"),
+    ("belote_env.dealing", "SmallLayout", "PacketLayout"), ("belote_env.dealing", "small_layout", "packet_layout"),
+    ("belote_env.dealing", "small_pack", "dealt_pack"), ("belote_env.dealing", "small_deal", "packet_deal"),
+    ("belote_env.dealing", "small_complete", "packet_complete"),
+    ("belote_env.dealing", "small_deck_from_hands", "packet_deck_from_hands"),
+    ("belote_env.declarations", "small_combinations", "combinations_of"),
+    ("belote_env.declarations", "small_key", "combination_key"),
+    ("belote_env.declarations", "small_declaration_winner", "combination_winner"),
+    ("belote_env.observation", "encode_small", "encode_cutthroat"),
+    ("belote_env.observation", "small_layout", "cutthroat_layout"),
+    ("belote_env.observation", "SMALL_OBS_SIZE", "CUTTHROAT_OBS_SIZE"),
+    ("belote_env.scoring", "SmallDealScore", "CutthroatDealScore"),
+    ("belote_env.scoring", "score_small_deal", "score_cutthroat_deal"),
+    ("belote_env.vector.cutthroat", "SmallBatchedGame", "CutthroatBatchedGame"),
+    ("belote_env.vector.cutthroat", "encode_small_batch", "encode_cutthroat_batch"),
+    ("belote_env.vector.cutthroat", "small_infoset_of", "cutthroat_infoset_of"),
+    ("policies.model_files", "SMALL_BID_ACTIONS", "PROPOSAL_BID_ACTIONS"),
+    ("policies.network", "is_small_bid_decision", "is_proposal_bid_decision"),
+    ("policies.registry", "SMALL_TABLE_TIERS", "CUTTHROAT_TIERS"),
+    ("policies.cutthroat_play", "normal_small_act", "normal_cutthroat_act"),
+    ("training.oracle", "small_oracle_card_values", "cutthroat_oracle_card_values"),
+]
+
+
+@pytest.mark.parametrize("module,old,new", _OLD_NAMES)
+def test_the_cutthroat_game_s_old_names_warn_and_give_the_new_objects(module, old, new):
+    import importlib
+
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"{module}.{old} is {module}.{new} now"):
+        assert getattr(mod, old) is getattr(mod, new)
+
+
+@pytest.mark.parametrize("old,new", [("belote_env.vector.small", "belote_env.vector.cutthroat"),
+                                     ("policies.small_play", "policies.cutthroat_play")])
+def test_the_renamed_modules_warn_and_serve_the_old_names(old, new):
+    import importlib
+    import sys
+
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"{old} is {new} now"):
+        mod = importlib.import_module(old)
+    name = "SmallBatchedGame" if "vector" in old else "easy_small_act"
+    with pytest.warns(DeprecationWarning):
+        assert getattr(mod, name) is getattr(importlib.import_module(new), name.replace("Small", "Cutthroat").replace(
+            "small", "cutthroat"))

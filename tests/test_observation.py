@@ -147,8 +147,8 @@ def test_the_small_observation_alias_warns_and_gives_the_same_objects():
     from belote_env import observation
 
     alias = importlib.import_module("belote_env.small_observation")
-    with pytest.warns(DeprecationWarning, match="is belote_env.observation.encode_small"):
-        assert alias.encode_small is observation.encode_small
+    with pytest.warns(DeprecationWarning, match="is belote_env.observation.encode_cutthroat"):
+        assert alias.encode_small is observation.encode_cutthroat
     with pytest.warns(DeprecationWarning):
         assert alias.SMALL_OBS_SIZE == {2: 716, 3: 902}
     with pytest.raises(AttributeError):

@@ -227,7 +227,7 @@ def test_drawn_hands_hold_the_combination_values_announced_at_two_seats():
     """TWO_THREE.md §2.6: a seat that announced its combinations' value holds a best
     combination of that value in every drawn deal (its cards now and those played since),
     and the scoring seat holds exactly the combinations it showed."""
-    from belote_env.declarations import small_combinations, small_key
+    from belote_env.declarations import combinations_of, combination_key
 
     rules = Rules(players=2, declarations="choice")
     checked = 0
@@ -241,8 +241,8 @@ def test_drawn_hands_hold_the_combination_values_announced_at_two_seats():
             sampler, rng = HiddenHandSampler(info), random.Random(checked)
             for _ in range(20):
                 hand = sampler.draw(rng).hands[other] | info.played_by[other]
-                combos = small_combinations(hand, info.denomination, rules)
-                assert combos and small_key(combos[0], info.denomination, rules)[0] == value
+                combos = combinations_of(hand, info.denomination, rules)
+                assert combos and combination_key(combos[0], info.denomination, rules)[0] == value
                 if info.decl_winner == other:
                     shown = 0
                     for d in combos:

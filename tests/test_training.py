@@ -513,11 +513,11 @@ def test_match_workers_are_bounded():
 
 
 def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_table(tmp_path):
-    """``players: 3`` with the default engine (batched: ``SmallBatchedGame``, each rollout
+    """``players: 3`` with the default engine (batched: ``CutthroatBatchedGame``, each rollout
     ``n_steps * n_tables`` decisions, suit renamings on) trains, matches its checkpoints
     and exports a model that plays three-seat deals; the four-seat-only keys are refused
     at two and three seats, naming the key."""
-    from belote_env.observation import SMALL_OBS_SIZE
+    from belote_env.observation import CUTTHROAT_OBS_SIZE
     from policies.network import NetworkPolicy
 
     assert TrainConfig(rules={"players": 2}).engine == "batched"
@@ -534,7 +534,7 @@ def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_tabl
     (run,) = list((tmp_path / "runs").iterdir())
     final = run / "checkpoints" / "final"
     meta = json.loads((final / "meta.json").read_text())
-    assert meta["net"]["obs_size"] == SMALL_OBS_SIZE[3] and meta["rules"]["players"] == 3
+    assert meta["net"]["obs_size"] == CUTTHROAT_OBS_SIZE[3] and meta["rules"]["players"] == 3
     assert json.loads((run / "eval.json").read_text())["vs_easy"]["deals"] > 0
     out = tmp_path / "model"
     assert main(["export", str(final), str(out)]) == 0

@@ -732,18 +732,18 @@ def test_seed_none_at_construction_is_refused_with_the_reason():
 # ----------------------------------------------------------------------------- table sizes and counts
 def _makers():
     from belote_env.vector import BatchedGame, BeloteSB3VecEnv
-    from belote_env.vector.small import SmallBatchedGame
+    from belote_env.vector.cutthroat import CutthroatBatchedGame
 
     return {"BeloteVectorEnv": lambda r: BeloteVectorEnv(2, rules=r),
             "BeloteGymVectorEnv": lambda r: BeloteGymVectorEnv(2, rules=r),
             "BeloteSB3VecEnv": lambda r: BeloteSB3VecEnv(2, rules=r),
             "BatchedGame": lambda r: BatchedGame(2, load_rules(r)),
-            "SmallBatchedGame": lambda r: SmallBatchedGame(2, load_rules(r))}
+            "CutthroatBatchedGame": lambda r: CutthroatBatchedGame(2, load_rules(r))}
 
 
 @pytest.mark.parametrize("who, rules, sizes", [
     ("BeloteVectorEnv", "seed001_2p", "4"), ("BeloteGymVectorEnv", "seed001_3p", "4"),
-    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("SmallBatchedGame", "coinche", "2 or 3"),
+    ("BeloteSB3VecEnv", "seed001_2p", "4"), ("CutthroatBatchedGame", "coinche", "2 or 3"),
 ])
 def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, sizes):
     """Rules of a table size an engine or env does not play: a ``RuleOptionError`` naming
@@ -752,7 +752,7 @@ def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, s
 
     players = load_rules(rules).players
     with pytest.raises(RuleOptionError, match=rf"^{who} plays tables of {sizes} seats, got rules with players "
-                                              rf"{players} .*; .*(GameState|SmallBatchedGame|belote_v0|"
+                                              rf"{players} .*; .*(GameState|CutthroatBatchedGame|belote_v0|"
                                               rf"BatchedGame)"):
         _makers()[who](rules)
 
@@ -760,7 +760,7 @@ def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, s
 @pytest.mark.parametrize("make", [
     lambda n: BeloteVectorEnv(n, rules="coinche"), lambda n: BeloteGymVectorEnv(n),
     lambda n: __import__("belote_env.vector", fromlist=["BatchedGame"]).BatchedGame(n),
-    lambda n: __import__("belote_env.vector.small", fromlist=["x"]).SmallBatchedGame(n, load_rules("seed001_2p")),
+    lambda n: __import__("belote_env.vector.cutthroat", fromlist=["x"]).CutthroatBatchedGame(n, load_rules("seed001_2p")),
 ], ids=["vector", "gym", "batched", "small"])
 def test_table_counts_are_bounded_before_anything_is_allocated(make):
     from belote_env.vector import MAX_TABLES

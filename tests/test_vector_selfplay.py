@@ -602,20 +602,20 @@ def test_suit_average_cache_follows_writes_that_keep_the_version():
 
 def _small_model(players: int) -> SelfPlayPPO:
     from belote_env.actions import num_actions
-    from belote_env.observation import SMALL_OBS_SIZE
+    from belote_env.observation import CUTTHROAT_OBS_SIZE
 
-    return SelfPlayPPO("MlpPolicy", StreamSpec(8, SMALL_OBS_SIZE[players], num_actions(Rules(players=players))),
+    return SelfPlayPPO("MlpPolicy", StreamSpec(8, CUTTHROAT_OBS_SIZE[players], num_actions(Rules(players=players))),
                        n_steps=8, batch_size=64, n_epochs=1, policy_kwargs={"net_arch": {"pi": [32], "vf": [32]}},
                        device="cpu", seed=0)
 
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_small_table_self_play_ends_each_seat_with_its_own_points_less_the_others_mean(players):
-    """Two and three seats on ``SmallBatchedGame`` (pure self-play): each played deal ends
+    """Two and three seats on ``CutthroatBatchedGame`` (pure self-play): each played deal ends
     one trajectory per seat, whose final reward is that seat's own points less the mean of
     the others' / 162 (TWO_THREE.md §2.9, §3: half points at three seats); void deals and
     redeals end none (the seats' trajectories go on into the next deal)."""
-    from belote_env.observation import SMALL_OBS_SIZE
+    from belote_env.observation import CUTTHROAT_OBS_SIZE
 
     policy = _small_model(players).policy
     col = VectorCollector(Rules(players=players), 8, seed=4)
@@ -646,7 +646,7 @@ def test_small_table_self_play_ends_each_seat_with_its_own_points_less_the_other
     assert voids and len(col.deal_stats) - len(voids) == checked[0]
     assert halves[0] == (players == 3)
     d = col.take(col.n_ready)
-    assert d["obs"].shape[1] == SMALL_OBS_SIZE[players] and d["mask"][np.arange(len(d["action"])), d["action"]].all()
+    assert d["obs"].shape[1] == CUTTHROAT_OBS_SIZE[players] and d["mask"][np.arange(len(d["action"])), d["action"]].all()
     assert d["done"].sum() == players * checked[0] and d["start"].sum() == checked[0]  # one start per table's deal
 
 
@@ -670,4 +670,4 @@ def test_small_table_learner_plays_only_its_drawn_seat_against_the_pool(players)
         assert col.seat[n0:col.n].tolist() == seats.tolist()
     assert drawn == set(range(players))
     diffs = [s["learner_diff"] for s in col.deal_stats if not s["void"]]
-    assert diffs and all(isinstance(x, int) or x % 1 == 0.5 for x in diffs)  # SmallDealScore.difference's values
+    assert diffs and all(isinstance(x, int) or x % 1 == 0.5 for x in diffs)  # CutthroatDealScore.difference's values

@@ -19,7 +19,7 @@ from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, num_actions
 from belote_env.auction import DENOMINATION_RANK
 from belote_env.config import (
-    COINCHE_ONLY, DEPENDENT_OPTIONS, OPTION_CHOICES, SMALL_ONLY, UNDEFINED_MIXES, RuleOptionError, applies, load_rules,
+    COINCHE_ONLY, DEPENDENT_OPTIONS, OPTION_CHOICES, CUTTHROAT_ONLY, UNDEFINED_MIXES, RuleOptionError, applies, load_rules,
     preset_names,
 )
 from belote_env.driver import point_reward, reward_scale
@@ -36,7 +36,7 @@ from belote_env.vector.observation import encode_all_kernel
 #: which ``coinche_mixes`` draws; ``overtrump_partner``, an option of both modes, is drawn
 #: by both)
 MIX_OPTIONS = {k: v for k, v in OPTION_CHOICES.items()
-               if k != "contract_mode" and k not in COINCHE_ONLY and k not in SMALL_ONLY}
+               if k != "contract_mode" and k not in COINCHE_ONLY and k not in CUTTHROAT_ONLY}
 
 
 def option_mixes(count: int, seed: int) -> list[Rules]:

@@ -169,7 +169,7 @@ class TrainConfig:
     folder is created)."""
     engine: str = "batched"
     """Where the self-play tables are played: ``batched`` (``belote_env.vector``: all
-    tables in one compiled ``BatchedGame``, or ``SmallBatchedGame`` at two and three seats,
+    tables in one compiled ``BatchedGame``, or ``CutthroatBatchedGame`` at two and three seats,
     ``training.vector_selfplay``; each rollout holds ``n_steps * n_tables`` decisions) or
     ``reference`` (``GameState`` tables, ``training.selfplay.SelfPlayCollector``, optionally
     in ``workers`` processes; each rollout holds ``n_steps * players * n_tables``
@@ -350,10 +350,10 @@ class TrainConfig:
                     raise ConfigError(f"config key {name!r} must be {off!r} with rules players {rules.players} (the "
                                       "two- and three-seat bids are learned by PPO with the cards)")
             if self.engine == "batched":
-                from belote_env.vector.small import check_small_supported
+                from belote_env.vector.cutthroat import check_cutthroat_supported
 
                 try:
-                    check_small_supported(rules)
+                    check_cutthroat_supported(rules)
                 except RuleOptionError as e:
                     raise ConfigError(f"config key 'rules': {e}; or set 'engine: reference'") from None
         rollout = self.n_steps * self.n_tables * (1 if self.engine == "batched" else rules.players)

@@ -325,7 +325,7 @@ BATCH_TABLES = 1024
 
 def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> PolicyFailure:
     """A ``PolicyFailure`` at table ``t`` of a batched match (``BatchedGame`` or
-    ``SmallBatchedGame``): its record is the table's current deal replayed on the reference
+    ``CutthroatBatchedGame``): its record is the table's current deal replayed on the reference
     state (the deck, dealer and actions so far)."""
     dealer = int(g.state[t, g.columns["dealer"]])
     state = game_of(g.rules).new_state(dealer=dealer, deck=[int(c) for c in g.deck[t]], single_deal=True)
@@ -345,7 +345,7 @@ def _batched_sides(a, b, seed: int) -> tuple:
 
 
 def _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions) -> None:
-    """One step of a batched match (``BatchedGame`` or ``SmallBatchedGame`` ``g``): the rows
+    """One step of a batched match (``BatchedGame`` or ``CutthroatBatchedGame`` ``g``): the rows
     ``live[is_a]`` decide by side A's ``act_batch``, the others by B's; each side's time and
     moves go to ``tally``; the actions are checked (a ``PolicyFailure`` whose record replays
     the failing table's deal: a raise, a wrong shape or an illegal id), kept in ``hist`` and
@@ -918,7 +918,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         the same decks under every seating of ``SET_SEATINGS`` (2 at two seats, the
         seats swapped; 6 at three: the rotations of A B B and of A A B; a pairs log keeps
         sets); ``batched`` plays every seating of every set as a table of the batched
-        engine (``vector.small.SmallBatchedGame``), with the same decks, dealers and
+        engine (``vector.cutthroat.CutthroatBatchedGame``), with the same decks, dealers and
         redeals.
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
@@ -1107,7 +1107,7 @@ class _SetFigures:
 
     def add(self, tally: _SetTally, seating, points, maker: int, made: bool) -> None:
         """A scored deal under ``seating``: per seat its recorded ``points``, the maker's
-        seat and whether the contract was made (``SmallDealScore``)."""
+        seat and whether the contract was made (``CutthroatDealScore``)."""
         n = self.n
         top = max(points)
         leaders = [s for s in range(n) if points[s] == top]
@@ -1177,7 +1177,7 @@ def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str
 
 def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
                        tables: int = BATCH_TABLES, on_set=None) -> _SetTally:
-    """``_play_sets`` in deal mode on the batched engine (``vector.small.SmallBatchedGame``):
+    """``_play_sets`` in deal mode on the batched engine (``vector.cutthroat.CutthroatBatchedGame``):
     every seating of every set is a table (``tables`` at a time; a table whose deal is
     scored takes the next), dealt ``set_deck(seed, set, 0, redeal)`` by the set's
     dealer as the unbatched match deals it (a void deal or an agreed redeal is redealt at
@@ -1188,7 +1188,7 @@ def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rul
     and draw no random numbers."""
     import numpy as np
 
-    from belote_env.vector.small import SMALL_OUTCOMES
+    from belote_env.vector.cutthroat import CUTTHROAT_OUTCOMES
     from belote_env.vector.engine import PHASE_PLAY
 
     n_seats = rules.players
@@ -1213,8 +1213,8 @@ def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rul
     same_dealer = rules.redeal_dealer == "same"
     col = g.columns
     phase, maker_col, dealer_col = g.state[:, col["phase"]], g.state[:, col["taker"]], g.state[:, col["dealer"]]
-    void, redealt = SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")
-    made = SMALL_OUTCOMES.index("made")
+    void, redealt = CUTTHROAT_OUTCOMES.index("void"), CUTTHROAT_OUTCOMES.index("redeal")
+    made = CUTTHROAT_OUTCOMES.index("made")
 
     def deal(slots: list[int], decks: list[list[int]], dealers: list[int]) -> None:
         if slots:

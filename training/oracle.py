@@ -31,6 +31,8 @@ improvement over their bidding, repeated with the improved bidder as a behaviour
 
 from __future__ import annotations
 
+from belote_env.deprecation import deprecated_names
+
 import random
 import time
 from typing import Any, Sequence
@@ -46,19 +48,19 @@ from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, o
 from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
 from belote_env.game import LAST_TRICK as LAST_TRICK_POINTS
 from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
-from belote_env.observation import SMALL_OBS_SIZE, encode_small
+from belote_env.observation import CUTTHROAT_OBS_SIZE, encode_cutthroat
 from belote_env.solver import Solver, card_values, position_of
 from belote_env.table import SEATS, absolute_seat, eldest_of, team_of
 from policies import make_policy
 from policies.registry import check_policy_rules, check_policy_spec
 from policies.base import with_belote
-from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, SMALL_BID_ACTIONS, is_bid_decision, is_card_decision,
-                              is_coinche_bid_decision, is_small_bid_decision)
+from policies.network import (BID_ACTIONS, COINCHE_BID_ACTIONS, PROPOSAL_BID_ACTIONS, is_bid_decision, is_card_decision,
+                              is_coinche_bid_decision, is_proposal_bid_decision)
 from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
 
-__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "small_oracle_card_values",
+__all__ = ["generate_oracle_data", "fit_card_values", "oracle_card_values", "cutthroat_oracle_card_values",
            "generate_bid_data", "fit_bid_values", "value_unit", "coinche_rollout_candidates", "ROLLOUT_LEVELS_ABOVE",
-           "SMALL_OBS_WIDTHS", "small_bid_rollout_values"]
+           "CUTTHROAT_OBS_WIDTHS", "proposal_bid_rollout_values"]
 
 #: Value unit of the classic game: targets and outputs are point differences / 162.
 SCALE = 162.0
@@ -72,9 +74,9 @@ def value_unit(rules: Rules) -> float:
     return float(reward_scale(rules))
 
 
-#: Observation widths of the two- and three-seat games' data (``observation.encode_small``: 716
+#: Observation widths of the two- and three-seat games' data (``observation.encode_cutthroat``: 716
 #: at two seats, 902 at three); their values are in units of 162 points.
-SMALL_OBS_WIDTHS = (SMALL_OBS_SIZE[2], SMALL_OBS_SIZE[3])
+CUTTHROAT_OBS_WIDTHS = (CUTTHROAT_OBS_SIZE[2], CUTTHROAT_OBS_SIZE[3])
 
 
 def _unit_of_obs(width: int) -> float:
@@ -107,9 +109,9 @@ def oracle_card_values(state: GameState, solver: Solver, same_deal: bool = False
     return {c: float(deal_difference(base + v, taker_team, my_team, bel, decl, info)) for c, v in vals.items()}
 
 
-def small_oracle_card_values(state, points: dict[int, float] | None = None) -> dict[int, float]:
+def cutthroat_oracle_card_values(state, points: dict[int, float] | None = None) -> dict[int, float]:
     """The two- and three-seat ``oracle_card_values``: each legal card's recorded-points
-    margin for the seat to play (``SmallDealScore.difference``: its points less the mean
+    margin for the seat to play (``CutthroatDealScore.difference``: its points less the mean
     of the others') if that card is played and play is then perfect, every hand known.
     ``state`` is a ``GameState`` in its card step; each card's exact maker card
     points (``solver.card_values`` with the true hands) become the margin
@@ -225,15 +227,15 @@ def generate_oracle_data(deals: int, seed: int, rules: Rules, behaviour: Sequenc
     ``GameState`` single deals (``game.GameState``, the dealer rotating over the
     ``n`` seats; a deal every seat passes, or an agreed redeal, is void and labels
     nothing), each seat's behaviour drawn per deal (tiers that play small tables,
-    ``registry.SMALL_TABLE_TIERS``, or small-table model folders). The labelled
+    ``registry.CUTTHROAT_TIERS``, or small-table model folders). The labelled
     decisions are the card step's with more than one legal card (``is_card_decision``;
     under ``belote: optional`` the claim is not a column: the values assume the K+Q
     holder scores belote, and a random card is claimed with ``with_belote``);
     ``q`` is each legal card's recorded-points margin of the acting seat
-    (``small_oracle_card_values``, ``policies.search.deal_margin``) / 162
+    (``cutthroat_oracle_card_values``, ``policies.search.deal_margin``) / 162
     (``value_unit``), ``points`` the card-point difference of its side (the maker's card
     points less the others' together, negated for a defender) / 162; ``obs`` the
-    ``observation.encode_small`` rows (716 floats at two seats, 902 at three).
+    ``observation.encode_cutthroat`` rows (716 floats at two seats, 902 at three).
     Raises:
         ValueError: ``deals`` not an int >= 1, ``seed`` not an int, ``epsilon`` not a
             number in [0, 1], ``behaviour`` empty, a string, or naming an unknown policy.
@@ -286,8 +288,8 @@ def _per_seat_oracle_data(rng, pols, rules, it, epsilon) -> dict[str, np.ndarray
         if is_card_decision(info):
             cards = [a for a in info.legal_actions if is_card(a)]
             pts: dict[int, float] = {}
-            q = small_oracle_card_values(st, pts)
-            encode_small(info, buf)
+            q = cutthroat_oracle_card_values(st, pts)
+            encode_cutthroat(info, buf)
             _add_card_row(buf, q, pts, unit, obs, masks, qs, ps)
             if rng.random() < epsilon:
                 return with_belote(info, cards[rng.randrange(len(cards))])
@@ -356,18 +358,18 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     * Two and three seats (``rules.players`` 2 or 3, TWO_THREE.md §2.3): ``GameState``
       single deals (``game.GameState``, the dealer rotating over the ``n`` seats,
       each seat's behaviour drawn per deal as for ``generate_oracle_data``). The labelled
-      decisions are the contract decisions (``is_small_bid_decision``: at least two of
+      decisions are the contract decisions (``is_proposal_bid_decision``: at least two of
       pass / take / name a suit legal, a redeal proposal perhaps too; answering a
       proposal is never one); the bids played out are the legal ones of
-      ``SMALL_BID_ACTIONS`` (32..37), a proposal (106) is left unlabelled (the behaviour
+      ``PROPOSAL_BID_ACTIONS`` (32..37), a proposal (106) is left unlabelled (the behaviour
       may still propose: the deal goes on with its own choice). A bid's value is the
-      acting seat's margin, ``SmallDealScore.difference(seat)`` (its points less the mean
+      acting seat's margin, ``CutthroatDealScore.difference(seat)`` (its points less the mean
       of the others') / 162; a void deal (every seat passed, or an agreed redeal) is
-      worth 0. Observations: ``observation.encode_small`` (716 floats at two seats,
+      worth 0. Observations: ``observation.encode_cutthroat`` (716 floats at two seats,
       902 at three); 6 columns, ids 32..37.
 
       ``rollouts``: plays per candidate bid on copies of the deal, their margins averaged
-      (``small_bid_rollout_values``; with 1, the behaviour's own bid is valued by the deal
+      (``proposal_bid_rollout_values``; with 1, the behaviour's own bid is valued by the deal
       itself). Every card is dealt at the start
       (the completion cards too), so with deterministic behaviours (the tiers, and model
       folders, which play their most probable action) every play of a bid on the same
@@ -435,19 +437,19 @@ def _seat_margin(st, seat: int) -> float:
     return 0.0 if st.void else float(st.deal_score.difference(seat))
 
 
-def small_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int = 1,
+def proposal_bid_rollout_values(state, seat_policies: Sequence[Any], rollouts: int = 1,
                              skip: Sequence[int] = ()) -> dict[int, float]:
     """The rollout value of each candidate bid at a two- / three-seat contract decision
-    (``is_small_bid_decision``; ``state`` a ``GameState``): every legal bid of
-    ``SMALL_BID_ACTIONS`` (32..37) but those in ``skip`` is made on a copy of ``state``
+    (``is_proposal_bid_decision``; ``state`` a ``GameState``): every legal bid of
+    ``PROPOSAL_BID_ACTIONS`` (32..37) but those in ``skip`` is made on a copy of ``state``
     (``GameState.clone``), the deal played to its end by ``seat_policies`` (indexed by
     seat), ``rollouts`` times; its value is the mean margin of the seat to act
-    (``SmallDealScore.difference``, in points; a void deal 0). A redeal proposal is not a
+    (``CutthroatDealScore.difference``, in points; a void deal 0). A redeal proposal is not a
     candidate. ``generate_bid_data``'s labels (divided by 162)."""
     seat = state.current
     out = {}
     for a in state.legal_actions():
-        if a in SMALL_BID_ACTIONS and a not in skip:
+        if a in PROPOSAL_BID_ACTIONS and a not in skip:
             out[a] = sum(_seat_margin(finish_deal(_applied(state, a), seat_policies), seat)
                          for _ in range(rollouts)) / rollouts
     return out
@@ -458,7 +460,7 @@ def _per_seat_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndar
     from belote_env.game import GameState
 
     n = rules.players
-    first, n_cols = SMALL_BID_ACTIONS[0], len(SMALL_BID_ACTIONS)
+    first, n_cols = PROPOSAL_BID_ACTIONS[0], len(PROPOSAL_BID_ACTIONS)
     width, unit = obs_size(rules), value_unit(rules)
     obs, masks, qs = [], [], []
     buf = np.zeros(width, dtype=np.float32)
@@ -469,17 +471,17 @@ def _per_seat_bid_data(rng, pols, rules, it, rollouts: int) -> dict[str, np.ndar
 
         def label(st, info, policy) -> int:  # each contract decision: the candidate bids played out
             action = policy.act(info)
-            if is_small_bid_decision(info):
+            if is_proposal_bid_decision(info):
                 # one play each: the behaviour's own bid is valued by the deal itself
-                vals = small_bid_rollout_values(st, seat_pol, rollouts, (action,) if rollouts == 1 else ())
-                encode_small(info, buf)
+                vals = proposal_bid_rollout_values(st, seat_pol, rollouts, (action,) if rollouts == 1 else ())
+                encode_cutthroat(info, buf)
                 obs.append(buf.astype(np.float16))
                 pending.append((info.seat, vals, action))
             return action
 
         finish_deal(st, seat_pol, label)
         for seat, vals, action in pending:
-            if rollouts == 1 and action in SMALL_BID_ACTIONS:
+            if rollouts == 1 and action in PROPOSAL_BID_ACTIONS:
                 vals[action] = _seat_margin(st, seat)
             _add_bid_row(vals, first, n_cols, unit, masks, qs)
     return _bid_data(obs, masks, qs, width, n_cols)
@@ -508,7 +510,7 @@ def fit_card_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float
     or a decision without a legal card.
 
     Observations: classic (618 floats), coinche (``COINCHE_OBS_SIZE``) or the two- and
-    three-seat widths (``SMALL_OBS_WIDTHS``: 716, 902; values in units of 162); ``augment``
+    three-seat widths (``CUTTHROAT_OBS_WIDTHS``: 716, 902; values in units of 162); ``augment``
     is four-seat only (``ValueError`` for small-table data).
 
     With ``augment`` each training decision has its suits renamed by one of the 24
@@ -549,8 +551,8 @@ def fit_bid_values(net, data: dict[str, np.ndarray], epochs: int = 5, lr: float 
     ``augment`` the suits are renamed (``policies.symmetry.bid_permutation_table``,
     ``coinche_bid_permutation_table``).
 
-    Two- and three-seat data (observations of ``SMALL_OBS_WIDTHS``, 716 / 902 floats):
-    outputs 32..37 (``SMALL_BID_ACTIONS``: pass, take, name a suit), ``mask`` / ``q`` of
+    Two- and three-seat data (observations of ``CUTTHROAT_OBS_WIDTHS``, 716 / 902 floats):
+    outputs 32..37 (``PROPOSAL_BID_ACTIONS``: pass, take, name a suit), ``mask`` / ``q`` of
     shape ``(N, 6)``, values in units of 162; no ``augment`` (``ValueError``)."""
     r = _fit_values(net, data, BID_ACTIONS[0], "bid", epochs, lr, batch, seed, valid, progress, augment)
     cols = set(np.flatnonzero(data["mask"].any(axis=0)).tolist())
@@ -577,18 +579,18 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
     obs_width = data["obs"].shape[1] if data["obs"].ndim == 2 else None
-    small = obs_width in SMALL_OBS_WIDTHS  # two / three seats: card data, or bid data of ids 32..37
+    small = obs_width in CUTTHROAT_OBS_WIDTHS  # two / three seats: card data, or bid data of ids 32..37
     if obs_width not in (OBS_SIZE, COINCHE_OBS_SIZE) and not small:
         raise ValueError(f"{what} data observations must be (N, {OBS_SIZE}) (classic) or (N, {COINCHE_OBS_SIZE}) "
-                         f"(coinche), or (N, {SMALL_OBS_WIDTHS[0]}) / (N, {SMALL_OBS_WIDTHS[1]}) (two / three "
+                         f"(coinche), or (N, {CUTTHROAT_OBS_WIDTHS[0]}) / (N, {CUTTHROAT_OBS_WIDTHS[1]}) (two / three "
                          f"players), got {data['obs'].shape}")
     if small and augment:
-        raise ValueError(f"augment (suit renaming) is for four-seat data: the {2 if obs_width == SMALL_OBS_WIDTHS[0] else 3}"
+        raise ValueError(f"augment (suit renaming) is for four-seat data: the {2 if obs_width == CUTTHROAT_OBS_WIDTHS[0] else 3}"
                          f"-player observation ({obs_width} floats) has no suit-renaming tables; fit with "
                          f"augment=False")
     coinche = obs_width == COINCHE_OBS_SIZE
     unit = _unit_of_obs(obs_width)
-    bid_range = COINCHE_BID_ACTIONS if coinche else SMALL_BID_ACTIONS if small else BID_ACTIONS
+    bid_range = COINCHE_BID_ACTIONS if coinche else PROPOSAL_BID_ACTIONS if small else BID_ACTIONS
     width = len(bid_range) if first else 32
     if data["q"].ndim != 2 or data["q"].shape[1] != width or data["mask"].shape != data["q"].shape:
         other = "card (generate_oracle_data)" if first else "bid (generate_bid_data)"
@@ -655,3 +657,11 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
         if progress:
             print(hist[-1], flush=True)
     return {"history": hist, "samples": n, "value_unit": unit}
+
+
+#: the old names of the two- and three-seat (cutthroat) game's parts, for one release
+__getattr__ = deprecated_names(__name__, {
+    "SMALL_OBS_WIDTHS": ("training.oracle.CUTTHROAT_OBS_WIDTHS", lambda: CUTTHROAT_OBS_WIDTHS),
+    "small_oracle_card_values": ("training.oracle.cutthroat_oracle_card_values", lambda: cutthroat_oracle_card_values),
+    "small_bid_rollout_values": ("training.oracle.proposal_bid_rollout_values", lambda: proposal_bid_rollout_values),
+})

@@ -459,7 +459,7 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
         return state
 
 
-def _play_small_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
+def _old_play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: int,
                                  output: TextIO | None = None, dealer: int = 0,
                                  save_path: str | Path | None = None) -> GameState:
     """``play_game_interactive`` (one body for every table)."""
@@ -468,5 +468,5 @@ def _play_small_game_interactive(policies: list, rules: Rules, seed: int, human_
 
 __getattr__ = deprecated_names(__name__, {
     "play_small_game_interactive": ("training.play.play_game_interactive (every table)",
-                                    lambda: _play_small_game_interactive),
+                                    lambda: _old_play_game_interactive),
     "small_play_text": ("belote_env.render.render_play_text (every table)", lambda: render_play_text)})

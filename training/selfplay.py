@@ -47,7 +47,7 @@ PERFECT_SIZE = NUM_CARDS * (NUM_SEATS - 1) + NUM_CARDS
 
 def encode_observation(info, out: np.ndarray) -> np.ndarray:
     """Write ``info``'s observation into ``out`` (float32, ``obs_size(info.rules)``): the
-    four-seat ``observation.encode_infoset``, or ``observation.encode_small`` at two
+    four-seat ``observation.encode_infoset``, or ``observation.encode_cutthroat`` at two
     and three seats."""
     return game_of(info.rules).encode(info, out)
 

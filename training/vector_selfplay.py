@@ -18,7 +18,7 @@ A table is pure self-play (all four seats learn) or the learner's team against a
 opponent drawn from an ``OpponentPool`` for each deal, as in ``training.selfplay``.
 
 The two- and three-player games (TWO_THREE.md) are played the same way on the batched
-engine of their table (``games.Game.batched``: ``vector.small.SmallBatchedGame``), whose
+engine of their table (``games.Game.batched``: ``vector.cutthroat.CutthroatBatchedGame``), whose
 ``encode_rows`` encodes the observations: each seat is its own side (the learner plays one seat
 against the opponent in the others, or every seat in pure self-play) and a seat's reward
 is its own points less the mean of the others' (TWO_THREE.md §2.9, §3;
@@ -45,7 +45,7 @@ from belote_env.observation import obs_size
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, seats_from
 from belote_env.vector import COL, OUTCOMES, BatchedGame, SeatBatch
 from belote_env.vector.envs import point_rewards
-from belote_env.vector.small import SMALL_OUTCOMES
+from belote_env.vector.cutthroat import CUTTHROAT_OUTCOMES
 
 from .selfplay import PERFECT_SIZE
 
@@ -63,7 +63,7 @@ _TEAM = np.array(TEAM_OF, dtype=np.int64)
 def _deal_bounds(game) -> tuple[int, int]:
     """``(decisions of a played deal, decisions of a void deal or redeal)``, upper bounds
     for ``game``'s table: four seats ``MAX_DEAL_DECISIONS`` and 8 passes; two and three
-    seats the auction's bound (``auction.small_length_bound``), every card, and per seat
+    seats the auction's bound (``auction.proposal_length_bound``), every card, and per seat
     the exchange, declarations, answers and the belote announcement."""
     if game_of(game.rules).has_partners:
         return MAX_DEAL_DECISIONS, 8
@@ -205,7 +205,7 @@ class VectorCollector:
         n_tables: tables played side by side (one ``BatchedGame``).
         seed: seeds the tables' deals (``BatchedGame``) and the seat / opponent draws.
         rules: rule options (single deals): four seats (``BatchedGame``) or two and three
-            (``SmallBatchedGame``; ``RuleOptionError`` for an option it does not play).
+            (``CutthroatBatchedGame``; ``RuleOptionError`` for an option it does not play).
         pool: the opponents (``training.selfplay.OpponentPool``; ``None``: pure self-play).
         perfect: append ``encode_perfect_batch`` to each learner observation.
         gamma, gae_lambda: the GAE discount and lambda.
@@ -241,7 +241,7 @@ class VectorCollector:
         self.n_sides = game_of(rules).sides
         self.deal_bound, self.void_bound = _deal_bounds(self.game)
         self.pend_cap = MAX_VOIDS * self.void_bound + self.deal_bound
-        self._void_outcomes = ((SMALL_OUTCOMES.index("void"), SMALL_OUTCOMES.index("redeal")) if self.small
+        self._void_outcomes = ((CUTTHROAT_OUTCOMES.index("void"), CUTTHROAT_OUTCOMES.index("redeal")) if self.small
                                else (OUTCOMES.index("void"),))
         self.rng = random.Random(seed)
         self.obs_size = obs_size(rules)  # 618 classic, COINCHE_OBS_SIZE coinche (observation.obs_size)
@@ -424,7 +424,7 @@ class VectorCollector:
         for j in tables.tolist():
             outcome, decisions = g.result[j, p:p + 2].tolist()
             if outcome not in self._void_outcomes:
-                if self.small:  # the seat's own points less the others' mean (SmallDealScore.difference)
+                if self.small:  # the seat's own points less the others' mean (CutthroatDealScore.difference)
                     diffs = [int(x) if x.is_integer() else x for x in g.rewards[j].tolist()]  # (as the reference's)
                 else:
                     p0, p1 = g.result[j, :2].tolist()

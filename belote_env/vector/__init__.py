@@ -7,9 +7,9 @@
   reference's, into a preallocated float32 array.
 * ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
   table, for policies.
-* ``SmallBatchedGame`` (``small``): what ``BatchedGame(n, rules)`` is for the two- and
+* ``CutthroatBatchedGame`` (``cutthroat``): what ``BatchedGame(n, rules)`` is for the two- and
   three-player games (TWO_THREE.md), held equal to ``game.GameState`` by
-  ``tests/test_vector_small.py``.
+  ``tests/test_vector_cutthroat.py``.
 
 Each kernel is held equal to the pure-Python reference module it reproduces by a
 differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.py``,
@@ -21,9 +21,9 @@ from .engine import COL, MAX_TABLES, OUTCOMES, BatchedGame
 from .envs import BeloteGymVectorEnv, BeloteVectorEnv
 from .infoset import infoset_of
 from .observation import encode_batch
-from .small import SmallBatchedGame
+from .cutthroat import CutthroatBatchedGame
 
-__all__ = ["BatchedGame", "SmallBatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
+__all__ = ["BatchedGame", "CutthroatBatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
            "BeloteGymVectorEnv", "BeloteSB3VecEnv"]
 
 

@@ -48,7 +48,7 @@ from ..actions import (
 )
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..auction import DENOMINATION_RANK
-from ..config import SMALL_ONLY, Rules, RuleOptionError, check_table
+from ..config import CUTTHROAT_ONLY, Rules, RuleOptionError, check_table
 from ..contract import CAPOT, NUM_DENOMINATIONS
 from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
@@ -934,7 +934,7 @@ PLAYED_OPTIONS = frozenset((
     "fail_base", "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value",
     "tie_with_defence", "rounding"))
 UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_rule", "no_win_on_belote_alone",
-                            "players")) | SMALL_ONLY  # the two- and three-player games: vector.small
+                            "players")) | CUTTHROAT_ONLY  # the two- and three-player games: vector.cutthroat
 
 
 def check_supported(rules: Rules) -> None:
@@ -953,7 +953,7 @@ def check_supported(rules: Rules) -> None:
 def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
     """The tables a batched engine's ``reset(seed, tables)`` deals anew, as a bool ``(n,)``
     array, after keying every table's stream ``rng`` from ``seed`` when one is given (the
-    four-seat ``BatchedGame`` and the small tables' ``SmallBatchedGame`` share it).
+    four-seat ``BatchedGame`` and the small tables' ``CutthroatBatchedGame`` share it).
 
     Raises ``ValueError`` for a seed that is not an int in 0..2**63-1, or ``tables`` that
     are neither a bool ``(n,)`` array nor indices 0..n-1."""
@@ -978,7 +978,7 @@ def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
 
 class TableBatch:
     """What every batched engine does whatever its table (``BatchedGame`` at four seats,
-    ``vector.small.SmallBatchedGame`` at two and three): the checks of ``n``, of explicit
+    ``vector.cutthroat.CutthroatBatchedGame`` at two and three): the checks of ``n``, of explicit
     deals, of the actions and of ``random_actions``' ``out``, around the engine's kernels
     (``_reset_kernel``, ``_deal_kernel``, ``_step_kernel``, ``_random_kernel``). Attributes
     ``n``, ``players``, ``n_actions``, ``rng``, ``state``, ``mask``, ``current`` are the
@@ -988,7 +988,7 @@ class TableBatch:
     players: int
     n_actions: int
     #: the state's column of each field name (``state[:, columns["dealer"]]``): the
-    #: engine's ``COL`` / ``vector.small.SCOL``
+    #: engine's ``COL`` / ``vector.cutthroat.SCOL``
     columns: dict[str, int]
 
     @staticmethod
@@ -1030,7 +1030,7 @@ class TableBatch:
             decks: int ``(m, 32)``, each a permutation of 0..31 in the reference state's
                 ``deck`` order (``dealing``: RULES.md §3.1 packets from eldest, the turned
                 card at 20; coinche ``dealing.deal_all``, COINCHE.md §2; two and three seats
-                ``dealing.SmallLayout``, TWO_THREE.md).
+                ``dealing.PacketLayout``, TWO_THREE.md).
             dealers: int ``(m,)`` seats 0..players-1.
         Raises:
             ValueError: shapes that differ, a table out of range or repeated, a deck that is
@@ -1129,7 +1129,7 @@ class TableBatch:
 class BatchedGame(TableBatch):
     """``n`` tables of single deals of Belote, stepped together (RULES.md §3-§7;
     COINCHE.md under ``contract_mode="coinche"``; TWO_THREE.md with ``rules.players`` 2 or
-    3: ``BatchedGame(n, rules)`` is then a ``vector.small.SmallBatchedGame``, the engine of
+    3: ``BatchedGame(n, rules)`` is then a ``vector.cutthroat.CutthroatBatchedGame``, the engine of
     those tables, whose docstring gives its columns, rewards and results).
 
     Args:
@@ -1174,16 +1174,16 @@ class BatchedGame(TableBatch):
         from ..games import game_of
 
         if cls is BatchedGame and isinstance(rules, Rules) and not game_of(rules).has_partners:
-            from .small import SmallBatchedGame  # the engine of the two- and three-seat tables
+            from .cutthroat import CutthroatBatchedGame  # the engine of the two- and three-seat tables
 
-            return super().__new__(SmallBatchedGame)
+            return super().__new__(CutthroatBatchedGame)
         return super().__new__(cls)
 
     def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
         n = self._checked_n(n)
         self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
                                  "BatchedGame(n, rules) makes the engine of their tables "
-                                 "(vector.small.SmallBatchedGame)")
+                                 "(vector.cutthroat.CutthroatBatchedGame)")
         self.opts = rules_codes(self.rules)
         check_supported(self.rules)
         #: the width of the action masks (``actions.num_actions``)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from belote_env.actions import SMALL_NUM_ACTIONS
+from belote_env.actions import PROPOSAL_NUM_ACTIONS
 from belote_env.config import Rules, load_rules
 from belote_env.game import GameState
 from policies import make_policy
@@ -67,29 +67,29 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
     import numpy as np
 
     from belote_env.game import GameState
-    from belote_env.observation import SMALL_OBS_SIZE, encode_small, small_suit_permutation_index
+    from belote_env.observation import CUTTHROAT_OBS_SIZE, encode_cutthroat, cutthroat_suit_permutation_index
     from policies.symmetry import action_permutation_table
 
     rules = load_rules(preset, target=None, **overrides)
     n = rules.players
     perms = list(itertools.permutations(range(4)))
-    table = action_permutation_table(SMALL_NUM_ACTIONS)
+    table = action_permutation_table(PROPOSAL_NUM_ACTIONS)
     checked = 0
     for seed in range(10):
         p = (7 * seed + 3) % 24
         perm = perms[p]
-        obs_index, card_index = small_suit_permutation_index(perm, n)
-        assert sorted(obs_index) == list(range(SMALL_OBS_SIZE[n]))
+        obs_index, card_index = cutthroat_suit_permutation_index(perm, n)
+        assert sorted(obs_index) == list(range(CUTTHROAT_OBS_SIZE[n]))
         mp = lambda c: perm[c >> 3] * 8 + (c & 7)  # noqa: E731
         st = GameState(rules, seed=seed, dealer=seed % n)
         st2 = GameState(rules, deck=[mp(c) for c in st.deck], dealer=st.dealer)
         rng = random.Random(seed)
         while not st.is_deal_over:
-            a, b = encode_small(st.information_set(st.current)), encode_small(st2.information_set(st2.current))
+            a, b = encode_cutthroat(st.information_set(st.current)), encode_cutthroat(st2.information_set(st2.current))
             assert np.array_equal(a[obs_index], b)
-            m = np.zeros(SMALL_NUM_ACTIONS)
+            m = np.zeros(PROPOSAL_NUM_ACTIONS)
             m[list(st.legal_actions())] = 1
-            m2 = np.zeros(SMALL_NUM_ACTIONS)
+            m2 = np.zeros(PROPOSAL_NUM_ACTIONS)
             m2[list(st2.legal_actions())] = 1
             assert np.array_equal(m[table[p].numpy()], m2)
             legal = st.legal_actions()
@@ -100,9 +100,9 @@ def test_small_suit_permutation_index_renames_every_suit_block(preset, overrides
         assert [d.points for d in st.deal_scores] == [d.points for d in st2.deal_scores]
     assert checked > 150
     with pytest.raises(ValueError, match="permutation"):
-        small_suit_permutation_index((0, 1, 1, 2), n)
+        cutthroat_suit_permutation_index((0, 1, 1, 2), n)
     with pytest.raises(ValueError, match="2 or 3 seats"):
-        small_suit_permutation_index((0, 1, 2, 3), 4)
+        cutthroat_suit_permutation_index((0, 1, 2, 3), 4)
 
 
 def test_suit_renaming_refuses_bad_arguments_by_name():
@@ -110,17 +110,17 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
     tables take observation sizes only, and a layout with an unknown kind or overlapping
     blocks is refused."""
     from belote_env.observation import Block, rename_blocks, suit_permutation_index
-    from belote_env.observation import small_suit_permutation_index
+    from belote_env.observation import cutthroat_suit_permutation_index
     from policies.symmetry import suit_permutation_tables
 
     for bad in ({0: 1, 1: 0, 2: 3, 3: 2}, {0, 1, 2, 3}):
         with pytest.raises(ValueError, match="permutation"):
-            small_suit_permutation_index(bad, 2)
+            cutthroat_suit_permutation_index(bad, 2)
         with pytest.raises(ValueError, match="permutation"):
             suit_permutation_index(bad)
     for n in (2.0, True, "2", 4):
         with pytest.raises(ValueError, match="2 or 3 seats"):
-            small_suit_permutation_index((1, 0, 3, 2), n)
+            cutthroat_suit_permutation_index((1, 0, 3, 2), n)
     with pytest.raises(ValueError, match="902 \\(three players\\)"):
         suit_permutation_tables(0)
     with pytest.raises(ValueError, match="unknown suits kind"):
@@ -136,12 +136,12 @@ def test_hard_act_batch_equals_act_row_by_row(players):
     import numpy as np
 
     from belote_env.vector import SeatBatch
-    from belote_env.vector.small import SmallBatchedGame
+    from belote_env.vector.cutthroat import CutthroatBatchedGame
     from policies import make_policy
 
     rules = Rules(players=players)
     pol = make_policy("hard", seed=0, rules=rules)
-    g = SmallBatchedGame(32, rules, seed=9)
+    g = CutthroatBatchedGame(32, rules, seed=9)
     checked = 0
     for _ in range(30):
         batch = SeatBatch(g, np.arange(32))

@@ -17,7 +17,7 @@ from belote_env import belote_v0
 from belote_env.actions import NAME_CONTRACT, PASS, TAKE, num_actions
 from belote_env.cards import NUM_CARDS, Rank, card
 from belote_env.config import Rules, load_rules
-from belote_env.dealing import small_layout, small_pack
+from belote_env.dealing import packet_layout, dealt_pack
 from belote_env.driver import seat_reward
 from belote_env.game import IllegalActionError, Phase
 from belote_env.gym_env import BeloteGymEnv
@@ -25,7 +25,7 @@ from belote_env.observation import obs_size
 from belote_env.render import _per_seat_text, render_text
 from belote_env.game import STEPS, GameState
 from belote_env.observation import (
-    SMALL_AUCTION_SLOTS, SMALL_OBS_SIZE, encode_small, small_layout as obs_layout, small_obs_size, small_offsets,
+    CUTTHROAT_AUCTION_SLOTS, CUTTHROAT_OBS_SIZE, encode_cutthroat, cutthroat_layout as obs_layout, cutthroat_obs_size, cutthroat_offsets,
 )
 from tests.conftest import random_aec_episode
 
@@ -54,8 +54,8 @@ def test_spaces_agents_and_masks(players):
     rules = Rules(players=players)
     env = belote_v0.raw_env(rules=rules)
     assert env.possible_agents == [f"player_{i}" for i in range(players)]
-    n_obs = small_obs_size(rules)
-    assert n_obs == obs_size(rules) == SMALL_OBS_SIZE[players] and num_actions(rules) == 414
+    n_obs = cutthroat_obs_size(rules)
+    assert n_obs == obs_size(rules) == CUTTHROAT_OBS_SIZE[players] and num_actions(rules) == 414
     assert env.observation_space("player_0")["observation"].shape == (n_obs,)
     assert env.observation_space("player_0")["action_mask"].shape == (414,)
     assert env.action_space("player_1").n == 414
@@ -83,7 +83,7 @@ def test_spaces_agents_and_masks(players):
 def test_observation_blocks_hold_the_information_set():
     """Each block says what its layout row says, from the seat's point of view."""
     rules = load_rules("seed001_3p")
-    o = small_offsets(3)
+    o = cutthroat_offsets(3)
     rng = random.Random(5)
     seen_trick = seen_decl = 0
     for _ in range(30):
@@ -91,7 +91,7 @@ def test_observation_blocks_hold_the_information_set():
         while not g.is_deal_over:
             for me in range(3):
                 info = g.information_set(me)
-                x = encode_small(info)
+                x = encode_cutthroat(info)
                 hand = x[o["hand"]:o["hand"] + 32]
                 assert {int(c) for c in np.flatnonzero(hand)} == {c for c in range(32) if g.hands[me] >> c & 1}
                 assert np.flatnonzero(x[o["turned"]:o["turned"] + 32]).tolist() == [g.turned_card]
@@ -130,23 +130,23 @@ def test_observation_blocks_hold_the_information_set():
 def test_layout_and_errors():
     for n in (2, 3):
         lay = obs_layout(n)
-        assert sum(b.size for b in lay) == SMALL_OBS_SIZE[n]
+        assert sum(b.size for b in lay) == CUTTHROAT_OBS_SIZE[n]
         assert len({b.name for b in lay}) == len(lay)
-    assert SMALL_OBS_SIZE == {2: 716, 3: 902}  # the sizes the env's docstring states
-    assert SMALL_AUCTION_SLOTS >= 9
+    assert CUTTHROAT_OBS_SIZE == {2: 716, 3: 902}  # the sizes the env's docstring states
+    assert CUTTHROAT_AUCTION_SLOTS >= 9
     with pytest.raises(ValueError, match="2 or 3 seats"):
         obs_layout(4)
     with pytest.raises(ValueError, match="players 2 or 3"):
-        small_obs_size(Rules())
+        cutthroat_obs_size(Rules())
     from belote_env import GameState
 
     with pytest.raises(ValueError, match="two- or three-seat"):
-        encode_small(GameState(Rules(), seed=0).information_set(0))
+        encode_cutthroat(GameState(Rules(), seed=0).information_set(0))
     g = GameState(Rules(players=2), seed=0)
     with pytest.raises(ValueError, match="float32 array of shape"):
-        encode_small(g.information_set(0), out=np.zeros(3, dtype=np.float32))
-    out = np.full(SMALL_OBS_SIZE[2], 7.0, dtype=np.float32)
-    assert np.array_equal(encode_small(g.information_set(0), out=out), encode_small(g.information_set(0)))
+        encode_cutthroat(g.information_set(0), out=np.zeros(3, dtype=np.float32))
+    out = np.full(CUTTHROAT_OBS_SIZE[2], 7.0, dtype=np.float32)
+    assert np.array_equal(encode_cutthroat(g.information_set(0), out=out), encode_cutthroat(g.information_set(0)))
     with pytest.raises(ValueError, match="four-seat only"):
         belote_v0.raw_env(rules="seed001_3p", obs_mode="history")
     with pytest.raises(ValueError, match="render_seat must be a seat 0..1"):
@@ -238,7 +238,7 @@ def test_gym_env_plays_a_deal_with_per_seat_reward(preset):
     rng = random.Random(2)
     for _ in range(15):
         obs, info = env.reset(seed=rng.randrange(1 << 30))
-        assert obs.shape == (SMALL_OBS_SIZE[n],) and info["seat"] == n - 1
+        assert obs.shape == (CUTTHROAT_OBS_SIZE[n],) and info["seat"] == n - 1
         total, done = 0.0, False
         while not done:
             legal = np.flatnonzero(env.action_masks())
@@ -284,8 +284,8 @@ def _resample(g: GameState, seat: int, rng: random.Random, tries: int = 200):
     through the same actions; a draw the public record (``_public``) rules out is redrawn.
     Returns ``None`` if no draw fits within ``tries``."""
     rules, n = g.rules, g.n
-    lay = small_layout(rules, g.dealer)
-    pack = list(small_pack(g.deck, rules))
+    lay = packet_layout(rules, g.dealer)
+    pack = list(dealt_pack(g.deck, rules))
     completed = g.taker >= 0
     more = lay.more if lay.more_by_taker is None else (lay.more_by_taker[g.taker] if completed else None)
     fixed = {lay.turned: pack[lay.turned]}

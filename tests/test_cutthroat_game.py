@@ -12,14 +12,14 @@ from belote_env.actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
     EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, TAKE, num_actions,
 )
-from belote_env.auction import SmallAuction, small_length_bound
+from belote_env.auction import ProposalAuction, proposal_length_bound
 from belote_env.cards import NUM_CARDS, parse_card, parse_cards
 from belote_env.config import RuleOptionError, Rules, load_rules
-from belote_env.dealing import small_complete, small_deal
-from belote_env.declarations import small_combinations, small_declaration_winner
+from belote_env.dealing import packet_complete, packet_deal
+from belote_env.declarations import combinations_of, combination_winner
 from belote_env.game import IllegalActionError, Phase
 from belote_env.rules import legal_cards
-from belote_env.scoring import game_end, score_small_deal
+from belote_env.scoring import game_end, score_cutthroat_deal
 from belote_env.game import STEPS, GameState
 
 R2 = Rules(players=2)
@@ -42,7 +42,7 @@ HEARTS, SPADES, CLUBS = 1, 0, 3
 
 
 def auction(bids, rules=R2):
-    a = SmallAuction(1, QH, rules)  # dealer D = seat 1, elder E = seat 0
+    a = ProposalAuction(1, QH, rules)  # dealer D = seat 1, elder E = seat 0
     for b in bids:
         a.apply(b)
     return a
@@ -94,23 +94,23 @@ def test_b7_void_elder_deals_and_b3_same_dealer():
 
 
 def test_bidding_options():
-    assert small_length_bound(R2) == 5  # §2.3's bound
+    assert proposal_length_bound(R2) == 5  # §2.3's bound
     # A7 dealer_round2_proposal: the dealer may propose on his last turn
     assert PROPOSE_REDEAL in auction([PASS, PASS, PASS], R2.replace(dealer_round2_proposal=True)).legal_bids()
     # A27 redeal_proposal false: never offered
     assert PROPOSE_REDEAL not in auction([], R2.replace(redeal_proposal=False)).legal_bids()
     # A27 redeal_consent at three seats: both others answer, or the next seat only
-    a = SmallAuction(2, QH, R3)
+    a = ProposalAuction(2, QH, R3)
     a.apply(PROPOSE_REDEAL)
     a.apply(AGREE_REDEAL)
     assert not a.is_over and a.current == 2
     a.apply(AGREE_REDEAL)
     assert a.redeal
-    a = SmallAuction(2, QH, R3.replace(redeal_consent="next_player"))
+    a = ProposalAuction(2, QH, R3.replace(redeal_consent="next_player"))
     a.apply(PROPOSE_REDEAL)
     a.apply(AGREE_REDEAL)
     assert a.redeal
-    a = SmallAuction(2, QH, R3)
+    a = ProposalAuction(2, QH, R3)
     a.apply(PROPOSE_REDEAL)
     a.apply(AGREE_REDEAL)
     a.apply(REFUSE_REDEAL)  # the first refusal obliges the proposer
@@ -118,7 +118,7 @@ def test_bidding_options():
 
 
 def test_dealer_proposal_refused_makes_dealer_maker_at_three():
-    a = SmallAuction(2, QH, R3)
+    a = ProposalAuction(2, QH, R3)
     for b in (PASS, PASS, PROPOSE_REDEAL, REFUSE_REDEAL):
         a.apply(b)
     assert (a.contract.taker, a.contract.denomination) == (2, HEARTS)
@@ -126,7 +126,7 @@ def test_dealer_proposal_refused_makes_dealer_maker_at_three():
 
 # ----------------------------------------------------------------------------- §6.2 declarations
 def best(hand: str, trump: int, rules=R2):
-    return small_combinations(cs(hand), trump, rules)
+    return combinations_of(cs(hand), trump, rules)
 
 
 @pytest.mark.parametrize("e, d, trump, winner, e_points", [
@@ -137,7 +137,7 @@ def best(hand: str, trump: int, rules=R2):
 ])
 def test_d1_to_d4(e, d, trump, winner, e_points):
     de, dd = best(e, trump), best(d, trump)
-    w = small_declaration_winner([de, dd], trump, R2)
+    w = combination_winner([de, dd], trump, R2)
     assert w == winner
     if w == 0:
         assert sum(x.points for x in de) == e_points
@@ -145,11 +145,11 @@ def test_d1_to_d4(e, d, trump, winner, e_points):
 
 def test_d5_d6_and_sequence_options():
     de, dd = best("7♣ 8♣ 9♣", 0), best("10♦ J♦ Q♦ K♦", 0)
-    assert small_declaration_winner([de, dd], 0, R2) == 1 and dd[0].points == 50  # D5
+    assert combination_winner([de, dd], 0, R2) == 1 and dd[0].points == 50  # D5
     e, d = "7♣ 8♣ 9♣ 10♣ J♣", "J♥ Q♥ K♥ A♥"
-    assert small_declaration_winner([best(e, 0), best(d, 0)], 0, R2) == 1  # D6 value_then_top
+    assert combination_winner([best(e, 0), best(d, 0)], 0, R2) == 1  # D6 value_then_top
     lt = R2.replace(sequence_compare="length_then_top")
-    assert small_declaration_winner([best(e, 0, lt), best(d, 0, lt)], 0, lt) == 0  # D6 length_then_top
+    assert combination_winner([best(e, 0, lt), best(d, 0, lt)], 0, lt) == 0  # D6 length_then_top
     assert best(e, 0)[0].points == 50 and best(e, 0, R2.replace(run5_value=100))[0].points == 100  # A12
     # A11: in the trick order A 10 K Q J 9 8 7, 10-K-A is a run and 10-J-Q is not
     pto = R2.replace(sequence_order="plain_trick_order")
@@ -294,15 +294,15 @@ def test_declarations_choice_protocol():
 
 # ----------------------------------------------------------------------------- §6.5 / §6.7 scoring
 def test_w1_to_w3_and_litige():
-    assert score_small_deal(0, (75, 60), R2).points == (75, 60)
-    assert score_small_deal(0, (70, 70), R2).points == (0, 70)
-    r = score_small_deal(0, (70, 70), R2.replace(tie="litige"))
+    assert score_cutthroat_deal(0, (75, 60), R2).points == (75, 60)
+    assert score_cutthroat_deal(0, (70, 70), R2).points == (0, 70)
+    r = score_cutthroat_deal(0, (70, 70), R2.replace(tie="litige"))
     assert r.points == (0, 70) and r.reserve_out == 70
-    nxt = score_small_deal(1, (50, 90), R2.replace(tie="litige"), reserve_in=70)
+    nxt = score_cutthroat_deal(1, (50, 90), R2.replace(tie="litige"), reserve_in=70)
     assert nxt.points == (50, 160) and nxt.reserve_out == 0
-    assert score_small_deal(0, (55, 80), R2).points == (0, 135)
-    assert score_small_deal(0, (55, 80), R2.replace(failure="maker_zero")).points == (0, 80)
-    assert score_small_deal(0, (74, 61), R2.replace(rounding="half_up")).points == (70, 60)
+    assert score_cutthroat_deal(0, (55, 80), R2).points == (0, 135)
+    assert score_cutthroat_deal(0, (55, 80), R2.replace(failure="maker_zero")).points == (0, 80)
+    assert score_cutthroat_deal(0, (74, 61), R2.replace(rounding="half_up")).points == (70, 60)
 
 
 def test_w4_to_w6_match_end():
@@ -335,12 +335,12 @@ def test_target_null_is_one_deal_whatever_max_deals_says(rules):
 
 
 def test_t1_to_t4():
-    assert score_small_deal(2, (14, 25, 95), R3).points == (14, 25, 95)
-    assert score_small_deal(0, (60, 50, 45), R3).points == (0, 80, 75)
-    assert score_small_deal(0, (80, 50, 30), R3).points == (0, 50, 30)
-    assert score_small_deal(0, (61, 70, 40), R3).points == (0, 100, 70)
-    assert score_small_deal(0, (61, 70, 40), R3.replace(defender_split="half_ceil_next")).points == (0, 101, 70)
-    assert score_small_deal(0, (61, 70, 40), R3.replace(defender_split="proportional")).points == (0, 70 + 38, 40 + 22)  # 61 x 70 / 110 = 38.8, 61 x 40 / 110 = 22.2
+    assert score_cutthroat_deal(2, (14, 25, 95), R3).points == (14, 25, 95)
+    assert score_cutthroat_deal(0, (60, 50, 45), R3).points == (0, 80, 75)
+    assert score_cutthroat_deal(0, (80, 50, 30), R3).points == (0, 50, 30)
+    assert score_cutthroat_deal(0, (61, 70, 40), R3).points == (0, 100, 70)
+    assert score_cutthroat_deal(0, (61, 70, 40), R3.replace(defender_split="half_ceil_next")).points == (0, 101, 70)
+    assert score_cutthroat_deal(0, (61, 70, 40), R3.replace(defender_split="proportional")).points == (0, 70 + 38, 40 + 22)  # 61 x 70 / 110 = 38.8, 61 x 40 / 110 = 22.2
 
 
 # ----------------------------------------------------------------------------- §6.6 a complete 3p deal
@@ -444,17 +444,17 @@ def test_rules_validation_and_sizes():
 
 def test_small_deal_layouts():
     deck = list(range(32))
-    hands, turned = small_deal(deck, 1, R2)  # E = seat 0 gets d0-2, d6-8
+    hands, turned = packet_deal(deck, 1, R2)  # E = seat 0 gets d0-2, d6-8
     assert hands[0] == sum(1 << c for c in (0, 1, 2, 6, 7, 8)) and turned == 12
-    full, bottom, unused, chien = small_complete(deck, 1, 0, R2)
+    full, bottom, unused, chien = packet_complete(deck, 1, 0, R2)
     assert full[0] == hands[0] | 1 << 13 | 1 << 14 | 1 << 15 and bottom == 31 and unused == sum(1 << c for c in range(19, 31))
-    hands, turned = small_deal(deck, 1, R2.replace(deal_packets="1-by-1"))
+    hands, turned = packet_deal(deck, 1, R2.replace(deal_packets="1-by-1"))
     assert hands[0] == sum(1 << c for c in (0, 2, 4, 6, 8, 10))
     r10 = R3.replace(three_player_deal="10_each")
-    full, bottom, unused, chien = small_complete(deck, 2, 0, r10)
+    full, bottom, unused, chien = packet_complete(deck, 2, 0, r10)
     assert bottom == -1 and chien == 1 << 31 | 1 << 18 and all(h.bit_count() == 10 for h in full)
     r24 = R3.replace(three_player_deal="24_card")
-    hands, turned = small_deal(deck, 2, r24)
+    hands, turned = packet_deal(deck, 2, r24)
     assert all(h.bit_count() == 5 for h in hands) and turned & 7 >= 2
 
 
@@ -493,5 +493,5 @@ def test_small_game_state_names_the_contract_as_game_state_does():
         assert g.maker == g.taker
     with pytest.warns(DeprecationWarning, match="GameState.trump is GameState.denomination"):
         assert g.trump == g.denomination
-    with pytest.warns(DeprecationWarning, match="SmallDealScore.maker is SmallDealScore.taker"):
-        assert score_small_deal(1, [100, 62], R2).maker == 1
+    with pytest.warns(DeprecationWarning, match="CutthroatDealScore.maker is CutthroatDealScore.taker"):
+        assert score_cutthroat_deal(1, [100, 62], R2).maker == 1

@@ -17,7 +17,7 @@ from belote_env.cards import parse_card
 from belote_env.config import Rules, load_rules
 from belote_env.driver import RandomPolicy, finish_deal
 from belote_env.game import STEPS, GameState
-from belote_env.observation import SMALL_OBS_SIZE
+from belote_env.observation import CUTTHROAT_OBS_SIZE
 from belote_env.solver import Position, card_values, position_of
 from policies import make_policy
 from policies.base import with_belote
@@ -30,7 +30,7 @@ from policies.network import (  # noqa: E402
     save_model, save_value_policy_meta,
 )
 from training.oracle import (  # noqa: E402
-    fit_card_values, generate_oracle_data, small_oracle_card_values, value_unit,
+    fit_card_values, generate_oracle_data, cutthroat_oracle_card_values, value_unit,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def P(text: str) -> int:
 
 # ----------------------------------------------------------------------------- labels
 def _endgame_64() -> GameState:
-    """TWO_THREE.md §6.4's deal (tests/test_small_engine.py ``deal_64``), hearts trump,
+    """TWO_THREE.md §6.4's deal (tests/test_cutthroat_game.py ``deal_64``), hearts trump,
     the elder (seat 0) maker, played to its last three tricks: seat 0 holds K♠ Q♠ 8♣ and
     has 88 card points and the K+Q of hearts (belote); seat 1 holds K♦ 10♦ A♣, 0 card
     points, and its 50 sequence scores."""
@@ -67,7 +67,7 @@ def test_labels_of_a_hand_built_two_seat_endgame():
     # 88 + 21 + 20 (belote) = 129 against 21 + 50 = 71: made, margin +58. 8♣ led: seat 1
     # wins all 42 (A♣, then its diamonds, the last trick): 108 against 92, made, +16.
     pts: dict[int, float] = {}
-    q = small_oracle_card_values(g, pts)
+    q = cutthroat_oracle_card_values(g, pts)
     assert q == {P("K♠"): 58.0, P("Q♠"): 58.0, P("8♣"): 16.0}
     assert pts == {P("K♠"): 88.0, P("Q♠"): 88.0, P("8♣"): 46.0}  # card points 109-21, 88-42
     g.apply(P("K♠"))
@@ -75,7 +75,7 @@ def test_labels_of_a_hand_built_two_seat_endgame():
     # (129 against 71: -58 for seat 1); discarding A♣ lets the 8♣ win the last trick: the
     # maker takes all 42 (150 against 50: -100).
     pts = {}
-    q = small_oracle_card_values(g, pts)
+    q = cutthroat_oracle_card_values(g, pts)
     assert q == {P("K♦"): -58.0, P("10♦"): -58.0, P("A♣"): -100.0}
     assert pts == {P("K♦"): -88.0, P("10♦"): -88.0, P("A♣"): -130.0}
 
@@ -116,7 +116,7 @@ def _endgame(rules: Rules, seed: int, left: int) -> GameState:
 def test_two_seat_labels_are_the_engine_score_of_perfect_play(seed):
     st = _endgame(R2, seed, 6)
     seat = st.current
-    q = small_oracle_card_values(st)
+    q = cutthroat_oracle_card_values(st)
     assert set(q) == {a for a in st.legal_actions() if a < 32}
     for c, v in q.items():
         nxt = st.clone()
@@ -133,7 +133,7 @@ def test_three_seat_maker_labels_are_the_engine_score_of_perfect_play():
             break
     else:
         raise AssertionError("no maker decision found")
-    q = small_oracle_card_values(st)
+    q = cutthroat_oracle_card_values(st)
     for c, v in q.items():
         nxt = st.clone()
         nxt.apply(c)
@@ -170,7 +170,7 @@ def test_oracle_data_shapes_and_determinism(rules, deals, seed):
     d = generate_oracle_data(deals, seed, rules, behaviour=("normal", "easy"), epsilon=0.2)
     n = len(d["q"])
     assert n > 0 and value_unit(rules) == 162.0
-    assert d["obs"].shape == (n, SMALL_OBS_SIZE[rules.players]) and d["obs"].dtype == np.float16
+    assert d["obs"].shape == (n, CUTTHROAT_OBS_SIZE[rules.players]) and d["obs"].dtype == np.float16
     assert d["mask"].shape == d["q"].shape == d["points"].shape == (n, 32) and d["mask"].dtype == bool
     assert (d["mask"].sum(1) > 1).all()
     assert not d["q"][~d["mask"]].any() and not d["points"][~d["mask"]].any()
@@ -187,7 +187,7 @@ def test_oracle_data_refuses_four_seat_tiers_at_small_tables():
 
 def test_tiny_fit_and_augment_refused():
     d = generate_oracle_data(8, 1, R2, behaviour=("normal",))
-    net = BeloteNet(obs_size=SMALL_OBS_SIZE[2], n_actions=MODE_N_ACTIONS["two"], pi=[32], vf=[8])
+    net = BeloteNet(obs_size=CUTTHROAT_OBS_SIZE[2], n_actions=MODE_N_ACTIONS["two"], pi=[32], vf=[8])
     r = fit_card_values(net, d, epochs=2, batch=64)
     assert r["samples"] == len(d["q"]) and r["value_unit"] == 162.0 and len(r["history"]) == 2
     assert 0.0 <= r["history"][-1]["agree"] <= 1.0 and r["history"][-1]["regret"] >= 0.0
@@ -199,7 +199,7 @@ def test_tiny_fit_and_augment_refused():
 def _card_folder(folder: Path, rules: Rules, bidder: bool) -> Path:
     mode = "two" if rules.players == 2 else "three"
     torch.manual_seed(0)
-    size, n_act = SMALL_OBS_SIZE[rules.players], MODE_N_ACTIONS[mode]
+    size, n_act = CUTTHROAT_OBS_SIZE[rules.players], MODE_N_ACTIONS[mode]
     if bidder:  # a stand-in for an exported small-table PPO model
         pol = BeloteNet(obs_size=size, n_actions=n_act, pi=[16], vf=[16])
         save_model(folder, pol.state_dict(), pol.config, {"rules": rules.to_dict()})
@@ -243,7 +243,7 @@ def test_folder_with_cards_loads_and_plays(tmp_path, rules, bidder):
 
 
 def test_value_policy_other_decisions_are_the_normal_tiers():
-    from policies.small_play import normal_small_act
+    from policies.cutthroat_play import normal_cutthroat_act
 
     folder = _card_folder(Path(__import__("tempfile").mkdtemp()) / "m", R2, False)
     pol = NetworkPolicy.from_path(folder)
@@ -254,7 +254,7 @@ def test_value_policy_other_decisions_are_the_normal_tiers():
             info = st.information_set(st.current)
             a = pol.act(info)
             if not is_card_decision(info) and len(info.legal_actions) > 1:
-                assert a == normal_small_act(info)
+                assert a == normal_cutthroat_act(info)
                 seen += 1
             st.apply(a)
     assert seen > 0

@@ -11,14 +11,14 @@ import pytest
 import torch
 
 from belote_env import Rules
-from belote_env.actions import NAME_CONTRACT, PASS, PROPOSE_REDEAL, SMALL_NUM_ACTIONS, TAKE
+from belote_env.actions import NAME_CONTRACT, PASS, PROPOSE_REDEAL, PROPOSAL_NUM_ACTIONS, TAKE
 from belote_env.config import load_rules
 from belote_env.game import GameState
-from belote_env.observation import SMALL_OBS_SIZE
+from belote_env.observation import CUTTHROAT_OBS_SIZE
 from policies import make_policy
-from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, SMALL_BID_ACTIONS, BeloteNet, NetworkPolicy,
-                              is_small_bid_decision, save_model)
-from training.oracle import fit_bid_values, generate_bid_data, small_bid_rollout_values
+from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, PROPOSAL_BID_ACTIONS, BeloteNet, NetworkPolicy,
+                              is_proposal_bid_decision, save_model)
+from training.oracle import fit_bid_values, generate_bid_data, proposal_bid_rollout_values
 
 R2 = load_rules("seed001_2p")
 R3 = load_rules("seed001_3p")
@@ -38,8 +38,8 @@ def _play_out(st, pols):
 def test_small_bid_decision_predicate():
     st = GameState(R2, rng=random.Random(3), dealer=0, single_deal=True)
     info = st.information_set(st.current)
-    assert set(info.legal_actions) >= {PASS, TAKE} and is_small_bid_decision(info)
-    assert list(SMALL_BID_ACTIONS) == [PASS, TAKE] + [NAME_CONTRACT + s for s in range(4)]
+    assert set(info.legal_actions) >= {PASS, TAKE} and is_proposal_bid_decision(info)
+    assert list(PROPOSAL_BID_ACTIONS) == [PASS, TAKE] + [NAME_CONTRACT + s for s in range(4)]
 
 
 def test_labels_equal_played_out_margins_hand_built():
@@ -48,18 +48,18 @@ def test_labels_equal_played_out_margins_hand_built():
                               "7H", [["8H", "JC", "QC"], ["KH", "AD", "QS"]], R2, bottom="9D", dealer=0,
                               single_deal=True)
     info = st.information_set(st.current)
-    assert is_small_bid_decision(info)
+    assert is_proposal_bid_decision(info)
     pols = [make_policy("normal"), make_policy("normal")]
-    vals = small_bid_rollout_values(st, pols)
-    legal = [a for a in info.legal_actions if a in SMALL_BID_ACTIONS]
+    vals = proposal_bid_rollout_values(st, pols)
+    legal = [a for a in info.legal_actions if a in PROPOSAL_BID_ACTIONS]
     assert sorted(vals) == legal and PROPOSE_REDEAL not in vals
     for a in legal:
         c = st.clone()
         c.apply(a)
         assert vals[a] == _margin(_play_out(c, pols), info.seat)
     assert vals[TAKE] > 0  # the elder makes a strong contract
-    assert small_bid_rollout_values(st, pols, rollouts=3) == vals  # deterministic: repeats change nothing
-    assert small_bid_rollout_values(st, pols, skip=(PASS,)).keys() == set(legal) - {PASS}
+    assert proposal_bid_rollout_values(st, pols, rollouts=3) == vals  # deterministic: repeats change nothing
+    assert proposal_bid_rollout_values(st, pols, skip=(PASS,)).keys() == set(legal) - {PASS}
 
 
 @pytest.mark.parametrize("rules", [R2, R3])
@@ -67,7 +67,7 @@ def test_generated_rows_equal_played_out_margins(rules):
     n = rules.players
     seed, deals = 5, 6
     data = generate_bid_data(deals, seed, rules, ["normal"])
-    assert data["obs"].shape == (len(data["q"]), SMALL_OBS_SIZE[n]) and data["obs"].dtype == np.float16
+    assert data["obs"].shape == (len(data["q"]), CUTTHROAT_OBS_SIZE[n]) and data["obs"].dtype == np.float16
     assert data["mask"].shape == data["q"].shape == (len(data["q"]), 6)
     # the same deals, replayed: each contract decision's row is every legal bid's explicit margin
     rng = random.Random(seed)
@@ -78,10 +78,10 @@ def test_generated_rows_equal_played_out_margins(rules):
         [rng.randrange(1) for _ in range(n)]  # the draw of each seat's behaviour
         while not st.is_deal_over:
             info = st.information_set(st.current)
-            if is_small_bid_decision(info):
+            if is_proposal_bid_decision(info):
                 row = {}
                 for a in info.legal_actions:
-                    if a in SMALL_BID_ACTIONS:
+                    if a in PROPOSAL_BID_ACTIONS:
                         c = st.clone()
                         c.apply(a)
                         row[a] = _margin(_play_out(c, [pol] * n), info.seat) / 162
@@ -106,14 +106,14 @@ def test_rollouts_argument():
 
 def _small_net(seed=0):
     torch.manual_seed(seed)
-    return BeloteNet(obs_size=SMALL_OBS_SIZE[2], n_actions=SMALL_NUM_ACTIONS, pi=[32], vf=[8])
+    return BeloteNet(obs_size=CUTTHROAT_OBS_SIZE[2], n_actions=PROPOSAL_NUM_ACTIONS, pi=[32], vf=[8])
 
 
 def test_tiny_fit():
     data = generate_bid_data(40, 2, R2, ["normal"])
     net = _small_net()
     r = fit_bid_values(net, data, epochs=2, batch=64)
-    assert r["bid_actions"] and set(r["bid_actions"]) <= set(SMALL_BID_ACTIONS) and r["value_unit"] == 162.0
+    assert r["bid_actions"] and set(r["bid_actions"]) <= set(PROPOSAL_BID_ACTIONS) and r["value_unit"] == 162.0
     assert len(r["history"]) == 2 and np.isfinite(r["history"][-1]["valid_loss"])
     with pytest.raises(ValueError, match="augment"):
         fit_bid_values(_small_net(), data, epochs=1, augment=True)
@@ -137,7 +137,7 @@ def _folder_with_bids(tmp_path, favour: int = PASS):
         bid.action_net.bias[PROPOSE_REDEAL] = 50.0  # never read: a proposal is not a valued bid
     save_model(folder / BIDS_SUBDIR, bid.state_dict(), bid.config,
                {"kind": BID_VALUES_KIND, "suit_average": False, "value_unit": 162.0,
-                "bid_actions": list(SMALL_BID_ACTIONS), **extra_rules})
+                "bid_actions": list(PROPOSAL_BID_ACTIONS), **extra_rules})
     return folder
 
 
@@ -145,7 +145,7 @@ def _folder_with_bids(tmp_path, favour: int = PASS):
 def test_folder_with_bids_plays_legal_and_never_proposes(tmp_path, favour):
     folder = _folder_with_bids(tmp_path, favour)
     pol = NetworkPolicy.from_path(folder)
-    assert pol.bid_net is not None and pol.bid_actions == tuple(SMALL_BID_ACTIONS)
+    assert pol.bid_net is not None and pol.bid_actions == tuple(PROPOSAL_BID_ACTIONS)
     other = make_policy("normal")
     rng = random.Random(0)
     valued = 0
@@ -156,11 +156,11 @@ def test_folder_with_bids_plays_legal_and_never_proposes(tmp_path, favour):
             if st.current == 0:
                 a = pol.act(info)
                 assert a in info.legal_actions
-                if is_small_bid_decision(info):
+                if is_proposal_bid_decision(info):
                     valued += 1
                     assert a != PROPOSE_REDEAL
                     v = pol.bid_values(info)
-                    assert set(v) == {b for b in info.legal_actions if b in SMALL_BID_ACTIONS}
+                    assert set(v) == {b for b in info.legal_actions if b in PROPOSAL_BID_ACTIONS}
                     assert a == max(v, key=lambda b: (v[b], -b))
                     if favour in info.legal_actions:
                         assert a == favour

@@ -1,4 +1,4 @@
-"""The batched small-table engine (``belote_env.vector.small.SmallBatchedGame``) against the
+"""The batched small-table engine (``belote_env.vector.cutthroat.CutthroatBatchedGame``) against the
 reference engine (``belote_env.small_game.GameState``, TWO_THREE.md): the same decks,
 the same seeded random legal actions, and at every decision identical legal masks, seat to
 act, hands, played cards, public constraints, trick, contract, exchange, bottom card, cards
@@ -20,11 +20,11 @@ from belote_env import Rules
 from belote_env.actions import (
     AGREE_REDEAL, DECLARE, EXCHANGE_SEVEN, PASS, PROPOSE_REDEAL, num_actions,
 )
-from belote_env.config import OPTION_CHOICES, RuleOptionError, SMALL_CHOICES, applies, load_rules
+from belote_env.config import OPTION_CHOICES, RuleOptionError, CUTTHROAT_CHOICES, applies, load_rules
 from belote_env.game import Phase
 from belote_env.game import GameState
-from belote_env.vector.small import (
-    PHASE_OVER, SCOL, SMALL_OUTCOMES, SmallBatchedGame, check_small_supported, small_infoset_of,
+from belote_env.vector.cutthroat import (
+    PHASE_OVER, SCOL, CUTTHROAT_OUTCOMES, CutthroatBatchedGame, check_cutthroat_supported, cutthroat_infoset_of,
 )
 
 #: the options a small mix draws from (those of TWO_THREE.md §4 that apply at ``players``
@@ -37,7 +37,7 @@ def small_options(players: int) -> dict[str, tuple]:
     for name, values in OPTION_CHOICES.items():
         if name in _UNREAD or not applies(name, "classic", players):
             continue
-        out[name] = SMALL_CHOICES.get(name, values)
+        out[name] = CUTTHROAT_CHOICES.get(name, values)
     return out
 
 
@@ -52,12 +52,12 @@ def small_mixes(count: int, seed: int, players: int) -> list[Rules]:
     return out
 
 
-def _reference(g: SmallBatchedGame, j: int) -> GameState:
+def _reference(g: CutthroatBatchedGame, j: int) -> GameState:
     return GameState(g.rules, dealer=int(g.state[j, SCOL["dealer"]]), deck=[int(c) for c in g.deck[j]],
                           single_deal=True)
 
 
-def _choose(g: SmallBatchedGame, rng: np.random.Generator) -> np.ndarray:
+def _choose(g: CutthroatBatchedGame, rng: np.random.Generator) -> np.ndarray:
     """Random legal actions: in the bidding pass 60% of the time (round 2 and void deals
     come up), propose and agree often; exchange and declare most of the time."""
     out = np.empty(g.n, dtype=np.int64)
@@ -79,9 +79,9 @@ def _choose(g: SmallBatchedGame, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def compare(g: SmallBatchedGame, refs: list[GameState], infosets: bool = True) -> None:
+def compare(g: CutthroatBatchedGame, refs: list[GameState], infosets: bool = True) -> None:
     """Assert table by table that the batched state equals the reference's (and, with
-    ``infosets``, every seat's ``small_infoset_of`` its ``information_set``)."""
+    ``infosets``, every seat's ``cutthroat_infoset_of`` its ``information_set``)."""
     s = g.state
     n = g.players
     c = SCOL
@@ -117,20 +117,20 @@ def compare(g: SmallBatchedGame, refs: list[GameState], infosets: bool = True) -
         assert len(hist) == g.bids.shape[1] or int(g.bids[j, len(hist), 0]) == -1, where
         if infosets:
             for seat in range(n):
-                assert small_infoset_of(g, j, seat) == ref.information_set(seat), (where, seat)
+                assert cutthroat_infoset_of(g, j, seat) == ref.information_set(seat), (where, seat)
 
 
 def run_small(rules: Rules, n_tables: int, decisions: int, seed: int, infosets_every: int = 1) -> dict:
     """Play about ``decisions`` decisions on ``n_tables`` tables under ``rules`` in both
     engines side by side, comparing at every decision; returns counts of decisions, deals
-    and each outcome (``SMALL_OUTCOMES``). Every seat's information set is compared every
+    and each outcome (``CUTTHROAT_OUTCOMES``). Every seat's information set is compared every
     ``infosets_every`` steps (the rest at every step)."""
-    g = SmallBatchedGame(n_tables, rules, seed=seed)
+    g = CutthroatBatchedGame(n_tables, rules, seed=seed)
     n = g.players
     assert g.mask.shape == (n_tables, num_actions(rules))
     refs = [_reference(g, j) for j in range(n_tables)]
     rng = np.random.default_rng(seed)
-    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in SMALL_OUTCOMES}}
+    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in CUTTHROAT_OUTCOMES}}
     step = 0
     while counts["decisions"] < decisions:
         compare(g, refs, infosets=step % infosets_every == 0)
@@ -143,7 +143,7 @@ def run_small(rules: Rules, n_tables: int, decisions: int, seed: int, infosets_e
         for j in np.flatnonzero(g.done):
             ref = refs[j]
             assert ref.is_deal_over, f"table {j}: the batched deal ended, the reference's did not"
-            outcome = SMALL_OUTCOMES[int(g.result[j, n])]
+            outcome = CUTTHROAT_OUTCOMES[int(g.result[j, n])]
             if ref.void:
                 assert outcome == ("redeal" if ref.redeal else "void"), (j, ref.actions, outcome)
                 assert g.rewards[j].tolist() == [0.0] * n
@@ -203,15 +203,15 @@ def test_worked_example_6_4_two_players():
     belote; D's 50 sequence scores; E records 129, D 71."""
     from belote_env.actions import TAKE
     from belote_env.cards import parse_card as P
-    from belote_env.dealing import small_deck_from_hands
+    from belote_env.dealing import packet_deck_from_hands
 
     def cards(text):
         return [P(x) for x in text.split()]
 
     rules = load_rules("seed001_2p")
-    deck = small_deck_from_hands([cards("J♥ 9♥ 7♥ A♠ K♠ Q♠"), cards("A♥ 10♦ K♦ Q♦ J♦ 9♣")], "Q♥",
+    deck = packet_deck_from_hands([cards("J♥ 9♥ 7♥ A♠ K♠ Q♠"), cards("A♥ 10♦ K♦ Q♦ J♦ 9♣")], "Q♥",
                                  [cards("K♥ 10♠ 8♣"), cards("10♥ A♣ 7♦")], "8♦", rules, dealer=1)
-    g = SmallBatchedGame(1, rules, seed=0)
+    g = CutthroatBatchedGame(1, rules, seed=0)
     g.deal(np.array([0]), np.array([deck]), np.array([1]))
     plays = [TAKE, EXCHANGE_SEVEN]
     for e, d in [("J♥", "10♥"), ("9♥", "A♥"), ("K♥", "9♣"), ("Q♥", "7♦"), ("A♠", "J♦"), ("10♠", "Q♦"),
@@ -221,15 +221,15 @@ def test_worked_example_6_4_two_players():
         g.step(np.array([a]))
     assert g.done[0]
     assert g.result[0, :2].tolist() == [129, 71] and g.result[0, 4:].tolist() == [129, 71]
-    assert SMALL_OUTCOMES[g.result[0, 2]] == "made"
+    assert CUTTHROAT_OUTCOMES[g.result[0, 2]] == "made"
     assert g.rewards[0].tolist() == [58.0, -58.0]
 
 
 def test_unsupported_and_bad_input_are_named():
-    with pytest.raises(RuleOptionError, match="SmallBatchedGame plays tables of 2 or 3 seats, got rules with players 4"):
-        SmallBatchedGame(2, Rules())
-    check_small_supported(Rules(players=3, three_player_deal="24_card"))
-    g = SmallBatchedGame(2, Rules(players=2), seed=0)
+    with pytest.raises(RuleOptionError, match="CutthroatBatchedGame plays tables of 2 or 3 seats, got rules with players 4"):
+        CutthroatBatchedGame(2, Rules())
+    check_cutthroat_supported(Rules(players=3, three_player_deal="24_card"))
+    g = CutthroatBatchedGame(2, Rules(players=2), seed=0)
     with pytest.raises(ValueError, match=r"illegal action 5 at table 0 by seat \d; legal ids: \[32, 33, 106\]"):
         g.step(np.array([5, 32]))
     with pytest.raises(ValueError, match="shape"):
@@ -247,7 +247,7 @@ def test_unsupported_and_bad_input_are_named():
 
 def test_same_seed_same_games_any_batch_size():
     rules = Rules(players=3)
-    a, b = SmallBatchedGame(16, rules, seed=11), SmallBatchedGame(4, rules, seed=11)
+    a, b = CutthroatBatchedGame(16, rules, seed=11), CutthroatBatchedGame(4, rules, seed=11)
     for _ in range(200):
         x, y = a.random_actions(), b.random_actions()
         np.testing.assert_array_equal(x[:4], y)
@@ -259,18 +259,18 @@ def test_same_seed_same_games_any_batch_size():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_small_observation_slow_path(players):
-    """``encode_small`` (``belote_env.observation``) of the batched engine's information
+    """``encode_cutthroat`` (``belote_env.observation``) of the batched engine's information
     sets equals that of the reference's, seat by seat, along random play (the slow path a
     vector env can use until a compiled small-table encoder exists)."""
     from belote_env import observation as small_observation
     rules = Rules(players=players, declarations="choice", belote="optional")
-    g = SmallBatchedGame(8, rules, seed=2)
+    g = CutthroatBatchedGame(8, rules, seed=2)
     refs = [_reference(g, j) for j in range(g.n)]
     for _ in range(120):
         for j, ref in enumerate(refs):
             for seat in range(players):
-                np.testing.assert_array_equal(small_observation.encode_small(small_infoset_of(g, j, seat)),
-                                              small_observation.encode_small(ref.information_set(seat)))
+                np.testing.assert_array_equal(small_observation.encode_cutthroat(cutthroat_infoset_of(g, j, seat)),
+                                              small_observation.encode_cutthroat(ref.information_set(seat)))
         a = g.random_actions()
         for j, ref in enumerate(refs):
             ref.apply(int(a[j]))
@@ -281,20 +281,20 @@ def test_small_observation_slow_path(players):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_compiled_observation_equals_the_reference_encoder(players):
-    """``encode_small_batch`` (compiled, from the batched rows) gives every seat's
-    ``observation.encode_small`` of its information set, float for float, at every step of
+    """``encode_cutthroat_batch`` (compiled, from the batched rows) gives every seat's
+    ``observation.encode_cutthroat`` of its information set, float for float, at every step of
     random play under seeded option mixes (TWO_THREE.md §5)."""
-    from belote_env.observation import encode_small
-    from belote_env.vector.small import encode_small_batch, small_infoset_of
+    from belote_env.observation import encode_cutthroat
+    from belote_env.vector.cutthroat import encode_cutthroat_batch, cutthroat_infoset_of
 
     checked = 0
     for k, rules in enumerate([Rules(players=players)] + small_mixes(3, seed=40 + players, players=players)):
-        g = SmallBatchedGame(8, rules, seed=k)
+        g = CutthroatBatchedGame(8, rules, seed=k)
         tables, seats = np.repeat(np.arange(8), players), np.tile(np.arange(players), 8)
         for _ in range(60):
-            got = encode_small_batch(g, tables, seats)
+            got = encode_cutthroat_batch(g, tables, seats)
             for i, (t, s) in enumerate(zip(tables.tolist(), seats.tolist())):
-                assert np.array_equal(got[i], encode_small(small_infoset_of(g, t, s))), (k, t, s)
+                assert np.array_equal(got[i], encode_cutthroat(cutthroat_infoset_of(g, t, s))), (k, t, s)
                 checked += 1
             g.step(g.random_actions())
     assert checked == 4 * 60 * 8 * players
@@ -311,7 +311,7 @@ def test_game_batched_is_the_engine_of_its_table_and_encode_rows_its_observation
 
     game = game_of(rules)
     g = game.batched(16, seed=3)
-    assert type(g).__name__ == ("BatchedGame" if rules.players == 4 else "SmallBatchedGame") and g.rules is rules
+    assert type(g).__name__ == ("BatchedGame" if rules.players == 4 else "CutthroatBatchedGame") and g.rules is rules
     tables = np.arange(16)
     for _ in range(25):
         wide = np.zeros((16, game.obs_size + 5), dtype=np.float32)
@@ -357,7 +357,7 @@ def test_batched_engine_infoset_is_the_reference_information_set_and_checks_its_
     with pytest.raises(ValueError, match="deal is over"):
         g.infoset(0, 0)
     if players < 4:  # the module function still gives a finished table's final view
-        assert small_infoset_of(g, 0, 0).phase >= 2
+        assert cutthroat_infoset_of(g, 0, 0).phase >= 2
     with pytest.raises(ValueError, match="table must be 0..3"):
         g.infoset(4, 0)
     with pytest.raises(ValueError, match=f"seat 0..{players - 1}"):
@@ -373,7 +373,7 @@ def test_batched_game_of_two_and_three_seat_rules_is_their_engine(players):
 
     rules = Rules(players=players)
     g, h = BatchedGame(8, rules, seed=3), game_of(rules).batched(8, seed=3)
-    assert isinstance(g, BatchedGame) and type(g) is SmallBatchedGame and g.players == players
+    assert isinstance(g, BatchedGame) and type(g) is CutthroatBatchedGame and g.players == players
     assert g.n_actions == 414 and g.columns is SCOL
     assert (g.columns["taker"], g.columns["denomination"]) == (SCOL["maker"], SCOL["trump"])  # one name per table
     np.testing.assert_array_equal(g.deck, h.deck)

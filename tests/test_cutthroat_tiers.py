@@ -1,5 +1,5 @@
 """The rule-based tiers and duplicate evaluation at two and three seats (TWO_THREE.md):
-``policies.small_play``, ``training.evaluate.SET_SEATINGS``."""
+``policies.cutthroat_play``, ``training.evaluate.SET_SEATINGS``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from belote_env.actions import (
 from belote_env.config import Rules, load_rules
 from belote_env.game import GameState
 from policies import make_policy
-from policies.registry import SMALL_TABLE_TIERS, check_policy_rules
+from policies.registry import CUTTHROAT_TIERS, check_policy_rules
 from training.evaluate import SET_SEATINGS, SetMatchResult, duplicate_match, play_game
 
 OPTION_MIXES = [
@@ -55,7 +55,7 @@ def _info(rules, seed=0):
 
 def test_protocol_choices():
     """Seven exchanged, sequences announced, answers truthful (§2.5, §2.6)."""
-    from policies.small_play import _protocol
+    from policies.cutthroat_play import _protocol
 
     info = _info(load_rules("seed001_2p"))
     assert _protocol(info, (EXCHANGE_SEVEN, 108)) == EXCHANGE_SEVEN
@@ -97,11 +97,11 @@ def test_bidding_strength():
 
 
 def test_normal_two_seat_bid_value():
-    """Normal's two-seat bid value (policies.small_play.bid_value) rises with trump honours
+    """Normal's two-seat bid value (policies.cutthroat_play.bid_value) rises with trump honours
     and length, counts the seven exchanged for the turned card, and bids a bare weak suit
     below zero."""
     from belote_env.cards import card, parse_cards
-    from policies.small_play import bid_value
+    from policies.cutthroat_play import bid_value
 
     turned = card(0, 0)  # 7♠
     strong = parse_cards("J♠ 9♠ A♠ A♥ 10♥ K♦")
@@ -146,16 +146,16 @@ def test_normal_two_seat_high_lead():
 
 
 def test_unsupported_tiers_refused_at_small_tables():
-    """A tier outside SMALL_TABLE_TIERS (today only +search) raises a clear error
-    naming the supported ones; adding a tier to SMALL_TABLE_TIERS lifts it."""
+    """A tier outside CUTTHROAT_TIERS (today only +search) raises a clear error
+    naming the supported ones; adding a tier to CUTTHROAT_TIERS lifts it."""
     from policies.registry import TIERS
 
     for preset in ("seed001_2p", "seed001_3p"):
         rules = load_rules(preset)
-        for spec in [t for t in TIERS if t not in SMALL_TABLE_TIERS] + ["normal+search"]:
+        for spec in [t for t in TIERS if t not in CUTTHROAT_TIERS] + ["normal+search"]:
             with pytest.raises(ValueError, match="random, easy, normal"):
                 make_policy(spec, rules=rules)
-        for spec in SMALL_TABLE_TIERS:
+        for spec in CUTTHROAT_TIERS:
             check_policy_rules(spec, rules)
     check_policy_rules("hard", load_rules("seed004"))
 
@@ -202,7 +202,7 @@ def test_cli_eval_and_play(tmp_path, capsys, monkeypatch):
     assert "3 players" in capsys.readouterr().out
     from policies.registry import TIERS
 
-    unsupported = [t for t in TIERS if t not in SMALL_TABLE_TIERS]
+    unsupported = [t for t in TIERS if t not in CUTTHROAT_TIERS]
     if unsupported:
         assert main(["eval", unsupported[0], "easy", "--rules", "seed001_2p", "--no-progress"]) == 2
         assert "random, easy, normal" in capsys.readouterr().err
@@ -270,12 +270,12 @@ def test_failures_cross_process_and_hostile_logs():
 def test_compiled_observation_refuses_bad_indices():
     import numpy as np
 
-    from belote_env.vector.small import SmallBatchedGame, encode_small_batch
+    from belote_env.vector.cutthroat import CutthroatBatchedGame, encode_cutthroat_batch
 
-    g = SmallBatchedGame(4, Rules(players=3), seed=0)
+    g = CutthroatBatchedGame(4, Rules(players=3), seed=0)
     for tables, seats in (([4], [0]), ([-1], [0]), ([0], [3]), ([0, 1], [0])):
         with pytest.raises(ValueError, match="tables"):
-            encode_small_batch(g, np.array(tables), np.array(seats))
+            encode_cutthroat_batch(g, np.array(tables), np.array(seats))
 
 
 def test_the_old_names_of_the_duplicate_set_match_warn():
