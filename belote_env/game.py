@@ -57,7 +57,7 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, S
 from .config import RuleOptionError, Rules
 from .contract import GENERALE, Contract
 from .dealing import (
-    check_deck, complete, deck_from_full_hands, deck_from_hands, packet_complete, packet_deck_from_hands,
+    HAND_SIZE, check_deck, complete, deck_from_full_hands, deck_from_hands, packet_complete, packet_deck_from_hands,
 )
 from .declarations import Declaration, best_declarations, combinations_of, combination_winner, combination_key
 from .deprecation import renamed
@@ -408,17 +408,45 @@ class GameState:
         eldest = self.eldest
         if self.rules.generale_leads and self.contract.level == GENERALE:
             eldest = self.taker
-        k = self.denomination
-        if k != NO_TRUMP:  # RULES.md §5: none at no-trump; every K+Q pair at all-trump
-            suits = SUITS if k == ALL_TRUMP else (k,)
-            for s in suits:
-                pair = (1 << card(_KING, s)) | (1 << card(_QUEEN, s))
-                for seat in range(self.n):
-                    if hands[seat] & pair == pair:
-                        self.belote_pairs.append((seat, s))
+        self._note_belote_pairs()
         self.phase = Phase.PLAY
         self.current = eldest
         self.trick_leader = eldest
+
+    def _note_belote_pairs(self) -> None:
+        """The seats holding the K and Q of a trump suit (RULES.md §5: none at no-trump;
+        every K+Q pair at all-trump), four seats."""
+        self.belote_pairs = []
+        k = self.denomination
+        if k != NO_TRUMP:
+            for s in SUITS if k == ALL_TRUMP else (k,):
+                pair = (1 << card(_KING, s)) | (1 << card(_QUEEN, s))
+                for seat in range(self.n):
+                    if self.hands[seat] & pair == pair:
+                        self.belote_pairs.append((seat, s))
+
+    def replace_hands(self, hands: Sequence[int]) -> None:
+        """At the first lead of a four-seat deal (the auction over, no card played): make
+        ``hands`` (one 8-card mask per seat, the deck's 32 cards, the turned card with the
+        taker in the classic game) the seats' hands, the belote pairs noted anew. For
+        replaying the public play under other hidden hands from one copied state (the
+        expert's weighing of its worlds); the deck and the deal log keep the dealt cards.
+
+        Raises ``ValueError`` away from a four-seat first lead or for hands that are not
+        such a deal."""
+        if not self._teams or self.phase != Phase.PLAY or self.trick or self.tricks:
+            raise ValueError("replace_hands: only at the first lead of a four-seat deal")
+        hands = list(hands)
+        union = 0
+        for h in hands:
+            union |= h
+        if (len(hands) != self.n or any(h.bit_count() != HAND_SIZE for h in hands) or union != (1 << NUM_CARDS) - 1
+                or (self.turned_card >= 0 and not hands[self.taker] >> self.turned_card & 1)):
+            raise ValueError(f"replace_hands: {self.n} hands of {HAND_SIZE} cards covering the deck (the turned card "
+                             f"in the taker's), got {[hex(h) for h in hands]}")
+        self.hands = hands
+        self._note_belote_pairs()
+        self._legal = None
 
     def _complete_packet_deal(self) -> None:
         """Two and three seats (TWO_THREE.md §2.4, §3, §4 A26; ``dealing.packet_complete``): 3

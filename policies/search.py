@@ -485,6 +485,7 @@ class SearchPolicy:
     def act(self, info: InfoSet) -> int:
         """A legal action id for ``info.seat`` (see the module docstring)."""
         self.last_stats, self.last_values = {}, {}
+        self._lead = None
         legal = info.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -874,9 +875,34 @@ class SearchPolicy:
             return eps * _coinche_noise(a, action)
         return eps / (len(view.legal_actions) - 1)
 
+    def _lead_state(self, info: InfoSet, start: list[int]):
+        """``_state_with_hands(info, start)``: at four seats, after the decision's first
+        world, a copy of that world's first lead with ``start`` as the hands
+        (``GameState.replace_hands``: the same public history, the state the deck would
+        deal, without rebuilding and re-bidding a deal per world)."""
+        cached = self._lead
+        if cached is None or cached[0] is not info:
+            state = _state_with_hands(info, start)
+            template = state.clone() if state is not None and state.game.has_partners else None
+            self._lead = (info, template, {})
+            return state
+        if cached[1] is None:
+            return _state_with_hands(info, start)
+        state = cached[1].clone()
+        try:
+            state.replace_hands(start)
+        except ValueError:  # not a deal of the deck: as _state_with_hands, which cannot rebuild it
+            return None
+        return state
+
     def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the cards the other seats played this deal
-        if their hands were ``hands`` (plus their played cards)."""
+        if their hands were ``hands`` (plus their played cards).
+
+        A modelled seat's views depend on its own hand and the public play only, so each
+        seat's factors (in play order) are kept per (seat, hand) for the decision and a
+        world whose modelled hands were all seen before is not replayed; the factors are
+        multiplied in play order as one replay would (the same float)."""
         start = [hands[s] | info.played_by[s] for s in SEATS]
         w = 1.0
         if self.belief_bids and info.auction:
@@ -890,25 +916,52 @@ class SearchPolicy:
                         for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
                             first[s] |= 1 << c
             w = self._bid_weight(info, tuple(first))
-        state = _state_with_hands(info, start)
-        if state is None:
-            return w
-        seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
-        seq += seats_from(info.trick_leader)[:len(info.trick)]
-        played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
-        announced = {c for _, kind, c in info.announcements if kind == "belote"}
-        for seat, c in zip(seq, played):
-            modelled = seat != info.seat and (self.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
-            if info.declared[seat] and DECLARE in state.legal_actions():
-                if modelled:  # the declaration first (RULES.md §6), then the card on the view after it
-                    w *= self._likelihood(state.information_set(seat), DECLARE)
-                state.apply(DECLARE)
-            if modelled:
-                view = state.information_set(seat)
-                if len(view.legal_actions) > 1:
-                    w *= self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
-            _replay_card(state, c, c in announced)
+        modelled = [s for s in SEATS if s != info.seat and (self.belief_partner or TEAM_OF[s] != TEAM_OF[info.seat])]
+        lead = self._lead
+        known = lead[2] if lead is not None and lead[0] is info and lead[1] is not None else None
+        if known is not None and all((s, start[s]) in known for s in modelled):
+            if not _whole_deal(info, start):
+                return w
+            factors = sorted(f for s in modelled for f in known[(s, start[s])])
+        else:
+            state = self._lead_state(info, start)
+            if state is None:
+                return w
+            factors = []
+            seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
+            seq += seats_from(info.trick_leader)[:len(info.trick)]
+            played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
+            announced = {c for _, kind, c in info.announcements if kind == "belote"}
+            for k, (seat, c) in enumerate(zip(seq, played)):
+                if info.declared[seat] and DECLARE in state.legal_actions():
+                    if seat in modelled:  # the declaration first (RULES.md §6), then the card on the view after it
+                        factors.append((k, 0, self._likelihood(state.information_set(seat), DECLARE)))
+                    state.apply(DECLARE)
+                if seat in modelled:
+                    view = state.information_set(seat)
+                    if len(view.legal_actions) > 1:
+                        factors.append((k, 1, self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)))
+                _replay_card(state, c, c in announced)
+            lead = self._lead
+            if lead is not None and lead[0] is info and lead[1] is not None:
+                by_seat = {s: [] for s in modelled}
+                for f in factors:
+                    by_seat[seq[f[0]]].append(f)
+                for s in modelled:
+                    lead[2][(s, start[s])] = by_seat[s]
+        for _, _, f in factors:
+            w *= f
         return w
+
+
+def _whole_deal(info: InfoSet, start: list[int]) -> bool:
+    """Whether ``start`` is a four-seat deal of the deck (8 cards a seat, the turned card
+    with the taker): the worlds ``_state_with_hands`` can rebuild."""
+    union = 0
+    for h in start:
+        union |= h
+    return (union == (1 << 32) - 1 and all(h.bit_count() == 8 for h in start)
+            and (info.turned_card < 0 or start[info.taker] >> info.turned_card & 1 == 1))
 
 
 def expert_policy(seed: int | None = None) -> SearchPolicy:

@@ -537,3 +537,102 @@ def test_expert_at_a_time_budget_weighs_lazily_and_stops_at_its_budget():
         else:
             st.apply(rng.choice(info.legal_actions))
     assert searched == 3
+
+
+def _replayed_weight(policy, info, hands):
+    """The belief weight of a world by one plain replay of the deal (``_state_with_hands``
+    and the belief's likelihood of every modelled card in play order): the reference of
+    ``SearchPolicy._weight``'s per-seat factors."""
+    from belote_env.actions import ANNOUNCE_BELOTE, DECLARE
+    from belote_env.table import SEATS, TEAM_OF, seats_from
+    from policies.search import _replay_card, _state_with_hands
+
+    start = [hands[s] | info.played_by[s] for s in SEATS]
+    w = 1.0
+    if policy.belief_bids and info.auction:
+        if info.turned_card < 0:
+            first = list(start)
+        else:
+            first = [0] * 4
+            for s in SEATS:
+                if s != info.seat:
+                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
+                    for c in policy.rng.sample([c for c in range(32) if rest >> c & 1], 5):
+                        first[s] |= 1 << c
+        w = policy._bid_weight(info, tuple(first))
+    state = _state_with_hands(info, start)
+    if state is None:
+        return w
+    seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
+    seq += seats_from(info.trick_leader)[:len(info.trick)]
+    played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
+    announced = {c for _, kind, c in info.announcements if kind == "belote"}
+    for seat, c in zip(seq, played):
+        modelled = seat != info.seat and (policy.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
+        if info.declared[seat] and DECLARE in state.legal_actions():
+            if modelled:
+                w *= policy._likelihood(state.information_set(seat), DECLARE)
+            state.apply(DECLARE)
+        if modelled:
+            view = state.information_set(seat)
+            if len(view.legal_actions) > 1:
+                w *= policy._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
+        _replay_card(state, c, c in announced)
+    return w
+
+
+@pytest.mark.parametrize("rules", [Rules(target=None), Rules(target=None, declarations="choice", belote="optional"),
+                                   load_rules("coinche")], ids=["classic", "declarations-choice", "coinche"])
+def test_world_weights_kept_per_seat_equal_a_replay_of_each_world(rules):
+    """The expert's belief weight of each candidate world, with the per-(seat, hand)
+    factors kept across the worlds of a decision and the copied first lead
+    (``GameState.replace_hands``), is the same float as one plain replay per world."""
+    expert, normal = make_policy("expert", seed=1), NormalPolicy(0)
+    checked = 0
+    for d in range(2):
+        st = GameState(rules, seed=60 + d, single_deal=True)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if st.phase == 1 and len(info.legal_actions) > 1 and info.tricks:
+                worlds = expert._uniform(info)
+                hands = [next(worlds).hands for _ in range(24)]
+                rng = expert.rng.getstate()
+                expert._lead = None
+                kept = [expert._weight(info, h) for h in hands]
+                expert.rng.setstate(rng)
+                assert kept == [_replayed_weight(expert, info, h) for h in hands]
+                checked += len(hands)
+            st.apply(normal.act(info))
+    assert checked > 300
+
+
+def test_replace_hands_gives_the_state_the_deck_would_deal():
+    """At a four-seat first lead, ``replace_hands`` makes the state a deck of those hands
+    deals (hands, belote pairs, legal cards, information sets); elsewhere, or for hands
+    that are not a deal, a ``ValueError``."""
+    from belote_env.dealing import deck_for_final_hands
+
+    rules = Rules(target=None)
+    st = GameState(rules, seed=3, single_deal=True)
+    normal = NormalPolicy(0)
+    while st.phase != 1:
+        st.apply(normal.act(st.information_set(st.current)))
+    hands = list(st.hands)  # two seats' hands swapped, the turned card kept with the taker
+    hands[0], hands[1] = hands[1], hands[0]
+    if not hands[st.taker] >> st.turned_card & 1:
+        holder = next(s for s in range(4) if hands[s] >> st.turned_card & 1)
+        hands[holder], hands[st.taker] = hands[st.taker], hands[holder]
+    copy = st.clone()
+    copy.replace_hands(hands)
+    fresh = GameState(rules, dealer=st.dealer, deck=deck_for_final_hands(hands, st.turned_card, st.taker, st.dealer),
+                      single_deal=True)
+    for _, a in st.auction.history:
+        fresh.apply(a)
+    assert copy.hands == fresh.hands and copy.belote_pairs == fresh.belote_pairs
+    for seat in range(4):
+        assert copy.information_set(seat) == fresh.information_set(seat)
+    with pytest.raises(ValueError, match="8 cards covering the deck"):
+        st.clone().replace_hands([hands[0]] * 4)
+    copy.apply(copy.legal_actions()[0])
+    with pytest.raises(ValueError, match="only at the first lead of a four-seat deal"):
+        copy.replace_hands(hands)
