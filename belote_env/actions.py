@@ -49,9 +49,8 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 from .cards import CONTRACT_NAMES, NUM_CARDS, card_to_str
+from .deprecation import renamed_in
 
 __all__ = [
     "ACTION_TABLE_VERSION", "NUM_ACTIONS", "PASS", "TAKE", "NAME_CONTRACT", "COINCHE_BID",
@@ -223,7 +222,7 @@ def action_to_string(action: int) -> str:
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_NUM_ACTIONS": ("belote_env.actions.PROPOSAL_NUM_ACTIONS", lambda: PROPOSAL_NUM_ACTIONS),
-    "SMALL_BIDS": ("belote_env.actions.PROPOSAL_BIDS", lambda: PROPOSAL_BIDS),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_NUM_ACTIONS": "PROPOSAL_NUM_ACTIONS",
+    "SMALL_BIDS": "PROPOSAL_BIDS",
 })

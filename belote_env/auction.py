@@ -100,8 +100,6 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 from .actions import (
     AGREE_REDEAL, COINCHE, GENERALE, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, SURCOINCHE, TAKE,
     action_to_string, coinche_bid_action,
@@ -109,6 +107,7 @@ from .actions import (
 from .cards import ALL_TRUMP, NO_TRUMP, SUITS
 from .config import Rules
 from .contract import CAPOT, NUM_DENOMINATIONS, Contract
+from .deprecation import renamed_in
 from .table import NEXT_SEAT, SEATS, TEAM_OF, partner_of, seats_from
 
 __all__ = ["Auction", "ClassicAuction", "CoincheAuction", "IllegalBidError", "new_auction", "classic_legal_bids",
@@ -747,7 +746,7 @@ def new_auction(dealer: int, turned_card: int, rules: Rules, history=()) -> Auct
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SmallAuction": ("belote_env.auction.ProposalAuction", lambda: ProposalAuction),
-    "small_length_bound": ("belote_env.auction.proposal_length_bound", lambda: proposal_length_bound),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SmallAuction": "ProposalAuction",
+    "small_length_bound": "proposal_length_bound",
 })

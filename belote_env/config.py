@@ -10,14 +10,14 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 import dataclasses
 import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
+
+from .deprecation import renamed_in
 
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
@@ -689,8 +689,8 @@ def _override(rules: Rules, overrides: dict[str, Any]) -> Rules:
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_ONLY": ("belote_env.config.CUTTHROAT_ONLY", lambda: CUTTHROAT_ONLY),
-    "SMALL_CHOICES": ("belote_env.config.CUTTHROAT_CHOICES", lambda: CUTTHROAT_CHOICES),
-    "SMALL_DEFAULTS": ("belote_env.config.CUTTHROAT_DEFAULTS", lambda: CUTTHROAT_DEFAULTS),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_ONLY": "CUTTHROAT_ONLY",
+    "SMALL_CHOICES": "CUTTHROAT_CHOICES",
+    "SMALL_DEFAULTS": "CUTTHROAT_DEFAULTS",
 })

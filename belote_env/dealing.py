@@ -39,11 +39,10 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 from typing import Sequence
 
 from .cards import NUM_CARDS, parse_card
+from .deprecation import renamed_in
 from .jsonfile import short_repr
 from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 
@@ -518,11 +517,11 @@ def _packet_seat(value, n: int, what: str) -> int:
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SmallLayout": ("belote_env.dealing.PacketLayout", lambda: PacketLayout),
-    "small_pack": ("belote_env.dealing.dealt_pack", lambda: dealt_pack),
-    "small_deal": ("belote_env.dealing.packet_deal", lambda: packet_deal),
-    "small_complete": ("belote_env.dealing.packet_complete", lambda: packet_complete),
-    "small_deck_from_hands": ("belote_env.dealing.packet_deck_from_hands", lambda: packet_deck_from_hands),
-    "small_layout": ("belote_env.dealing.packet_layout", lambda: packet_layout),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SmallLayout": "PacketLayout",
+    "small_pack": "dealt_pack",
+    "small_deal": "packet_deal",
+    "small_complete": "packet_complete",
+    "small_deck_from_hands": "packet_deck_from_hands",
+    "small_layout": "packet_layout",
 })

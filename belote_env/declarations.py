@@ -9,13 +9,12 @@ Pure Python (no numpy).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
 from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
+from .deprecation import renamed_in
 from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
@@ -259,8 +258,8 @@ def combination_winner(declared: Sequence[Sequence[Declaration]], trump: int, ru
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "small_combinations": ("belote_env.declarations.combinations_of", lambda: combinations_of),
-    "small_key": ("belote_env.declarations.combination_key", lambda: combination_key),
-    "small_declaration_winner": ("belote_env.declarations.combination_winner", lambda: combination_winner),
+__getattr__ = renamed_in(__name__, globals(), {
+    "small_combinations": "combinations_of",
+    "small_key": "combination_key",
+    "small_declaration_winner": "combination_winner",
 })

@@ -13,7 +13,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, Callable
 
-__all__ = ["deprecated_names", "renamed"]
+__all__ = ["deprecated_names", "renamed", "renamed_in"]
 
 
 def deprecated_names(module: str, old: dict[str, tuple[str, Callable[[], Any]]]) -> Callable[[str], Any]:
@@ -29,6 +29,18 @@ def deprecated_names(module: str, old: dict[str, tuple[str, Callable[[], Any]]])
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def renamed_in(module: str, namespace: dict[str, Any], old: dict[str, str],
+               more: dict[str, tuple[str, Callable[[], Any]]] | None = None) -> Callable[[str], Any]:
+    """``deprecated_names`` for names renamed within the module: ``old`` maps each old
+    name to the new one in ``namespace`` (the module's ``globals()``); ``more`` adds other
+    deprecated names as ``deprecated_names`` takes them.
+
+        __getattr__ = renamed_in(__name__, globals(), {"small_key": "combination_key"})
+    """
+    return deprecated_names(module, {**{o: (f"{module}.{n}", lambda n=n: namespace[n]) for o, n in old.items()},
+                                     **(more or {})})
 
 
 class renamed:  # noqa: N801 (used like ``property``)

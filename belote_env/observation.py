@@ -59,8 +59,6 @@ past 1000 points) and the litige reserve (/ 162).
 
 from __future__ import annotations
 
-from .deprecation import deprecated_names
-
 import functools
 from dataclasses import dataclass
 
@@ -72,6 +70,7 @@ from .actions import (
 )
 from .cards import FULL_DECK, NUM_CARDS, NUM_CONTRACTS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, SUIT_MASK, SUITS
 from .config import without_partners
+from .deprecation import renamed_in
 from .inference import possible_holdings
 from .infoset import InfoSet
 from .rules import trick_winner
@@ -853,15 +852,15 @@ def encode_cutthroat(info, out: np.ndarray | None = None) -> np.ndarray:
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_OBS_VERSION": ("belote_env.observation.CUTTHROAT_OBS_VERSION", lambda: CUTTHROAT_OBS_VERSION),
-    "SMALL_AUCTION_SLOTS": ("belote_env.observation.CUTTHROAT_AUCTION_SLOTS", lambda: CUTTHROAT_AUCTION_SLOTS),
-    "SMALL_PHASES": ("belote_env.observation.CUTTHROAT_PHASES", lambda: CUTTHROAT_PHASES),
-    "SMALL_OBS_SIZE": ("belote_env.observation.CUTTHROAT_OBS_SIZE", lambda: CUTTHROAT_OBS_SIZE),
-    "small_offsets": ("belote_env.observation.cutthroat_offsets", lambda: cutthroat_offsets),
-    "small_layout_table": ("belote_env.observation.cutthroat_layout_table", lambda: cutthroat_layout_table),
-    "small_obs_size": ("belote_env.observation.cutthroat_obs_size", lambda: cutthroat_obs_size),
-    "small_suit_permutation_index": ("belote_env.observation.cutthroat_suit_permutation_index", lambda: cutthroat_suit_permutation_index),
-    "encode_small": ("belote_env.observation.encode_cutthroat", lambda: encode_cutthroat),
-    "small_layout": ("belote_env.observation.cutthroat_layout", lambda: cutthroat_layout),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_OBS_VERSION": "CUTTHROAT_OBS_VERSION",
+    "SMALL_AUCTION_SLOTS": "CUTTHROAT_AUCTION_SLOTS",
+    "SMALL_PHASES": "CUTTHROAT_PHASES",
+    "SMALL_OBS_SIZE": "CUTTHROAT_OBS_SIZE",
+    "small_offsets": "cutthroat_offsets",
+    "small_layout_table": "cutthroat_layout_table",
+    "small_obs_size": "cutthroat_obs_size",
+    "small_suit_permutation_index": "cutthroat_suit_permutation_index",
+    "encode_small": "encode_cutthroat",
+    "small_layout": "cutthroat_layout",
 })

@@ -92,7 +92,7 @@ from .driver import REWARD_MODES, game_win_reward, reward_scale, seat_reward
 from .games import game_of
 from .infoset import InfoSet
 from .sampling import sample_hidden_hands
-from .table import SEATS, seats_from
+from .table import SEATS
 
 __all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "params_of", "resample", "resampler",
            "state_from_infoset", "PARAMETERS"]

@@ -532,7 +532,7 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
         played.append(f"{names[actor]} {card_to_str(action)}" + (f" ({'; '.join(extra)})" if extra else ""))
         if len(state.tricks) > before_tricks:
             winner = state.tricks[-1][2]
-            last = f" + 10 for the last trick" if state.is_deal_over else ""
+            last = " + 10 for the last trick" if state.is_deal_over else ""
             yield (f"  trick {len(state.tricks)}: {', '.join(played)} -> {names[winner]} wins "
                    f"({sum(state.card_points) - before_points} points{last})")
             played = []

@@ -32,7 +32,7 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CONTRACTS, SUITS, Rank, card
 from .config import Rules
 from .contract import CAPOT, GENERALE, Contract
 from .declarations import Declaration, best_declarations, declaration_winner
-from .deprecation import deprecated_names, renamed
+from .deprecation import renamed, renamed_in
 from .table import SEATS, TEAM_OF, other_team, team_seats
 
 if TYPE_CHECKING:
@@ -818,8 +818,9 @@ def _game_end_positional(scores: Sequence[int], rules: Rules, deal_number: int, 
     return game_end(scores, rules, deal_number, single_deal=single_deal)
 
 
-__getattr__ = deprecated_names(__name__, {
-    "SmallDealScore": ("belote_env.scoring.CutthroatDealScore", lambda: CutthroatDealScore),
-    "score_small_deal": ("belote_env.scoring.score_cutthroat_deal", lambda: score_cutthroat_deal),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SmallDealScore": "CutthroatDealScore",
+    "score_small_deal": "score_cutthroat_deal",
+}, {
     "small_game_end": (
     "scoring.game_end(scores, rules, deal_number, single_deal=...) (every table)", lambda: _game_end_positional)})

@@ -49,13 +49,13 @@ Pure Python.
 
 from __future__ import annotations
 
-from belote_env.deprecation import deprecated_names
-from belote_env.games import game_of
 from belote_env.actions import (
     AGREE_REDEAL, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
     EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, REFUSE_REDEAL, TAKE, is_name_suit,
 )
 from belote_env.cards import BEATS, FULL_DECK, NUM_CARDS, NUM_SUITS, POINTS, STRENGTH, SUIT_MASK, Rank, card
+from belote_env.deprecation import renamed_in
+from belote_env.games import game_of
 from belote_env.rules import trick_winner
 
 from .base import with_belote
@@ -510,7 +510,8 @@ def _seats_for_themselves(info) -> bool:
     return rules is not None and not game_of(rules).has_partners
 
 
-__getattr__ = deprecated_names(__name__, {
-    "easy_small_act": ("policies.cutthroat_play.easy_cutthroat_act", lambda: easy_cutthroat_act),
-    "normal_small_act": ("policies.cutthroat_play.normal_cutthroat_act", lambda: normal_cutthroat_act),
+__getattr__ = renamed_in(__name__, globals(), {
+    "easy_small_act": "easy_cutthroat_act",
+    "normal_small_act": "normal_cutthroat_act",
+}, {
     "is_small": ("not belote_env.games.game_of(info.rules).has_partners", lambda: _seats_for_themselves)})

@@ -9,8 +9,6 @@ clear errors). ``save_model`` / ``load_model``, ``load_card_net`` / ``load_bid_n
 
 from __future__ import annotations
 
-from belote_env.deprecation import deprecated_names
-
 import json
 import os
 from pathlib import Path
@@ -21,6 +19,7 @@ import torch
 from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS
 from belote_env.actions import CLASSIC_BIDS, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
+from belote_env.deprecation import renamed_in
 from belote_env.jsonfile import DataFileError, parse_json, read_json
 from belote_env.actions import PROPOSAL_BIDS, PROPOSAL_NUM_ACTIONS
 from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE
@@ -509,7 +508,7 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_BID_ACTIONS": ("policies.model_files.PROPOSAL_BID_ACTIONS", lambda: PROPOSAL_BID_ACTIONS),
-    "SMALL_MODES": ("policies.model_files.CUTTHROAT_MODES", lambda: CUTTHROAT_MODES),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_BID_ACTIONS": "PROPOSAL_BID_ACTIONS",
+    "SMALL_MODES": "CUTTHROAT_MODES",
 })

@@ -21,7 +21,7 @@ from belote_env.jsonfile import read_json
 from belote_env.actions import EXTENDED_NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
 from belote_env.config import variant_of
 from belote_env.game import STEPS
-from belote_env.deprecation import deprecated_names
+from belote_env.deprecation import renamed_in
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
 from belote_env.cards import ALL_TRUMP, NUM_CARDS
 
@@ -762,6 +762,7 @@ def _obs_blocks() -> tuple[int, int, int]:
     return _BLOCKS
 
 
-__getattr__ = deprecated_names(__name__, {
-    "is_small_bid_decision": ("policies.network.is_proposal_bid_decision", lambda: is_proposal_bid_decision),
+__getattr__ = renamed_in(__name__, globals(), {
+    "is_small_bid_decision": "is_proposal_bid_decision",
+}, {
     "small_with_belote": ("policies.base.with_belote (every table)", lambda: with_belote)})

@@ -3,14 +3,13 @@ call a user's policy factory (``"mypkg.agents:make"``)."""
 
 from __future__ import annotations
 
-from belote_env.deprecation import deprecated_names
-
 import importlib
 import os
 import re
 from pathlib import Path
 from typing import Any, Callable
 
+from belote_env.deprecation import renamed_in
 from belote_env.games import game_of
 
 from .base import Policy, RandomPolicy
@@ -306,6 +305,6 @@ def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_TABLE_TIERS": ("policies.registry.CUTTHROAT_TIERS", lambda: CUTTHROAT_TIERS),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_TABLE_TIERS": "CUTTHROAT_TIERS",
 })

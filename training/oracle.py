@@ -31,8 +31,6 @@ improvement over their bidding, repeated with the improved bidder as a behaviour
 
 from __future__ import annotations
 
-from belote_env.deprecation import deprecated_names
-
 import random
 import time
 from typing import Any, Sequence
@@ -43,6 +41,7 @@ import torch as th
 from belote_env.games import game_of
 from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, is_card, is_coinche_bid
+from belote_env.deprecation import renamed_in
 from belote_env.driver import finish_deal, reward_scale
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size
 from belote_env.cards import POINTS_BY_ALL_TRUMP_OPTION, cards_of
@@ -660,8 +659,8 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_OBS_WIDTHS": ("training.oracle.CUTTHROAT_OBS_WIDTHS", lambda: CUTTHROAT_OBS_WIDTHS),
-    "small_oracle_card_values": ("training.oracle.cutthroat_oracle_card_values", lambda: cutthroat_oracle_card_values),
-    "small_bid_rollout_values": ("training.oracle.proposal_bid_rollout_values", lambda: proposal_bid_rollout_values),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_OBS_WIDTHS": "CUTTHROAT_OBS_WIDTHS",
+    "small_oracle_card_values": "cutthroat_oracle_card_values",
+    "small_bid_rollout_values": "proposal_bid_rollout_values",
 })

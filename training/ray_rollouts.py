@@ -36,7 +36,6 @@ import random
 import time
 from typing import Any
 
-import numpy as np
 import torch as th
 
 from belote_env import Rules

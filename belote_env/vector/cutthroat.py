@@ -45,8 +45,6 @@ No observation array is encoded here.
 
 from __future__ import annotations
 
-from ..deprecation import deprecated_names
-
 import numba as nb
 import numpy as np
 
@@ -58,6 +56,7 @@ from ..cards import BEATS, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUI
 from ..config import RuleOptionError, Rules, check_table
 from ..dealing import packet_layout
 from ..declarations import combinations_of, combination_key
+from ..deprecation import renamed_in
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
 from .kernels import (
@@ -1207,15 +1206,15 @@ def encode_cutthroat_batch(game, tables, seats, out: np.ndarray | None = None) -
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
-__getattr__ = deprecated_names(__name__, {
-    "SMALL_OUTCOMES": ("belote_env.vector.cutthroat.CUTTHROAT_OUTCOMES", lambda: CUTTHROAT_OUTCOMES),
-    "small_rules_codes": ("belote_env.vector.cutthroat.cutthroat_rules_codes", lambda: cutthroat_rules_codes),
-    "small_random_actions": ("belote_env.vector.cutthroat.cutthroat_random_actions", lambda: cutthroat_random_actions),
-    "small_infoset_of": ("belote_env.vector.cutthroat.cutthroat_infoset_of", lambda: cutthroat_infoset_of),
-    "SMALL_PLAYED_OPTIONS": ("belote_env.vector.cutthroat.CUTTHROAT_PLAYED_OPTIONS", lambda: CUTTHROAT_PLAYED_OPTIONS),
-    "SMALL_UNREAD_OPTIONS": ("belote_env.vector.cutthroat.CUTTHROAT_UNREAD_OPTIONS", lambda: CUTTHROAT_UNREAD_OPTIONS),
-    "check_small_supported": ("belote_env.vector.cutthroat.check_cutthroat_supported", lambda: check_cutthroat_supported),
-    "SmallBatchedGame": ("belote_env.vector.cutthroat.CutthroatBatchedGame", lambda: CutthroatBatchedGame),
-    "encode_small_kernel": ("belote_env.vector.cutthroat.encode_cutthroat_kernel", lambda: encode_cutthroat_kernel),
-    "encode_small_batch": ("belote_env.vector.cutthroat.encode_cutthroat_batch", lambda: encode_cutthroat_batch),
+__getattr__ = renamed_in(__name__, globals(), {
+    "SMALL_OUTCOMES": "CUTTHROAT_OUTCOMES",
+    "small_rules_codes": "cutthroat_rules_codes",
+    "small_random_actions": "cutthroat_random_actions",
+    "small_infoset_of": "cutthroat_infoset_of",
+    "SMALL_PLAYED_OPTIONS": "CUTTHROAT_PLAYED_OPTIONS",
+    "SMALL_UNREAD_OPTIONS": "CUTTHROAT_UNREAD_OPTIONS",
+    "check_small_supported": "check_cutthroat_supported",
+    "SmallBatchedGame": "CutthroatBatchedGame",
+    "encode_small_kernel": "encode_cutthroat_kernel",
+    "encode_small_batch": "encode_cutthroat_batch",
 })
