@@ -145,32 +145,7 @@ _FIRST_LEVEL = COINCHE_LEVELS[0]
 _DENOM_RANK = np.array(DENOMINATION_RANK, dtype=np.int64)
 
 
-def _owner_tables():
-    """``first[dealer, i]``: the seat dealt deck position ``i`` (< 20) before the auction;
-    ``stock[dealer, taker, i]``: the seat dealt stock card ``i`` after ``taker`` takes
-    (``dealing._FIRST`` / ``_STOCK``, RULES.md §3.1, §3.5)."""
-    first = np.full((NUM_SEATS, TURNED_AT), -1, dtype=np.int64)
-    stock = np.full((NUM_SEATS, NUM_SEATS, NUM_CARDS - TURNED_AT - 1), -1, dtype=np.int64)
-    for d in range(NUM_SEATS):
-        for seat, positions in enumerate(_FIRST[d]):
-            first[d, list(positions)] = seat
-        for t in range(NUM_SEATS):
-            for seat, positions in enumerate(_STOCK[d][t]):
-                stock[d, t, list(positions)] = seat
-    assert (first >= 0).all() and (stock >= 0).all()
-    return first, stock
-
-
-_FIRST_OWNER, _STOCK_OWNER = _owner_tables()
-#: ``_ALL_OWNER[dealer, i]``: the seat dealt deck position ``i`` in the coinche deal (3-2-3
-#: from eldest, COINCHE.md §2; ``dealing._ALL``)
-_ALL_OWNER = np.full((NUM_SEATS, NUM_CARDS), -1, dtype=np.int64)
-for _d in SEATS:
-    for _seat, _positions in enumerate(_ALL[_d]):
-        _ALL_OWNER[_d, list(_positions)] = _seat
-assert (_ALL_OWNER >= 0).all()
-
-#: The most tables one batched game (and one batched env) steps: about 1.5 GB for the
+#: The most tables one batched game (and one batched env) steps: about 1.8 GB for the
 #: engine's own arrays (state, decks, auctions, masks) at four seats; an env adds its
 #: observations, up to about 20 GB for ``BeloteVectorEnv(MAX_TABLES, rules="coinche",
 #: observe="all")`` (the arrays grow linearly with it); a larger ``n`` is refused by name,
@@ -188,15 +163,19 @@ def four_seat_layout(rules: Rules):
     (``cutthroat.packet_tables``' shapes): ``first[dealer, pos]`` the seat dealt deck
     position ``pos`` before the auction (else -1), ``more[dealer, taker, pos]`` after the
     take (else -1), ``pos``: the turned card's position (-1 in coinche), no bottom, no
-    chien, nothing unused. Classic: the packets of RULES.md §3.1 and the stock of §3.5;
-    coinche: every card 3-2-3 (COINCHE.md §2)."""
-    if rules.contract_mode == "coinche":
-        return _ALL_OWNER, np.full((NS, NS, NUM_CARDS), -1, dtype=np.int64), np.array([-1, -1, -1] + [0] * NS, dtype=np.int64)
+    chien, nothing unused. Classic: the packets of RULES.md §3.1 and the stock of §3.5
+    (``dealing._FIRST`` / ``_STOCK``); coinche: every card 3-2-3 (COINCHE.md §2,
+    ``dealing._ALL``)."""
+    coinche = rules.contract_mode == "coinche"
     first = np.full((NS, NUM_CARDS), -1, dtype=np.int64)
-    first[:, :TURNED_AT] = _FIRST_OWNER
     more = np.full((NS, NS, NUM_CARDS), -1, dtype=np.int64)
-    more[:, :, TURNED_AT + 1:] = _STOCK_OWNER
-    return first, more, np.array([TURNED_AT, -1, -1] + [0] * NS, dtype=np.int64)
+    for d in SEATS:
+        for seat, positions in enumerate((_ALL if coinche else _FIRST)[d]):
+            first[d, list(positions)] = seat
+        for t in SEATS:
+            for seat, positions in enumerate(() if coinche else _STOCK[d][t]):
+                more[d, t, [TURNED_AT + 1 + i for i in positions]] = seat
+    return first, more, np.array([-1 if coinche else TURNED_AT, -1, -1] + [0] * NS, dtype=np.int64)
 
 
 # ------------------------------------------------------------------ rules (RULES.md §4)
@@ -1169,7 +1148,16 @@ class BatchedGame:
             self.combinations = combination_tables(rules)
             self._random_span = (_CARD_IDS_END, AGREE_REDEAL)
             width = 2 * players + 2
-        self._allocate(n, players, NCOL, CUR, width, autoreset)
+        self.n, self.players, self.autoreset = n, players, bool(autoreset)
+        self.state = np.zeros((n, NCOL), dtype=np.int64)
+        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
+        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
+        self.rng = np.zeros(n, dtype=np.uint64)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
+        self.done = np.zeros(n, dtype=np.bool_)
+        self.rewards = np.zeros((n, players), dtype=np.float64)
+        self.result = np.zeros((n, width), dtype=np.int64)
+        self.current = self.state[:, CUR]
         self.reset(seed)
 
     @staticmethod
@@ -1180,20 +1168,6 @@ class BatchedGame:
         if n > MAX_TABLES:
             raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
         return int(n)
-
-    def _allocate(self, n: int, players: int, ncol: int, cur: int, result_width: int, autoreset) -> None:
-        """The engine's arrays for ``n`` tables of ``players`` seats (zeros; ``bids`` -1),
-        sized by ``n_actions`` and ``auction_bound``; ``current`` views column ``cur``."""
-        self.n, self.players, self.autoreset = n, players, bool(autoreset)
-        self.state = np.zeros((n, ncol), dtype=np.int64)
-        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
-        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.done = np.zeros(n, dtype=np.bool_)
-        self.rewards = np.zeros((n, players), dtype=np.float64)
-        self.result = np.zeros((n, result_width), dtype=np.int64)
-        self.current = self.state[:, cur]
 
     def reset(self, seed: int | None = None, tables=None) -> None:
         """Start a new deal at every table (or at ``tables``: a bool ``(n,)`` array or an
