@@ -64,9 +64,9 @@ from .layout import (
     AFTER_N, ANS, BCARD, BEL, BHOLDER, BOTTOM, CANNOT, COL, CP, CUR, DEALER, DECL_I, DECLC, DECLD, DECLK, DECLP,
     ANN_NEXT, DENOM, DISCARDED, DP, DWCARDS, DWIN, ELDER, EXCH_I, EXCHANGED, HAND, KNOWN, LASTW, LEADER, MUST_NAME, NANS,
     NBIDS, NEXT_N, NTRICKS, O_BOTH_OTHERS, O_CAPOT_BONUS, O_CARRES, O_CHIEN, O_COMBOS, O_DEALER_R2, O_DIX,
-    O_FAILURE_ALL, O_KEY_SHIFT, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PMF, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
+    O_FAILURE_ALL, O_KEY_SHIFT, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
     PASSES, PH, PHASE_BIDDING, PHASE_OVER, PHASE_PLAY, PLAYED, PROPOSER, REDEAL, REL_N, ROUND, SEQ, STEP, TAKER, TLEN, TOTAL,
-    TRICK, TURNED, TWIN, UNUSED, WON, rules_codes,
+    TRICK, TURNED, TWIN, UNUSED, WON, rules_codes, trick_winner_at,
 )
 
 __all__ = ["SCOL", "CUTTHROAT_OUTCOMES", "check_cutthroat_supported", "CUTTHROAT_PLAYED_OPTIONS",
@@ -154,17 +154,16 @@ def combination_tables(rules: Rules):
 
 # ------------------------------------------------------------------ kernels: the card play's parts
 @nb.njit(cache=True, inline="always")
-def co_defender_pos(S, j, seat, opts, n):
+def co_defender_pos(n, seat, taker, leader, trick_len, pmf):
     """``GameState._partner_pos`` at three seats: the trick position of the seat's
-    co-defender's card (``defender_partner_free``, the seat a defender), else -1."""
-    taker = S[j, TAKER]
-    if not opts[O_PMF] or seat == taker:
+    co-defender's card (``defender_partner_free``: ``pmf``, the seat a defender), else -1."""
+    if not pmf or seat == taker:
         return -1
     other = AFTER_N[n, seat, 1]
     if other == taker:
         other = AFTER_N[n, seat, 2]
-    pos = REL_N[n, S[j, LEADER], other]
-    return pos if pos < S[j, TLEN] else -1
+    pos = REL_N[n, leader, other]
+    return pos if pos < trick_len else -1
 
 
 @nb.njit(cache=True, inline="always")
@@ -394,7 +393,7 @@ def _start_play(S, j):
 
 
 # ------------------------------------------------------------------ kernels: the proposal auction
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply_proposal(S, j, seat, a, opts):
     """``ProposalAuction.apply`` (the history is written by the engine): 1 a contract
     (complete the deal), 2 void, 3 an agreed redeal, 0 the bidding goes on."""
@@ -455,7 +454,7 @@ def apply_proposal(S, j, seat, a, opts):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def proposal_mask(S, j, m, opts):
     """The legal actions of the seat to act in table ``j``'s proposal auction."""
     ts = S[j, TURNED] >> 3
@@ -668,7 +667,7 @@ def cutthroat_infoset_of(game, j: int, seat: int):
     tricks = []
     leader = int(S[ELDER])
     for t in range(int(S[NTRICKS])):
-        w = int(S[TWIN + t])
+        w = int(trick_winner_at(S[TWIN], t))
         tricks.append((leader, tuple(int(S[SEQ + n * t + i]) for i in range(n)), w))
         leader = w
     tl = int(S[TLEN])
@@ -782,7 +781,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     nt = S[NTRICKS]
     nwon = np.zeros(3, dtype=np.int64)
     for t in range(nt):
-        r = (S[TWIN + t] - me) % n
+        r = (trick_winner_at(S[TWIN], t) - me) % n
         nwon[r] += 1
         for i in range(n):
             out[off[E_WON] + 32 * r + S[SEQ + n * t + i]] = 1.0

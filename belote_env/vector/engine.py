@@ -89,7 +89,8 @@ from .layout import (
     A_BID, A_BIDDER, A_COINCHER, A_K, A_PASSES, A_Q0, A_QLEN, A_STRENGTH, A_TURN, AFTER_N, ANN_NEXT, ANNC, ANNF,
     CANNOT, COL, CP, CUR, DEALER, DEALS, DECL_NEXT, DECLC, DECLD, DECLK, DECLP, DENOM, DP, FIRST, HAND, KNOWN,
     LASTW, LEADER, MULT, NACT, NBIDS, NCOL, NEXT_N, NTRICKS, OUTCOME, PAIRS, PH, PHASE_BIDDING, PHASE_OVER,
-    PHASE_PLAY, PLAYED, ROUND, SEQ, SIDE_N, STEP, TAKER, TAKER_TRICKS, TLEN, TOTAL, TRICK, TURNED, TWIN, WON,
+    PHASE_PLAY, PLAYED, ROUND, SEQ, SIDE_N, STEP, TAKER, TAKER_TRICKS, TLEN, TOTAL, TRICK, TURNED, WON,
+    add_trick_winner,
     N_OPTIONS, rules_codes,
 )
 from .layout import (
@@ -168,7 +169,7 @@ def four_seat_layout(rules: Rules):
     ``dealing._ALL``)."""
     coinche = rules.contract_mode == "coinche"
     first = np.full((NS, NUM_CARDS), -1, dtype=np.int64)
-    more = np.full((NS, NS, NUM_CARDS), -1, dtype=np.int64)
+    more = np.full((NS, NS, 0 if coinche else NUM_CARDS), -1, dtype=np.int64)  # coinche: nothing after the auction
     for d in SEATS:
         for seat, positions in enumerate((_ALL if coinche else _FIRST)[d]):
             first[d, list(positions)] = seat
@@ -185,22 +186,16 @@ def _winner_pos(S, j, n, k):
     return trick_winner_pos(S[j, TRICK:TRICK + 4], n, k, _POWER)
 
 
-@nb.njit(cache=True, inline="always")
-def _partner_pos(S, j, seat, opts, n):
-    """The trick position of the card of the seat's partner (four seats: two cards back)
-    or co-defender (three seats, ``cutthroat.co_defender_pos``), else -1."""
-    if n == NS:
-        return S[j, TLEN] - PARTNER_REL
-    return co_defender_pos(S, j, seat, opts, n)
-
-
 @nb.njit(cache=True)
 def _legal_cards(S, j, seat, hand, opts, n):
     """Mask of the cards of ``hand`` that may be played to table ``j``'s trick
-    (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``)."""
+    (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``; the partner's
+    card two back at four seats, the co-defender's at three, ``cutthroat.co_defender_pos``)."""
     k = S[j, DENOM]
-    return legal_cards(hand, S[j, TRICK:TRICK + 4], S[j, TLEN], -1, k, _partner_pos(S, j, seat, opts, n), opts[O_TWO],
-                       opts[O_PMF], opts[O_OVER], 1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
+    t = S[j, TLEN]
+    pp = t - PARTNER_REL if n == NS else co_defender_pos(n, seat, S[j, TAKER], S[j, LEADER], t, opts[O_PMF])
+    return legal_cards(hand, S[j, TRICK:TRICK + 4], t, -1, k, pp, opts[O_TWO], opts[O_PMF], opts[O_OVER],
+                       1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True)
@@ -208,8 +203,10 @@ def _card_reveals(S, j, seat, c, opts, n):
     """Cards the seat shows it cannot hold by playing ``c`` to table ``j``'s trick (the one
     kernel ``vector.kernels.card_reveals``: ``inference.card_reveals``)."""
     k = S[j, DENOM]
-    return card_reveals(S[j, TRICK:TRICK + 4], S[j, TLEN], c, k, _partner_pos(S, j, seat, opts, n), opts[O_TWO],
-                        opts[O_PMF], opts[O_OVER], 1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
+    t = S[j, TLEN]
+    pp = t - PARTNER_REL if n == NS else co_defender_pos(n, seat, S[j, TAKER], S[j, LEADER], t, opts[O_PMF])
+    return card_reveals(S[j, TRICK:TRICK + 4], t, c, k, pp, opts[O_TWO], opts[O_PMF], opts[O_OVER],
+                        1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True, inline="always")
@@ -557,7 +554,7 @@ def _fill_mask(S, j, mask, opts):
     mark_cards(m, cards)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _classic_mask(S, j, m, opts):
     """The classic auction's legal bids (RULES.md §3.2-§3.3)."""
     m[PASS] = 1
@@ -669,7 +666,15 @@ def _apply_card(S, j, c, opts, points):
     else:
         _announce_belote(S, j, seat, c, k, opts)
     S[j, ANN_NEXT] = 0
-    # after the card
+    if n == NS:  # the same body with the table size a constant (its loops unrolled)
+        return _after_card(S, j, seat, k, points, NS)
+    return _after_card(S, j, seat, k, points, n)
+
+
+@nb.njit(cache=True, inline="always")
+def _after_card(S, j, seat, k, points, n):
+    """After a card at a table of ``n`` seats: the next seat, or the trick's winner, its
+    points to the winner's side (``SIDE_N``). True when the deal's last trick is done."""
     if S[j, TLEN] < n:
         S[j, CUR] = NEXT_N[n, seat]
         return False
@@ -681,7 +686,7 @@ def _apply_card(S, j, c, opts, points):
         pts += points[k, S[j, TRICK + i]]
     S[j, CP + side] += pts
     S[j, WON + side] += 1
-    S[j, TWIN + S[j, NTRICKS]] = winner
+    add_trick_winner(S, j, S[j, NTRICKS], winner)
     S[j, NTRICKS] += 1
     S[j, LASTW] = winner
     if winner == S[j, TAKER]:

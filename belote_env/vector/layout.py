@@ -5,14 +5,20 @@ codes (``rules_codes``: one int64 vector per ``Rules``, the table size one code 
 them) and the seat tables by table size (``NEXT_N``, ``AFTER_N``, ``SIDE_N``,
 ``REL_N``: from ``table.table_of``, so that no kernel writes seat arithmetic out).
 
-The four-seat columns come first (the hot ones of a four-seat step stay together), then
-those only the two- and three-seat game uses. A per-side column block (``points*``,
+The columns every table uses come first; those of the four-seat game only and those of
+the two- and three-seat game only then share their indices (a table reads one set, so
+the row stays as short as the longer set allows). A per-side column block (``points*``,
 ``won*``, ``deal_points*``) is indexed by the side a seat scores for
 (``table.Table.side``: its team at four seats, the seat itself at two and three).
+
+The kernels read these numbers as constants when they compile, and numba's cache knows a
+kernel's own file only: after a change here, clear the ``__pycache__`` of ``vector/``
+(the ``*.nbi`` / ``*.nbc`` files), or the cached kernels keep the old layout.
 """
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from ..config import Rules, RuleOptionError
@@ -21,44 +27,53 @@ from ..table import table_of
 from .declare import TIE_CODES
 
 __all__ = ["COL", "NCOL", "rules_codes", "N_OPTIONS", "SCOPES", "ROUNDINGS", "PHASE_BIDDING", "PHASE_PLAY",
-           "PHASE_OVER", "NEXT_N", "AFTER_N", "SIDE_N", "REL_N"]
+           "PHASE_OVER", "NEXT_N", "AFTER_N", "SIDE_N", "REL_N", "add_trick_winner", "trick_winner_at"]
 
 # ------------------------------------------------------------------ state columns
-_NAMES = (
+#: the columns every table uses (the hot ones of a step first)
+_SHARED = (
     "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
     "n_tricks", "trick0", "trick1", "trick2", "trick3", "hand0", "hand1", "hand2", "hand3",
     "played0", "played1", "played2", "played3", "cannot0", "cannot1", "cannot2", "cannot3",
     "known0", "known1", "known2", "known3", "points0", "points1", "points2", "won0", "won1", "won2",
-    "pairs", "ann_flags", "ann0", "ann1", "ann2", "ann3", "announce_next", "declare_next",
-    "decl_points0", "decl_points1", "decl_points2", "decl_points3",
+    "announce_next", "decl_points0", "decl_points1", "decl_points2", "decl_points3",
     "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
-    "deal_points0", "deal_points1", "deal_points2", "outcome", "n_actions", "deals", "first_hand0", "first_hand1",
-    "first_hand2", "first_hand3", "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3",
-    *(f"seq{i}" for i in range(32)),
-    # the coinche auction (COINCHE.md §3; auction.CoincheAuction's state): the kind of turn
-    # (bidding, immediate window, coinched, over), the highest bid (its id, bidder and
-    # strength), the coinche level and coincher, the passes towards the end, the seats
-    # still to be asked after the current one, and the contract's multiplier
-    "auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
-    "auc_q0", "auc_q1", "auc_qlen", "multiplier", "taker_tricks",
-    # the two- and three-seat game (TWO_THREE.md): the play step (game.STEPS), the elder,
-    # the proposal auction (passes, proposer, the seats to answer, a naming owed, an agreed
-    # redeal), the completed deal (bottom card, cards out of play, unused, the seven's
-    # exchange, the taker's discards), the belote holder and claims, the combinations
-    # (the seat announcing, the winner and its cards), the deal totals, the claimed
-    # belote card and each trick's winner
+    "deal_points0", "deal_points1", "deal_points2", "outcome", "n_actions", "deals",
+    "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(32)),
+    "taker_tricks", "trick_winners",
+)
+#: the columns of the four-seat game only: the belote pairs and announcements (RULES.md
+#: §5), a ``DECLARE`` chosen, the hands as dealt, and the coinche auction (COINCHE.md §3;
+#: auction.CoincheAuction's state): the kind of turn (bidding, immediate window,
+#: coinched, over), the highest bid (its id, bidder and strength), the coinche level and
+#: coincher, the passes towards the end, the seats still to be asked after the current
+#: one, and the contract's multiplier
+_FOUR_ONLY = (
+    "pairs", "ann_flags", "ann0", "ann1", "ann2", "ann3", "declare_next", "first_hand0", "first_hand1", "first_hand2",
+    "first_hand3", "auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
+    "auc_q0", "auc_q1", "auc_qlen", "multiplier",
+)
+#: the columns of the two- and three-seat game only (TWO_THREE.md), on the same indices as
+#: ``_FOUR_ONLY`` (a table reads one set or the other, never both): the play step
+#: (game.STEPS), the elder, the proposal auction (passes, proposer, the seats to answer, a
+#: naming owed, an agreed redeal), the completed deal (bottom card, cards out of play,
+#: unused, the seven's exchange, the taker's discards), the belote holder and claims, the
+#: combinations (the seat announcing, the winner and its cards), the deal totals and the
+#: claimed belote card
+_CUTTHROAT_ONLY = (
     "step", "elder", "passes", "proposer", "ans0", "ans1", "n_ans", "must_name", "redeal", "bottom",
     "out_of_play", "unused", "exchanged", "exch_i", "discarded", "belote_holder", "belote0", "belote1", "belote2",
     "decl_i", "decl_winner", "decl_cards", "total0", "total1", "total2", "belote_card",
-    *(f"trick_winner{i}" for i in range(10)),
 )
 #: column index of each state field (``BatchedGame.state[:, COL["hand0"] + seat]``, ...);
 #: ``maker`` / ``trump`` / ``announced`` / ``decl_pts*`` are the two- and three-seat
 #: game's names of ``taker`` / ``denomination`` / ``declared`` / ``decl_points*``
-COL = {n: i for i, n in enumerate(_NAMES)}
+COL = {n: i for i, n in enumerate(_SHARED)}
+COL.update({n: len(_SHARED) + i for i, n in enumerate(_FOUR_ONLY)})
+COL.update({n: len(_SHARED) + i for i, n in enumerate(_CUTTHROAT_ONLY)})
+NCOL = len(_SHARED) + max(len(_FOUR_ONLY), len(_CUTTHROAT_ONLY))
 COL.update(maker=COL["taker"], trump=COL["denomination"], announced=COL["declared"],
            **{f"decl_pts{s}": COL["decl_points0"] + s for s in range(3)})
-NCOL = len(_NAMES)
 (PH, CUR, DEALER, ROUND, NBIDS, DENOM, TAKER, TURNED, LEADER, TLEN, NTRICKS, TRICK, HAND, PLAYED, CANNOT, KNOWN,
  CP, WON, PAIRS, ANNF, ANNC, ANN_NEXT, DECL_NEXT, DECLP, DECLK, DECLD, LASTW, DP, OUTCOME, NACT, DEALS,
  FIRST, DECLC, SEQ) = (COL[n] for n in (
@@ -73,9 +88,24 @@ NCOL = len(_NAMES)
  BHOLDER, BEL, DECL_I, DWIN, DWCARDS, TOTAL, BCARD, TWIN) = (COL[n] for n in (
     "step", "elder", "passes", "proposer", "ans0", "n_ans", "must_name", "redeal", "bottom", "out_of_play", "unused",
     "exchanged", "exch_i", "discarded", "belote_holder", "belote0", "decl_i", "decl_winner", "decl_cards", "total0",
-    "belote_card", "trick_winner0"))
+    "belote_card", "trick_winners"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+#: ``trick_winners`` holds the winner of trick ``t`` in its bits ``2t`` and ``2t + 1``
+_WINNER_BITS = 2
+
+
+@nb.njit(cache=True, inline="always")
+def add_trick_winner(S, j, t, winner):
+    """Note ``winner`` as the winner of table ``j``'s trick ``t`` (``trick_winners``)."""
+    S[j, TWIN] |= winner << (_WINNER_BITS * t)
+
+
+@nb.njit(cache=True)
+def trick_winner_at(winners, t):
+    """The winner of trick ``t`` in a ``trick_winners`` value."""
+    return (winners >> (_WINNER_BITS * t)) & ((1 << _WINNER_BITS) - 1)
+
 
 # ------------------------------------------------------------------ seats by table size
 _SIZES = (2, 3, 4)
