@@ -2,44 +2,28 @@
 its observation encoder and what a seat may know.
 
 ``vector.engine.BatchedGame`` is the one batched engine of every table; at two and three
-seats (``rules.players``) its kernels call the parts defined here, chosen by the option
-codes (``vector.layout.rules_codes``): the proposal auction (``apply_proposal`` /
-``proposal_mask``: accept / pass / propose a redeal, the answers, round 2 naming, the
-refused proposer's naming), the packet deal (``packet_tables``, from
-``dealing.PacketLayout``: every ``deal_packets`` and ``three_player_deal``, the 24-card
-pack ``pack_of``), the completion (``complete_packets``: 6 + 3 with the bottom card,
-``10_each`` with the chien and the taker's two discards, ``24_card``), the play steps
-before the cards (``apply_step`` / ``step_mask``: the seven of trumps, ``dix_exchange``
-choice / auto / off; the discards; the combinations, ``declarations`` auto / choice / off,
-with ``sequence_order``, ``run5_value``, ``sequence_compare``, ``carres``, from
-``declarations.combinations_of`` / ``combination_key``: ``combination_tables``), belote
-claimed with the second card (``claim_belote``, auto / optional) and the scorer
-(``score_cutthroat``: ``scoring.score_cutthroat_deal`` with no reserve pending: ``tie``,
-``failure``, ``defender_split``, ``capot_bonus``, ``rounding``). The card play itself
-(legal cards with ``ruff_overtrump`` / ``defender_partner_free``, the trick, its winner,
-the card points of ``game`` at two and three seats, the pagat table, to the seat itself)
-is the engine's one ``_apply_card``. The state is the engine's one layout
-(``vector.layout.COL``; ``SCOL`` is the same dict).
+seats its kernels call the parts defined here, chosen by the option codes
+(``layout.rules_codes``): the proposal auction (``apply_proposal`` / ``proposal_mask``),
+the packet deal (``packet_tables`` from ``dealing.PacketLayout``, the 24-card pack
+``pack_of``) and its completion (``complete_packets``: 6 + 3 with the bottom card,
+``10_each`` with the chien and the taker's discards, ``24_card``), the play steps before
+the cards (``apply_step`` / ``step_mask``: the seven's exchange, the discards, the
+combinations from ``declarations.combinations_of`` / ``combination_key``:
+``combination_tables``), belote claimed with the second card (``claim_belote``) and the
+scorer (``score_cutthroat``: ``scoring.score_cutthroat_deal`` with no reserve pending).
+The card play itself is the engine's one ``_apply_card``; the state is its one layout
+(``layout.COL``; ``SCOL`` is the same dict). Every option of TWO_THREE.md §4 is played but
+the game-length ones (``target``, ``target_rule``, ``max_deals``: a deal is an episode; a
+``tie="litige"`` reserve is never paid within one); ``check_cutthroat_supported`` refuses
+any other option set away from its default, naming it.
 
-The reference is ``game.GameState`` (with ``single_deal=True``), held equal to the engine
-by ``tests/test_vector_cutthroat.py`` (and ``scripts/check_vector.py --only-small`` for the
-long run): identical masks, hands, played cards, public constraints, trick, contract,
-exchange, declaration winner, card points at every step, identical per-seat deal totals,
-points and rewards at the end of every deal.
-
-Every rule option of the two- and three-player games is played, except the game-length
-ones (``target``, ``target_rule``, ``max_deals``: each deal is an episode, as
-``GameState(..., single_deal=True)`` plays it; a ``tie="litige"`` reserve starts at 0
-each deal and is never paid within an episode). ``check_cutthroat_supported`` refuses any
-other option set away from its default with a ``RuleOptionError`` naming it.
-
-What a seat may know (TWO_THREE.md §5) is ``cutthroat_infoset_of(game, j, seat)``: the
-reference's ``InfoSet``, equal to ``GameState.information_set`` at every decision (the
-harness checks every seat); ``encode_cutthroat_batch`` is its observation
-(``observation.encode_cutthroat``) in compiled code.
-
-``CutthroatBatchedGame`` (and ``cutthroat_rules_codes``, ``cutthroat_random_actions``) are
-old names kept for one release: ``BatchedGame(n, rules)`` is the engine of these tables.
+Held equal to ``game.GameState`` (``single_deal=True``) by ``tests/test_vector_cutthroat.py``
+(and ``scripts/check_vector.py --only-small``): masks, hands, played cards, public
+constraints, trick, contract, exchange, declarations and card points at every step, totals,
+points and rewards at every deal's end, and ``cutthroat_infoset_of`` (TWO_THREE.md §5) equal
+to ``information_set`` for every seat; ``encode_cutthroat_batch`` is its observation
+(``observation.encode_cutthroat``) in compiled code. ``CutthroatBatchedGame``,
+``cutthroat_rules_codes`` and the ``small*`` names are old names kept for one release.
 """
 
 from __future__ import annotations
