@@ -24,8 +24,8 @@ What it measures (decisions per second: moves made by a player, with random lega
   (COINCHE.md: auctions of bids, coinche and surcoinche, then the 32 cards), measured in
   the same run, interleaved with the others, and its ratio to the classic figure per
   decision is printed (aim: coinche within 1.5x of classic);
-  ``batched engine (2p)`` and ``batched engine (3p)`` are the small-table engine
-  (``belote_env.vector.cutthroat.CutthroatBatchedGame``, TWO_THREE.md) under the ``seed001_2p`` /
+  ``batched engine (2p)`` and ``batched engine (3p)`` are the same engine at two and three
+  seats (``BatchedGame(n, rules)``, TWO_THREE.md) under the ``seed001_2p`` /
   ``seed001_3p`` presets, measured the same way in the same run, with their ratios to the
   four-player classic figure per decision (aim: within 1.5x; ``--no-small`` skips them);
   skipped with a note while that module cannot be imported.
@@ -207,14 +207,14 @@ def batched_engine(seconds: float, seed: int, batch: int, rules: str | None = No
 
 def batched_per_seat_engine(seconds: float, seed: int, batch: int, rules: str) -> dict:
     """``batched_engine`` for the two- and three-player games: random legal play of
-    ``batch`` tables in ``belote_env.vector.cutthroat.CutthroatBatchedGame`` under the preset
+    ``batch`` tables in ``belote_env.vector.engine.BatchedGame`` under the preset
     ``rules`` (``seed001_2p`` / ``seed001_3p``); every decision counts (bids, answers to
     proposals, exchanges, cards). Returns ``decisions_per_s`` and the deals finished."""
     import numpy as np
     from belote_env.config import load_rules
-    from belote_env.vector.cutthroat import CutthroatBatchedGame
+    from belote_env.vector.engine import BatchedGame
 
-    g = CutthroatBatchedGame(batch, load_rules(rules), seed=seed)
+    g = BatchedGame(batch, load_rules(rules), seed=seed)
     a = np.empty(batch, dtype=np.int64)
     g.step(g.random_actions(a))  # compiled already (numba cache); one warm step
     steps = deals = 0
@@ -282,10 +282,8 @@ def warm_up(small: bool) -> float:
         g.step(g.random_actions(a))
     encode_batch(BatchedGame(8, seed=0))
     if small:
-        from belote_env.vector.cutthroat import CutthroatBatchedGame
-
         for p in (2, 3):
-            g = CutthroatBatchedGame(8, load_rules(f"seed001_{p}p"), seed=0)
+            g = BatchedGame(8, load_rules(f"seed001_{p}p"), seed=0)
             g.step(g.random_actions(a))
     return time.perf_counter() - t0
 

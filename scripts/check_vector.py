@@ -17,7 +17,7 @@ rule set and the totals.
     python scripts/check_vector.py --decisions 100000 --mixes 8 --coinche-mixes 4
 
 With ``--small-mixes K`` (default 10; 0: none) the two- and three-player engine
-(``belote_env.vector.cutthroat.CutthroatBatchedGame``, TWO_THREE.md) is checked too, against
+(``BatchedGame`` at two and three seats, TWO_THREE.md) is checked too, against
 ``GameState``: the ``seed001_2p`` and ``seed001_3p`` presets and ``K - 1`` seeded
 mixes of every option of TWO_THREE.md §4 at each table size
 (``tests/test_vector_cutthroat.py``'s ``run_small``: identical masks, hands, public

@@ -136,12 +136,12 @@ def test_hard_act_batch_equals_act_row_by_row(players):
     import numpy as np
 
     from belote_env.vector import SeatBatch
-    from belote_env.vector.cutthroat import CutthroatBatchedGame
+    from belote_env.vector import BatchedGame
     from policies import make_policy
 
     rules = Rules(players=players)
     pol = make_policy("hard", seed=0, rules=rules)
-    g = CutthroatBatchedGame(32, rules, seed=9)
+    g = BatchedGame(32, rules, seed=9)
     checked = 0
     for _ in range(30):
         batch = SeatBatch(g, np.arange(32))

@@ -270,9 +270,10 @@ def test_failures_cross_process_and_hostile_logs():
 def test_compiled_observation_refuses_bad_indices():
     import numpy as np
 
-    from belote_env.vector.cutthroat import CutthroatBatchedGame, encode_cutthroat_batch
+    from belote_env.vector import BatchedGame
+    from belote_env.vector.cutthroat import encode_cutthroat_batch
 
-    g = CutthroatBatchedGame(4, Rules(players=3), seed=0)
+    g = BatchedGame(4, Rules(players=3), seed=0)
     for tables, seats in (([4], [0]), ([-1], [0]), ([0], [3]), ([0, 1], [0])):
         with pytest.raises(ValueError, match="tables"):
             encode_cutthroat_batch(g, np.array(tables), np.array(seats))

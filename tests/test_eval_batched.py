@@ -175,10 +175,11 @@ def test_small_seat_batch_holds_the_seats_information_sets():
     information set and its observation that set's encoding."""
     from belote_env.games import game_of
     from belote_env.vector import SeatBatch
-    from belote_env.vector.cutthroat import CutthroatBatchedGame, cutthroat_infoset_of
+    from belote_env.vector import BatchedGame
+    from belote_env.vector.cutthroat import cutthroat_infoset_of
 
     rules = Rules(players=3)
-    g = CutthroatBatchedGame(6, rules, seed=3)
+    g = BatchedGame(6, rules, seed=3)
     for _ in range(25):
         g.step(g.random_actions())
     rows = np.arange(6)

@@ -173,7 +173,6 @@ _OLD_NAMES = [
     ("belote_env.observation", "SMALL_OBS_SIZE", "CUTTHROAT_OBS_SIZE"),
     ("belote_env.scoring", "SmallDealScore", "CutthroatDealScore"),
     ("belote_env.scoring", "score_small_deal", "score_cutthroat_deal"),
-    ("belote_env.vector.cutthroat", "SmallBatchedGame", "CutthroatBatchedGame"),
     ("belote_env.vector.cutthroat", "encode_small_batch", "encode_cutthroat_batch"),
     ("belote_env.vector.cutthroat", "small_infoset_of", "cutthroat_infoset_of"),
     ("policies.model_files", "SMALL_BID_ACTIONS", "PROPOSAL_BID_ACTIONS"),

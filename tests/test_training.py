@@ -513,7 +513,7 @@ def test_match_workers_are_bounded():
 
 
 def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_table(tmp_path):
-    """``players: 3`` with the default engine (batched: ``CutthroatBatchedGame``, each rollout
+    """``players: 3`` with the default engine (batched: ``BatchedGame``, each rollout
     ``n_steps * n_tables`` decisions, suit renamings on) trains, matches its checkpoints
     and exports a model that plays three-seat deals; the four-seat-only keys are refused
     at two and three seats, naming the key."""

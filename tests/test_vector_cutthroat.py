@@ -1,4 +1,4 @@
-"""The batched small-table engine (``belote_env.vector.cutthroat.CutthroatBatchedGame``) against the
+"""The batched engine at two and three seats (``belote_env.vector.BatchedGame``) against the
 reference engine (``belote_env.small_game.GameState``, TWO_THREE.md): the same decks,
 the same seeded random legal actions, and at every decision identical legal masks, seat to
 act, hands, played cards, public constraints, trick, contract, exchange, bottom card, cards
@@ -24,8 +24,9 @@ from belote_env.config import OPTION_CHOICES, RuleOptionError, CUTTHROAT_CHOICES
 from belote_env.game import Phase
 from belote_env.game import GameState
 from belote_env.vector.cutthroat import (
-    PHASE_OVER, SCOL, CUTTHROAT_OUTCOMES, CutthroatBatchedGame, check_cutthroat_supported, cutthroat_infoset_of,
+    PHASE_OVER, SCOL, CUTTHROAT_OUTCOMES, check_cutthroat_supported, cutthroat_infoset_of,
 )
+from belote_env.vector.engine import BatchedGame
 
 #: the options a small mix draws from (those of TWO_THREE.md §4 that apply at ``players``
 #: seats, the game-length ones left out: each deal is an episode)
@@ -52,12 +53,12 @@ def small_mixes(count: int, seed: int, players: int) -> list[Rules]:
     return out
 
 
-def _reference(g: CutthroatBatchedGame, j: int) -> GameState:
+def _reference(g: BatchedGame, j: int) -> GameState:
     return GameState(g.rules, dealer=int(g.state[j, SCOL["dealer"]]), deck=[int(c) for c in g.deck[j]],
                           single_deal=True)
 
 
-def _choose(g: CutthroatBatchedGame, rng: np.random.Generator) -> np.ndarray:
+def _choose(g: BatchedGame, rng: np.random.Generator) -> np.ndarray:
     """Random legal actions: in the bidding pass 60% of the time (round 2 and void deals
     come up), propose and agree often; exchange and declare most of the time."""
     out = np.empty(g.n, dtype=np.int64)
@@ -79,7 +80,7 @@ def _choose(g: CutthroatBatchedGame, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def compare(g: CutthroatBatchedGame, refs: list[GameState], infosets: bool = True) -> None:
+def compare(g: BatchedGame, refs: list[GameState], infosets: bool = True) -> None:
     """Assert table by table that the batched state equals the reference's (and, with
     ``infosets``, every seat's ``cutthroat_infoset_of`` its ``information_set``)."""
     s = g.state
@@ -125,7 +126,7 @@ def run_small(rules: Rules, n_tables: int, decisions: int, seed: int, infosets_e
     engines side by side, comparing at every decision; returns counts of decisions, deals
     and each outcome (``CUTTHROAT_OUTCOMES``). Every seat's information set is compared every
     ``infosets_every`` steps (the rest at every step)."""
-    g = CutthroatBatchedGame(n_tables, rules, seed=seed)
+    g = BatchedGame(n_tables, rules, seed=seed)
     n = g.players
     assert g.mask.shape == (n_tables, num_actions(rules))
     refs = [_reference(g, j) for j in range(n_tables)]
@@ -211,7 +212,7 @@ def test_worked_example_6_4_two_players():
     rules = load_rules("seed001_2p")
     deck = packet_deck_from_hands([cards("J♥ 9♥ 7♥ A♠ K♠ Q♠"), cards("A♥ 10♦ K♦ Q♦ J♦ 9♣")], "Q♥",
                                  [cards("K♥ 10♠ 8♣"), cards("10♥ A♣ 7♦")], "8♦", rules, dealer=1)
-    g = CutthroatBatchedGame(1, rules, seed=0)
+    g = BatchedGame(1, rules, seed=0)
     g.deal(np.array([0]), np.array([deck]), np.array([1]))
     plays = [TAKE, EXCHANGE_SEVEN]
     for e, d in [("J♥", "10♥"), ("9♥", "A♥"), ("K♥", "9♣"), ("Q♥", "7♦"), ("A♠", "J♦"), ("10♠", "Q♦"),
@@ -226,10 +227,15 @@ def test_worked_example_6_4_two_players():
 
 
 def test_unsupported_and_bad_input_are_named():
+    from belote_env.vector import cutthroat
+
+    with pytest.warns(DeprecationWarning, match="CutthroatBatchedGame is belote_env.vector.BatchedGame now"):
+        old = cutthroat.CutthroatBatchedGame  # the old name, for one release: the one engine, at 2/3 seats only
+    assert issubclass(old, BatchedGame) and type(old(2, Rules(players=3))) is old
     with pytest.raises(RuleOptionError, match="CutthroatBatchedGame plays tables of 2 or 3 seats, got rules with players 4"):
-        CutthroatBatchedGame(2, Rules())
+        old(2, Rules())
     check_cutthroat_supported(Rules(players=3, three_player_deal="24_card"))
-    g = CutthroatBatchedGame(2, Rules(players=2), seed=0)
+    g = BatchedGame(2, Rules(players=2), seed=0)
     with pytest.raises(ValueError, match=r"illegal action 5 at table 0 by seat \d; legal ids: \[32, 33, 106\]"):
         g.step(np.array([5, 32]))
     with pytest.raises(ValueError, match="shape"):
@@ -247,7 +253,7 @@ def test_unsupported_and_bad_input_are_named():
 
 def test_same_seed_same_games_any_batch_size():
     rules = Rules(players=3)
-    a, b = CutthroatBatchedGame(16, rules, seed=11), CutthroatBatchedGame(4, rules, seed=11)
+    a, b = BatchedGame(16, rules, seed=11), BatchedGame(4, rules, seed=11)
     for _ in range(200):
         x, y = a.random_actions(), b.random_actions()
         np.testing.assert_array_equal(x[:4], y)
@@ -264,7 +270,7 @@ def test_small_observation_slow_path(players):
     vector env can use until a compiled small-table encoder exists)."""
     from belote_env import observation as small_observation
     rules = Rules(players=players, declarations="choice", belote="optional")
-    g = CutthroatBatchedGame(8, rules, seed=2)
+    g = BatchedGame(8, rules, seed=2)
     refs = [_reference(g, j) for j in range(g.n)]
     for _ in range(120):
         for j, ref in enumerate(refs):
@@ -289,7 +295,7 @@ def test_compiled_observation_equals_the_reference_encoder(players):
 
     checked = 0
     for k, rules in enumerate([Rules(players=players)] + small_mixes(3, seed=40 + players, players=players)):
-        g = CutthroatBatchedGame(8, rules, seed=k)
+        g = BatchedGame(8, rules, seed=k)
         tables, seats = np.repeat(np.arange(8), players), np.tile(np.arange(players), 8)
         for _ in range(60):
             got = encode_cutthroat_batch(g, tables, seats)
@@ -311,7 +317,7 @@ def test_game_batched_is_the_engine_of_its_table_and_encode_rows_its_observation
 
     game = game_of(rules)
     g = game.batched(16, seed=3)
-    assert type(g).__name__ == ("BatchedGame" if rules.players == 4 else "CutthroatBatchedGame") and g.rules is rules
+    assert type(g).__name__ == "BatchedGame" and g.rules is rules  # one engine for every table
     tables = np.arange(16)
     for _ in range(25):
         wide = np.zeros((16, game.obs_size + 5), dtype=np.float32)
@@ -373,7 +379,7 @@ def test_batched_game_of_two_and_three_seat_rules_is_their_engine(players):
 
     rules = Rules(players=players)
     g, h = BatchedGame(8, rules, seed=3), game_of(rules).batched(8, seed=3)
-    assert isinstance(g, BatchedGame) and type(g) is CutthroatBatchedGame and g.players == players
+    assert type(g) is BatchedGame and g.players == players  # one engine for every table
     assert g.n_actions == 414 and g.columns is SCOL
     assert (g.columns["taker"], g.columns["denomination"]) == (SCOL["maker"], SCOL["trump"])  # one name per table
     np.testing.assert_array_equal(g.deck, h.deck)

@@ -760,7 +760,7 @@ def test_rules_of_another_table_size_are_refused_naming_the_engine(who, rules, s
 @pytest.mark.parametrize("make", [
     lambda n: BeloteVectorEnv(n, rules="coinche"), lambda n: BeloteGymVectorEnv(n),
     lambda n: __import__("belote_env.vector", fromlist=["BatchedGame"]).BatchedGame(n),
-    lambda n: __import__("belote_env.vector.cutthroat", fromlist=["x"]).CutthroatBatchedGame(n, load_rules("seed001_2p")),
+    lambda n: __import__("belote_env.vector", fromlist=["x"]).BatchedGame(n, load_rules("seed001_2p")),
 ], ids=["vector", "gym", "batched", "small"])
 def test_table_counts_are_bounded_before_anything_is_allocated(make):
     from belote_env.vector import MAX_TABLES

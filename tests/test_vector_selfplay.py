@@ -611,7 +611,7 @@ def _small_model(players: int) -> SelfPlayPPO:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_small_table_self_play_ends_each_seat_with_its_own_points_less_the_others_mean(players):
-    """Two and three seats on ``CutthroatBatchedGame`` (pure self-play): each played deal ends
+    """Two and three seats on ``BatchedGame`` (pure self-play): each played deal ends
     one trajectory per seat, whose final reward is that seat's own points less the mean of
     the others' / 162 (TWO_THREE.md §2.9, §3: half points at three seats); void deals and
     redeals end none (the seats' trajectories go on into the next deal)."""

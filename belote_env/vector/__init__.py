@@ -7,9 +7,10 @@
   reference's, into a preallocated float32 array.
 * ``infoset_of`` (``infoset``) and ``SeatBatch`` (``batch``): what one seat may know at a
   table, for policies.
-* ``CutthroatBatchedGame`` (``cutthroat``): what ``BatchedGame(n, rules)`` is for the two- and
-  three-player games (TWO_THREE.md), held equal to ``game.GameState`` by
-  ``tests/test_vector_cutthroat.py``.
+* ``cutthroat``: the parts of the two- and three-player games (TWO_THREE.md) that the
+  one engine calls at those tables, their compiled observation encoder and information
+  set, held equal to ``game.GameState`` by ``tests/test_vector_cutthroat.py``
+  (``CutthroatBatchedGame``: a deprecated name of ``BatchedGame``, for one release).
 
 Each kernel is held equal to the pure-Python reference module it reproduces by a
 differential test (``tests/test_vector_engine.py``, ``tests/test_vector_declare.py``,
@@ -21,13 +22,16 @@ from .engine import COL, MAX_TABLES, OUTCOMES, BatchedGame
 from .envs import BeloteGymVectorEnv, BeloteVectorEnv
 from .infoset import infoset_of
 from .observation import encode_batch
-from .cutthroat import CutthroatBatchedGame
 
-__all__ = ["BatchedGame", "CutthroatBatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
+__all__ = ["BatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_batch", "infoset_of", "BeloteVectorEnv",
            "BeloteGymVectorEnv", "BeloteSB3VecEnv"]
 
 
 def __getattr__(name):
+    if name == "CutthroatBatchedGame":  # deprecated, warns: BatchedGame is the engine of every table
+        from . import cutthroat
+
+        return cutthroat.CutthroatBatchedGame
     if name == "BeloteSB3VecEnv":  # stable-baselines3 (the ``train`` extra) only when it is asked for
         from . import envs
 

@@ -1,5 +1,5 @@
 """What a batched policy sees: the decisions of the seats to act at some tables of a
-``BatchedGame`` (or, two and three seats, a ``vector.cutthroat.CutthroatBatchedGame``), as arrays
+``BatchedGame`` (at any table: four, three or two seats), as arrays
 (RULES.md §11: only those seats' information sets).
 
 A **batched policy** is anything with ``act_batch(batch: SeatBatch) -> actions``
@@ -56,9 +56,9 @@ class SeatBatch:
     ``infoset(i)`` is row ``i``'s ``InfoSet`` (the same as ``GameState.information_set``).
     The batch holds copies of its tables' public rows and the acting seats' own hands
     only: neither the game, its deck, its streams nor another seat's hand (RULES.md §11).
-    Two and three seats (a ``CutthroatBatchedGame``): the batch holds each row's
+    Two and three seats: the batch holds each row's
     ``InfoSet`` (the engine's ``infoset``) and observation
-    (``CutthroatBatchedGame.encode_rows``, compiled: their ``games.Game.encode``), both made
+    (``BatchedGame.encode_rows``, compiled: their ``games.Game.encode``), both made
     when the batch is (TWO_THREE.md §5).
     """
 

@@ -1,46 +1,29 @@
-"""The batched engine of Belote for two and for three players (TWO_THREE.md; seed 001):
-N tables of single deals stepped together in compiled code (numba), as ``engine.BatchedGame``
-does for the four-seat games.
+"""The two- and three-seat game (TWO_THREE.md; seed 001) in the batched engine: its parts,
+its observation encoder and what a seat may know.
 
-``CutthroatBatchedGame`` holds every table's state in preallocated numpy arrays and steps them
-all with one call: legal-action masks (``actions.num_actions(rules)`` = 414 wide) for the
-seats to act, a batch of actions applied, per-seat deal scores and rewards written into its
-arrays. A table whose deal ends (scored, void after every seat passed twice, or redealt
-after an agreed proposal; reward 0) starts its next deal at once (``autoreset=True``).
+``vector.engine.BatchedGame`` is the one batched engine of every table; at two and three
+seats its kernels call the parts defined here, chosen by the option codes
+(``layout.rules_codes``): the proposal auction (``apply_proposal`` / ``proposal_mask``),
+the packet deal (``packet_tables`` from ``dealing.PacketLayout``, the 24-card pack
+``pack_of``) and its completion (``complete_packets``: 6 + 3 with the bottom card,
+``10_each`` with the chien and the taker's discards, ``24_card``), the play steps before
+the cards (``apply_step`` / ``step_mask``: the seven's exchange, the discards, the
+combinations from ``declarations.combinations_of`` / ``combination_key``:
+``combination_tables``), belote claimed with the second card (``claim_belote``) and the
+scorer (``score_cutthroat``: ``scoring.score_cutthroat_deal`` with no reserve pending).
+The card play itself is the engine's one ``_apply_card``; the state is its one layout
+(``layout.COL``; ``SCOL`` is the same dict). Every option of TWO_THREE.md §4 is played but
+the game-length ones (``target``, ``target_rule``, ``max_deals``: a deal is an episode; a
+``tie="litige"`` reserve is never paid within one); ``check_cutthroat_supported`` refuses
+any other option set away from its default, naming it.
 
-The reference is ``game.GameState`` (with ``single_deal=True``); this module is
-a second implementation of its control flow, held equal to it by
-``tests/test_vector_cutthroat.py`` (and ``scripts/check_vector.py --only-small`` for the long run):
-identical masks, hands, played cards, public constraints, trick, contract, exchange,
-declaration winner, card points at every step, identical per-seat deal totals, points and
-rewards at the end of every deal. The rule tables come from the reference modules at
-import: the deal layout from ``dealing.PacketLayout`` (every ``deal_packets`` and
-``three_player_deal``), the trick power and ``BEATS`` from ``rules`` / ``cards``, the card
-points of ``game`` at two and three seats (the pagat table), and the combinations per 8-bit suit mask and
-per carré from ``declarations.combinations_of`` / ``combination_key``.
-
-Deal (one phase each, ``step`` as ``game.STEPS``): the first cards and the turned
-card; the bidding (``auction.ProposalAuction``: accept / pass / propose a redeal, the answers,
-round 2 naming, the refused proposer's naming); completion (6 + 3 with the bottom card,
-``10_each`` with the chien and the taker's two discards, ``24_card``); the seven of trumps
-(``dix_exchange`` choice / auto / off); the combinations (``declarations`` auto / choice /
-off, with ``sequence_order``, ``run5_value``, ``sequence_compare``, ``carres``); play
-(``rules.legal_cards``: ``ruff_overtrump``, ``defender_partner_free``); belote (auto /
-optional); scoring (``scoring.score_cutthroat_deal`` with no reserve pending: ``tie``,
-``failure``, ``defender_split``, ``capot_bonus``, ``rounding``).
-
-Every rule option of the two- and three-player games is played, except the game-length
-ones (``target``, ``target_rule``, ``max_deals``: each deal is an episode, as
-``GameState(..., single_deal=True)`` plays it; a ``tie="litige"`` reserve starts at 0
-each deal and is never paid within an episode). ``check_cutthroat_supported`` refuses any other
-option set away from its default with a ``RuleOptionError`` naming it (an option added to
-``Rules`` later is never silently played wrong).
-
-What a seat may know (TWO_THREE.md §5) is ``cutthroat_infoset_of(game, j, seat)``: the
-reference's ``InfoSet``, equal to ``GameState.information_set`` at every decision
-(the harness checks every seat), from the auction history (``bids``), the cards played in
-order (``seq*``, ``trick_winner*``) and the public constraints (``cannot*``, ``known*``).
-No observation array is encoded here.
+Held equal to ``game.GameState`` (``single_deal=True``) by ``tests/test_vector_cutthroat.py``
+(and ``scripts/check_vector.py --only-small``): masks, hands, played cards, public
+constraints, trick, contract, exchange, declarations and card points at every step, totals,
+points and rewards at every deal's end, and ``cutthroat_infoset_of`` (TWO_THREE.md §5) equal
+to ``information_set`` for every seat; ``encode_cutthroat_batch`` is its observation
+(``observation.encode_cutthroat``) in compiled code. ``CutthroatBatchedGame``,
+``cutthroat_rules_codes`` and the ``small*`` names are old names kept for one release.
 """
 
 from __future__ import annotations
@@ -50,98 +33,53 @@ import numpy as np
 
 from ..actions import (
     AGREE_REDEAL, ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE,
-    EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, TAKE, num_actions,
+    EXCHANGE_SEVEN, KEEP, NAME_CONTRACT, PASS, PROPOSE_REDEAL, REFUSE_REDEAL, TAKE,
 )
-from ..cards import BEATS, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
+from ..cards import NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION
 from ..config import RuleOptionError, Rules, check_table
 from ..dealing import packet_layout
 from ..declarations import combinations_of, combination_key
 from ..deprecation import renamed_in
 from ..rules import POWER
 from ..scoring import BELOTE_POINTS
-from .kernels import (
-    below, card_reveals, clear_table, illegal, legal_cards, mark_cards, random_legal, record_bid, shuffle,
-    trick_winner_pos,
+from .kernels import mark_cards, random_legal, trick_winner_pos
+from .layout import (
+    AFTER_N, ANS, BCARD, BEL, BHOLDER, BOTTOM, CANNOT, COL, CP, CUR, DEALER, DECL_I, DECLC, DECLD, DECLK, DECLP,
+    ANN_NEXT, DENOM, DISCARDED, DP, DWCARDS, DWIN, ELDER, EXCH_I, EXCHANGED, HAND, KNOWN, LASTW, LEADER, MUST_NAME, NANS,
+    NBIDS, NEXT_N, NTRICKS, O_BOTH_OTHERS, O_CAPOT_BONUS, O_CARRES, O_CHIEN, O_COMBOS, O_DEALER_R2, O_DIX,
+    O_FAILURE_ALL, O_KEY_SHIFT, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
+    PASSES, PH, PHASE_BIDDING, PHASE_OVER, PHASE_PLAY, PLAYED, PROPOSER, REDEAL, REL_N, ROUND, SEQ, STEP, TAKER, TLEN, TOTAL,
+    TRICK, TURNED, TWIN, UNUSED, WON, rules_codes, trick_winner_at,
 )
-from .engine import BatchedGame, TableBatch
 
-__all__ = ["CutthroatBatchedGame", "SCOL", "CUTTHROAT_OUTCOMES", "check_cutthroat_supported", "CUTTHROAT_PLAYED_OPTIONS",
-           "CUTTHROAT_UNREAD_OPTIONS", "cutthroat_rules_codes", "cutthroat_infoset_of", "encode_cutthroat_batch", "PHASE_BIDDING",
+__all__ = ["SCOL", "CUTTHROAT_OUTCOMES", "check_cutthroat_supported", "CUTTHROAT_PLAYED_OPTIONS",
+           "CUTTHROAT_UNREAD_OPTIONS", "cutthroat_infoset_of", "encode_cutthroat_batch", "PHASE_BIDDING",
            "PHASE_PLAY", "PHASE_OVER"]
 
-# ------------------------------------------------------------------ state columns
-_NAMES = (
-    "phase", "step", "current", "dealer", "elder", "bid_round", "n_bids", "passes", "proposer", "ans0", "ans1",
-    "n_ans", "must_name", "redeal", "trump", "maker", "turned", "bottom", "out_of_play", "unused", "exchanged",
-    "exch_i", "discarded", "hand0", "hand1", "hand2", "played0", "played1", "played2", "cannot0", "cannot1",
-    "cannot2", "known0", "known1", "known2", "points0", "points1", "points2", "won0", "won1", "won2", "trick0",
-    "trick1", "trick2", "trick_len", "leader", "n_tricks", "last_winner", "belote_holder", "announce_next",
-    "belote0", "belote1", "belote2", "decl_key0", "decl_key1", "decl_key2", "decl_pts0", "decl_pts1", "decl_pts2",
-    "decl_cards0", "decl_cards1", "decl_cards2", "announced", "decl_i", "decl_winner", "decl_cards",
-    "total0", "total1", "total2", "deal_points0", "deal_points1", "deal_points2", "outcome", "n_actions", "deals",
-    "belote_card", *(f"seq{i}" for i in range(30)), *(f"trick_winner{i}" for i in range(10)),
-)
-#: column index of each state field (``CutthroatBatchedGame.state[:, SCOL["hand0"] + seat]``, ...)
-SCOL = {n: i for i, n in enumerate(_NAMES)}
-SCOL.update(taker=SCOL["maker"], denomination=SCOL["trump"])  # the four-seat engine's names of the same columns
-NCOL = len(_NAMES)
-(PH, STEP, CUR, DEALER, ELDER, ROUND, NBIDS, PASSES, PROPOSER, ANS, NANS, MUST_NAME, REDEAL, TRUMP, MAKER, TURNED,
- BOTTOM, OOP, UNUSED, EXCHANGED, EXCH_I, DISCARDED, HAND, PLAYED, CANNOT, KNOWN, CP, WON, TRICK, TLEN, LEADER,
- NTRICKS, LASTW, BHOLDER, ANN_NEXT, BEL, DKEY, DPTS, DCARDS, ANNOUNCED, DECL_I, DWIN, DWCARDS, TOTAL, DP, OUTCOME,
- NACT, DEALS, BCARD, SEQ, TWIN) = (SCOL[n] for n in (
-    "phase", "step", "current", "dealer", "elder", "bid_round", "n_bids", "passes", "proposer", "ans0", "n_ans",
-    "must_name", "redeal", "trump", "maker", "turned", "bottom", "out_of_play", "unused", "exchanged", "exch_i",
-    "discarded", "hand0", "played0", "cannot0", "known0", "points0", "won0", "trick0", "trick_len", "leader",
-    "n_tricks", "last_winner", "belote_holder", "announce_next", "belote0", "decl_key0", "decl_pts0", "decl_cards0",
-    "announced", "decl_i", "decl_winner", "decl_cards", "total0", "deal_points0", "outcome", "n_actions", "deals",
-    "belote_card", "seq0", "trick_winner0"))
-
-PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+#: the state's columns: the engine's one layout (``vector.layout.COL``; ``maker``,
+#: ``trump``, ``announced``, ``decl_pts*`` name its ``taker``, ``denomination``,
+#: ``declared``, ``decl_points*``)
+SCOL = COL
 #: ``step`` values during play (``game.STEPS``)
 STEP_EXCHANGE, STEP_DISCARD, STEP_DECLARE, STEP_CARDS = 0, 1, 2, 3
 #: ``outcome`` column: a played deal made / equal / failed (``CutthroatDealScore.outcome``), a
 #: void deal (every seat passed twice) or an agreed redeal
 CUTTHROAT_OUTCOMES = ("made", "equal", "failed", "void", "redeal")
-
-_POWER = np.array(POWER, dtype=np.int64)  # [denomination, led suit, card]
-_BEATS = np.array(BEATS, dtype=np.int64)  # [denomination, card]
-_SUIT_MASK = np.array(SUIT_MASK, dtype=np.int64)
 #: card points at two and three seats (``GameState._points`` there: the pagat table), [trump, card]
-_POINTS = np.array(POINTS_BY_ALL_TRUMP_OPTION["pagat"][:NUM_SUITS], dtype=np.int64)
+CUTTHROAT_POINTS = np.array(POINTS_BY_ALL_TRUMP_OPTION["pagat"], dtype=np.int64)
 _SEVEN, _QUEEN, _KING = 0, 5, 6
 _LAST_TRICK = 10
 _BELOTE = BELOTE_POINTS
-
-# option codes (``cutthroat_rules_codes``)
-(O_N, O_PACK24, O_CHIEN, O_PROPOSE, O_REDEAL_ELDER, O_DEALER_R2, O_BOTH_OTHERS, O_DIX, O_DECL, O_OPTIONAL,
- O_CLASSIC, O_PMF, O_TIE_LITIGE, O_FAILURE_ALL, O_SPLIT, O_CAPOT, O_ROUNDING, O_CARRES, O_KEY_SHIFT) = range(19)
-N_OPTIONS = 19
-
-
-def cutthroat_rules_codes(rules: Rules) -> np.ndarray:
-    """The rule options as the kernels read them: int64 ``(N_OPTIONS,)``."""
-    r = rules
-    three = r.players == 3
-    variant = r.three_player_deal or "6+3"
-    return np.array([
-        r.players, int(variant == "24_card"), int(variant == "10_each"), int(r.redeal_proposal),
-        int(r.redeal_dealer == "elder"), int(r.dealer_round2_proposal),
-        int(three and r.redeal_consent == "both_others"), ("off", "auto", "choice").index(r.dix_exchange),
-        ("off", "auto", "choice").index(r.declarations), int(r.belote == "optional"),
-        int(three and r.ruff_overtrump == "required"), int(three and bool(r.defender_partner_free)),
-        int(r.tie == "litige"), int(r.failure == "opponent_takes_all"),
-        ("half_floor", "half_ceil_next", "proportional").index(r.defender_split) if three else 0,
-        r.capot_bonus, int(r.rounding == "half_up"), int(bool(r.carres)),
-        8 * (len(combination_key(_ANY_SEQ, 0, r)) - 1),
-    ], dtype=np.int64)
+_POWER = np.array(POWER, dtype=np.int64)  # [denomination, led suit, card]
 
 
 # ------------------------------------------------------------------ tables from the reference modules
-def _layout_tables(rules: Rules):
+def packet_tables(rules: Rules):
     """Per dealer, from ``dealing.packet_layout``: ``first[d, i]`` the seat dealt pack
     position ``i`` before the bidding (else -1); ``more[d, t, i]`` the seat dealt position
-    ``i`` once ``t`` is maker (else -1); and the positions of the turned card, the bottom
-    card and the chien card (-1 when none), the unused positions as a mask of positions."""
+    ``i`` once ``t`` is maker (else -1); and ``pos``: the positions of the turned card, the
+    bottom card and the chien card (-1 when none), then per dealer the unused positions as
+    a mask of positions."""
     n = rules.players
     size = 24 if rules.three_player_deal == "24_card" else NUM_CARDS
     first = np.full((n, size), -1, dtype=np.int64)
@@ -161,14 +99,7 @@ def _layout_tables(rules: Rules):
         chien = lay.chien[0] if lay.chien else -1
         assert len(lay.chien) <= 1
         unused[d] = sum(1 << i for i in lay.unused)
-    return first, more, turned, bottom, chien, unused
-
-
-class _Seq:  # a stand-in Declaration for the key length (``combination_key`` reads suit, length, points, rank)
-    suit, length, points, rank = 0, 3, 20, 0
-
-
-_ANY_SEQ = _Seq()
+    return first, more, np.array([turned, bottom, chien, *unused.tolist()], dtype=np.int64)
 
 
 def _pack(key: tuple) -> int:
@@ -180,7 +111,7 @@ def _pack(key: tuple) -> int:
     return out
 
 
-def _combination_tables(rules: Rules):
+def combination_tables(rules: Rules):
     """From ``declarations.combinations_of`` / ``combination_key``: per 8-bit suit mask (the
     suit not trump) the total points, the packed best key (0: none) and the cards of its
     sequences; per rank the points and packed key of its carré (0 when it scores none or
@@ -204,44 +135,56 @@ def _combination_tables(rules: Rules):
     return seq_pts, seq_key, seq_cards, carre_pts, carre_key
 
 
-# ------------------------------------------------------------------ kernels: rules
+# ------------------------------------------------------------------ kernels: the card play's parts
 @nb.njit(cache=True, inline="always")
-def _winner_pos(S, j, n, k):
-    """Position in the current trick of the card winning it so far (``vector.kernels``)."""
-    return trick_winner_pos(S[j, TRICK:TRICK + 3], n, k, _POWER)
-
-
-@nb.njit(cache=True, inline="always")
-def _partner_pos(S, j, seat, opts):
-    """``GameState._partner_pos``: the trick position of the seat's co-defender's card
-    (three seats, ``defender_partner_free``, the seat a defender), else -1."""
-    if not opts[O_PMF] or seat == S[j, MAKER]:
+def co_defender_pos(n, seat, taker, leader, trick_len, pmf):
+    """``GameState._partner_pos`` at three seats: the trick position of the seat's
+    co-defender's card (``defender_partner_free``: ``pmf``, the seat a defender), else -1."""
+    if not pmf or seat == taker:
         return -1
-    other = 3 - seat - S[j, MAKER]
-    pos = (other - S[j, LEADER]) % 3
-    return pos if pos < S[j, TLEN] else -1
+    other = AFTER_N[n, seat, 1]
+    if other == taker:
+        other = AFTER_N[n, seat, 2]
+    pos = REL_N[n, leader, other]
+    return pos if pos < trick_len else -1
 
 
-@nb.njit(cache=True)
-def _legal_cards(S, j, seat, hand, opts):
-    """``rules.legal_cards`` for table ``j``'s trick (the one kernel
-    ``vector.kernels.legal_cards``: two seats, or three under ``ruff_overtrump="only_trump_lead"``,
-    overtrump only on a trump lead; the co-defender's winning card frees a defender under
-    ``defender_partner_free``)."""
-    n = S[j, TLEN]
-    k = S[j, TRUMP]
-    return legal_cards(hand, S[j, TRICK:TRICK + 3], n, -1, k, _partner_pos(S, j, seat, opts), 1 - opts[O_CLASSIC],
-                       opts[O_PMF], 0, 1, _POWER, _BEATS[k], _SUIT_MASK)
+@nb.njit(cache=True, inline="always")
+def second_belote_card(S, j, seat):
+    """The K or Q of trump still in the seat's hand once it has played the other, else -1."""
+    k = S[j, DENOM] * 8 + _KING
+    q = S[j, DENOM] * 8 + _QUEEN
+    hand, played = S[j, HAND + seat], S[j, PLAYED + seat]
+    if (hand >> k) & 1 and (played >> q) & 1:
+        return k
+    if (hand >> q) & 1 and (played >> k) & 1:
+        return q
+    return -1
 
 
-@nb.njit(cache=True)
-def _reveals(S, j, seat, c, opts):
-    """``inference.card_reveals`` for table ``j``'s trick (the one kernel
-    ``vector.kernels.card_reveals``, with ``_legal_cards``' options)."""
-    n = S[j, TLEN]
-    k = S[j, TRUMP]
-    return card_reveals(S[j, TRICK:TRICK + 3], n, c, k, _partner_pos(S, j, seat, opts), 1 - opts[O_CLASSIC],
-                        opts[O_PMF], 0, 1, _POWER, _BEATS[k], _SUIT_MASK)
+@nb.njit(cache=True, inline="always")
+def claim_belote_mask(S, j, m, seat, cards):
+    """``belote="optional"``: the holder may claim with its second card (``ANNOUNCE_BELOTE``
+    then that card only). Returns the playable cards."""
+    if seat == S[j, BHOLDER]:
+        second = second_belote_card(S, j, seat)
+        if S[j, ANN_NEXT]:
+            cards &= np.int64(1) << second
+        elif second >= 0 and (cards >> second) & 1:
+            m[ANNOUNCE_BELOTE] = 1
+    return cards
+
+
+@nb.njit(cache=True, inline="always")
+def claim_belote(S, j, seat, c, k, opts):
+    """Belote claimed with the second card of the trump K/Q (A17; announced first under
+    ``belote="optional"``)."""
+    r = c & 7
+    if seat == S[j, BHOLDER] and c >> 3 == k and (r == _KING or r == _QUEEN):
+        other = k * 8 + (_QUEEN if r == _KING else _KING)
+        if (S[j, PLAYED + seat] >> other) & 1 and (not opts[O_OPTIONAL] or S[j, ANN_NEXT]):
+            S[j, BEL + seat] += 1
+            S[j, BCARD] = c
 
 
 @nb.njit(cache=True)
@@ -270,69 +213,52 @@ def _combos(hand, trump, seq_pts, seq_key, seq_cards, carre_pts, carre_key, opts
 
 
 # ------------------------------------------------------------------ kernels: dealing
-@nb.njit(cache=True)
-def _pack_of(deck, j, pack, opts):
-    """The pack the deck deals (``dealing.dealt_pack``): the deck, or its 24 cards of rank 9 up."""
+@nb.njit(cache=True, inline="always")
+def pack_of(deck, j, opts):
+    """The pack the deck deals (``dealing.dealt_pack``): the deck, or a new array of its 24
+    cards of rank 9 up (``three_player_deal="24_card"``)."""
     if not opts[O_PACK24]:
-        for i in range(NUM_CARDS):
-            pack[i] = deck[j, i]
-        return
+        return deck[j]
+    pack = np.empty(NUM_CARDS, dtype=np.int64)
     i = 0
     for x in range(NUM_CARDS):
         if deck[j, x] & 7 >= 2:
             pack[i] = deck[j, x]
             i += 1
+    return pack
 
 
 @nb.njit(cache=True)
-def _deal(S, deck, bids, j, dealer, opts, first, turned_at):
-    """Deal table ``j``'s deck by ``dealer``: the first cards and the turned card
-    (``dealing.packet_deal``), the auction opened (``GameState._start_deal``)."""
-    n = opts[O_N]
-    clear_table(S, bids, j, DEALS, DEALER, dealer)
-    pack = np.empty(NUM_CARDS, dtype=np.int64)
-    _pack_of(deck, j, pack, opts)
-    for i in range(first.shape[1]):
-        s = first[dealer, i]
-        if s >= 0:
-            S[j, HAND + s] |= np.int64(1) << pack[i]
-    S[j, TURNED] = pack[turned_at]
+def deal_packets(S, j, eldest, opts):
+    """What a two- or three-seat deal opens with besides the hands (``GameState._start_deal``):
+    the cards out of play of a 24-card pack, the elder, nothing decided yet."""
     if opts[O_PACK24]:
         oop = np.int64(0)
         for c in range(NUM_CARDS):
             if c & 7 < 2:
                 oop |= np.int64(1) << c
         S[j, OOP] = oop
-    elder = (dealer + 1) % n
-    S[j, ELDER] = elder
-    S[j, CUR] = elder
-    S[j, LEADER] = elder
-    S[j, ROUND] = 1
-    for c in (PROPOSER, TRUMP, MAKER, BOTTOM, EXCHANGED, STEP, LASTW, BHOLDER, BCARD):  # none yet
+    S[j, ELDER] = eldest
+    for c in (PROPOSER, BOTTOM, EXCHANGED, STEP, BHOLDER, BCARD):  # none yet
         S[j, c] = -1
     S[j, DWIN] = -2
-    S[j, PH] = PHASE_BIDDING
 
 
 @nb.njit(cache=True)
-def _complete(S, deck, j, opts, more, turned_at, bottom_at, chien_at, unused_pos):
-    """The maker and trump are fixed: the later cards (``dealing.packet_complete``), then the
-    discard, the exchange or the combinations (``GameState._complete_deal``)."""
+def complete_packets(S, j, opts, pack, more, pos, tabs):
+    """The maker and trump are fixed and the later cards dealt (``dealing.packet_complete``):
+    the unused and bottom cards, then the discard, the exchange or the combinations
+    (``GameState._complete_deal``)."""
     n = opts[O_N]
-    dealer, taker = S[j, DEALER], S[j, MAKER]
-    pack = np.empty(NUM_CARDS, dtype=np.int64)
-    _pack_of(deck, j, pack, opts)
+    dealer, taker = S[j, DEALER], S[j, TAKER]
     one = np.int64(1)
-    for i in range(more.shape[2]):
-        s = more[dealer, taker, i]
-        if s >= 0:
-            S[j, HAND + s] |= one << pack[i]
-    um = unused_pos[dealer]
+    um = pos[3 + dealer]
     unused = np.int64(0)
     for i in range(more.shape[2]):
         if (um >> i) & 1:
             unused |= one << pack[i]
     S[j, UNUSED] = unused
+    bottom_at, chien_at = pos[1], pos[2]
     if bottom_at >= 0:
         S[j, BOTTOM] = pack[bottom_at]
         S[j, OOP] |= one << pack[bottom_at]
@@ -349,13 +275,14 @@ def _complete(S, deck, j, opts, more, turned_at, bottom_at, chien_at, unused_pos
         S[j, KNOWN + taker] |= one << turned
     else:
         S[j, OOP] |= one << turned
-    _after_discard(S, j, opts, n)
+    if _after_discard(S, j, opts, n):
+        _start_declarations(S, j, opts, tabs)
 
 
 @nb.njit(cache=True)
 def _exchange(S, j, seat):
     one = np.int64(1)
-    seven = S[j, TRUMP] * 8 + _SEVEN
+    seven = S[j, DENOM] * 8 + _SEVEN
     turned = S[j, TURNED]
     S[j, HAND + seat] = (S[j, HAND + seat] & ~(one << seven)) | (one << turned)
     S[j, EXCHANGED] = seat
@@ -366,7 +293,7 @@ def _exchange(S, j, seat):
 @nb.njit(cache=True)
 def _after_discard(S, j, opts, n):
     """The seven of trumps (``GameState._after_discard``), else the combinations."""
-    trump = S[j, TRUMP]
+    trump = S[j, DENOM]
     seven = trump * 8 + _SEVEN
     turned = S[j, TURNED]
     possible = (opts[O_DIX] != 0 and not opts[O_PACK24] and not opts[O_CHIEN] and trump == turned >> 3
@@ -390,24 +317,24 @@ def _start_declarations(S, j, opts, tabs):
     """``GameState._start_declarations``: the belote holder, then the combinations
     compared at once (auto), announced in turn (choice) or none (off)."""
     n = opts[O_N]
-    trump = S[j, TRUMP]
+    trump = S[j, DENOM]
     pair = (np.int64(1) << (trump * 8 + _KING)) | (np.int64(1) << (trump * 8 + _QUEEN))
     for seat in range(n):
         if S[j, HAND + seat] & pair == pair:
             S[j, BHOLDER] = seat
-    if opts[O_DECL] == 0:
+    if opts[O_COMBOS] == 0:
         S[j, DWIN] = -1
     else:
         seq_pts, seq_key, seq_cards, carre_pts, carre_key = tabs
         for seat in range(n):
             p, k, c = _combos(S[j, HAND + seat], trump, seq_pts, seq_key, seq_cards, carre_pts, carre_key, opts)
-            S[j, DPTS + seat] = p
-            S[j, DKEY + seat] = k
-            S[j, DCARDS + seat] = c
-        if opts[O_DECL] == 1:
+            S[j, DECLP + seat] = p
+            S[j, DECLK + seat] = k
+            S[j, DECLC + seat] = c
+        if opts[O_COMBOS] == 1:
             for seat in range(n):
-                if S[j, DKEY + seat]:
-                    S[j, ANNOUNCED] |= np.int64(1) << seat
+                if S[j, DECLK + seat]:
+                    S[j, DECLD] |= np.int64(1) << seat
             _resolve(S, j, _compare(S, j, n))
         else:
             S[j, STEP] = STEP_DECLARE
@@ -424,8 +351,8 @@ def _compare(S, j, n):
     who = -1
     count = 0
     for s in range(n):
-        if (S[j, ANNOUNCED] >> s) & 1 and S[j, DKEY + s]:
-            k = S[j, DKEY + s]
+        if (S[j, DECLD] >> s) & 1 and S[j, DECLK + s]:
+            k = S[j, DECLK + s]
             if k > best:
                 best, who, count = k, s, 1
             elif k == best:
@@ -437,8 +364,8 @@ def _compare(S, j, n):
 def _resolve(S, j, winner):
     S[j, DWIN] = winner
     if winner >= 0:
-        S[j, DWCARDS] = S[j, DCARDS + winner]
-        S[j, KNOWN + winner] |= S[j, DCARDS + winner]
+        S[j, DWCARDS] = S[j, DECLC + winner]
+        S[j, KNOWN + winner] |= S[j, DECLC + winner]
 
 
 @nb.njit(cache=True, inline="always")
@@ -448,30 +375,28 @@ def _start_play(S, j):
     S[j, LEADER] = S[j, ELDER]
 
 
-# ------------------------------------------------------------------ kernels: the bidding
-@nb.njit(cache=True)
-def _apply_bid(S, bids, j, a, opts):
-    """``ProposalAuction.apply``: 1 a contract (complete the deal), 2 void, 3 an agreed
-    redeal, 0 the bidding goes on. The history ``bids[j]`` gets ``(seat, a)``."""
+# ------------------------------------------------------------------ kernels: the proposal auction
+@nb.njit(cache=True, inline="always")
+def apply_proposal(S, j, seat, a, opts):
+    """``ProposalAuction.apply`` (the history is written by the engine): 1 a contract
+    (complete the deal), 2 void, 3 an agreed redeal, 0 the bidding goes on."""
     n = opts[O_N]
-    seat = S[j, CUR]
-    record_bid(S, bids, j, seat, a, NBIDS)
     if a == TAKE:
-        S[j, MAKER] = seat
-        S[j, TRUMP] = S[j, TURNED] >> 3
+        S[j, TAKER] = seat
+        S[j, DENOM] = S[j, TURNED] >> 3
         S[j, ROUND] = 0
         return 1
-    if NAME_CONTRACT <= a < NAME_CONTRACT + 4:
-        S[j, MAKER] = seat
-        S[j, TRUMP] = a - NAME_CONTRACT
+    if NAME_CONTRACT <= a < NAME_CONTRACT + NUM_SUITS:
+        S[j, TAKER] = seat
+        S[j, DENOM] = a - NAME_CONTRACT
         S[j, ROUND] = 0
         S[j, MUST_NAME] = 0
         return 1
     if a == PROPOSE_REDEAL:
         S[j, PROPOSER] = seat
-        S[j, ANS] = (seat + 1) % n
+        S[j, ANS] = AFTER_N[n, seat, 1]
         if opts[O_BOTH_OTHERS]:
-            S[j, ANS + 1] = (seat + 2) % n
+            S[j, ANS + 1] = AFTER_N[n, seat, 2]
             S[j, NANS] = 2
         else:
             S[j, NANS] = 1
@@ -491,8 +416,8 @@ def _apply_bid(S, bids, j, a, opts):
         S[j, PROPOSER] = -1
         S[j, NANS] = 0
         if S[j, ROUND] == 1:
-            S[j, MAKER] = proposer
-            S[j, TRUMP] = S[j, TURNED] >> 3
+            S[j, TAKER] = proposer
+            S[j, DENOM] = S[j, TURNED] >> 3
             S[j, ROUND] = 0
             return 1
         S[j, MUST_NAME] = 1
@@ -508,182 +433,137 @@ def _apply_bid(S, bids, j, a, opts):
             return 0
         S[j, ROUND] = 0
         return 2
-    S[j, CUR] = (seat + 1) % n
+    S[j, CUR] = NEXT_N[n, seat]
     return 0
 
 
-# ------------------------------------------------------------------ kernels: legal actions
-@nb.njit(cache=True)
-def _fill_mask(S, j, mask, opts):
-    """Write table ``j``'s legal-action mask for its seat to act (ids 0..111 and 412..413
-    are cleared: no other id is ever legal at two and three seats)."""
-    m = mask[j]
-    for a in range(112):
-        m[a] = 0
-    m[AGREE_REDEAL] = 0
-    m[REFUSE_REDEAL] = 0
-    ph = S[j, PH]
-    if ph == PHASE_BIDDING:
-        ts = S[j, TURNED] >> 3
-        if S[j, MUST_NAME]:
-            for s in range(NUM_SUITS):
-                if s != ts:
-                    m[NAME_CONTRACT + s] = 1
-            return
-        if S[j, PROPOSER] >= 0:
-            m[AGREE_REDEAL] = 1
-            m[REFUSE_REDEAL] = 1
-            return
-        m[PASS] = 1
-        if S[j, ROUND] == 1:
-            m[TAKE] = 1
-            if opts[O_PROPOSE]:
-                m[PROPOSE_REDEAL] = 1
-            return
+@nb.njit(cache=True, inline="always")
+def proposal_mask(S, j, m, opts):
+    """The legal actions of the seat to act in table ``j``'s proposal auction."""
+    ts = S[j, TURNED] >> 3
+    if S[j, MUST_NAME]:
         for s in range(NUM_SUITS):
             if s != ts:
                 m[NAME_CONTRACT + s] = 1
-        if opts[O_PROPOSE] and (S[j, CUR] != S[j, DEALER] or opts[O_DEALER_R2]):
+        return
+    if S[j, PROPOSER] >= 0:
+        m[AGREE_REDEAL] = 1
+        m[REFUSE_REDEAL] = 1
+        return
+    m[PASS] = 1
+    if S[j, ROUND] == 1:
+        m[TAKE] = 1
+        if opts[O_PROPOSE]:
             m[PROPOSE_REDEAL] = 1
         return
-    if ph != PHASE_PLAY:
-        return
-    seat = S[j, CUR]
+    for s in range(NUM_SUITS):
+        if s != ts:
+            m[NAME_CONTRACT + s] = 1
+    if opts[O_PROPOSE] and (S[j, CUR] != S[j, DEALER] or opts[O_DEALER_R2]):
+        m[PROPOSE_REDEAL] = 1
+
+
+# ------------------------------------------------------------------ kernels: the steps before the cards
+@nb.njit(cache=True)
+def step_mask(S, j, m, seat, opts):
+    """The legal actions of a play step before the cards: the seven's exchange, the
+    taker's discards, the combinations (announced in turn; at two seats the answers)."""
     hand = S[j, HAND + seat]
     step = S[j, STEP]
     if step == STEP_EXCHANGE:
         m[KEEP] = 1
-        if (hand >> (S[j, TRUMP] * 8 + _SEVEN)) & 1:
+        if (hand >> (S[j, DENOM] * 8 + _SEVEN)) & 1:
             m[EXCHANGE_SEVEN] = 1
         return
     if step == STEP_DISCARD:
-        cards = hand
-    elif step == STEP_DECLARE:
-        has = S[j, DKEY + seat] != 0
-        if opts[O_N] == 2 and seat != S[j, ELDER] and (S[j, ANNOUNCED] >> S[j, ELDER]) & 1:
-            m[ANSWER_ENOUGH] = 1
-            if has:
-                shift = opts[O_KEY_SHIFT]
-                mine = S[j, DKEY + seat] >> shift
-                theirs = S[j, DKEY + S[j, ELDER]] >> shift
-                if mine > theirs:
-                    m[ANSWER_NOT_ENOUGH] = 1
-                elif mine == theirs:
-                    m[ANSWER_EQUAL] = 1
-            return
-        m[DECLINE_DECLARE] = 1
-        if has:
-            m[DECLARE] = 1
+        mark_cards(m, hand)
         return
-    else:
-        cards = _legal_cards(S, j, seat, hand, opts)
-        if opts[O_OPTIONAL] and seat == S[j, BHOLDER]:
-            second = _second_belote_card(S, j, seat)
-            if S[j, ANN_NEXT]:
-                cards &= np.int64(1) << second
-            elif second >= 0 and (cards >> second) & 1:
-                m[ANNOUNCE_BELOTE] = 1
-    mark_cards(m, cards)
+    has = S[j, DECLK + seat] != 0
+    if opts[O_N] == 2 and seat != S[j, ELDER] and (S[j, DECLD] >> S[j, ELDER]) & 1:
+        m[ANSWER_ENOUGH] = 1
+        if has:
+            shift = opts[O_KEY_SHIFT]
+            mine = S[j, DECLK + seat] >> shift
+            theirs = S[j, DECLK + S[j, ELDER]] >> shift
+            if mine > theirs:
+                m[ANSWER_NOT_ENOUGH] = 1
+            elif mine == theirs:
+                m[ANSWER_EQUAL] = 1
+        return
+    m[DECLINE_DECLARE] = 1
+    if has:
+        m[DECLARE] = 1
 
 
-@nb.njit(cache=True, inline="always")
-def _second_belote_card(S, j, seat):
-    """The K or Q of trump still in the seat's hand once it has played the other, else -1."""
-    k = S[j, TRUMP] * 8 + _KING
-    q = S[j, TRUMP] * 8 + _QUEEN
-    hand, played = S[j, HAND + seat], S[j, PLAYED + seat]
-    if (hand >> k) & 1 and (played >> q) & 1:
-        return k
-    if (hand >> q) & 1 and (played >> k) & 1:
-        return q
-    return -1
-
-
-# ------------------------------------------------------------------ kernels: acting
 @nb.njit(cache=True)
-def _apply_declare(S, j, seat, a, opts, n):
-    """``GameState._apply_declare``; True once play starts."""
+def apply_step(S, j, seat, a, opts, tabs):
+    """Apply action ``a`` of a play step before the cards (``GameState.apply``)."""
+    n = opts[O_N]
+    step = S[j, STEP]
+    if step == STEP_EXCHANGE:
+        if a == EXCHANGE_SEVEN:
+            _exchange(S, j, seat)
+        S[j, EXCH_I] += 1
+        if S[j, EXCH_I] < n and S[j, EXCHANGED] < 0:
+            S[j, CUR] = AFTER_N[n, S[j, ELDER], S[j, EXCH_I]]
+        else:
+            _start_declarations(S, j, opts, tabs)
+    elif step == STEP_DISCARD:
+        S[j, HAND + seat] &= ~(np.int64(1) << a)
+        S[j, DISCARDED] |= np.int64(1) << a
+        if S[j, DISCARDED] != (S[j, DISCARDED] & -S[j, DISCARDED]):  # two discarded
+            S[j, KNOWN + seat] &= ~(np.int64(1) << S[j, TURNED])  # the turned card may be among them
+            if _after_discard(S, j, opts, n):
+                _start_declarations(S, j, opts, tabs)
+    else:
+        _apply_declare(S, j, seat, a, n)
+
+
+@nb.njit(cache=True)
+def _apply_declare(S, j, seat, a, n):
+    """``GameState._apply_declare``."""
     one = np.int64(1)
     elder = S[j, ELDER]
     if n == 2 and seat != elder:
         if a == DECLARE:  # after the elder declined: his combinations score unopposed
-            S[j, ANNOUNCED] |= one << seat
+            S[j, DECLD] |= one << seat
             _resolve(S, j, seat)
         elif a == DECLINE_DECLARE:
             _resolve(S, j, -1)
         elif a == ANSWER_ENOUGH:
             _resolve(S, j, elder)
         elif a == ANSWER_NOT_ENOUGH:
-            S[j, ANNOUNCED] |= one << seat
+            S[j, DECLD] |= one << seat
             _resolve(S, j, seat)
         else:  # ANSWER_EQUAL
-            S[j, ANNOUNCED] |= one << seat
+            S[j, DECLD] |= one << seat
             _resolve(S, j, _compare(S, j, n))
         _start_play(S, j)
         return
     if a == DECLARE:
-        S[j, ANNOUNCED] |= one << seat
+        S[j, DECLD] |= one << seat
     S[j, DECL_I] += 1
     if S[j, DECL_I] < n:
-        S[j, CUR] = (elder + S[j, DECL_I]) % n
+        S[j, CUR] = AFTER_N[n, elder, S[j, DECL_I]]
         return
     _resolve(S, j, _compare(S, j, n))
     _start_play(S, j)
 
 
+# ------------------------------------------------------------------ kernels: scoring
 @nb.njit(cache=True)
-def _apply_card(S, j, seat, c, opts, n):
-    """``GameState._apply_card``; True when the deal's last trick is complete."""
-    one = np.int64(1)
-    if S[j, TLEN]:
-        S[j, CANNOT + seat] |= _reveals(S, j, seat, c, opts)
-    S[j, HAND + seat] &= ~(one << c)
-    S[j, PLAYED + seat] |= one << c
-    S[j, TRICK + S[j, TLEN]] = c
-    S[j, SEQ + n * S[j, NTRICKS] + S[j, TLEN]] = c
-    S[j, TLEN] += 1
-    k = S[j, TRUMP]
-    r = c & 7
-    if seat == S[j, BHOLDER] and c >> 3 == k and (r == _KING or r == _QUEEN):
-        other = k * 8 + (_QUEEN if r == _KING else _KING)
-        if (S[j, PLAYED + seat] >> other) & 1 and (not opts[O_OPTIONAL] or S[j, ANN_NEXT]):
-            S[j, BEL + seat] += 1  # claimed with the second card (A17)
-            S[j, BCARD] = c
-    S[j, ANN_NEXT] = 0
-    if S[j, TLEN] < n:
-        S[j, CUR] = (seat + 1) % n
-        return False
-    wp = _winner_pos(S, j, n, k)
-    winner = (S[j, LEADER] + wp) % n
-    pts = 0
-    for i in range(n):
-        pts += _POINTS[k, S[j, TRICK + i]]
-    S[j, CP + winner] += pts
-    S[j, WON + winner] += 1
-    S[j, TWIN + S[j, NTRICKS]] = winner
-    S[j, NTRICKS] += 1
-    S[j, LASTW] = winner
-    S[j, TLEN] = 0
-    S[j, LEADER] = winner
-    S[j, CUR] = winner
-    for s in range(n):
-        if S[j, HAND + s]:
-            return False
-    return True
-
-
-@nb.njit(cache=True)
-def _score(S, j, opts, n):
+def score_cutthroat(S, j, opts):
     """``GameState.deal_totals`` and ``scoring.score_cutthroat_deal`` (no reserve pending)."""
+    n = opts[O_N]
     for s in range(n):
         t = S[j, CP + s] + _BELOTE * S[j, BEL + s]
         if S[j, WON + s] == S[j, NTRICKS]:
-            t += opts[O_CAPOT]
+            t += opts[O_CAPOT_BONUS]
         S[j, TOTAL + s] = t
     S[j, TOTAL + S[j, LASTW]] += _LAST_TRICK
     if S[j, DWIN] >= 0:
-        S[j, TOTAL + S[j, DWIN]] += S[j, DPTS + S[j, DWIN]]
-    maker = S[j, MAKER]
+        S[j, TOTAL + S[j, DWIN]] += S[j, DECLP + S[j, DWIN]]
+    maker = S[j, TAKER]
     m = S[j, TOTAL + maker]
     others = -m
     for s in range(n):
@@ -699,10 +579,10 @@ def _score(S, j, opts, n):
             S[j, OUTCOME] = 2
             if opts[O_FAILURE_ALL]:
                 if n == 2:
-                    S[j, DP + 1 - maker] += m
+                    S[j, DP + NEXT_N[n, maker]] += m
                 else:
-                    a = (maker + 1) % 3
-                    b = (maker + 2) % 3
+                    a = AFTER_N[n, maker, 1]
+                    b = AFTER_N[n, maker, 2]
                     split = opts[O_SPLIT]
                     if split == 0:
                         S[j, DP + a] += m // 2
@@ -717,121 +597,6 @@ def _score(S, j, opts, n):
     if opts[O_ROUNDING]:
         for s in range(n):
             S[j, DP + s] = (S[j, DP + s] + 5) // 10 * 10
-
-
-@nb.njit(cache=True)
-def step_kernel(S, deck, bids, rng, mask, actions, opts, done, rewards, result, autoreset, first, more, pos, tabs):
-    """Apply ``actions[j]`` at every table ``j`` not in ``PHASE_OVER``.
-
-    Returns -1, or the first table whose action is not legal (nothing is applied to it or
-    to the tables after it). ``done[j]`` is set for a deal that ends; ``rewards[j, s]``:
-    seat ``s``'s points less the mean of the other seats' (``CutthroatDealScore.difference``;
-    0 for a void deal or a redeal). ``pos``: the turned, bottom and chien pack positions."""
-    n = opts[O_N]
-    done[:] = False
-    rewards[:] = 0.0
-    for j in range(S.shape[0]):
-        seat, ph, a = S[j, CUR], S[j, PH], actions[j]
-        ended = False
-        if ph == PHASE_OVER:
-            continue
-        if illegal(mask, j, a):
-            return j
-        S[j, NACT] += 1
-        if ph == PHASE_BIDDING:
-            r = _apply_bid(S, bids, j, a, opts)
-            if r == 1:
-                _complete(S, deck, j, opts, more, pos[0], pos[1], pos[2], pos[3:])
-                if S[j, STEP] == -1:
-                    _start_declarations(S, j, opts, tabs)
-            elif r >= 2:
-                S[j, PH] = PHASE_OVER
-                S[j, CUR] = -1
-                S[j, OUTCOME] = 3 if r == 2 else 4
-                for s in range(n):
-                    S[j, DP + s] = 0
-                ended = True
-        else:
-            step = S[j, STEP]
-            if step == STEP_CARDS:
-                if a == ANNOUNCE_BELOTE:
-                    S[j, ANN_NEXT] = 1
-                elif _apply_card(S, j, seat, a, opts, n):
-                    _score(S, j, opts, n)
-                    S[j, PH] = PHASE_OVER
-                    S[j, CUR] = -1
-                    ended = True
-            elif step == STEP_EXCHANGE:
-                if a == EXCHANGE_SEVEN:
-                    _exchange(S, j, seat)
-                S[j, EXCH_I] += 1
-                if S[j, EXCH_I] < n and S[j, EXCHANGED] < 0:
-                    S[j, CUR] = (S[j, ELDER] + S[j, EXCH_I]) % n
-                else:
-                    _start_declarations(S, j, opts, tabs)
-            elif step == STEP_DISCARD:
-                S[j, HAND + seat] &= ~(np.int64(1) << a)
-                S[j, DISCARDED] |= np.int64(1) << a
-                if S[j, DISCARDED] != (S[j, DISCARDED] & -S[j, DISCARDED]):  # two discarded
-                    S[j, KNOWN + seat] &= ~(np.int64(1) << S[j, TURNED])  # the turned card may be among them
-                    if _after_discard(S, j, opts, n):
-                        _start_declarations(S, j, opts, tabs)
-            else:
-                _apply_declare(S, j, seat, a, opts, n)
-        if ended:
-            done[j] = True
-            for s in range(n):
-                result[j, s] = S[j, DP + s]
-            result[j, n] = S[j, OUTCOME]
-            result[j, n + 1] = S[j, NACT]
-            for s in range(n):
-                result[j, n + 2 + s] = S[j, TOTAL + s]
-            if S[j, OUTCOME] < 3:
-                tot = 0
-                for s in range(n):
-                    tot += S[j, DP + s]
-                for s in range(n):
-                    rewards[j, s] = S[j, DP + s] - (tot - S[j, DP + s]) / (n - 1)
-            if autoreset:
-                _next_deal(S, deck, bids, rng, j, opts, first, pos[0])
-        _fill_mask(S, j, mask, opts)
-    return -1
-
-
-@nb.njit(cache=True)
-def _start_deal(S, deck, bids, rng, j, dealer, opts, first, turned_at):
-    shuffle(deck[j], rng, j)
-    _deal(S, deck, bids, j, dealer, opts, first, turned_at)
-
-
-@nb.njit(cache=True)
-def _next_deal(S, deck, bids, rng, j, opts, first, turned_at):
-    """``GameState.next_deal``: the elder deals, except the same dealer after an agreed
-    redeal under ``redeal_dealer="same"``."""
-    d = S[j, DEALER]
-    if not S[j, REDEAL] or opts[O_REDEAL_ELDER]:
-        d = (d + 1) % opts[O_N]
-    S[j, DEALS] += 1
-    _start_deal(S, deck, bids, rng, j, d, opts, first, turned_at)
-
-
-@nb.njit(cache=True)
-def reset_kernel(S, deck, bids, rng, mask, opts, which, first, turned_at):
-    for j in range(S.shape[0]):
-        if which[j]:
-            S[j, DEALS] = 0
-            _start_deal(S, deck, bids, rng, j, below(rng, j, opts[O_N]), opts, first, turned_at)
-            _fill_mask(S, j, mask, opts)
-
-
-@nb.njit(cache=True)
-def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers, first, turned_at):
-    for i in range(tables.shape[0]):
-        j = tables[i]
-        deck[j, :] = decks[i]
-        S[j, DEALS] = 0
-        _deal(S, deck, bids, j, dealers[i], opts, first, turned_at)
-        _fill_mask(S, j, mask, opts)
 
 
 @nb.njit(cache=True)
@@ -865,27 +630,27 @@ def cutthroat_infoset_of(game, j: int, seat: int):
     else:
         phase = ph
     acting = ph != PHASE_OVER and int(S[CUR]) == seat
-    maker, trump = int(S[MAKER]), int(S[TRUMP])
+    maker, trump = int(S[TAKER]), int(S[DENOM])
     nb_ = int(S[NBIDS])
     auction = tuple((int(game.bids[j, i, 0]), int(game.bids[j, i, 1])) for i in range(nb_))
     declared = [(0, -1, 0)] * n
     if S[DWIN] == -2:  # announced in turn, not resolved yet: the values are public (TWO_THREE.md §2.6)
         for s in range(n):
-            if (S[ANNOUNCED] >> s) & 1:
-                declared[s] = (int(S[DKEY + s]) >> shift, -1, 0)
+            if (S[DECLD] >> s) & 1:
+                declared[s] = (int(S[DECLK + s]) >> shift, -1, 0)
     else:
-        ann = [s for s in range(n) if (S[ANNOUNCED] >> s) & 1]
-        first = {s: int(S[DKEY + s]) >> shift for s in ann}
+        ann = [s for s in range(n) if (S[DECLD] >> s) & 1]
+        first = {s: int(S[DECLK + s]) >> shift for s in ann}
         top = max(first.values(), default=0)
         tied = [s for s in ann if first[s] == top]
         for s in ann:
-            key = int(S[DKEY + s])
+            key = int(S[DECLK + s])
             declared[s] = ((first[s], key >> 8 & 255, key & 255) if len(tied) > 1 and s in tied
                            else (first[s], -1, 0))
     tricks = []
     leader = int(S[ELDER])
     for t in range(int(S[NTRICKS])):
-        w = int(S[TWIN + t])
+        w = int(trick_winner_at(S[TWIN], t))
         tricks.append((leader, tuple(int(S[SEQ + n * t + i]) for i in range(n)), w))
         leader = w
     tl = int(S[TLEN])
@@ -904,7 +669,7 @@ def cutthroat_infoset_of(game, j: int, seat: int):
         card_points=tuple(int(S[CP + s]) for s in range(n)),
         announcements=((int(S[BHOLDER]), "belote", int(S[BCARD])),) if S[BCARD] >= 0 else (),
         scores=tuple(int(S[DP + s]) for s in range(n)) if done_deal else (0,) * n,
-        reserve=int(S[TOTAL + maker]) if done_deal and S[OUTCOME] == 1 and game.opts[O_TIE_LITIGE] else 0,
+        reserve=int(S[TOTAL + maker]) if done_deal and S[OUTCOME] == 1 and game.opts[O_LITIGE] else 0,
         deal_number=1 if done_deal else 0,
         legal_actions=tuple(int(a) for a in np.flatnonzero(game.mask[j])) if acting else (), rules=game.rules,
         public_knowledge=(tuple(int(S[CANNOT + s]) for s in range(n)), tuple(int(S[KNOWN + s]) for s in range(n))))
@@ -935,89 +700,6 @@ def check_cutthroat_supported(rules: Rules) -> None:
                 f"rule option {name!r} = {getattr(rules, name)!r} is not supported by the batched small-table engine "
                 f"(belote_env.vector.cutthroat.CutthroatBatchedGame plays {sorted(CUTTHROAT_PLAYED_OPTIONS)}); play it with "
                 "belote_env.GameState")
-
-
-class CutthroatBatchedGame(BatchedGame):
-    """``n`` tables of single deals of two- or three-player Belote (TWO_THREE.md), stepped
-    together.
-
-    Args:
-        n: number of tables (int >= 1).
-        rules: ``Rules`` with ``players`` 2 or 3 (e.g. ``load_rules("seed001_2p")``); the
-            game-length options (``target``, ``target_rule``, ``max_deals``) are not read:
-            each deal is an episode, scored as ``GameState(..., single_deal=True)``
-            scores it.
-        seed: int seed of the tables' streams (table ``j``'s deals depend on ``(seed, j)``).
-        autoreset: a table whose deal ends starts its next one within the same ``step``
-            (default True); else it waits in ``PHASE_OVER`` for ``reset``.
-
-    Attributes (numpy arrays, updated in place by ``step`` / ``reset``):
-        players: 2 or 3.
-        state: int64 ``(n, NCOL)``, columns named by ``SCOL`` (hands per seat: hidden cards).
-        mask: int8 ``(n, 414)``, the legal actions of each table's seat to act.
-        current: int64 ``(n,)`` view of ``state[:, SCOL["current"]]``.
-        bids: int64 ``(n, L, 2)``: ``(seat, bid id)`` per bidding decision, ``(-1, -1)``
-            after; ``L = auction.proposal_length_bound(rules)``.
-        deck: int64 ``(n, 32)``: each table's deck (``GameState``'s ``deck``).
-        done: bool ``(n,)``, set by ``step`` for each table whose deal ended.
-        rewards: float64 ``(n, players)``: per seat its deal points less the mean of the
-            others' (``CutthroatDealScore.difference``; 0 for a void deal or a redeal), set with
-            ``done``.
-        result: int64 ``(n, 2 * players + 2)``, set with ``done``: the deal's recorded
-            points per seat, its outcome (an index of ``CUTTHROAT_OUTCOMES``), its decisions,
-            then per seat its deal total (``CutthroatDealScore.totals``; 0 when void).
-    Raises:
-        ValueError: ``n`` not a positive int, a bad ``seed``.
-        RuleOptionError: ``rules`` not a two- or three-player ``Rules``, or an option this
-            engine does not play (``check_cutthroat_supported`` names it).
-    """
-
-    columns = SCOL
-
-    def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
-        n = self._checked_n(n)
-        check_cutthroat_supported(rules)
-        self.rules = rules
-        p = rules.players
-        self.opts = cutthroat_rules_codes(rules)
-        self.n_actions = num_actions(rules)
-        first, more, turned, bottom, chien, unused = _layout_tables(rules)
-        self._first, self._more = first, more
-        self._pos = np.array([turned, bottom, chien, *unused.tolist()], dtype=np.int64)
-        self._tabs = _combination_tables(rules)
-        from ..games import game_of
-
-        self.auction_bound = game_of(rules).auction_bound
-        self._allocate(n, p, NCOL, CUR, 2 * p + 2, autoreset)
-        self.reset(seed)
-
-    def _reset_kernel(self, which) -> None:
-        reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which, self._first,
-                     self._pos[0])
-
-    def _deal_kernel(self, tables, decks, dealers) -> None:
-        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, tables, decks, dealers, self._first,
-                    self._pos[0])
-
-    def _step_kernel(self, a) -> int:
-        return step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.done,
-                           self.rewards, self.result, self.autoreset, self._first, self._more, self._pos, self._tabs)
-
-    def _random_kernel(self, out) -> None:
-        cutthroat_random_actions(self.mask, self.rng, out)
-
-    def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
-        return encode_cutthroat_batch(self, tables, seats, out)
-
-    encode_rows.__doc__ = TableBatch.encode_rows.__doc__
-
-    def infoset(self, j: int, seat: int):
-        info = cutthroat_infoset_of(self, j, seat)  # checks the table and the seat
-        if self.state[j, PH] == PHASE_OVER:
-            raise ValueError(f"table {j}: the deal is over (no information set to act on)")
-        return info
-
-    infoset.__doc__ = TableBatch.infoset.__doc__
 
 
 # ------------------------------------------------------------------ the observation, compiled
@@ -1056,7 +738,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     over = ph == PHASE_OVER
     phase = (3 if S[OUTCOME] < 3 else 2) if over else ph
     acting = (not over) and S[CUR] == seat
-    maker, trump = S[MAKER], S[TRUMP]
+    maker, trump = S[TAKER], S[DENOM]
     hand = S[HAND + me]
     discarded = S[DISCARDED] if me == maker else np.int64(0)
     played = np.int64(0)
@@ -1082,7 +764,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     nt = S[NTRICKS]
     nwon = np.zeros(3, dtype=np.int64)
     for t in range(nt):
-        r = (S[TWIN + t] - me) % n
+        r = (trick_winner_at(S[TWIN], t) - me) % n
         nwon[r] += 1
         for i in range(n):
             out[off[E_WON] + 32 * r + S[SEQ + n * t + i]] = 1.0
@@ -1111,24 +793,24 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     shift = opts[O_KEY_SHIFT]
     if S[DWIN] == -2:  # announced in turn, not resolved: the values only (cutthroat_infoset_of)
         for s in range(n):
-            if (S[ANNOUNCED] >> s) & 1:
-                out[off[E_DECL] + 4 * ((s - me) % n)] = (S[DKEY + s] >> shift) / 100.0
+            if (S[DECLD] >> s) & 1:
+                out[off[E_DECL] + 4 * ((s - me) % n)] = (S[DECLK + s] >> shift) / 100.0
     else:
         top = 0
         for s in range(n):
-            if (S[ANNOUNCED] >> s) & 1:
-                top = max(top, S[DKEY + s] >> shift)
+            if (S[DECLD] >> s) & 1:
+                top = max(top, S[DECLK + s] >> shift)
         tied = 0
         for s in range(n):
-            if (S[ANNOUNCED] >> s) & 1 and (S[DKEY + s] >> shift) == top:
+            if (S[DECLD] >> s) & 1 and (S[DECLK + s] >> shift) == top:
                 tied += 1
         for s in range(n):
-            if (S[ANNOUNCED] >> s) & 1:
+            if (S[DECLD] >> s) & 1:
                 base = off[E_DECL] + 4 * ((s - me) % n)
-                first = S[DKEY + s] >> shift
+                first = S[DECLK + s] >> shift
                 out[base] = first / 100.0
                 if tied > 1 and first == top:
-                    key = S[DKEY + s]
+                    key = S[DECLK + s]
                     out[base + 1] = 1.0
                     out[base + 2] = ((key >> 8 & 255) + 1) / 8.0
                     out[base + 3] = float(key & 255)
@@ -1158,7 +840,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
             hs += 1
         out[off[E_HSIZE] + r] = hs / 12.0
         out[off[E_SCORES] + r] = (S[DP + s] if done_deal else 0) / 1000.0
-    reserve = S[TOTAL + maker] if done_deal and S[OUTCOME] == 1 and opts[O_TIE_LITIGE] else 0
+    reserve = S[TOTAL + maker] if done_deal and S[OUTCOME] == 1 and opts[O_LITIGE] else 0
     out[off[E_SCORES] + n] = reserve / 162.0
     if phase == 0:
         out[off[E_PHASE] + (0 if S[ROUND] == 1 else 1)] = 1.0
@@ -1205,16 +887,27 @@ def encode_cutthroat_batch(game, tables, seats, out: np.ndarray | None = None) -
     return out
 
 
+
+
+def _engine():
+    from .engine import CutthroatBatchedGame
+
+    return CutthroatBatchedGame
+
+
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release
 __getattr__ = renamed_in(__name__, globals(), {
     "SMALL_OUTCOMES": "CUTTHROAT_OUTCOMES",
-    "small_rules_codes": "cutthroat_rules_codes",
     "small_random_actions": "cutthroat_random_actions",
     "small_infoset_of": "cutthroat_infoset_of",
     "SMALL_PLAYED_OPTIONS": "CUTTHROAT_PLAYED_OPTIONS",
     "SMALL_UNREAD_OPTIONS": "CUTTHROAT_UNREAD_OPTIONS",
     "check_small_supported": "check_cutthroat_supported",
-    "SmallBatchedGame": "CutthroatBatchedGame",
     "encode_small_kernel": "encode_cutthroat_kernel",
     "encode_small_batch": "encode_cutthroat_batch",
+}, {
+    "CutthroatBatchedGame": ("belote_env.vector.BatchedGame", _engine),
+    "SmallBatchedGame": ("belote_env.vector.BatchedGame", _engine),
+    "cutthroat_rules_codes": ("belote_env.vector.layout.rules_codes", lambda: rules_codes),
+    "small_rules_codes": ("belote_env.vector.layout.rules_codes", lambda: rules_codes),
 })

@@ -1,40 +1,66 @@
-"""The batched engine: N tables of single deals stepped together in compiled code (numba).
+"""The batched engine: N tables of single deals stepped together in compiled code (numba),
+for every table: four seats (classic and coinche) and two and three (TWO_THREE.md).
 
 ``BatchedGame`` holds every table's state in preallocated numpy arrays and steps them all
 with one call: legal-action masks for the seats to act, a batch of actions applied, deal
-scores and rewards written into its arrays. A table whose deal ends (scored, or void
-after eight passes: RULES.md §3.4, reward 0) starts its next deal at once
-(``autoreset=True``), so the arrays always describe a decision to take.
+scores and rewards written into its arrays. A table whose deal ends (scored, void after
+every seat passed, or redealt after an agreed proposal: reward 0) starts its next deal at
+once (``autoreset=True``), so the arrays always describe a decision to take.
+
+One set of kernels serves every table (``step_kernel``, ``reset_kernel``,
+``deal_kernel``), composed of parts chosen by the option codes (``layout.rules_codes``,
+the table size ``O_N`` one of them; numba compiles one body, and a branch on a code is
+the same at every step of a batch):
+
+* the auction: classic (RULES.md §3.2-§3.4), coinche (``_coinche_mask`` /
+  ``_apply_coinche_bid``, COINCHE.md §3: its state in the ``auc_*`` columns, its history in
+  ``bids``, sized to ``auction.length_bound(rules)``) or the proposal auction of two and
+  three seats (``cutthroat.apply_proposal`` / ``proposal_mask``);
+* the deal layout, one pair of tables per rules (``first[dealer, pos]``: the seat dealt
+  pack position ``pos`` before the auction, ``more[dealer, taker, pos]`` after it, and
+  the turned / bottom / chien positions): the four-seat packets (RULES.md §3.1, §3.5), the
+  coinche 3-2-3 (COINCHE.md §2), the packet layouts of two and three seats
+  (``cutthroat.packet_tables``; completed by ``cutthroat.complete_packets``);
+* the play steps before the cards at two and three seats (the seven's exchange, the
+  discards, the combinations: ``cutthroat.apply_step``), and at four seats the
+  declarations made with the first card (``vector/declare.py``, RULES.md §6);
+* one card play, ``_apply_card``: what the card reveals, the trick, its winner and its
+  points to the winner's side (``layout.SIDE_N``: the team at four seats, the seat itself
+  at two and three), with belote a part of its own: announced with the first card of the
+  pair at four seats (``_announce_belote``, RULES.md §5), claimed with the second at two
+  and three (``cutthroat.claim_belote``, A17);
+* one scoring entry, ``_score``: the table's scorer (``scoring.score_deal``,
+  ``score_coinche_deal`` rounded per ``rounding``, ``score_cutthroat_deal``: each with no
+  reserve pending).
 
 The rules are not re-derived here. Every table the kernels read comes from the reference
 modules at import time: card strengths, point values and ``BEATS`` from ``cards``, the
 trick power from ``rules.POWER``, the packet and stock layouts from ``dealing``, the seats
-from ``table``; the sequence tables of the declarations kernel from ``declarations``
-(``vector/declare.py``). The control flow of the rules (legal cards, what a card
-reveals, belote, scoring) is a second implementation, held equal to ``game.GameState``
-by ``tests/test_vector_engine.py`` (and ``scripts/check_vector.py`` for the long run):
-identical masks, states, scores and observations at every step.
+from ``table`` (``layout.NEXT_N``, ``AFTER_N``, ``SIDE_N`` by table size); the sequence
+tables of the declarations from ``declarations``. The one kernel per card-play rule is in
+``vector/kernels.py``. The control flow of the rules (legal cards, what a card reveals,
+belote, scoring) is a second implementation, held equal to ``game.GameState`` by
+``tests/test_vector_engine.py`` and ``tests/test_vector_cutthroat.py`` (and
+``scripts/check_vector.py`` for the long run): identical masks, states, scores and
+observations at every step.
 
-Rule options: every option of ``Rules``, in both contract modes (RULES.md §3-§7, and
-``overtrump_partner`` of COINCHE.md §4; ``contract_mode="coinche"``: the 3-2-3 deal of
-every card, the coinche auction with every option of COINCHE.md §3.5 and §6.8, the
-scoring of §5-§6 with every option, rounded per ``rounding`` as ``GameState`` rounds a
-single deal) except that the game is one deal (``target``, ``max_deals``, and in coinche
-``round_last_deal``, ``target_rule`` and ``no_win_on_belote_alone`` are not read; the
-litige reserve starts at 0 each deal, so a tie's reserve is never paid within an episode,
-as in the envs' deal episodes). An option outside ``PLAYED_OPTIONS`` and
-``UNREAD_OPTIONS`` (one added to ``Rules`` later) set away from its default is refused by
-``check_supported`` with a ``RuleOptionError`` naming it.
+Rule options: every option of ``Rules``, in both contract modes at four seats (RULES.md
+§3-§7, and ``overtrump_partner`` of COINCHE.md §4; ``contract_mode="coinche"``: the 3-2-3
+deal, the coinche auction with every option of COINCHE.md §3.5 and §6.8, the scoring of
+§5-§6 with every option, rounded per ``rounding`` as ``GameState`` rounds a single deal),
+and every option of TWO_THREE.md §4 at two and three seats, except that the game is one
+deal (``target``, ``max_deals``, ``target_rule``, and in coinche ``round_last_deal`` and
+``no_win_on_belote_alone`` are not read; a litige reserve starts at 0 each deal, so a
+tie's reserve is never paid within an episode, as in the envs' deal episodes). An option
+outside ``PLAYED_OPTIONS`` and ``UNREAD_OPTIONS`` (``cutthroat.CUTTHROAT_PLAYED_OPTIONS``
+at two and three seats; one added to ``Rules`` later) set away from its default is
+refused by ``check_supported`` with a ``RuleOptionError`` naming it.
 
-The coinche auction (``auction.CoincheAuction``) is a kernel of its own
-(``_coinche_mask`` / ``_apply_coinche_bid``): its state is in the ``auc_*`` columns (the
-kind of turn, the highest bid, its bidder and strength, the coinche level and coincher,
-the passes, the seats still to ask) and its history in ``BatchedGame.bids``, sized to
-``auction.length_bound(rules)``.
-
-State columns (``BatchedGame.state``, int64 ``(N, NCOL)``): the ``COL`` dict names them.
-Per-table RNG: splitmix64 streams keyed by ``(seed, table)``, so table ``j``'s deals do
-not depend on the batch size, and the same seed gives the same games in any process.
+State columns (``BatchedGame.state``, int64 ``(N, NCOL)``): ``layout.COL`` names them, one
+layout for every table (the per-side blocks ``points*``, ``won*``, ``deal_points*`` are
+indexed by team at four seats, by seat at two and three). Per-table RNG: splitmix64
+streams keyed by ``(seed, table)``, so table ``j``'s deals do not depend on the batch
+size, and the same seed gives the same games in any process.
 """
 
 from __future__ import annotations
@@ -43,12 +69,12 @@ import numba as nb
 import numpy as np
 
 from ..actions import (
-    ANNOUNCE_BELOTE, COINCHE, COINCHE_BID, DECLARE, GENERALE_BID, HIGH_BID, NAME_CONTRACT, PASS,
+    AGREE_REDEAL, ANNOUNCE_BELOTE, COINCHE, COINCHE_BID, DECLARE, GENERALE_BID, HIGH_BID, NAME_CONTRACT, NUM_ACTIONS, PASS,
     COINCHE_LEVELS, HIGH_LEVELS, SURCOINCHE, TAKE, num_actions,
 )
 from ..cards import ALL_TRUMP, BEATS, NO_TRUMP, NUM_CARDS, NUM_SUITS, POINTS_BY_ALL_TRUMP_OPTION, SUIT_MASK
 from ..auction import DENOMINATION_RANK
-from ..config import CUTTHROAT_ONLY, Rules, RuleOptionError, check_table
+from ..config import CUTTHROAT_ONLY, Rules, RuleOptionError
 from ..contract import CAPOT, NUM_DENOMINATIONS
 from ..dealing import _ALL, _FIRST, _STOCK, TURNED_AT
 from ..rules import POWER
@@ -58,47 +84,36 @@ from .kernels import (
     below, card_reveals, clear_table, illegal, legal_cards, mark_cards, random_legal, record_bid, seed_tables,
     shuffle, trick_winner_pos,
 )
-from .declare import TIE_CODES, declaration_summary, declaration_team_points
+from .declare import declaration_summary, declaration_team_points
+from .layout import (
+    A_BID, A_BIDDER, A_COINCHER, A_K, A_PASSES, A_Q0, A_QLEN, A_STRENGTH, A_TURN, AFTER_N, ANN_NEXT, ANNC, ANNF,
+    CANNOT, COL, CP, CUR, DEALER, DEALS, DECL_NEXT, DECLC, DECLD, DECLK, DECLP, DENOM, DP, FIRST, HAND, KNOWN,
+    LASTW, LEADER, MULT, NACT, NBIDS, NCOL, NEXT_N, NTRICKS, OUTCOME, PAIRS, PH, PHASE_BIDDING, PHASE_OVER,
+    PHASE_PLAY, PLAYED, ROUND, SEQ, SIDE_N, STEP, TAKER, TAKER_TRICKS, TLEN, TOTAL, TRICK, TURNED, WON,
+    add_trick_winner,
+    N_OPTIONS, rules_codes,
+)
+from .layout import (
+    O_BEAT_DEFENCE, O_BELOTE_COUNTS, O_BELOTE_SECOND, O_BID_ONLY, O_CAPOT_BID, O_CAPOT_COINCHABLE, O_CAPOT_FAIL,
+    O_CAPOT_FLAT, O_CAPOT_POINTS, O_CAPOT_VALUE, O_COINCHE, O_COUNTS, O_CPS, O_DECL, O_DEF_CAPOT_BASE, O_DISCARD,
+    O_DTIE, O_FAIL_BASE, O_FREEZES, O_GENERALE, O_GENERALE_LEADS, O_GENERALE_VALUE, O_IMMEDIATE, O_MAX_BID, O_N,
+    O_NEED_80, O_OPTIONAL, O_OVER, O_PASSES_END, O_PMF, O_PRENABLE, O_RANKED, O_REDEAL, O_REDEAL_ELDER, O_ROUND2,
+    O_ROUNDING, O_SA_TA, O_SCOPE, O_SELF_CHANGE, O_SURCOINCHE, O_SURCOINCHE_MULT, O_TIE, O_TIE_LITIGE, O_TWO,
+)
+from . import cutthroat as _ct
+from .cutthroat import (
+    CUTTHROAT_POINTS, STEP_CARDS, apply_proposal, apply_step, check_cutthroat_supported, claim_belote,
+    claim_belote_mask, co_defender_pos, combination_tables, complete_packets, deal_packets, pack_of, packet_tables,
+    proposal_mask, score_cutthroat, step_mask,
+)
 
-__all__ = ["BatchedGame", "MAX_TABLES", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
+__all__ = ["BatchedGame", "MAX_TABLES", "COL", "NCOL", "BIDS_MAX", "OUTCOMES", "rules_codes", "N_OPTIONS", "PHASE_BIDDING", "PHASE_PLAY", "PHASE_OVER",
            "check_supported", "PLAYED_OPTIONS", "UNREAD_OPTIONS"]
 
-# ------------------------------------------------------------------ state columns
-_NAMES = (
-    "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
-    "n_tricks", "trick0", "trick1", "trick2", "trick3", "hand0", "hand1", "hand2", "hand3",
-    "played0", "played1", "played2", "played3", "cannot0", "cannot1", "cannot2", "cannot3",
-    "known0", "known1", "known2", "known3", "points0", "points1", "won0", "won1",
-    "pairs", "ann_flags", "ann0", "ann1", "ann2", "ann3", "announce_next", "declare_next",
-    "decl_points0", "decl_points1", "decl_points2", "decl_points3",
-    "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
-    "deal_points0", "deal_points1", "outcome", "n_actions", "deals", "first_hand0", "first_hand1", "first_hand2",
-    "first_hand3", "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(32)),
-    # the coinche auction (COINCHE.md §3; auction.CoincheAuction's state): the kind of turn
-    # (bidding, immediate window, coinched, over), the highest bid (its id, bidder and
-    # strength), the coinche level and coincher, the passes towards the end, the seats
-    # still to be asked after the current one, and the contract's multiplier
-    "auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
-    "auc_q0", "auc_q1", "auc_qlen", "multiplier", "taker_tricks",
-)
-#: column index of each state field (``BatchedGame.state[:, COL["hand0"] + seat]``, ...)
-COL = {n: i for i, n in enumerate(_NAMES)}
-NCOL = len(_NAMES)
-(PH, CUR, DEALER, ROUND, NBIDS, DENOM, TAKER, TURNED, LEADER, TLEN, NTRICKS, TRICK, HAND, PLAYED, CANNOT, KNOWN,
- CP, WON, PAIRS, ANNF, ANNC, ANN_NEXT, DECL_NEXT, DECLP, DECLK, DECLD, LASTW, DP, OUTCOME, NACT, DEALS,
- FIRST, DECLC, SEQ) = (COL[n] for n in (
-    "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
-    "n_tricks", "trick0", "hand0", "played0", "cannot0", "known0", "points0", "won0", "pairs", "ann_flags", "ann0",
-    "announce_next", "declare_next", "decl_points0", "decl_key0", "declared", "last_winner", "deal_points0",
-    "outcome", "n_actions", "deals", "first_hand0", "decl_cards0", "seq0"))
-(A_TURN, A_BID, A_BIDDER, A_STRENGTH, A_K, A_COINCHER, A_PASSES, A_Q0, A_QLEN, MULT, TAKER_TRICKS) = (
-    COL[n] for n in ("auc_turn", "auc_bid", "auc_bidder", "auc_strength", "auc_k", "auc_coincher", "auc_passes",
-                     "auc_q0", "auc_qlen", "multiplier", "taker_tricks"))
-
-PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
-#: bids an auction holds at most (two rounds of four, RULES.md §3.2-§3.4)
+#: bids a classic auction holds at most (two rounds of four, RULES.md §3.2-§3.4)
 BIDS_MAX = 2 * NUM_SEATS
-#: ``outcome`` column: made, dedans, litige (a tie kept or lost by the takers), void
+#: ``outcome`` column at four seats: made, dedans, litige (a tie kept or lost by the
+#: takers), void (two and three seats: ``cutthroat.CUTTHROAT_OUTCOMES``)
 OUTCOMES = ("made", "dedans", "litige", "void")
 
 # ------------------------------------------------------------------ shared rule tables
@@ -131,84 +146,37 @@ _FIRST_LEVEL = COINCHE_LEVELS[0]
 _DENOM_RANK = np.array(DENOMINATION_RANK, dtype=np.int64)
 
 
-def _owner_tables():
-    """``first[dealer, i]``: the seat dealt deck position ``i`` (< 20) before the auction;
-    ``stock[dealer, taker, i]``: the seat dealt stock card ``i`` after ``taker`` takes
-    (``dealing._FIRST`` / ``_STOCK``, RULES.md §3.1, §3.5)."""
-    first = np.full((NUM_SEATS, TURNED_AT), -1, dtype=np.int64)
-    stock = np.full((NUM_SEATS, NUM_SEATS, NUM_CARDS - TURNED_AT - 1), -1, dtype=np.int64)
-    for d in range(NUM_SEATS):
-        for seat, positions in enumerate(_FIRST[d]):
-            first[d, list(positions)] = seat
-        for t in range(NUM_SEATS):
-            for seat, positions in enumerate(_STOCK[d][t]):
-                stock[d, t, list(positions)] = seat
-    assert (first >= 0).all() and (stock >= 0).all()
-    return first, stock
-
-
-_FIRST_OWNER, _STOCK_OWNER = _owner_tables()
-#: ``_ALL_OWNER[dealer, i]``: the seat dealt deck position ``i`` in the coinche deal (3-2-3
-#: from eldest, COINCHE.md §2; ``dealing._ALL``)
-_ALL_OWNER = np.full((NUM_SEATS, NUM_CARDS), -1, dtype=np.int64)
-for _d in SEATS:
-    for _seat, _positions in enumerate(_ALL[_d]):
-        _ALL_OWNER[_d, list(_positions)] = _seat
-assert (_ALL_OWNER >= 0).all()
-
-# option codes (``rules_codes``)
-(O_PMF, O_DISCARD, O_TWO, O_OPTIONAL, O_DECL, O_DTIE, O_COUNTS, O_TIE, O_ROUND2, O_REDEAL, O_OVER) = range(11)
-# the coinche options (COINCHE.md §7), after the options of both modes; 0 in classic mode
-(O_COINCHE, O_SA_TA, O_MAX_BID, O_RANKED, O_IMMEDIATE, O_FREEZES, O_CPS, O_CAPOT_BID, O_CAPOT_COINCHABLE,
- O_SURCOINCHE, O_PASSES_END, O_SELF_CHANGE, O_GENERALE, O_GENERALE_VALUE, O_GENERALE_LEADS, O_BELOTE_COUNTS,
- O_PRENABLE, O_BID_ONLY, O_SCOPE, O_SURCOINCHE_MULT, O_BEAT_DEFENCE, O_NEED_80, O_FAIL_BASE, O_DEF_CAPOT_BASE,
- O_CAPOT_POINTS, O_CAPOT_FLAT, O_CAPOT_VALUE, O_CAPOT_FAIL, O_TIE_LITIGE, O_ROUNDING) = range(11, 41)
-N_OPTIONS = 41
-_TIES = {"litige": 0, "takers_made": 1, "takers_fail": 2, "defenders_keep": 3}
-#: ``multiplier_scope`` codes (COINCHE.md §6.4, §6.6)
-SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
-#: ``rounding`` codes (COINCHE.md §6.10)
-ROUNDINGS = ("none", "half_up", "six_up")
-
-
-#: The most tables one batched game (and one batched env) steps: about 1.5 GB for the
+#: The most tables one batched game (and one batched env) steps: about 1.8 GB for the
 #: engine's own arrays (state, decks, auctions, masks) at four seats; an env adds its
 #: observations, up to about 20 GB for ``BeloteVectorEnv(MAX_TABLES, rules="coinche",
 #: observe="all")`` (the arrays grow linearly with it); a larger ``n`` is refused by name,
 #: before anything is allocated.
 MAX_TABLES = 1 << 20
+#: the ids every table may use (``actions.NUM_ACTIONS``): at two and three seats only
+#: these and ``AGREE_REDEAL`` / ``REFUSE_REDEAL`` are ever legal
+_CARD_IDS_END = NUM_ACTIONS
+#: the ``outcome`` of a void deal (then, at two and three seats, of an agreed redeal)
+_VOID = OUTCOMES.index("void")
 
 
-def rules_codes(rules: Rules) -> np.ndarray:
-    """The rule options as the kernels read them: int64 ``(N_OPTIONS,)``.
-
-    Raises ``RuleOptionError`` if ``rules`` is not a ``Rules``."""
-    if not isinstance(rules, Rules):
-        raise RuleOptionError(f"rules must be a belote_env.Rules, got {type(rules).__name__}")
-    counts = rules.contract_counts_bonuses
-    r = rules
-    coinche = r.contract_mode == "coinche"
-    both = [
-        int(r.partner_master_free), int(r.undertrump == "discard_allowed"),
-        int(r.obligations == "two_player"), int(r.belote == "optional"),
-        ("off", "auto", "choice").index(r.declarations), TIE_CODES[r.declaration_tie],
-        1 if counts is True else 0 if counts is False else 2, _TIES[r.tie] if r.tie is not None else 0,
-        int(bool(r.round2_no_trump_all_trump)), int(r.all_pass_redeal == "next_dealer"),
-        int(r.overtrump_partner == "must_overtrump"),
-    ]
-    if not coinche:
-        return np.array(both + [0] * (N_OPTIONS - len(both)), dtype=np.int64)
-    return np.array(both + [
-        1, int(r.coinche_denominations == "suits_sa_ta"), r.max_numeric_bid, int(r.denomination_order == "ranked"),
-        int(r.coinche_window == "immediate"), int(r.coinche_freezes), int(r.coincher_partner_speaks),
-        int(r.capot_bid), int(r.capot_coinchable), int(r.surcoinche_allowed), r.passes_to_end,
-        int(r.self_overbid == "change_denomination"), int(r.generale), r.generale_value, int(r.generale_leads),
-        int(r.belote_counts_for_contract), int(r.belote_prenable), int(r.scoring == "bid_only"),
-        SCOPES.index(r.multiplier_scope), r.surcoinche_multiplier,
-        int(r.contract_condition == "reach_bid_and_beat_defence"), 82 if r.bid_80_means == 82 else 80,
-        r.fail_base, r.defence_capot_base, r.capot_points, int(r.capot_scoring == "flat"), r.capot_value,
-        r.capot_fail_value, int(r.tie_with_defence == "litige"), ROUNDINGS.index(r.rounding),
-    ], dtype=np.int64)
+def four_seat_layout(rules: Rules):
+    """The deal layout of a four-seat table as the kernels read every table's
+    (``cutthroat.packet_tables``' shapes): ``first[dealer, pos]`` the seat dealt deck
+    position ``pos`` before the auction (else -1), ``more[dealer, taker, pos]`` after the
+    take (else -1), ``pos``: the turned card's position (-1 in coinche), no bottom, no
+    chien, nothing unused. Classic: the packets of RULES.md §3.1 and the stock of §3.5
+    (``dealing._FIRST`` / ``_STOCK``); coinche: every card 3-2-3 (COINCHE.md §2,
+    ``dealing._ALL``)."""
+    coinche = rules.contract_mode == "coinche"
+    first = np.full((NS, NUM_CARDS), -1, dtype=np.int64)
+    more = np.full((NS, NS, 0 if coinche else NUM_CARDS), -1, dtype=np.int64)  # coinche: nothing after the auction
+    for d in SEATS:
+        for seat, positions in enumerate((_ALL if coinche else _FIRST)[d]):
+            first[d, list(positions)] = seat
+        for t in SEATS:
+            for seat, positions in enumerate(() if coinche else _STOCK[d][t]):
+                more[d, t, [TURNED_AT + 1 + i for i in positions]] = seat
+    return first, more, np.array([-1 if coinche else TURNED_AT, -1, -1] + [0] * NS, dtype=np.int64)
 
 
 # ------------------------------------------------------------------ rules (RULES.md §4)
@@ -219,22 +187,25 @@ def _winner_pos(S, j, n, k):
 
 
 @nb.njit(cache=True)
-def _legal_cards(S, j, hand, opts):
+def _legal_cards(S, j, seat, hand, opts, n):
     """Mask of the cards of ``hand`` that may be played to table ``j``'s trick
-    (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``)."""
-    n = S[j, TLEN]
+    (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``; the partner's
+    card two back at four seats, the co-defender's at three, ``cutthroat.co_defender_pos``)."""
     k = S[j, DENOM]
-    return legal_cards(hand, S[j, TRICK:TRICK + 4], n, -1, k, n - PARTNER_REL, opts[O_TWO], opts[O_PMF],
-                       opts[O_OVER], 1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
+    t = S[j, TLEN]
+    pp = t - PARTNER_REL if n == NS else co_defender_pos(n, seat, S[j, TAKER], S[j, LEADER], t, opts[O_PMF])
+    return legal_cards(hand, S[j, TRICK:TRICK + 4], t, -1, k, pp, opts[O_TWO], opts[O_PMF], opts[O_OVER],
+                       1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
 @nb.njit(cache=True)
-def _card_reveals(S, j, c, opts):
+def _card_reveals(S, j, seat, c, opts, n):
     """Cards the seat shows it cannot hold by playing ``c`` to table ``j``'s trick (the one
     kernel ``vector.kernels.card_reveals``: ``inference.card_reveals``)."""
-    n = S[j, TLEN]
     k = S[j, DENOM]
-    return card_reveals(S[j, TRICK:TRICK + 4], n, c, k, n - 2, opts[O_TWO], opts[O_PMF], opts[O_OVER],
+    t = S[j, TLEN]
+    pp = t - PARTNER_REL if n == NS else co_defender_pos(n, seat, S[j, TAKER], S[j, LEADER], t, opts[O_PMF])
+    return card_reveals(S[j, TRICK:TRICK + 4], t, c, k, pp, opts[O_TWO], opts[O_PMF], opts[O_OVER],
                         1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
@@ -257,36 +228,40 @@ def _announceable(S, j, seat):
     return m
 
 
-# ------------------------------------------------------------------ dealing (RULES.md §3)
+# ------------------------------------------------------------------ dealing (RULES.md §3, COINCHE.md §2, TWO_THREE.md §1)
 @nb.njit(cache=True)
-def _start_deal(S, deck, bids, rng, j, dealer, opts):
+def _start_deal(S, deck, bids, rng, j, dealer, opts, first, pos):
     """Shuffle table ``j``'s deck from its stream and deal it (``_deal``)."""
     shuffle(deck[j], rng, j)
-    _deal(S, deck, bids, j, dealer, opts)
+    _deal(S, deck, bids, j, dealer, opts, first, pos)
 
 
 @nb.njit(cache=True)
-def _deal(S, deck, bids, j, dealer, opts):
-    """Deal table ``j``'s deck (``deck[j]``): five cards a seat and the turned card (§3.1),
-    or, in coinche, all eight cards a seat and nothing turned (COINCHE.md §2)."""
-    d = deck[j]
+def _deal(S, deck, bids, j, dealer, opts, first, pos):
+    """Deal table ``j``'s deck (``deck[j]``) by ``dealer`` per the layout ``first`` (the
+    turned card at pack position ``pos[0]``, none when -1): five cards a seat and the
+    turned card (RULES.md §3.1), in coinche all eight cards a seat (COINCHE.md §2), at two
+    and three seats the first packets (``dealing.packet_deal``); the auction opened."""
+    n = opts[O_N]
     clear_table(S, bids, j, DEALS, DEALER, dealer)
-    if opts[O_COINCHE]:
-        for i in range(NUM_CARDS):
-            S[j, HAND + _ALL_OWNER[dealer, i]] |= np.int64(1) << d[i]
-        S[j, TURNED] = -1
-        S[j, A_BID] = -1
-        S[j, A_BIDDER] = -1
-        S[j, A_STRENGTH] = -1
-        S[j, A_COINCHER] = -1
-        S[j, MULT] = 1
+    pack = pack_of(deck, j, opts)
+    for i in range(first.shape[1]):
+        s = first[dealer, i]
+        if s >= 0:
+            S[j, HAND + s] |= np.int64(1) << pack[i]
+    S[j, TURNED] = pack[pos[0]] if pos[0] >= 0 else -1
+    eldest = NEXT_N[n, dealer]
+    if n == NS:
+        for s in range(NS):
+            S[j, FIRST + s] = S[j, HAND + s]
+        if opts[O_COINCHE]:
+            S[j, A_BID] = -1
+            S[j, A_BIDDER] = -1
+            S[j, A_STRENGTH] = -1
+            S[j, A_COINCHER] = -1
+            S[j, MULT] = 1
     else:
-        for i in range(TURNED_AT):
-            S[j, HAND + _FIRST_OWNER[dealer, i]] |= np.int64(1) << d[i]
-        S[j, TURNED] = d[TURNED_AT]
-    for s in range(NS):
-        S[j, FIRST + s] = S[j, HAND + s]
-    eldest = _NEXT[dealer]
+        deal_packets(S, j, eldest, opts)
     S[j, CUR] = eldest
     S[j, LEADER] = eldest
     S[j, ROUND] = 1
@@ -297,14 +272,28 @@ def _deal(S, deck, bids, j, dealer, opts):
 
 
 @nb.njit(cache=True)
-def _complete(S, deck, j, opts):
-    """After a take: the taker gets the turned card + 2, the others 3 (§3.5; in coinche
-    the hands are already whole, COINCHE.md §2); the belote pairs are noted (§5)."""
+def _complete(S, deck, j, opts, more, pos, tabs):
+    """After the contract: the cards dealt once the taker is known (``more``), then the
+    table's completion (``_complete_four``, ``cutthroat.complete_packets``)."""
     dealer, taker = S[j, DEALER], S[j, TAKER]
-    eldest = _NEXT[dealer]
+    pack = pack_of(deck, j, opts)
+    for i in range(more.shape[2]):
+        s = more[dealer, taker, i]
+        if s >= 0:
+            S[j, HAND + s] |= np.int64(1) << pack[i]
+    if opts[O_N] == NS:
+        _complete_four(S, j, opts)
+    else:
+        complete_packets(S, j, opts, pack, more, pos, tabs)
+
+
+@nb.njit(cache=True)
+def _complete_four(S, j, opts):
+    """Four seats: the taker gets the turned card (besides its 2, the others 3: §3.5; in
+    coinche the hands are already whole, COINCHE.md §2); the belote pairs are noted (§5)."""
+    taker = S[j, TAKER]
+    eldest = _NEXT[S[j, DEALER]]
     if not opts[O_COINCHE]:
-        for i in range(NUM_CARDS - TURNED_AT - 1):
-            S[j, HAND + _STOCK_OWNER[dealer, taker, i]] |= np.int64(1) << deck[j, TURNED_AT + 1 + i]
         S[j, HAND + taker] |= np.int64(1) << S[j, TURNED]
     elif opts[O_GENERALE_LEADS] and _GENERALE_BID <= S[j, A_BID] < _HIGH_BID:
         eldest = taker  # generale_leads: the générale's bidder leads (COINCHE.md §4)
@@ -520,37 +509,44 @@ def _apply_coinche_bid(S, j, a, opts):
 # ------------------------------------------------------------------ legal actions
 @nb.njit(cache=True)
 def _fill_mask(S, j, mask, opts):
-    """Write table ``j``'s legal-action mask (int8 ``(num_actions(rules),)``) for its seat to act."""
+    """Write table ``j``'s legal-action mask (int8 ``(num_actions(rules),)``) for its seat to
+    act (at two and three seats only ids 0..111 and 412..413 are cleared: no other id is
+    ever legal there)."""
     m = mask[j]
-    for a in range(m.shape[0]):
-        m[a] = 0
+    n = opts[O_N]
+    if n == NS:
+        for a in range(m.shape[0]):
+            m[a] = 0
+    else:
+        for a in range(_CARD_IDS_END):
+            m[a] = 0
+        m[AGREE_REDEAL] = 0
+        m[AGREE_REDEAL + 1] = 0
     ph = S[j, PH]
     if ph == PHASE_BIDDING:
-        if opts[O_COINCHE]:
+        if n != NS:
+            proposal_mask(S, j, m, opts)
+        elif opts[O_COINCHE]:
             _coinche_mask(S, j, m, opts)
-            return
-        m[PASS] = 1
-        if S[j, ROUND] == 1:
-            m[TAKE] = 1
         else:
-            ts = S[j, TURNED] >> 3
-            for s in range(NUM_SUITS):
-                if s != ts:
-                    m[NAME_CONTRACT + s] = 1
-            if opts[O_ROUND2]:
-                m[NAME_CONTRACT + NO_TRUMP] = 1
-                m[NAME_CONTRACT + ALL_TRUMP] = 1
+            _classic_mask(S, j, m, opts)
         return
     if ph != PHASE_PLAY:
         return
     seat = S[j, CUR]
-    cards = _legal_cards(S, j, S[j, HAND + seat], opts)
-    if opts[O_OPTIONAL] and S[j, PAIRS]:
-        ann = cards & _announceable(S, j, seat)
-        if S[j, ANN_NEXT]:
-            cards = ann
-        elif ann:
-            m[ANNOUNCE_BELOTE] = 1
+    if n != NS and S[j, STEP] != STEP_CARDS:
+        step_mask(S, j, m, seat, opts)
+        return
+    cards = _legal_cards(S, j, seat, S[j, HAND + seat], opts, n)
+    if opts[O_OPTIONAL]:
+        if opts[O_BELOTE_SECOND]:
+            cards = claim_belote_mask(S, j, m, seat, cards)
+        elif S[j, PAIRS]:
+            ann = cards & _announceable(S, j, seat)
+            if S[j, ANN_NEXT]:
+                cards = ann
+            elif ann:
+                m[ANNOUNCE_BELOTE] = 1
     if (opts[O_DECL] == 2 and not S[j, DECL_NEXT] and S[j, NTRICKS] == 0 and S[j, PLAYED + seat] == 0):
         _, _, key = declaration_summary(S[j, HAND + seat], S[j, DENOM])
         if key > 0:
@@ -558,13 +554,32 @@ def _fill_mask(S, j, mask, opts):
     mark_cards(m, cards)
 
 
+@nb.njit(cache=True, inline="always")
+def _classic_mask(S, j, m, opts):
+    """The classic auction's legal bids (RULES.md §3.2-§3.3)."""
+    m[PASS] = 1
+    if S[j, ROUND] == 1:
+        m[TAKE] = 1
+    else:
+        ts = S[j, TURNED] >> 3
+        for s in range(NUM_SUITS):
+            if s != ts:
+                m[NAME_CONTRACT + s] = 1
+        if opts[O_ROUND2]:
+            m[NAME_CONTRACT + NO_TRUMP] = 1
+            m[NAME_CONTRACT + ALL_TRUMP] = 1
+
+
 # ------------------------------------------------------------------ acting
 @nb.njit(cache=True)
 def _apply_bid(S, bids, j, a, opts):
-    """Apply bid ``a`` of the seat to act; 1: a contract (complete the deal), 2: void, 0:
-    the auction goes on. The history ``bids[j]`` gets ``(seat, a)``."""
+    """Apply bid ``a`` of the seat to act; 1: a contract (complete the deal), 2: void, 3: an
+    agreed redeal (two and three seats), 0: the auction goes on. The history ``bids[j]``
+    gets ``(seat, a)``."""
     seat = S[j, CUR]
     record_bid(S, bids, j, seat, a, NBIDS)
+    if opts[O_N] != NS:
+        return apply_proposal(S, j, seat, a, opts)
     if opts[O_COINCHE]:
         return _apply_coinche_bid(S, j, a, opts)
     if a != PASS:
@@ -585,28 +600,27 @@ def _apply_bid(S, bids, j, a, opts):
     return 0
 
 
-@nb.njit(cache=True)
-def _apply_card(S, j, c, opts, points):
-    seat = S[j, CUR]
-    k = S[j, DENOM]
+@nb.njit(cache=True, inline="always")
+def _declare_first_card(S, j, seat, k, opts):
+    """Four seats: the declarations made with the seat's first card (RULES.md §6; auto, or
+    ``DECLARE`` chosen before it)."""
+    if opts[O_DECL] == 1 or S[j, DECL_NEXT]:
+        cards, pts, key = declaration_summary(S[j, HAND + seat], k)
+        if key > 0:
+            S[j, DECLP + seat] = pts
+            S[j, DECLK + seat] = key
+            S[j, DECLD] |= np.int64(1) << seat
+            S[j, DECLC + seat] = cards
+            S[j, KNOWN + seat] |= cards
+    S[j, DECL_NEXT] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _announce_belote(S, j, seat, c, k, opts):
+    """Four seats: belote announced with the first card of the K/Q of trump (RULES.md §5;
+    under ``belote="optional"`` only after ``ANNOUNCE_BELOTE``), rebelote with the second;
+    what the first card shows of the other."""
     one = np.int64(1)
-    if S[j, NTRICKS] == 0 and S[j, PLAYED + seat] == 0 and opts[O_DECL] != 0:
-        if opts[O_DECL] == 1 or S[j, DECL_NEXT]:  # RULES.md §6: made with the first card
-            cards, pts, key = declaration_summary(S[j, HAND + seat], k)
-            if key > 0:
-                S[j, DECLP + seat] = pts
-                S[j, DECLK + seat] = key
-                S[j, DECLD] |= one << seat
-                S[j, DECLC + seat] = cards
-                S[j, KNOWN + seat] |= cards
-        S[j, DECL_NEXT] = 0
-    if S[j, TLEN]:
-        S[j, CANNOT + seat] |= _card_reveals(S, j, c, opts)
-    S[j, HAND + seat] &= ~(one << c)
-    S[j, PLAYED + seat] |= one << c
-    S[j, SEQ + 4 * S[j, NTRICKS] + S[j, TLEN]] = c
-    S[j, TRICK + S[j, TLEN]] = c
-    S[j, TLEN] += 1
     rank = c & 7
     suit = c >> 3
     just = False
@@ -627,18 +641,52 @@ def _apply_card(S, j, c, opts, points):
                 S[j, KNOWN + seat] |= one << other
             elif not opts[O_OPTIONAL]:
                 S[j, CANNOT + seat] |= one << other
+
+
+@nb.njit(cache=True)
+def _apply_card(S, j, c, opts, points):
+    """Card ``c`` played by table ``j``'s seat to act (``GameState._apply_card``): what it
+    reveals, the trick, belote (the table's part), and once the trick is whole its winner,
+    its points to the winner's side (``SIDE_N``). True when the deal's last trick is done."""
+    n = opts[O_N]
+    seat = S[j, CUR]
+    k = S[j, DENOM]
+    one = np.int64(1)
+    if opts[O_DECL] != 0 and S[j, NTRICKS] == 0 and S[j, PLAYED + seat] == 0:
+        _declare_first_card(S, j, seat, k, opts)
+    if S[j, TLEN]:
+        S[j, CANNOT + seat] |= _card_reveals(S, j, seat, c, opts, n)
+    S[j, HAND + seat] &= ~(one << c)
+    S[j, PLAYED + seat] |= one << c
+    S[j, SEQ + n * S[j, NTRICKS] + S[j, TLEN]] = c
+    S[j, TRICK + S[j, TLEN]] = c
+    S[j, TLEN] += 1
+    if opts[O_BELOTE_SECOND]:
+        claim_belote(S, j, seat, c, k, opts)
+    else:
+        _announce_belote(S, j, seat, c, k, opts)
     S[j, ANN_NEXT] = 0
-    # after the card
-    if S[j, TLEN] < 4:
-        S[j, CUR] = _NEXT[seat]
+    if n == NS:  # the same body with the table size a constant (its loops unrolled)
+        return _after_card(S, j, seat, k, points, NS)
+    return _after_card(S, j, seat, k, points, n)
+
+
+@nb.njit(cache=True, inline="always")
+def _after_card(S, j, seat, k, points, n):
+    """After a card at a table of ``n`` seats: the next seat, or the trick's winner, its
+    points to the winner's side (``SIDE_N``). True when the deal's last trick is done."""
+    if S[j, TLEN] < n:
+        S[j, CUR] = NEXT_N[n, seat]
         return False
-    leader = S[j, LEADER]
-    wp = _winner_pos(S, j, 4, k)
-    winner = _AFTER[leader, wp]
-    team = _TEAM[winner]
-    S[j, CP + team] += (points[k, S[j, TRICK]] + points[k, S[j, TRICK + 1]] + points[k, S[j, TRICK + 2]]
-                        + points[k, S[j, TRICK + 3]])
-    S[j, WON + team] += 1
+    wp = _winner_pos(S, j, n, k)
+    winner = AFTER_N[n, S[j, LEADER], wp]
+    side = SIDE_N[n, winner]
+    pts = 0
+    for i in range(n):
+        pts += points[k, S[j, TRICK + i]]
+    S[j, CP + side] += pts
+    S[j, WON + side] += 1
+    add_trick_winner(S, j, S[j, NTRICKS], winner)
     S[j, NTRICKS] += 1
     S[j, LASTW] = winner
     if winner == S[j, TAKER]:
@@ -646,12 +694,22 @@ def _apply_card(S, j, c, opts, points):
     S[j, TLEN] = 0
     S[j, LEADER] = winner
     S[j, CUR] = winner
-    return S[j, NTRICKS] == 8
+    return S[j, HAND + winner] == 0
 
 
 @nb.njit(cache=True)
 def _score(S, j, opts):
-    """Score table ``j``'s played deal (``scoring.score_deal`` with a reserve of 0, RULES.md §5-§7)."""
+    """Score table ``j``'s played deal with its table's scorer: ``_score_four`` (classic,
+    coinche) or ``cutthroat.score_cutthroat``."""
+    if opts[O_N] == NS:
+        _score_four(S, j, opts)
+    else:
+        score_cutthroat(S, j, opts)
+
+
+@nb.njit(cache=True)
+def _score_four(S, j, opts):
+    """Score table ``j``'s played four-seat deal (``scoring.score_deal`` with a reserve of 0, RULES.md §5-§7)."""
     k = S[j, DENOM]
     taker = S[j, TAKER]
     tt = _TEAM[taker]
@@ -832,14 +890,19 @@ def _score_coinche(S, j, opts, belote0, belote1, d0, d1):
 
 
 @nb.njit(cache=True)
-def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, result, autoreset):
+def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, result, autoreset, layout, tabs):
     """Apply ``actions[j]`` at every table ``j`` whose phase is bidding or play.
 
     Returns -1, or the first table whose action is not legal (nothing is applied to it or
-    to the tables after it). ``done[j]`` is set for a deal that ends; ``rewards[j, s]`` is
-    seat ``s``'s team point difference (points, not scaled; 0 for a void deal)."""
+    to the tables after it). ``done[j]`` is set for a deal that ends, with ``rewards[j]``
+    and ``result[j]`` (``_end_deal``). ``points``: the card points ``[denomination, card]``;
+    ``layout``: the deal layout ``(first, more, pos)`` (``four_seat_layout``,
+    ``cutthroat.packet_tables``); ``tabs``: the combination tables
+    (``cutthroat.combination_tables``)."""
+    first, more, pos = layout
     done[:] = False
     rewards[:] = 0.0
+    n = opts[O_N]
     for j in range(S.shape[0]):
         ph = S[j, PH]
         if ph == PHASE_OVER:
@@ -852,13 +915,13 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
         if ph == PHASE_BIDDING:
             r = _apply_bid(S, bids, j, a, opts)
             if r == 1:
-                _complete(S, deck, j, opts)
-            elif r == 2:
+                _complete(S, deck, j, opts, more, pos, tabs)
+            elif r >= 2:  # void (every seat passed) or an agreed redeal
                 S[j, PH] = PHASE_OVER
-                S[j, OUTCOME] = 3
-                S[j, DP] = 0
-                S[j, DP + 1] = 0
+                S[j, OUTCOME] = _VOID + r - 2
                 ended = True
+        elif n != NS and S[j, STEP] != STEP_CARDS:
+            apply_step(S, j, S[j, CUR], a, opts, tabs)
         elif a == ANNOUNCE_BELOTE:
             S[j, ANN_NEXT] = 1
         elif a == DECLARE:
@@ -868,49 +931,77 @@ def step_kernel(S, deck, bids, rng, mask, actions, opts, points, done, rewards, 
             S[j, PH] = PHASE_OVER
             ended = True
         if ended:
-            done[j] = True
-            result[j, 0] = S[j, DP]
-            result[j, 1] = S[j, DP + 1]
-            result[j, 2] = S[j, OUTCOME]
-            result[j, 3] = S[j, NACT]
-            diff = np.float64(S[j, DP] - S[j, DP + 1])
-            for s in range(NS):
-                rewards[j, s] = diff if _TEAM[s] == 0 else -diff
+            _end_deal(S, j, n, done, rewards, result)
             if autoreset:
-                _next_deal(S, deck, bids, rng, j, opts)
+                _next_deal(S, deck, bids, rng, j, opts, first, pos)
         _fill_mask(S, j, mask, opts)
     return -1
 
 
 @nb.njit(cache=True)
-def _next_deal(S, deck, bids, rng, j, opts):
-    """The table's next deal: the dealer rotates (after a void deal per ``all_pass_redeal``)."""
-    d = S[j, DEALER]
-    if S[j, OUTCOME] != 3 or opts[O_REDEAL]:
-        d = _NEXT[d]
-    S[j, DEALS] += 1
-    _start_deal(S, deck, bids, rng, j, d, opts)
+def _end_deal(S, j, n, done, rewards, result):
+    """Table ``j``'s deal has ended: ``done[j]``; ``result[j]``: the deal points per side,
+    the outcome, the number of decisions (then, at two and three seats, each seat's deal
+    total); ``rewards[j, s]``: at four seats seat ``s``'s team point difference, at two and
+    three its points less the mean of the others' (``CutthroatDealScore.difference``); 0
+    for a void deal or a redeal."""
+    done[j] = True
+    if n == NS:
+        result[j, 0] = S[j, DP]
+        result[j, 1] = S[j, DP + 1]
+        result[j, 2] = S[j, OUTCOME]
+        result[j, 3] = S[j, NACT]
+        diff = np.float64(S[j, DP] - S[j, DP + 1])
+        for s in range(NS):
+            rewards[j, s] = diff if _TEAM[s] == 0 else -diff
+        return
+    S[j, CUR] = -1
+    tot = 0
+    for s in range(n):
+        result[j, s] = S[j, DP + s]
+        result[j, n + 2 + s] = S[j, TOTAL + s]
+        tot += S[j, DP + s]
+    result[j, n] = S[j, OUTCOME]
+    result[j, n + 1] = S[j, NACT]
+    if S[j, OUTCOME] < _VOID:
+        for s in range(n):
+            rewards[j, s] = S[j, DP + s] - (tot - S[j, DP + s]) / (n - 1)
 
 
 @nb.njit(cache=True)
-def reset_kernel(S, deck, bids, rng, mask, opts, which):
+def _next_deal(S, deck, bids, rng, j, opts, first, pos):
+    """The table's next deal: the next seat deals, except the same dealer after a void
+    deal under ``all_pass_redeal="same_dealer"`` (four seats) or after an agreed redeal
+    under ``redeal_dealer="same"`` (two and three seats)."""
+    d = S[j, DEALER]
+    o = S[j, OUTCOME]
+    if not ((o == _VOID and not opts[O_REDEAL]) or (o == _VOID + 1 and not opts[O_REDEAL_ELDER])):
+        d = NEXT_N[opts[O_N], d]
+    S[j, DEALS] += 1
+    _start_deal(S, deck, bids, rng, j, d, opts, first, pos)
+
+
+@nb.njit(cache=True)
+def reset_kernel(S, deck, bids, rng, mask, opts, which, layout):
     """Start a new deal at each table ``j`` with ``which[j]``: the first deal's dealer is
     drawn from the table's stream."""
+    first, _, pos = layout
     for j in range(S.shape[0]):
         if which[j]:
             S[j, DEALS] = 0
-            _start_deal(S, deck, bids, rng, j, below(rng, j, 4), opts)
+            _start_deal(S, deck, bids, rng, j, below(rng, j, opts[O_N]), opts, first, pos)
             _fill_mask(S, j, mask, opts)
 
 
 @nb.njit(cache=True)
-def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers):
+def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers, layout):
     """Deal ``decks[i]`` by ``dealers[i]`` at table ``tables[i]`` (a new deal there)."""
+    first, _, pos = layout
     for i in range(tables.shape[0]):
         j = tables[i]
         deck[j, :] = decks[i]
         S[j, DEALS] = 0
-        _deal(S, deck, bids, j, dealers[i], opts)
+        _deal(S, deck, bids, j, dealers[i], opts, first, pos)
         _fill_mask(S, j, mask, opts)
 
 
@@ -920,8 +1011,9 @@ def random_actions(mask, rng, out):
     random_legal(mask, rng, out, mask.shape[1], mask.shape[1])
 
 
-#: The rule options ``BatchedGame`` plays (``rules_codes``) or knowingly leaves unread (the
-#: game-length ones: each deal is an episode). ``check_supported`` refuses any other option
+#: The rule options ``BatchedGame`` plays at four seats (``rules_codes``) or knowingly
+#: leaves unread (the game-length ones: each deal is an episode; two and three seats:
+#: ``cutthroat.CUTTHROAT_PLAYED_OPTIONS``). ``check_supported`` refuses any other option
 #: set away from its default, so that an option added to ``Rules`` later is never silently
 #: played wrong.
 PLAYED_OPTIONS = frozenset((
@@ -939,7 +1031,11 @@ UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_ru
 
 def check_supported(rules: Rules) -> None:
     """Raise ``RuleOptionError`` naming the first option of ``rules`` that ``BatchedGame``
-    does not play and that is set away from its default in ``rules``' mode."""
+    does not play and that is set away from its default in ``rules``' mode (two and three
+    seats: ``cutthroat.check_cutthroat_supported``)."""
+    if rules.players != NS:
+        check_cutthroat_supported(rules)
+        return
     default = Rules(contract_mode=rules.contract_mode)
     for name in Rules.option_names():
         if name in PLAYED_OPTIONS or name in UNREAD_OPTIONS:
@@ -949,11 +1045,13 @@ def check_supported(rules: Rules) -> None:
                                   f"engine (belote_env.vector.BatchedGame); play it with belote_env.GameState")
 
 
+#: the combination tables of a table that has none (four seats: declarations are ``vector/declare.py``'s)
+_NO_COMBINATIONS = tuple(np.zeros(n, dtype=np.int64) for n in (256, 256, 256, 8, 8))
+
 
 def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
     """The tables a batched engine's ``reset(seed, tables)`` deals anew, as a bool ``(n,)``
-    array, after keying every table's stream ``rng`` from ``seed`` when one is given (the
-    four-seat ``BatchedGame`` and the small tables' ``CutthroatBatchedGame`` share it).
+    array, after keying every table's stream ``rng`` from ``seed`` when one is given.
 
     Raises ``ValueError`` for a seed that is not an int in 0..2**63-1, or ``tables`` that
     are neither a bool ``(n,)`` array nor indices 0..n-1."""
@@ -976,20 +1074,96 @@ def reset_tables(rng: np.ndarray, n: int, seed, tables) -> np.ndarray:
                              f"got {t.dtype} {t.shape}")
     return which
 
-class TableBatch:
-    """What every batched engine does whatever its table (``BatchedGame`` at four seats,
-    ``vector.cutthroat.CutthroatBatchedGame`` at two and three): the checks of ``n``, of explicit
-    deals, of the actions and of ``random_actions``' ``out``, around the engine's kernels
-    (``_reset_kernel``, ``_deal_kernel``, ``_step_kernel``, ``_random_kernel``). Attributes
-    ``n``, ``players``, ``n_actions``, ``rng``, ``state``, ``mask``, ``current`` are the
-    engine's."""
+class BatchedGame:
+    """``n`` tables of single deals of Belote, stepped together: four seats (RULES.md
+    §3-§7; COINCHE.md under ``contract_mode="coinche"``), two and three seats (TWO_THREE.md,
+    ``rules.players`` 2 or 3).
 
-    n: int
-    players: int
-    n_actions: int
-    #: the state's column of each field name (``state[:, columns["dealer"]]``): the
-    #: engine's ``COL`` / ``vector.cutthroat.SCOL``
-    columns: dict[str, int]
+    Args:
+        n: number of tables (int >= 1, at most ``MAX_TABLES``).
+        rules: a ``Rules`` (default ``Rules()``): classic or coinche at four seats, or the
+            two- or three-player game; the game-length options (``target``,
+            ``max_deals``, ``target_rule``, and in coinche ``round_last_deal``,
+            ``no_win_on_belote_alone``) are not read: each deal is an episode, scored as
+            ``GameState(..., single_deal=True)`` scores it (coinche deal scores rounded per
+            ``rounding``).
+        seed: int seed of the tables' streams (table ``j``'s deals depend on
+            ``(seed, j)`` only).
+        autoreset: a table whose deal ends starts its next one within the same ``step``
+            (default True); else it waits in phase ``PHASE_OVER`` for ``reset``.
+
+    Attributes (numpy views, updated in place by ``step`` / ``reset``; ``opts``,
+    ``points``, ``layout`` and ``combinations`` are what the kernels read of the rules):
+        players: the seats of a table (4, 3 or 2).
+        columns: ``COL``, the state's column of each field name (one layout for every
+            table; ``vector.cutthroat.SCOL`` is the same dict).
+        state: int64 ``(n, NCOL)``, columns named by ``COL`` (hands and played cards as
+            32-bit masks per seat: the hidden cards; never hand it to a seat).
+        mask: int8 ``(n, n_actions)``, the legal actions of each table's seat to act
+            (``n_actions = actions.num_actions(rules)``: 112, or 412 for coinche rules
+            with a générale or bids above 160; 414 at two and three seats).
+        current: int64 ``(n,)`` (a view of ``state[:, COL["current"]]``), the seat to act.
+        bids: int64 ``(n, L, 2)``, the auction's history in order: ``(seat, bid id)`` per
+            decision (``Auction.history``), ``(-1, -1)`` after; ``L`` is the auction's
+            bound (``games.Game.auction_bound``: ``BIDS_MAX`` (8) classic,
+            ``auction.length_bound(rules)`` coinche, ``auction.proposal_length_bound`` at
+            two and three seats).
+        deck: int64 ``(n, 32)``, each table's deck (``GameState``'s ``deck`` argument).
+        done: bool ``(n,)``, set by ``step`` for each table whose deal ended.
+        rewards: float64 ``(n, players)``, set by ``step`` with ``done``: at four seats
+            per seat its team's deal point difference (points), at two and three its deal
+            points less the mean of the others' (``CutthroatDealScore.difference``); 0 for
+            a void deal or an agreed redeal.
+        result: int64, set by ``step`` with ``done``: at four seats ``(n, 4)``, the ended
+            deal's points (team 0, team 1), its outcome (an index of ``OUTCOMES``: made,
+            dedans, litige, void) and its number of decisions; at two and three seats
+            ``(n, 2 * players + 2)``: the recorded points per seat, the outcome (an index
+            of ``cutthroat.CUTTHROAT_OUTCOMES``), the decisions, then per seat its deal
+            total (``CutthroatDealScore.totals``; 0 when void).
+    Raises:
+        ValueError: ``n`` not a positive int, a bad ``seed``.
+        RuleOptionError: ``rules`` is not a ``Rules``, or sets an option this engine does
+            not play (``check_supported``: the message names it).
+    """
+
+    columns = COL
+
+    def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
+        from ..games import game_of
+
+        n = self._checked_n(n)
+        rules = Rules() if rules is None else rules
+        self.opts = rules_codes(rules)  # refuses what is not a Rules
+        check_supported(rules)
+        self.rules = rules
+        players = rules.players
+        #: the width of the action masks (``actions.num_actions``)
+        self.n_actions = num_actions(rules)
+        #: the most decisions an auction takes: the history's length
+        self.auction_bound = game_of(rules).auction_bound
+        if players == NS:
+            self.points = np.array(POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points], dtype=np.int64)
+            self.layout = four_seat_layout(rules)
+            self.combinations = _NO_COMBINATIONS
+            self._random_span = (self.n_actions, self.n_actions)
+            width = 4
+        else:
+            self.points = CUTTHROAT_POINTS
+            self.layout = packet_tables(rules)
+            self.combinations = combination_tables(rules)
+            self._random_span = (_CARD_IDS_END, AGREE_REDEAL)
+            width = 2 * players + 2
+        self.n, self.players, self.autoreset = n, players, bool(autoreset)
+        self.state = np.zeros((n, NCOL), dtype=np.int64)
+        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
+        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
+        self.rng = np.zeros(n, dtype=np.uint64)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
+        self.done = np.zeros(n, dtype=np.bool_)
+        self.rewards = np.zeros((n, players), dtype=np.float64)
+        self.result = np.zeros((n, width), dtype=np.int64)
+        self.current = self.state[:, CUR]
+        self.reset(seed)
 
     @staticmethod
     def _checked_n(n) -> int:
@@ -1000,27 +1174,14 @@ class TableBatch:
             raise ValueError(f"n must be at most MAX_TABLES ({MAX_TABLES:,} tables), got {n:,}")
         return int(n)
 
-    def _allocate(self, n: int, players: int, ncol: int, cur: int, result_width: int, autoreset) -> None:
-        """The engine's arrays for ``n`` tables of ``players`` seats (zeros; ``bids`` -1),
-        sized by ``n_actions`` and ``auction_bound``; ``current`` views column ``cur``."""
-        self.n, self.players, self.autoreset = n, players, bool(autoreset)
-        self.state = np.zeros((n, ncol), dtype=np.int64)
-        self.deck = np.zeros((n, NUM_CARDS), dtype=np.int64)
-        self.bids = np.full((n, self.auction_bound, 2), -1, dtype=np.int64)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
-        self.done = np.zeros(n, dtype=np.bool_)
-        self.rewards = np.zeros((n, players), dtype=np.float64)
-        self.result = np.zeros((n, result_width), dtype=np.int64)
-        self.current = self.state[:, cur]
-
     def reset(self, seed: int | None = None, tables=None) -> None:
         """Start a new deal at every table (or at ``tables``: a bool ``(n,)`` array or an
         index list); with ``seed`` every table's stream is keyed anew from it first. The
         first deal's dealer is drawn from the table's stream.
 
         Raises ``ValueError`` for a seed outside 0..2**63-1 or tables that are neither."""
-        self._reset_kernel(reset_tables(self.rng, self.n, seed, tables))
+        reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts,
+                     reset_tables(self.rng, self.n, seed, tables), self.layout)
 
     def deal(self, tables, decks, dealers) -> None:
         """Start a new deal at ``tables`` from explicit decks (duplicate matches, tests).
@@ -1053,7 +1214,8 @@ class TableBatch:
             i = int(bad_dealer[0])
             raise ValueError(f"each dealer must be a seat 0..{self.players - 1}: dealer {int(dl[i])} given for table "
                              f"{int(t[i])}")
-        self._deal_kernel(t.astype(np.int64), d.astype(np.int64), dl.astype(np.int64))
+        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, t.astype(np.int64), d.astype(np.int64),
+                    dl.astype(np.int64), self.layout)
 
     def _illegal(self, a, j: int, why: str = "") -> ValueError:
         return ValueError(f"illegal action {int(a[j])} at table {j} by seat {int(self.current[j])}{why}; "
@@ -1079,7 +1241,8 @@ class TableBatch:
         illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
         if illegal.any():  # checked for every table first: an illegal action changes nothing
             raise self._illegal(a, int(np.flatnonzero(illegal)[0]))
-        bad = self._step_kernel(a)
+        bad = step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points, self.done,
+                          self.rewards, self.result, self.autoreset, self.layout, self.combinations)
         if bad >= 0:
             raise self._illegal(a, bad)
 
@@ -1093,20 +1256,6 @@ class TableBatch:
         if len(t) and (t.min() < 0 or t.max() >= self.n or s.min() < 0 or s.max() >= self.players):
             raise ValueError(f"tables must be indices 0..{self.n - 1} and seats 0..{self.players - 1}")
         return t.astype(np.int64, copy=False), s.astype(np.int64, copy=False)
-
-    def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
-        """The observations of ``seats[i]`` at ``tables[i]`` (``games.Game.encode`` of that
-        seat's information set, float for float): float32 ``(m, obs_size)``, into ``out``
-        (a float32 array of that shape, rows may be a slice of wider ones) when given.
-        Reads nothing hidden from the seat (RULES.md §11). Raises ``ValueError`` for a
-        table or seat out of range or arrays of other shapes."""
-        raise NotImplementedError
-
-    def infoset(self, j: int, seat: int):
-        """``seat``'s ``InfoSet`` at table ``j``, equal to the reference engine's
-        ``information_set(seat)`` for that deal (RULES.md §11, TWO_THREE.md §5). Raises
-        ``ValueError`` for a table or seat out of range, or a table whose deal is over."""
-        raise NotImplementedError
 
     def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
         """A uniformly random legal action per table (int64 ``(n,)``), drawn from the
@@ -1122,94 +1271,17 @@ class TableBatch:
                                                                      self.bids, self.done, self.rewards, self.result)):
             raise ValueError("out must not share memory with the engine's own arrays (state, current, mask, ...): "
                              "pass a separate int64 array")
-        self._random_kernel(out)
+        random_legal(self.mask, self.rng, out, *self._random_span)
         return out
 
-
-class BatchedGame(TableBatch):
-    """``n`` tables of single deals of Belote, stepped together (RULES.md §3-§7;
-    COINCHE.md under ``contract_mode="coinche"``; TWO_THREE.md with ``rules.players`` 2 or
-    3: ``BatchedGame(n, rules)`` is then a ``vector.cutthroat.CutthroatBatchedGame``, the engine of
-    those tables, whose docstring gives its columns, rewards and results).
-
-    Args:
-        n: number of tables (int >= 1).
-        rules: a ``Rules`` (default ``Rules()``), classic or coinche; the game-length
-            options (``target``, ``max_deals``, and in coinche ``target_rule``,
-            ``round_last_deal``, ``no_win_on_belote_alone``) are not read: each deal is an
-            episode, scored as ``GameState(..., single_deal=True)`` scores it (coinche
-            deal scores rounded per ``rounding``).
-        seed: int seed of the tables' streams (table ``j``'s deals depend on
-            ``(seed, j)`` only).
-        autoreset: a table whose deal ends starts its next one within the same ``step``
-            (default True); else it waits in phase ``PHASE_OVER`` for ``reset``.
-
-    Attributes (numpy views, updated in place by ``step`` / ``reset``):
-        players: 4, the seats of a table.
-        state: int64 ``(n, NCOL)``, columns named by ``COL`` (hands and played cards as
-            32-bit masks per seat: the hidden cards; never hand it to a seat).
-        mask: int8 ``(n, n_actions)``, the legal actions of each table's seat to act
-            (``n_actions = actions.num_actions(rules)``: 112, or 412 for coinche rules
-            with a générale or bids above 160).
-        current: int64 ``(n,)`` (a view of ``state[:, COL["current"]]``), the seat to act.
-        bids: int64 ``(n, L, 2)``, the auction's history in order: ``(seat, bid id)`` per
-            decision (``Auction.history``), ``(-1, -1)`` after; ``L`` is the auction's
-            bound: ``BIDS_MAX`` (8) classic, ``auction.length_bound(rules)`` coinche.
-        deck: int64 ``(n, 32)``, each table's deck (``GameState``'s ``deck`` argument).
-        done: bool ``(n,)``, set by ``step`` for each table whose deal ended.
-        rewards: float64 ``(n, 4)``, per seat its team's deal point difference (points;
-            0 for a void deal), set by ``step`` with ``done``.
-        result: int64 ``(n, 4)``, set by ``step`` with ``done``: the ended deal's points
-            (team 0, team 1), its outcome (an index of ``OUTCOMES``: made, dedans,
-            litige, void) and its number of decisions.
-    Raises:
-        ValueError: ``n`` not a positive int, a bad ``seed``.
-        RuleOptionError: ``rules`` is not a ``Rules``, or sets an option this engine does
-            not play (``check_supported``: the message names it).
-    """
-
-    columns = COL
-
-    def __new__(cls, n: int = 1, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
-        from ..games import game_of
-
-        if cls is BatchedGame and isinstance(rules, Rules) and not game_of(rules).has_partners:
-            from .cutthroat import CutthroatBatchedGame  # the engine of the two- and three-seat tables
-
-            return super().__new__(CutthroatBatchedGame)
-        return super().__new__(cls)
-
-    def __init__(self, n: int, rules: Rules | None = None, seed: int = 0, autoreset: bool = True):
-        n = self._checked_n(n)
-        self.rules = check_table(Rules() if rules is None else rules, (4,), "BatchedGame",
-                                 "BatchedGame(n, rules) makes the engine of their tables "
-                                 "(vector.cutthroat.CutthroatBatchedGame)")
-        self.opts = rules_codes(self.rules)
-        check_supported(self.rules)
-        #: the width of the action masks (``actions.num_actions``)
-        self.n_actions = num_actions(self.rules)
-        #: the most decisions an auction takes: the history's length
-        from ..games import game_of
-
-        self.auction_bound = game_of(self.rules).auction_bound  # BIDS_MAX classic
-        self.points = np.array(POINTS_BY_ALL_TRUMP_OPTION[self.rules.all_trump_points], dtype=np.int64)
-        self._allocate(n, NUM_SEATS, NCOL, CUR, 4, autoreset)
-        self.reset(seed)
-
-    def _reset_kernel(self, which) -> None:
-        reset_kernel(self.state, self.deck, self.bids, self.rng, self.mask, self.opts, which)
-
-    def _deal_kernel(self, tables, decks, dealers) -> None:
-        deal_kernel(self.state, self.deck, self.bids, self.mask, self.opts, tables, decks, dealers)
-
-    def _step_kernel(self, a) -> int:
-        return step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points,
-                           self.done, self.rewards, self.result, self.autoreset)
-
-    def _random_kernel(self, out) -> None:
-        random_actions(self.mask, self.rng, out)
-
     def encode_rows(self, tables, seats, out: np.ndarray | None = None) -> np.ndarray:
+        """The observations of ``seats[i]`` at ``tables[i]`` (``games.Game.encode`` of that
+        seat's information set, float for float): float32 ``(m, obs_size)``, into ``out``
+        (a float32 array of that shape, rows may be a slice of wider ones) when given.
+        Reads nothing hidden from the seat (RULES.md §11). Raises ``ValueError`` for a
+        table or seat out of range or arrays of other shapes."""
+        if self.players != NS:
+            return _ct.encode_cutthroat_batch(self, tables, seats, out)
         from ..observation import obs_size
         from .observation import encode_tables_kernel
 
@@ -1222,11 +1294,25 @@ class BatchedGame(TableBatch):
         encode_tables_kernel(self.state, self.bids, self.mask, self.points, tables, seats, out)
         return out
 
-    encode_rows.__doc__ = TableBatch.encode_rows.__doc__
-
     def infoset(self, j: int, seat: int):
+        """``seat``'s ``InfoSet`` at table ``j``, equal to the reference engine's
+        ``information_set(seat)`` for that deal (RULES.md §11, TWO_THREE.md §5). Raises
+        ``ValueError`` for a table or seat out of range, or a table whose deal is over."""
+        if self.players != NS:
+            info = _ct.cutthroat_infoset_of(self, j, seat)  # checks the table and the seat
+            if self.state[j, PH] == PHASE_OVER:
+                raise ValueError(f"table {j}: the deal is over (no information set to act on)")
+            return info
         from .infoset import infoset_of
 
         return infoset_of(self, j, seat)
 
-    infoset.__doc__ = TableBatch.infoset.__doc__
+
+class CutthroatBatchedGame(BatchedGame):
+    """Deprecated (``vector.cutthroat.CutthroatBatchedGame``, for one release):
+    ``BatchedGame(n, rules)`` is the engine of every table. Refuses rules of four seats."""
+
+    def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
+        n = self._checked_n(n)
+        check_cutthroat_supported(rules)
+        super().__init__(n, rules, seed, autoreset)

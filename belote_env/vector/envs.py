@@ -255,7 +255,7 @@ def _table_actions(actions: Any, game: BatchedGame, rows: np.ndarray) -> np.ndar
 
 # ------------------------------------------------------------------ kernels
 @nb.njit(cache=True)
-def _step_tables(S, deck, bids, rng, mask, opts, points, done, rewards, result, tables, acts):
+def _step_tables(S, deck, bids, rng, mask, opts, points, done, rewards, result, layout, tabs, tables, acts):
     """Apply ``acts[i]`` at table ``tables[i]`` only (the engine's ``step_kernel`` on that
     table's rows, no autoreset); the other tables are left as they are. Returns -1, or the
     first ``i`` whose action is illegal (not applied, nor the later ones)."""
@@ -264,13 +264,13 @@ def _step_tables(S, deck, bids, rng, mask, opts, points, done, rewards, result, 
         j = tables[i]
         a1[0] = acts[i]
         if step_kernel(S[j:j + 1], deck[j:j + 1], bids[j:j + 1], rng[j:j + 1], mask[j:j + 1], a1, opts, points,
-                       done[j:j + 1], rewards[j:j + 1], result[j:j + 1], False) >= 0:
+                       done[j:j + 1], rewards[j:j + 1], result[j:j + 1], False, layout, tabs) >= 0:
             return i
     return -1
 
 
 @nb.njit(cache=True)
-def _advance_random(S, deck, bids, rng, mask, opts, points, done, rewards, result, first, team, ended):
+def _advance_random(S, deck, bids, rng, mask, opts, points, done, rewards, result, layout, tabs, first, team, ended):
     """At every table, play uniformly random legal actions (the table's own stream,
     ``engine.random_actions``) for the seats that do not learn, until a learner's seat is to
     act or the deal ends (``ended[j]`` set)."""
@@ -283,7 +283,7 @@ def _advance_random(S, deck, bids, rng, mask, opts, points, done, rewards, resul
                 break
             random_actions(mask[j:j + 1], rng[j:j + 1], a1)
             step_kernel(S[j:j + 1], deck[j:j + 1], bids[j:j + 1], rng[j:j + 1], mask[j:j + 1], a1, opts, points,
-                        done[j:j + 1], rewards[j:j + 1], result[j:j + 1], False)
+                        done[j:j + 1], rewards[j:j + 1], result[j:j + 1], False, layout, tabs)
             if done[j]:
                 ended[j] = True
 
@@ -431,7 +431,7 @@ class _LearnerTables:
         g = self.game
         if self.opponents.kind == "random":
             _advance_random(g.state, g.deck, g.bids, g.rng, g.mask, g.opts, g.points, g.done, g.rewards, g.result,
-                            self.first, self.team, self.ended)
+                            g.layout, g.combinations, self.first, self.team, self.ended)
             return
         while True:
             tables = np.flatnonzero((g.state[:, PH] != PHASE_OVER) & ~self._learner_to_act())
@@ -439,7 +439,7 @@ class _LearnerTables:
                 return
             acts = self.opponents.actions(g, tables)
             bad = _step_tables(g.state, g.deck, g.bids, g.rng, g.mask, g.opts, g.points, g.done, g.rewards, g.result,
-                               tables, acts)
+                               g.layout, g.combinations, tables, acts)
             assert bad < 0  # the actions were checked
             self.ended[tables] |= g.done[tables]
 

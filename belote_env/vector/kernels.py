@@ -1,5 +1,5 @@
-"""One numba kernel per card-play rule, shared by the batched engines (``vector.engine``,
-``vector.cutthroat``) and the double-dummy solver (``belote_env.solver``): the compiled twin of
+"""One numba kernel per card-play rule, shared by the batched engine (``vector.engine``, every
+table) and the double-dummy solver (``belote_env.solver``): the compiled twin of
 ``rules.trick_winner``, ``rules._legal`` and ``inference.reveals`` (what a played card shows the
 seat cannot hold; RULES.md §4; TWO_THREE.md §2.8, §3), held equal to them by
 ``tests/test_vector_kernels.py`` and by the engines' differential harnesses.

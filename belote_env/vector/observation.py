@@ -34,9 +34,10 @@ from ..observation import (
     _C_OFFSET, _SLOT, _SLOT_DENOM, AUCTION_SLOTS, COINCHE_OBS_SIZE, OBS_ENCODER_VERSION, OBS_SIZE, OFFSET, level_value,
     obs_size,
 )
-from .engine import (
+from .engine import _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS
+from .layout import (  # the state's columns (a change there is a change of these kernels: clear their numba cache)
     ANNF, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NBIDS, NTRICKS, PH, PHASE_BIDDING,
-    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON, _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS,
+    PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON,
 )
 
 __all__ = ["encode_batch", "encode_kernel", "encode_tables_kernel", "encode_all_kernel", "OBS_SIZE", "OBS_ENCODER_VERSION",
