@@ -111,3 +111,29 @@ def test_step_checks_every_table_first_and_random_actions_checks_out():
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
         encode_batch(g, out=ro)
+
+
+def test_a_changed_state_layout_drops_the_cached_kernels(tmp_path, monkeypatch):
+    """numba checks a kernel's own file only; the kernels read ``vector.layout``'s columns
+    as constants: when layout.py differs from the stamp kept beside the cache, the cached
+    kernels are deleted (and the stamp renewed); an unchanged file keeps them."""
+    import shutil
+
+    from belote_env.vector import layout
+
+    src = tmp_path / "layout.py"
+    shutil.copy(layout.__file__, src)
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    kernel = cache / "engine.step_kernel-1.py311.nbi"
+    kernel.write_text("old")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(layout, "__file__", str(src))
+    layout._drop_stale_kernels()  # no stamp yet: treated as changed
+    assert not kernel.exists() and (cache / "layout.sha256").is_file()
+    kernel.write_text("compiled against this layout")
+    layout._drop_stale_kernels()
+    assert kernel.exists()
+    src.write_text(src.read_text() + "\n# a changed column\n")
+    layout._drop_stale_kernels()
+    assert not kernel.exists()

@@ -12,11 +12,17 @@ the row stays as short as the longer set allows). A per-side column block (``poi
 (``table.Table.side``: its team at four seats, the seat itself at two and three).
 
 The kernels read these numbers as constants when they compile, and numba's cache knows a
-kernel's own file only: after a change here, clear the ``__pycache__`` of ``vector/``
-(the ``*.nbi`` / ``*.nbc`` files), or the cached kernels keep the old layout.
+kernel's own file only: so at import, when this file differs from the one the cached
+kernels were compiled against (a SHA-256 kept beside them, ``__pycache__/layout.sha256``),
+the ``vector/`` package's cached kernels (``*.nbi`` / ``*.nbc``) are deleted and compile
+afresh; a cache elsewhere (``NUMBA_CACHE_DIR``) is the user's to clear.
 """
 
 from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -200,3 +206,31 @@ def rules_codes(rules: Rules) -> np.ndarray:
         r.capot_fail_value, int(r.tie_with_defence == "litige"), ROUNDINGS.index(r.rounding),
     )
     return out
+
+
+def _drop_stale_kernels() -> None:
+    """Delete the ``vector/`` package's cached kernels when this file changed since they
+    were compiled (module docstring); nothing where the cache is elsewhere or read-only."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = Path(__file__)
+    cache = here.with_name("__pycache__")
+    stamp = cache / "layout.sha256"
+    key = hashlib.sha256(here.read_bytes()).hexdigest()
+    try:
+        if stamp.read_text() == key:
+            return
+    except OSError:
+        pass
+    try:
+        cache.mkdir(exist_ok=True)
+        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(key)
+        os.replace(tmp, stamp)
+    except OSError:
+        pass
+
+
+_drop_stale_kernels()

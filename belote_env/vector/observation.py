@@ -35,7 +35,7 @@ from ..observation import (
     obs_size,
 )
 from .engine import _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS
-from .layout import (  # the state's columns (a change there is a change of these kernels: clear their numba cache)
+from .layout import (  # the state's columns (a change there drops these kernels' numba cache: layout)
     ANNF, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NBIDS, NTRICKS, PH, PHASE_BIDDING,
     PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON,
 )
