@@ -201,7 +201,7 @@ from .base import Policy, reseed_nested, with_belote
 from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "lazy_expert", "deal_margin"]
+__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "lazy_expert", "deal_margin", "plain_weight"]
 
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
@@ -952,6 +952,47 @@ class SearchPolicy:
         for _, _, f in factors:
             w *= f
         return w
+
+
+def plain_weight(policy: SearchPolicy, info: InfoSet, hands: tuple[int, ...]) -> float:
+    """``policy``'s belief weight of the world ``hands`` by one plain replay of the deal
+    (``_state_with_hands``, then the belief's likelihood of each modelled seat's cards in
+    play order): the reference that ``SearchPolicy._weight``'s per-seat factors are held
+    equal to (``tests/test_search.py``, ``scripts/bench_expert_weights.py``). It draws the
+    bidders' first cards from ``policy.rng`` as ``_weight`` does."""
+
+    start = [hands[s] | info.played_by[s] for s in SEATS]
+    w = 1.0
+    if policy.belief_bids and info.auction:
+        if info.turned_card < 0:
+            first = list(start)
+        else:
+            first = [0] * NUM_SEATS
+            for s in SEATS:
+                if s != info.seat:
+                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
+                    for c in policy.rng.sample([c for c in range(32) if rest >> c & 1], 5):
+                        first[s] |= 1 << c
+        w = policy._bid_weight(info, tuple(first))
+    state = _state_with_hands(info, start)
+    if state is None:
+        return w
+    seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
+    seq += seats_from(info.trick_leader)[:len(info.trick)]
+    played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
+    announced = {c for _, kind, c in info.announcements if kind == "belote"}
+    for seat, c in zip(seq, played):
+        modelled = seat != info.seat and (policy.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
+        if info.declared[seat] and DECLARE in state.legal_actions():
+            if modelled:
+                w *= policy._likelihood(state.information_set(seat), DECLARE)
+            state.apply(DECLARE)
+        if modelled:
+            view = state.information_set(seat)
+            if len(view.legal_actions) > 1:
+                w *= policy._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
+        _replay_card(state, c, c in announced)
+    return w
 
 
 def _whole_deal(info: InfoSet, start: list[int]) -> bool:

@@ -17,7 +17,7 @@ from belote_env.rules import legal_cards
 from belote_env.sampling import sample_hidden_hands
 from policies import make_policy
 from policies.normal import NormalPolicy
-from policies.search import SearchPolicy
+from policies.search import SearchPolicy, plain_weight
 
 _normal = NormalPolicy(0)
 
@@ -539,48 +539,6 @@ def test_expert_at_a_time_budget_weighs_lazily_and_stops_at_its_budget():
     assert searched == 3
 
 
-def _replayed_weight(policy, info, hands):
-    """The belief weight of a world by one plain replay of the deal (``_state_with_hands``
-    and the belief's likelihood of every modelled card in play order): the reference of
-    ``SearchPolicy._weight``'s per-seat factors."""
-    from belote_env.actions import ANNOUNCE_BELOTE, DECLARE
-    from belote_env.table import SEATS, TEAM_OF, seats_from
-    from policies.search import _replay_card, _state_with_hands
-
-    start = [hands[s] | info.played_by[s] for s in SEATS]
-    w = 1.0
-    if policy.belief_bids and info.auction:
-        if info.turned_card < 0:
-            first = list(start)
-        else:
-            first = [0] * 4
-            for s in SEATS:
-                if s != info.seat:
-                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
-                    for c in policy.rng.sample([c for c in range(32) if rest >> c & 1], 5):
-                        first[s] |= 1 << c
-        w = policy._bid_weight(info, tuple(first))
-    state = _state_with_hands(info, start)
-    if state is None:
-        return w
-    seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
-    seq += seats_from(info.trick_leader)[:len(info.trick)]
-    played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
-    announced = {c for _, kind, c in info.announcements if kind == "belote"}
-    for seat, c in zip(seq, played):
-        modelled = seat != info.seat and (policy.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
-        if info.declared[seat] and DECLARE in state.legal_actions():
-            if modelled:
-                w *= policy._likelihood(state.information_set(seat), DECLARE)
-            state.apply(DECLARE)
-        if modelled:
-            view = state.information_set(seat)
-            if len(view.legal_actions) > 1:
-                w *= policy._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
-        _replay_card(state, c, c in announced)
-    return w
-
-
 @pytest.mark.parametrize("rules", [Rules(target=None), Rules(target=None, declarations="choice", belote="optional"),
                                    load_rules("coinche")], ids=["classic", "declarations-choice", "coinche"])
 def test_world_weights_kept_per_seat_equal_a_replay_of_each_world(rules):
@@ -600,7 +558,7 @@ def test_world_weights_kept_per_seat_equal_a_replay_of_each_world(rules):
                 expert._lead = None
                 kept = [expert._weight(info, h) for h in hands]
                 expert.rng.setstate(rng)
-                assert kept == [_replayed_weight(expert, info, h) for h in hands]
+                assert kept == [plain_weight(expert, info, h) for h in hands]
                 checked += len(hands)
             st.apply(normal.act(info))
     assert checked > 300
