@@ -398,6 +398,7 @@ class SearchPolicy:
         self.name = name
         self.prior, self.prior_weight, self.search_bids = prior, float(prior_weight), bool(search_bids)
         self.rng = random.Random(seed)
+        self._lead = None  # (the decision's InfoSet, its first world's first lead, kept factors): _lead_state, _weight
         self.exact_cards = exact_cards
         if stop_z is not None and (isinstance(stop_z, bool) or not isinstance(stop_z, (int, float))
                                    or not 0 < stop_z <= 10):
