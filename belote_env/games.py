@@ -84,6 +84,14 @@ class Game:
         return self.table.n_seats
 
     @property
+    def variant(self) -> str:
+        """The game's name: ``"classic"``, ``"coinche"``, ``"two"`` or ``"three"`` (the
+        hard tier's model, the model files' sizes; ``config.variant_of``)."""
+        from .config import variant_of
+
+        return variant_of(self.rules)
+
+    @property
     def auction_bound(self) -> int:
         """The most decisions one auction of this game can take: two rounds of the table
         (classic, RULES.md §3.2-§3.4), ``auction.length_bound`` (coinche, COINCHE.md §3.4) or

@@ -77,7 +77,7 @@ HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coin
 #: the two- and three-player hard models (policy networks, TWO_THREE.md)
 HARD_2P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_2p"
 HARD_3P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_3p"
-#: the hard model of each game (``config.variant_of``)
+#: the hard model of each game (``games.Game.variant``)
 HARD_MODEL_DIRS = {"classic": HARD_MODEL_DIR, "coinche": HARD_COINCHE_MODEL_DIR, "two": HARD_2P_MODEL_DIR,
                    "three": HARD_3P_MODEL_DIR}
 
@@ -111,9 +111,7 @@ class HardPolicy(NetworkPolicy):
         """The policy that plays ``rules``: this one (classic), or the hard model of the
         rules' game (coinche, two or three players; loaded once, then kept);
         ``CheckpointError`` if that model is missing or bad."""
-        from belote_env.config import variant_of
-
-        game = variant_of(rules)
+        game = game_of(rules).variant
         if game == "classic":
             return self
         pol = self._others.get(game)

@@ -362,7 +362,7 @@ COINCHE_BID_ACTIONS = range(PASS, SURCOINCHE + 1)
 #: bid-value network decides, the seat never proposes).
 PROPOSAL_BID_ACTIONS = PROPOSAL_BIDS
 
-#: The contract modes of the two- and three-seat games (TWO_THREE.md; ``config.variant_of``).
+#: The contract modes of the two- and three-seat games (TWO_THREE.md; ``games.Game.variant``).
 CUTTHROAT_MODES = ("two", "three")
 
 

@@ -19,8 +19,8 @@ from belote_env import NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.jsonfile import read_json
 from belote_env.actions import EXTENDED_NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
-from belote_env.config import variant_of
 from belote_env.game import STEPS
+from belote_env.games import game_of
 from belote_env.deprecation import renamed_in
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
 from belote_env.cards import ALL_TRUMP, NUM_CARDS
@@ -257,7 +257,7 @@ class NetworkPolicy:
             return
         from belote_env.actions import num_actions
 
-        mode = variant_of(rules)
+        mode = game_of(rules).variant
         if mode != self.contract_mode:
             hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
             raise RulesMismatchError(

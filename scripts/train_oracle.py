@@ -278,7 +278,6 @@ def main() -> None:
     from policies.network import (BID_VALUES_KIND, BIDS_SUBDIR, CARD_VALUES_KIND, CARDS_SUBDIR, MODE_N_ACTIONS,
                                   BeloteNet, CheckpointError, NetworkPolicy, declare_parts, save_model,
                                   save_value_policy_meta)
-    from belote_env.config import variant_of
     from belote_env.observation import obs_size
     from policies.registry import check_policy_rules, check_policy_spec
     from training.oracle import fit_bid_values, fit_card_values
@@ -365,7 +364,7 @@ def main() -> None:
 
     torch.manual_seed(a.fit_seed)
     if small:  # the small action table's width, as load_model checks (outputs 0..31 are the cards)
-        net = BeloteNet(obs_size=obs_size(rules), n_actions=MODE_N_ACTIONS[variant_of(rules)], pi=a.layers, vf=[8])
+        net = BeloteNet(obs_size=obs_size(rules), n_actions=MODE_N_ACTIONS[game_of(rules).variant], pi=a.layers, vf=[8])
     else:
         net = BeloteNet(obs_size=obs_size(rules), pi=a.layers, vf=[8])
     fit_kw = {} if bids else {"point_weight": a.point_weight}

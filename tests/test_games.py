@@ -205,3 +205,11 @@ def test_the_renamed_modules_warn_and_serve_the_old_names(old, new):
     with pytest.warns(DeprecationWarning):
         assert getattr(mod, name) is getattr(importlib.import_module(new), name.replace("Small", "Cutthroat").replace(
             "small", "cutthroat"))
+
+
+@pytest.mark.parametrize("preset,variant", [("seed004", "classic"), ("coinche", "coinche"), ("seed001_2p", "two"),
+                                            ("seed001_3p", "three")])
+def test_a_game_is_named_by_its_variant(preset, variant):
+    """``Game.variant`` names the game the hard tier's model and the model files' sizes
+    follow (the one name ``config.variant_of`` gives)."""
+    assert game_of(load_rules(preset)).variant == variant
