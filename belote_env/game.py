@@ -434,9 +434,14 @@ class GameState:
 
         Raises ``ValueError`` away from a four-seat first lead or for hands that are not
         such a deal."""
-        if not self._teams or self.phase != Phase.PLAY or self.trick or self.tricks:
-            raise ValueError("replace_hands: only at the first lead of a four-seat deal")
-        hands = list(hands)
+        if (not self._teams or self.phase != Phase.PLAY or self.trick or self.tricks or self.announce_next
+                or self.declare_next):
+            raise ValueError("replace_hands: only at the first lead of a four-seat deal, before any action of play "
+                             "(a card, a declaration, a belote announcement)")
+        if isinstance(hands, (str, bytes)) or not all(
+                hasattr(h, "__index__") and not isinstance(h, bool) for h in hands):
+            raise ValueError(f"replace_hands: hands must be {self.n} ints (32-bit card masks), got {hands!r:.200}")
+        hands = [h.__index__() for h in hands]
         union = 0
         for h in hands:
             union |= h

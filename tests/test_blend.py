@@ -91,3 +91,8 @@ def test_grow_net_keeps_the_values_and_adds_units_that_learn():
         grow_net(net, [32])
     with pytest.raises(ValueError, match="an added layer must be at least as wide as the last one \\(16\\)"):
         grow_net(net, [32, 16, 8])
+    for scale in (float("nan"), float("inf"), 1e30, "0.1"):
+        with pytest.raises(ValueError, match="scale must be a number in \\[0, 1\\]"):
+            grow_net(net, [48, 24], scale=scale)
+    with pytest.raises(ValueError, match="seed must be an int in 0..2\\*\\*63-1"):
+        grow_net(net, [48, 24], seed=2 ** 70)

@@ -594,3 +594,31 @@ def test_replace_hands_gives_the_state_the_deck_would_deal():
     copy.apply(copy.legal_actions()[0])
     with pytest.raises(ValueError, match="only at the first lead of a four-seat deal"):
         copy.replace_hands(hands)
+
+
+def test_replace_hands_refuses_a_state_after_an_action_of_play():
+    """A pending belote announcement or declaration is an action of play: ``replace_hands``
+    refuses the state then (the new hands might not allow it); numpy ints are stored as ints."""
+    import numpy as np
+
+    from belote_env.actions import ANNOUNCE_BELOTE, DECLARE
+
+    rules = Rules(target=None, declarations="choice", belote="optional")
+    normal = NormalPolicy(0)
+    for seed in range(200):
+        st = GameState(rules, seed=seed, single_deal=True)
+        while st.phase != 1:
+            st.apply(normal.act(st.information_set(st.current)))
+        if st.turned_card < 0 or not (set(st.legal_actions()) & {ANNOUNCE_BELOTE, DECLARE}):
+            continue
+        copy = st.clone()
+        copy.replace_hands(np.array(st.hands, dtype=np.int64))
+        assert all(type(h) is int for h in copy.hands)
+        copy.apply(next(a for a in copy.legal_actions() if a in (ANNOUNCE_BELOTE, DECLARE)))
+        with pytest.raises(ValueError, match="before any action of play"):
+            copy.replace_hands(st.hands)
+        break
+    else:
+        pytest.fail("no first lead with a declaration or a belote announcement to make")
+    with pytest.raises(ValueError, match="hands must be 4 ints"):
+        st.clone().replace_hands([True] * 4)

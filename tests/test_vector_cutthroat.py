@@ -384,3 +384,26 @@ def test_batched_game_of_two_and_three_seat_rules_is_their_engine(players):
     assert (g.columns["taker"], g.columns["denomination"]) == (SCOL["maker"], SCOL["trump"])  # one name per table
     np.testing.assert_array_equal(g.deck, h.deck)
     np.testing.assert_array_equal(g.mask, h.mask)
+
+
+def test_the_engine_s_old_names_warn_and_an_infoset_index_must_be_an_int():
+    import warnings
+
+
+    import belote_env.vector as vector
+    from belote_env.vector.engine import CutthroatBatchedGame
+
+    with pytest.warns(DeprecationWarning, match="is belote_env.vector.BatchedGame now"):
+        assert vector.SmallBatchedGame is CutthroatBatchedGame
+    with pytest.warns(DeprecationWarning, match="CutthroatBatchedGame is belote_env.vector.BatchedGame now"):
+        CutthroatBatchedGame(2, load_rules("seed001_2p"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = BatchedGame(2, load_rules("seed001_3p"), seed=1)
+    seat = int(g.state[0, SCOL["current"]])
+    assert g.infoset(np.int64(0), np.int64(seat)).seat == seat and type(g.infoset(np.int64(0), seat).seat) is int
+    for bad in (0.5, "0", True):
+        with pytest.raises(ValueError, match="table must be an int in 0..1"):
+            g.infoset(bad, seat)
+    with pytest.raises(ValueError, match="seat must be an int in 0..2"):
+        g.infoset(0, 3)

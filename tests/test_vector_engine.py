@@ -113,27 +113,39 @@ def test_step_checks_every_table_first_and_random_actions_checks_out():
         encode_batch(g, out=ro)
 
 
-def test_a_changed_state_layout_drops_the_cached_kernels(tmp_path, monkeypatch):
-    """numba checks a kernel's own file only; the kernels read ``vector.layout``'s columns
-    as constants: when layout.py differs from the stamp kept beside the cache, the cached
-    kernels are deleted (and the stamp renewed); an unchanged file keeps them."""
-    import shutil
-
+def test_a_changed_source_drops_the_cached_kernels(tmp_path, monkeypatch):
+    """numba checks a kernel's own file only; the kernels call one another across files
+    and read ``vector.layout``'s columns and the rule tables as constants: when any source
+    of the package differs from the stamp kept beside the cache, every cached kernel of the
+    package is deleted (and the stamp renewed); unchanged sources keep them."""
     from belote_env.vector import layout
 
-    src = tmp_path / "layout.py"
-    shutil.copy(layout.__file__, src)
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    kernel = cache / "engine.step_kernel-1.py311.nbi"
-    kernel.write_text("old")
+    root = tmp_path / "belote_env"
+    (root / "vector" / "__pycache__").mkdir(parents=True)
+    (root / "__pycache__").mkdir()
+    (root / "cards.py").write_text("POINTS = 1\n")
+    (root / "vector" / "layout.py").write_text("COL = {}\n")
+    kernels = [root / "vector" / "__pycache__" / "engine.step_kernel-1.py311.nbi",
+               root / "__pycache__" / "solver._search-2.py311.1.nbc"]
+    other = root / "vector" / "__pycache__" / "engine.cpython-311.pyc"
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(layout, "__file__", str(src))
-    layout._drop_stale_kernels()  # no stamp yet: treated as changed
-    assert not kernel.exists() and (cache / "layout.sha256").is_file()
-    kernel.write_text("compiled against this layout")
-    layout._drop_stale_kernels()
-    assert kernel.exists()
-    src.write_text(src.read_text() + "\n# a changed column\n")
-    layout._drop_stale_kernels()
-    assert not kernel.exists()
+
+    def compiled():
+        for k in kernels + [other]:
+            k.write_text("compiled")
+
+    compiled()
+    layout._drop_stale_kernels(root)  # no stamp yet: treated as changed
+    assert not any(k.exists() for k in kernels) and other.exists()
+    assert (root / "vector" / "__pycache__" / "sources.sha256").is_file()
+    compiled()
+    layout._drop_stale_kernels(root)
+    assert all(k.exists() for k in kernels)
+    (root / "cards.py").write_text("POINTS = 2\n")  # a rule table another file's kernels read
+    layout._drop_stale_kernels(root)
+    assert not any(k.exists() for k in kernels)
+    compiled()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    (root / "vector" / "layout.py").write_text("COL = {'x': 0}\n")
+    layout._drop_stale_kernels(root)
+    assert all(k.exists() for k in kernels)  # a cache elsewhere is the user's

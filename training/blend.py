@@ -199,9 +199,14 @@ def grow_net(net, pi: list[int], seed: int = 0, scale: float = 0.01):
 
     Raises ``ValueError`` for a ``pi`` that shrinks the network (fewer layers or a
     narrower one), for a network without hidden layers or whose activation is not ReLU,
-    and as ``BeloteNet`` for sizes out of bounds."""
+    for a ``scale`` outside [0, 1] or a ``seed`` outside 0..2**63-1, and as ``BeloteNet``
+    for sizes out of bounds."""
     from policies.network import BeloteNet
 
+    if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not 0.0 <= scale <= 1.0:
+        raise ValueError(f"scale must be a number in [0, 1] (the new units' weights, times a unit normal), got {scale!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
     old = list(net.config["pi"])
     if net.config.get("activation") != "relu" or not old:
         raise ValueError(f"growing needs a ReLU network with hidden layers, got {net.config.get('activation')} "

@@ -28,10 +28,10 @@ __all__ = ["BatchedGame", "MAX_TABLES", "COL", "OUTCOMES", "SeatBatch", "encode_
 
 
 def __getattr__(name):
-    if name == "CutthroatBatchedGame":  # deprecated, warns: BatchedGame is the engine of every table
+    if name in ("CutthroatBatchedGame", "SmallBatchedGame"):  # deprecated, warn: BatchedGame serves every table
         from . import cutthroat
 
-        return cutthroat.CutthroatBatchedGame
+        return getattr(cutthroat, name)
     if name == "BeloteSB3VecEnv":  # stable-baselines3 (the ``train`` extra) only when it is asked for
         from . import envs
 

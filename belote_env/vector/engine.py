@@ -1297,7 +1297,9 @@ class BatchedGame:
     def infoset(self, j: int, seat: int):
         """``seat``'s ``InfoSet`` at table ``j``, equal to the reference engine's
         ``information_set(seat)`` for that deal (RULES.md §11, TWO_THREE.md §5). Raises
-        ``ValueError`` for a table or seat out of range, or a table whose deal is over."""
+        ``ValueError`` for a table or seat out of range or not an int, or a table whose deal
+        is over."""
+        j, seat = _index(j, "table", self.n), _index(seat, "seat", self.players)
         if self.players != NS:
             info = _ct.cutthroat_infoset_of(self, j, seat)  # checks the table and the seat
             if self.state[j, PH] == PHASE_OVER:
@@ -1308,11 +1310,23 @@ class BatchedGame:
         return infoset_of(self, j, seat)
 
 
+def _index(v, name: str, n: int) -> int:
+    """``v`` as a Python int in ``0..n-1`` (numpy integers accepted); ``ValueError`` naming
+    ``name`` otherwise."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or not 0 <= v < n:
+        raise ValueError(f"{name} must be an int in 0..{n - 1}, got {v!r}")
+    return int(v)
+
+
 class CutthroatBatchedGame(BatchedGame):
     """Deprecated (``vector.cutthroat.CutthroatBatchedGame``, for one release):
     ``BatchedGame(n, rules)`` is the engine of every table. Refuses rules of four seats."""
 
     def __init__(self, n: int, rules: Rules, seed: int = 0, autoreset: bool = True):
+        import warnings
+
+        warnings.warn("CutthroatBatchedGame is belote_env.vector.BatchedGame now (the engine of every table); this "
+                      "alias goes in the next release", DeprecationWarning, stacklevel=2)
         n = self._checked_n(n)
         check_cutthroat_supported(rules)
         super().__init__(n, rules, seed, autoreset)

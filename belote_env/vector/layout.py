@@ -12,10 +12,11 @@ the row stays as short as the longer set allows). A per-side column block (``poi
 (``table.Table.side``: its team at four seats, the seat itself at two and three).
 
 The kernels read these numbers as constants when they compile, and numba's cache knows a
-kernel's own file only: so at import, when this file differs from the one the cached
-kernels were compiled against (a SHA-256 kept beside them, ``__pycache__/layout.sha256``),
-the ``vector/`` package's cached kernels (``*.nbi`` / ``*.nbc``) are deleted and compile
-afresh; a cache elsewhere (``NUMBA_CACHE_DIR``) is the user's to clear.
+kernel's own file only: so at import, when any source file of ``belote_env`` differs from
+those the cached kernels were compiled against (one SHA-256 of them all, kept in
+``vector/__pycache__/sources.sha256``), the package's cached kernels (``*.nbi`` /
+``*.nbc``) are deleted and compile afresh; a cache elsewhere (``NUMBA_CACHE_DIR``) is the
+user's to clear.
 """
 
 from __future__ import annotations
@@ -208,24 +209,32 @@ def rules_codes(rules: Rules) -> np.ndarray:
     return out
 
 
-def _drop_stale_kernels() -> None:
-    """Delete the ``vector/`` package's cached kernels when this file changed since they
-    were compiled (module docstring); nothing where the cache is elsewhere or read-only."""
+def _drop_stale_kernels(root: Path | None = None) -> None:
+    """Delete the compiled kernels cached under the package ``root`` (``belote_env``) when
+    any of its source files changed since they were compiled (module docstring): numba
+    checks a cached kernel against its own file only, while the kernels call one another
+    across files and bake in this file's columns and the rule tables of ``cards``,
+    ``rules``, ``dealing``, ``declarations``. Nothing when the cache is elsewhere
+    (``NUMBA_CACHE_DIR``) or not writable."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    here = Path(__file__)
-    cache = here.with_name("__pycache__")
-    stamp = cache / "layout.sha256"
-    key = hashlib.sha256(here.read_bytes()).hexdigest()
+    root = Path(__file__).resolve().parents[1] if root is None else root
+    sources = sorted(root.rglob("*.py"))
+    digest = hashlib.sha256()
+    for f in sources:
+        digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    key = digest.hexdigest()
+    stamp = root / "vector" / "__pycache__" / "sources.sha256"
     try:
         if stamp.read_text() == key:
             return
     except OSError:
         pass
     try:
-        cache.mkdir(exist_ok=True)
-        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            f.unlink(missing_ok=True)
+        for cache in root.rglob("__pycache__"):
+            for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+                f.unlink(missing_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(key)
         os.replace(tmp, stamp)

@@ -35,7 +35,7 @@ from ..observation import (
     obs_size,
 )
 from .engine import _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS
-from .layout import (  # the state's columns (a change there drops these kernels' numba cache: layout)
+from .layout import (  # the state's columns (read as constants: layout drops the cached kernels when a source changed)
     ANNF, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NBIDS, NTRICKS, PH, PHASE_BIDDING,
     PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON,
 )
