@@ -896,6 +896,22 @@ class SearchPolicy:
             return None
         return state
 
+    def _bids_weight(self, info: InfoSet, start: list[int]) -> float:
+        """The bids' factor of a world's weight (1 without ``belief_bids``): each other
+        bidder's first five cards drawn from ``self.rng`` among its 8 (the taker's without
+        the turned card), then ``_bid_weight``; in coinche the 8-card hands themselves."""
+        if not (self.belief_bids and info.auction):
+            return 1.0
+        if info.turned_card < 0:  # coinche: every seat bid holding its 8 cards (COINCHE.md §2)
+            return self._bid_weight(info, tuple(start))
+        first = [0] * NUM_SEATS
+        for s in SEATS:
+            if s != info.seat:
+                rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
+                for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
+                    first[s] |= 1 << c
+        return self._bid_weight(info, tuple(first))
+
     def _weight(self, info: InfoSet, hands: tuple[int, ...]) -> float:
         """Likelihood, under ``belief``, of the cards the other seats played this deal
         if their hands were ``hands`` (plus their played cards).
@@ -905,18 +921,7 @@ class SearchPolicy:
         world whose modelled hands were all seen before is not replayed; the factors are
         multiplied in play order as one replay would (the same float)."""
         start = [hands[s] | info.played_by[s] for s in SEATS]
-        w = 1.0
-        if self.belief_bids and info.auction:
-            if info.turned_card < 0:  # coinche: every seat bid holding its 8 cards (COINCHE.md §2)
-                first = list(start)
-            else:
-                first = [0] * NUM_SEATS
-                for s in SEATS:
-                    if s != info.seat:
-                        rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
-                        for c in self.rng.sample([c for c in range(32) if rest >> c & 1], 5):
-                            first[s] |= 1 << c
-            w = self._bid_weight(info, tuple(first))
+        w = self._bids_weight(info, start)
         modelled = [s for s in SEATS if s != info.seat and (self.belief_partner or TEAM_OF[s] != TEAM_OF[info.seat])]
         lead = self._lead
         known = lead[2] if lead is not None and lead[0] is info and lead[1] is not None else None
@@ -963,18 +968,7 @@ def plain_weight(policy: SearchPolicy, info: InfoSet, hands: tuple[int, ...]) ->
     bidders' first cards from ``policy.rng`` as ``_weight`` does."""
 
     start = [hands[s] | info.played_by[s] for s in SEATS]
-    w = 1.0
-    if policy.belief_bids and info.auction:
-        if info.turned_card < 0:
-            first = list(start)
-        else:
-            first = [0] * NUM_SEATS
-            for s in SEATS:
-                if s != info.seat:
-                    rest = start[s] & ~((1 << info.turned_card) if s == info.taker else 0)
-                    for c in policy.rng.sample([c for c in range(32) if rest >> c & 1], 5):
-                        first[s] |= 1 << c
-        w = policy._bid_weight(info, tuple(first))
+    w = policy._bids_weight(info, start)
     state = _state_with_hands(info, start)
     if state is None:
         return w
