@@ -364,9 +364,9 @@ def test_batched_engine_infoset_is_the_reference_information_set_and_checks_its_
         g.infoset(0, 0)
     if players < 4:  # the module function still gives a finished table's final view
         assert cutthroat_infoset_of(g, 0, 0).phase >= 2
-    with pytest.raises(ValueError, match="table must be 0..3"):
+    with pytest.raises(ValueError, match="table must be an int in 0..3, got 4"):
         g.infoset(4, 0)
-    with pytest.raises(ValueError, match=f"seat 0..{players - 1}"):
+    with pytest.raises(ValueError, match=f"seat must be an int in 0..{players - 1}, got {players}"):
         g.infoset(0, players)
 
 
