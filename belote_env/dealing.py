@@ -49,7 +49,7 @@ from .table import NUM_SEATS, SEATS, eldest_of, seats_from
 __all__ = ["DealError", "PACKETS", "FIRST_HAND", "TURNED_AT", "STOCK_SIZE", "TAKER_DRAWS", "OTHERS_DRAW",
            "check_deck", "deal", "complete", "deck_from_hands", "deck_for_final_hands", "read_card",
            "COINCHE_PACKETS", "HAND_SIZE", "deal_all", "deck_from_full_hands", "PACK24", "PacketLayout",
-           "packet_layout", "dealt_pack", "packet_deal", "packet_complete", "packet_deck_from_hands"]
+           "packet_layout", "dealt_pack", "packet_deal", "packet_complete", "packet_deck_from_hands", "is_whole_deal"]
 
 #: the first deal's packets, per seat, from eldest (§3.1)
 PACKETS = (3, 2)
@@ -253,6 +253,19 @@ def deck_from_hands(hands: Sequence[Sequence[int | str]], turned: int | str, sto
     deck.append(read_card(turned, "turned"))
     deck += _cards(stock, STOCK_SIZE, "stock")
     return _distinct(deck)
+
+
+def is_whole_deal(hands: Sequence[int], turned: int = -1, taker: int = -1) -> bool:
+    """Whether ``hands`` (one 32-bit card mask per seat, ints) are four hands of 8 cards
+    covering the deck with the turned card (a card id; -1: none, as in coinche) in the
+    taker's hand: the final hands ``deck_for_final_hands`` (or, without a turned card,
+    ``deck_from_full_hands``) rebuilds a deck from (RULES.md §3.1, §3.5; COINCHE.md §2).
+    Never raises for masks; a seat outside the hands is not checked (no turned card)."""
+    union = 0
+    for h in hands:
+        union |= h
+    return (len(hands) == NUM_SEATS and union == (1 << NUM_CARDS) - 1 and all(h.bit_count() == HAND_SIZE for h in hands)
+            and (turned < 0 or hands[taker] >> turned & 1 == 1))
 
 
 def deck_for_final_hands(hands: Sequence[int | Sequence[int | str]], turned: int | str, taker: int,

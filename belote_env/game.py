@@ -57,7 +57,8 @@ from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, S
 from .config import RuleOptionError, Rules
 from .contract import GENERALE, Contract
 from .dealing import (
-    HAND_SIZE, check_deck, complete, deck_from_full_hands, deck_from_hands, packet_complete, packet_deck_from_hands,
+    HAND_SIZE, check_deck, complete, deck_from_full_hands, deck_from_hands, is_whole_deal, packet_complete,
+    packet_deck_from_hands,
 )
 from .declarations import Declaration, best_declarations, combinations_of, combination_winner, combination_key
 from .deprecation import renamed
@@ -442,11 +443,7 @@ class GameState:
                 hasattr(h, "__index__") and not isinstance(h, bool) for h in hands):
             raise ValueError(f"replace_hands: hands must be {self.n} ints (32-bit card masks), got {hands!r:.200}")
         hands = [h.__index__() for h in hands]
-        union = 0
-        for h in hands:
-            union |= h
-        if (len(hands) != self.n or any(h.bit_count() != HAND_SIZE for h in hands) or union != (1 << NUM_CARDS) - 1
-                or (self.turned_card >= 0 and not hands[self.taker] >> self.turned_card & 1)):
+        if not is_whole_deal(hands, self.turned_card, self.taker):
             raise ValueError(f"replace_hands: {self.n} hands of {HAND_SIZE} cards covering the deck (the turned card "
                              f"in the taker's), got {[hex(h) for h in hands]}")
         self.hands = hands

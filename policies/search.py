@@ -189,7 +189,9 @@ from belote_env.games import game_of
 from belote_env.cards import POINTS, POINTS_BY_ALL_TRUMP_OPTION, STRENGTH, Rank, card, cards_of
 from belote_env.contract import CAPOT, GENERALE, Contract
 from belote_env.declarations import combinations_of
-from belote_env.dealing import HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands
+from belote_env.dealing import (
+    HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands, is_whole_deal,
+)
 from belote_env.observation import obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
 from belote_env.scoring import belote_points, deal_difference, declaration_points, score_cutthroat_deal
@@ -926,78 +928,61 @@ class SearchPolicy:
         lead = self._lead
         known = lead[2] if lead is not None and lead[0] is info and lead[1] is not None else None
         if known is not None and all((s, start[s]) in known for s in modelled):
-            if not _whole_deal(info, start):
+            if not is_whole_deal(start, info.turned_card, info.taker):  # as _state_with_hands: no deal to replay
                 return w
             factors = sorted(f for s in modelled for f in known[(s, start[s])])
         else:
             state = self._lead_state(info, start)
             if state is None:
                 return w
-            factors = []
-            seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
-            seq += seats_from(info.trick_leader)[:len(info.trick)]
-            played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
-            announced = {c for _, kind, c in info.announcements if kind == "belote"}
-            for k, (seat, c) in enumerate(zip(seq, played)):
-                if info.declared[seat] and DECLARE in state.legal_actions():
-                    if seat in modelled:  # the declaration first (RULES.md §6), then the card on the view after it
-                        factors.append((k, 0, self._likelihood(state.information_set(seat), DECLARE)))
-                    state.apply(DECLARE)
-                if seat in modelled:
-                    view = state.information_set(seat)
-                    if len(view.legal_actions) > 1:
-                        factors.append((k, 1, self._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)))
-                _replay_card(state, c, c in announced)
+            factors = list(_replay_factors(self, info, state, modelled))
             lead = self._lead
-            if lead is not None and lead[0] is info and lead[1] is not None:
-                by_seat = {s: [] for s in modelled}
-                for f in factors:
-                    by_seat[seq[f[0]]].append(f)
+            if lead[0] is info and lead[1] is not None:
                 for s in modelled:
-                    lead[2][(s, start[s])] = by_seat[s]
-        for _, _, f in factors:
-            w *= f
+                    lead[2][(s, start[s])] = [f for f in factors if f[2] == s]
+        for f in factors:
+            w *= f[3]
         return w
+
+
+def _replay_factors(policy: SearchPolicy, info: InfoSet, state, modelled: list[int]):
+    """Replay ``info``'s public play on ``state`` (the deal's first lead under some hidden
+    hands) and yield, in play order, ``(k, 0 or 1, seat, factor)`` for each decision of a
+    ``modelled`` seat: ``k`` the card's index in the play, 0 a declaration (made with the
+    card, RULES.md §6, on the view before it), 1 the card (on the view after it; only where
+    the seat had a choice), ``factor`` the belief's likelihood of it."""
+    seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
+    seq += seats_from(info.trick_leader)[:len(info.trick)]
+    played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
+    announced = {c for _, kind, c in info.announcements if kind == "belote"}
+    for k, (seat, c) in enumerate(zip(seq, played)):
+        if info.declared[seat] and DECLARE in state.legal_actions():
+            if seat in modelled:
+                yield k, 0, seat, policy._likelihood(state.information_set(seat), DECLARE)
+            state.apply(DECLARE)
+        if seat in modelled:
+            view = state.information_set(seat)
+            if len(view.legal_actions) > 1:
+                yield k, 1, seat, policy._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
+        _replay_card(state, c, c in announced)
 
 
 def plain_weight(policy: SearchPolicy, info: InfoSet, hands: tuple[int, ...]) -> float:
     """``policy``'s belief weight of the world ``hands`` by one plain replay of the deal
-    (``_state_with_hands``, then the belief's likelihood of each modelled seat's cards in
-    play order): the reference that ``SearchPolicy._weight``'s per-seat factors are held
-    equal to (``tests/test_search.py``, ``scripts/bench_expert_weights.py``). It draws the
-    bidders' first cards from ``policy.rng`` as ``_weight`` does."""
-
+    (``_state_with_hands``, then the belief's likelihood of each modelled seat's decisions
+    in play order, ``_replay_factors``): the reference that ``SearchPolicy._weight``'s
+    kept per-seat factors and copied first lead are held equal to (``tests/test_search.py``,
+    ``scripts/bench_expert_weights.py``). It draws the bidders' first cards from
+    ``policy.rng`` as ``_weight`` does."""
     start = [hands[s] | info.played_by[s] for s in SEATS]
     w = policy._bids_weight(info, start)
     state = _state_with_hands(info, start)
     if state is None:
         return w
-    seq = [s for leader, cs, _ in info.tricks for s in seats_from(leader)[:len(cs)]]
-    seq += seats_from(info.trick_leader)[:len(info.trick)]
-    played = [c for _, cs, _ in info.tricks for c in cs] + list(info.trick)
-    announced = {c for _, kind, c in info.announcements if kind == "belote"}
-    for seat, c in zip(seq, played):
-        modelled = seat != info.seat and (policy.belief_partner or TEAM_OF[seat] != TEAM_OF[info.seat])
-        if info.declared[seat] and DECLARE in state.legal_actions():
-            if modelled:
-                w *= policy._likelihood(state.information_set(seat), DECLARE)
-            state.apply(DECLARE)
-        if modelled:
-            view = state.information_set(seat)
-            if len(view.legal_actions) > 1:
-                w *= policy._likelihood(view, c, ANNOUNCE_BELOTE if c in announced else -1)
-        _replay_card(state, c, c in announced)
+    modelled = [s for s in SEATS if s != info.seat and (policy.belief_partner or TEAM_OF[s] != TEAM_OF[info.seat])]
+    for *_, f in _replay_factors(policy, info, state, modelled):
+        w *= f
     return w
-
-
-def _whole_deal(info: InfoSet, start: list[int]) -> bool:
-    """Whether ``start`` is a four-seat deal of the deck (8 cards a seat, the turned card
-    with the taker): the worlds ``_state_with_hands`` can rebuild."""
-    union = 0
-    for h in start:
-        union |= h
-    return (union == (1 << 32) - 1 and all(h.bit_count() == 8 for h in start)
-            and (info.turned_card < 0 or start[info.taker] >> info.turned_card & 1 == 1))
 
 
 def expert_policy(seed: int | None = None) -> SearchPolicy:

@@ -356,3 +356,22 @@ def test_round_two_take_completes_through_dealing():
     st.apply(NAME_CONTRACT + 3)  # seat 1 (eldest) names clubs
     hands, turned, stock = deal(list(range(32)), 0)
     assert st.hands == complete(hands, turned, stock, 1, 0)
+
+
+def test_is_whole_deal_is_what_deck_for_final_hands_rebuilds():
+    """``dealing.is_whole_deal``: four 8-card hands covering the deck, the turned card in
+    the taker's; each way of missing it refused (and then ``deck_for_final_hands`` raises)."""
+    from belote_env.dealing import DealError, deck_for_final_hands, is_whole_deal
+
+    hands = [0xFF << (8 * s) for s in range(4)]  # seat s holds suit s
+    assert is_whole_deal(hands, turned=9, taker=1) and is_whole_deal(hands)
+    deck_for_final_hands(hands, 9, 1)
+    swapped = [hands[0] ^ 1 ^ (1 << 8), hands[1] ^ 1 ^ (1 << 8)] + hands[2:]  # still a deal
+    assert is_whole_deal(swapped, turned=9, taker=1)
+    for bad, turned, taker in ((hands, 9, 0),                               # turned card not the taker's
+                               ([hands[0] | 1 << 8, hands[1] ^ 1 << 8] + hands[2:], 9, 1),  # 9 and 7 cards
+                               ([hands[0], hands[0]] + hands[2:], 1, 0),   # a card twice, one missing
+                               (hands[:3], 9, 1)):                         # three hands
+        assert not is_whole_deal(bad, turned, taker)
+        with pytest.raises(DealError):
+            deck_for_final_hands(bad, turned, taker)
