@@ -48,8 +48,12 @@ The ``expert`` tier (``expert_policy``) bids as the ``hard`` tier (its ``base``:
 ``search_bids`` is off) and searches card play: up to 48 samples (``EXPERT``) within a
 ``node_budget`` of 6M solver nodes (on the first tricks that budget stops it early),
 drawn from the posterior of a ``normal``-tier model of the other seats (8 candidates per
-sample resampled by that model's likelihood of all the bids and the opponents' cards),
-with hard's card values as a prior worth 48 samples. How many samples fit in the node
+sample, ``belief_lazy``: weighed as the search asks for each sample, and one kept in
+proportion to that model's likelihood of all the bids and the opponents' cards), with
+hard's card values as a prior worth 48 samples, stopping once the leading card is settled
+(``stop_z`` 1.5, chosen by duplicate matches in docs/results.md, 2026-12-05: about a fifth
+of the full search's time at the median card decision). ``full_expert`` is the search
+without the lazy weighing and the stop (the tier until then). How many samples fit in the node
 budget depends on the solver's bound table, which the earlier calls filled: a decision is
 still a function of (seed, calls so far, info set). The screens that chose these settings
 (``scripts/screen_expert.py``) are in docs/experiments/expert.md, the matches in
@@ -96,8 +100,12 @@ not the last is the one case where 162 points are not a capot). A générale (§
 the bidder alone to win every trick, which the solver's team points do not tell: it is
 scored as made on a takers' capot when the bidder won every trick so far
 (``deal_difference``). The classic tiers' networks (the hard tier) read the classic
-observation: in coinche the ``base`` is then the ``normal`` tier (declarations, belote
-announcements, an info set no sample fits) and the ``prior`` is left out.
+observation: in coinche the ``base`` is the hard tier's coinche model (``HardPolicy.for_rules``:
+declarations, belote announcements, an info set no sample fits; ``normal`` for a base
+that cannot play coinche) and the ``prior`` is left out. A card whose value equals the
+leader's in every sample so far does not keep ``stop_z`` from stopping (coinche scores
+are flat wherever the contract's fate is settled, so such exact ties are common); the
+tie is then broken as at the end of a search.
 
 **The auction** (``search_coinche_bids``, on by default and in the ``expert`` tier;
 COINCHE.md §3) is searched by rollouts. At a bidding decision:
@@ -109,8 +117,9 @@ COINCHE.md §3) is searched by rollouts. At a bidding decision:
    points of level, one more for another denomination), any other mismatch
    ``belief_noise / 2``: a coinche auction offers up to 40 bids, and sharing the noise
    among them all would leave a posterior of one or two deals.
-2. *Candidates.* The model's own choice (the ``anchor``: ``base``, the ``normal`` tier
-   for the expert, ``coinche_bidding.normal_coinche_bid``), pass, coinche and
+2. *Candidates.* The model's own choice (the ``anchor``: ``base``, the hard tier's
+   coinche model for the expert, ``normal``'s ``coinche_bidding.normal_coinche_bid`` for a
+   base that cannot play coinche), pass, coinche and
    surcoinche when legal, and bids: in the partner's contract's denomination, the
    anchor's, and the ``bid_denominations`` (2) denominations of highest
    ``coinche_bidding.estimate_points`` whose estimate plus ``PARTNER_POINTS`` plus
@@ -222,7 +231,7 @@ DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000,
 EXPERT = dict(samples=48, bid_samples=16, node_budget=6_000_000, bid_node_budget=16_000_000, bid_margin=10.0,
               bid_z=1.5,
               belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False, search_bids=False,
-              prior_weight=48.0)
+              prior_weight=48.0, belief_lazy=True, stop_z=1.5)
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -309,8 +318,9 @@ class SearchPolicy:
         stop_z: four-seat card play: stop sampling once the leading card cannot be
             overtaken: for every other candidate, its paired difference's mean over the
             samples so far less ``stop_z`` standard errors, as if every planned sample
-            gave it, plus the prior's difference, stays in the leader's favour (float in
-            (0, 10], or None: every sample is solved). Checked after ``min_samples``.
+            gave it, plus the prior's difference, does not turn against the leader
+            (float in (0, 10], or None: every sample is solved). Checked after
+            ``min_samples``.
         name: display name, a non-empty str (default ``"expert"``).
 
     Raises:
@@ -445,22 +455,22 @@ class SearchPolicy:
     # ------------------------------------------------------------------ helpers
     def _base(self, info: InfoSet) -> Policy:
         """``base``, or the normal tier when ``base`` cannot play ``info``'s game (``_plays``: a
-        network of another observation, in coinche or at two and three seats). At two and
-        three seats a base that holds the hard models of every table (``for_rules``: the
-        ``hard`` tier) plays with the model of that table."""
-        base = self.base
-        if not game_of(info.rules).has_partners and hasattr(base, "for_rules"):
-            base = base.for_rules(info.rules)
+        network of another observation, in coinche or at two and three seats). A base that
+        holds the hard models of every game (``for_rules``: the ``hard`` tier) plays with
+        the model of ``info``'s game (coinche, two or three seats)."""
+        base = _for_game(self.base, info.rules)
         if not _plays(base, info.rules):
             return self._fallback_base
         return base
 
     def _model(self, info: InfoSet) -> Policy:
-        """The model of the seats' bids in a simulated auction: ``base`` (``normal`` when
-        the base is itself a search, or in coinche when it cannot play it)."""
-        if info.rules.contract_mode == "coinche" and not _plays(self._bid_model, info.rules):
+        """The model of the seats' bids in a simulated auction: ``base`` (its model of
+        ``info``'s game, ``_for_game``; ``normal`` when the base is itself a search, or in
+        coinche when it cannot play it)."""
+        model = _for_game(self._bid_model, info.rules)
+        if info.rules.contract_mode == "coinche" and not _plays(model, info.rules):
             return self._fallback_base
-        return self._bid_model
+        return model
 
     def _candidates(self, info: InfoSet, actions: list[int]) -> list[int]:
         """``actions`` in the base policy's order of preference, cut to ``top_k``."""
@@ -613,7 +623,7 @@ class SearchPolicy:
             mean = sum(d) / n
             sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else float("inf")
             low = mean - self.stop_z * sd / math.sqrt(n)
-            if self.samples * low + (pw * 162.0 * (prior[lead] - prior[c]) if pw else 0.0) <= 0:
+            if self.samples * low + (pw * 162.0 * (prior[lead] - prior[c]) if pw else 0.0) < 0:
                 return False
         return True
 
@@ -996,12 +1006,22 @@ def expert_policy(seed: int | None = None) -> SearchPolicy:
 
 
 def lazy_expert(seed: int | None = None) -> SearchPolicy:
-    """The ``expert`` weighing its candidate worlds as the search asks for them
-    (``belief_lazy``) and stopping once the leading card is settled (``stop_z`` 2): a
-    policy factory for measurements (``belote eval policies.search:lazy_expert expert``)."""
+    """The ``expert`` stopping at ``stop_z`` 2 rather than 1.5 (it weighs its candidate
+    worlds lazily, as the tier does): a policy factory for measurements (``belote eval
+    policies.search:lazy_expert expert``)."""
     policy = expert_policy(seed)
     policy.belief_lazy, policy.stop_z = True, 2.0
     policy.name = "expert_lazy"
+    return policy
+
+
+def full_expert(seed: int | None = None) -> SearchPolicy:
+    """The ``expert`` as it was before 2026-12-05: every candidate world weighed before the
+    search (``belief_lazy`` off) and every planned world solved (``stop_z`` None); a
+    policy factory for measurements (``belote eval expert policies.search:full_expert``)."""
+    policy = expert_policy(seed)
+    policy.belief_lazy, policy.stop_z = False, None
+    policy.name = "expert_full"
     return policy
 
 
@@ -1084,6 +1104,12 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     ints = [int(round(t)) for t in totals]
     score = score_cutthroat_deal(maker, ints, info.rules, info.reserve)
     return score.difference(info.seat)
+
+
+def _for_game(policy, rules):
+    """``policy.for_rules(rules)`` for a policy holding a model per game (the ``hard``
+    tier: its coinche, two- and three-seat models), else ``policy`` itself."""
+    return policy.for_rules(rules) if hasattr(policy, "for_rules") else policy
 
 
 def _plays(policy, rules) -> bool:

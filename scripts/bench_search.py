@@ -1,6 +1,7 @@
 """Benchmark the double-dummy solver and the expert tier, one process.
 
     python scripts/bench_search.py [--deals 100] [--expert-deals 10] [--seed 0] [--variants classic coinche two three]
+        [--anchor] [--report-only]
 
 Prints:
 
@@ -17,7 +18,10 @@ Prints:
   coinche, two and three seats; ``--variants``) and phase (bids, cards; forced moves
   excluded): mean, median, 90th percentile and max, over ``--expert-deals`` seeded deals
   with the expert in seats 0 and 2 and ``normal`` in seats 1 and 3 (two and three seats:
-  the expert in seat 0, ``normal`` in the others).
+  the expert in seat 0, ``normal`` in the others); with ``--anchor`` beside the previous
+  settings' (``policies.search.full_expert``) times on the same information sets;
+* issue #35's speed aims (the classic expert's median card decision <= 25 ms, the coinche
+  expert's median decision <= 130 ms): exits 1 when one is missed, unless ``--report-only``.
 
 Times are wall-clock seconds (``time.perf_counter``); on a shared machine they vary with
 its load.
@@ -69,17 +73,22 @@ VARIANTS = {"classic": lambda: Rules(), "coinche": lambda: load_rules("coinche")
             "two": lambda: load_rules("seed001_2p"), "three": lambda: load_rules("seed001_3p")}
 
 
-def bench_expert(deals: int, seed: int, rules: Rules | None = None) -> tuple[list[float], list[float]]:
+def bench_expert(deals: int, seed: int, rules: Rules | None = None,
+                 anchor: bool = False) -> tuple[list[float], list[float], list[float], list[float]]:
     """The expert's decision times (seconds) over ``deals`` seeded deals of ``rules``
-    (default classic): (bids, cards), forced moves left out. Its seats: 0 and 2 at four
-    seats, 0 at two and three (``normal`` in the others)."""
+    (default classic): (bids, cards, anchor bids, anchor cards), forced moves left out.
+    Its seats: 0 and 2 at four seats, 0 at two and three (``normal`` in the others). With
+    ``anchor`` the tier's previous settings (``policies.search.full_expert``) decide each
+    of the same information sets too, timed alike (their decisions are not played)."""
     from policies import make_policy
+    from policies.search import full_expert
     from training.evaluate import use_one_torch_thread
 
     use_one_torch_thread()  # as in `belote eval` (hard's networks; other jobs can make 2 threads spin)
     rules = Rules() if rules is None else rules
     expert, normal = make_policy("expert", seed=seed, rules=rules), make_policy("normal", rules=rules)
-    bids, cards = [], []
+    full = full_expert(seed) if anchor else None
+    bids, cards, a_bids, a_cards = [], [], [], []
 
     def timed(st: GameState, info, policy) -> int:  # the expert's decisions timed, bids and cards apart
         if policy is not expert:
@@ -89,13 +98,22 @@ def bench_expert(deals: int, seed: int, rules: Rules | None = None) -> tuple[lis
         dt = time.perf_counter() - t0
         if len(info.legal_actions) > 1:
             (bids if info.denomination < 0 else cards).append(dt)
+            if full is not None:
+                t0 = time.perf_counter()
+                full.act(info)
+                (a_bids if info.denomination < 0 else a_cards).append(time.perf_counter() - t0)
         return a
 
     n = rules.players
     seats = [expert if game_of(rules).table.side[s] == 0 else normal for s in range(n)]  # seats 0 and 2; 0
     for d in range(deals):
         finish_deal(GameState(rules, seed=seed + d, dealer=d % n, single_deal=True), seats, timed)
-    return bids, cards
+    return bids, cards, a_bids, a_cards
+
+
+#: issue #35's aims, seconds: the classic expert's median card decision, the coinche
+#: expert's median decision (bids and cards)
+AIMS = {"classic": ("cards", 0.025), "coinche": ("all", 0.130)}
 
 
 def _ms(values: list[float]) -> str:
@@ -113,6 +131,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=["classic"],
                     help="the variants whose expert is timed (default classic)")
+    ap.add_argument("--anchor", action="store_true",
+                    help="also time the previous settings (full_expert) on the same decisions")
+    ap.add_argument("--report-only", action="store_true", help="exit 0 even when an aim is missed")
     args = ap.parse_args()
     rules = Rules(round2_no_trump_all_trump=True)
     positions = first_leads(args.deals, args.seed, rules)
@@ -133,11 +154,25 @@ def main() -> None:
             times, nodes = bench_solver(positions, per_card)
             print(f"{name}: {what}, {len(times)} deals: {_ms(times)}; {nodes / len(times):,.0f} nodes per deal, "
                   f"{nodes / sum(times) / 1e6:.2f} M nodes/s")
+    missed = []
     for variant in args.variants if args.expert_deals > 0 else ():
-        bids, cards = bench_expert(args.expert_deals, args.seed, VARIANTS[variant]())
+        bids, cards, a_bids, a_cards = bench_expert(args.expert_deals, args.seed, VARIANTS[variant](), args.anchor)
         both = bids + cards
         print(f"expert ({variant}, default settings) per decision over {args.expert_deals} deals: {_ms(both)} "
               f"({len(both)} decisions); bids {_ms(bids)}; cards {_ms(cards)}")
+        if args.anchor:
+            print(f"  the previous settings (full_expert) on the same decisions: {_ms(a_bids + a_cards)}; bids "
+                  f"{_ms(a_bids)}; cards {_ms(a_cards)}")
+        if variant in AIMS:
+            phase, aim = AIMS[variant]
+            got = statistics.median(cards if phase == "cards" else both) if (cards if phase == "cards" else both) else 0
+            met = got <= aim
+            print(f"  aim: median {'card ' if phase == 'cards' else ''}decision <= {1000 * aim:.0f} ms: "
+                  f"{1000 * got:.1f} ms, {'met' if met else 'NOT met'}")
+            if not met:
+                missed.append(variant)
+    if missed and not args.report_only:
+        raise SystemExit(f"aims missed: {', '.join(missed)} (--report-only to exit 0)")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from belote_env.cards import Suit, parse_card, parse_cards
 from belote_env.sampling import HiddenHandSampler, sample_hidden_hands
 from belote_env.solver import Position, Solver, position_of
 from belote_env.table import TEAM_OF, eldest_of, seats_from, team_of
+from policies.base import reseed
 from policies.normal import NormalPolicy
 from policies.search import EXPERT, SearchPolicy, _plays, expert_policy
 
@@ -60,10 +61,12 @@ def test_expert_plays_only_legal_actions_under_every_coinche_preset(preset):
     assert decisions > 12 and bids > 0
 
 
-def test_the_expert_tier_plays_coinche_with_normal_in_place_of_the_classic_networks():
-    """``make_policy("expert")``'s base and prior are the hard tier, whose networks read
-    the classic observation: in coinche the normal tier takes the base's decisions and the
-    prior is left out, and every decision is legal (a cheap copy of the tier's settings)."""
+def test_the_expert_tier_plays_coinche_with_the_coinche_hard_model():
+    """``make_policy("expert")``'s base and prior are the hard tier, whose classic networks
+    read the classic observation: in coinche the tier's coinche model
+    (``HardPolicy.for_rules``) takes the base's decisions and bids for the seats in the
+    auction rollouts, the prior is left out, and every decision is legal (a cheap copy of
+    the tier's settings)."""
     pol = expert_policy(3)
     pol.samples, pol.bid_samples, pol.min_samples = 3, 2, 1
     st = GameState(RULES, seed=11, dealer=2)
@@ -75,14 +78,41 @@ def test_the_expert_tier_plays_coinche_with_normal_in_place_of_the_classic_netwo
     assert st.deal_score is not None or st.void
 
 
-def test_the_classic_networks_are_kept_in_classic():
-    """The hard tier's networks read the classic observation: the expert keeps them as
-    base and prior in classic, and replaces them only in coinche."""
+def test_the_classic_networks_are_kept_in_classic_and_the_coinche_model_plays_coinche():
+    """The hard tier's classic networks read the classic observation: the expert keeps
+    them as base and prior in classic; in coinche its base and its auction model are the
+    hard tier's coinche model, and the prior is left out."""
     pol = expert_policy(0)
     assert _plays(pol.base, load_rules("seed004")) and _plays(pol.prior, load_rules("seed004"))
-    assert not _plays(pol.base, RULES)
+    assert not _plays(pol.base, RULES) and not _plays(pol.prior, RULES)
     info = _step_state().information_set(2)
-    assert pol._base(info) is not pol.base and isinstance(pol._base(info), NormalPolicy)
+    coinche_hard = pol.base.for_rules(RULES)
+    assert coinche_hard is not pol.base and coinche_hard.contract_mode == "coinche"
+    assert pol._base(info) is coinche_hard and pol._model(info) is coinche_hard
+
+
+def test_the_coinche_auction_search_anchors_on_the_coinche_hard_bid():
+    """The auction search's anchor is the coinche hard model's bid: with a margin no
+    candidate can clear, the expert bids as that model at every decision of seeded
+    auctions, and at some of them otherwise than the normal tier would (the model the
+    search used before)."""
+    from policies.hard import HardPolicy
+
+    pol = expert_policy(0)
+    pol.bid_samples, pol.min_samples, pol.bid_margin = 2, 1, 1e9
+    hard = HardPolicy(0).for_rules(RULES)
+    normal = NormalPolicy(0)
+    bids = differ = 0
+    for seed in range(6):
+        st = GameState(RULES, seed=seed, dealer=seed % 4)
+        while st.phase == 0:
+            info = st.information_set(st.current)
+            a = pol.act(info)
+            assert a == hard.act(info)
+            bids += 1
+            differ += a != normal.act(info)
+            st.apply(a)
+    assert bids >= 24 and differ >= 1
 
 
 def test_expert_does_not_read_hidden_cards_in_coinche():
@@ -331,3 +361,31 @@ def test_expert_is_deterministic_for_a_seed_in_coinche():
         first = _play_deal([_cheap(5), NormalPolicy(0)], RULES, seed)
         again = _play_deal([_cheap(5), NormalPolicy(0)], RULES, seed, disturb=True)
         assert first == again
+
+
+def test_the_early_stop_is_not_held_up_by_cards_tied_in_every_sample():
+    """A coinche score is flat wherever the contract's fate is settled (COINCHE.md §9), so
+    two cards often score the same in every sample. With ``stop_z`` and no prior, a card
+    decision whose candidates all tied in every sample so far stops after ``min_samples``
+    (an exact tie used to count as a possible overtaking: every planned sample was
+    solved), and the cards then go by the same tie-breaks as a full search."""
+    pol = SearchPolicy(0, samples=12, min_samples=3, stop_z=1.5, node_budget=None, search_coinche_bids=False)
+    full = SearchPolicy(0, samples=3, min_samples=3, node_budget=None, search_coinche_bids=False)
+    tied = 0
+    for seed in range(3):
+        st = GameState(RULES, seed=seed, dealer=seed % 4)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if st.phase == 1 and len([a for a in info.legal_actions if a < 32]) > 1:
+                reseed(pol, f"{seed}-{len(st.actions)}")
+                reseed(full, f"{seed}-{len(st.actions)}")
+                a = pol.act(info)
+                values = set(pol.last_values.values())
+                if len(pol.last_values) > 1 and len(values) == 1:
+                    tied += 1
+                    assert pol.last_stats["samples"] == 3
+                    assert a == full.act(info)  # the same three worlds, the same tie-breaks
+                st.apply(a)
+            else:
+                st.apply(pol.act(info))
+    assert tied >= 3

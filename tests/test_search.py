@@ -622,3 +622,28 @@ def test_replace_hands_refuses_a_state_after_an_action_of_play():
         pytest.fail("no first lead with a declaration or a belote announcement to make")
     with pytest.raises(ValueError, match="hands must be 4 ints"):
         st.clone().replace_hands([True] * 4)
+
+
+def test_the_expert_tier_weighs_lazily_and_stops_and_full_expert_solves_every_world():
+    """The ``expert`` tier weighs its candidate worlds lazily and stops once the leading
+    card is settled (``stop_z`` 1.5); ``full_expert``, the tier before, weighs every
+    candidate first and solves every planned world. At mid-deal card decisions of a seeded
+    deal the tier solves fewer worlds, never fewer than ``min_samples``."""
+    from policies import make_policy
+    from policies.search import full_expert
+
+    expert, full = make_policy("expert", seed=1), full_expert(1)
+    assert (expert.belief_lazy, expert.stop_z, full.belief_lazy, full.stop_z) == (True, 1.5, False, None)
+    assert full.name == "expert_full" and expert.name == "expert"
+    st = GameState(Rules(target=None), seed=3, single_deal=True)
+    fewer = searched = 0
+    while not st.is_deal_over:
+        info = st.information_set(st.current)
+        a = expert.act(info)
+        if st.phase == 1 and 2 <= len(info.tricks) <= 5 and expert.last_stats.get("samples", 0):
+            full.act(info)
+            assert expert.min_samples <= expert.last_stats["samples"] <= full.last_stats["samples"]
+            fewer += expert.last_stats["samples"] < full.last_stats["samples"]
+            searched += 1
+        st.apply(a)
+    assert searched >= 4 and fewer >= searched // 2
