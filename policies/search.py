@@ -1025,6 +1025,21 @@ def full_expert(seed: int | None = None) -> SearchPolicy:
     return policy
 
 
+def uniform_expert(seed: int | None = None) -> SearchPolicy:
+    """The ``expert`` with uniform worlds (no belief model: every deal consistent with the
+    information set equally likely) and ``stop_z`` 3, so that it solves more worlds in
+    about the tier's mean time per card decision (24 worlds and 130 ms against 13 and
+    120 ms over six seeded classic deals, 2026-12-05): a policy factory for the weighted
+    against uniform match (``belote eval expert policies.search:uniform_expert``)."""
+    from .hard import HardPolicy
+
+    hard = HardPolicy(seed)
+    settings = {k: v for k, v in EXPERT.items() if not k.startswith("belief_")}
+    policy = SearchPolicy(seed, base=hard, prior=hard, **{**settings, "stop_z": 3.0})
+    policy.name = "expert_uniform"
+    return policy
+
+
 def _choose(cands: list[int], values: dict[int, list[int]], ws: list[float], margin: float,
             z: float) -> tuple[int, dict[int, float]]:
     """The coinche auction search's choice: ``cands[0]`` (the anchor) unless another

@@ -647,3 +647,23 @@ def test_the_expert_tier_weighs_lazily_and_stops_and_full_expert_solves_every_wo
             searched += 1
         st.apply(a)
     assert searched >= 4 and fewer >= searched // 2
+
+
+def test_uniform_expert_draws_uniform_worlds_with_the_tiers_other_settings():
+    """``uniform_expert``: the tier's settings but the belief model (uniform worlds) and a
+    later stop (``stop_z`` 3); it plays legal cards and its worlds carry weight 1."""
+    from policies.search import expert_policy, uniform_expert
+
+    pol, tier = uniform_expert(2), expert_policy(2)
+    assert pol.belief is None and tier.belief is not None and pol.stop_z == 3.0
+    assert (pol.samples, pol.prior_weight, pol.node_budget) == (tier.samples, tier.prior_weight, tier.node_budget)
+    searched = 0
+    for seed in range(4):
+        st = GameState(Rules(target=None), seed=seed, single_deal=True)
+        while not st.is_deal_over and len(st.actions) < 20:
+            info = st.information_set(st.current)
+            a = pol.act(info)
+            assert a in info.legal_actions
+            searched += st.phase == 1 and pol.last_stats.get("samples", 0) > 0
+            st.apply(a)
+    assert searched >= 3
