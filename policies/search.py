@@ -188,6 +188,8 @@ import time
 from dataclasses import replace
 from itertools import islice
 
+import numpy as np
+
 from belote_env import InfoSet
 from belote_env.actions import (
     ANNOUNCE_BELOTE, CLASSIC_BIDS, COINCHE, DECLARE, PASS, SURCOINCHE, bid_denomination, coinche_bid_level, is_card,
@@ -201,7 +203,7 @@ from belote_env.declarations import combinations_of
 from belote_env.dealing import (
     HAND_SIZE, DealError, complete, deck_for_final_hands, deck_from_full_hands, is_whole_deal,
 )
-from belote_env.observation import obs_size
+from belote_env.observation import action_mask, encode_infoset, obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
 from belote_env.scoring import belote_points, deal_difference, declaration_points, score_cutthroat_deal
 from belote_env.game import BELOTE, LAST_TRICK, STEPS
@@ -680,12 +682,34 @@ class SearchPolicy:
         """The bid the model (``_model``: ``base``; ``normal`` when the base is itself a
         search or cannot play coinche) makes for the seat to bid in ``auction``, holding
         ``hand`` (5 cards in classic, 8 in coinche)."""
-        legal = auction.legal_bids()
-        seat = auction.current
-        view = replace(info, seat=seat, hand=hand, current_seat=seat, bid_round=auction.bid_round,
-                       auction=tuple(auction.history), legal_actions=legal)
+        view = _bid_view(info, hand, auction)
         a = self._model(info).act(view)
-        return a if a in legal else PASS
+        return a if a in view.legal_actions else PASS
+
+    def _rollouts(self, info: InfoSet, hands: tuple[int, ...], start: Auction, cands: list[int]) -> list[Auction]:
+        """The auctions ``start`` + each candidate, each played to its end by the model
+        bidding for every seat (this one included) on ``hands``. A deterministic model with
+        ``act_batch`` (the hard tier's coinche model) bids for the auctions still open in
+        one batch a round (``act_batch`` decides each row as ``act`` would: the same
+        auctions); another model bids auction after auction, in candidate order."""
+        auctions = []
+        for a in cands:
+            auction = start.copy()
+            auction.apply(a)
+            auctions.append(auction)
+        model = self._model(info)
+        if not (callable(getattr(model, "act_batch", None)) and getattr(model, "deterministic", False)):
+            for auction in auctions:
+                while not auction.is_over:
+                    auction.apply(self._model_bid(info, hands[auction.current], auction))
+            return auctions
+        while True:
+            live = [auction for auction in auctions if not auction.is_over]
+            if not live:
+                return auctions
+            views = [_bid_view(info, hands[auction.current], auction) for auction in live]
+            for auction, view, a in zip(live, views, model.act_batch(_ViewBatch(views)).tolist()):
+                auction.apply(a if a in view.legal_actions else PASS)
 
     def _auction_after_pass(self, info: InfoSet, hands: tuple[int, ...]) -> tuple[int, int] | None:
         """(taker, denomination) when, after this seat passes, the model's bids for the
@@ -767,11 +791,7 @@ class SearchPolicy:
             hands = deal.hands
             solved: dict[tuple[int, int, int], int] = {}  # (denomination, taker team, leader) -> takers' points
             valued: dict[Contract, int] = {}  # this sample's value of each final contract
-            for a in cands:
-                auction = start.copy()
-                auction.apply(a)
-                while not auction.is_over:  # the model bids for every seat, this one included
-                    auction.apply(self._model_bid(info, hands[auction.current], auction))
+            for a, auction in zip(cands, self._rollouts(info, hands, start, cands)):
                 contract = auction.contract
                 v = 0 if contract is None else valued.get(contract)  # passed out: a void deal, 0 (§3.6)
                 if v is None:
@@ -1137,6 +1157,31 @@ def _plays(policy, rules) -> bool:
         if size is not None and size != want:
             return False
     return True
+
+
+def _bid_view(info: InfoSet, hand: int, auction: Auction) -> InfoSet:
+    """``info`` as the seat to bid in ``auction`` would see it holding ``hand``: an
+    auction rollout's view (the public fields are the auction's)."""
+    seat = auction.current
+    return replace(info, seat=seat, hand=hand, current_seat=seat, bid_round=auction.bid_round,
+                   auction=tuple(auction.history), legal_actions=auction.legal_bids())
+
+
+class _ViewBatch:
+    """Information sets as a batch for a policy's ``act_batch`` (the interface of
+    ``belote_env.vector.SeatBatch``): ``obs`` float32 ``(m, obs_size)``
+    (``encode_infoset``), ``mask`` int8 ``(m, NUM_ACTIONS)``, ``infoset(i)``."""
+
+    def __init__(self, infos: list[InfoSet]):
+        self._infos = infos
+        self.obs = np.stack([encode_infoset(i) for i in infos])
+        self.mask = np.stack([action_mask(i.legal_actions) for i in infos])
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+    def infoset(self, i: int) -> InfoSet:
+        return self._infos[i]
 
 
 def _bidding_view(info: InfoSet) -> InfoSet:

@@ -389,3 +389,38 @@ def test_the_early_stop_is_not_held_up_by_cards_tied_in_every_sample():
             else:
                 st.apply(pol.act(info))
     assert tied >= 3
+
+
+class _OneByOne:
+    """A policy's ``act`` alone (no ``act_batch``): the auction rollouts bid auction
+    after auction."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def act(self, info):
+        return self.policy.act(info)
+
+
+def test_batched_auction_rollouts_bid_as_the_model_does_one_by_one():
+    """The coinche hard model bids for the auctions of a sample in one batch a round
+    (``act_batch``); the rollouts, values and choices are those of bidding auction after
+    auction with ``act``, at every auction decision of seeded deals."""
+    pol = expert_policy(0)
+    pol.bid_samples, pol.min_samples = 3, 3
+    slow = expert_policy(0)
+    slow.bid_samples, slow.min_samples = 3, 3
+    slow._bid_model = _OneByOne(slow.base.for_rules(RULES))
+    assert not hasattr(slow._model(_bid_info("JS 9S AS 10S AH AD 7C 8C")), "act_batch")
+    searched = 0
+    for seed in range(3):
+        st = GameState(RULES, seed=seed, dealer=seed % 4)
+        while st.phase == 0:
+            info = st.information_set(st.current)
+            reseed(pol, f"{seed}-{len(st.actions)}")
+            reseed(slow, f"{seed}-{len(st.actions)}")
+            a = pol.act(info)
+            assert slow.act(info) == a and slow.last_values == pol.last_values
+            searched += bool(pol.last_values)
+            st.apply(a)
+    assert searched >= 4
