@@ -102,10 +102,11 @@ scored as made on a takers' capot when the bidder won every trick so far
 (``deal_difference``). The classic tiers' networks (the hard tier) read the classic
 observation: in coinche the ``base`` is the hard tier's coinche model (``HardPolicy.for_rules``:
 declarations, belote announcements, an info set no sample fits; ``normal`` for a base
-that cannot play coinche) and the ``prior`` is left out. A card whose value equals the
-leader's in every sample so far does not keep ``stop_z`` from stopping (coinche scores
-are flat wherever the contract's fate is settled, so such exact ties are common); the
-tie is then broken as at the end of a search.
+that cannot play coinche, or these rules: a générale or bids above 160) and the
+``prior`` is left out. Cards tied in every sample so far (coinche scores are flat wherever
+the contract's fate is settled, so such exact ties are common) let ``stop_z`` stop the
+search once a quarter of its samples are solved (``STOP_TIE_SHARE``); the tie is then
+broken as at the end of a search.
 
 **The auction** (``search_coinche_bids``, on by default and in the ``expert`` tier;
 COINCHE.md §3) is searched by rollouts. At a bidding decision:
@@ -234,6 +235,11 @@ EXPERT = dict(samples=48, bid_samples=16, node_budget=6_000_000, bid_node_budget
               bid_z=1.5,
               belief_pool=8, belief_noise=0.2, belief_bids=True, belief_partner=False, search_bids=False,
               prior_weight=48.0, belief_lazy=True, stop_z=1.5)
+
+#: ``stop_z``: cards tied in every sample so far (coinche without a prior: its scores are
+#: flat wherever the contract's fate is settled) let the search stop once
+#: ``samples // STOP_TIE_SHARE`` samples are solved (12 of the expert's 48)
+STOP_TIE_SHARE = 4
 
 #: Candidates searched by ``make_policy("<policy>+search")``: the policy's top 3 actions.
 SEARCH_TOP_K = 3
@@ -609,7 +615,10 @@ class SearchPolicy:
     def _settled(self, per: dict[int, list[float]], prior: dict[int, float] | None, n: int) -> bool:
         """``stop_z``'s test: the leading candidate stays ahead of every other one however
         the remaining planned samples go within ``stop_z`` standard errors (module: the
-        argument). Samples of weight other than 1 (``belief_pool`` 1) never stop early."""
+        argument). A candidate exactly level with the leader (tied in every sample, no
+        prior to part them) stops the search only after ``samples // STOP_TIE_SHARE``
+        samples: a few tied samples give a spread of 0, not a settled order. Samples of
+        weight other than 1 (``belief_pool`` 1) never stop early."""
         if any(math.isnan(x) for v in per.values() for x in v):
             return False
         pw = self.prior_weight if prior is not None else 0.0
@@ -625,7 +634,8 @@ class SearchPolicy:
             mean = sum(d) / n
             sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else float("inf")
             low = mean - self.stop_z * sd / math.sqrt(n)
-            if self.samples * low + (pw * 162.0 * (prior[lead] - prior[c]) if pw else 0.0) < 0:
+            bound = self.samples * low + (pw * 162.0 * (prior[lead] - prior[c]) if pw else 0.0)
+            if bound < 0 or (bound == 0 and n < self.samples // STOP_TIE_SHARE):
                 return False
         return True
 
@@ -1150,11 +1160,21 @@ def _for_game(policy, rules):
 def _plays(policy, rules) -> bool:
     """Whether ``policy`` can decide under ``rules``: False for a network policy (``net``
     with ``obs_size``) or a prior (``card_net``) built for another observation size (the
-    hard tier's classic networks in coinche, COINCHE.md §9), True otherwise."""
+    hard tier's classic networks in coinche, COINCHE.md §9), or one whose
+    ``check_rules`` refuses ``rules`` (the coinche model under coinche rules of the
+    extended action table: a générale, bids above 160); True otherwise."""
     want = obs_size(rules)
     for net in (getattr(policy, "net", None), getattr(policy, "card_net", None)):
         size = getattr(net, "obs_size", None)
         if size is not None and size != want:
+            return False
+    check = getattr(policy, "check_rules", None)
+    if callable(check):
+        from .model_files import RulesMismatchError
+
+        try:
+            check(rules)
+        except RulesMismatchError:
             return False
     return True
 

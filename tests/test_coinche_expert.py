@@ -4,20 +4,21 @@ in the takers' points, COINCHE.md §9), the auction search in hand-checked posit
 determinism for a seed."""
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from belote_env import GameState, InfoSet, load_rules, preset_names
 from belote_env.auction import new_auction
-from belote_env.actions import COINCHE, PASS, bid_denomination, coinche_bid_action, is_coinche_bid
+from belote_env.actions import COINCHE, PASS, bid_denomination, coinche_bid_action, is_coinche_bid, num_actions
 from belote_env.cards import Suit, parse_card, parse_cards
 from belote_env.sampling import HiddenHandSampler, sample_hidden_hands
 from belote_env.solver import Position, Solver, position_of
 from belote_env.table import TEAM_OF, eldest_of, seats_from, team_of
 from policies.base import reseed
 from policies.normal import NormalPolicy
-from policies.search import EXPERT, SearchPolicy, _plays, expert_policy
+from policies.search import EXPERT, STOP_TIE_SHARE, SearchPolicy, _plays, expert_policy
 
 COINCHE_PRESETS = [p for p in preset_names() if load_rules(p).contract_mode == "coinche"]
 RULES = load_rules("coinche", target=None)
@@ -363,14 +364,18 @@ def test_expert_is_deterministic_for_a_seed_in_coinche():
         assert first == again
 
 
-def test_the_early_stop_is_not_held_up_by_cards_tied_in_every_sample():
+def test_cards_tied_in_every_sample_stop_the_search_after_a_quarter_of_its_samples():
     """A coinche score is flat wherever the contract's fate is settled (COINCHE.md §9), so
     two cards often score the same in every sample. With ``stop_z`` and no prior, a card
-    decision whose candidates all tied in every sample so far stops after ``min_samples``
-    (an exact tie used to count as a possible overtaking: every planned sample was
-    solved), and the cards then go by the same tie-breaks as a full search."""
-    pol = SearchPolicy(0, samples=12, min_samples=3, stop_z=1.5, node_budget=None, search_coinche_bids=False)
-    full = SearchPolicy(0, samples=3, min_samples=3, node_budget=None, search_coinche_bids=False)
+    decision whose candidates all tied in every sample so far stops once
+    ``samples // STOP_TIE_SHARE`` samples are solved: not at ``min_samples`` (a few tied
+    samples give a spread of 0, not a settled order; a full search then often parts the
+    cards), nor only after every planned sample (an exact tie used to block the stop);
+    the cards then go by the same tie-breaks as a search of those samples."""
+    pol = SearchPolicy(0, samples=16, min_samples=2, stop_z=1.5, node_budget=None, search_coinche_bids=False)
+    floor = 16 // STOP_TIE_SHARE
+    assert floor == 4
+    same = SearchPolicy(0, samples=floor, min_samples=floor, node_budget=None, search_coinche_bids=False)
     tied = 0
     for seed in range(3):
         st = GameState(RULES, seed=seed, dealer=seed % 4)
@@ -378,13 +383,13 @@ def test_the_early_stop_is_not_held_up_by_cards_tied_in_every_sample():
             info = st.information_set(st.current)
             if st.phase == 1 and len([a for a in info.legal_actions if a < 32]) > 1:
                 reseed(pol, f"{seed}-{len(st.actions)}")
-                reseed(full, f"{seed}-{len(st.actions)}")
+                reseed(same, f"{seed}-{len(st.actions)}")
                 a = pol.act(info)
-                values = set(pol.last_values.values())
-                if len(pol.last_values) > 1 and len(values) == 1:
+                assert pol.last_stats["samples"] >= floor or len(set(pol.last_values.values())) > 1
+                if len(pol.last_values) > 1 and len(set(pol.last_values.values())) == 1:
                     tied += 1
-                    assert pol.last_stats["samples"] == 3
-                    assert a == full.act(info)  # the same three worlds, the same tie-breaks
+                    assert pol.last_stats["samples"] == floor
+                    assert a == same.act(info)  # the same four worlds, the same tie-breaks
                 st.apply(a)
             else:
                 st.apply(pol.act(info))
@@ -424,3 +429,32 @@ def test_batched_auction_rollouts_bid_as_the_model_does_one_by_one():
             searched += bool(pol.last_values)
             st.apply(a)
     assert searched >= 4
+
+
+#: coinche rules of the extended action table (412 ids: a générale, bids above 160), which
+#: the coinche hard model refuses (``NetworkPolicy.check_rules``)
+EXTENDED = {
+    "coinche_bga": lambda: load_rules("coinche_bga", target=None),
+    "coinche+generale": lambda: replace(load_rules("coinche", target=None), generale=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTENDED))
+def test_the_expert_tier_plays_coinche_rules_of_the_extended_action_table(name):
+    """Where the coinche hard model cannot play (``check_rules`` refuses the rules: its
+    observation has the coinche size all the same), the expert's base and auction model
+    are the ``normal`` tier (``_plays``), and every decision is legal."""
+    rules = EXTENDED[name]()
+    assert num_actions(rules) > 112
+    pol = expert_policy(0)
+    pol.samples, pol.bid_samples, pol.min_samples = 2, 2, 1
+    st = GameState(rules, seed=1, dealer=0)
+    decisions = 0
+    while st.phase == 0 and decisions < 8:
+        info = st.information_set(st.current)
+        a = pol.act(info)  # raised RulesMismatchError (the coinche hard model's 112 ids)
+        assert a in info.legal_actions
+        assert isinstance(pol._base(info), NormalPolicy) and isinstance(pol._model(info), NormalPolicy)
+        decisions += 1
+        st.apply(a)
+    assert decisions >= 1
