@@ -133,8 +133,10 @@ COINCHE.md §3) is searched by rollouts. At a bidding decision:
 4. *Value.* The contract it ends in is solved from the opening lead (eldest; the
    bidder of a générale under ``generale_leads``, §4) and scored for this seat's team by
    ``deal_difference`` (§6, with the sample's belote and declarations). The solves are
-   shared: one per denomination and taker team in a sample, however many candidates
-   and levels end in it, so the levels of a denomination cost rollouts only.
+   shared: one per denomination (and leader) in a sample, however many candidates and
+   levels end in it and whichever team takes (the double-dummy card points are
+   zero-sum: one team's are 162 less the other's), so the levels of a denomination cost
+   rollouts only.
 5. *Choice.* Each candidate's gain over the anchor in each sample (the same samples
    for all: a paired comparison) is averaged; its lower bound is that mean less
    ``bid_z`` standard errors. The candidate with the largest lower bound is chosen when
@@ -799,7 +801,7 @@ class SearchPolicy:
             if w <= 0.0:
                 continue
             hands = deal.hands
-            solved: dict[tuple[int, int, int], int] = {}  # (denomination, taker team, leader) -> takers' points
+            solved: dict[tuple[int, int], tuple[int, int]] = {}  # (denomination, leader) -> (a team, its points)
             valued: dict[Contract, int] = {}  # this sample's value of each final contract
             for a, auction in zip(cands, self._rollouts(info, hands, start, cands)):
                 contract = auction.contract
@@ -807,11 +809,13 @@ class SearchPolicy:
                 if v is None:
                     k, taker = contract.denomination, contract.taker
                     leader = taker if rules.generale_leads and contract.level == GENERALE else eldest
-                    key = (k, TEAM_OF[taker], leader)
-                    points = solved.get(key)
-                    if points is None:
-                        points = solved[key] = self.solver.solve(Position(hands, k, taker, (), leader, rules))
+                    got = solved.get((k, leader))
+                    if got is None:  # the other team's contract: the card points are zero-sum (162 in all)
+                        points = self.solver.solve(Position(hands, k, taker, (), leader, rules))
                         nodes += self.solver.nodes
+                        solved[(k, leader)] = (TEAM_OF[taker], points)
+                    else:
+                        points = got[1] if got[0] == TEAM_OF[taker] else 162 - got[1]
                     view = replace(info, contract=contract, denomination=k, taker=taker)
                     v = valued[contract] = deal_difference(
                         points, TEAM_OF[taker], my_team, belote_points(view, hands, k),

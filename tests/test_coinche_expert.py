@@ -458,3 +458,23 @@ def test_the_expert_tier_plays_coinche_rules_of_the_extended_action_table(name):
         decisions += 1
         st.apply(a)
     assert decisions >= 1
+
+
+def test_double_dummy_card_points_are_zero_sum_between_the_teams():
+    """The auction search solves one contract per denomination and leader in a sample,
+    whichever team takes: it relies on one team's double-dummy card points being 162 less
+    the other's (RULES.md §4: 152 card points and the last trick's 10). Held on seeded
+    coinche deals in every denomination, no-trump and all-trump included, from every
+    leader."""
+    rules = load_rules("coinche", target=None, coinche_denominations="suits_sa_ta")
+    solver = Solver()
+    pairs = 0
+    for seed in range(8):
+        hands = tuple(GameState(rules, seed=seed, dealer=seed % 4).hands)
+        for k in range(6):
+            leader = (seed + k) % 4
+            takers = solver.solve(Position(hands, k, leader, (), leader, rules))
+            others = solver.solve(Position(hands, k, (leader + 1) % 4, (), leader, rules))
+            assert takers + others == 162
+            pairs += 1
+    assert pairs == 48
