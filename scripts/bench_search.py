@@ -79,7 +79,9 @@ def bench_expert(deals: int, seed: int, rules: Rules | None = None,
     (default classic): (bids, cards, anchor bids, anchor cards), forced moves left out.
     Its seats: 0 and 2 at four seats, 0 at two and three (``normal`` in the others). With
     ``anchor`` the tier's previous settings (``policies.search.full_expert``) decide each
-    of the same information sets too, timed alike (their decisions are not played)."""
+    of the same information sets too, timed alike (their decisions are not played). One
+    untimed deal is played first (seed ``seed + 100000``): the first decisions load models
+    and compiled kernels."""
     from policies import make_policy
     from policies.search import full_expert
     from training.evaluate import use_one_torch_thread
@@ -106,6 +108,10 @@ def bench_expert(deals: int, seed: int, rules: Rules | None = None,
 
     n = rules.players
     seats = [expert if game_of(rules).table.side[s] == 0 else normal for s in range(n)]  # seats 0 and 2; 0
+    # one untimed deal first, so that neither pays the first use of its models and kernels in the figures
+    finish_deal(GameState(rules, seed=seed + 100_000, dealer=0, single_deal=True), seats, timed)
+    for times in (bids, cards, a_bids, a_cards):
+        times.clear()
     for d in range(deals):
         finish_deal(GameState(rules, seed=seed + d, dealer=d % n, single_deal=True), seats, timed)
     return bids, cards, a_bids, a_cards
