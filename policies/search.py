@@ -217,7 +217,8 @@ from .base import Policy, reseed_nested, with_belote
 from .coinche_bidding import PARTNER_POINTS, estimate_points
 from .normal import TAKE_THRESHOLD, NormalPolicy, hand_value
 
-__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "SEARCH_TOP_K", "expert_policy", "lazy_expert", "deal_margin", "plain_weight"]
+__all__ = ["SearchPolicy", "DEFAULTS", "EXPERT", "STOP_TIE_SHARE", "SEARCH_TOP_K", "expert_policy", "lazy_expert",
+           "full_expert", "uniform_expert", "deal_margin", "plain_weight"]
 
 #: Default settings of ``SearchPolicy`` (see its arguments).
 DEFAULTS = dict(samples=12, bid_samples=8, min_samples=4, node_budget=3_000_000, time_budget=None,
@@ -1052,7 +1053,9 @@ def lazy_expert(seed: int | None = None) -> SearchPolicy:
 def full_expert(seed: int | None = None) -> SearchPolicy:
     """The ``expert`` as it was before 2026-12-05: every candidate world weighed before the
     search (``belief_lazy`` off) and every planned world solved (``stop_z`` None); a
-    policy factory for measurements (``belote eval expert policies.search:full_expert``)."""
+    policy factory for measurements (``belote eval expert policies.search:full_expert``).
+    Raises ``policies.network.CheckpointError`` as ``expert_policy`` (the hard model
+    missing or corrupt)."""
     policy = expert_policy(seed)
     policy.belief_lazy, policy.stop_z = False, None
     policy.name = "expert_full"
@@ -1064,7 +1067,8 @@ def uniform_expert(seed: int | None = None) -> SearchPolicy:
     information set equally likely) and ``stop_z`` 3, so that it solves more worlds in
     about the tier's mean time per card decision (24 worlds and 130 ms against 13 and
     120 ms over six seeded classic deals, 2026-12-05): a policy factory for the weighted
-    against uniform match (``belote eval expert policies.search:uniform_expert``)."""
+    against uniform match (``belote eval expert policies.search:uniform_expert``).
+    Raises ``policies.network.CheckpointError`` as ``expert_policy``."""
     from .hard import HardPolicy
 
     hard = HardPolicy(seed)

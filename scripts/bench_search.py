@@ -171,7 +171,8 @@ def main() -> None:
                   f"{_ms(a_bids)}; cards {_ms(a_cards)}")
         if variant in AIMS:
             phase, aim = AIMS[variant]
-            got = statistics.median(cards if phase == "cards" else both) if (cards if phase == "cards" else both) else 0
+            times = cards if phase == "cards" else both
+            got = statistics.median(times) if times else float("inf")  # nothing measured: not met
             met = got <= aim
             print(f"  aim: median {'card ' if phase == 'cards' else ''}decision <= {1000 * aim:.0f} ms: "
                   f"{1000 * got:.1f} ms, {'met' if met else 'NOT met'}")
