@@ -48,8 +48,8 @@ from .layout import (
     ANN_NEXT, DENOM, DISCARDED, DP, DWCARDS, DWIN, ELDER, EXCH_I, EXCHANGED, HAND, KNOWN, LASTW, LEADER, MUST_NAME, NANS,
     NBIDS, NEXT_N, NTRICKS, O_BOTH_OTHERS, O_CAPOT_BONUS, O_CARRES, O_CHIEN, O_COMBOS, O_DEALER_R2, O_DIX,
     O_FAILURE_ALL, O_KEY_SHIFT, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
-    PASSES, PH, PHASE_BIDDING, PHASE_OVER, PHASE_PLAY, PLAYED, PROPOSER, REDEAL, REL_N, ROUND, SEQ, STEP, TAKER, TLEN, TOTAL,
-    TRICK, TURNED, TWIN, UNUSED, WON, rules_codes, trick_winner_at,
+    PASSES, PH, PHASE_BIDDING, PHASE_OVER, PHASE_PLAY, PLAYED, PROPOSER, REDEAL, REL_N, ROUND, STEP, TAKER, TLEN, TOTAL,
+    TRICK, TURNED, TWIN, UNUSED, WON, rules_codes, seq_card, trick_winner_at,
 )
 
 __all__ = ["SCOL", "CUTTHROAT_OUTCOMES", "check_cutthroat_supported", "CUTTHROAT_PLAYED_OPTIONS",
@@ -651,7 +651,7 @@ def cutthroat_infoset_of(game, j: int, seat: int):
     leader = int(S[ELDER])
     for t in range(int(S[NTRICKS])):
         w = int(trick_winner_at(S[TWIN], t))
-        tricks.append((leader, tuple(int(S[SEQ + n * t + i]) for i in range(n)), w))
+        tricks.append((leader, tuple(int(seq_card(S, n * t + i)) for i in range(n)), w))
         leader = w
     tl = int(S[TLEN])
     done_deal = ph == PHASE_OVER and S[OUTCOME] < 3
@@ -767,7 +767,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
         r = (trick_winner_at(S[TWIN], t) - me) % n
         nwon[r] += 1
         for i in range(n):
-            out[off[E_WON] + 32 * r + S[SEQ + n * t + i]] = 1.0
+            out[off[E_WON] + 32 * r + seq_card(S, n * t + i)] = 1.0
     for s in range(n):
         r = (s - me) % n
         mark_cards(out[off[E_PLAYED] + 32 * r:], S[PLAYED + s])

@@ -89,8 +89,8 @@ from .layout import (
     A_BID, A_BIDDER, A_COINCHER, A_K, A_PASSES, A_Q0, A_QLEN, A_STRENGTH, A_TURN, AFTER_N, ANN_NEXT, ANNC, ANNF,
     CANNOT, COL, CP, CUR, DEALER, DEALS, DECL_NEXT, DECLC, DECLD, DECLK, DECLP, DENOM, DP, FIRST, HAND, KNOWN,
     LASTW, LEADER, MULT, NACT, NBIDS, NCOL, NEXT_N, NTRICKS, OUTCOME, PAIRS, PH, PHASE_BIDDING, PHASE_OVER,
-    PHASE_PLAY, PLAYED, ROUND, SEQ, SIDE_N, STEP, TAKER, TAKER_TRICKS, TLEN, TOTAL, TRICK, TURNED, WON,
-    add_trick_winner,
+    PHASE_PLAY, PLAYED, ROUND, SIDE_N, STEP, TAKER, TAKER_TRICKS, TLEN, TOTAL, TRICK, TURNED, WON,
+    add_trick_winner, set_seq_card,
     N_OPTIONS, rules_codes,
 )
 from .layout import (
@@ -186,7 +186,7 @@ def _winner_pos(S, j, n, k):
     return trick_winner_pos(S[j, TRICK:TRICK + 4], n, k, _POWER)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _legal_cards(S, j, seat, hand, opts, n):
     """Mask of the cards of ``hand`` that may be played to table ``j``'s trick
     (``rules.legal_cards``: the one kernel ``vector.kernels.legal_cards``; the partner's
@@ -198,7 +198,7 @@ def _legal_cards(S, j, seat, hand, opts, n):
                        1 - opts[O_DISCARD], _POWER, _BEATS[k], _SUIT_MASK)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _card_reveals(S, j, seat, c, opts, n):
     """Cards the seat shows it cannot hold by playing ``c`` to table ``j``'s trick (the one
     kernel ``vector.kernels.card_reveals``: ``inference.card_reveals``)."""
@@ -271,23 +271,25 @@ def _deal(S, deck, bids, j, dealer, opts, first, pos):
     S[j, PH] = PHASE_BIDDING
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _complete(S, deck, j, opts, more, pos, tabs):
     """After the contract: the cards dealt once the taker is known (``more``), then the
     table's completion (``_complete_four``, ``cutthroat.complete_packets``)."""
     dealer, taker = S[j, DEALER], S[j, TAKER]
+    if opts[O_N] == NS:  # the stock follows the turned card (RULES.md §3.5; none in coinche)
+        for i in range(pos[0] + 1, more.shape[2]):
+            S[j, HAND + more[dealer, taker, i]] |= np.int64(1) << deck[j, i]
+        _complete_four(S, j, opts)
+        return
     pack = pack_of(deck, j, opts)
     for i in range(more.shape[2]):
         s = more[dealer, taker, i]
         if s >= 0:
             S[j, HAND + s] |= np.int64(1) << pack[i]
-    if opts[O_N] == NS:
-        _complete_four(S, j, opts)
-    else:
-        complete_packets(S, j, opts, pack, more, pos, tabs)
+    complete_packets(S, j, opts, pack, more, pos, tabs)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _complete_four(S, j, opts):
     """Four seats: the taker gets the turned card (besides its 2, the others 3: §3.5; in
     coinche the hands are already whole, COINCHE.md §2); the belote pairs are noted (§5)."""
@@ -512,8 +514,16 @@ def _fill_mask(S, j, mask, opts):
     """Write table ``j``'s legal-action mask (int8 ``(num_actions(rules),)``) for its seat to
     act (at two and three seats only ids 0..111 and 412..413 are cleared: no other id is
     ever legal there)."""
+    if opts[O_N] == NS:  # the body with the table size a constant
+        _fill_mask_n(S, j, mask, opts, NS)
+    else:
+        _fill_mask_n(S, j, mask, opts, opts[O_N])
+
+
+@nb.njit(cache=True, inline="always")
+def _fill_mask_n(S, j, mask, opts, n):
+    """``_fill_mask`` at a table of ``n`` seats."""
     m = mask[j]
-    n = opts[O_N]
     if n == NS:
         for a in range(m.shape[0]):
             m[a] = 0
@@ -648,7 +658,14 @@ def _apply_card(S, j, c, opts, points):
     """Card ``c`` played by table ``j``'s seat to act (``GameState._apply_card``): what it
     reveals, the trick, belote (the table's part), and once the trick is whole its winner,
     its points to the winner's side (``SIDE_N``). True when the deal's last trick is done."""
-    n = opts[O_N]
+    if opts[O_N] == NS:  # the body with the table size a constant (its loops unrolled)
+        return _apply_card_n(S, j, c, opts, points, NS)
+    return _apply_card_n(S, j, c, opts, points, opts[O_N])
+
+
+@nb.njit(cache=True, inline="always")
+def _apply_card_n(S, j, c, opts, points, n):
+    """``_apply_card`` at a table of ``n`` seats."""
     seat = S[j, CUR]
     k = S[j, DENOM]
     one = np.int64(1)
@@ -658,7 +675,7 @@ def _apply_card(S, j, c, opts, points):
         S[j, CANNOT + seat] |= _card_reveals(S, j, seat, c, opts, n)
     S[j, HAND + seat] &= ~(one << c)
     S[j, PLAYED + seat] |= one << c
-    S[j, SEQ + n * S[j, NTRICKS] + S[j, TLEN]] = c
+    set_seq_card(S, j, n * S[j, NTRICKS] + S[j, TLEN], c)
     S[j, TRICK + S[j, TLEN]] = c
     S[j, TLEN] += 1
     if opts[O_BELOTE_SECOND]:
@@ -666,8 +683,6 @@ def _apply_card(S, j, c, opts, points):
     else:
         _announce_belote(S, j, seat, c, k, opts)
     S[j, ANN_NEXT] = 0
-    if n == NS:  # the same body with the table size a constant (its loops unrolled)
-        return _after_card(S, j, seat, k, points, NS)
     return _after_card(S, j, seat, k, points, n)
 
 

@@ -20,6 +20,7 @@ from ..rules import trick_winner
 from ..table import NEXT_SEAT, SEATS, absolute_seat
 from ..dealing import FIRST_HAND, HAND_SIZE
 from .engine import COL, PHASE_BIDDING, PHASE_PLAY
+from .layout import seq_cards
 
 __all__ = ["infoset_of"]
 
@@ -56,7 +57,7 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
     hand = row[_C["hand0"] + seat]
     played = row[_C["played0"]:_C["played0"] + 4]
     n_tricks, n = row[_C["n_tricks"]], row[_C["trick_len"]]
-    seq = row[_C["seq0"]:_C["seq0"] + 4 * n_tricks + n]
+    seq = seq_cards(row, 4 * n_tricks + n)
     ann_cards = row[_C["ann0"]:_C["ann0"] + 4]
     tricks, announcements, leader = [], [], eldest
     if contract is not None and contract.level == GENERALE and game.rules.generale_leads:

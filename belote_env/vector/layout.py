@@ -5,9 +5,12 @@ codes (``rules_codes``: one int64 vector per ``Rules``, the table size one code 
 them) and the seat tables by table size (``NEXT_N``, ``AFTER_N``, ``SIDE_N``,
 ``REL_N``: from ``table.table_of``, so that no kernel writes seat arithmetic out).
 
-The columns every table uses come first; those of the four-seat game only and those of
-the two- and three-seat game only then share their indices (a table reads one set, so
-the row stays as short as the longer set allows). A per-side column block (``points*``,
+The columns every table uses and a step touches come first; those of the four-seat game
+only and those of the two- and three-seat game only then share their indices (a table
+reads one set, so the row stays as short as the longer set allows); the shared columns a
+step seldom reads come last, the order of play packed eight cards to a column
+(``seq_card``). A row is 90 int64 (720 bytes): the batched engine streams its rows, so
+its speed follows their size. A per-side column block (``points*``,
 ``won*``, ``deal_points*``) is indexed by the side a seat scores for
 (``table.Table.side``: its team at four seats, the seat itself at two and three).
 
@@ -34,20 +37,26 @@ from ..table import table_of
 from .declare import TIE_CODES
 
 __all__ = ["COL", "NCOL", "rules_codes", "N_OPTIONS", "SCOPES", "ROUNDINGS", "PHASE_BIDDING", "PHASE_PLAY",
-           "PHASE_OVER", "NEXT_N", "AFTER_N", "SIDE_N", "REL_N", "add_trick_winner", "trick_winner_at"]
+           "PHASE_OVER", "NEXT_N", "AFTER_N", "SIDE_N", "REL_N", "add_trick_winner", "trick_winner_at", "seq_card",
+           "seq_cards", "set_seq_card"]
 
 # ------------------------------------------------------------------ state columns
-#: the columns every table uses (the hot ones of a step first)
+#: the columns every table uses and a step reads or writes most often (a table's row is
+#: 944 bytes: the hot columns together touch fewer cache lines a step)
 _SHARED = (
     "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
     "n_tricks", "trick0", "trick1", "trick2", "trick3", "hand0", "hand1", "hand2", "hand3",
     "played0", "played1", "played2", "played3", "cannot0", "cannot1", "cannot2", "cannot3",
     "known0", "known1", "known2", "known3", "points0", "points1", "points2", "won0", "won1", "won2",
-    "announce_next", "decl_points0", "decl_points1", "decl_points2", "decl_points3",
-    "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared", "last_winner",
-    "deal_points0", "deal_points1", "deal_points2", "outcome", "n_actions", "deals",
-    "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(32)),
-    "taker_tricks", "trick_winners",
+    "announce_next", "last_winner", "n_actions", "taker_tricks", "trick_winners",
+)
+#: the columns every table uses that a step reads rarely (declarations, the deal's
+#: outcome, the order of play), after the table-size-only ones
+_SHARED_COLD = (
+    "decl_points0", "decl_points1", "decl_points2", "decl_points3",
+    "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared",
+    "deal_points0", "deal_points1", "deal_points2", "outcome", "deals",
+    "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", "seq0", "seq1", "seq2", "seq3",
 )
 #: the columns of the four-seat game only: the belote pairs and announcements (RULES.md
 #: §5), a ``DECLARE`` chosen, the hands as dealt, and the coinche auction (COINCHE.md §3;
@@ -78,7 +87,9 @@ _CUTTHROAT_ONLY = (
 COL = {n: i for i, n in enumerate(_SHARED)}
 COL.update({n: len(_SHARED) + i for i, n in enumerate(_FOUR_ONLY)})
 COL.update({n: len(_SHARED) + i for i, n in enumerate(_CUTTHROAT_ONLY)})
-NCOL = len(_SHARED) + max(len(_FOUR_ONLY), len(_CUTTHROAT_ONLY))
+_COLD_AT = len(_SHARED) + max(len(_FOUR_ONLY), len(_CUTTHROAT_ONLY))
+COL.update({n: _COLD_AT + i for i, n in enumerate(_SHARED_COLD)})
+NCOL = _COLD_AT + len(_SHARED_COLD)
 COL.update(maker=COL["taker"], trump=COL["denomination"], announced=COL["declared"],
            **{f"decl_pts{s}": COL["decl_points0"] + s for s in range(3)})
 (PH, CUR, DEALER, ROUND, NBIDS, DENOM, TAKER, TURNED, LEADER, TLEN, NTRICKS, TRICK, HAND, PLAYED, CANNOT, KNOWN,
@@ -98,6 +109,10 @@ COL.update(maker=COL["taker"], trump=COL["denomination"], announced=COL["declare
     "belote_card", "trick_winners"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
+#: the cards in order of play, one byte each: card ``p`` of the deal (0-based) in byte
+#: ``p % 8`` (little-endian) of column ``seq{p // 8}``, so that
+#: ``row[COL["seq0"]:COL["seq0"] + 4].astype("<i8").view(np.uint8)[:p]`` are the first ``p``
+_SEQ_BYTES = 8
 #: ``trick_winners`` holds the winner of trick ``t`` in its bits ``2t`` and ``2t + 1``
 _WINNER_BITS = 2
 
@@ -106,6 +121,25 @@ _WINNER_BITS = 2
 def add_trick_winner(S, j, t, winner):
     """Note ``winner`` as the winner of table ``j``'s trick ``t`` (``trick_winners``)."""
     S[j, TWIN] |= winner << (_WINNER_BITS * t)
+
+
+@nb.njit(cache=True, inline="always")
+def set_seq_card(S, j, p, c):
+    """Note card ``c`` as the ``p``-th card (0-based) played in table ``j``'s deal (its
+    byte of ``seq*`` is still 0: the row is cleared at each deal)."""
+    S[j, SEQ + p // _SEQ_BYTES] |= c << (8 * (p % _SEQ_BYTES))
+
+
+@nb.njit(cache=True, inline="always")
+def seq_card(row, p):
+    """The ``p``-th card (0-based) played in the deal of a table's state ``row``."""
+    return (row[SEQ + p // _SEQ_BYTES] >> (8 * (p % _SEQ_BYTES))) & 255
+
+
+def seq_cards(row: np.ndarray, count: int) -> np.ndarray:
+    """The first ``count`` cards played in the deal of a table's state ``row`` (``NCOL``
+    ints: an int64 array or a list), in order: a list of ``count`` ints."""
+    return np.asarray(row[SEQ:SEQ + 4], dtype="<i8").view(np.uint8)[:count].tolist()
 
 
 @nb.njit(cache=True)
