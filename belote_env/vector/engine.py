@@ -1021,6 +1021,21 @@ def deal_kernel(S, deck, bids, mask, opts, tables, decks, dealers, layout):
 
 
 @nb.njit(cache=True)
+def first_bad_action(S, mask, actions):
+    """``(kind, j)``: the first table in play whose action is out of the mask's range
+    (kind 1), else the first whose action is not legal there (kind 2), else ``(0, -1)``
+    (``BatchedGame.step``'s check of every table before any is stepped)."""
+    for j in range(S.shape[0]):
+        a = actions[j]
+        if S[j, PH] != PHASE_OVER and (a < 0 or a >= mask.shape[1]):
+            return 1, j
+    for j in range(S.shape[0]):
+        if S[j, PH] != PHASE_OVER and mask[j, actions[j]] == 0:
+            return 2, j
+    return 0, -1
+
+
+@nb.njit(cache=True)
 def random_actions(mask, rng, out):
     """A uniformly random legal action per table (its mask), from the tables' streams."""
     random_legal(mask, rng, out, mask.shape[1], mask.shape[1])
@@ -1248,14 +1263,16 @@ class BatchedGame:
         a = np.asarray(actions)
         if a.shape != (self.n,) or a.dtype.kind not in "iu":
             raise ValueError(f"actions must be an int array of shape ({self.n},), got {a.dtype} {a.shape}")
-        live = self.state[:, PH] != PHASE_OVER
-        out_of_range = live & ((a < 0) | (a >= self.n_actions))
-        if out_of_range.any():  # before any cast: an uint64 id is named as given
-            raise self._illegal(a, int(np.flatnonzero(out_of_range)[0]), f": out of range 0..{self.n_actions - 1}")
-        a = a.astype(np.int64, copy=False)
-        illegal = live & (self.mask[np.arange(self.n), np.where(live, a, 0)] == 0)
-        if illegal.any():  # checked for every table first: an illegal action changes nothing
-            raise self._illegal(a, int(np.flatnonzero(illegal)[0]))
+        if a.dtype != np.int64:
+            live = self.state[:, PH] != PHASE_OVER
+            out_of_range = live & ((a < 0) | (a >= self.n_actions))
+            if out_of_range.any():  # before any cast: an uint64 id is named as given
+                raise self._illegal(a, int(np.flatnonzero(out_of_range)[0]), f": out of range 0..{self.n_actions - 1}")
+            a = a.astype(np.int64)
+        # every table is checked first (compiled): an illegal action changes nothing
+        kind, bad = first_bad_action(self.state, self.mask, a)
+        if kind:
+            raise self._illegal(a, bad, f": out of range 0..{self.n_actions - 1}" if kind == 1 else "")
         bad = step_kernel(self.state, self.deck, self.bids, self.rng, self.mask, a, self.opts, self.points, self.done,
                           self.rewards, self.result, self.autoreset, self.layout, self.combinations)
         if bad >= 0:
