@@ -31,7 +31,11 @@ from .actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
 from .config import Rules
 from .table import Table, table_of
 
-__all__ = ["Game", "game_of"]
+__all__ = ["Game", "game_of", "AUCTION_KINDS", "PLAY_PROTOCOLS"]
+
+#: the values of ``Game.auction_kind`` and ``Game.play_protocol``
+AUCTION_KINDS = ("classic", "coinche", "proposal")
+PLAY_PROTOCOLS = ("team", "cutthroat")
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +82,16 @@ class Game:
     play_options: tuple[str, bool, str, str]
     """The legal-card rule's options at this table (``rules.play_options``, computed once:
     ``rules.legal_cards`` and ``inference.card_reveals`` read them at every card)."""
+    auction_kind: str = "classic"
+    """The auction ``auction`` makes: ``"classic"`` (take or pass, then name a contract,
+    RULES.md §3), ``"coinche"`` (bids, coinche and surcoinche, COINCHE.md §3) or
+    ``"proposal"`` (the two- and three-seat proposals and answers, TWO_THREE.md §2.3)."""
+    play_protocol: str = "team"
+    """How the side decisions of the play are made (``PLAY_PROTOCOLS``): ``"team"`` (four
+    seats: declarations made with the first card, RULES.md §6; belote announced with the
+    first card of the pair, §5) or ``"cutthroat"`` (two and three seats: the seven's
+    exchange, the taker's discards and the combinations are steps of their own; belote
+    claimed with the second card, TWO_THREE.md §2.5-§2.7)."""
 
     @property
     def players(self) -> int:
@@ -98,9 +112,9 @@ class Game:
         ``auction.proposal_length_bound`` (two and three seats, TWO_THREE.md §2.3)."""
         from .auction import length_bound, proposal_length_bound
 
-        if not self.has_partners:
+        if self.auction_kind == "proposal":
             return proposal_length_bound(self.rules)
-        return length_bound(self.rules) if self.rules.contract_mode == "coinche" else 2 * self.players
+        return length_bound(self.rules) if self.auction_kind == "coinche" else 2 * self.players
 
     def new_state(self, **kwargs: Any):
         """A new game's ``game.GameState``, with its keyword arguments (``seed``, ``rng``,
@@ -201,8 +215,9 @@ def _make_game(rules: Rules) -> Game:
         from .observation import CUTTHROAT_OBS_VERSION, encode_cutthroat, cutthroat_obs_size
 
         return Game(rules, table, False, table.n_seats, PROPOSAL_NUM_ACTIONS, cutthroat_obs_size(rules),
-                    f"small-{CUTTHROAT_OBS_VERSION}", None, scale, ProposalAuction, functools.partial(_deal_without_stock, rules),
-                    encode_cutthroat, play)
+                    f"small-{CUTTHROAT_OBS_VERSION}", None, scale, ProposalAuction,
+                    functools.partial(_deal_without_stock, rules), encode_cutthroat, play, auction_kind="proposal",
+                    play_protocol="cutthroat")
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
     )
@@ -211,4 +226,4 @@ def _make_game(rules: Rules) -> Game:
     return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
                 f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
                 scale, _coinche_auction if coinche else ClassicAuction, _coinche_deal if coinche else deal,
-                encode_infoset, play)
+                encode_infoset, play, auction_kind="coinche" if coinche else "classic", play_protocol="team")

@@ -105,8 +105,9 @@ NUM_CARDS = 32
 _DEALS_PER_POINT = 1 / 20
 _VOID_FACTOR = 2
 #: bound on one deal's point difference (``min_utility`` / ``max_utility``): a capot with
-#: belote, declarations and a reserve at four seats; coinche's capot or générale surcoinched
-_DEAL_BOUND = {"classic": 2_000, "coinche": 12_000, "small": 2_000}
+#: belote, declarations and a reserve (a two- or three-seat deal's is below it); coinche's
+#: capot or générale surcoinched; by the rules' contract mode (the scoring of contracts)
+_DEAL_BOUND = {"classic": 2_000, "coinche": 12_000}
 _EPISODES = ("deal", "game")
 _INT_OPTIONS = ("target", "max_deals", "max_numeric_bid", "players")
 
@@ -175,7 +176,7 @@ def params_of(rules: Rules, **extra: Any) -> dict[str, Any]:
 
 
 def _deal_bound(variant) -> int:
-    return _DEAL_BOUND[variant.rules.contract_mode if variant.has_partners else "small"]
+    return _DEAL_BOUND[variant.rules.contract_mode]
 
 
 def _deals_bound(rules: Rules) -> int:
@@ -456,7 +457,8 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
             i, j = deck.index(c), gs.deck.index(c)  # the drawn card that holder got in its place
             deck[i], deck[j] = deck[j], deck[i]
     actions = [(s, relabel[a] if a < NUM_CARDS else a) for s, a in gs.actions]
-    pending = _PENDING if state.variant.has_partners else (ANNOUNCE_BELOTE,)  # 2/3 seats: declaring is a step
+    # announcements public only with the next card (a cutthroat game declares in a step of its own)
+    pending = _PENDING if state.variant.play_protocol == "team" else (ANNOUNCE_BELOTE,)
     while actions and actions[-1][0] != player and actions[-1][1] in pending:
         actions.pop()  # another seat's announcement, public only with its card: the state before it
     world = _deal(state, deck)
@@ -570,7 +572,8 @@ def _replay(world, info: InfoSet, discards: int):
             seat, c = plays[k]
             if (seat, c) in announced and ANNOUNCE_BELOTE in legal:
                 world.apply(ANNOUNCE_BELOTE)
-            elif not world.tricks and world.table.teams and info.declared[seat] and DECLARE in legal:
+            elif (not world.tricks and world.game.play_protocol == "team" and info.declared[seat]
+                  and DECLARE in legal):
                 world.apply(DECLARE)
             elif c in legal:
                 world.apply(c)

@@ -235,8 +235,9 @@ class HiddenHandSampler:
     def __init__(self, info: InfoSet, max_tries: int = 10_000):
         self.info, self.max_tries = info, max_tries
         self._drawer: _Drawer | None = None
-        # four seats: the declarations made with the first card; two and three: the values announced
-        self._check = _declarations_consistent if game_of(info.rules).has_partners else _combinations_consistent
+        # declarations made with the first card, or combinations announced as a step (Game.play_protocol)
+        self._check = (_declarations_consistent if game_of(info.rules).play_protocol == "team"
+                       else _combinations_consistent)
 
     def draw(self, rng: random.Random) -> HiddenDeal:
         """One deal of the hidden cards; ``rng`` (the caller's ``random.Random``) is advanced."""

@@ -77,5 +77,5 @@ def with_belote(info, choice: int) -> int:
     if choice >> 3 != info.denomination and info.denomination != ALL_TRUMP:
         return choice
     other = choice ^ 3  # its pair card: Q (5) <-> K (6) of the suit
-    held = info.hand if game_of(info.rules).has_partners else info.played_by[info.seat]
+    held = info.hand if game_of(info.rules).play_protocol == "team" else info.played_by[info.seat]
     return ANNOUNCE_BELOTE if held >> other & 1 else choice

@@ -42,6 +42,20 @@ def test_the_facts_of_each_game(preset, players, partners, sides, n_actions, siz
                              else ClassicAuction)
 
 
+@pytest.mark.parametrize("preset,auction,protocol", [
+    ("seed004", "classic", "team"), ("coinche", "coinche", "team"), ("coinche_bga", "coinche", "team"),
+    ("seed001_2p", "proposal", "cutthroat"), ("seed001_3p", "proposal", "cutthroat"),
+])
+def test_each_game_names_its_auction_and_play_protocol(preset, auction, protocol):
+    from belote_env.games import AUCTION_KINDS, PLAY_PROTOCOLS
+
+    g = game_of(load_rules(preset))
+    assert (g.auction_kind, g.play_protocol) == (auction, protocol)
+    assert g.auction_kind in AUCTION_KINDS and g.play_protocol in PLAY_PROTOCOLS
+    made = g.auction(0, 5 if auction != "coinche" else -1, g.rules)
+    assert type(made) is {"classic": ClassicAuction, "coinche": CoincheAuction, "proposal": ProposalAuction}[auction]
+
+
 def test_the_game_is_made_once_per_rules_and_not_pickled():
     rules = Rules()
     g = game_of(rules)

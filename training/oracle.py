@@ -396,10 +396,11 @@ def generate_bid_data(deals: int, seed: int, rules: Rules, behaviour: Sequence[s
     """
     if type(rollouts) is not int or rollouts < 1:
         raise ValueError(f"rollouts must be an int >= 1, got {rollouts!r}")
-    if rollouts != 1 and game_of(rules).has_partners:
-        raise ValueError("rollouts > 1 is for the two- and three-seat games (four seats play each bid once)")
+    if rollouts != 1 and game_of(rules).auction_kind != "proposal":
+        raise ValueError("rollouts > 1 is for the proposal auction of the two- and three-seat games (the classic "
+                         "and coinche auctions play each bid once)")
     rng, pols, rules, it = _data_setup(deals, seed, rules, behaviour, progress, "bid data")
-    if not game_of(rules).has_partners:
+    if game_of(rules).auction_kind == "proposal":
         return _per_seat_bid_data(rng, pols, rules, it, rollouts)
     coinche = rules.contract_mode == "coinche"
     actions = COINCHE_BID_ACTIONS if coinche else BID_ACTIONS

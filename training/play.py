@@ -278,11 +278,10 @@ class HumanPolicy:
 
     def act(self, info: InfoSet) -> int:
         legal = info.legal_actions
-        small = not game_of(info.rules).has_partners
         print("\n" + render_play_text(info), file=self.output)
         print("Choices: " + "  ".join(f"[{i}] {action_label(a, info.turned_card)}" for i, a in enumerate(legal, 1))
               + "   (help, quit)", file=self.output)
-        if small and KEEP in legal:
+        if KEEP in legal:  # the two- and three-seat answer to the turned card (TWO_THREE.md §2.3)
             print(f"  (keep: {KEEP_MEANS})", file=self.output)
         while True:
             text = self.input_fn("your move> ")
@@ -435,7 +434,7 @@ def play_game_interactive(policies: list, rules: Rules, seed: int, human_seat: i
 
     def deal_over(state: GameState) -> None:
         if state.void:
-            print("  everybody passed: the deal is redealt" if game.has_partners else
+            print("  everybody passed: the deal is redealt" if game.auction_kind != "proposal" else
                   "  no trump was fixed (all passed, or a redeal was agreed): the deal is redealt", file=output)
         else:
             print("\n" + deal_over_text(state, human_seat), file=output)

@@ -95,14 +95,14 @@ def _rules_of(rules: str | dict, limit) -> Rules:
     return Rules.from_dict({**base.to_dict(), "max_deals": limit})
 
 
-def _public_label(seat: int, action: int, info_step: int, turned_card: int, has_partners: bool) -> str | None:
+def _public_label(seat: int, action: int, info_step: int, turned_card: int, play_protocol: str) -> str | None:
     """What an action shows the other seats: the taker's discards are hidden (TWO_THREE.md
-    §5); a belote announcement, and at four seats a declaration, become public with the
-    seat's next card (RULES.md §5, §6): None, noted on that card; every other action is
-    public."""
+    §5); a belote announcement, and a declaration made with the first card
+    (``Game.play_protocol`` "team"), become public with the seat's next card (RULES.md §5,
+    §6): None, noted on that card; every other action is public."""
     if info_step == STEPS.index("discard"):
         return "a choice"
-    if action == ANNOUNCE_BELOTE or (action == DECLARE and has_partners):
+    if action == ANNOUNCE_BELOTE or (action == DECLARE and play_protocol == "team"):
         return None
     if action == KEEP:
         return "keep"
@@ -452,14 +452,14 @@ class Room:
     def _apply(self, seat: int, action: int) -> None:
         st = self.state
         info_step = st.step if st.phase == 1 else -1
-        label = _public_label(seat, action, info_step, st.turned_card, st.game.has_partners)
+        label = _public_label(seat, action, info_step, st.turned_card, st.game.play_protocol)
         tricks, announced, declared = len(st.tricks), len(st.announcements), st.declared[seat]
         st.apply(action)
         if label is None:  # made public by the seat's next card
             return
         if action < 32 and st.phase >= 1:  # a card: with what it made public
             notes = [kind for _, kind, _ in st.announcements[announced:]]
-            if st.game.has_partners and st.declared[seat] != declared:
+            if st.game.play_protocol == "team" and st.declared[seat] != declared:
                 notes += [f"declares {d.kind} ({d.points})" for d in st.declared[seat]]
             if notes:
                 label += f" ({', '.join(notes)})"
