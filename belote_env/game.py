@@ -67,7 +67,7 @@ from .inference import belote_reveals, card_reveals
 from .infoset import InfoSet
 from .rules import co_defender_pos, legal_cards, trick_winner
 from .scoring import (
-    DealScore, CutthroatDealScore, game_end, score_coinche_game_deal, score_deal, score_cutthroat_deal, team_belote_points,
+    DealScore, CutthroatDealScore, game_end, score_coinche_game_deal, score_deal, team_belote_points,
     team_declaration_points,
 )
 from .table import SEAT_NAMES, Table, partner_of, team_of
@@ -892,8 +892,9 @@ class GameState:
         return totals
 
     def _score(self) -> None:
-        if not self._teams:
-            self._score_cutthroat()
+        if self.game.score_seats is not None:  # a game without teams (Game.score_seats)
+            self._record_deal(self.game.score_seats(self, self.deal_totals()), None)
+            self.current = -1
             return
         # every card is played: what each seat held is what it played (RULES.md §5, §6)
         belote = team_belote_points(self.denomination, self.rules, self.played_by, self.played_by, self.announcements)
@@ -920,11 +921,6 @@ class GameState:
             reserve_in=self.reserve,
         )
         self._record_deal(result, None)
-
-    def _score_cutthroat(self) -> None:
-        """Two and three seats: ``scoring.score_cutthroat_deal`` of the deal totals."""
-        self._record_deal(score_cutthroat_deal(self.taker, self.deal_totals(), self.rules, self.reserve), None)
-        self.current = -1
 
     def _record_deal(self, result, decided: tuple[bool, int | None] | None) -> None:
         """Add a scored deal to the game and decide its end: ``decided`` (over, winner) when

@@ -86,6 +86,14 @@ class Game:
     """The auction ``auction`` makes: ``"classic"`` (take or pass, then name a contract,
     RULES.md §3), ``"coinche"`` (bids, coinche and surcoinche, COINCHE.md §3) or
     ``"proposal"`` (the two- and three-seat proposals and answers, TWO_THREE.md §2.3)."""
+    score_seats: Callable[..., Any] | None = None
+    """The deal scorer of a game without teams: ``score_seats(view, totals)`` is the deal's
+    ``scoring.CutthroatDealScore`` from each seat's deal total (``totals``, ints), for a
+    ``game.GameState`` or an ``InfoSet`` (its ``taker``, ``rules`` and ``reserve``;
+    ``scoring.score_cutthroat_deal``, TWO_THREE.md §2.9): the engine's and the expert's
+    one entry to it (``GameState``, ``policies.search.deal_margin``). ``None`` where the
+    deal is scored by team (``GameState`` scores the classic and the coinche deal,
+    RULES.md §7, COINCHE.md §6)."""
     play_protocol: str = "team"
     """How the side decisions of the play are made (``PLAY_PROTOCOLS``): ``"team"`` (four
     seats: declarations made with the first card, RULES.md §6; belote announced with the
@@ -199,6 +207,13 @@ def _deal_without_stock(rules: Rules, deck, dealer: int) -> tuple[list[int], int
     return (*packet_deal(deck, dealer, rules), [])
 
 
+def _score_cutthroat(view, totals) -> Any:
+    """``Game.score_seats`` of the two- and three-seat game: ``scoring.score_cutthroat_deal``."""
+    from .scoring import score_cutthroat_deal
+
+    return score_cutthroat_deal(view.taker, totals, view.rules, view.reserve)
+
+
 def _make_game(rules: Rules) -> Game:
     from .driver import reward_scale
 
@@ -217,7 +232,7 @@ def _make_game(rules: Rules) -> Game:
         return Game(rules, table, False, table.n_seats, PROPOSAL_NUM_ACTIONS, cutthroat_obs_size(rules),
                     f"small-{CUTTHROAT_OBS_VERSION}", None, scale, ProposalAuction,
                     functools.partial(_deal_without_stock, rules), encode_cutthroat, play, auction_kind="proposal",
-                    play_protocol="cutthroat")
+                    score_seats=_score_cutthroat, play_protocol="cutthroat")
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
     )

@@ -451,7 +451,7 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
     taker's discards, the combinations announced and answered and whose score, the tricks,
     and the deal's score per seat."""
     from .actions import DECLARE, EXCHANGE_SEVEN, KEEP
-    from .render import action_label, contract_label, hand_by_suit
+    from .render import action_label, contract_text, hand_by_suit
     from .game import STEPS
     from .table import table_of
 
@@ -494,7 +494,7 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
                     yield ("  a redeal was agreed: the deal is redealt" if state.redeal
                            else "  everybody passed: the deal is redealt")
                 else:
-                    yield f"  contract: {contract_label(state.denomination)}, made by {who(state.taker)}"
+                    yield f"  contract: {contract_text(state.contract)}, made by {who(state.taker)}"
                     yield from hands(state, "hands once the deal is completed")
                     if state.bottom_card >= 0:
                         yield f"  bottom card (shown to all): {card_to_str(state.bottom_card)}"

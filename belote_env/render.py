@@ -15,8 +15,8 @@ from .cards import (
 from .infoset import InfoSet
 from .table import SEAT_NAMES, TEAM_OF, other_team, partner_of, seats_from
 
-__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "render_play_text", "trick_text",
-           "coinche_contract_label", "coinche_bids_text"]
+__all__ = ["render_text", "hand_by_suit", "action_label", "contract_label", "contract_text", "render_play_text",
+           "trick_text", "coinche_contract_label", "coinche_bids_text"]
 
 
 def hand_by_suit(hand: int, legal: tuple[int, ...] = ()) -> str:
@@ -109,6 +109,14 @@ def coinche_contract_label(contract) -> str:
     coinched"`` (COINCHE.md §3)."""
     out = f"{contract.level} {contract_label(contract.denomination)}"
     return out + {1: "", 2: ", coinched", 3: ", surcoinched", 4: ", surcoinched"}[contract.multiplier]
+
+
+def contract_text(contract) -> str:
+    """A ``contract.Contract`` as a player says it, whatever the game: with its level and
+    coinche where the auction bids one (``coinche_contract_label``: ``"110 ♥ trump,
+    coinched"``, COINCHE.md §3), by its trump alone for a take (``"♥ trump"``, RULES.md
+    §3; TWO_THREE.md §2.3)."""
+    return contract_label(contract.denomination) if contract.level is None else coinche_contract_label(contract)
 
 
 def coinche_bids_text(rules) -> str:
@@ -222,7 +230,7 @@ def _per_seat_text(info) -> str:
              + (f"; reserve {info.reserve}" if info.reserve else "")]
     turned = card_to_str(info.turned_card) if info.turned_card >= 0 else "-"
     if info.taker >= 0:
-        lines.append(f"Contract: {contract_label(info.denomination)}, maker {who(info.taker)}; turned card {turned}")
+        lines.append(f"Contract: {contract_text(info.contract)}, maker {who(info.taker)}; turned card {turned}")
     else:
         lines.append(f"Turned card: {turned} (bidding round {info.bid_round})")
     if info.bottom_card >= 0:

@@ -208,7 +208,7 @@ from belote_env.dealing import (
 )
 from belote_env.observation import action_mask, encode_infoset, obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
-from belote_env.scoring import belote_points, deal_difference, declaration_points, score_cutthroat_deal
+from belote_env.scoring import belote_points, deal_difference, declaration_points
 from belote_env.game import BELOTE, LAST_TRICK, STEPS
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
@@ -1134,7 +1134,8 @@ def deal_margin(info, hands, maker_rest: int) -> float:
     defenders sharing the others evenly: the solver values their side), the scoring
     combinations (``info.decl_winner``'s ``decl_cards``) and belote (20 to the seat whose
     hand held the K+Q of trumps, claimed or not); the capot bonus is not counted. They
-    are scored by ``scoring.score_cutthroat_deal`` (the reserve of ``info.reserve``). The one
+    are scored by the game's scorer (``games.Game.score_seats``: ``scoring.score_cutthroat_deal``,
+    the reserve of ``info.reserve``). The one
     place a maker card-point value becomes a seat's margin: the expert's search
     (``SearchPolicy`` at two and three seats) and the oracle labels (``training.oracle``) use it."""
     n, maker, trump = info.players, info.taker, info.denomination
@@ -1155,8 +1156,7 @@ def deal_margin(info, hands, maker_rest: int) -> float:
         if held >> k & 1 and held >> q & 1:
             totals[s] += BELOTE
     ints = [int(round(t)) for t in totals]
-    score = score_cutthroat_deal(maker, ints, info.rules, info.reserve)
-    return score.difference(info.seat)
+    return game_of(info.rules).score_seats(info, ints).difference(info.seat)
 
 
 def _for_game(policy, rules):

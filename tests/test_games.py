@@ -56,6 +56,20 @@ def test_each_game_names_its_auction_and_play_protocol(preset, auction, protocol
     assert type(made) is {"classic": ClassicAuction, "coinche": CoincheAuction, "proposal": ProposalAuction}[auction]
 
 
+@pytest.mark.parametrize("preset", ["seed004", "coinche", "seed001_2p", "seed001_3p"])
+def test_a_game_without_teams_scores_its_deals_by_its_seat_scorer(preset):
+    import random
+
+    g = game_of(load_rules(preset))
+    assert (g.score_seats is None) == g.has_partners
+    st = g.new_state(seed=5, single_deal=True)
+    rng = random.Random(5)
+    while st.deal_score is None:
+        st.apply(rng.choice(st.legal_actions()))
+    if g.score_seats is not None:  # the engine's deal score is the part's, from the deal totals
+        assert st.deal_score == g.score_seats(st, st.deal_totals())
+
+
 def test_the_game_is_made_once_per_rules_and_not_pickled():
     rules = Rules()
     g = game_of(rules)

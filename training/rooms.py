@@ -39,7 +39,7 @@ from belote_env.game import STEPS
 from belote_env.games import game_of
 from belote_env.jsonfile import read_json
 from belote_env.records import game_record, read_record, replay, write_record
-from belote_env.render import action_label, coinche_contract_label, contract_label
+from belote_env.render import action_label, contract_text
 
 __all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "card_hints", "bot_names", "LIMITS",
            "MAX_ROOMS"]
@@ -112,9 +112,7 @@ def _public_label(seat: int, action: int, info_step: int, turned_card: int, play
 def _contract_text(rules: Rules, contract, denomination: int) -> str | None:
     """A contract as a player says it (``"110 ♥ trump"`` in coinche, ``"♥ trump"``), or
     None before a take."""
-    if contract is None:
-        return None
-    return coinche_contract_label(contract) if rules.contract_mode == "coinche" else contract_label(denomination)
+    return None if contract is None else contract_text(contract)
 
 
 def _trick(trick) -> dict[str, Any] | None:

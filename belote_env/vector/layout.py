@@ -41,8 +41,8 @@ __all__ = ["COL", "NCOL", "rules_codes", "N_OPTIONS", "SCOPES", "ROUNDINGS", "PH
            "seq_cards", "set_seq_card"]
 
 # ------------------------------------------------------------------ state columns
-#: the columns every table uses and a step reads or writes most often (a table's row is
-#: 944 bytes: the hot columns together touch fewer cache lines a step)
+#: the columns every table uses and a step reads or writes most often (together, they
+#: touch fewer cache lines of a table's row a step)
 _SHARED = (
     "phase", "current", "dealer", "bid_round", "n_bids", "denomination", "taker", "turned", "leader", "trick_len",
     "n_tricks", "trick0", "trick1", "trick2", "trick3", "hand0", "hand1", "hand2", "hand3",
@@ -138,8 +138,11 @@ def seq_card(row, p):
 
 def seq_cards(row: np.ndarray, count: int) -> np.ndarray:
     """The first ``count`` cards played in the deal of a table's state ``row`` (``NCOL``
-    ints: an int64 array or a list), in order: a list of ``count`` ints."""
-    return np.asarray(row[SEQ:SEQ + 4], dtype="<i8").view(np.uint8)[:count].tolist()
+    ints: an int64 array or a list), in order: a list of ``count`` ints. Raises
+    ``ValueError`` for a ``count`` outside 0..32."""
+    if not 0 <= count <= 32:
+        raise ValueError(f"count must be 0..32 (the cards of a deal), got {count!r}")
+    return np.ascontiguousarray(row[SEQ:SEQ + 4], dtype="<i8").view(np.uint8)[:count].tolist()
 
 
 @nb.njit(cache=True)
