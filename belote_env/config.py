@@ -22,6 +22,7 @@ from .deprecation import renamed_in
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
            "PLAYER_COUNTS", "CUTTHROAT_ONLY", "THREE_ONLY", "FOUR_ONLY", "CUTTHROAT_CHOICES", "CUTTHROAT_DEFAULTS", "variant_of",
+           "VARIANT_OPTIONS", "variant_rules",
            "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
 
 
@@ -175,6 +176,22 @@ def variant_of(rules: "Rules") -> str:
     if without_partners(rules.players):
         return "two" if rules.players == 2 else "three"
     return rules.contract_mode
+
+
+#: The options that make each variant's default rule set (``variant_rules``): the name
+#: ``variant_of`` gives it, then what sets it apart from ``Rules()``.
+VARIANT_OPTIONS: dict[str, dict[str, Any]] = {
+    "classic": {}, "coinche": {"contract_mode": "coinche"}, "two": {"players": 2}, "three": {"players": 3},
+}
+
+
+def variant_rules(variant: str) -> "Rules":
+    """The default rule set of a variant (``VARIANT_OPTIONS``): the facts a saved network's
+    variant implies (its observation size, its action ids: ``games.game_of``). Raises
+    ``ValueError`` for an unknown variant name."""
+    if variant not in VARIANT_OPTIONS:
+        raise ValueError(f"unknown variant {variant!r}: one of {', '.join(VARIANT_OPTIONS)}")
+    return Rules(**VARIANT_OPTIONS[variant])
 
 
 class _Unset:

@@ -64,7 +64,7 @@ from belote_env.games import game_of
 from .network import NetworkPolicy
 
 __all__ = ["HardPolicy", "HARD_MODEL_DIR", "HARD_COINCHE_MODEL_DIR", "HARD_MODEL_DIRS", "HARD_2P_MODEL_DIR",
-           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "HARD_ORACLE_COINCHE_MODEL_DIR", "hard_oracle"]
+           "HARD_3P_MODEL_DIR", "HARD_ORACLE_MODEL_DIR", "HARD_ORACLE_COINCHE_MODEL_DIR", "hard_oracle", "hard_model_dir"]
 
 HARD_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard"
 #: the classic hard model before policy iteration: value networks fitted to an
@@ -77,9 +77,16 @@ HARD_COINCHE_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_coin
 #: the two- and three-player hard models (policy networks, TWO_THREE.md)
 HARD_2P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_2p"
 HARD_3P_MODEL_DIR = Path(__file__).resolve().parent / "models" / "hard_3p"
-#: the hard model of each game (``games.Game.variant``)
+#: the hard model of each game (``games.Game.variant``); a game not named here plays the
+#: model folder ``policies/models/hard_<variant>`` (``hard_model_dir``)
 HARD_MODEL_DIRS = {"classic": HARD_MODEL_DIR, "coinche": HARD_COINCHE_MODEL_DIR, "two": HARD_2P_MODEL_DIR,
                    "three": HARD_3P_MODEL_DIR}
+
+
+def hard_model_dir(variant: str) -> Path:
+    """The folder of the hard model of a game (``games.Game.variant``): ``HARD_MODEL_DIRS``,
+    else ``policies/models/hard_<variant>``."""
+    return HARD_MODEL_DIRS.get(variant, HARD_MODEL_DIR.parent / f"hard_{variant}")
 
 
 class HardPolicy(NetworkPolicy):
@@ -118,7 +125,7 @@ class HardPolicy(NetworkPolicy):
         if pol is None:
             from .network import CheckpointError
 
-            folder = self.model_dirs[game]
+            folder = self.model_dirs.get(game) or hard_model_dir(game)
             if not folder.is_dir():
                 raise CheckpointError(f"{folder}: the {game} hard model is missing")
             pol = NetworkPolicy.from_path(folder, deterministic=self.deterministic, name=self.name)

@@ -9,6 +9,7 @@ clear errors). ``save_model`` / ``load_model``, ``load_card_net`` / ``load_bid_n
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -20,10 +21,11 @@ from belote_env import ACTION_TABLE_VERSION, NUM_ACTIONS
 from belote_env.actions import CLASSIC_BIDS, PASS, SURCOINCHE
 from belote_env.atomic import atomic_write_bytes
 from belote_env.deprecation import renamed_in
+from belote_env.config import VARIANT_OPTIONS, variant_rules
+from belote_env.games import game_of
 from belote_env.jsonfile import DataFileError, parse_json, read_json
-from belote_env.actions import PROPOSAL_BIDS, PROPOSAL_NUM_ACTIONS
-from belote_env.observation import COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE
-from belote_env.observation import CUTTHROAT_OBS_SIZE, CUTTHROAT_OBS_VERSION
+from belote_env.actions import PROPOSAL_BIDS
+from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 
 from .net import (
     BeloteNet, CheckpointError, FORMAT_VERSION, MAX_PARAMETERS, expected_shapes,
@@ -128,14 +130,21 @@ def _model_folder(path: str | os.PathLike) -> Path:
     return folder.parent if folder.name == "model.safetensors" or folder.suffix == ".json" else folder
 
 
+@functools.cache
+def variant_game(mode: str):
+    """The ``games.Game`` of a variant's default rules (``config.variant_rules``): the facts a
+    network of contract mode ``mode`` (its ``meta.json``'s ``contract_mode``: the variant's
+    name, ``games.Game.variant``) is made for. Raises ``ValueError`` for an unknown mode."""
+    return game_of(variant_rules(mode))
+
+
 #: The observation size of each contract mode (``observation.obs_size``): a network reads
 #: the observation of one mode, recorded in its ``meta.json`` (``contract_mode``,
 #: ``obs_size``) and checked on loading and at every decision (``NetworkPolicy.check_rules``).
-CONTRACT_MODE_OBS_SIZE = {"classic": OBS_SIZE, "coinche": COINCHE_OBS_SIZE, "two": CUTTHROAT_OBS_SIZE[2],
-                          "three": CUTTHROAT_OBS_SIZE[3]}
+CONTRACT_MODE_OBS_SIZE = {mode: variant_game(mode).obs_size for mode in VARIANT_OPTIONS}
 #: The action-table size of each game a network may play (``actions.num_actions``): 112
 #: at four seats, 414 at two and three (TWO_THREE.md; the redeal answers 412, 413).
-MODE_N_ACTIONS = {"classic": NUM_ACTIONS, "coinche": NUM_ACTIONS, "two": PROPOSAL_NUM_ACTIONS, "three": PROPOSAL_NUM_ACTIONS}
+MODE_N_ACTIONS = {mode: variant_game(mode).num_actions for mode in VARIANT_OPTIONS}
 
 
 class RulesMismatchError(CheckpointError):
@@ -153,16 +162,27 @@ def contract_mode_of_size(obs_size: Any) -> str | None:
     return None
 
 
+def _obs_version_entry(mode: str) -> tuple[str, int] | None:
+    """The ``meta.json`` key and value of the observation version of a contract mode whose
+    ``Game.obs_version`` is a ``"<name>-<n>"`` string (``coinche_obs_version`` 1 for
+    ``"coinche-1"``, ``small_obs_version`` 1 for ``"small-1"``); None for the classic
+    observation (its version is ``obs_encoder_version``, in every model)."""
+    version = variant_game(mode).obs_version
+    if not isinstance(version, str):
+        return None
+    name, number = version.rsplit("-", 1)
+    return f"{name}_obs_version", int(number)
+
+
 def _mode_meta(mode: str | None) -> dict[str, Any]:
     """The ``meta.json`` keys a network of contract mode ``mode`` records (none for a
     network of another observation size)."""
     if mode is None:
         return {}
     out: dict[str, Any] = {"contract_mode": mode, "obs_size": CONTRACT_MODE_OBS_SIZE[mode]}
-    if mode == "coinche":
-        out["coinche_obs_version"] = COINCHE_OBS_VERSION
-    if mode in ("two", "three"):
-        out["small_obs_version"] = CUTTHROAT_OBS_VERSION
+    entry = _obs_version_entry(mode)
+    if entry is not None:
+        out[entry[0]] = entry[1]
     return out
 
 
@@ -173,21 +193,18 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
     ``coinche_obs_version``; ``CheckpointError`` naming the mismatch otherwise."""
     by_size = contract_mode_of_size(obs_size)
     if by_size is None:
-        raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {OBS_SIZE} (classic), "
-                              f"{COINCHE_OBS_SIZE} (coinche), {CUTTHROAT_OBS_SIZE[2]} (two players) or "
-                              f"{CUTTHROAT_OBS_SIZE[3]} (three players)")
+        sizes = ", ".join(f"{size} ({mode})" for mode, size in CONTRACT_MODE_OBS_SIZE.items())
+        raise CheckpointError(f"{where}: network expects obs {obs_size!r}, the env has {sizes}")
     mode = meta.get("contract_mode", "classic" if by_size == "classic" else None)
     if mode != by_size:
         raise CheckpointError(f"{where}: meta.json says contract_mode {meta.get('contract_mode')!r} but the network "
                               f"reads {obs_size} observation floats, the size of {by_size} observations")
     if "obs_size" in meta and meta["obs_size"] != obs_size:
         raise CheckpointError(f"{where}: meta.json says obs_size {meta['obs_size']!r}, the network reads {obs_size}")
-    if mode == "coinche" and meta.get("coinche_obs_version") != COINCHE_OBS_VERSION:
-        raise CheckpointError(f"{where}: made for coinche_obs_version {meta.get('coinche_obs_version')!r}, this package "
-                              f"uses {COINCHE_OBS_VERSION}; re-export the model with a matching belote-rl version")
-    if mode in ("two", "three") and meta.get("small_obs_version") != CUTTHROAT_OBS_VERSION:
-        raise CheckpointError(f"{where}: made for small_obs_version {meta.get('small_obs_version')!r}, this package "
-                              f"uses {CUTTHROAT_OBS_VERSION}; re-export the model with a matching belote-rl version")
+    entry = _obs_version_entry(mode)
+    if entry is not None and meta.get(entry[0]) != entry[1]:
+        raise CheckpointError(f"{where}: made for {entry[0]} {meta.get(entry[0])!r}, this package uses {entry[1]}; "
+                              "re-export the model with a matching belote-rl version")
     return mode
 
 
@@ -304,9 +321,9 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     obs_size, n_actions = meta["net"].get("obs_size", OBS_SIZE), meta["net"].get("n_actions", NUM_ACTIONS)
     by_size = contract_mode_of_size(obs_size)
     if by_size is None or n_actions != MODE_N_ACTIONS[by_size]:
-        raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, "
-                              f"the env has {OBS_SIZE} (classic) or {COINCHE_OBS_SIZE} (coinche) / {NUM_ACTIONS}, "
-                              f"{CUTTHROAT_OBS_SIZE[2]} (two players) or {CUTTHROAT_OBS_SIZE[3]} (three) / {PROPOSAL_NUM_ACTIONS}")
+        sizes = ", ".join(f"{CONTRACT_MODE_OBS_SIZE[m]} / {MODE_N_ACTIONS[m]} ({m})" for m in CONTRACT_MODE_OBS_SIZE)
+        raise CheckpointError(f"{folder}: network expects obs {obs_size!r} / actions {n_actions!r}, the env has "
+                              f"{sizes}")
     mode = _meta_mode(meta, obs_size, folder)
     if contract_mode is not None and mode != contract_mode:
         raise RulesMismatchError(f"{folder}: a {mode} model (observation of {obs_size} floats), asked for "
@@ -362,8 +379,16 @@ COINCHE_BID_ACTIONS = range(PASS, SURCOINCHE + 1)
 #: bid-value network decides, the seat never proposes).
 PROPOSAL_BID_ACTIONS = PROPOSAL_BIDS
 
-#: The contract modes of the two- and three-seat games (TWO_THREE.md; ``games.Game.variant``).
-CUTTHROAT_MODES = ("two", "three")
+#: The contract modes of the games without teams (TWO_THREE.md; ``games.Game.variant``).
+CUTTHROAT_MODES = tuple(mode for mode in VARIANT_OPTIONS if not variant_game(mode).has_partners)
+#: The bid ids a bid-value network values, by its game's auction (``Game.auction_kind``).
+AUCTION_BID_ACTIONS = {"classic": BID_ACTIONS, "coinche": COINCHE_BID_ACTIONS, "proposal": PROPOSAL_BID_ACTIONS}
+
+
+def bid_actions_of(mode: str):
+    """The bid ids a bid-value network of contract mode ``mode`` may value
+    (``AUCTION_BID_ACTIONS`` of its game's auction)."""
+    return AUCTION_BID_ACTIONS[variant_game(mode).auction_kind]
 
 
 def declared_parts(meta: dict, where: str | os.PathLike = "meta.json") -> tuple[str, ...]:
@@ -471,7 +496,7 @@ def load_bid_net(folder: str | os.PathLike,
         return None
     net, avg, meta = found
     mode = contract_mode_of_size(net.obs_size)
-    allowed = COINCHE_BID_ACTIONS if mode == "coinche" else PROPOSAL_BID_ACTIONS if mode in CUTTHROAT_MODES else BID_ACTIONS
+    allowed = bid_actions_of(mode)
     try:
         actions = _check_bid_actions(meta.get("bid_actions"), allowed)
     except ValueError as e:
@@ -501,7 +526,7 @@ def _load_value_net(folder: str | os.PathLike, subdir: str, kind: str,
     avg = meta.get("suit_average")
     if type(avg) is not bool:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average must be true or false, got {avg!r}")
-    if avg and contract_mode_of_size(net.obs_size) in CUTTHROAT_MODES:
+    if avg and not variant_game(contract_mode_of_size(net.obs_size)).has_partners:
         raise CheckpointError(f"{sub / 'meta.json'}: suit_average true, but suit renaming is for four-seat networks "
                               f"(this one reads the {contract_mode_of_size(net.obs_size)}-player observation)")
     return net, avg, meta

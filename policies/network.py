@@ -18,11 +18,11 @@ import torch
 from belote_env import NUM_ACTIONS, InfoSet
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
 from belote_env.jsonfile import read_json
-from belote_env.actions import EXTENDED_NUM_ACTIONS, PROPOSAL_NUM_ACTIONS
+from belote_env.actions import EXTENDED_NUM_ACTIONS
 from belote_env.game import STEPS
 from belote_env.games import game_of
 from belote_env.deprecation import renamed_in
-from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset
+from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE
 from belote_env.cards import ALL_TRUMP, NUM_CARDS
 
 from .base import with_belote
@@ -34,6 +34,7 @@ from .model_files import (
     BIDS_SUBDIR, BID_ACTIONS, BID_TEMPERATURE, BID_VALUES_KIND, CARDS_SUBDIR, CARD_TEMPERATURE, CARD_VALUES_KIND,
     COINCHE_BID_ACTIONS, MAX_META_BYTES, CONTRACT_MODE_OBS_SIZE, MODEL_PARTS, MODE_N_ACTIONS, RulesMismatchError,
     PROPOSAL_BID_ACTIONS, CUTTHROAT_MODES, VALUE_POLICY_KIND, _FIRST_BID, _VALUE_NET_NAMES, _check_bid_actions,
+    bid_actions_of, variant_game,
     _is_value_policy, _meta_mode, _model_folder, check_finite, contract_mode_of_size, declare_parts,
     declared_parts, load_bid_net, load_card_net, load_model, policy_suit_average_of, read_safetensors_header,
     save_model, save_value_policy_meta, value_net_kwargs,
@@ -196,12 +197,12 @@ class NetworkPolicy:
             raise ValueError(f"the networks must read the observation of one contract mode (classic {OBS_SIZE} or "
                              f"coinche {COINCHE_OBS_SIZE} floats), got {modes}")
         self.contract_mode: str = next(iter(modes.values()))
-        if self.contract_mode in CUTTHROAT_MODES and suit_average:
+        #: the ``games.Game`` of the variant the networks were made for (``variant_game``)
+        self.game = variant_game(self.contract_mode)
+        if not self.game.has_partners and suit_average:
             raise ValueError(f"suit_average is for four-seat card-value networks: the {self.contract_mode}-player "
                              f"observation has no suit-renaming tables")
-        coinche = self.contract_mode == "coinche"
-        self._bid_range = (COINCHE_BID_ACTIONS if coinche else PROPOSAL_BID_ACTIONS if self.contract_mode in CUTTHROAT_MODES
-                           else BID_ACTIONS)
+        self._bid_range = bid_actions_of(self.contract_mode)
         self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
                                               self._bid_range)
         self.net, self.meta, self.name = net, meta or {}, name
@@ -274,11 +275,7 @@ class NetworkPolicy:
 
     def _encode(self, info: InfoSet) -> np.ndarray:
         self.check_rules(info.rules)
-        if self.contract_mode in ("two", "three"):
-            from belote_env.observation import encode_cutthroat
-
-            return encode_cutthroat(info, self._obs)
-        return encode_infoset(info, self._obs)
+        return game_of(info.rules).encode(info, self._obs)
 
     @torch.inference_mode()
     def action_probabilities(self, info: InfoSet) -> dict[int, float]:
@@ -333,9 +330,9 @@ class NetworkPolicy:
     def _bids_by_value(self, info: InfoSet) -> bool:
         if self.bid_net is None:
             return False
-        if self.contract_mode == "coinche":
+        if self.game.auction_kind == "coinche":
             return is_coinche_bid_decision(info) and any(a in self.bid_actions for a in info.legal_actions)
-        if self.contract_mode in CUTTHROAT_MODES:  # never proposes a redeal where it values the bids
+        if self.game.auction_kind == "proposal":  # never proposes a redeal where it values the bids
             return is_proposal_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions
                                                        if a != PROPOSE_REDEAL)
         return is_bid_decision(info) and all(a in self.bid_actions for a in info.legal_actions)
@@ -351,10 +348,10 @@ class NetworkPolicy:
         has no bid-value network."""
         if self.bid_net is None:
             raise ValueError(f"{self.name}: no bid-value network")
-        if self.contract_mode in CUTTHROAT_MODES:  # ids 32..37 (PROPOSAL_BID_ACTIONS); a redeal proposal is not valued
+        if self.game.auction_kind == "proposal":  # ids 32..37 (PROPOSAL_BID_ACTIONS); a redeal proposal is not valued
             out = self._value_outputs(info, self.bid_net, False, _FIRST_BID, _PROPOSAL_BID_TABLE)
             return {a: out[a - _FIRST_BID] for a in info.legal_actions if a in self.bid_actions}
-        coinche = self.contract_mode == "coinche"
+        coinche = self.game.auction_kind == "coinche"
         table = coinche_bid_permutation_table() if coinche else bid_permutation_table()
         out = self._value_outputs(info, self.bid_net, self.bid_suit_average, _FIRST_BID, table)
         if coinche:
@@ -391,7 +388,7 @@ class NetworkPolicy:
         card) is the ``normal`` tier's (``policies.cutthroat_play.normal_cutthroat_act``): the
         lowest legal id would pass every auction and give up the combinations."""
         legal = info.legal_actions
-        if self.contract_mode in CUTTHROAT_MODES:
+        if not self.game.has_partners:
             if self.card_net is not None and is_card_decision(info):
                 v = self.card_values(info)
                 return with_belote(info, max(v, key=lambda a: (v[a], -a)))
@@ -407,7 +404,7 @@ class NetworkPolicy:
         if ANNOUNCE_BELOTE in legal:
             return ANNOUNCE_BELOTE
         if self.bid_net is not None and any(a in self.bid_actions for a in legal) and (
-                self.contract_mode == "coinche" or all(a in BID_ACTIONS for a in legal)):
+                self.game.auction_kind == "coinche" or all(a in BID_ACTIONS for a in legal)):
             v = self.bid_values(info)
             if v:
                 return max(v, key=lambda a: (v[a], -a))
@@ -469,14 +466,14 @@ class NetworkPolicy:
 
         mask = np.asarray(batch.mask) != 0
         m = len(mask)
-        if self.contract_mode == "coinche" and self.net is None and self.deterministic:
-            return self._act_batch_coinche(batch, mask)
-        if self.contract_mode in CUTTHROAT_MODES and self.deterministic:
+        if not self.game.has_partners and self.deterministic:
             return self._act_batch_small(batch, mask)
+        if self.game.auction_kind == "coinche" and self.net is None and self.deterministic:
+            return self._act_batch_coinche(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
             # value networks only, not deterministic: each row decided by act on its InfoSet (the same decisions)
-            width = MODE_N_ACTIONS[self.contract_mode]
-            if mask.ndim != 2 or (mask.shape[1] != width and not (self.contract_mode == "coinche"
+            width = self.game.num_actions
+            if mask.ndim != 2 or (mask.shape[1] != width and not (self.game.auction_kind == "coinche"
                                                                    and mask.shape[1] == EXTENDED_NUM_ACTIONS)):
                 raise ValueError(f"batch.mask must be ({m}, {width}), got {mask.shape}")
             out = np.zeros(m, dtype=np.int64)
@@ -588,7 +585,7 @@ class NetworkPolicy:
         (``rule_action``: the normal tier's) by ``act`` on their ``InfoSet``."""
         from .batch import network_outputs
 
-        out, todo = _forced_rows(mask, PROPOSAL_NUM_ACTIONS)
+        out, todo = _forced_rows(mask, self.game.num_actions)
         if not todo.any():
             return out
         threads = torch.get_num_threads()
@@ -622,10 +619,10 @@ class NetworkPolicy:
         rows = np.flatnonzero(todo)
         if len(rows) and self.net is not None:
             obs = observations() if obs is None else obs
-            table = action_permutation_table(PROPOSAL_NUM_ACTIONS) if self.policy_suit_average else None
+            table = action_permutation_table(self.game.num_actions) if self.policy_suit_average else None
             # torch (BLAS) rather than the compiled sparse kernel: 414 outputs per renaming, the
             # products dominate (4.1 s against 5.3 s for 500 two-seat sets of hard against normal)
-            logits = network_outputs(self.net, obs[rows], 0, PROPOSAL_NUM_ACTIONS, table, None, threads)
+            logits = network_outputs(self.net, obs[rows], 0, self.game.num_actions, table, None, threads)
             best, close = _best_legal(logits, mask[rows], BATCH_LOGIT_MARGIN)
             out[rows] = best
             todo[rows] = False

@@ -188,3 +188,27 @@ def test_declared_parts_must_name_sub_folders(tmp_path):
         (d / "meta.json").write_text(json.dumps(meta))
         with pytest.raises(CheckpointError, match="parts must be a list of distinct sub-folder names"):
             value_net_kwargs(d)
+
+
+def test_a_model_s_facts_are_its_variant_s_game():
+    from belote_env.config import variant_rules
+    from policies.hard import HARD_MODEL_DIR, hard_model_dir
+    from policies.model_files import (
+        AUCTION_BID_ACTIONS, CONTRACT_MODE_OBS_SIZE, CUTTHROAT_MODES, MODE_N_ACTIONS, _mode_meta, bid_actions_of,
+    )
+
+    assert CONTRACT_MODE_OBS_SIZE == {"classic": 618, "coinche": 1141, "two": 716, "three": 902}
+    assert MODE_N_ACTIONS == {"classic": 112, "coinche": 112, "two": 414, "three": 414}
+    assert CUTTHROAT_MODES == ("two", "three")
+    assert list(bid_actions_of("classic")) == list(range(32, 40))
+    assert list(bid_actions_of("coinche")) == list(range(32, 102))
+    assert list(bid_actions_of("three")) == list(range(32, 38)) == list(AUCTION_BID_ACTIONS["proposal"])
+    # the observation version each model records, named by its game's obs_version
+    assert _mode_meta("classic") == {"contract_mode": "classic", "obs_size": 618}
+    assert _mode_meta("coinche")["coinche_obs_version"] == 1
+    assert _mode_meta("two")["small_obs_version"] == 1
+    assert hard_model_dir("classic") == HARD_MODEL_DIR
+    assert hard_model_dir("three").name == "hard_3p"
+    assert hard_model_dir("four_coinche") == HARD_MODEL_DIR.parent / "hard_four_coinche"
+    with pytest.raises(ValueError, match="unknown variant 'four_coinche': one of classic, coinche, two, three"):
+        variant_rules("four_coinche")
