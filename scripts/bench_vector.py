@@ -1,7 +1,7 @@
 """Benchmark random legal play per core against an outside anchor: OpenSpiel's C++ Hearts.
 
     python scripts/bench_vector.py [--seconds 3] [--repeats 3] [--seed 0] [--batch 4096] [--cpu N]
-                                   [--no-small] [--verbose] [--report-only]
+                                   [--no-small] [--verbose] [--report-only] [--against TREE [--min-ratio 0.97]]
 
 What it measures (decisions per second: moves made by a player, with random legal play):
 
@@ -29,6 +29,13 @@ What it measures (decisions per second: moves made by a player, with random lega
   ``seed001_3p`` presets, measured the same way in the same run, with their ratios to the
   four-player classic figure per decision (aim: within 1.5x; ``--no-small`` skips them);
   skipped with a note while that module cannot be imported.
+
+``--against TREE`` (another checkout of this project, e.g. ``git worktree add ../prev
+HEAD~1``: "speed not lost" against the previous commit): the four batched-engine figures
+are measured again, in this tree and in ``TREE``, each run in a child process that imports
+its own tree first and calls that tree's own hook, the two trees alternated run by run;
+their ratio per table is printed (``batched engine / TREE: 1.020``) and is an aim: at least
+``--min-ratio`` (0.97 by default: the noise of runs on a shared machine).
 
 The machine may be shared, so each figure is the median of ``--repeats`` runs of about
 ``--seconds`` each, interleaved (anchor, ours, anchor, ours, ...) so that a busy spell
@@ -350,6 +357,32 @@ def check_aims(med: dict[str, float], have_openspiel: bool, small: bool) -> tupl
     return missed, not_checked
 
 
+# ---------------------------------------------------------------------------- another tree
+#: ``--against``: the batched figures measured in the other tree too, by its own hooks
+_AGAINST = {"batched engine": ("batched_engine", None), "batched engine (coinche)": ("batched_engine", "coinche"),
+            "batched engine (2p)": ("batched_per_seat_engine", "seed001_2p"),
+            "batched engine (3p)": ("batched_per_seat_engine", "seed001_3p")}
+
+
+def against_run(tree: str, label: str, seconds: float, seed: int, batch: int, cpu: int | None) -> dict:
+    """``label``'s batched figure measured by the source tree ``tree`` (another checkout of
+    this project): its own ``scripts/bench_vector.py`` hook, in a child process that
+    imports that tree's ``belote_env`` first, pinned to ``cpu``. Raises ``RuntimeError``
+    with the child's error output if it fails."""
+    import json
+    import subprocess
+
+    hook, preset = _AGAINST[label]
+    args = f"{seconds!r}, {seed!r}, {batch!r}" + (f", {preset!r}" if preset else "")
+    code = (f"import sys, json; sys.path[:0] = [{tree!r}, {os.path.join(tree, 'scripts')!r}]; "
+            f"import bench_vector as b; b.pin_one_core({cpu!r}); print(json.dumps(b.{hook}({args})))")
+    env = {**os.environ, "PYTHONPATH": tree}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"--against {tree}: {label} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 # ---------------------------------------------------------------------------- CLI
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the exit status (0: every checked aim met, or
@@ -364,9 +397,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-small", action="store_true", help="skip the two- and three-player batched engine")
     ap.add_argument("--report-only", action="store_true",
                     help="print the figures and aims but exit 0 even when an aim is missed")
+    ap.add_argument("--against", metavar="TREE", default=None,
+                    help="another source tree of this project (e.g. `git worktree add ../prev HEAD~1`): its batched "
+                         "engine measured in the same run by its own hooks, each run in a child process, alternated "
+                         "with this tree's; aim: this tree at least --min-ratio of it at every table")
+    ap.add_argument("--min-ratio", type=float, default=0.97,
+                    help="with --against: the lowest ratio (this tree / that one) taken as speed not lost "
+                         "(default 0.97: the runs' noise on a shared machine)")
     args = ap.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1 or args.batch < 1:
         ap.error("--seconds must be > 0, --repeats and --batch >= 1")
+    if args.against is not None and not os.path.isfile(os.path.join(args.against, "belote_env", "vector", "engine.py")):
+        ap.error(f"--against {args.against}: not a source tree of this project (no belote_env/vector/engine.py there)")
+    if not 0 < args.min_ratio <= 2:
+        ap.error(f"--min-ratio must be in (0, 2], got {args.min_ratio}")
 
     try:
         import pyspiel  # noqa: F401
@@ -399,6 +443,14 @@ def main(argv: list[str] | None = None) -> int:
                                 lambda s, seed, p=p: batched_per_seat_engine(s, seed, args.batch, f"seed001_{p}p")))
         benches.append(("batched observations", "observations_per_s", "observations/s per core",
                         lambda s, seed: batched_observations(s, seed, args.batch)))
+        if args.against is not None:  # both trees measured alike: each run in a child process of its own
+            here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            for label in [b[0] for b in benches if b[0] in _AGAINST]:
+                for tag, tree in (("this tree", here), ("against", args.against)):
+                    benches.append((f"{label} [{tag}]", "decisions_per_s", "decisions/s per core",
+                                    lambda s, seed, label=label, tree=tree: against_run(tree, label, s, seed,
+                                                                                          args.batch, cpu)))
+                    against_run(tree, label, 0.2, 0, args.batch, cpu)  # its kernels compiled or loaded first
 
     total = len(benches) * args.repeats
     print(f"measuring {len(benches)} figures x {args.repeats} interleaved runs of about {args.seconds:g} s "
@@ -428,6 +480,14 @@ def main(argv: list[str] | None = None) -> int:
     if not have_vector:
         return 0  # nothing of ours to hold to an aim
     missed, not_checked = check_aims(med, have_openspiel, not args.no_small)
+    if args.against is not None:
+        for label in _AGAINST:
+            if f"{label} [against]" in med:
+                ratio = med[f"{label} [this tree]"] / med[f"{label} [against]"]
+                print(f"{label} / {args.against}: {ratio:.3f}")
+                if ratio < args.min_ratio:
+                    missed.append(f"MISSED: {label} at {ratio:.3f} of {args.against}'s (aim >= {args.min_ratio:g}; "
+                                  f"by {args.min_ratio - ratio:.3f})")
     for name in not_checked:
         print(f"aim not checked: {name} (its anchor was not measured)")
     for line in missed:

@@ -112,3 +112,28 @@ def test_says_what_it_does_before_the_slow_part():
     progress = [x for x in seen if x.startswith("  run 1/1 ")]
     assert len(progress) == 4 and progress[-1].rstrip().endswith("[4/4]")
     assert seen.index(progress[-1]) < seen.index(next(x for x in seen if x.startswith("batched engine: ")))
+
+
+def test_against_another_tree_measures_both_alike_and_misses_below_the_ratio(bench, monkeypatch, capsys):
+    _easy_aims(monkeypatch, bench)
+    here = str(SCRIPT.parents[1])
+    calls = []
+
+    def fake_run(tree, label, seconds, seed, batch, cpu):  # the child processes, without the children
+        calls.append((tree, label))
+        return {"decisions_per_s": 100.0 if tree == here else 125.0}
+
+    monkeypatch.setattr(bench, "against_run", fake_run)
+    assert bench.main(TINY + ["--no-small", "--against", here]) == 0  # this tree against itself: level
+    out = capsys.readouterr().out
+    assert {t for t, _ in calls} == {here} and f"batched engine / {here}: 1.000" in out
+    monkeypatch.setattr(bench, "against_run", lambda tree, label, *a: {"decisions_per_s": 100.0 if tree == here
+                                                                        else 125.0})
+    other = str(SCRIPT.parents[1] / "belote_env" / "..")  # the same tree by another path: the "against" side
+    assert bench.main(TINY + ["--no-small", "--against", other]) == 1
+    out = capsys.readouterr().out
+    assert f"batched engine / {other}: 0.800" in out
+    assert f"MISSED: batched engine at 0.800 of {other}'s (aim >= 0.97; by 0.170)" in out
+    assert bench.main(TINY + ["--no-small", "--against", other, "--min-ratio", "0.75"]) == 0
+    with pytest.raises(SystemExit):
+        bench.main(TINY + ["--against", str(SCRIPT.parent)])  # not a source tree of the project
