@@ -190,3 +190,16 @@ def test_a_pairs_log_given_to_the_viewer_is_told_where_the_games_are(tmp_path):
     with TestClient(make_app(tmp_path / "rooms")) as client:
         r = client.post("/api/replay", content=(tmp_path / "pairs.jsonl").read_bytes())
     assert r.status_code == 400 and "--games-dir" in r.json()["error"]
+
+
+def test_an_interval_of_zero_width_is_said_to_be_too_few_pairs_not_a_certainty():
+    from training.evaluate import _no_spread_note, duplicate_match
+
+    assert _no_spread_note(5, "pair", (0.2, 0.4), (-3.0, 1.0)) == []
+    assert _no_spread_note(1, "set", (0.5, 0.5)) == [
+        "  (an interval of zero width above: 1 set without spread, too few to estimate it; play more)"]
+    one = duplicate_match("random", "random", pairs=1, seed=3)  # a single pair: no spread to estimate
+    assert "  (an interval of zero width above: 1 pair without spread, too few to estimate it; play more)" \
+        in one.summary().splitlines()
+    many = duplicate_match("random", "easy", pairs=30, seed=3)
+    assert "zero width" not in many.summary()

@@ -545,3 +545,15 @@ def test_two_and_three_seat_runs_train_on_the_batched_engine_and_play_their_tabl
     pol = NetworkPolicy.from_path(out, name="three")
     while not st.is_deal_over:  # apply raises IllegalActionError on an action not legal at the seat
         st.apply(pol.act(st.information_set(st.current)))
+
+
+def test_rollout_actors_without_ray_is_refused_before_any_run_folder(monkeypatch):
+    import importlib.util
+
+    from training.config import ConfigError, load_config
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    with pytest.raises(ConfigError, match=r"config key 'rollout_actors' needs Ray: pip install -e \"\.\[rllib\]\""):
+        load_config("configs/train/quick.yaml", {"rollout_actors": 2})
+    load_config("configs/train/quick.yaml", {"rollout_actors": 0})  # no actors: Ray not needed

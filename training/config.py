@@ -283,6 +283,12 @@ class TrainConfig:
         if self.rollout_actors > self.n_tables:
             raise ConfigError(f"config key 'rollout_actors' ({self.rollout_actors}) must not exceed 'n_tables' "
                               f"({self.n_tables}): each actor plays a share of the tables")
+        if self.rollout_actors:
+            import importlib.util
+
+            if importlib.util.find_spec("ray") is None:  # before any run folder is made
+                raise ConfigError("config key 'rollout_actors' needs Ray: pip install -e \".[rllib]\" in a clone of "
+                                  "the project, or pip install 'belote-rl[rllib]'; or set rollout_actors to 0")
         if self.ray_address is not None and (not isinstance(self.ray_address, str) or not self.ray_address):
             raise ConfigError(f"config key 'ray_address' must be a Ray address (a non-empty string such as 'auto' or "
                               f"'ray://host:10001') or null, got {self.ray_address!r}")

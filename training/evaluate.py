@@ -200,6 +200,8 @@ class MatchResult:
         lines += [
             f"  deals won by {self.a}: {100 * self.deal_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
             f"  mean point difference per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})",
+            *_no_spread_note(self.pairs, "pair", self.mean_diff_ci,
+                             self.game_win_rate_ci if self.mode == "game" else self.deal_win_rate_ci),
             f"  contracts taken/made: {self.a} {self.a_taken}/{self.a_made}, {self.b} {self.b_taken}/{self.b_made}; "
             f"capots: {self.a} {self.a_capots}, {self.b} {self.b_capots}; void deals redealt: {self.void_deals}",
             f"  decision time per move: {self.a} {self.a_ms_per_move:.3f} ms, {self.b} {self.b_ms_per_move:.3f} ms",
@@ -605,6 +607,15 @@ def _run_in_pool(policy_a, policy_b, chunks, seed: int, rules: Rules, mode: str,
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # a failure stops the match
             raise
+
+
+def _no_spread_note(n: int, unit: str, *intervals: tuple[float, float]) -> list[str]:
+    """A line saying that an interval of zero width is not a certainty (``n`` pairs or
+    sets without spread, or a single one: too few to estimate it), or nothing."""
+    if any(lo == hi for lo, hi in intervals):
+        return [f"  (an interval of zero width above: {n} {unit}{'s' * (n != 1)} without spread, too few to "
+                "estimate it; play more)"]
+    return []
 
 
 def _ci(values: list[float]) -> tuple[float, float, float]:
@@ -1374,7 +1385,9 @@ class SetMatchResult:
                   f"  mean points per seat per deal: {self.a} {self.a_points:.1f} (95% CI {self.a_points_ci[0]:.1f}-"
                   f"{self.a_points_ci[1]:.1f}), {self.b} {self.b_points:.1f} (95% CI {self.b_points_ci[0]:.1f}-"
                   f"{self.b_points_ci[1]:.1f})",
-                  f"  difference per seat per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})"]
+                  f"  difference per seat per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})",
+                  *_no_spread_note(self.sets, "set", self.mean_diff_ci,
+                                   self.game_win_rate_ci if self.mode == "game" else self.deal_win_rate_ci)]
         if self.by_role:
             lines.append("  by role (points per seat per deal): " + ", ".join(
                 f"{(self.a if r[0] == 'a' else self.b)} {r[2:]} {m:.1f} ({lo:.1f}-{hi:.1f})"
