@@ -208,7 +208,7 @@ from belote_env.dealing import (
 )
 from belote_env.observation import action_mask, encode_infoset, obs_size
 from belote_env.sampling import HiddenHandSampler, SamplingError, sample_hidden_hands
-from belote_env.scoring import belote_points, deal_difference, declaration_points
+from belote_env.scoring import TOTAL_POINTS, belote_points, deal_difference, declaration_points
 from belote_env.game import BELOTE, LAST_TRICK, STEPS
 from belote_env.solver import Position, Solver
 from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, eldest_of, partner_of, seats_from, team_of
@@ -816,7 +816,7 @@ class SearchPolicy:
                         nodes += self.solver.nodes
                         solved[(k, leader)] = (TEAM_OF[taker], points)
                     else:
-                        points = got[1] if got[0] == TEAM_OF[taker] else 162 - got[1]
+                        points = got[1] if got[0] == TEAM_OF[taker] else TOTAL_POINTS - got[1]
                     view = replace(info, contract=contract, denomination=k, taker=taker)
                     v = valued[contract] = deal_difference(
                         points, TEAM_OF[taker], my_team, belote_points(view, hands, k),

@@ -200,8 +200,7 @@ class MatchResult:
         lines += [
             f"  deals won by {self.a}: {100 * self.deal_win_rate:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)",
             f"  mean point difference per deal: {self.mean_diff:+.1f} (95% CI {dlo:+.1f} to {dhi:+.1f})",
-            *_no_spread_note(self.pairs, "pair", self.mean_diff_ci,
-                             self.game_win_rate_ci if self.mode == "game" else self.deal_win_rate_ci),
+            *_no_spread_note(self.pairs, "pair", self.mean_diff_ci, self.win_rate_ci),
             f"  contracts taken/made: {self.a} {self.a_taken}/{self.a_made}, {self.b} {self.b_taken}/{self.b_made}; "
             f"capots: {self.a} {self.a_capots}, {self.b} {self.b_capots}; void deals redealt: {self.void_deals}",
             f"  decision time per move: {self.a} {self.a_ms_per_move:.3f} ms, {self.b} {self.b_ms_per_move:.3f} ms",

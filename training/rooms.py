@@ -109,9 +109,9 @@ def _public_label(seat: int, action: int, info_step: int, turned_card: int, play
     return action_label(action, turned_card)
 
 
-def _contract_text(rules: Rules, contract, denomination: int) -> str | None:
-    """A contract as a player says it (``"110 ♥ trump"`` in coinche, ``"♥ trump"``), or
-    None before a take."""
+def _contract_text(contract) -> str | None:
+    """A contract as a player says it (``render.contract_text``: ``"110 ♥ trump"`` in
+    coinche, ``"♥ trump"``), or None before a take."""
     return None if contract is None else contract_text(contract)
 
 
@@ -131,7 +131,7 @@ def deal_summary(state: GameState) -> dict[str, Any]:
                 + ", ".join(f"{names[s]} {t}" for s, t in enumerate(d.totals)))
     else:
         pair = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
-        contract = _contract_text(state.rules, state.contract, state.denomination)
+        contract = _contract_text(state.contract)
         parts = [f"{d.outcome}: {contract} by {names[state.taker]} (team {d.taker_team})",
                  f"trick points {pair(d.trick_points)}"]
         if d.capot is not None:
@@ -168,7 +168,7 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
         "dealer": info.dealer, "phase": info.phase, "step": STEPS[info.step] if info.step >= 0 else None,
         "to_act": info.current_seat, "turned": info.turned_card, "bottom": info.bottom_card,
         "auction": [{"seat": s, "label": action_label(a, info.turned_card)} for s, a in info.auction],
-        "contract": _contract_text(info.rules, info.contract, info.denomination), "taker": info.taker,
+        "contract": _contract_text(info.contract), "taker": info.taker,
         "trick": list(info.trick), "trick_leader": info.trick_leader,
         "last_trick": _trick(info.tricks[-1] if info.tricks else None), "tricks": len(info.tricks),
         "hand_sizes": list(info.hand_sizes), "card_points": list(info.card_points),
@@ -305,7 +305,7 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
         frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,
                  "bottom": state.bottom_card, "dealer": state.dealer,
                  "auction": [{"seat": s, "label": action_label(a, state.turned_card)} for s, a in state.auction.history],
-                 "contract": _contract_text(state.rules, state.contract, state.denomination), "taker": state.taker,
+                 "contract": _contract_text(state.contract), "taker": state.taker,
                  "trick": list(state.trick), "trick_leader": state.trick_leader,
                  "last_trick": _trick(state.tricks[-1] if state.tricks else None),
                  "card_points": list(state.card_points), "scores": list(state.scores),

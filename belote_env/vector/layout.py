@@ -50,13 +50,18 @@ _SHARED = (
     "known0", "known1", "known2", "known3", "points0", "points1", "points2", "won0", "won1", "won2",
     "announce_next", "last_winner", "n_actions", "taker_tricks", "trick_winners",
 )
+#: the cards in order of play, one byte each: card ``p`` of the deal (0-based) in byte
+#: ``p % 8`` (little-endian) of column ``seq{p // 8}``, so that
+#: ``row[COL["seq0"]:COL["seq0"] + 4].astype("<i8").view(np.uint8)[:p]`` are the first ``p``
+_SEQ_BYTES = 8
+_SEQ_COLS = 4  # seq0..seq3: the 32 cards of a deal
 #: the columns every table uses that a step reads rarely (declarations, the deal's
 #: outcome, the order of play), after the table-size-only ones
 _SHARED_COLD = (
     "decl_points0", "decl_points1", "decl_points2", "decl_points3",
     "decl_key0", "decl_key1", "decl_key2", "decl_key3", "declared",
     "deal_points0", "deal_points1", "deal_points2", "outcome", "deals",
-    "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", "seq0", "seq1", "seq2", "seq3",
+    "decl_cards0", "decl_cards1", "decl_cards2", "decl_cards3", *(f"seq{i}" for i in range(_SEQ_COLS)),
 )
 #: the columns of the four-seat game only: the belote pairs and announcements (RULES.md
 #: §5), a ``DECLARE`` chosen, the hands as dealt, and the coinche auction (COINCHE.md §3;
@@ -109,10 +114,6 @@ COL.update(maker=COL["taker"], trump=COL["denomination"], announced=COL["declare
     "belote_card", "trick_winners"))
 
 PHASE_BIDDING, PHASE_PLAY, PHASE_OVER = 0, 1, 2
-#: the cards in order of play, one byte each: card ``p`` of the deal (0-based) in byte
-#: ``p % 8`` (little-endian) of column ``seq{p // 8}``, so that
-#: ``row[COL["seq0"]:COL["seq0"] + 4].astype("<i8").view(np.uint8)[:p]`` are the first ``p``
-_SEQ_BYTES = 8
 #: ``trick_winners`` holds the winner of trick ``t`` in its bits ``2t`` and ``2t + 1``
 _WINNER_BITS = 2
 
@@ -136,13 +137,13 @@ def seq_card(row, p):
     return (row[SEQ + p // _SEQ_BYTES] >> (8 * (p % _SEQ_BYTES))) & 255
 
 
-def seq_cards(row: np.ndarray, count: int) -> np.ndarray:
+def seq_cards(row: np.ndarray, count: int) -> list[int]:
     """The first ``count`` cards played in the deal of a table's state ``row`` (``NCOL``
     ints: an int64 array or a list), in order: a list of ``count`` ints. Raises
     ``ValueError`` for a ``count`` outside 0..32."""
-    if not 0 <= count <= 32:
-        raise ValueError(f"count must be 0..32 (the cards of a deal), got {count!r}")
-    return np.ascontiguousarray(row[SEQ:SEQ + 4], dtype="<i8").view(np.uint8)[:count].tolist()
+    if not 0 <= count <= _SEQ_COLS * _SEQ_BYTES:
+        raise ValueError(f"count must be 0..{_SEQ_COLS * _SEQ_BYTES} (the cards of a deal), got {count!r}")
+    return np.ascontiguousarray(row[SEQ:SEQ + _SEQ_COLS], dtype="<i8").view(np.uint8)[:count].tolist()
 
 
 @nb.njit(cache=True)
