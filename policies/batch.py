@@ -148,15 +148,18 @@ def _relu_nonzero(h, nz):
 
 
 @nb.njit(cache=True, nogil=True, fastmath={"contract"})
-def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, comb, hw, hb, hdims, w_out, b_out,
-                     out):
+def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, comb, hw, hb, hspan, hdims, w_out,
+                     b_out, out):
     """``out[i]`` = the average over renamings ``p`` of the network's outputs for
     ``obs[i]`` renamed by ``p`` (ReLU hidden layers), skipping zero inputs everywhere.
 
     Layer 1 of renaming ``p``: ``b1 + w_fixed . obs[fixed] + sum_t prod[comb[p, t]]``,
     ``prod[k] = w_orb[combo_t[k]] . obs[cols[combo_s[k]]]`` (each made once per row).
     Hidden layers 2.. (``hdims``: their sizes, input size first): weights transposed
-    ``(in, out)`` one after the other in ``hw``, biases in ``hb``. The output layer of
+    ``(in, out)`` one after the other in ``hw``, biases in ``hb``; ``hspan[k]`` ``(lo,
+    hi)``: the non-zero columns of ``hw``'s ``k``-th row (all rows of all those layers in
+    order) lie in ``[lo, hi)`` (a blend of two networks, ``training.blend.blend_nets``, is
+    block-diagonal there: each unit feeds half the next layer). The output layer of
     renaming ``p`` is ``w_out[p]`` ``(H, W)`` (renamed outputs); ``b_out`` is the sum of
     the renamings' biases."""
     m = obs.shape[0]
@@ -209,6 +212,7 @@ def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, com
             n = _relu_nonzero(hv, nz)
             w_at = 0
             b_at = 0
+            r_at = 0
             x_in, x_out = h, hn
             for layer in range(n_layers):
                 d_in, d_out = hdims[layer], hdims[layer + 1]
@@ -216,9 +220,11 @@ def _relu_mlp_kernel(obs, fixed, cols, w_fixed, w_orb, b1, combo_s, combo_t, com
                 y_out[:] = hb[b_at:b_at + d_out]
                 for c in range(n):
                     j = nz[c]
-                    _axpy(y_out, x_in[j], hw[w_at + j * d_out:w_at + (j + 1) * d_out])
+                    lo, hi = hspan[r_at + j, 0], hspan[r_at + j, 1]
+                    _axpy(y_out[lo:hi], x_in[j], hw[w_at + j * d_out + lo:w_at + j * d_out + hi])
                 w_at += d_in * d_out
                 b_at += d_out
+                r_at += d_in
                 n = _relu_nonzero(y_out, nz)
                 x_in, x_out = x_out, x_in
             wp = w_out[p]
@@ -268,6 +274,14 @@ class CompiledNet:
                                      + [np.zeros(0, np.float32)]).astype(np.float32)
             self.hb = np.concatenate([x.bias.detach().float().cpu().numpy() for x in hid]
                                      + [np.zeros(0, np.float32)]).astype(np.float32)
+            self.hspan = np.zeros((int(sum(x.in_features for x in hid)), 2), dtype=np.int64)
+            at = 0
+            for x in hid:  # each input unit's non-zero weights: columns [lo, hi) of its row
+                nzw = x.weight.detach().float().cpu().numpy().T != 0  # (in, out)
+                some = nzw.any(1)
+                self.hspan[at:at + len(nzw), 0] = np.where(some, nzw.argmax(1), 0)
+                self.hspan[at:at + len(nzw), 1] = np.where(some, nzw.shape[1] - nzw[:, ::-1].argmax(1), 0)
+                at += len(nzw)
             w3 = net.action_net.weight.detach().float().cpu().numpy()  # (A, H)
             b3 = net.action_net.bias.detach().float().cpu().numpy()
             if table is None:
@@ -300,7 +314,7 @@ class CompiledNet:
 
     def _run(self, obs: np.ndarray, out: np.ndarray) -> None:
         _relu_mlp_kernel(obs, self.fixed, self.cols, self.w_fixed, self.w_orb, self.b1, self.combo_s, self.combo_t,
-                         self.comb, self.hw, self.hb, self.hdims, self.w_out, self.b_out, out)
+                         self.comb, self.hw, self.hb, self.hspan, self.hdims, self.w_out, self.b_out, out)
 
 
 def _by_suit_outputs(net, x, first: int, width: int, table):

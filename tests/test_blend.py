@@ -96,3 +96,55 @@ def test_grow_net_keeps_the_values_and_adds_units_that_learn():
             grow_net(net, [48, 24], scale=scale)
     with pytest.raises(ValueError, match="seed must be an int in 0..2\\*\\*63-1"):
         grow_net(net, [48, 24], seed=2 ** 70)
+
+
+def test_compiled_kernel_skips_a_blends_zero_blocks_exactly():
+    """A blend's later layers are block-diagonal: the compiled kernel reads each unit's
+    weights only over its block (``CompiledNet.hspan``), with the same outputs bit for bit
+    as over the whole row, and torch's up to float32 rounding."""
+    import numpy as np
+
+    from policies.batch import CompiledNet
+    from policies.network import COINCHE_BID_ACTIONS, coinche_bid_permutation_table
+
+    torch.manual_seed(1)
+    a = BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[48, 40]).eval()
+    b = BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[16, 24]).eval()
+    net = blend_nets(a, b, 0.6)
+    first, width, table = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS), coinche_bid_permutation_table()
+    fast = CompiledNet(net, first, width, table)
+    assert fast.hspan[:48].tolist() == [[0, 40]] * 48 and fast.hspan[48:].tolist() == [[40, 64]] * 16
+    obs = (torch.rand(32, COINCHE_OBS_SIZE) < 0.1).float().numpy()
+    got = fast(obs)
+    full = CompiledNet(net, first, width, table)
+    full.hspan[:] = [0, 64]  # every row read whole
+    assert np.array_equal(got, full(obs))
+    from policies.batch import network_outputs
+
+    np.testing.assert_allclose(got, network_outputs(net, obs, first, width, table), atol=1e-5, rtol=1e-5)
+
+
+def test_distil_bid_model_fits_the_teachers_bid_values(tmp_path):
+    """The distilled folder keeps the teacher's cards, its bid network is of the given
+    width and plays the teacher's bids on most of its own auction decisions; the bad
+    arguments are refused with the rule that was broken."""
+    from training.blend import distil_bid_model
+
+    out = distil_bid_model(COINCHE_HARD, tmp_path / "d", width=64, tables=64, steps=60, epochs=4, lr=1e-3, seed=3)
+    card, ref = load_card_net(out)[0].state_dict(), load_card_net(COINCHE_HARD)[0].state_dict()
+    assert all(torch.equal(card[k], ref[k]) for k in ref)
+    net, avg, acts = load_bid_net(out)
+    teacher, t_avg, t_acts = load_bid_net(COINCHE_HARD)
+    assert net.config["pi"] == [64, 64] and (avg, acts) == (t_avg, t_acts)
+    meta = json.loads((out / "bids" / "meta.json").read_text())["distilled"]
+    assert meta["decisions"] > 500 and meta["teacher_net"] == teacher.config["pi"]
+    assert meta["fit"]["agree"] > 0.6  # an unfitted network: 0.40 on these decisions
+    assert "belote distil" in json.loads((out / "meta.json").read_text())["note"]
+    with pytest.raises(FileExistsError, match="exists: give a new folder"):
+        distil_bid_model(COINCHE_HARD, out)
+    with pytest.raises(ValueError, match="no coinche bid-value network .*distil supports coinche models"):
+        distil_bid_model("policies/models/hard", tmp_path / "e")
+    with pytest.raises(ValueError, match="epsilon must be a number in \\[0, 1\\]"):
+        distil_bid_model(COINCHE_HARD, tmp_path / "f", epsilon=1.5)
+    with pytest.raises(ValueError, match="hidden layers \\[256, 256\\], not \\[64, 64\\]"):
+        distil_bid_model(COINCHE_HARD, tmp_path / "g", width=64, init=COINCHE_HARD)

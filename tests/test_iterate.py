@@ -204,7 +204,8 @@ def test_hard_oracle_is_the_hard_before_policy_iteration():
     """The shipped hard's value networks came from hard_oracle's by iteration (its
     iterate.json says so); hard_oracle loads the models of that name, classic and coinche
     (``hard_oracle_coinche``); the coinche hard's cards are iteration 16's and its bid
-    values 0.6 x the oracle's + 0.4 x iteration 16's (``belote blend``)."""
+    values a [256, 256] network (``belote distil``) fitted to the blend of 0.6 x the
+    oracle's + 0.4 x iteration 16's (``belote blend``)."""
     from policies.hard import HARD_COINCHE_MODEL_DIR, HARD_ORACLE_COINCHE_MODEL_DIR, HARD_ORACLE_MODEL_DIR
     from policies.network import load_bid_net
 
@@ -225,8 +226,10 @@ def test_hard_oracle_is_the_hard_before_policy_iteration():
     a = hard.for_rules(st.rules).card_net.state_dict()
     b = oracle.for_rules(st.rules).card_net.state_dict()
     assert not all(torch.equal(a[k], b[k]) for k in a)
-    blend = json.loads((HARD_COINCHE_MODEL_DIR / "bids" / "meta.json").read_text())["blend"]
+    distilled = json.loads((HARD_COINCHE_MODEL_DIR / "bids" / "meta.json").read_text())["distilled"]
+    blend = distilled["teacher_blend"]
     assert blend["a"] == "policies/models/hard_oracle_coinche" and blend["weight"] == 0.6
+    assert distilled["teacher_net"] == [512, 512] and load_bid_net(HARD_COINCHE_MODEL_DIR)[0].config["pi"] == [256, 256]
     x = torch.rand(3, hard.for_rules(st.rules).obs_size)
     mine, start = load_bid_net(HARD_COINCHE_MODEL_DIR)[0], load_bid_net(HARD_ORACLE_COINCHE_MODEL_DIR)[0]
     assert not torch.allclose(mine.logits(x), start.logits(x), atol=1e-3)

@@ -12,6 +12,11 @@ Why: the coinche bids that policy iteration learns in self-play beat the startin
 head to head but partner ``normal`` worse; the mean of the start's values and the iterated
 ones keeps most of the first and loses little of the second (docs/models/hard_coinche.md).
 A past copy of the network is what the blend adds, no other tier.
+
+``belote distil --model FOLDER --out FOLDER``: the same bids from a narrower network
+(``distil_bid_model``). A blend costs the sum of its members' widths at every auction
+decision; the distilled network, fitted to the blend's suit-averaged values on the
+model's own self-play auctions, plays its bids at one member's cost.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from pathlib import Path
 
 import torch
 
-__all__ = ["blend_nets", "blend_bid_model", "average_models", "grow_net"]
+__all__ = ["blend_nets", "blend_bid_model", "average_models", "grow_net", "distil_bid_model"]
 
 
 def blend_nets(a, b, weight: float):
@@ -245,3 +250,126 @@ def grow_net(net, pi: list[int], seed: int = 0, scale: float = 0.01):
         dst["action_net.weight"], dst["action_net.bias"] = head, src["action_net.bias"].clone()
     grown.load_state_dict(dst)
     return grown
+
+
+def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: int = 256,
+                     init: str | os.PathLike | None = None, tables: int = 1024, steps: int = 1000,
+                     epsilon: float = 0.1, epochs: int = 6, lr: float = 3e-4, seed: int = 11,
+                     progress: bool = False) -> Path:
+    """Write the model folder ``out``: ``model``'s top-level files and ``cards/``, and as
+    ``bids/`` a coinche bid-value network of two hidden layers of ``width`` fitted to
+    ``model``'s bid values (a teacher-student distillation; the shipped coinche hard's
+    bids are a blend of two 256-wide networks, ``blend_bid_model``, and cost twice a
+    member at every auction decision).
+
+    Data: ``steps`` steps of ``tables`` tables of ``BatchedGame`` self-play by ``model``
+    (every seat on its own observation, COINCHE.md), a bid chosen uniformly among the
+    legal actions at an ``epsilon`` share of its auction decisions (seeded by ``seed``,
+    so the positions leave the model's own line); every auction decision the bid network
+    values (``NetworkPolicy``'s batched rule: no contract, every legal action a coinche
+    bid, a valued one among them) is kept with the teacher's values averaged over the 24
+    suit renamings (float32 ``(N, 70)``, units of ``value_unit`` points). Fit:
+    ``training.oracle.fit_bid_values`` (centred squared error over the legal valued bids,
+    suits renamed at random, ``epochs`` epochs, Adam at ``lr`` falling by a cosine, 5% of
+    the decisions held out), from ``init``'s bid network when given (it must have the
+    ``width``) or a fresh one (``torch.manual_seed(seed)``). ``bids/meta.json`` keeps the
+    teacher's and says how it was made (``"distilled"``: teacher, decisions, epochs, the
+    fit's figures).
+
+    Raises ``ValueError`` for a folder without a coinche bid-value network (a classic or
+    two- / three-seat model: not supported), an ``init`` of another width, arguments out
+    of range; ``FileExistsError`` when ``out`` exists; ``policies.network.CheckpointError``
+    for a folder that does not load."""
+    import numpy as np
+
+    from belote_env import load_rules
+    from belote_env.jsonfile import read_json
+    from belote_env.observation import OFFSET
+    from belote_env.vector import BatchedGame, SeatBatch
+    from policies.batch import CompiledNet
+    from policies.network import COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, save_model
+    from policies.registry import make_policy
+    from policies.symmetry import coinche_bid_permutation_table
+
+    from .oracle import fit_bid_values
+    from .train import _atomic_folder
+
+    model, out = Path(model), Path(out)
+    for name, v, lo in (("width", width, 1), ("tables", tables, 1), ("steps", steps, 1), ("epochs", epochs, 1)):
+        if type(v) is not int or v < lo:
+            raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real) or not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be a number in [0, 1] (the share of random bids), got {epsilon!r}")
+    if out.exists():
+        raise FileExistsError(f"{out} exists: give a new folder")
+    if not model.is_dir():
+        raise ValueError(f"no model folder {model}")
+    found = load_bid_net(model)
+    if found is None or contract_mode_of_size(found[0].obs_size) != "coinche":
+        raise ValueError(f"{model} has no coinche bid-value network (bids/): distil supports coinche models")
+    teacher, suit_average, bid_actions = found
+    if not suit_average:
+        raise ValueError(f"{model}'s bid network is not averaged over suit renamings: distil fits the averaged values")
+    if init is not None:
+        got = load_bid_net(init)
+        if got is None or contract_mode_of_size(got[0].obs_size) != "coinche":
+            raise ValueError(f"{init} has no coinche bid-value network (bids/) to start from")
+        if list(got[0].config["pi"]) != [width, width]:
+            raise ValueError(f"{init}'s bid network has hidden layers {got[0].config['pi']}, not [{width}, {width}]")
+        student = got[0]
+    else:
+        torch.manual_seed(seed)
+        student = BeloteNet(**{**teacher.config, "pi": [width, width]})
+    rules = load_rules("coinche")
+    policy = make_policy(str(model), seed=seed, rules=rules)
+    game = BatchedGame(tables, rules, seed=seed)
+    rng = np.random.default_rng(seed)
+    first, n_bids = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
+    valued = np.zeros(game.n_actions, dtype=bool)
+    valued[list(bid_actions)] = True
+    outside = np.ones(game.n_actions, dtype=bool)
+    outside[first:first + n_bids] = False
+    c0 = OFFSET["contract"]
+    obs_rows, mask_rows = [], []
+    for _ in range(steps):
+        batch = SeatBatch(game, np.arange(game.n))
+        obs, mask = np.asarray(batch.obs), batch.mask.astype(bool)
+        bid = (~obs[:, c0:c0 + 6].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1)
+               & (mask.sum(1) > 1))
+        obs_rows.append(obs[bid].copy())
+        mask_rows.append((mask & valued)[bid][:, first:first + n_bids])
+        actions = policy.act_batch(batch)
+        noisy = bid & (rng.random(game.n) < epsilon)
+        actions[noisy] = game.random_actions()[noisy]
+        game.step(actions)
+    data = {"obs": np.concatenate(obs_rows).astype(np.float32), "mask": np.concatenate(mask_rows)}
+    if len(data["obs"]) < 2:
+        raise ValueError(f"{steps} steps of {tables} tables gave {len(data['obs'])} auction decisions: give more")
+    data["q"] = CompiledNet(teacher, first, n_bids, coinche_bid_permutation_table())(data["obs"]).astype(np.float32)
+    fit = fit_bid_values(student, data, epochs=epochs, lr=lr, batch=512, seed=seed, progress=progress, augment=True)
+    student.eval()
+    meta = read_json(model / "bids" / "meta.json", 1 << 20)
+    keep = {k: v for k, v in meta.items() if k not in ("net", "format_version", "action_table_version",
+                                                        "obs_encoder_version", "oracle", "iterate", "blend")}
+    keep["distilled"] = {"teacher": str(model), "teacher_net": teacher.config["pi"], "decisions": len(data["q"]),
+                         "tables": tables, "steps": steps, "epsilon": epsilon, "epochs": epochs, "lr": lr,
+                         "seed": seed, "init": None if init is None else str(init), "fit": fit["history"][-1]}
+    if "blend" in meta:
+        keep["distilled"]["teacher_blend"] = meta["blend"]
+
+    def write(tmp: Path) -> None:
+        for f in model.iterdir():
+            if f.is_file():
+                shutil.copy2(f, tmp / f.name)
+        if (tmp / "meta.json").is_file():
+            top = read_json(tmp / "meta.json", 1 << 20)
+            top["note"] = (f"cards/ of {model}; bids/: a [{width}, {width}] network fitted to {model}'s bid values "
+                           f"(belote distil)")
+            (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
+        shutil.copytree(model / "cards", tmp / "cards")
+        save_model(tmp / "bids", student.state_dict(), student.config, keep)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_folder(out, write)
+    return out
+

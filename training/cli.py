@@ -288,6 +288,22 @@ def _cmd_blend(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_distil(args: argparse.Namespace) -> int:
+    from .blend import distil_bid_model
+
+    if args.threads is not None:
+        import torch
+
+        if args.threads < 1:
+            raise ValueError(f"--threads must be >= 1, got {args.threads}")
+        torch.set_num_threads(args.threads)
+    out = distil_bid_model(args.model, args.out, width=args.width, init=args.init, tables=args.tables,
+                           steps=args.steps, epsilon=args.epsilon, epochs=args.epochs, lr=args.lr, seed=args.seed,
+                           progress=not args.no_progress)
+    print(f"model folder: {out} (cards of {args.model}; bids fitted to its bid values)")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from belote_env.actions import action_to_string
     from belote_env.records import RecordError, read_record, replay, replay_steps, replay_text
@@ -362,6 +378,25 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("--weight", type=float, required=True, help="the weight of A's bid values, in [0, 1]")
     bl.add_argument("--out", required=True, help="the new model folder")
     bl.set_defaults(func=_cmd_blend)
+    di = sub.add_parser("distil", help="a model folder whose coinche bid network is a narrower one fitted to the "
+                                       "model's bid values (training.blend)",
+                        description="Write a model folder with the card network of --model and a coinche bid network "
+                                    "of two hidden layers of --width fitted to --model's suit-averaged bid values on "
+                                    "its own self-play auctions (training.blend.distil_bid_model): a blend's bids at "
+                                    "one member's cost.")
+    di.add_argument("--model", required=True, help="the coinche model folder (the teacher)")
+    di.add_argument("--out", required=True, help="the new model folder")
+    di.add_argument("--width", type=int, default=256, help="hidden units per layer (default 256)")
+    di.add_argument("--init", help="start from this model folder's bid network (of --width)")
+    di.add_argument("--tables", type=int, default=1024, help="self-play tables (default 1024)")
+    di.add_argument("--steps", type=int, default=1000, help="self-play steps of all the tables (default 1000)")
+    di.add_argument("--epsilon", type=float, default=0.1, help="share of random bids in the self-play (default 0.1)")
+    di.add_argument("--epochs", type=int, default=6, help="epochs of the fit (default 6)")
+    di.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate (default 3e-4)")
+    di.add_argument("--seed", type=int, default=11, help="seed of the self-play, the random bids and the fit")
+    di.add_argument("--threads", type=int, help="torch threads (default torch's)")
+    di.add_argument("--no-progress", action="store_true", help="no line per epoch")
+    di.set_defaults(func=_cmd_distil)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
     e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a team "
