@@ -1,13 +1,14 @@
 """Decision time of the policies on the batched engine: ``act_batch`` against ``act``.
 
     python scripts/bench_policies.py [--rules coinche] [--tables 256 1024] [--threads 1 2] [--steps 12]
-                                     [--repeats 3] [--designs] [--seed 0]
+                                     [--repeats 3] [--designs] [--seed 0] [--compare FOLDER ...]
 
 Positions: ``--steps`` snapshots of ``--tables`` tables of ``BatchedGame`` random play
 (``--rules``: a preset name or YAML file, default the default rules; every table's seat to
 act, forced decisions included, as a match sees them). For each policy (``hard``;
 ``normal``; ``policy net``: the classic hard tier's policy network alone, as an exported
-model plays; the coinche hard has none) and each thread count (``torch.set_num_threads``, which
+model plays; the coinche hard has none; each ``--compare`` model folder, for an A/B of
+two networks in one run) and each thread count (``torch.set_num_threads``, which
 ``act_batch`` also uses for the compiled kernel's threads) it prints
 
 * ``<policy> batched: N us/decision``: ``act_batch`` on every snapshot (observations
@@ -108,6 +109,8 @@ def main() -> None:
     ap.add_argument("--act-sample", type=int, default=400, help="rows timed with act (default 400)")
     ap.add_argument("--designs", action="store_true", help="also time the designs tried for hard's card network")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--compare", nargs="+", default=[], metavar="FOLDER",
+                    help="also time these model folders (e.g. an earlier commit's hard model) in the same passes")
     args = ap.parse_args()
     from belote_env import load_rules
 
@@ -117,6 +120,8 @@ def main() -> None:
     pols = {"hard": hard, "normal": make_policy("normal")}
     if not coinche:
         pols["policy net"] = NetworkPolicy(hard.net, name="policy net")
+    for folder in args.compare:
+        pols[folder] = make_policy(folder, rules=rules)
     from policies import as_batch_policy
 
     batched = {k: as_batch_policy(p) for k, p in pols.items()}
