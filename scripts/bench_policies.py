@@ -120,9 +120,16 @@ def main() -> None:
     pols = {"hard": hard, "normal": make_policy("normal")}
     if not coinche:
         pols["policy net"] = NetworkPolicy(hard.net, name="policy net")
-    for folder in args.compare:
-        pols[folder] = make_policy(folder, rules=rules)
     from policies import as_batch_policy
+
+    probe = snapshots(4, 1, args.seed, rules)[0]
+    for folder in args.compare:  # bad input exits 2 (argparse), a missed aim 1
+        try:
+            pols[folder] = make_policy(folder, rules=rules)
+            as_batch_policy(pols[folder]).act_batch(SeatBatch(probe, np.arange(probe.n)))
+        except Exception as e:
+            ap.error(f"--compare {folder}: not a model folder that plays these rules ({args.rules or 'the default'}): "
+                     f"{e}")
 
     batched = {k: as_batch_policy(p) for k, p in pols.items()}
     print(f"positions: random play, rules {args.rules or 'default'}, {args.steps} snapshots of each batch size; "

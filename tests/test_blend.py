@@ -148,3 +148,19 @@ def test_distil_bid_model_fits_the_teachers_bid_values(tmp_path):
         distil_bid_model(COINCHE_HARD, tmp_path / "f", epsilon=1.5)
     with pytest.raises(ValueError, match="hidden layers \\[256, 256\\], not \\[64, 64\\]"):
         distil_bid_model(COINCHE_HARD, tmp_path / "g", width=64, init=COINCHE_HARD)
+    for bad, match in (({"lr": float("inf")}, "lr must be a finite number > 0"),
+                       ({"lr": 0.0}, "lr must be a finite number > 0"),
+                       ({"seed": 2 ** 63}, "seed must be an int in 0..2\\*\\*63-1")):
+        with pytest.raises(ValueError, match=match):
+            distil_bid_model(COINCHE_HARD, tmp_path / "h", **bad)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="cannot be created: .*file is not a folder"):
+        distil_bid_model(COINCHE_HARD, tmp_path / "file" / "x")
+    import shutil
+
+    no_cards = tmp_path / "no_cards"
+    shutil.copytree(COINCHE_HARD, no_cards)
+    shutil.rmtree(no_cards / "cards")
+    with pytest.raises(ValueError, match="has no card-value network \\(cards/\\)"):
+        distil_bid_model(no_cards, tmp_path / "i")
+    assert not any(p.name.startswith(("h", "i", ".h", ".i")) for p in tmp_path.iterdir())  # nothing half-written

@@ -263,7 +263,8 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     member at every auction decision).
 
     Data: ``steps`` steps of ``tables`` tables of ``BatchedGame`` self-play by ``model``
-    (every seat on its own observation, COINCHE.md), a bid chosen uniformly among the
+    under the rules its ``bids/meta.json`` records (the coinche preset when it records
+    none; every seat on its own observation, COINCHE.md), a bid chosen uniformly among the
     legal actions at an ``epsilon`` share of its auction decisions (seeded by ``seed``,
     so the positions leave the model's own line); every auction decision the bid network
     values (``NetworkPolicy``'s batched rule: no contract, every legal action a coinche
@@ -277,17 +278,21 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     fit's figures).
 
     Raises ``ValueError`` for a folder without a coinche bid-value network (a classic or
-    two- / three-seat model: not supported), an ``init`` of another width, arguments out
-    of range; ``FileExistsError`` when ``out`` exists; ``policies.network.CheckpointError``
+    two- / three-seat model: not supported) or without ``cards/``, an ``init`` of another
+    width, arguments out of range (``lr`` finite and > 0, ``seed`` in 0..2**63-1), an
+    ``out`` whose nearest existing parent is not a writable folder (all before the
+    self-play); ``FileExistsError`` when ``out`` exists; ``belote_env.RuleOptionError``
+    for recorded rules the batched engine does not play; ``policies.network.CheckpointError``
     for a folder that does not load."""
     import numpy as np
 
-    from belote_env import load_rules
+    from belote_env import Rules, load_rules
     from belote_env.jsonfile import read_json
     from belote_env.observation import OFFSET
     from belote_env.vector import BatchedGame, SeatBatch
     from policies.batch import CompiledNet
-    from policies.network import COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, save_model
+    from policies.network import (COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, load_card_net,
+                                  save_model)
     from policies.registry import make_policy
     from policies.symmetry import coinche_bid_permutation_table
 
@@ -300,13 +305,24 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
             raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
     if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real) or not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon must be a number in [0, 1] (the share of random bids), got {epsilon!r}")
+    if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not 0.0 < lr < float("inf"):
+        raise ValueError(f"lr must be a finite number > 0 (Adam's learning rate), got {lr!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
     if out.exists():
         raise FileExistsError(f"{out} exists: give a new folder")
+    above = out.parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir() or not os.access(above, os.W_OK):
+        raise ValueError(f"{out} cannot be created: {above} is {'not a folder' if not above.is_dir() else 'not writable'}")
     if not model.is_dir():
         raise ValueError(f"no model folder {model}")
     found = load_bid_net(model)
     if found is None or contract_mode_of_size(found[0].obs_size) != "coinche":
         raise ValueError(f"{model} has no coinche bid-value network (bids/): distil supports coinche models")
+    if load_card_net(model) is None:
+        raise ValueError(f"{model} has no card-value network (cards/): distil keeps the teacher's cards")
     teacher, suit_average, bid_actions = found
     if not suit_average:
         raise ValueError(f"{model}'s bid network is not averaged over suit renamings: distil fits the averaged values")
@@ -320,7 +336,10 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     else:
         torch.manual_seed(seed)
         student = BeloteNet(**{**teacher.config, "pi": [width, width]})
-    rules = load_rules("coinche")
+    meta = read_json(model / "bids" / "meta.json", 1 << 20)
+    rules = Rules.from_dict(meta["rules"]) if "rules" in meta else load_rules("coinche")  # the teacher's game
+    if rules.contract_mode != "coinche":
+        raise ValueError(f"{model}'s bids/meta.json records {rules.contract_mode} rules: distil plays coinche")
     policy = make_policy(str(model), seed=seed, rules=rules)
     game = BatchedGame(tables, rules, seed=seed)
     rng = np.random.default_rng(seed)
@@ -348,14 +367,15 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     data["q"] = CompiledNet(teacher, first, n_bids, coinche_bid_permutation_table())(data["obs"]).astype(np.float32)
     fit = fit_bid_values(student, data, epochs=epochs, lr=lr, batch=512, seed=seed, progress=progress, augment=True)
     student.eval()
-    meta = read_json(model / "bids" / "meta.json", 1 << 20)
     keep = {k: v for k, v in meta.items() if k not in ("net", "format_version", "action_table_version",
-                                                        "obs_encoder_version", "oracle", "iterate", "blend")}
+                                                        "obs_encoder_version", "oracle", "iterate", "blend",
+                                                        "distilled")}
     keep["distilled"] = {"teacher": str(model), "teacher_net": teacher.config["pi"], "decisions": len(data["q"]),
                          "tables": tables, "steps": steps, "epsilon": epsilon, "epochs": epochs, "lr": lr,
                          "seed": seed, "init": None if init is None else str(init), "fit": fit["history"][-1]}
-    if "blend" in meta:
-        keep["distilled"]["teacher_blend"] = meta["blend"]
+    for k in ("blend", "distilled"):  # how the teacher was made
+        if k in meta:
+            keep["distilled"][f"teacher_{k}"] = meta[k]
 
     def write(tmp: Path) -> None:
         for f in model.iterdir():

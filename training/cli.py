@@ -291,6 +291,7 @@ def _cmd_blend(args: argparse.Namespace) -> int:
 def _cmd_distil(args: argparse.Namespace) -> int:
     from .blend import distil_bid_model
 
+    _output_folder("--out", args.out)
     if args.threads is not None:
         import torch
 

@@ -573,8 +573,8 @@ def _fit_values(net, data, first, what, epochs, lr, batch, seed, valid, progress
         raise ValueError(f"batch must be an int >= 1, got {batch!r}")
     if not (isinstance(valid, (int, float)) and 0.0 < valid < 1.0):
         raise ValueError(f"valid must be a fraction in (0, 1), got {valid!r}")
-    if not (isinstance(lr, (int, float)) and lr > 0):
-        raise ValueError(f"lr must be a number > 0, got {lr!r}")
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr < float("inf"):
+        raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
     n = len(data["q"])
     if n < 2:
         raise ValueError(f"need at least 2 decisions to fit (one held out), got {n}")
