@@ -288,7 +288,7 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
 
     from belote_env import Rules, load_rules
     from belote_env.jsonfile import read_json
-    from belote_env.observation import OFFSET
+    from belote_env.observation import LAYOUT, OFFSET
     from belote_env.vector import BatchedGame, SeatBatch
     from policies.batch import CompiledNet
     from policies.network import (COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, load_card_net,
@@ -348,12 +348,13 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     valued[list(bid_actions)] = True
     outside = np.ones(game.n_actions, dtype=bool)
     outside[first:first + n_bids] = False
-    c0 = OFFSET["contract"]
+    c0 = OFFSET["contract"]  # the contract block: all 0 before a contract
+    c1 = c0 + {b.name: b.size for b in LAYOUT}["contract"]
     obs_rows, mask_rows = [], []
     for _ in range(steps):
         batch = SeatBatch(game, np.arange(game.n))
         obs, mask = np.asarray(batch.obs), batch.mask.astype(bool)
-        bid = (~obs[:, c0:c0 + 6].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1)
+        bid = (~obs[:, c0:c1].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1)
                & (mask.sum(1) > 1))
         obs_rows.append(obs[bid].copy())
         mask_rows.append((mask & valued)[bid][:, first:first + n_bids])
