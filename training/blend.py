@@ -82,9 +82,7 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
     other ``bid_actions`` or suit averaging, and ``FileExistsError`` when ``out`` exists;
     ``policies.network.CheckpointError`` for a folder that does not load."""
     from belote_env.jsonfile import read_json
-    from policies.network import contract_mode_of_size, load_bid_net, load_card_net, save_model
-
-    from .train import _atomic_folder
+    from policies.network import contract_mode_of_size, load_bid_net, load_card_net
 
     cards, bids_a, bids_b, out = Path(cards), Path(bids_a), Path(bids_b), Path(out)
     if out.exists():
@@ -116,21 +114,32 @@ def blend_bid_model(cards: str | os.PathLike, bids_a: str | os.PathLike, bids_b:
                                                         "obs_encoder_version", "oracle", "iterate", "blend")}
     keep["blend"] = {"a": str(bids_a), "b": str(bids_b), "weight": weight}
 
+    return _write_with_bids(cards, out, net, keep, f"cards/ of {cards}; bids/: {weight:g} x {bids_a}'s bid values + "
+                                                   f"{1 - weight:g} x {bids_b}'s (belote blend)")
+
+
+def _write_with_bids(cards: Path, out: Path, net, keep: dict, note: str) -> Path:
+    """Write the model folder ``out`` atomically: ``cards``'s top-level files (its
+    ``meta.json`` with ``note``) and ``cards/``, and ``net`` as ``bids/`` with the
+    metadata ``keep``."""
+    from belote_env.jsonfile import read_json
+    from policies.network import save_model
+
+    from .train import _atomic_folder
+
     def write(tmp: Path) -> None:
         for f in cards.iterdir():
             if f.is_file():
                 shutil.copy2(f, tmp / f.name)
         if (tmp / "meta.json").is_file():  # say what the folder is now
             top = read_json(tmp / "meta.json", 1 << 20)
-            top["note"] = (f"cards/ of {cards}; bids/: {weight:g} x {bids_a}'s bid values + {1 - weight:g} x "
-                           f"{bids_b}'s (belote blend)")
+            top["note"] = note
             (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
         shutil.copytree(cards / "cards", tmp / "cards")
         save_model(tmp / "bids", net.state_dict(), net.config, keep)
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_folder(out, write)
-    return out
+    return _atomic_folder(out, write)
 
 
 def average_models(folders: list[str | os.PathLike], out: str | os.PathLike) -> Path:
@@ -291,13 +300,11 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     from belote_env.observation import LAYOUT, OFFSET
     from belote_env.vector import BatchedGame, SeatBatch
     from policies.batch import CompiledNet
-    from policies.network import (COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, load_card_net,
-                                  save_model)
+    from policies.network import COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, load_card_net
     from policies.registry import make_policy
     from policies.symmetry import coinche_bid_permutation_table
 
     from .oracle import fit_bid_values
-    from .train import _atomic_folder
 
     model, out = Path(model), Path(out)
     for name, v, lo in (("width", width, 1), ("tables", tables, 1), ("steps", steps, 1), ("epochs", epochs, 1)):
@@ -378,19 +385,6 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
         if k in meta:
             keep["distilled"][f"teacher_{k}"] = meta[k]
 
-    def write(tmp: Path) -> None:
-        for f in model.iterdir():
-            if f.is_file():
-                shutil.copy2(f, tmp / f.name)
-        if (tmp / "meta.json").is_file():
-            top = read_json(tmp / "meta.json", 1 << 20)
-            top["note"] = (f"cards/ of {model}; bids/: a [{width}, {width}] network fitted to {model}'s bid values "
-                           f"(belote distil)")
-            (tmp / "meta.json").write_text(json.dumps(top, indent=2, sort_keys=True) + "\n")
-        shutil.copytree(model / "cards", tmp / "cards")
-        save_model(tmp / "bids", student.state_dict(), student.config, keep)
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_folder(out, write)
-    return out
+    return _write_with_bids(model, out, student, keep, f"cards/ of {model}; bids/: a [{width}, {width}] network "
+                                                       f"fitted to {model}'s bid values (belote distil)")
 
