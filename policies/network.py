@@ -655,11 +655,8 @@ class NetworkPolicy:
         redo = self._card_rows_batched(obs, mask, todo, contract, out, threads)
         if self.bid_net is not None:
             first, width = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
-            valued = np.zeros(NUM_ACTIONS, dtype=bool)
-            valued[list(self.bid_actions)] = True
-            outside = np.ones(NUM_ACTIONS, dtype=bool)
-            outside[first:first + width] = False
-            rows = np.flatnonzero(todo & ~contract & ~(mask & outside).any(1) & (mask & valued).any(1))
+            valued_rows, valued = coinche_bid_rows(obs, mask, self.bid_actions)
+            rows = np.flatnonzero(todo & valued_rows)
             if len(rows):
                 table = coinche_bid_permutation_table() if self.bid_suit_average else None
                 compiled = self._compiled("bids", self.bid_net, first, width, table)
@@ -745,6 +742,23 @@ class _BatchNets:
 
 
 _BLOCKS: tuple[int, int, int] | None = None
+
+
+def coinche_bid_rows(obs: np.ndarray, mask: np.ndarray, bid_actions) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of a coinche batch whose decision a bid-value network values
+    (``NetworkPolicy``'s batched rule): no contract yet (the observation's contract block all
+    0), no legal action outside ``COINCHE_BID_ACTIONS``, a legal bid among ``bid_actions``.
+
+    Args: ``obs`` float32 ``(m, COINCHE_OBS_SIZE)``; ``mask`` bool ``(m, A)`` (``A`` >=
+    112); ``bid_actions`` the ids the network values (``NetworkPolicy.bid_actions``).
+    Returns ``(rows, valued)``: bool ``(m,)`` and bool ``(A,)`` (the valued ids)."""
+    first, width = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
+    valued = np.zeros(mask.shape[1], dtype=bool)
+    valued[list(bid_actions)] = True
+    outside = np.ones(mask.shape[1], dtype=bool)
+    outside[first:first + width] = False
+    c0, c1, _ = _obs_blocks()
+    return ~obs[:, c0:c1].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1), valued
 
 
 def _obs_blocks() -> tuple[int, int, int]:

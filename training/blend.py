@@ -297,10 +297,11 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
 
     from belote_env import Rules, load_rules
     from belote_env.jsonfile import read_json
-    from belote_env.observation import LAYOUT, OFFSET
     from belote_env.vector import BatchedGame, SeatBatch
     from policies.batch import CompiledNet
-    from policies.network import COINCHE_BID_ACTIONS, BeloteNet, contract_mode_of_size, load_bid_net, load_card_net
+    from policies.network import (
+        COINCHE_BID_ACTIONS, BeloteNet, coinche_bid_rows, contract_mode_of_size, load_bid_net, load_card_net,
+    )
     from policies.registry import make_policy
     from policies.symmetry import coinche_bid_permutation_table
 
@@ -351,18 +352,12 @@ def distil_bid_model(model: str | os.PathLike, out: str | os.PathLike, width: in
     game = BatchedGame(tables, rules, seed=seed)
     rng = np.random.default_rng(seed)
     first, n_bids = COINCHE_BID_ACTIONS[0], len(COINCHE_BID_ACTIONS)
-    valued = np.zeros(game.n_actions, dtype=bool)
-    valued[list(bid_actions)] = True
-    outside = np.ones(game.n_actions, dtype=bool)
-    outside[first:first + n_bids] = False
-    c0 = OFFSET["contract"]  # the contract block: all 0 before a contract
-    c1 = c0 + {b.name: b.size for b in LAYOUT}["contract"]
     obs_rows, mask_rows = [], []
     for _ in range(steps):
         batch = SeatBatch(game, np.arange(game.n))
         obs, mask = np.asarray(batch.obs), batch.mask.astype(bool)
-        bid = (~obs[:, c0:c1].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1)
-               & (mask.sum(1) > 1))
+        rows, valued = coinche_bid_rows(obs, mask, bid_actions)
+        bid = rows & (mask.sum(1) > 1)
         obs_rows.append(obs[bid].copy())
         mask_rows.append((mask & valued)[bid][:, first:first + n_bids])
         actions = policy.act_batch(batch)
