@@ -99,6 +99,11 @@ class IterateConfig:
     augment: bool = True
     threads: int = 2
     bf16: str = "auto"
+    game_value: bool = False
+    """Game-aware labels (``training.game_value``): deals start from game positions (scores
+    drawn from simulated games to the rules' ``target``, in the observations) and a label
+    is the change in the acting team's chance of winning the game, not the deal's point
+    difference; the outcomes come from ``deals`` greedy deals of the starting networks."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000
@@ -133,8 +138,9 @@ class IterateConfig:
                                   f"{lo:g}, {hi:g}], got {v!r}")
         if self.bf16 not in ("auto", "true", "false"):
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
-        if not isinstance(self.augment, bool):
-            raise ConfigError(f"config key 'augment' must be true or false, got {self.augment!r}")
+        for name in ("augment", "game_value"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"config key {name!r} must be true or false, got {getattr(self, name)!r}")
         for name in ("exp_name", "init_from", "log_dir") + (("opponent",) if self.opponent is not None else ()):
             v = getattr(self, name)
             if not isinstance(v, str) or not v or "\0" in v:
@@ -145,6 +151,9 @@ class IterateConfig:
         if not game_of(r).has_partners or num_actions(r) != 112:
             raise ConfigError("policy iteration plays four-seat rules of 112 actions: rules players 4, and in coinche "
                               "generale false and max_numeric_bid 160")
+        if self.game_value and r.target is None:
+            raise ConfigError("config key 'game_value' is true with rules target null: game-aware labels need a "
+                              "game to a target (RULES.md §8)")
 
     @property
     def rules_obj(self) -> Rules:
@@ -310,6 +319,16 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         last = done[-1][1]
         budget = read_json(last / "iterate.json", 1 << 20)["budget"]
         _, card, bid = _nets(last, rules)
+    game_value = None
+    if cfg.game_value:  # from the starting networks and the run's seed: a resumed run builds the same
+        from .game_value import GameValue
+        from .oracle import value_unit
+        from .rollouts import deal_outcomes
+
+        start_nets = _nets(init, rules)
+        outcomes = deal_outcomes(ValuePlayer(start_nets[1], start_nets[2], start_nets[0], rules, bf16=bf16), rules,
+                                 cfg.deals, seed=cfg.seed * 1_000_003 + 999_983)
+        game_value = GameValue(outcomes, Rules.from_dict(cfg.rules).target, unit=value_unit(rules))
     rival = cfg.opponent or str(init)
     opponent = make_policy(rival, seed=0)
     logger = Logger(str(run), [TensorBoardOutputFormat(str(run)), CSVOutputFormat(str(run / (
@@ -329,7 +348,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1),
                             bf16=bf16) for k, (pol, c, b) in enumerate(nets)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
-                              chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0)
+                              chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0,
+                              game_value=game_value)
         labels = {"cards": data.cards, "bids": data.bids}
         _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
         replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)

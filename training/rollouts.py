@@ -39,11 +39,25 @@ from belote_env.vector import COL, BatchedGame
 from belote_env.vector.engine import PHASE_BIDDING, PHASE_OVER
 from belote_env.vector.observation import encode_tables_kernel
 
+from belote_env.observation import OFFSET
 from .oracle import value_unit
 
-__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range"]
+__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes"]
 
 _PH, _CUR = COL["phase"], COL["current"]
+_SCORES = OFFSET["scores"]
+
+
+def _put_scores(obs: np.ndarray, scores: np.ndarray | None, seats: np.ndarray) -> None:
+    """Write game scores into observations encoded for single deals (``observation.LAYOUT``'s
+    ``scores`` block: us, them / 1000): row ``i`` is seat ``seats[i]``'s, ``scores[i]`` the
+    game scores of teams 0 and 1 (int ``(m, 2)``); nothing when ``scores`` is None."""
+    if scores is None:
+        return
+    team = np.asarray(seats, dtype=np.int64) % 2
+    rows = np.arange(len(team))
+    obs[:, _SCORES] = scores[rows, team] / 1000.0
+    obs[:, _SCORES + 1] = scores[rows, 1 - team] / 1000.0
 
 
 def bid_range(rules: Rules) -> tuple[int, int]:
@@ -106,10 +120,13 @@ class ValuePlayer:
 
     @th.inference_mode()
     def act(self, game: BatchedGame, tables: np.ndarray, explore: bool = False,
-            obs: np.ndarray | None = None, kind: np.ndarray | None = None) -> np.ndarray:
+            obs: np.ndarray | None = None, kind: np.ndarray | None = None,
+            scores: np.ndarray | None = None) -> np.ndarray:
         """The actions at ``tables`` (int64 ``(m,)``), each from the acting seat's
         observation (encoded here unless ``obs``, float32 ``(m, obs_size)``, is given;
-        ``kind``: ``kinds(game, tables)`` when the caller has it)."""
+        ``kind``: ``kinds(game, tables)`` when the caller has it; ``scores``: the game
+        scores of teams 0 and 1 at each table, int ``(m, 2)``, written into the
+        observations encoded here, else 0: a single deal)."""
         tables = np.asarray(tables, dtype=np.int64)
         m = len(tables)
         mask = game.mask[tables] != 0
@@ -120,6 +137,7 @@ class ValuePlayer:
             obs = np.empty((m, self.size), dtype=np.float32)
             encode_tables_kernel(game.state, game.bids, game.mask, game.points, tables,
                                  game.current[tables].astype(np.int64), obs)
+            _put_scores(obs, scores, game.current[tables])
         x = th.from_numpy(obs)
         with th.autocast("cpu", dtype=th.bfloat16, enabled=self.bf16):
             for k, net, first, width in ((1, self.card_net, 0, NUM_CARDS), (2, self.bid_net, self.first, self.width),
@@ -169,23 +187,43 @@ def _snapshot(game: BatchedGame, rows: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def _play(player: ValuePlayer, pool: list[ValuePlayer], who: np.ndarray, game: BatchedGame, tables: np.ndarray,
-          explore: bool, obs: np.ndarray | None = None, kind: np.ndarray | None = None) -> np.ndarray:
+          explore: bool, obs: np.ndarray | None = None, kind: np.ndarray | None = None,
+          scores: np.ndarray | None = None) -> np.ndarray:
     """The actions at ``tables``: row ``i`` by ``pool[who[i]]``, or by ``player`` where
     ``who[i]`` is -1 (exploring when ``explore``; the pool members always play with their
-    own ``epsilon``, in the deals and in the rollouts)."""
+    own ``epsilon``, in the deals and in the rollouts); ``scores``: ``ValuePlayer.act``'s."""
     if not len(pool) or (who < 0).all():
-        return player.act(game, tables, explore=explore, obs=obs, kind=kind)
+        return player.act(game, tables, explore=explore, obs=obs, kind=kind, scores=scores)
     out = np.empty(len(tables), dtype=np.int64)
     for k in np.unique(who):
         rows = np.flatnonzero(who == k)
         out[rows] = (player if k < 0 else pool[k]).act(
             game, tables[rows], explore=explore or k >= 0, obs=None if obs is None else obs[rows],
-            kind=None if kind is None else kind[rows])
+            kind=None if kind is None else kind[rows], scores=None if scores is None else scores[rows])
     return out
 
 
+def deal_outcomes(player: ValuePlayer, rules: Rules, deals: int, seed: int) -> np.ndarray:
+    """The points of teams 0 and 1 (int64 ``(deals, 2)``, ``BatchedGame.result``) of
+    ``deals`` single deals that ``player`` plays at every seat, greedily, on a
+    ``BatchedGame`` seeded by ``seed``: the outcome distribution of
+    ``training.game_value.GameValue``."""
+    game = BatchedGame(deals, rules, seed=seed, autoreset=False)
+    out = np.zeros((deals, 2), dtype=np.int64)
+    while True:
+        ended = np.flatnonzero(game.done)
+        out[ended] = game.result[ended, :2]
+        live = np.flatnonzero(game.state[:, _PH] != PHASE_OVER)
+        if not len(live):
+            return out
+        actions = np.zeros(deals, dtype=np.int64)
+        actions[live] = player.act(game, live)
+        game.step(actions)
+
+
 def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
-                   chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0) -> RolloutData:
+                   chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0,
+                   game_value=None) -> RolloutData:
     """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
     ``player`` (exploring: its ``epsilon``); label each decision with a choice (of a kind
     ``player.kinds`` names) with probability ``label_rate``: each of its legal actions is
@@ -199,6 +237,12 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     only ``player``'s decisions are labelled. So the networks learn to partner and to face
     players that are not copies of themselves; a pool member's ``epsilon`` (random legal
     moves, in the deal and in its rollouts) makes it a weaker player than its networks.
+
+    Game-aware labels: with ``game_value`` (a ``training.game_value.GameValue``) each deal
+    starts from game scores drawn by ``game_value.positions`` (seeded by ``seed``), every
+    seat's observation carries them (the ``scores`` block), and a label is the change in
+    the acting team's chance of winning the game (``GameValue.label``: at 0-0 about the
+    point-difference label) instead of the deal's point difference.
 
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
     outside (0, 1], ``chunk`` < 1, or ``pool_rate`` outside [0, 1] (or above 0 with no
@@ -215,6 +259,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
                          f"{len(pool)} pool players")
     unit = value_unit(rules)
+    start = None if game_value is None else game_value.positions(np.random.default_rng([seed, 17]), deals)
     root = BatchedGame(deals, rules, seed=seed, autoreset=False)
     pick = np.random.default_rng([seed, 7])
     # per deal and seat: the pool member playing it, -1 for ``player``
@@ -236,6 +281,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         obs = np.empty((len(live), player.size), dtype=np.float32)
         encode_tables_kernel(root.state, root.bids, root.mask, root.points, live,
                              root.current[live].astype(np.int64), obs)
+        _put_scores(obs, None if start is None else start[live], root.current[live])
         kind = player.kinds(root, live)
         who = seating[live, root.current[live]]
         chosen = np.flatnonzero((kind > 0) & (who < 0) & (pick.random(len(live)) < label_rate))
@@ -278,17 +324,24 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         seat[to] = seat_all[d]
         table_seating = np.full((game.n, 4), -1, dtype=np.int64)
         table_seating[to] = seating[deal_all[d]]
+        table_start = None
+        if start is not None:
+            table_start = np.zeros((game.n, 2), dtype=np.int64)
+            table_start[to] = start[deal_all[d]]
         while True:
             game.step(actions)
             ended = np.flatnonzero(game.done)
-            if len(ended):
+            if len(ended) and table_start is None:
                 got[ended] = game.rewards[ended, seat[ended]] / unit
+            elif len(ended):
+                got[ended] = game_value.label(table_start[ended], game.result[ended, :2], seat[ended] % 2)
             live = np.flatnonzero(game.state[:, _PH] != PHASE_OVER)
             if not len(live):
                 break
             n_roll_decisions += len(live)
             actions = np.zeros(game.n, dtype=np.int64)
-            actions[live] = _play(player, pool, table_seating[live, game.current[live]], game, live, False)
+            actions[live] = _play(player, pool, table_seating[live, game.current[live]], game, live, False,
+                                  scores=None if table_start is None else table_start[live])
         value[a:a + k] = got[:k]
     q_all = np.zeros(legal.shape, dtype=np.float32)
     q_all[dec, act] = value
