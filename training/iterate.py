@@ -9,7 +9,9 @@ seats past copies of the networks, the opponent pool, at one to three seats), an
 card-value and bid-value networks are
 fitted to those labels (``training.oracle.fit_card_values`` / ``fit_bid_values``: the
 labels centred per decision, the suits renamed at random) over the latest ``replay``
-iterations' labels, at a learning rate falling linearly from ``lr`` to ``lr_final``.
+iterations' labels, at a learning rate falling linearly from ``lr`` to ``lr_final``
+(``game_value: true``: the deals start from game positions and a label is the change in
+the acting team's chance of winning the game, ``training.game_value``).
 Then the networks play a duplicate match against ``opponent`` (default: the starting
 model; ``eval_pairs`` deal pairs on the batched engine, deck seed ``eval_seed``) and the
 iteration is saved.
