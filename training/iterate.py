@@ -105,7 +105,9 @@ class IterateConfig:
     """Game-aware labels (``training.game_value``): deals start from game positions (scores
     drawn from simulated games to the rules' ``target``, in the observations) and a label
     is the change in the acting team's chance of winning the game, not the deal's point
-    difference; the outcomes come from ``deals`` greedy deals of the starting networks."""
+    difference; the outcomes come from ``deals`` greedy deals of the starting networks
+    (kept in the run folder, ``game_value.npz``). Refused with rules it does not model
+    (no target, ``max_deals``, ``no_win_on_belote_alone``)."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000
@@ -153,9 +155,11 @@ class IterateConfig:
         if not game_of(r).has_partners or num_actions(r) != 112:
             raise ConfigError("policy iteration plays four-seat rules of 112 actions: rules players 4, and in coinche "
                               "generale false and max_numeric_bid 160")
-        if self.game_value and r.target is None:
-            raise ConfigError("config key 'game_value' is true with rules target null: game-aware labels need a "
-                              "game to a target (RULES.md §8)")
+        if self.game_value and (r.target is None or r.max_deals is not None or r.no_win_on_belote_alone):
+            raise ConfigError("config key 'game_value' is true with rules of a game it does not model: it needs a "
+                              "target (RULES.md §8), no max_deals and no no_win_on_belote_alone (got target "
+                              f"{r.target!r}, max_deals {r.max_deals!r}, no_win_on_belote_alone "
+                              f"{r.no_win_on_belote_alone!r})")
 
     @property
     def rules_obj(self) -> Rules:
@@ -306,14 +310,34 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     # the pool's fixed members, loaded once (never fitted; the run's checkpoints load as drawn)
     fixed = {str(m): _nets(Path(m), rules, "pool")
              for m in (cfg.pool if cfg.pool is not None else [cfg.init_from] if cfg.pool_rate > 0 else [])}
+    th.set_num_threads(cfg.threads)
+    bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
+    game_value = outcomes = None
+    if cfg.game_value:  # the outcomes of the starting networks, kept in the run: a resumed run reads them
+        from .game_value import GameValue
+        from .oracle import value_unit
+        from .rollouts import deal_outcomes
+
+        if resume is not None and (run / "game_value.npz").is_file():
+            with np.load(run / "game_value.npz", allow_pickle=False) as z:
+                outcomes = z["outcomes"]
+        else:
+            start_nets = _nets(init, rules)
+            outcomes = deal_outcomes(ValuePlayer(start_nets[1], start_nets[2], start_nets[0], rules, bf16=bf16),
+                                     rules, cfg.deals, seed=cfg.seed * 1_000_003 + 999_983)
+        game_rules = Rules.from_dict(cfg.rules)
+        game_value = GameValue(outcomes, game_rules.target + (game_rules.target_rule == "exceed"),
+                               unit=value_unit(rules))
     if resume is None:
         run = Path(cfg.log_dir) / f"iterate__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
         run.mkdir(parents=True, exist_ok=False)
         import yaml
 
         atomic_write_bytes(run / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())
-    th.set_num_threads(cfg.threads)
-    bf16 = cfg.bf16 == "true" or (cfg.bf16 == "auto" and bf16_supported())
+    if outcomes is not None and not (run / "game_value.npz").is_file():
+        buf = io.BytesIO()
+        np.savez(buf, outcomes=outcomes)
+        atomic_write_bytes(run / "game_value.npz", buf.getvalue())
     done = _ckpts(run)
     start = done[-1][0] if done else 0
     budget = {"deals": 0, "decisions": 0, "rollouts": 0, "rollout_decisions": 0, "seconds": 0.0}
@@ -321,16 +345,6 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         last = done[-1][1]
         budget = read_json(last / "iterate.json", 1 << 20)["budget"]
         _, card, bid = _nets(last, rules)
-    game_value = None
-    if cfg.game_value:  # from the starting networks and the run's seed: a resumed run builds the same
-        from .game_value import GameValue
-        from .oracle import value_unit
-        from .rollouts import deal_outcomes
-
-        start_nets = _nets(init, rules)
-        outcomes = deal_outcomes(ValuePlayer(start_nets[1], start_nets[2], start_nets[0], rules, bf16=bf16), rules,
-                                 cfg.deals, seed=cfg.seed * 1_000_003 + 999_983)
-        game_value = GameValue(outcomes, Rules.from_dict(cfg.rules).target, unit=value_unit(rules))
     rival = cfg.opponent or str(init)
     opponent = make_policy(rival, seed=0)
     logger = Logger(str(run), [TensorBoardOutputFormat(str(run)), CSVOutputFormat(str(run / (

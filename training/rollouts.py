@@ -40,6 +40,7 @@ from belote_env.vector.engine import PHASE_BIDDING, PHASE_OVER
 from belote_env.vector.observation import encode_tables_kernel
 
 from belote_env.observation import OFFSET
+from belote_env.table import NUM_TEAMS, TEAM_OF, other_team
 from .oracle import value_unit
 
 __all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes"]
@@ -48,16 +49,24 @@ _PH, _CUR = COL["phase"], COL["current"]
 _SCORES = OFFSET["scores"]
 
 
+_TEAM = np.array(TEAM_OF, dtype=np.int64)
+_OTHER = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
+
+
+def _us_them(pairs: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Per-team pairs (``(m, 2)``: team 0, team 1) as (the seat's team, the other) for each
+    row's seat ``seats[i]`` (``table.TEAM_OF``)."""
+    rows = np.arange(len(seats))
+    team = _TEAM[np.asarray(seats, dtype=np.int64)]
+    return np.stack([pairs[rows, team], pairs[rows, _OTHER[team]]], axis=1)
+
+
 def _put_scores(obs: np.ndarray, scores: np.ndarray | None, seats: np.ndarray) -> None:
     """Write game scores into observations encoded for single deals (``observation.LAYOUT``'s
     ``scores`` block: us, them / 1000): row ``i`` is seat ``seats[i]``'s, ``scores[i]`` the
     game scores of teams 0 and 1 (int ``(m, 2)``); nothing when ``scores`` is None."""
-    if scores is None:
-        return
-    team = np.asarray(seats, dtype=np.int64) % 2
-    rows = np.arange(len(team))
-    obs[:, _SCORES] = scores[rows, team] / 1000.0
-    obs[:, _SCORES + 1] = scores[rows, 1 - team] / 1000.0
+    if scores is not None:
+        obs[:, _SCORES:_SCORES + 2] = _us_them(scores, seats) / 1000.0
 
 
 def bid_range(rules: Rules) -> tuple[int, int]:
@@ -334,7 +343,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
             if len(ended) and table_start is None:
                 got[ended] = game.rewards[ended, seat[ended]] / unit
             elif len(ended):
-                got[ended] = game_value.label(table_start[ended], game.result[ended, :2], seat[ended] % 2)
+                got[ended] = game_value.label(_us_them(table_start[ended], seat[ended]),
+                                              _us_them(game.result[ended, :2], seat[ended]))
             live = np.flatnonzero(game.state[:, _PH] != PHASE_OVER)
             if not len(live):
                 break
