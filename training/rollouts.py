@@ -38,17 +38,15 @@ from belote_env.observation import obs_size
 from belote_env.vector import COL, BatchedGame
 from belote_env.vector.engine import PHASE_BIDDING, PHASE_OVER
 from belote_env.vector.observation import encode_tables_kernel
-
 from belote_env.observation import OFFSET
 from belote_env.table import NUM_TEAMS, TEAM_OF, other_team
+
 from .oracle import value_unit
 
 __all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes"]
 
 _PH, _CUR = COL["phase"], COL["current"]
 _SCORES = OFFSET["scores"]
-
-
 _TEAM = np.array(TEAM_OF, dtype=np.int64)
 _OTHER = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
 
