@@ -39,7 +39,8 @@ __all__ = ["GameValue"]
 MAX_DEAL_POINTS = 100_000
 
 
-def _int_scores(x, name: str) -> np.ndarray:
+def _points(x, name: str) -> np.ndarray:
+    """``x`` as float64 points; ``ValueError`` naming ``name`` unless finite numbers >= 0."""
     a = np.asarray(x)
     if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)):
         raise ValueError(f"{name} must be numbers of points, got dtype {a.dtype}")
@@ -123,7 +124,7 @@ class GameValue:
         unequal), 1/2 for equal totals past it; within the last ``step`` below the target,
         the mean over the outcomes of the next deal's result; else the grid's chance, read
         bilinearly."""
-        a, b = np.broadcast_arrays(_int_scores(us, "us"), _int_scores(them, "them"))
+        a, b = np.broadcast_arrays(_points(us, "us"), _points(them, "them"))
         out = self._read(a, b)
         last = (np.maximum(a, b) < self.target) & (np.maximum(a, b) > (self._n - 1) * self.step)
         if last.any():  # one deal to go, most often: its outcomes, read exactly where they finish the game
@@ -157,7 +158,7 @@ class GameValue:
         the other's) that scored ``points`` (``(m, 2)``, the same order): the change in the
         acting team's chance of winning, times ``scale`` (float32 ``(m,)``; 0 for a void
         deal). ``ValueError`` for other shapes or scores."""
-        s, d = _int_scores(start, "start"), _int_scores(points, "points")
+        s, d = _points(start, "start"), _points(points, "points")
         if s.ndim != 2 or s.shape[1] != 2 or s.shape != d.shape:
             raise ValueError(f"start and points must both be (m, 2) (us, them), got {s.shape} and {d.shape}")
         after = self.win(s[:, 0] + d[:, 0], s[:, 1] + d[:, 1])

@@ -321,10 +321,9 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         if resume is not None and (run / "game_value.npz").is_file():
             with np.load(run / "game_value.npz", allow_pickle=False) as z:
                 outcomes = z["outcomes"]
-        else:
-            start_nets = _nets(init, rules)
-            outcomes = deal_outcomes(ValuePlayer(start_nets[1], start_nets[2], start_nets[0], rules, bf16=bf16),
-                                     rules, cfg.deals, seed=cfg.seed * 1_000_003 + 999_983)
+        else:  # the starting networks (a resumed run's checkpoints load below)
+            outcomes = deal_outcomes(ValuePlayer(card, bid, policy, rules, bf16=bf16), rules, cfg.deals,
+                                     seed=cfg.seed * 1_000_003 + 999_983)
         game_rules = Rules.from_dict(cfg.rules)
         game_value = GameValue(outcomes, game_rules.target + (game_rules.target_rule == "exceed"),
                                unit=value_unit(rules))

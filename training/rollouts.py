@@ -36,10 +36,9 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.observation import obs_size
 from belote_env.vector import COL, BatchedGame
-from belote_env.vector.engine import PHASE_BIDDING, PHASE_OVER
+from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OVER
 from belote_env.vector.observation import encode_tables_kernel
 from belote_env.observation import OFFSET
-from belote_env.table import NUM_TEAMS, TEAM_OF, other_team
 
 from .oracle import value_unit
 
@@ -47,16 +46,14 @@ __all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_ou
 
 _PH, _CUR = COL["phase"], COL["current"]
 _SCORES = OFFSET["scores"]
-_TEAM = np.array(TEAM_OF, dtype=np.int64)
-_OTHER = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
 
 
 def _us_them(pairs: np.ndarray, seats: np.ndarray) -> np.ndarray:
     """Per-team pairs (``(m, 2)``: team 0, team 1) as (the seat's team, the other) for each
-    row's seat ``seats[i]`` (``table.TEAM_OF``)."""
+    row's seat ``seats[i]`` (``table.TEAM_OF``, as the batched engine holds it)."""
     rows = np.arange(len(seats))
     team = _TEAM[np.asarray(seats, dtype=np.int64)]
-    return np.stack([pairs[rows, team], pairs[rows, _OTHER[team]]], axis=1)
+    return np.stack([pairs[rows, team], pairs[rows, _OTHER_TEAM[team]]], axis=1)
 
 
 def _put_scores(obs: np.ndarray, scores: np.ndarray | None, seats: np.ndarray) -> None:
@@ -338,11 +335,10 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         while True:
             game.step(actions)
             ended = np.flatnonzero(game.done)
-            if len(ended) and table_start is None:
-                got[ended] = game.rewards[ended, seat[ended]] / unit
-            elif len(ended):
-                got[ended] = game_value.label(_us_them(table_start[ended], seat[ended]),
-                                              _us_them(game.result[ended, :2], seat[ended]))
+            if len(ended):
+                got[ended] = (game.rewards[ended, seat[ended]] / unit if table_start is None else
+                              game_value.label(_us_them(table_start[ended], seat[ended]),
+                                               _us_them(game.result[ended, :2], seat[ended])))
             live = np.flatnonzero(game.state[:, _PH] != PHASE_OVER)
             if not len(live):
                 break

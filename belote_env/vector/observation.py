@@ -28,13 +28,12 @@ from ..actions import (
 )
 from ..auction import length_bound
 from ..cards import NUM_CONTRACTS, NUM_SUITS, STRENGTH, SUITS
-from ..table import NUM_TEAMS, other_team
 from ..config import Rules
 from ..observation import (
     _C_OFFSET, _SLOT, _SLOT_DENOM, AUCTION_SLOTS, COINCHE_OBS_SIZE, OBS_ENCODER_VERSION, OBS_SIZE, OFFSET, level_value,
     obs_size,
 )
-from .engine import _AFTER, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS
+from .engine import _AFTER, _OTHER_TEAM, _REL, _TEAM, _SUIT_MASK, _winner_pos, NS
 from .layout import (  # the state's columns (read as constants: layout drops the cached kernels when a source changed)
     ANNF, CANNOT, CP, DEALER, DECLD, DECLP, DENOM, HAND, KNOWN, LEADER, NBIDS, NTRICKS, PH, PHASE_BIDDING,
     PHASE_PLAY, PLAYED, ROUND, TAKER, TLEN, TRICK, TURNED, WON,
@@ -57,7 +56,6 @@ _LEGAL_O, _UNSEEN_O, _MASTER_O, _WINNER_O, _LED_O, _TRICK_PTS_O, _VOIDS_O, _HOLD
 _ORDER = np.array([[sorted(range(8 * s, 8 * s + 8), key=lambda c: -STRENGTH[k][c]) for s in SUITS]
                    for k in range(NUM_CONTRACTS)], dtype=np.int64)
 _FULL = np.int64(0xFFFFFFFF)
-_OTHER_TEAM = np.array([other_team(t) for t in range(NUM_TEAMS)], dtype=np.int64)
 #: the coinche blocks (``observation.COINCHE_LAYOUT``)
 _SEQ_O, _BEST_O, _HIGH_LEVEL_O, _HIGH_DENOM_O, _HIGH_BIDDER_O, _COINCHE_K_O, _COINCHER_O, _AUCTION_LEN_O = (
     _C_OFFSET[name] for name in ("auction_seq", "auction_best", "high_level", "high_denom", "high_bidder", "coinche",
