@@ -116,6 +116,55 @@ def test_value_player_reads_only_the_observation(hard_nets):
     assert acts[0] == acts[1]
 
 
+def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
+    """``renamings`` 24 gives the card and bid values the hard tier plays (the compiled
+    average over every suit renaming, ``policies.batch.network_outputs``); 4 (the cyclic
+    shifts) and 1 give other values and, on some positions, other cards; the count is
+    checked."""
+    from policies.batch import network_outputs
+    from policies.symmetry import bid_permutation_table, suit_permutation_tables
+    from training.rollouts import _averaged_head
+
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    players = {r: ValuePlayer(card, bid, policy, rules, renamings=r) for r in (1, 4, 24)}
+    g = BatchedGame(256, rules, seed=21, autoreset=False)
+    moves = {r: [] for r in players}
+    for _ in range(12):  # the auction and the first tricks
+        live = np.flatnonzero(g.state[:, COL["phase"]] != 2)
+        kind = players[1].kinds(g, live)
+        for r, p in players.items():
+            moves[r].append(p.act(g, live)[kind == 1])
+        g.step(_fill(live, players[24].act(g, live), 256))
+    from belote_env.vector.observation import encode_tables_kernel
+
+    rows = np.flatnonzero(g.state[:, COL["phase"]] != 2)
+    obs = np.empty((len(rows), players[1].size), dtype=np.float32)
+    encode_tables_kernel(g.state, g.bids, g.mask, g.points, rows, g.current[rows].astype(np.int64), obs)
+    x = torch.from_numpy(obs)
+    po, pc = suit_permutation_tables()
+    with torch.inference_mode():
+        mine = _averaged_head(card, x, 0, 32, po, pc).numpy()
+        four = _averaged_head(card, x, 0, 32, *players[4]._tables[:2]).numpy()
+        bids = _averaged_head(bid, x, 32, 8, po, bid_permutation_table()).numpy()
+    tier = network_outputs(card, obs, 0, 32, pc)
+    assert np.allclose(mine, tier, atol=2e-4) and np.allclose(bids, network_outputs(bid, obs, 32, 8,
+                                                                                       bid_permutation_table()), atol=2e-4)
+    assert np.abs(four - tier).max() > 1e-3
+    cards = {r: np.concatenate(m) for r, m in moves.items()}
+    assert len(cards[1]) > 500
+    assert (cards[1] != cards[24]).any() and (cards[4] != cards[24]).any()
+    for bad in (2, 4.0, True):
+        with pytest.raises(ValueError, match="renamings must be one of \\[1, 4, 24\\]"):
+            ValuePlayer(card, bid, policy, rules, renamings=bad)
+
+
+def _fill(rows, values, n):
+    out = np.zeros(n, dtype=np.int64)
+    out[rows] = values
+    return out
+
+
 def _cfg(tmp_path, **kw):
     return IterateConfig(**{"exp_name": "t", "iterations": 2, "deals": 24, "label_rate": 0.3, "eval_pairs": 4,
                             "threads": 1, "fit_epochs": 1, "fit_batch": 64, "lr": 1e-4, "log_dir": str(tmp_path),
@@ -175,6 +224,31 @@ def test_iterate_grows_the_card_network_before_the_first_iteration(tmp_path):
     assert load_bid_net(run / "checkpoints" / "iter_00001")[0].config["pi"] == load_bid_net(HARD)[0].config["pi"]
 
 
+def test_iterate_plays_its_renamings_in_the_deals_and_the_rollouts(tmp_path, monkeypatch):
+    """The config's ``renamings`` reaches every player the loop makes (the player and the
+    pool members, whose rollouts are the labels)."""
+    import training.rollouts as rollouts
+
+    made = []
+
+    class Stop(Exception):
+        pass
+
+    class Recording(rollouts.ValuePlayer):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            made.append(self.renamings)
+
+    def stop(player, rules, deals, seed, pool=(), **kw):
+        raise Stop([player.renamings] + [p.renamings for p in pool])
+
+    monkeypatch.setattr(rollouts, "ValuePlayer", Recording)
+    monkeypatch.setattr(rollouts, "rollout_labels", stop)
+    with pytest.raises(Stop) as e:
+        iterate(_cfg(tmp_path, renamings=4, pool_rate=0.5), progress=False)
+    assert e.value.args[0] == [4, 4] and made == [4, 4]
+
+
 def test_iterate_config_refuses_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="'label_rate' must be a number in \\(0, 1\\]"):
         _cfg(tmp_path, label_rate=0)
@@ -196,6 +270,8 @@ def test_iterate_config_refuses_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="'card_layers': pi must keep every hidden layer of \\[512, 512\\]"):
         iterate(_cfg(tmp_path / "narrow", card_layers=[256, 256]), progress=False)
     assert not (tmp_path / "narrow").exists()
+    with pytest.raises(ConfigError, match="'renamings' must be one of \\[1, 4, 24\\], got 3"):
+        _cfg(tmp_path, renamings=3)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

@@ -108,6 +108,11 @@ class IterateConfig:
     difference; the outcomes come from ``deals`` greedy deals of the starting networks
     (kept in the run folder, ``game_value.npz``). Refused with rules it does not model
     (no target, ``max_deals``, ``no_win_on_belote_alone``)."""
+    renamings: int = 1
+    """The card and bid values averaged over this many suit renamings wherever the loop's
+    players act, in the self-play deals and in their rollouts (``ValuePlayer``'s
+    ``renamings``: 1, 4 or 24; 24 is how the hard tier plays). A rollout then continues
+    the deal with a player nearer the shipped one, at 2x (4) to 20x (24) the cost."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000
@@ -140,6 +145,10 @@ class IterateConfig:
                     name in ("label_rate", "lr") and v == 0):
                 raise ConfigError(f"config key {name!r} must be a number in {'(' if name in ('label_rate', 'lr') else '['}"
                                   f"{lo:g}, {hi:g}], got {v!r}")
+        from .rollouts import RENAMINGS
+
+        if type(self.renamings) is not int or self.renamings not in RENAMINGS:
+            raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMINGS)}, got {self.renamings!r}")
         if self.bf16 not in ("auto", "true", "false"):
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
         for name in ("augment", "game_value"):
@@ -322,7 +331,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
             with np.load(run / "game_value.npz", allow_pickle=False) as z:
                 outcomes = z["outcomes"]
         else:  # the starting networks (a resumed run's checkpoints load below)
-            outcomes = deal_outcomes(ValuePlayer(card, bid, policy, rules, bf16=bf16), rules, cfg.deals,
+            outcomes = deal_outcomes(ValuePlayer(card, bid, policy, rules, bf16=bf16, renamings=cfg.renamings),
+                                     rules, cfg.deals,
                                      seed=cfg.seed * 1_000_003 + 999_983)
         game_rules = Rules.from_dict(cfg.rules)
         game_value = GameValue(outcomes, game_rules.target + (game_rules.target_rule == "exceed"),
@@ -357,11 +367,12 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         bar = tqdm(total=cfg.iterations * cfg.deals, initial=start * cfg.deals, unit="deal", desc="iterate")
     for it in range(start, cfg.iterations):
         t0 = time.time()
-        player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16)
+        player = ValuePlayer(card, bid, policy, rules, cfg.epsilon, seed=cfg.seed * 1_000_003 + it, bf16=bf16,
+                             renamings=cfg.renamings)
         members = _pool(cfg, run, it) if cfg.pool_rate > 0 else []
         nets = [fixed.get(str(m)) or _nets(m, rules, "pool") for m in members]
         pool = [ValuePlayer(c, b, pol, rules, cfg.pool_epsilon, seed=cfg.seed * 1_000_003 + it + 7919 * (k + 1),
-                            bf16=bf16) for k, (pol, c, b) in enumerate(nets)]
+                            bf16=bf16, renamings=cfg.renamings) for k, (pol, c, b) in enumerate(nets)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0,
                               game_value=game_value)

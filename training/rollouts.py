@@ -81,6 +81,31 @@ def _head(net, x: th.Tensor, first: int, width: int) -> th.Tensor:
     return th.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
 
 
+#: The suit renamings ``ValuePlayer`` averages over, by count: indices into
+#: ``itertools.permutations(SUITS)`` (``policies.symmetry``'s order); 4 is the cyclic shifts.
+RENAMINGS = {1: (0,), 4: (0, 9, 16, 18), 24: tuple(range(24))}
+
+
+def _renaming_tables(rules: Rules, size: int, picks: tuple[int, ...]) -> tuple:
+    """``(observation, card, bid)`` index tables of the renamings ``picks`` (``(k, size)``,
+    ``(k, 32)``, ``(k, bid width)`` int64 tensors, ``policies.symmetry``)."""
+    from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
+
+    po, pc = suit_permutation_tables(size)
+    pb = coinche_bid_permutation_table() if rules.contract_mode == "coinche" else bid_permutation_table()
+    rows = list(picks)
+    return po[rows], pc[rows], pb[rows]
+
+
+def _averaged_head(net, x: th.Tensor, first: int, width: int, po: th.Tensor, table: th.Tensor) -> th.Tensor:
+    """``_head`` averaged over the renamings of ``po`` (observation index, ``(k, size)``),
+    each renaming's outputs mapped back to the deal's ids by ``table`` (``(k, width)``) as
+    ``policies.batch.outputs_by_renaming`` maps them: float32 ``(m, width)``."""
+    m, k = x.shape[0], po.shape[0]
+    out = _head(net, x[:, po].reshape(m * k, -1), first, width).float().view(m, k, width)
+    return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
+
+
 class ValuePlayer:
     """Greedy play of the networks at tables of a ``BatchedGame``: the legal card of the
     highest card value, the legal bid of the highest bid value, else the policy network's
@@ -96,19 +121,30 @@ class ValuePlayer:
         rules: four-seat ``Rules`` (classic or coinche, ``num_actions`` 112).
         epsilon: float in [0, 1].
         bf16: the matrix products in bfloat16 (``torch.autocast``).
+        renamings: the card and bid values averaged over this many suit renamings
+            (``RENAMINGS``): 1, the observation as it is; 4, the four cyclic shifts of the
+            suits (each suit in each place once); 24, all of them, as the hard tier plays
+            (``NetworkPolicy(suit_average=True)``). The cost of a value grows with it.
+
+    Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1] or another
+    ``renamings``.
     """
 
     def __init__(self, card_net, bid_net, policy_net, rules: Rules, epsilon: float = 0.0, seed: int = 0,
-                 bf16: bool = False):
+                 bf16: bool = False, renamings: int = 1):
         if not game_of(rules).has_partners or num_actions(rules) != 112:
             raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
+        if type(renamings) is not int or renamings not in RENAMINGS:
+            raise ValueError(f"renamings must be one of {sorted(RENAMINGS)}, got {renamings!r}")
         self.card_net, self.bid_net, self.policy_net = card_net, bid_net, policy_net
         self.rules, self.epsilon, self.bf16 = rules, float(epsilon), bool(bf16)
         self.size = obs_size(rules)
         self.first, self.width = bid_range(rules)
         self.rng = np.random.default_rng(seed)
+        self.renamings = renamings
+        self._tables = None if renamings == 1 else _renaming_tables(rules, self.size, RENAMINGS[renamings])
 
     def kinds(self, game: BatchedGame, tables: np.ndarray) -> np.ndarray:
         """Per table the kind of its decision: 0 forced (one legal action), 1 card, 2 bid,
@@ -156,7 +192,10 @@ class ValuePlayer:
                     continue
                 if net is None:
                     net = self.policy_net if self.policy_net is not None else self.card_net
-                q = _head(net, x[rows], first, width).float().numpy()
+                if self._tables is not None and k < 3:
+                    q = _averaged_head(net, x[rows], first, width, self._tables[0], self._tables[k]).numpy()
+                else:
+                    q = _head(net, x[rows], first, width).float().numpy()
                 q = np.where(mask[rows, first:first + width], q, -np.inf)
                 out[rows] = first + q.argmax(1)
         if explore and self.epsilon > 0:
