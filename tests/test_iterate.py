@@ -249,6 +249,19 @@ def test_iterate_plays_its_renamings_in_the_deals_and_the_rollouts(tmp_path, mon
     assert e.value.args[0] == [4, 4] and made == [4, 4]
 
 
+def test_iterate_fits_only_the_networks_named_in_fit(tmp_path):
+    """``fit: [cards]`` fits the card-value network and leaves the bid-value network as the
+    starting model has it (the same weights in the checkpoint)."""
+    run = iterate(_cfg(tmp_path, iterations=1, eval_pairs=0, fit=["cards"]), progress=False)
+    ck = run / "checkpoints" / "iter_00001"
+    start_bid, start_card = load_bid_net(HARD)[0].state_dict(), load_card_net(HARD)[0].state_dict()
+    bid, card = load_bid_net(ck)[0].state_dict(), load_card_net(ck)[0].state_dict()
+    assert all(torch.equal(bid[k], start_bid[k]) for k in start_bid)
+    assert not all(torch.equal(card[k], start_card[k]) for k in start_card)
+    info = json.loads((ck / "iterate.json").read_text())
+    assert set(info["fit"]) == {"cards"} and info["labels"]["bids"] > 0
+
+
 def test_iterate_config_refuses_bad_values(tmp_path):
     with pytest.raises(ConfigError, match="'label_rate' must be a number in \\(0, 1\\]"):
         _cfg(tmp_path, label_rate=0)
@@ -272,6 +285,9 @@ def test_iterate_config_refuses_bad_values(tmp_path):
     assert not (tmp_path / "narrow").exists()
     with pytest.raises(ConfigError, match="'renamings' must be one of \\[1, 4, 24\\], got 3"):
         _cfg(tmp_path, renamings=3)
+    for bad in ([], ["cards", "cards"], ["policy"], "cards", [{"cards": 1}]):
+        with pytest.raises(ConfigError, match="'fit' must be a list of the networks to fit, 'cards' and/or 'bids'"):
+            _cfg(tmp_path, fit=bad)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

@@ -108,6 +108,9 @@ class IterateConfig:
     difference; the outcomes come from ``deals`` greedy deals of the starting networks
     (kept in the run folder, ``game_value.npz``). Refused with rules it does not model
     (no target, ``max_deals``, ``no_win_on_belote_alone``)."""
+    fit: list = field(default_factory=lambda: ["cards", "bids"])
+    """The value networks fitted each iteration (``cards``, ``bids``); one left out plays
+    on as the starting model has it (its labels are still counted)."""
     renamings: int = 1
     """The card and bid values averaged over this many suit renamings wherever the loop's
     players act, in the self-play deals and in their rollouts (``ValuePlayer``'s
@@ -146,6 +149,11 @@ class IterateConfig:
                 raise ConfigError(f"config key {name!r} must be a number in {'(' if name in ('label_rate', 'lr') else '['}"
                                   f"{lo:g}, {hi:g}], got {v!r}")
         from .rollouts import RENAMINGS
+
+        if (not isinstance(self.fit, list) or not self.fit or not all(v in ("cards", "bids") for v in self.fit)
+                or len(set(self.fit)) != len(self.fit)):
+            raise ConfigError(f"config key 'fit' must be a list of the networks to fit, 'cards' and/or 'bids' (each "
+                              f"once), got {self.fit!r}")
 
         if type(self.renamings) is not int or self.renamings not in RENAMINGS:
             raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMINGS)}, got {self.renamings!r}")
@@ -383,6 +391,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         lr = cfg.lr_at(it)
         fits = {}
         for kind, net, fit in (("cards", card, fit_card_values), ("bids", bid, fit_bid_values)):
+            if kind not in cfg.fit:
+                continue
             d = {k: np.concatenate([r[kind][k] for r in replay]) for k in ("obs", "mask", "q")}
             keep = d["mask"].any(1)
             d = {k: v[keep] for k, v in d.items()}
