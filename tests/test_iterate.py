@@ -117,43 +117,54 @@ def test_value_player_reads_only_the_observation(hard_nets):
 
 
 def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
-    """``renamings`` 24 gives the card and bid values the hard tier plays (the compiled
-    average over every suit renaming, ``policies.batch.network_outputs``); 4 (the cyclic
-    shifts) and 1 give other values and, on some positions, other cards; the count is
-    checked."""
+    """``renamings`` 24 plays the cards and bids the hard tier plays (the argmax of the
+    average over every suit renaming, ``policies.batch.network_outputs``, over the legal
+    actions); 4 averages over a set closed under the cyclic shifts of the suits (a shifted
+    observation gets the shifted values); 1 and 4 play other cards on some positions; the
+    count is checked."""
+    from belote_env.vector.observation import encode_tables_kernel
     from policies.batch import network_outputs
     from policies.symmetry import bid_permutation_table, suit_permutation_tables
-    from training.rollouts import _averaged_head
+    from training.rollouts import RENAMINGS, _averaged_head
 
     policy, card, bid = hard_nets
     rules = Rules(target=None)
     players = {r: ValuePlayer(card, bid, policy, rules, renamings=r) for r in (1, 4, 24)}
+    po, pc = suit_permutation_tables()
     g = BatchedGame(256, rules, seed=21, autoreset=False)
     moves = {r: [] for r in players}
+    checked = {1: 0, 2: 0}
     for _ in range(12):  # the auction and the first tricks
         live = np.flatnonzero(g.state[:, COL["phase"]] != 2)
         kind = players[1].kinds(g, live)
-        for r, p in players.items():
-            moves[r].append(p.act(g, live)[kind == 1])
-        g.step(_fill(live, players[24].act(g, live), 256))
-    from belote_env.vector.observation import encode_tables_kernel
-
+        acts = {r: p.act(g, live) for r, p in players.items()}
+        for r in players:
+            moves[r].append(acts[r][kind == 1])
+        obs = np.empty((len(live), players[1].size), dtype=np.float32)
+        encode_tables_kernel(g.state, g.bids, g.mask, g.points, live, g.current[live].astype(np.int64), obs)
+        legal = g.mask[live] != 0
+        for k, net, first, width, table in ((1, card, 0, 32, pc), (2, bid, 32, 8, bid_permutation_table())):
+            rows = np.flatnonzero(kind == k)
+            if len(rows):
+                tier = network_outputs(net, obs[rows], first, width, table)
+                best = first + np.where(legal[rows, first:first + width], tier, -np.inf).argmax(1)
+                assert (acts[24][rows] == best).all()
+                checked[k] += len(rows)
+        g.step(_fill(live, acts[24], 256))
+    assert checked[1] > 500 and checked[2] > 500
+    cards = {r: np.concatenate(m) for r, m in moves.items()}
+    assert (cards[1] != cards[24]).any() and (cards[4] != cards[24]).any()
+    # the four renamings are closed under the cyclic shifts: shifting the observation shifts the values
     rows = np.flatnonzero(g.state[:, COL["phase"]] != 2)
     obs = np.empty((len(rows), players[1].size), dtype=np.float32)
     encode_tables_kernel(g.state, g.bids, g.mask, g.points, rows, g.current[rows].astype(np.int64), obs)
     x = torch.from_numpy(obs)
-    po, pc = suit_permutation_tables()
     with torch.inference_mode():
-        mine = _averaged_head(card, x, 0, 32, po, pc).numpy()
-        four = _averaged_head(card, x, 0, 32, *players[4]._tables[:2]).numpy()
-        bids = _averaged_head(bid, x, 32, 8, po, bid_permutation_table()).numpy()
-    tier = network_outputs(card, obs, 0, 32, pc)
-    assert np.allclose(mine, tier, atol=2e-4) and np.allclose(bids, network_outputs(bid, obs, 32, 8,
-                                                                                       bid_permutation_table()), atol=2e-4)
-    assert np.abs(four - tier).max() > 1e-3
-    cards = {r: np.concatenate(m) for r, m in moves.items()}
-    assert len(cards[1]) > 500
-    assert (cards[1] != cards[24]).any() and (cards[4] != cards[24]).any()
+        four = _averaged_head(card, x, 0, 32, *players[4]._tables[:2])
+        for q in RENAMINGS[4]:
+            shifted = _averaged_head(card, x[:, po[q]], 0, 32, *players[4]._tables[:2])
+            assert torch.allclose(shifted, four[:, pc[q]], atol=1e-4)
+        assert not torch.allclose(four, torch.from_numpy(network_outputs(card, obs, 0, 32, pc)), atol=1e-3)
     for bad in (2, 4.0, True):
         with pytest.raises(ValueError, match="renamings must be one of \\[1, 4, 24\\]"):
             ValuePlayer(card, bid, policy, rules, renamings=bad)
@@ -226,7 +237,8 @@ def test_iterate_grows_the_card_network_before_the_first_iteration(tmp_path):
 
 def test_iterate_plays_its_renamings_in_the_deals_and_the_rollouts(tmp_path, monkeypatch):
     """The config's ``renamings`` reaches every player the loop makes (the player and the
-    pool members, whose rollouts are the labels)."""
+    pool members, whose rollouts are the labels, and the outcome model's player of
+    game-aware labels)."""
     import training.rollouts as rollouts
 
     made = []
@@ -245,8 +257,12 @@ def test_iterate_plays_its_renamings_in_the_deals_and_the_rollouts(tmp_path, mon
     monkeypatch.setattr(rollouts, "ValuePlayer", Recording)
     monkeypatch.setattr(rollouts, "rollout_labels", stop)
     with pytest.raises(Stop) as e:
-        iterate(_cfg(tmp_path, renamings=4, pool_rate=0.5), progress=False)
+        iterate(_cfg(tmp_path / "pool", renamings=4, pool_rate=0.5), progress=False)
     assert e.value.args[0] == [4, 4] and made == [4, 4]
+    made.clear()  # with game-aware labels, the player of the outcome model too
+    with pytest.raises(Stop) as e:
+        iterate(_cfg(tmp_path / "game", renamings=4, game_value=True), progress=False)
+    assert e.value.args[0] == [4] and made == [4, 4]
 
 
 def test_iterate_fits_only_the_networks_named_in_fit(tmp_path):
@@ -259,7 +275,7 @@ def test_iterate_fits_only_the_networks_named_in_fit(tmp_path):
     assert all(torch.equal(bid[k], start_bid[k]) for k in start_bid)
     assert not all(torch.equal(card[k], start_card[k]) for k in start_card)
     info = json.loads((ck / "iterate.json").read_text())
-    assert set(info["fit"]) == {"cards"} and info["labels"]["bids"] > 0
+    assert set(info["fit"]) == {"cards"} and info["labels"]["cards"] > 0 and info["labels"]["bids"] == 0
 
 
 def test_iterate_config_refuses_bad_values(tmp_path):

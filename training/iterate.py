@@ -109,8 +109,9 @@ class IterateConfig:
     (kept in the run folder, ``game_value.npz``). Refused with rules it does not model
     (no target, ``max_deals``, ``no_win_on_belote_alone``)."""
     fit: list = field(default_factory=lambda: ["cards", "bids"])
-    """The value networks fitted each iteration (``cards``, ``bids``); one left out plays
-    on as the starting model has it (its labels are still counted)."""
+    """The value networks fitted each iteration (``cards``, ``bids``); only their
+    decisions are rolled out and labelled, and one left out plays on as the starting model
+    has it."""
     renamings: int = 1
     """The card and bid values averaged over this many suit renamings wherever the loop's
     players act, in the self-play deals and in their rollouts (``ValuePlayer``'s
@@ -205,6 +206,10 @@ def load_iterate_config(path: str | os.PathLike, overrides: dict | None = None) 
     """Read a YAML config (``ConfigError`` naming the file for bad YAML or keys)."""
     text = read_text(path, 1 << 20)
     return IterateConfig.from_dict({**(parse_yaml(text, path) or {}), **(overrides or {})})
+
+
+#: The decision kind (``ValuePlayer.kinds``) whose labels each fitted network reads.
+_KIND = {"cards": 1, "bids": 2}
 
 
 def _nets(folder: Path, rules: Rules, key: str = "init_from"):
@@ -383,7 +388,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                             bf16=bf16, renamings=cfg.renamings) for k, (pol, c, b) in enumerate(nets)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0,
-                              game_value=game_value)
+                              game_value=game_value, label_kinds=tuple(_KIND[k] for k in cfg.fit))
         labels = {"cards": data.cards, "bids": data.bids}
         _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
         replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)

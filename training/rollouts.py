@@ -266,10 +266,11 @@ def deal_outcomes(player: ValuePlayer, rules: Rules, deals: int, seed: int) -> n
 
 def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
                    chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0,
-                   game_value=None) -> RolloutData:
+                   game_value=None, label_kinds: tuple[int, ...] = (1, 2, 3)) -> RolloutData:
     """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
-    ``player`` (exploring: its ``epsilon``); label each decision with a choice (of a kind
-    ``player.kinds`` names) with probability ``label_rate``: each of its legal actions is
+    ``player`` (exploring: its ``epsilon``); label each decision with a choice of a kind in
+    ``label_kinds`` (``player.kinds``: 1 card, 2 bid, 3 other; the data of the others stay
+    empty) with probability ``label_rate``: each of its legal actions is
     applied to a copy of the table, played to the deal's end by the same players (not
     exploring), ``chunk`` copies at a time; the label is the acting seat's reward (its
     team's deal point difference, 0 for a void deal) / ``value_unit(rules)``.
@@ -288,8 +289,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     point-difference label) instead of the deal's point difference.
 
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
-    outside (0, 1], ``chunk`` < 1, or ``pool_rate`` outside [0, 1] (or above 0 with no
-    pool).
+    outside (0, 1], ``chunk`` < 1, ``pool_rate`` outside [0, 1] (or above 0 with no
+    pool), or ``label_kinds`` not a non-empty tuple of kinds 1..3.
     """
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -297,6 +298,10 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         raise ValueError(f"label_rate must be in (0, 1], got {label_rate!r}")
     if not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
+    if (not isinstance(label_kinds, tuple) or not label_kinds
+            or not all(type(k) is int and 1 <= k <= 3 for k in label_kinds)):
+        raise ValueError(f"label_kinds must be a non-empty tuple of decision kinds 1 (card), 2 (bid), 3 (other), "
+                         f"got {label_kinds!r}")
     pool = list(pool or [])
     if not 0.0 <= pool_rate <= 1.0 or (pool_rate > 0 and not pool):
         raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
@@ -327,7 +332,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         _put_scores(obs, None if start is None else start[live], root.current[live])
         kind = player.kinds(root, live)
         who = seating[live, root.current[live]]
-        chosen = np.flatnonzero((kind > 0) & (who < 0) & (pick.random(len(live)) < label_rate))
+        chosen = np.flatnonzero(np.isin(kind, label_kinds) & (who < 0) & (pick.random(len(live)) < label_rate))
         if len(chosen):
             snaps.append(_snapshot(root, live[chosen]))
             obs_rows.append(obs[chosen].astype(np.float16))
