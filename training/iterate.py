@@ -115,8 +115,9 @@ class IterateConfig:
     renamings: int = 1
     """The card and bid values averaged over this many suit renamings wherever the loop's
     players act, in the self-play deals and in their rollouts (``ValuePlayer``'s
-    ``renamings``: 1, 4 or 24; 24 is how the hard tier plays). A rollout then continues
-    the deal with a player nearer the shipped one, at 2x (4) to 20x (24) the cost."""
+    ``renamings``: 1, 4 or 24; 24 is how the hard tier plays, in float32). A rollout then
+    continues the deal with a player nearer the shipped one, at about 3x (4) to 20x (24)
+    the cost of a one-naming rollout."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000
@@ -151,11 +152,11 @@ class IterateConfig:
                                   f"{lo:g}, {hi:g}], got {v!r}")
         from .rollouts import RENAMINGS
 
-        if (not isinstance(self.fit, list) or not self.fit or not all(v in ("cards", "bids") for v in self.fit)
+        if (not isinstance(self.fit, list) or not self.fit
+                or not all(type(v) is str and v in ("cards", "bids") for v in self.fit)
                 or len(set(self.fit)) != len(self.fit)):
             raise ConfigError(f"config key 'fit' must be a list of the networks to fit, 'cards' and/or 'bids' (each "
                               f"once), got {self.fit!r}")
-
         if type(self.renamings) is not int or self.renamings not in RENAMINGS:
             raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMINGS)}, got {self.renamings!r}")
         if self.bf16 not in ("auto", "true", "false"):

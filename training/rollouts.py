@@ -124,7 +124,8 @@ class ValuePlayer:
         renamings: the card and bid values averaged over this many suit renamings
             (``RENAMINGS``): 1, the observation as it is; 4, the four cyclic shifts of the
             suits (each suit in each place once); 24, all of them, as the hard tier plays
-            (``NetworkPolicy(suit_average=True)``). The cost of a value grows with it.
+            (``NetworkPolicy(suit_average=True)``; the same actions in float32, a few
+            differ under ``bf16``). The cost of a value grows with it (4: about 3x).
 
     Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1] or another
     ``renamings``.
