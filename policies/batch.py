@@ -386,18 +386,27 @@ def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, co
         return outputs_by_renaming(net, x, first, width, table).float().numpy()  # no hidden layer
 
 
-def outputs_by_renaming(net, x, first: int, width: int, table):
-    """Outputs ``first .. first + width - 1`` of ``net``'s policy head averaged over the 24
-    suit renamings the plain way: each row of ``x`` (float32 tensor ``(m, >= OBS_SIZE)``)
-    renamed 24 times (``suit_permutation_tables``), the whole network run on the ``24 m``
-    rows, each renaming's outputs mapped back by ``table`` (``(24, width)`` int64). Returns
-    a ``(m, width)`` tensor. ``network_outputs`` computes the same by suit blocks when the
-    network has a hidden layer."""
-    from .symmetry import suit_permutation_tables
+def outputs_by_renaming(net, x, first: int, width: int, table, po=None):
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head averaged over suit
+    renamings the plain way: each row of ``x`` (float32 tensor ``(m, >= OBS_SIZE)``)
+    renamed by each row of ``po`` (observation index ``(k, size)`` int64; default all 24
+    renamings of the classic observation, ``suit_permutation_tables()``), the whole network
+    run on the ``k m`` rows (the output layer only for the ``width`` outputs wanted), each
+    renaming's outputs mapped back by ``table`` (``(k, width)`` int64) and averaged in
+    float32. Returns a float32 ``(m, width)`` tensor. ``network_outputs`` computes the 24
+    renamings' average by suit blocks when the network has a hidden layer;
+    ``training.rollouts.ValuePlayer`` averages over a subset of them here."""
+    import torch
 
-    po, _ = suit_permutation_tables()
-    m = x.shape[0]
-    out = net.logits(x[:, po].reshape(m * po.shape[0], -1)).view(m, po.shape[0], -1)[:, :, first:first + width]
+    if po is None:
+        from .symmetry import suit_permutation_tables
+
+        po, _ = suit_permutation_tables()
+    m, k = x.shape[0], po.shape[0]
+    h = net.mlp_extractor.policy_net(x[:, po].reshape(m * k, -1)[:, :net.obs_size])
+    head = net.action_net
+    out = torch.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
+    out = out.float().view(m, k, width)
     return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
 
 

@@ -125,7 +125,8 @@ def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
     from belote_env.vector.observation import encode_tables_kernel
     from policies.batch import network_outputs
     from policies.symmetry import bid_permutation_table, suit_permutation_tables
-    from training.rollouts import RENAMINGS, _averaged_head
+    from policies.batch import outputs_by_renaming
+    from training.rollouts import RENAMINGS
 
     policy, card, bid = hard_nets
     rules = Rules(target=None)
@@ -160,9 +161,10 @@ def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
     encode_tables_kernel(g.state, g.bids, g.mask, g.points, rows, g.current[rows].astype(np.int64), obs)
     x = torch.from_numpy(obs)
     with torch.inference_mode():
-        four = _averaged_head(card, x, 0, 32, *players[4]._tables[:2])
+        po4, pc4 = players[4]._tables[:2]
+        four = outputs_by_renaming(card, x, 0, 32, pc4, po=po4)
         for q in RENAMINGS[4]:
-            shifted = _averaged_head(card, x[:, po[q]], 0, 32, *players[4]._tables[:2])
+            shifted = outputs_by_renaming(card, x[:, po[q]], 0, 32, pc4, po=po4)
             assert torch.allclose(shifted, four[:, pc[q]], atol=1e-4)
         assert not torch.allclose(four, torch.from_numpy(network_outputs(card, obs, 0, 32, pc)), atol=1e-3)
     for bad in (2, 4.0, True):

@@ -40,6 +40,8 @@ from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OV
 from belote_env.vector.observation import encode_tables_kernel
 from belote_env.observation import OFFSET
 
+from policies.batch import outputs_by_renaming
+
 from .oracle import value_unit
 
 __all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes"]
@@ -95,15 +97,6 @@ def _renaming_tables(rules: Rules, size: int, picks: tuple[int, ...]) -> tuple:
     pb = coinche_bid_permutation_table() if rules.contract_mode == "coinche" else bid_permutation_table()
     rows = list(picks)
     return po[rows], pc[rows], pb[rows]
-
-
-def _averaged_head(net, x: th.Tensor, first: int, width: int, po: th.Tensor, table: th.Tensor) -> th.Tensor:
-    """``_head`` averaged over the renamings of ``po`` (observation index, ``(k, size)``),
-    each renaming's outputs mapped back to the deal's ids by ``table`` (``(k, width)``) as
-    ``policies.batch.outputs_by_renaming`` maps them: float32 ``(m, width)``."""
-    m, k = x.shape[0], po.shape[0]
-    out = _head(net, x[:, po].reshape(m * k, -1), first, width).float().view(m, k, width)
-    return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
 
 
 class ValuePlayer:
@@ -194,7 +187,7 @@ class ValuePlayer:
                 if net is None:
                     net = self.policy_net if self.policy_net is not None else self.card_net
                 if self._tables is not None and k < 3:
-                    q = _averaged_head(net, x[rows], first, width, self._tables[0], self._tables[k]).numpy()
+                    q = outputs_by_renaming(net, x[rows], first, width, self._tables[k], po=self._tables[0]).numpy()
                 else:
                     q = _head(net, x[rows], first, width).float().numpy()
                 q = np.where(mask[rows, first:first + width], q, -np.inf)
