@@ -20,7 +20,12 @@ from belote_env.cards import NUM_CARDS, SUITS
 from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, CUTTHROAT_OBS_SIZE
 
 __all__ = ["suit_permutation_tables", "bid_permutation_table", "coinche_bid_permutation_table",
-           "action_permutation_table"]
+           "action_permutation_table", "RENAMING_SETS"]
+
+#: Sets of suit renamings by their size: rows of the tables here (indices into
+#: ``itertools.permutations(SUITS)``). 1: the observation as it is; 4: the cyclic shifts of
+#: the suits (each suit in each place once, a group); 24: every renaming.
+RENAMING_SETS = {1: (0,), 4: (0, 9, 16, 18), 24: tuple(range(24))}
 
 
 _SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observation size, built on first use

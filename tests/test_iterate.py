@@ -126,7 +126,7 @@ def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
     from policies.batch import network_outputs
     from policies.symmetry import bid_permutation_table, suit_permutation_tables
     from policies.batch import outputs_by_renaming
-    from training.rollouts import RENAMINGS
+    from policies.symmetry import RENAMING_SETS
 
     policy, card, bid = hard_nets
     rules = Rules(target=None)
@@ -163,7 +163,7 @@ def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
     with torch.inference_mode():
         po4, pc4 = players[4]._tables[:2]
         four = outputs_by_renaming(card, x, 0, 32, pc4, po=po4)
-        for q in RENAMINGS[4]:
+        for q in RENAMING_SETS[4]:
             shifted = outputs_by_renaming(card, x[:, po[q]], 0, 32, pc4, po=po4)
             assert torch.allclose(shifted, four[:, pc[q]], atol=1e-4)
         assert not torch.allclose(four, torch.from_numpy(network_outputs(card, obs, 0, 32, pc)), atol=1e-3)

@@ -150,15 +150,16 @@ class IterateConfig:
                     name in ("label_rate", "lr") and v == 0):
                 raise ConfigError(f"config key {name!r} must be a number in {'(' if name in ('label_rate', 'lr') else '['}"
                                   f"{lo:g}, {hi:g}], got {v!r}")
-        from .rollouts import RENAMINGS
+        from policies.symmetry import RENAMING_SETS
 
         if (not isinstance(self.fit, list) or not self.fit
                 or not all(type(v) is str and v in ("cards", "bids") for v in self.fit)
                 or len(set(self.fit)) != len(self.fit)):
             raise ConfigError(f"config key 'fit' must be a list of the networks to fit, 'cards' and/or 'bids' (each "
                               f"once), got {self.fit!r}")
-        if type(self.renamings) is not int or self.renamings not in RENAMINGS:
-            raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMINGS)}, got {self.renamings!r}")
+        if type(self.renamings) is not int or self.renamings not in RENAMING_SETS:
+            raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMING_SETS)}, "
+                              f"got {self.renamings!r}")
         if self.bf16 not in ("auto", "true", "false"):
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
         for name in ("augment", "game_value"):

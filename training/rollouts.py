@@ -41,6 +41,9 @@ from belote_env.vector.observation import encode_tables_kernel
 from belote_env.observation import OFFSET
 
 from policies.batch import outputs_by_renaming
+from policies.symmetry import (
+    RENAMING_SETS, bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables,
+)
 
 from .oracle import value_unit
 
@@ -83,16 +86,9 @@ def _head(net, x: th.Tensor, first: int, width: int) -> th.Tensor:
     return th.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
 
 
-#: The suit renamings ``ValuePlayer`` averages over, by count: indices into
-#: ``itertools.permutations(SUITS)`` (``policies.symmetry``'s order); 4 is the cyclic shifts.
-RENAMINGS = {1: (0,), 4: (0, 9, 16, 18), 24: tuple(range(24))}
-
-
 def _renaming_tables(rules: Rules, size: int, picks: tuple[int, ...]) -> tuple:
     """``(observation, card, bid)`` index tables of the renamings ``picks`` (``(k, size)``,
     ``(k, 32)``, ``(k, bid width)`` int64 tensors, ``policies.symmetry``)."""
-    from policies.symmetry import bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables
-
     po, pc = suit_permutation_tables(size)
     pb = coinche_bid_permutation_table() if rules.contract_mode == "coinche" else bid_permutation_table()
     rows = list(picks)
@@ -115,7 +111,7 @@ class ValuePlayer:
         epsilon: float in [0, 1].
         bf16: the matrix products in bfloat16 (``torch.autocast``).
         renamings: the card and bid values averaged over this many suit renamings
-            (``RENAMINGS``): 1, the observation as it is; 4, the four cyclic shifts of the
+            (``RENAMING_SETS``): 1, the observation as it is; 4, the four cyclic shifts of the
             suits (each suit in each place once); 24, all of them, as the hard tier plays
             (``NetworkPolicy(suit_average=True)``; the same actions in float32, a few
             differ under ``bf16``). The cost of a value grows with it (4: about 3x).
@@ -130,15 +126,15 @@ class ValuePlayer:
             raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
-        if type(renamings) is not int or renamings not in RENAMINGS:
-            raise ValueError(f"renamings must be one of {sorted(RENAMINGS)}, got {renamings!r}")
+        if type(renamings) is not int or renamings not in RENAMING_SETS:
+            raise ValueError(f"renamings must be one of {sorted(RENAMING_SETS)}, got {renamings!r}")
         self.card_net, self.bid_net, self.policy_net = card_net, bid_net, policy_net
         self.rules, self.epsilon, self.bf16 = rules, float(epsilon), bool(bf16)
         self.size = obs_size(rules)
         self.first, self.width = bid_range(rules)
         self.rng = np.random.default_rng(seed)
         self.renamings = renamings
-        self._tables = None if renamings == 1 else _renaming_tables(rules, self.size, RENAMINGS[renamings])
+        self._tables = None if renamings == 1 else _renaming_tables(rules, self.size, RENAMING_SETS[renamings])
 
     def kinds(self, game: BatchedGame, tables: np.ndarray) -> np.ndarray:
         """Per table the kind of its decision: 0 forced (one legal action), 1 card, 2 bid,
