@@ -123,10 +123,8 @@ def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
     observation gets the shifted values); 1 and 4 play other cards on some positions; the
     count is checked."""
     from belote_env.vector.observation import encode_tables_kernel
-    from policies.batch import network_outputs
-    from policies.symmetry import bid_permutation_table, suit_permutation_tables
-    from policies.batch import outputs_by_renaming
-    from policies.symmetry import RENAMING_SETS
+    from policies.batch import network_outputs, outputs_by_renaming
+    from policies.symmetry import RENAMING_SETS, bid_permutation_table, suit_permutation_tables
 
     policy, card, bid = hard_nets
     rules = Rules(target=None)

@@ -153,7 +153,7 @@ class IterateConfig:
         from policies.symmetry import RENAMING_SETS
 
         if (not isinstance(self.fit, list) or not self.fit
-                or not all(type(v) is str and v in ("cards", "bids") for v in self.fit)
+                or not all(type(v) is str and v in _KIND for v in self.fit)
                 or len(set(self.fit)) != len(self.fit)):
             raise ConfigError(f"config key 'fit' must be a list of the networks to fit, 'cards' and/or 'bids' (each "
                               f"once), got {self.fit!r}")
@@ -347,8 +347,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                 outcomes = z["outcomes"]
         else:  # the starting networks (a resumed run's checkpoints load below)
             outcomes = deal_outcomes(ValuePlayer(card, bid, policy, rules, bf16=bf16, renamings=cfg.renamings),
-                                     rules, cfg.deals,
-                                     seed=cfg.seed * 1_000_003 + 999_983)
+                                     rules, cfg.deals, seed=cfg.seed * 1_000_003 + 999_983)
         game_rules = Rules.from_dict(cfg.rules)
         game_value = GameValue(outcomes, game_rules.target + (game_rules.target_rule == "exceed"),
                                unit=value_unit(rules))
