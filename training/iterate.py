@@ -116,8 +116,8 @@ class IterateConfig:
     """The card and bid values averaged over this many suit renamings wherever the loop's
     players act, in the self-play deals and in their rollouts (``ValuePlayer``'s
     ``renamings``: 1, 4 or 24; 24 is how the hard tier plays, in float32). A rollout then
-    continues the deal with a player nearer the shipped one, at about 3x (4) to 20x (24)
-    the cost of a one-naming rollout."""
+    continues the deal with a player nearer the shipped one, at a higher cost (4: about 3x
+    a one-naming rollout, docs/experiments/iterate.md)."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000

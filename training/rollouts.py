@@ -114,7 +114,7 @@ class ValuePlayer:
             (``RENAMING_SETS``): 1, the observation as it is; 4, the four cyclic shifts of the
             suits (each suit in each place once); 24, all of them, as the hard tier plays
             (``NetworkPolicy(suit_average=True)``; the same actions in float32, a few
-            differ under ``bf16``). The cost of a value grows with it (4: about 3x).
+            differ under ``bf16``). The cost of a value grows with it.
 
     Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1] or another
     ``renamings``.
