@@ -89,14 +89,17 @@ def test_rollout_labels_seat_the_pool_at_its_deals_and_label_only_the_player(har
             or not np.array_equal(weak.cards["q"], self_pool.cards["q"]))
     with pytest.raises(ValueError, match="pool_rate must be in \\[0, 1\\]"):
         rollout_labels(player, rules, 4, seed=5, pool_rate=0.5)
+    for bad in ((), (4,), [1], (1.0,), (True,)):
+        with pytest.raises(ValueError, match="label_kinds must be a non-empty tuple of decision kinds 1 \\(card\\)"):
+            rollout_labels(player, rules, 4, seed=5, label_kinds=bad)
 
 
 def test_value_player_reads_only_the_observation(hard_nets):
     """Two tables whose acting seat sees the same information set (the other hands
-    swapped) get the same action: the player reads the seat's observation alone."""
+    swapped) get the same action: the player reads the seat's observation alone (with one
+    naming of the suits and averaged over the four shifts)."""
     policy, card, bid = hard_nets
     rules = Rules(target=None)
-    player = ValuePlayer(card, bid, policy, rules)
     g = BatchedGame(2, rules, seed=0, autoreset=False)
     st = GameState(rules, seed=3, single_deal=True)
     deck = np.array(st.deck)
@@ -112,8 +115,9 @@ def test_value_player_reads_only_the_observation(hard_nets):
     other[ia], other[ib] = deck[ib], deck[ia]
     g.deal(np.array([1]), other[None], np.array([0]))
     assert g.state[0, COL["hand0"] + a] != g.state[1, COL["hand0"] + a]
-    acts = player.act(g, np.array([0, 1]))
-    assert acts[0] == acts[1]
+    for renamings in (1, 4):
+        acts = ValuePlayer(card, bid, policy, rules, renamings=renamings).act(g, np.array([0, 1]))
+        assert acts[0] == acts[1]
 
 
 def test_value_player_averages_over_its_renamings_as_the_hard_tier(hard_nets):
