@@ -152,8 +152,13 @@ class Auction:
         raise NotImplementedError
 
     def copy(self) -> "Auction":
-        """An independent copy (``GameState.clone``)."""
-        raise NotImplementedError
+        """An independent copy (``GameState.clone``): the slots shared, the history a new list
+        (the other slots are only ever replaced, never changed in place)."""
+        new = type(self).__new__(type(self))
+        for name in type(self).__slots__:
+            setattr(new, name, getattr(self, name))
+        new.history = list(self.history)
+        return new
 
     def _illegal(self, bid) -> IllegalBidError:
         legal = ", ".join(f"{a} ({action_to_string(a)})" for a in self.legal_bids())
@@ -241,13 +246,6 @@ class ClassicAuction(Auction):
         self.bid_round = 0
         self.current = -1
         self._legal = ()
-
-    def copy(self) -> "ClassicAuction":
-        new = ClassicAuction.__new__(ClassicAuction)
-        for name in ClassicAuction.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.history = list(self.history)
-        return new
 
     def __repr__(self) -> str:
         return (f"ClassicAuction(dealer={self.dealer}, turned_card={self.turned_card}, history={self.history}, "
@@ -565,13 +563,6 @@ class CoincheAuction(Auction):
         return IllegalBidError(f"bid {bid!r}{name} by seat {self.current} is not legal now; "
                                f"legal bids: [{legal}]{why}")
 
-    def copy(self) -> "CoincheAuction":
-        new = CoincheAuction.__new__(CoincheAuction)
-        for name in CoincheAuction.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.history = list(self.history)
-        return new
-
     def __repr__(self) -> str:
         return (f"CoincheAuction(dealer={self.dealer}, history={self.history}, highest={self._highest}, "
                 f"coinche_level={self._k}, coincher={self._coincher}, current={self.current}, "
@@ -701,13 +692,6 @@ class ProposalAuction(Auction):
         self.current = -1
         self.must_name = False
         self._legal = ()
-
-    def copy(self) -> "ProposalAuction":
-        new = ProposalAuction.__new__(ProposalAuction)
-        for name in ProposalAuction.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.history = list(self.history)
-        return new
 
     def __repr__(self) -> str:
         return (f"ProposalAuction(players={self.players}, dealer={self.dealer}, turned_card={self.turned_card}, "
