@@ -124,11 +124,35 @@ def score_deal(
     Returns:
         a ``DealScore``.
     Raises:
-        ValueError: if the card points do not sum to 152 or the tricks to 8.
+        ValueError: rules of another game than the classic four-seat one (coinche:
+            ``score_coinche_deal``; two and three seats: ``score_cutthroat_deal``); a pair
+            that is not two ints >= 0; card points that do not sum to 152 or tricks to 8; a
+            team that is not 0 or 1; a reserve that is not an int >= 0.
     """
+    from .games import game_of
+
     rules = rules or Rules()
+    if game_of(rules).variant != "classic":
+        raise ValueError(f"score_deal scores the classic four-seat game (RULES.md §7), got the "
+                         f"{game_of(rules).variant!r} game's rules: use score_coinche_deal (coinche) or "
+                         f"score_cutthroat_deal (two and three seats)")
+    card_points = _check_pair("card_points", card_points)
+    tricks_won = _check_pair("tricks_won", tricks_won)
+    belote = _check_pair("belote", belote)
+    declarations = _check_pair("declarations", declarations)
     if card_points[0] + card_points[1] != 152 or tricks_won[0] + tricks_won[1] != 8:
         raise ValueError(f"card points must sum to 152 and tricks to 8, got {card_points}, {tricks_won}")
+    if type(taker_team) is not int or taker_team not in (0, 1) or type(last_trick_team) is not int \
+            or last_trick_team not in (0, 1) or type(reserve_in) is not int or reserve_in < 0:
+        raise ValueError(f"taker_team and last_trick_team must be 0 or 1 and reserve_in an int >= 0, got "
+                         f"{taker_team!r}, {last_trick_team!r}, {reserve_in!r}")
+    return _score_deal(taker_team, card_points, tricks_won, last_trick_team, belote, declarations, rules, reserve_in)
+
+
+def _score_deal(taker_team, card_points, tricks_won, last_trick_team, belote, declarations, rules: Rules,
+                reserve_in: int) -> DealScore:
+    """``score_deal`` without its checks: the expert's search scores many sampled deals
+    through ``deal_difference``, its values made by the solver."""
     defender_team = other_team(taker_team)
     capot = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
     if capot is None:
@@ -158,9 +182,9 @@ def score_deal(
         points[defender_team] += belote[defender_team]
         points[taker_team] = belote[taker_team]
         reserve_won[defender_team] = reserve_in
-    else:  # tie kept as litige (reserve) or defenders_keep (takers' points are lost)
+    else:  # tie kept as litige (reserve; the takers score their belote now) or defenders_keep (takers nothing)
         points[defender_team] = tp[defender_team] + belote[defender_team] + declarations[defender_team]
-        points[taker_team] = belote[taker_team]
+        points[taker_team] = belote[taker_team] if fate == "litige" else 0
         reserve_out = reserve_in + (tp[taker_team] + declarations[taker_team] if fate == "litige" else 0)
         if fate == "defenders_keep":
             reserve_out = reserve_in  # pending reserve waits for a deal that is won
@@ -698,8 +722,8 @@ def deal_difference(takers_points: int, taker_team: int, my_team: int, belote: S
                                     (declarations[0], declarations[1]), info.rules,
                                     bidder_won_all=bidder_won_all and takers_capot, reserve_in=info.reserve)
         return result.difference(my_team)
-    result = score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (declarations[0], declarations[1]),
-                        info.rules, reserve_in=info.reserve)
+    result = _score_deal(taker_team, cp, tricks, last, (belote[0], belote[1]), (declarations[0], declarations[1]),
+                         info.rules, reserve_in=info.reserve)
     return result.difference(my_team)
 
 

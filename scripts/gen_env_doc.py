@@ -52,8 +52,9 @@ Notes on the rules as the environments play them:
   just before the card it goes with (`ANNOUNCE_BELOTE`, `DECLARE`); playing the card
   directly declines. No other seat can tell a decline from not holding anything, so the
   ids "decline belote" (105) and "decline declaration" (103) are never legal.
-- `tie: defenders_keep` still gives the takers their own belote (RULES.md §5: belote stays
-  with the team that holds it).
+- `tie: defenders_keep` gives the takers nothing on a tie, their belote included (RULES.md
+  §7 "takers nothing", seed 001 L97; `litige` leaves them their belote, and a failed
+  contract too, §5), as the two- and three-seat game does.
 - With `target: null` (one deal) a game can end level; `winner` is then `None`.
 """
 

@@ -73,9 +73,39 @@ def test_tie_options(tie, outcome, points, reserve):
     assert (s.outcome, s.points, s.reserve_out) == (outcome, points, reserve)
 
 
+@pytest.mark.parametrize("tie,outcome,points,reserve", [
+    ("litige", "litige", (20, 91), 71),  # the takers score only their belote now (RULES.md §7)
+    ("takers_made", "made", (91, 91), 0),
+    ("takers_fail", "dedans", (20, 162), 0),  # belote stays with the team that holds it (§5)
+    ("defenders_keep", "litige", (0, 91), 0),  # takers nothing, their belote included (§7, seed 001 L97)
+])
+def test_tie_options_with_the_takers_belote(tie, outcome, points, reserve):
+    # takers 61 + 10 (last trick) + 20 (belote) = 91, defenders 91
+    s = score_deal(taker_team=A, card_points=(61, 91), tricks_won=(4, 4), last_trick_team=A, belote=(20, 0),
+                   rules=Rules(tie=tie))
+    assert (s.outcome, s.points, s.reserve_out) == (outcome, points, reserve)
+
+
 def test_made_needs_strictly_more():
     s = score_deal(taker_team=B, card_points=(70, 82), tricks_won=(4, 4), last_trick_team=A)
     assert s.trick_points == (80, 82) and s.outcome == "made" and s.points == (80, 82)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(card_points=(-10, 162)), "card_points must be two ints >= 0"),
+    (dict(tricks_won=(9, -1)), "tricks_won must be two ints >= 0"),
+    (dict(belote=(20,)), "belote must be two ints >= 0"),
+    (dict(declarations=(50, "0")), "declarations must be two ints >= 0"),
+    (dict(taker_team=2), "taker_team and last_trick_team must be 0 or 1"),
+    (dict(last_trick_team=3), "taker_team and last_trick_team must be 0 or 1"),
+    (dict(reserve_in=-5), "reserve_in an int >= 0"),
+    (dict(rules=Rules(contract_mode="coinche")), "score_coinche_deal"),
+    (dict(rules=Rules(players=2)), "score_cutthroat_deal"),
+])
+def test_bad_input_is_named(kwargs, match):
+    args = dict(taker_team=A, card_points=(70, 82), tricks_won=(4, 4), last_trick_team=A) | kwargs
+    with pytest.raises(ValueError, match=match):
+        score_deal(**args)
 
 
 def test_bad_totals_raise():

@@ -22,6 +22,13 @@ def test_batched_engine_equals_reference(rules):
     assert counts["made"] + counts["dedans"] + counts["litige"] + counts["void"] == counts["deals"]
 
 
+def test_a_tie_under_defenders_keep_costs_the_takers_their_belote_in_both_engines():
+    # RULES.md §7: ``defenders_keep`` gives the takers nothing on a tie, their belote included
+    # (``litige`` leaves it to them); the seed plays two such deals among about 600
+    counts = run(Rules(tie="defenders_keep"), n_tables=16, decisions=20000, seed=5, check_obs_every=50)
+    assert counts["tie_taker_belote"] >= 1
+
+
 @pytest.mark.parametrize("rules", [Rules(), Rules(declarations="auto", belote="optional"),
                                    Rules(declarations="choice", round2_no_trump_all_trump=True)])
 def test_observation_ignores_hidden_cards(rules):

@@ -194,8 +194,9 @@ def lowest_bids(g: BatchedGame, rng: np.random.Generator) -> np.ndarray:
 
 def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every: int = 1, choose=None) -> dict:
     """Play ``decisions`` decisions (about) on ``n_tables`` tables under ``rules`` in both
-    engines side by side; returns counts of decisions, deals, void deals and outcomes, and
-    the longest auction seen (``"longest_auction"``). ``choose(g, rng)``: the actions
+    engines side by side; returns counts of decisions, deals, void deals and outcomes, the
+    longest auction seen (``"longest_auction"``) and the classic ties that cost the takers a
+    belote they held (``"tie_taker_belote"``: ``tie="defenders_keep"``, RULES.md §7). ``choose(g, rng)``: the actions
     (default ``_choose``: random legal actions, biased towards passes, coinches and low
     bids in the auction)."""
     choose = _choose if choose is None else choose
@@ -204,7 +205,7 @@ def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every:
     refs = [_reference(g, j, rules) for j in range(n_tables)]
     rng = np.random.default_rng(seed)
     obs = np.zeros((n_tables, 4, obs_size(rules)), dtype=np.float32)
-    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}, "longest_auction": 0}
+    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}, "longest_auction": 0, "tie_taker_belote": 0}
     step = 0
     while counts["decisions"] < decisions:
         if step % check_obs_every == 0:
@@ -231,6 +232,8 @@ def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every:
                 assert point_rewards(g.rewards[j], "scaled", scale).tolist() == [point_reward(d, "scaled", scale)
                                                                                  for d in want]
                 counts[score.outcome] += 1
+                tie = score.outcome == "litige" and score.coinched == 0 and score.points[score.taker_team] == 0
+                counts["tie_taker_belote"] += tie and score.belote[score.taker_team] > 0
             counts["deals"] += 1
             length = len(ref.auction.history)
             assert length <= g.auction_bound, (j, ref.actions, g.auction_bound)

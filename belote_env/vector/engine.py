@@ -781,9 +781,9 @@ def _score_four(S, j, opts):
     elif fate == 1:
         p[dt] = (252 if capot == dt else 162) + d0 + d1 + belote[dt]
         p[tt] = belote[tt]
-    else:
+    else:  # a tie: litige (the takers score their belote now) or defenders_keep (the takers nothing)
         p[dt] = tp[dt] + belote[dt] + decl[dt]
-        p[tt] = belote[tt]
+        p[tt] = 0 if opts[O_TIE] == 3 else belote[tt]
     S[j, DP] = p[0]
     S[j, DP + 1] = p[1]
     S[j, OUTCOME] = fate
