@@ -15,10 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from belote_env.cards import parse_cards
 from belote_env.config import Rules, load_rules
 from belote_env.contract import CAPOT, GENERALE, Contract
+from belote_env.declarations import best_declarations
 from belote_env.scoring import (
     DealScore, coinche_game_end, deal_difference, round_points, score_coinche_deal, score_coinche_game_deal,
+    team_declaration_points,
 )
 from belote_env.table import TEAM_OF, other_team
 from tests.vector_harness import defined_mix
@@ -327,6 +330,20 @@ def test_declarations_examples(profile, made, failed, taker):
     assert s.outcome == "made" and takers_defence(s) == made
     s = score_case(case(100, HEARTS, tp=(40, 122), decl=(50, 0)), rules, taker)
     assert s.outcome == "dedans" and takers_defence(s) == failed
+
+
+@pytest.mark.parametrize("profile,points", [
+    ("coinche_ffb_coinche_2015", [0, 0]),  # FFB: exact ties, nobody scores
+    ("coinche_pagat", [20, 0]),  # Pagat: the first announced, eldest's team (seat 0 here)
+])
+def test_declarations_exact_tie_by_profile(profile, points):
+    """COINCHE.md §6.8b: "Exact ties: nobody scores (FFB) | ``eldest`` (RULES.md default;
+    Pagat "first announced")". Two equal tierces 9-10-J, neither in trump (hearts), one a
+    team; eldest is seat 0."""
+    rules = load_rules(profile, declarations="auto")
+    declared = [best_declarations(parse_cards("9S 10S JS"), HEARTS), best_declarations(parse_cards("9D 10D JD"), HEARTS),
+                (), ()]
+    assert team_declaration_points(declared, HEARTS, 0, rules, 0) == points
 
 
 def test_declarations_rules():
