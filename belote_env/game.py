@@ -527,21 +527,28 @@ class GameState:
     def _best(self, seat: int) -> tuple:
         return combination_key(self.combos[seat][0], self.denomination, self.rules) if self.combos[seat] else ()
 
+    def _announced_value(self, seat: int) -> int:
+        """The value ``seat`` announces: its best combination's points (TWO_THREE.md §2.6:
+        "announces the value of his best sequence (20 or 50)", whatever ``sequence_compare``
+        compares first)."""
+        return self.combos[seat][0].points
+
     def _resolve_declarations(self, winner: int | None | str = "compare") -> None:
         """Decide whose combinations score among the seats that announced (two and three
         seats), and make public what the comparison shows: each announcer's value; the top
-        card and trump flag of those tied on the best value; the winner's combination cards."""
+        card and trump flag of those tied on what is compared first (the value, or the length
+        under ``sequence_compare="length_then_top"``); the winner's combination cards."""
         n = self.n
         ann = [s for s in range(n) if self.announced[s]]
         if winner == "compare":
             declared = [self.combos[s] if self.announced[s] else () for s in range(n)]
             winner = combination_winner(declared, self.denomination, self.rules)
         keys = {s: self._best(s) for s in ann}
-        top_value = max((k[0] for k in keys.values()), default=0)
+        top_value = max((k[0] for k in keys.values()), default=0)  # what is compared first
         tied = [s for s in ann if keys[s][0] == top_value]
         for s in ann:
-            k = keys[s]
-            self.declared[s] = (k[0], k[-2], k[-1]) if (len(tied) > 1 and s in tied) else (k[0], -1, 0)
+            k, value = keys[s], self._announced_value(s)
+            self.declared[s] = (value, k[-2], k[-1]) if (len(tied) > 1 and s in tied) else (value, -1, 0)
         self.decl_winner = -1 if winner is None else winner
         if winner is not None:
             cards = 0
@@ -792,7 +799,7 @@ class GameState:
             elif action == ANSWER_NOT_ENOUGH:
                 self.announced[seat] = True
                 self._resolve_declarations(seat)
-                self.declared[elder] = (self._best(elder)[0], -1, 0)
+                self.declared[elder] = (self._announced_value(elder), -1, 0)
             else:  # ANSWER_EQUAL: the top cards, then trump, decide (or nobody)
                 self.announced[seat] = True
                 self._resolve_declarations()
@@ -800,7 +807,7 @@ class GameState:
             return
         if action == DECLARE:  # the announced value is public at once (§2.6: "the elder states the value")
             self.announced[seat] = True
-            self.declared[seat] = (self._best(seat)[0], -1, 0)
+            self.declared[seat] = (self._announced_value(seat), -1, 0)
         i = self.decl_order.index(seat) + 1
         if i < n:
             self.current = self.decl_order[i]

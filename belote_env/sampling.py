@@ -182,12 +182,12 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
 
 def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
     """Two and three seats (TWO_THREE.md §2.6): each other seat's announced combination
-    value (and the top card and trump flag a tie showed) is that of its best combination
+    value (its points; and the top card and trump flag a tie showed) is that of its best combination
     in the hand it held when combinations were announced (its cards now and those it has
     played since), the scoring seat's combinations are the cards it showed; under
     ``declarations="auto"``, once they are settled, a seat that announced nothing holds
     no combination."""
-    from .declarations import combinations_of, combination_key
+    from .declarations import combinations_of, combination_key, combination_winner
     from .game import STEPS
 
     rules = info.rules
@@ -208,7 +208,7 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
         if not value:
             return False
         k = combination_key(combos[0], info.denomination, rules)
-        if k[0] != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
+        if combos[0].points != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
             return False
         if seat == info.decl_winner:  # the scoring seat showed every combination it holds
             shown = 0
@@ -216,6 +216,14 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
                 shown |= d.cards
             if shown != info.decl_cards:
                 return False
+    if info.decl_winner != -2:  # compared: the announced combinations give the public outcome
+        # (implied by the values and a tie's top cards under "value_then_top", not under
+        # "length_then_top": a four- and a five-card run both announce 50)
+        announced = [combinations_of(hands[s] | info.played_by[s], info.denomination, rules)
+                     if info.declared[s][0] else () for s in range(len(info.hand_sizes))]
+        if combination_winner(announced, info.denomination, rules) != (
+                None if info.decl_winner == -1 else info.decl_winner):
+            return False
     return True
 
 

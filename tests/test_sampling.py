@@ -223,31 +223,40 @@ def _small_positions(rules, want, seeds=range(400)):
             st.apply(rng.choice(st.legal_actions()))
 
 
-def test_drawn_hands_hold_the_combination_values_announced_at_two_seats():
-    """TWO_THREE.md §2.6: a seat that announced its combinations' value holds a best
-    combination of that value in every drawn deal (its cards now and those played since),
-    and the scoring seat holds exactly the combinations it showed."""
-    from belote_env.declarations import combinations_of, combination_key
+@pytest.mark.parametrize("compare", ["value_then_top", "length_then_top"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_drawn_hands_hold_the_combination_values_announced(players, compare):
+    """TWO_THREE.md §2.6: a seat announces the value of its best combination (20 or 50,
+    whatever ``sequence_compare`` compares first: A12); in every drawn deal a seat that
+    announced holds a best combination of that value (its cards now and those played
+    since), the scoring seat holds exactly the combinations it showed, and the announced
+    combinations give the public outcome (under ``length_then_top`` a four- and a
+    five-card run both announce 50: the values alone do not imply it)."""
+    from belote_env.declarations import combination_winner, combinations_of
 
-    rules = Rules(players=2, declarations="choice")
+    rules = Rules(players=players, declarations="choice", sequence_compare=compare)
     checked = 0
     for st in _small_positions(rules, lambda s: s.phase == 1 and s.step == 3 and any(d[0] for d in s.declared)):
-        for viewer in range(2):
+        for viewer in range(players):
             info = st.information_set(viewer)
-            other = 1 - viewer
-            value = info.declared[other][0]
-            if not value:
-                continue
+            assert all(d[0] in (0, 20, 50) for d in info.declared), info.declared
             sampler, rng = HiddenHandSampler(info), random.Random(checked)
             for _ in range(20):
-                hand = sampler.draw(rng).hands[other] | info.played_by[other]
-                combos = combinations_of(hand, info.denomination, rules)
-                assert combos and combination_key(combos[0], info.denomination, rules)[0] == value
-                if info.decl_winner == other:
-                    shown = 0
-                    for d in combos:
-                        shown |= d.cards
-                    assert shown == info.decl_cards
+                world = sampler.draw(rng).hands
+                announced = []
+                for seat in range(players):
+                    combos = combinations_of(world[seat] | info.played_by[seat], info.denomination, rules)
+                    value = info.declared[seat][0]
+                    announced.append(combos if value else ())
+                    if value:
+                        assert combos and combos[0].points == value
+                    if seat == info.decl_winner:
+                        shown = 0
+                        for d in combos:
+                            shown |= d.cards
+                        assert shown == info.decl_cards
+                winner = combination_winner(announced, info.denomination, rules)
+                assert (-1 if winner is None else winner) == info.decl_winner
             checked += 1
     assert checked >= 10
 

@@ -102,6 +102,17 @@ def packet_tables(rules: Rules):
     return first, more, np.array([turned, bottom, chien, *unused.tolist()], dtype=np.int64)
 
 
+#: where a packed key (``_pack``) holds the combination's points, under either
+#: ``sequence_compare``: ``combination_key`` ends with (points, rank, trump flag)
+_POINTS_SHIFT = 16
+
+
+@nb.njit(cache=True, inline="always")
+def _announced_value(key):
+    """The value a seat announces from its packed best key: the points (``GameState._announced_value``)."""
+    return (key >> _POINTS_SHIFT) & 255
+
+
 def _pack(key: tuple) -> int:
     """``combination_key``'s tuple as one int that orders the same (8 bits a component)."""
     out = 0
@@ -637,16 +648,17 @@ def cutthroat_infoset_of(game, j: int, seat: int):
     if S[DWIN] == -2:  # announced in turn, not resolved yet: the values are public (TWO_THREE.md §2.6)
         for s in range(n):
             if (S[DECLD] >> s) & 1:
-                declared[s] = (int(S[DECLK + s]) >> shift, -1, 0)
+                declared[s] = (int(_announced_value(S[DECLK + s])), -1, 0)
     else:
         ann = [s for s in range(n) if (S[DECLD] >> s) & 1]
-        first = {s: int(S[DECLK + s]) >> shift for s in ann}
+        first = {s: int(S[DECLK + s]) >> shift for s in ann}  # what is compared first
         top = max(first.values(), default=0)
         tied = [s for s in ann if first[s] == top]
         for s in ann:
             key = int(S[DECLK + s])
-            declared[s] = ((first[s], key >> 8 & 255, key & 255) if len(tied) > 1 and s in tied
-                           else (first[s], -1, 0))
+            value = int(_announced_value(key))
+            declared[s] = ((value, key >> 8 & 255, key & 255) if len(tied) > 1 and s in tied
+                           else (value, -1, 0))
     tricks = []
     leader = int(S[ELDER])
     for t in range(int(S[NTRICKS])):
@@ -794,7 +806,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     if S[DWIN] == -2:  # announced in turn, not resolved: the values only (cutthroat_infoset_of)
         for s in range(n):
             if (S[DECLD] >> s) & 1:
-                out[off[E_DECL] + 4 * ((s - me) % n)] = (S[DECLK + s] >> shift) / 100.0
+                out[off[E_DECL] + 4 * ((s - me) % n)] = _announced_value(S[DECLK + s]) / 100.0
     else:
         top = 0
         for s in range(n):
@@ -808,7 +820,7 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
             if (S[DECLD] >> s) & 1:
                 base = off[E_DECL] + 4 * ((s - me) % n)
                 first = S[DECLK + s] >> shift
-                out[base] = first / 100.0
+                out[base] = _announced_value(S[DECLK + s]) / 100.0
                 if tied > 1 and first == top:
                     key = S[DECLK + s]
                     out[base + 1] = 1.0
