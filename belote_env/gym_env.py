@@ -329,7 +329,11 @@ class BeloteGymEnv(gymnasium.Env):
         st = self.game
         info = st.information_set(seat) if info is None else info
         name = self._policy_names[seat]
-        where = f"opponent policy {name!r} at seat {seat} (deal {st.deal_number}, decision {len(st.actions)})"
+        # the moment in public terms: a count of every action would count a pending DECLARE or
+        # ANNOUNCE_BELOTE, which shows a hidden hand's contents until its card is played (§6, §11)
+        moment = (f"bid {len(info.auction) + 1}" if info.phase == 0
+                  else f"trick {len(info.tricks) + 1}, card {len(info.trick) + 1}")
+        where = f"opponent policy {name!r} at seat {seat} (deal {st.deal_number}, {moment})"
         raised = None
         try:
             action = self._policies[seat](info)

@@ -137,7 +137,7 @@ def test_opponent_error_describes_only_the_type_the_same_for_deals_differing_in_
     assert ea.__cause__ is None and ea.__context__ is None and eb.__cause__ is None and eb.__context__ is None
     assert _shown(ea) == _shown(eb)
     assert ea.seat == 1 and ea.action is None and ea.policy.endswith("policy")
-    assert f"at seat 1 (deal 0, decision 2) {want}" in str(ea)
+    assert f"at seat 1 (deal 0, trick 1, card 2) {want}" in str(ea)
     for text in ("7♠", "8♠", "7S", "8S", "shape", "legal ids:", "(1,)", "array(", "secret"):
         assert text not in str(ea)
     for env in (env_a, env_b):

@@ -98,7 +98,7 @@ def test_opponent_error_is_the_same_for_deals_differing_only_in_hidden_cards(mon
     assert ea.seat == 1 and ea.action is None
     returned = {"float": "a float", "np.float32": "a numpy float32", "0-d array": "a numpy array",
                 "size-1 array": "a numpy array", "np.int64": "a numpy int64"}.get(kind, "an int")
-    assert f"at seat 1 (deal 0, decision 2) returned {returned}" in str(ea)
+    assert f"at seat 1 (deal 0, trick 1, card 2) returned {returned}" in str(ea)
     assert ea.__cause__ is None and ea.__context__ is None
     assert not any(f"returned {x}" in str(ea) for x in ("0", "1", "np.", "array(", "7♠", "8♠", "7S", "8S"))
 
