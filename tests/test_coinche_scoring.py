@@ -341,8 +341,7 @@ def test_declarations_exact_tie_by_profile(profile, points):
     Pagat "first announced")". Two equal tierces 9-10-J, neither in trump (hearts), one a
     team; eldest is seat 0."""
     rules = load_rules(profile, declarations="auto")
-    declared = [best_declarations(parse_cards("9S 10S JS"), HEARTS), best_declarations(parse_cards("9D 10D JD"), HEARTS),
-                (), ()]
+    declared = [best_declarations(parse_cards(hand), HEARTS) for hand in ("9S 10S JS", "9D 10D JD")] + [(), ()]
     assert team_declaration_points(declared, HEARTS, 0, rules, 0) == points
 
 
