@@ -184,7 +184,8 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
     """Two and three seats (TWO_THREE.md §2.6): each other seat's announced combination
     value (its points; and the top card and trump flag a tie showed) is that of its best combination
     in the hand it held when combinations were announced (its cards now and those it has
-    played since), the scoring seat's combinations are the cards it showed; under
+    played since), the scoring seat's combinations are the cards it showed, the announced
+    combinations give the public winner and the top cards shown; under
     ``declarations="auto"``, once they are settled, a seat that announced nothing holds
     no combination."""
     from .declarations import combinations_of, combination_key, combination_winner
@@ -217,12 +218,17 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
             if shown != info.decl_cards:
                 return False
     if info.decl_winner != -2:  # compared: the announced combinations give the public outcome
-        # (implied by the values and a tie's top cards under "value_then_top", not under
-        # "length_then_top": a four- and a five-card run both announce 50)
+        # and show the top cards of exactly the seats tied on what is compared first
+        # (``GameState._resolve_declarations``). Implied by the values under "value_then_top",
+        # not under "length_then_top": a four- and a five-card run both announce 50.
         announced = [combinations_of(hands[s] | info.played_by[s], info.denomination, rules)
                      if info.declared[s][0] else () for s in range(len(info.hand_sizes))]
         if combination_winner(announced, info.denomination, rules) != (
                 None if info.decl_winner == -1 else info.decl_winner):
+            return False
+        first = {s: combination_key(c[0], info.denomination, rules)[0] for s, c in enumerate(announced) if c}
+        tied = [s for s in first if first[s] == max(first.values())]
+        if any((info.declared[s][1] != -1) != (len(tied) > 1 and s in tied) for s in first):
             return False
     return True
 

@@ -232,7 +232,7 @@ def test_drawn_hands_hold_the_combination_values_announced(players, compare):
     since), the scoring seat holds exactly the combinations it showed, and the announced
     combinations give the public outcome (under ``length_then_top`` a four- and a
     five-card run both announce 50: the values alone do not imply it)."""
-    from belote_env.declarations import combination_winner, combinations_of
+    from belote_env.declarations import combination_key, combination_winner, combinations_of
 
     rules = Rules(players=players, declarations="choice", sequence_compare=compare)
     checked = 0
@@ -257,8 +257,32 @@ def test_drawn_hands_hold_the_combination_values_announced(players, compare):
                         assert shown == info.decl_cards
                 winner = combination_winner(announced, info.denomination, rules)
                 assert (-1 if winner is None else winner) == info.decl_winner
+                first = {s: combination_key(c[0], info.denomination, rules)[0] for s, c in enumerate(announced) if c}
+                tied = [s for s in first if first[s] == max(first.values())]
+                for s in first:  # the top cards shown: exactly those tied on what is compared first
+                    assert (info.declared[s][1] != -1) == (len(tied) > 1 and s in tied)
             checked += 1
     assert checked >= 10
+
+
+def test_a_drawn_world_keeps_the_length_a_tie_would_have_shown():
+    """``length_then_top``, three seats: seat 0 announced a four-card run (50), seat 1 a
+    five-card run (50, the winner), seat 2 a tierce; no top card was shown, so no seat tied
+    seat 1 on length (TWO_THREE.md §2.6). No drawn world gives seat 0 a five-card run."""
+    from belote_env.declarations import combinations_of
+
+    rules = Rules(players=3, declarations="auto", sequence_compare="length_then_top")
+    rng = random.Random(25)
+    st = GameState(rules, seed=25, dealer=25 % 3)
+    while not (st.phase >= 1 and st.step == 3):
+        st.apply(rng.choice(st.legal_actions()))
+    info = st.information_set(1)
+    assert info.declared == ((50, -1, 0), (50, -1, 0), (20, -1, 0)) and info.decl_winner == 1
+    assert combinations_of(st.hands[0] | info.played_by[0], info.denomination, rules)[0].length == 4
+    sampler, draws = HiddenHandSampler(info), random.Random(0)
+    for _ in range(2000):
+        hand = sampler.draw(draws).hands[0] | info.played_by[0]
+        assert combinations_of(hand, info.denomination, rules)[0].length == 4
 
 
 def test_a_turned_card_taken_with_the_chien_is_never_drawn_for_another_seat():
