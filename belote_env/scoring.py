@@ -142,10 +142,9 @@ def score_deal(
     declarations = _check_pair("declarations", declarations)
     if card_points[0] + card_points[1] != 152 or tricks_won[0] + tricks_won[1] != 8:
         raise ValueError(f"card points must sum to 152 and tricks to 8, got {card_points}, {tricks_won}")
-    if type(taker_team) is not int or taker_team not in (0, 1) or type(last_trick_team) is not int \
-            or last_trick_team not in (0, 1) or type(reserve_in) is not int or reserve_in < 0:
-        raise ValueError(f"taker_team and last_trick_team must be 0 or 1 and reserve_in an int >= 0, got "
-                         f"{taker_team!r}, {last_trick_team!r}, {reserve_in!r}")
+    taker_team = _check_int("taker_team", taker_team, 0, 1)
+    last_trick_team = _check_int("last_trick_team", last_trick_team, 0, 1)
+    reserve_in = _check_int("reserve_in", reserve_in, 0)
     return _score_deal(taker_team, card_points, tricks_won, last_trick_team, belote, declarations, rules, reserve_in)
 
 
@@ -226,10 +225,26 @@ def round_points(points: int, rounding: str) -> int:
     raise ValueError(f"rounding must be 'none', 'half_up' or 'six_up', got {rounding!r}")
 
 
+def _as_int(value) -> int | None:
+    """``value`` as an int when it is an integer (a numpy one too), not a bool; else None."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    return value.__index__()
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    v = _as_int(value)
+    if v is None or v < low or (high is not None and v > high):
+        allowed = f"an int >= {low}" if high is None else f"an int {low}..{high}"
+        raise ValueError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
+    return v
+
+
 def _check_pair(name: str, pair: Sequence[int]) -> tuple[int, int]:
-    if len(pair) != 2 or any(type(v) is not int or v < 0 for v in pair):
+    values = tuple(_as_int(v) for v in pair) if isinstance(pair, (tuple, list)) else ()
+    if len(values) != 2 or any(v is None or v < 0 for v in values):
         raise ValueError(f"{name} must be two ints >= 0 (team 0, team 1), got {pair!r}")
-    return pair[0], pair[1]
+    return values[0], values[1]
 
 
 def score_coinche_deal(

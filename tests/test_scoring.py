@@ -96,9 +96,11 @@ def test_made_needs_strictly_more():
     (dict(tricks_won=(9, -1)), "tricks_won must be two ints >= 0"),
     (dict(belote=(20,)), "belote must be two ints >= 0"),
     (dict(declarations=(50, "0")), "declarations must be two ints >= 0"),
-    (dict(taker_team=2), "taker_team and last_trick_team must be 0 or 1"),
-    (dict(last_trick_team=3), "taker_team and last_trick_team must be 0 or 1"),
-    (dict(reserve_in=-5), "reserve_in an int >= 0"),
+    (dict(belote=None), "belote must be two ints >= 0"),
+    (dict(taker_team=2), r"taker_team must be an int 0..1, got 2 \(int\)"),
+    (dict(taker_team=True), r"taker_team must be an int 0..1, got True \(bool\)"),
+    (dict(last_trick_team=3), "last_trick_team must be an int 0..1"),
+    (dict(reserve_in=-5), "reserve_in must be an int >= 0"),
     (dict(rules=Rules(contract_mode="coinche")), "score_coinche_deal"),
     (dict(rules=Rules(players=2)), "score_cutthroat_deal"),
 ])
@@ -106,6 +108,13 @@ def test_bad_input_is_named(kwargs, match):
     args = dict(taker_team=A, card_points=(70, 82), tricks_won=(4, 4), last_trick_team=A) | kwargs
     with pytest.raises(ValueError, match=match):
         score_deal(**args)
+
+
+def test_numpy_integers_score_as_ints():
+    np = pytest.importorskip("numpy")
+    s = score_deal(taker_team=np.int64(B), card_points=(np.int64(70), np.int32(82)), tricks_won=(4, 4),
+                   last_trick_team=np.int8(A), reserve_in=np.int64(0))
+    assert s.points == (80, 82) and all(type(p) is int for p in s.points)
 
 
 def test_bad_totals_raise():
