@@ -73,6 +73,32 @@ def test_every_tier_decides_as_before(games):
             assert now[tier][name] == want[tier][name], (tier, name)
 
 
+@pytest.fixture(scope="module")
+def variant_games():
+    return g.golden_variant_games()
+
+
+def test_variant_games_records_observations_and_masks_are_unchanged(variant_games):
+    """The same for the other games of the one engine: two and three seats, coinche, three
+    COINCHE.md §8 profiles and option mixes of each (``VARIANT_MIXES``)."""
+    now, _ = variant_games
+    want = _load("variant_games")
+    assert sorted(now) == sorted(want)
+    for name in want:
+        assert json.loads(json.dumps(now[name])) == want[name], name
+    assert sum(v["decisions"] for v in want.values()) > 1000
+
+
+def test_every_tier_decides_as_before_in_the_variant_games(variant_games):
+    _, positions = variant_games
+    want = _load("variant_tiers")
+    now = g.variant_tier_decisions(positions)
+    assert sorted(now) == sorted(want)
+    for tier in want:
+        for name in want[tier]:
+            assert now[tier][name] == want[tier][name], (tier, name)
+
+
 def test_tier_games_are_unchanged():
     assert _without_added(g.tier_games()) == _without_added(_load("tier_games"))
 
