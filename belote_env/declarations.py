@@ -18,7 +18,7 @@ from .deprecation import renamed_in
 from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
-           "combinations_of", "combination_key", "combination_winner"]
+           "combinations_of", "combination_key", "combination_winner", "ties_shown"]
 
 #: carré points by rank (natural index 0..7): suit and all-trump contracts / no-trump.
 CARRE_POINTS = {
@@ -255,6 +255,24 @@ def combination_winner(declared: Sequence[Sequence[Declaration]], trump: int, ru
         elif k == best:
             holders.append(seat)
     return holders[0] if len(holders) == 1 else None
+
+
+def ties_shown(keys: dict[int, tuple]) -> frozenset[int]:
+    """The seats whose top card and trump flag a comparison makes public at a two- or
+    three-seat table (TWO_THREE.md §2.6: "same — the top cards are compared"): those whose
+    best ``combination_key`` ties on its first component (the value, or the length under
+    ``sequence_compare="length_then_top"``) with the highest, when two or more do.
+
+    Args:
+        keys: per announcing seat, the ``combination_key`` of its best combination.
+    Returns:
+        a frozenset of seats (empty when fewer than two tie).
+    """
+    if not keys:
+        return frozenset()
+    top = max(k[0] for k in keys.values())
+    tied = frozenset(s for s, k in keys.items() if k[0] == top)
+    return tied if len(tied) > 1 else frozenset()
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release

@@ -60,7 +60,9 @@ from .dealing import (
     HAND_SIZE, check_deck, complete, deck_from_full_hands, deck_from_hands, is_whole_deal, packet_complete,
     packet_deck_from_hands,
 )
-from .declarations import Declaration, best_declarations, combinations_of, combination_winner, combination_key
+from .declarations import (
+    Declaration, best_declarations, combinations_of, combination_winner, combination_key, ties_shown,
+)
 from .deprecation import renamed
 from .games import Game, game_of
 from .inference import belote_reveals, card_reveals
@@ -544,11 +546,10 @@ class GameState:
             declared = [self.combos[s] if self.announced[s] else () for s in range(n)]
             winner = combination_winner(declared, self.denomination, self.rules)
         keys = {s: self._best(s) for s in ann}
-        top_value = max((k[0] for k in keys.values()), default=0)  # what is compared first
-        tied = [s for s in ann if keys[s][0] == top_value]
+        shown = ties_shown(keys)
         for s in ann:
             k, value = keys[s], self._announced_value(s)
-            self.declared[s] = (value, k[-2], k[-1]) if (len(tied) > 1 and s in tied) else (value, -1, 0)
+            self.declared[s] = (value, k[-2], k[-1]) if s in shown else (value, -1, 0)
         self.decl_winner = -1 if winner is None else winner
         if winner is not None:
             cards = 0

@@ -188,47 +188,55 @@ def _combinations_consistent(info: InfoSet, hands: list[int]) -> bool:
     combinations give the public winner and the top cards shown; under
     ``declarations="auto"``, once they are settled, a seat that announced nothing holds
     no combination."""
-    from .declarations import combinations_of, combination_key, combination_winner
+    from .declarations import combinations_of, combination_key, combination_winner, ties_shown
     from .game import STEPS
 
     rules = info.rules
     if rules.declarations == "off" or info.denomination < 0:
         return True
+    n = len(info.hand_sizes)
+    combos_of: dict[int, tuple] = {}
+
+    def combos(seat: int) -> tuple:
+        """The seat's combinations in the hand it held when they were announced (once a world)."""
+        if seat not in combos_of:
+            combos_of[seat] = combinations_of(hands[seat] | info.played_by[seat], info.denomination, rules)
+        return combos_of[seat]
+
     settled = info.decl_winner != -2 and info.phase >= 1 and info.step == STEPS.index("cards")
-    for seat in range(len(info.hand_sizes)):
+    for seat in range(n):
         if seat == info.seat:
             continue
         value, top, trump = info.declared[seat]
         if value == 0 and not (settled and rules.declarations == "auto"):
             continue  # nothing announced (yet), or declined: nothing shown
-        combos = combinations_of(hands[seat] | info.played_by[seat], info.denomination, rules)
-        if not combos:
+        held = combos(seat)
+        if not held:
             if value:
                 return False
             continue
         if not value:
             return False
-        k = combination_key(combos[0], info.denomination, rules)
-        if combos[0].points != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
+        k = combination_key(held[0], info.denomination, rules)
+        if held[0].points != value or (top != -1 and (k[-2], k[-1]) != (top, trump)):
             return False
         if seat == info.decl_winner:  # the scoring seat showed every combination it holds
             shown = 0
-            for d in combos:
+            for d in held:
                 shown |= d.cards
             if shown != info.decl_cards:
                 return False
     if info.decl_winner != -2:  # compared: the announced combinations give the public outcome
-        # and show the top cards of exactly the seats tied on what is compared first
-        # (``GameState._resolve_declarations``). Implied by the values under "value_then_top",
-        # not under "length_then_top": a four- and a five-card run both announce 50.
-        announced = [combinations_of(hands[s] | info.played_by[s], info.denomination, rules)
-                     if info.declared[s][0] else () for s in range(len(info.hand_sizes))]
+        # and the top cards shown (``GameState._resolve_declarations``). Implied by the values
+        # under "value_then_top", not under "length_then_top": a four- and a five-card run
+        # both announce 50.
+        announced = [combos(s) if info.declared[s][0] else () for s in range(n)]
         if combination_winner(announced, info.denomination, rules) != (
                 None if info.decl_winner == -1 else info.decl_winner):
             return False
-        first = {s: combination_key(c[0], info.denomination, rules)[0] for s, c in enumerate(announced) if c}
-        tied = [s for s in first if first[s] == max(first.values())]
-        if any((info.declared[s][1] != -1) != (len(tied) > 1 and s in tied) for s in first):
+        shown_tops = ties_shown({s: combination_key(c[0], info.denomination, rules)
+                                 for s, c in enumerate(announced) if c})
+        if any((info.declared[s][1] != -1) != (s in shown_tops) for s in range(n) if announced[s]):
             return False
     return True
 

@@ -495,3 +495,17 @@ def test_small_game_state_names_the_contract_as_game_state_does():
         assert g.trump == g.denomination
     with pytest.warns(DeprecationWarning, match="CutthroatDealScore.maker is CutthroatDealScore.taker"):
         assert score_cutthroat_deal(1, [100, 62], R2).maker == 1
+
+
+def test_ties_shown_are_the_seats_tied_on_what_is_compared_first():
+    """TWO_THREE.md §2.6: "same — the top cards are compared": the top card and trump flag
+    of the seats tied on the first component of their best key, when two or more tie."""
+    from belote_env.declarations import ties_shown
+
+    assert ties_shown({}) == frozenset()
+    assert ties_shown({0: (50, 7, 0)}) == frozenset()
+    assert ties_shown({0: (50, 7, 0), 1: (50, 4, 1), 2: (20, 7, 0)}) == {0, 1}
+    assert ties_shown({0: (20, 7, 0), 1: (50, 4, 1)}) == frozenset()
+    # length_then_top keys: (length, points, rank, trump); a 4-run and a 5-run do not tie
+    assert ties_shown({0: (4, 50, 7, 0), 1: (5, 50, 4, 0)}) == frozenset()
+    assert ties_shown({0: (5, 50, 7, 0), 1: (5, 50, 4, 0), 2: (3, 20, 7, 0)}) == {0, 1}
