@@ -34,7 +34,7 @@ import numpy as np
 from belote_env.cards import NUM_SUITS
 from belote_env.deprecation import deprecated_names
 
-__all__ = ["as_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming",
+__all__ = ["as_batch_policy", "LoopBatchPolicy", "network_outputs", "outputs_by_renaming", "head_outputs",
            "CompiledNet", "suit_orbits"]
 
 
@@ -386,6 +386,17 @@ def network_outputs(net, obs: np.ndarray, first: int, width: int, table=None, co
         return outputs_by_renaming(net, x, first, width, table).float().numpy()  # no hidden layer
 
 
+def head_outputs(net, x, first: int, width: int):
+    """Outputs ``first .. first + width - 1`` of ``net``'s policy head (a ``BeloteNet``) for
+    the rows of ``x`` (float tensor ``(m, >= net.obs_size)``), the output layer computed only
+    for those: a ``(m, width)`` tensor in the computation's dtype (bfloat16 under autocast)."""
+    import torch
+
+    head = net.action_net
+    h = net.mlp_extractor.policy_net(x[:, :net.obs_size])
+    return torch.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
+
+
 def outputs_by_renaming(net, x, first: int, width: int, table, po=None):
     """Outputs ``first .. first + width - 1`` of ``net``'s policy head averaged over suit
     renamings the plain way: each row of ``x`` (float32 tensor ``(m, >= OBS_SIZE)``)
@@ -396,17 +407,12 @@ def outputs_by_renaming(net, x, first: int, width: int, table, po=None):
     float32. Returns a float32 ``(m, width)`` tensor. ``network_outputs`` computes the 24
     renamings' average by suit blocks when the network has a hidden layer;
     ``training.rollouts.ValuePlayer`` averages over a subset of them here."""
-    import torch
-
     if po is None:
         from .symmetry import suit_permutation_tables
 
         po, _ = suit_permutation_tables()
     m, k = x.shape[0], po.shape[0]
-    h = net.mlp_extractor.policy_net(x[:, po].reshape(m * k, -1)[:, :net.obs_size])
-    head = net.action_net
-    out = torch.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
-    out = out.float().view(m, k, width)
+    out = head_outputs(net, x[:, po].reshape(m * k, -1), first, width).float().view(m, k, width)
     return out.new_empty(out.shape).scatter_(2, table.expand(m, -1, -1), out).mean(1)
 
 

@@ -40,7 +40,7 @@ from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OV
 from belote_env.vector.observation import encode_tables_kernel
 from belote_env.observation import OFFSET
 
-from policies.batch import outputs_by_renaming
+from policies.batch import head_outputs, outputs_by_renaming
 from policies.symmetry import (
     RENAMING_SETS, bid_permutation_table, coinche_bid_permutation_table, suit_permutation_tables,
 )
@@ -77,13 +77,6 @@ def bid_range(rules: Rules) -> tuple[int, int]:
 
     ids = COINCHE_BID_ACTIONS if rules.contract_mode == "coinche" else BID_ACTIONS
     return ids[0], len(ids)
-
-
-def _head(net, x: th.Tensor, first: int, width: int) -> th.Tensor:
-    """Outputs ``first .. first + width - 1`` of ``net``'s policy head for ``x``."""
-    head = net.action_net
-    h = net.mlp_extractor.policy_net(x)
-    return th.nn.functional.linear(h, head.weight[first:first + width], head.bias[first:first + width])
 
 
 def _renaming_tables(rules: Rules, size: int, picks: tuple[int, ...]) -> tuple:
@@ -185,7 +178,7 @@ class ValuePlayer:
                 if self._tables is not None and k < 3:
                     q = outputs_by_renaming(net, x[rows], first, width, self._tables[k], po=self._tables[0]).numpy()
                 else:
-                    q = _head(net, x[rows], first, width).float().numpy()
+                    q = head_outputs(net, x[rows], first, width).float().numpy()
                 q = np.where(mask[rows, first:first + width], q, -np.inf)
                 out[rows] = first + q.argmax(1)
         if explore and self.epsilon > 0:
