@@ -104,30 +104,42 @@ def _sequences(hand: int) -> list[Declaration]:
     return out
 
 
+def _carres_of(hand: int, table: tuple[int, ...]) -> list[Declaration]:
+    out = []
+    for r in range(8):
+        mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
+        if hand & mask == mask and table[r] > 0:
+            out.append(Declaration("carre", mask, table[r], r, 4, -1))
+    return out
+
+
+def _best_split(hand: int, carres: list[Declaration], sequences, key) -> tuple[Declaration, ...]:
+    """RULES.md §6 "a card belongs to at most one declaration; a seat declares the partition
+    of its hand that scores most": over the subsets of ``carres`` kept, the kept carrés and
+    ``sequences(the other cards)``, sorted by ``key`` strongest first; the most points, then
+    the stronger declarations in order. Empty when nothing scores."""
+    best, best_key = (), None
+    for pick in range(1 << len(carres)):
+        rest, decls = hand, []
+        for i, c in enumerate(carres):
+            if pick >> i & 1:
+                decls.append(c)
+                rest &= ~c.cards
+        decls += sequences(rest)
+        decls.sort(key=key, reverse=True)
+        k = (sum(d.points for d in decls), [key(d) for d in decls])
+        if best_key is None or k > best_key:
+            best, best_key = tuple(decls), k
+    return best if best_key[0] > 0 else ()
+
+
 def best_declarations(hand: int, denomination: int) -> tuple[Declaration, ...]:
     """The partition of ``hand`` (32-bit mask, usually 8 cards) into declarations that
     scores most, a card belonging to at most one (RULES.md §6). Among equal totals the
     one with the stronger best declaration is kept. Returns declarations sorted strongest
     first (empty tuple when there is none)."""
-    table = _carre_table(denomination)
-    carres = []
-    for r in range(8):
-        mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
-        if hand & mask == mask and table[r] > 0:
-            carres.append(Declaration("carre", mask, table[r], r, 4, -1))
-    best: tuple = ()
-    best_key = None
-    for pick in range(1 << len(carres)):
-        chosen = [c for i, c in enumerate(carres) if pick >> i & 1]
-        rest = hand
-        for c in chosen:
-            rest &= ~c.cards
-        decls = chosen + _sequences(rest)
-        decls.sort(key=lambda d: d.strength(denomination), reverse=True)
-        key = (sum(d.points for d in decls), [d.strength(denomination) for d in decls])
-        if best_key is None or key > best_key:
-            best, best_key = tuple(decls), key
-    return best if best_key and best_key[0] > 0 else ()
+    return _best_split(hand, _carres_of(hand, _carre_table(denomination)), _sequences,
+                       lambda d: d.strength(denomination))
 
 
 def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: int, eldest: int,
@@ -181,16 +193,9 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: 
 _TRICK_ORDER_POS = (0, 1, 2, 6, 3, 4, 5, 7)
 
 
-def combinations_of(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
-    """The combinations ``hand`` (32-bit mask) holds at a two- or three-seat table
-    (TWO_THREE.md §2.6, §4 A11-A14): each maximal run of 3 or more consecutive cards of a
-    suit (``sequence_order``: natural A K Q J 10 9 8 7, or the plain trick order) is one
-    sequence worth 20 (3 cards), 50 (4) or ``run5_value`` (5 or more); with ``carres``,
-    each four of a kind worth its RULES.md §6 value (jacks 200, nines 150, aces, tens,
-    kings, queens 100). A ``Declaration``'s ``rank`` is the top card's position in the
-    sequence order (0..7). Sorted strongest first (``combination_key``)."""
+def _maximal_runs(hand: int, order, rules) -> list[Declaration]:
+    """Each maximal run of 3 or more of ``hand``'s cards in one suit as one sequence (A13)."""
     out = []
-    order = _TRICK_ORDER_POS if rules.sequence_order == "plain_trick_order" else None
     for s in range(NUM_SUITS):
         bits = (hand & SUIT_MASK[s]) >> (8 * s)
         if order is not None:  # the suit's cards as positions in the trick order
@@ -214,24 +219,39 @@ def combinations_of(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
                 mask = sum(1 << (8 * s + r) for r in ranks)
                 value = 20 if length == 3 else 50 if length == 4 else rules.run5_value
                 out.append(Declaration("sequence", mask, value, p - 1, length, s))
-    if rules.carres:
-        table = CARRE_POINTS["suit"]
-        for r in range(8):
-            mask = sum(1 << (8 * s + r) for s in range(NUM_SUITS))
-            if hand & mask == mask and table[r] > 0:
-                out.append(Declaration("carre", mask, table[r], r, 4, -1))
-    out.sort(key=lambda d: combination_key(d, trump, rules), reverse=True)
-    return tuple(out)
+    return out
+
+
+def combinations_of(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
+    """The combinations ``hand`` (32-bit mask) holds at a two- or three-seat table
+    (TWO_THREE.md §2.6, §4 A11-A14): each maximal run of 3 or more consecutive cards of a
+    suit (``sequence_order``: natural A K Q J 10 9 8 7, or the plain trick order) is one
+    sequence worth 20 (3 cards), 50 (4) or ``run5_value`` (5 or more); with ``carres``,
+    each four of a kind worth its RULES.md §6 value (jacks 200, nines 150, aces, tens,
+    kings, queens 100). A card belongs to at most one combination (RULES.md §6, which
+    TWO_THREE.md extends): with carrés, the hand is split into the carrés it keeps and the
+    runs of its other cards so as to score most (among equal totals, the stronger
+    combinations in order). A
+    ``Declaration``'s ``rank`` is the top card's position in the sequence order (0..7).
+    Sorted strongest first (``combination_key``)."""
+    order = _TRICK_ORDER_POS if rules.sequence_order == "plain_trick_order" else None
+    carres = _carres_of(hand, CARRE_POINTS["suit"]) if rules.carres else []
+    return _best_split(hand, carres, lambda rest: _maximal_runs(rest, order, rules),
+                       lambda d: combination_key(d, trump, rules))
 
 
 def combination_key(d: Declaration, trump: int, rules) -> tuple:
-    """How a combination compares at a two- or three-seat table (TWO_THREE.md §2.6, A12):
+    """How a combination compares at a two- or three-seat table (TWO_THREE.md §2.6, A12;
+    RULES.md §6 "any carré beats any sequence"): a carré first, then
     ``sequence_compare="value_then_top"``: its value, then its top card, then a trump
-    sequence first; ``"length_then_top"``: its length first (a carré counts as 4 cards)."""
+    sequence first; ``"length_then_top"``: its length, then its value, top card and trump.
+    The last two components are always the top card's rank and the trump flag; what comes
+    before them is what an announcement and its answer compare (``ties_shown``)."""
     trumpness = int(d.suit == trump)
+    carre = int(d.kind == "carre")
     if rules.sequence_compare == "length_then_top":
-        return (d.length, d.points, d.rank, trumpness)
-    return (d.points, d.rank, trumpness)
+        return (carre, d.length, d.points, d.rank, trumpness)
+    return (carre, d.points, d.rank, trumpness)
 
 
 def combination_winner(declared: Sequence[Sequence[Declaration]], trump: int, rules) -> int | None:
@@ -260,8 +280,9 @@ def combination_winner(declared: Sequence[Sequence[Declaration]], trump: int, ru
 def ties_shown(keys: dict[int, tuple]) -> frozenset[int]:
     """The seats whose top card and trump flag a comparison makes public at a two- or
     three-seat table (TWO_THREE.md §2.6: "same — the top cards are compared"): those whose
-    best ``combination_key`` ties on its first component (the value, or the length under
-    ``sequence_compare="length_then_top"``) with the highest, when two or more do.
+    best ``combination_key`` ties with the highest on all but its last two components (its
+    kind and value, and its length under ``sequence_compare="length_then_top"``), when two
+    or more do.
 
     Args:
         keys: per announcing seat, the ``combination_key`` of its best combination.
@@ -270,8 +291,8 @@ def ties_shown(keys: dict[int, tuple]) -> frozenset[int]:
     """
     if not keys:
         return frozenset()
-    top = max(k[0] for k in keys.values())
-    tied = frozenset(s for s, k in keys.items() if k[0] == top)
+    top = max(k[:-2] for k in keys.values())
+    tied = frozenset(s for s, k in keys.items() if k[:-2] == top)
     return tied if len(tied) > 1 else frozenset()
 
 

@@ -26,7 +26,9 @@ the exchange of the seven of trumps (``dix_exchange="choice"``: every seat in tu
 elder chooses ``EXCHANGE_SEVEN``, legal only to its holder, or ``KEEP``), the combinations
 (``declarations="choice"``, the protocol of TWO_THREE.md §2.6: at two seats the elder
 announces or declines and the dealer answers ``ANSWER_ENOUGH`` / ``ANSWER_NOT_ENOUGH`` /
-``ANSWER_EQUAL``; at three seats each seat announces or declines), then ``"cards"``;
+``ANSWER_EQUAL``, the last two only when his best combination is above or level with the
+elder's on what they compare (``declarations.ties_shown``); "enough" is always open to him,
+as declining is: it concedes; at three seats each seat announces or declines), then ``"cards"``;
 belote is claimed there with the second card (``belote="optional"``: ``ANNOUNCE_BELOTE``
 first, TWO_THREE.md A17), at four seats with the first (RULES.md §5).
 
@@ -456,7 +458,8 @@ class GameState:
         """Two and three seats (TWO_THREE.md §2.4, §3, §4 A26; ``dealing.packet_complete``): 3
         more cards each, the bottom card shown to all; under ``three_player_deal="10_each"``
         the taker takes the last card and the turned card, then discards two (step
-        ``"discard"``); under ``"24_card"`` the taker gets the turned card and 2, the
+        ``"discard"``; the discards' card points count for nobody: the page is silent, and the
+        made/failed comparison and the scores count only the tricks won); under ``"24_card"`` the taker gets the turned card and 2, the
         others 3."""
         rules, taker = self.rules, self.taker
         hands, bottom, unused, chien = packet_complete(self.deck, self.dealer, taker, rules)
@@ -679,11 +682,11 @@ class GameState:
         if self.n == 2 and seat != self.elder:
             elder = self.elder
             if self.announced[elder]:  # answer the elder's announced value (§2.6)
-                mine, theirs = self._best(seat), self._best(elder)
+                mine, theirs = self._best(seat)[:-2], self._best(elder)[:-2]  # what they compare first
                 out = [ANSWER_ENOUGH]
-                if mine and mine[0] > theirs[0]:
+                if mine and mine > theirs:
                     out.append(ANSWER_NOT_ENOUGH)
-                if mine and mine[0] == theirs[0]:
+                if mine and mine == theirs:
                     out.append(ANSWER_EQUAL)
                 return tuple(out)
         return (DECLARE, DECLINE_DECLARE) if has else (DECLINE_DECLARE,)

@@ -162,6 +162,43 @@ def test_d5_d6_and_sequence_options():
     assert [x.points for x in best("J♠ J♥ J♦ J♣", 0, R2.replace(carres=True))] == [200]
 
 
+@pytest.mark.parametrize("compare", ["value_then_top", "length_then_top"])
+def test_carres_take_their_cards_and_beat_any_sequence(compare):
+    """A14 with RULES.md §6, which TWO_THREE.md extends: "a card belongs to at most one
+    declaration; a seat declares the partition of its hand that scores most", and "any carré
+    beats any sequence", under either ``sequence_compare``."""
+    r = R2.replace(carres=True, sequence_compare=compare)
+    # K♠ is in the carré of kings and in J-Q-K♠: the carré alone (100), not 100 + 20
+    assert [(x.kind, x.points) for x in best("J♠ Q♠ K♠ K♥ K♦ K♣ 7♥ 9♦ 8♣", 1, r)] == [("carre", 100)]
+    # 9-10-J-Q-K♠ and four kings: the carré and the four-card run left (100 + 50), not the five
+    assert [(x.kind, x.points, x.length) for x in best("9♠ 10♠ J♠ Q♠ K♠ K♥ K♦ K♣", 1, r)] == [
+        ("carre", 100, 4), ("sequence", 50, 4)]
+    # four aces against a trump five-card run (50; 100 with run5_value) ending at the ace
+    for run5 in (50, 100):
+        rr = r.replace(run5_value=run5)
+        assert combination_winner([best("10♠ J♠ Q♠ K♠ A♠", 0, rr), best("A♥ A♦ A♣ A♠", 0, rr)], 0, rr) == 1
+    # four tens (100) against four queens (100): the higher rank
+    assert combination_winner([best("10♠ 10♥ 10♦ 10♣", 0, r), best("Q♠ Q♥ Q♦ Q♣", 0, r)], 0, r) == 1
+
+
+def test_a_carre_against_a_run_in_the_engines():
+    """The same rule through both engines' declarations (TWO_THREE.md §2.6 ``auto``): four aces
+    against a five-card run under ``length_then_top`` score for the carré's holder."""
+    from belote_env.vector.cutthroat import combination_tables, _combos
+    from belote_env.vector.layout import rules_codes
+
+    r = R2.replace(carres=True, sequence_compare="length_then_top")
+    g = GameState.from_hands([["7C", "8C", "9C", "10C", "JC", "7D"], ["AS", "AH", "AD", "AC", "8S", "10H"]], "QS",
+                             [["9D", "KS", "9H"], ["QD", "8D", "10S"]], r, dealer=1, bottom="7H")
+    for a in (33, 108, 108):
+        g.apply(a)
+    assert g.decl_winner == 1 and g.declared[1][0] == 100 and g.declared[0][0] == 50
+    tabs, opts = combination_tables(r), rules_codes(r)
+    hand = cs("J♠ Q♠ K♠ K♥ K♦ K♣ 7♥ 9♦ 8♣")
+    assert _combos(hand, 1, *tabs, opts)[0] == 100
+    assert _combos(cs("9♠ 10♠ J♠ Q♠ K♠ K♥ K♦ K♣"), 1, *tabs, opts)[0] == 150
+
+
 # ----------------------------------------------------------------------------- §6.3 / §6.8 play legality
 @pytest.mark.parametrize("trick, hand, legal", [
     ("10♠", "9♠ K♠ A♦", "9♠"),  # L1

@@ -257,9 +257,9 @@ def test_drawn_hands_hold_the_combination_values_announced(players, compare):
                         assert shown == info.decl_cards
                 winner = combination_winner(announced, info.denomination, rules)
                 assert (-1 if winner is None else winner) == info.decl_winner
-                first = {s: combination_key(c[0], info.denomination, rules)[0] for s, c in enumerate(announced) if c}
+                first = {s: combination_key(c[0], info.denomination, rules)[:-2] for s, c in enumerate(announced) if c}
                 tied = [s for s in first if first[s] == max(first.values())]
-                for s in first:  # the top cards shown: exactly those tied on what is compared first
+                for s in first:  # the top cards shown: exactly those tied on what is compared before them
                     assert (info.declared[s][1] != -1) == (len(tied) > 1 and s in tied)
             checked += 1
     assert checked >= 10

@@ -47,7 +47,7 @@ from .layout import (
     AFTER_N, ANS, BCARD, BEL, BHOLDER, BOTTOM, CANNOT, COL, CP, CUR, DEALER, DECL_I, DECLC, DECLD, DECLK, DECLP,
     ANN_NEXT, DENOM, DISCARDED, DP, DWCARDS, DWIN, ELDER, EXCH_I, EXCHANGED, HAND, KNOWN, LASTW, LEADER, MUST_NAME, NANS,
     NBIDS, NEXT_N, NTRICKS, O_BOTH_OTHERS, O_CAPOT_BONUS, O_CARRES, O_CHIEN, O_COMBOS, O_DEALER_R2, O_DIX,
-    O_FAILURE_ALL, O_KEY_SHIFT, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
+    O_FAILURE_ALL, O_LITIGE, O_N, O_OPTIONAL, O_PACK24, O_PROPOSE, O_ROUNDING, O_SPLIT, OOP, OUTCOME,
     PASSES, PH, PHASE_BIDDING, PHASE_OVER, PHASE_PLAY, PLAYED, PROPOSER, REDEAL, REL_N, ROUND, STEP, TAKER, TLEN, TOTAL,
     TRICK, TURNED, TWIN, UNUSED, WON, rules_codes, seq_card, trick_winner_at,
 )
@@ -103,7 +103,8 @@ def packet_tables(rules: Rules):
 
 
 #: where a packed key (``_pack``) holds the combination's points, under either
-#: ``sequence_compare``: ``combination_key`` ends with (points, rank, trump flag)
+#: ``sequence_compare``: ``combination_key`` ends with (points, rank, trump flag); the key
+#: shifted by it is what an announcement and its answer compare (``ties_shown``)
 _POINTS_SHIFT = 16
 
 
@@ -199,8 +200,8 @@ def claim_belote(S, j, seat, c, k, opts):
 
 
 @nb.njit(cache=True)
-def _combos(hand, trump, seq_pts, seq_key, seq_cards, carre_pts, carre_key, opts):
-    """``combinations_of`` summed: ``(points, best packed key, cards)`` (key 0: none)."""
+def _runs(hand, trump, seq_pts, seq_key, seq_cards):
+    """The sequences of ``hand`` summed: ``(points, best packed key, cards)`` (key 0: none)."""
     pts = 0
     key = 0
     cards = 0
@@ -212,14 +213,45 @@ def _combos(hand, trump, seq_pts, seq_key, seq_cards, carre_pts, carre_key, opts
             if kk > key:
                 key = kk
             cards |= seq_cards[bits] << (8 * s)
-    if opts[O_CARRES]:
+    return pts, key, cards
+
+
+@nb.njit(cache=True)
+def _combos(hand, trump, seq_pts, seq_key, seq_cards, carre_pts, carre_key, opts):
+    """``combinations_of`` summed: ``(points, best packed key, cards)`` (key 0: none); with
+    carrés, the split of the hand into kept carrés and the runs of its other cards with the
+    most points, then the strongest best combination (``declarations._best_split``: the
+    same split for every hand of ten cards or fewer)."""
+    pts, key, cards = _runs(hand, trump, seq_pts, seq_key, seq_cards)
+    if not opts[O_CARRES]:
+        return pts, key, cards
+    held = 0
+    for r in range(8):
+        m = (np.int64(1) << r) | (np.int64(1) << (8 + r)) | (np.int64(1) << (16 + r)) | (np.int64(1) << (24 + r))
+        if hand & m == m and carre_pts[r] > 0:
+            held |= 1 << r
+    pick = held
+    while pick:  # every non-empty subset of the carrés held
+        rest = hand
+        p = 0
+        k = 0
+        c = 0
         for r in range(8):
-            m = (np.int64(1) << r) | (np.int64(1) << (8 + r)) | (np.int64(1) << (16 + r)) | (np.int64(1) << (24 + r))
-            if hand & m == m and carre_pts[r] > 0:
-                pts += carre_pts[r]
-                if carre_key[r] > key:
-                    key = carre_key[r]
-                cards |= m
+            if (pick >> r) & 1:
+                m = (np.int64(1) << r) | (np.int64(1) << (8 + r)) | (np.int64(1) << (16 + r)) | (np.int64(1) << (24 + r))
+                rest &= ~m
+                p += carre_pts[r]
+                if carre_key[r] > k:
+                    k = carre_key[r]
+                c |= m
+        sp, sk, sc = _runs(rest, trump, seq_pts, seq_key, seq_cards)
+        p += sp
+        if sk > k:
+            k = sk
+        c |= sc
+        if p > pts or (p == pts and k > key):
+            pts, key, cards = p, k, c
+        pick = (pick - 1) & held
     return pts, key, cards
 
 
@@ -493,9 +525,8 @@ def step_mask(S, j, m, seat, opts):
     if opts[O_N] == 2 and seat != S[j, ELDER] and (S[j, DECLD] >> S[j, ELDER]) & 1:
         m[ANSWER_ENOUGH] = 1
         if has:
-            shift = opts[O_KEY_SHIFT]
-            mine = S[j, DECLK + seat] >> shift
-            theirs = S[j, DECLK + S[j, ELDER]] >> shift
+            mine = S[j, DECLK + seat] >> _POINTS_SHIFT
+            theirs = S[j, DECLK + S[j, ELDER]] >> _POINTS_SHIFT
             if mine > theirs:
                 m[ANSWER_NOT_ENOUGH] = 1
             elif mine == theirs:
@@ -634,7 +665,6 @@ def cutthroat_infoset_of(game, j: int, seat: int):
     if isinstance(j, bool) or isinstance(seat, bool) or not 0 <= j < game.n or not 0 <= seat < n:
         raise ValueError(f"table must be 0..{game.n - 1} and seat 0..{n - 1}, got table {j!r}, seat {seat!r}")
     S = game.state[j]
-    shift = int(game.opts[O_KEY_SHIFT])
     ph = int(S[PH])
     if ph == PHASE_OVER:
         phase = 3 if S[OUTCOME] < 3 else 2
@@ -651,7 +681,7 @@ def cutthroat_infoset_of(game, j: int, seat: int):
                 declared[s] = (int(_announced_value(S[DECLK + s])), -1, 0)
     else:
         ann = [s for s in range(n) if (S[DECLD] >> s) & 1]
-        first = {s: int(S[DECLK + s]) >> shift for s in ann}  # what is compared first
+        first = {s: int(S[DECLK + s]) >> _POINTS_SHIFT for s in ann}  # what is compared first
         top = max(first.values(), default=0)
         tied = [s for s in ann if first[s] == top]
         for s in ann:
@@ -802,7 +832,6 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
     out[off[E_DEALER] + (S[DEALER] - me) % n] = 1.0
     if S[EXCHANGED] >= 0:
         out[off[E_EXCH] + (S[EXCHANGED] - me) % n] = 1.0
-    shift = opts[O_KEY_SHIFT]
     if S[DWIN] == -2:  # announced in turn, not resolved: the values only (cutthroat_infoset_of)
         for s in range(n):
             if (S[DECLD] >> s) & 1:
@@ -811,15 +840,15 @@ def _encode_cutthroat_row(S, bids, mask_row, opts, off, kind_of, points, max_tri
         top = 0
         for s in range(n):
             if (S[DECLD] >> s) & 1:
-                top = max(top, S[DECLK + s] >> shift)
+                top = max(top, S[DECLK + s] >> _POINTS_SHIFT)
         tied = 0
         for s in range(n):
-            if (S[DECLD] >> s) & 1 and (S[DECLK + s] >> shift) == top:
+            if (S[DECLD] >> s) & 1 and (S[DECLK + s] >> _POINTS_SHIFT) == top:
                 tied += 1
         for s in range(n):
             if (S[DECLD] >> s) & 1:
                 base = off[E_DECL] + 4 * ((s - me) % n)
-                first = S[DECLK + s] >> shift
+                first = S[DECLK + s] >> _POINTS_SHIFT
                 out[base] = _announced_value(S[DECLK + s]) / 100.0
                 if tied > 1 and first == top:
                     key = S[DECLK + s]

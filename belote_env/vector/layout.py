@@ -32,7 +32,6 @@ import numba as nb
 import numpy as np
 
 from ..config import Rules, RuleOptionError
-from ..declarations import combination_key
 from ..table import table_of
 from .declare import TIE_CODES
 
@@ -183,18 +182,14 @@ for _n in _SIZES:
 # ``belote``, O_ROUNDING ``rounding``, O_REDEAL 1 (a void deal passes the deal on); the
 # four-seat declarations (O_DECL) and the coinche codes 0.
 (O_N, O_PACK24, O_CHIEN, O_PROPOSE, O_REDEAL_ELDER, O_DEALER_R2, O_BOTH_OTHERS, O_DIX, O_COMBOS, O_LITIGE,
- O_FAILURE_ALL, O_SPLIT, O_CAPOT_BONUS, O_CARRES, O_KEY_SHIFT, O_BELOTE_SECOND) = range(41, 57)
-N_OPTIONS = 57
+ O_FAILURE_ALL, O_SPLIT, O_CAPOT_BONUS, O_CARRES, O_BELOTE_SECOND) = range(41, 56)
+N_OPTIONS = 56
 _TIES = {"litige": 0, "takers_made": 1, "takers_fail": 2, "defenders_keep": 3}
 #: ``multiplier_scope`` codes (COINCHE.md §6.4, §6.6)
 SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
 #: ``rounding`` codes (COINCHE.md §6.10; TWO_THREE.md §4: none, half_up)
 ROUNDINGS = ("none", "half_up", "six_up")
 _OFF_AUTO_CHOICE = ("off", "auto", "choice")
-
-
-class _Seq:  # a stand-in Declaration for the key length (``combination_key`` reads suit, length, points, rank)
-    suit, length, points, rank = 0, 3, 20, 0
 
 
 def rules_codes(rules: Rules) -> np.ndarray:
@@ -220,7 +215,7 @@ def rules_codes(rules: Rules) -> np.ndarray:
             int(three and r.redeal_consent == "both_others"), _OFF_AUTO_CHOICE.index(r.dix_exchange),
             _OFF_AUTO_CHOICE.index(r.declarations), int(r.tie == "litige"), int(r.failure == "opponent_takes_all"),
             ("half_floor", "half_ceil_next", "proportional").index(r.defender_split) if three else 0,
-            r.capot_bonus, int(bool(r.carres)), 8 * (len(combination_key(_Seq(), 0, r)) - 1), 1)
+            r.capot_bonus, int(bool(r.carres)), 1)
         return out
     counts = r.contract_counts_bonuses
     out[:O_COINCHE] = (
