@@ -260,6 +260,7 @@ class _LongYamlInt:
 #: effect, and is refused naming both options.
 DEPENDENT_OPTIONS: dict[str, tuple[Any, Any, str, str]] = {
     "self_overbid": ("forbidden", lambda r: r.passes_to_end == 4, "passes_to_end 4", "§3.5"),
+    "coincher_partner_speaks": (False, lambda r: r.coinche_freezes, "coinche_freezes true", "§3.5"),
     "generale_value": (500, lambda r: r.generale, "generale true", "§6.8"),
     "generale_leads": (False, lambda r: r.generale, "generale true", "§4, §6.8"),
     "capot_value": (250, lambda r: r.capot_bid, "capot_bid true", "§6.7"),
@@ -281,6 +282,8 @@ UNDEFINED_MIXES: tuple[tuple[str, Any, str, Any, str], ...] = (
      "the FFB table (§6.6) gives coinched x2 and surcoinched x4 only: surcoinche_multiplier must be 4"),
     ("multiplier_scope", "ffb_forfait", "fail_base", lambda v: v != 160,
      "the FFB table (§6.6) scores a failed contract 160 + V: fail_base must be 160"),
+    ("multiplier_scope", "ffb_forfait", "belote_prenable", lambda v: v is False,
+     "the FFB table (§6.6) gives both belotes to the side that wins the contract: belote_prenable must be true"),
     ("multiplier_scope", "bga", "belote_prenable", lambda v: v is True,
      "BGA's code (§6.6) loses the defence's belote and never moves the takers': belote_prenable must be false"),
     ("scoring", "bid_only", "multiplier_scope", lambda v: v != "contract_only",

@@ -235,7 +235,7 @@ VARIANT_MIXES: list[tuple[str, str, dict]] = [
         "round_last_deal": True, "declarations": "auto"}),
     ("coinche_four_passes_whole_score", "coinche", {
         "target": 5000, "passes_to_end": 4, "self_overbid": "change_denomination", "coinche_window": "immediate",
-        "coinche_freezes": False, "coincher_partner_speaks": True, "capot_bid": False,
+        "coinche_freezes": False, "capot_bid": False,
         "multiplier_scope": "whole_score", "surcoinche_multiplier": 3, "belote_prenable": True,
         "target_rule": "exceed", "no_win_on_belote_alone": True}),
 ]

@@ -771,6 +771,8 @@ def test_all_option_mixes_of_the_protocol_terminate():
         mix = dict(zip(names, combo))
         if mix["generale"] and not mix["capot_coinchable"]:  # not defined by the rules pages (COINCHE.md §7)
             continue
+        if mix["coincher_partner_speaks"] and not mix["coinche_freezes"]:  # no effect: refused (§3.5)
+            continue
         r = rules(**mix, passes_to_end=p, self_overbid=so)
         a = CoincheAuction(DEALER, r)
         while not a.is_over:

@@ -225,6 +225,9 @@ def _table_cells_of(profile):
 
 
 # ----------------------------------------------------------------------------- more single options
+#: ``multiplier_scope: ffb_forfait`` as the rules pages define it (``config.UNDEFINED_MIXES``)
+FORFAIT = {"multiplier_scope": "ffb_forfait", "fail_base": 160, "belote_prenable": True}
+
 EXTRA = [
     # option(s), case, takers / defence (hand-computed from §6)
     ({"fail_base": 160}, "S2", (0, 260)),
@@ -245,13 +248,14 @@ EXTRA = [
     ({"capot_scoring": "flat", "capot_fail_value": 410}, "S16", (20, 410)),
     ({"capot_scoring": "flat", "capot_fail_value": 410}, "S14", (500, 0)),  # made: 500 whatever
     ({"capot_value": 270, "capot_scoring": "flat"}, "S14", (500, 0)),  # flat ignores capot_value
-    # ffb_forfait is defined with fail_base 160 and x2 / x4 only (COINCHE.md §6.6, §7)
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S7", (520, 0)),
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S8", (520, 20)),  # imprenable: the defence keeps its 20
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S9", (0, 560)),
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S10", (1000, 0)),
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S2", (0, 260)),  # not coinched: 160 + V
-    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "S17", (820, 0)),  # capot as a contract: (160 + 250) x 2
+    # ffb_forfait is defined with fail_base 160, x2 / x4 only and both belotes to the side that
+    # wins the contract (COINCHE.md §6.6, §7)
+    (FORFAIT, "S7", (520, 0)),
+    (FORFAIT, "S8", (540, 0)),  # both belotes: §10.4's ffb_contree_2016 column
+    (FORFAIT, "S9", (0, 560)),
+    (FORFAIT, "S10", (1000, 0)),
+    (FORFAIT, "S2", (0, 260)),  # not coinched: 160 + V
+    (FORFAIT, "S17", (820, 0)),  # capot as a contract: (160 + 250) x 2
     ({"multiplier_scope": "bga"}, "S7", (436, 0)),
     ({"multiplier_scope": "bga"}, "S8", (420, 0)),  # the defence's belote is lost
     ({"multiplier_scope": "bga"}, "S9", (0, 564)),
@@ -365,7 +369,7 @@ def test_declarations_rules():
     failed = case(100, HEARTS, k=1, tp=(60, 102), decl=(20, 0))
     assert takers_defence(score_case(failed, rules)) == (0, 162 + 200 + 20)
     assert takers_defence(score_case(failed, rules.replace(multiplier_scope="whole_score"))) == (0, (162 + 100 + 20) * 2)
-    assert takers_defence(score_case(failed, rules.replace(multiplier_scope="ffb_forfait", fail_base=160))) == (
+    assert takers_defence(score_case(failed, rules.replace(**FORFAIT))) == (
         0, 320 + 200 + 20)
     assert takers_defence(score_case(failed, rules.replace(multiplier_scope="bga"))) == (0, (100 + 162) * 2 + 20)
     assert takers_defence(score_case(failed, rules.replace(scoring="bid_only"))) == (0, 200 + 20)
@@ -503,6 +507,13 @@ def test_no_win_on_belote_alone():
         False, None)
     assert score_coinche_game_deal(contract, (50, 102), (4, 4), 0, (20, 0), (0, 0), rules, (1990, 1500), 8)[1:] == (
         True, 0)
+
+
+def test_profiles_round_the_last_deal_only_where_their_source_does():
+    """§6.10: "FFB-Ct16 rounds it" (the final deal); FFB-EL and Cannes16 count it exactly;
+    §8's table does not list the option, so every other profile keeps the §7 default (False)."""
+    assert {p: load_rules(p).round_last_deal for p in PROFILES} == {
+        p: p in ("coinche_ffb_contree_2016", "coinche_ffb_contree_2016_note1") for p in PROFILES}
 
 
 def test_round_last_deal():

@@ -96,6 +96,7 @@ from belote_env.config import DEPENDENT_OPTIONS, UNDEFINED_MIXES, RuleOptionErro
 #: COINCHE.md §7 "Validation": a value with no effect, the option it needs, and a value of it that makes it act
 NO_EFFECT = [
     ("self_overbid", "change_denomination", "passes_to_end 4", {"passes_to_end": 4}),
+    ("coincher_partner_speaks", True, "coinche_freezes true", {"coinche_freezes": True}),
     ("generale_value", 1000, "generale true", {"generale": True}),
     ("generale_leads", True, "generale true", {"generale": True}),
     ("capot_value", 270, "capot_bid true", {"capot_bid": True}),
@@ -108,7 +109,7 @@ NO_EFFECT = [
     ("round_last_deal", True, "rounding 'half_up' or 'six_up'", {"rounding": "six_up"}),
 ]
 #: the option that turns each of them off (so the value has no effect)
-OFF = {"self_overbid": {"passes_to_end": 3}, "generale_value": {}, "generale_leads": {},
+OFF = {"self_overbid": {"passes_to_end": 3}, "coincher_partner_speaks": {"coinche_freezes": False}, "generale_value": {}, "generale_leads": {},
        "capot_value": {"capot_bid": False}, "capot_coinchable": {"capot_bid": False},
        "capot_scoring": {"capot_bid": False}, "capot_fail_value": {}, "surcoinche_multiplier": {"surcoinche_allowed": False},
        "tie_with_defence": {}, "round_last_deal": {}}
@@ -128,6 +129,7 @@ UNDEFINED = [
     ({"multiplier_scope": "ffb_forfait", "fail_base": 160, "surcoinche_multiplier": 3},
      "multiplier_scope 'ffb_forfait' and surcoinche_multiplier 3"),
     ({"multiplier_scope": "ffb_forfait"}, "multiplier_scope 'ffb_forfait' and fail_base 162"),
+    ({"multiplier_scope": "ffb_forfait", "fail_base": 160}, "multiplier_scope 'ffb_forfait' and belote_prenable False"),
     ({"multiplier_scope": "bga", "belote_prenable": True}, "multiplier_scope 'bga' and belote_prenable True"),
     ({"scoring": "bid_only", "multiplier_scope": "whole_score"}, "scoring 'bid_only' and multiplier_scope 'whole_score'"),
     ({"scoring": "bid_only", "multiplier_scope": "bga"}, "scoring 'bid_only' and multiplier_scope 'bga'"),
@@ -148,7 +150,8 @@ def test_coinche_mix_the_rules_pages_do_not_define_is_refused_naming_both(option
 def test_defined_neighbours_of_the_refused_mixes_are_accepted():
     """The defined mixes next to the refused ones: ffb_forfait as the FFB profile has it,
     bga with imprenable belote, bid_only alone, a générale under flat scoring."""
-    assert Rules(contract_mode="coinche", multiplier_scope="ffb_forfait", fail_base=160).surcoinche_multiplier == 4
+    assert Rules(contract_mode="coinche", multiplier_scope="ffb_forfait", fail_base=160,
+                 belote_prenable=True).surcoinche_multiplier == 4
     assert Rules(contract_mode="coinche", multiplier_scope="bga").belote_prenable is False
     assert Rules(contract_mode="coinche", scoring="bid_only", belote_prenable=True).scoring == "bid_only"
     assert Rules(contract_mode="coinche", generale=True, capot_scoring="flat").capot_scoring == "flat"

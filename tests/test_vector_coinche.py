@@ -25,7 +25,10 @@ from belote_env.vector.engine import COL, NCOL, BatchedGame, rules_codes
 from belote_env.vector.observation import encode_batch
 from tests.vector_harness import COINCHE_PRESETS, coinche_mixes, lowest_bids, run
 
-MIXES = coinche_mixes(10, seed=5)
+#: seeded random mixes, and options no preset nor those mixes set: "points annoncés", a
+#: générale worth 1000, the dealer kept after four passes
+MIXES = coinche_mixes(10, seed=5) + [Rules(contract_mode="coinche", scoring="bid_only", generale=True,
+                                           generale_value=1000, all_pass_redeal="same_dealer")]
 
 
 @pytest.mark.parametrize("name", COINCHE_PRESETS)
@@ -44,9 +47,8 @@ def test_coinche_mixes_equal_reference(rules):
 @pytest.mark.parametrize("rules", [
     Rules(contract_mode="coinche", max_numeric_bid=250, denomination_order="ranked", coinche_window="immediate",
           coinche_denominations="suits_sa_ta", passes_to_end=4, self_overbid="change_denomination"),
-    Rules(contract_mode="coinche", coinche_freezes=False, denomination_order="ranked", coincher_partner_speaks=True),
-    Rules(contract_mode="coinche", coinche_freezes=False, generale=True, generale_leads=True, max_numeric_bid=650,
-          coincher_partner_speaks=True),
+    Rules(contract_mode="coinche", coinche_freezes=False, denomination_order="ranked"),
+    Rules(contract_mode="coinche", coinche_freezes=False, generale=True, generale_leads=True, max_numeric_bid=650),
     load_rules("coinche_bga"),
 ], ids=["ranked-immediate-250", "no-freeze-ranked", "no-freeze-generale", "bga"])
 def test_long_auctions_equal_reference(rules):
