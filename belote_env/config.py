@@ -626,20 +626,16 @@ MAX_RULES_BYTES = 1 << 20
 
 
 def _read_yaml_rules(path: Path) -> Rules:
-    import yaml  # only needed for presets / YAML files
-
-    from .jsonfile import DataFileError, read_text
+    from .jsonfile import DataFileError, parse_yaml, read_text
 
     try:
         text = read_text(path, MAX_RULES_BYTES)
     except DataFileError as e:  # unreadable, over the bound, not UTF-8
         raise RuleOptionError(f"cannot read rules file {path}: {str(e).removeprefix(f'{path}: ')}") from None
-    try:  # not jsonfile.parse_yaml: this loader reports a huge int by the option it sets
-        data = yaml.load(text, Loader=_long_int_loader())
-    except RecursionError:
-        raise RuleOptionError(f"rules file {path} is not valid YAML: nested too deeply") from None
-    except (yaml.YAMLError, ValueError) as e:  # ValueError: a bad date (2020-13-01), ...
-        raise RuleOptionError(f"rules file {path} is not valid YAML: {e}") from None
+    try:  # the loader of every YAML file (aliases bounded), reporting a huge int by the option it sets
+        data = parse_yaml(text, f"rules file {path}", loader=_long_int_loader())
+    except DataFileError as e:  # not YAML, nested too deeply, a bad date (2020-13-01), aliases expanding too far
+        raise RuleOptionError(str(e)) from None
     if data is None:
         data = {}
     if not isinstance(data, Mapping):

@@ -3,8 +3,10 @@ and ``meta.json`` (the network shape, the action-table and observation-encoder v
 the rules, training figures), with optional value networks in sub-folders (``cards/``,
 ``bids/``: ``MODEL_PARTS``). Loading never executes code from the files: weights go
 through safetensors, metadata through ``json`` (``belote_env.jsonfile``: size-bounded,
-clear errors). ``save_model`` / ``load_model``, ``load_card_net`` / ``load_bid_net``,
-``value_net_kwargs`` (what ``NetworkPolicy`` is built from), ``CheckpointError``.
+clear errors), and a ``meta.json`` of another ``format_version`` or an unknown ``kind`` is
+refused (``check_meta_format``). ``save_model`` / ``load_model``, ``load_card_net`` /
+``load_bid_net``, ``value_net_kwargs`` (what ``NetworkPolicy`` is built from),
+``CheckpointError``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from belote_env.atomic import atomic_write_bytes
 from belote_env.deprecation import renamed_in
 from belote_env.config import VARIANT_OPTIONS, variant_rules
 from belote_env.games import game_of
-from belote_env.jsonfile import DataFileError, parse_json, read_json
+from belote_env.jsonfile import DataFileError, parse_json, read_json, short_repr
 from belote_env.actions import PROPOSAL_BIDS
 from belote_env.observation import OBS_ENCODER_VERSION, OBS_SIZE
 
@@ -214,6 +216,21 @@ def _meta_mode(meta: dict, obs_size: Any, where: Any) -> str:
 VALUE_POLICY_KIND = "value_policy"
 
 
+def check_meta_format(meta: dict, where: str | os.PathLike) -> None:
+    """Raise ``CheckpointError`` naming ``where`` (a ``meta.json``) unless its
+    ``format_version`` is this package's ``FORMAT_VERSION`` (an int; every model folder
+    records it) and its ``kind``, if any, one of ``MODEL_KINDS``: a folder of another
+    format or kind is refused, not played as if it were one of these."""
+    v = meta.get("format_version")
+    if type(v) is not int or v != FORMAT_VERSION:
+        got = "it is missing" if "format_version" not in meta else f"got {short_repr(v)}"
+        raise CheckpointError(f"{where}: format_version must be {FORMAT_VERSION} (the model file format this "
+                              f"package reads), {got}; re-export the model with a matching belote-rl version")
+    if "kind" in meta and meta["kind"] not in MODEL_KINDS:
+        raise CheckpointError(f"{where}: unknown kind {short_repr(meta['kind'])}; a model folder's kind is one of "
+                              f"{', '.join(repr(k) for k in MODEL_KINDS)}, or absent for a policy network")
+
+
 def save_value_policy_meta(folder: str | os.PathLike, rules, extra: dict[str, Any] | None = None) -> Path:
     """Write the ``meta.json`` of a model folder of value networks only (``kind`` =
     ``VALUE_POLICY_KIND``, no ``model.safetensors``): the format, action-table and
@@ -289,10 +306,11 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     than the file holds.
 
     Raises:
-        CheckpointError: missing files, unreadable or corrupt files, an action-table or
-            observation-encoder version other than this package's, a network over the
-            bounds, tensors that do not match the declared network shape, NaN or infinite
-            weights, or a ``meta.json`` over ``MAX_META_BYTES``.
+        CheckpointError: missing files, unreadable or corrupt files, a ``format_version``
+            other than ``FORMAT_VERSION`` or an unknown ``kind`` (``check_meta_format``),
+            an action-table or observation-encoder version other than this package's, a
+            network over the bounds, tensors that do not match the declared network shape,
+            NaN or infinite weights, or a ``meta.json`` over ``MAX_META_BYTES``.
     """
     from safetensors.torch import load_file
 
@@ -307,6 +325,8 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
         meta = read_json(meta_path, MAX_META_BYTES)
     except DataFileError as e:
         raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
+    if isinstance(meta, dict):
+        check_meta_format(meta, meta_path)
     if not isinstance(meta, dict) or not isinstance(meta.get("net"), dict):
         raise CheckpointError(f"{meta_path}: metadata lacks the 'net' section")
     for key, want in (("action_table_version", ACTION_TABLE_VERSION), ("obs_encoder_version", OBS_ENCODER_VERSION)):
@@ -364,6 +384,9 @@ _VALUE_NET_NAMES = {CARD_VALUES_KIND: "card-value", BID_VALUES_KIND: "bid-value"
 #: The sub-folders a model folder may hold (a value network each); its ``meta.json`` key
 #: ``parts`` lists those it has, and a loader refuses the folder when one is missing.
 MODEL_PARTS = {CARDS_SUBDIR: "card-value", BIDS_SUBDIR: "bid-value"}
+#: The ``meta.json`` ``kind`` values a loader reads (``check_meta_format``): a folder of
+#: value networks only, a card-value and a bid-value network; a policy network has none.
+MODEL_KINDS = (VALUE_POLICY_KIND, CARD_VALUES_KIND, BID_VALUES_KIND)
 
 
 #: The action ids a coinche bid-value network values (``contract_mode="coinche"``): pass
@@ -433,6 +456,7 @@ def value_net_kwargs(folder: str | os.PathLike, meta: dict | None = None,
             raise CheckpointError(f"{meta_path}: corrupt metadata, {str(e).removeprefix(f'{meta_path}: ')}") from None
     parts: tuple[str, ...] = ()
     if isinstance(meta, dict):
+        check_meta_format(meta, meta_path)
         kw["policy_suit_average"] = policy_suit_average_of(meta, meta_path)
         parts = declared_parts(meta, meta_path)
     folder_path = _model_folder(folder)

@@ -3,6 +3,7 @@ the labels are the acting seat's deal result after each legal action on the same
 the loop resumes after a kill to the same networks, and its checkpoints load as policies."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -295,7 +296,8 @@ def test_iterate_config_refuses_bad_values(tmp_path):
         _cfg(tmp_path, pool_rate=1.5)
     with pytest.raises(ConfigError, match="'pool_rate' is 0.5 with an empty 'pool' and 'pool_past' 0"):
         _cfg(tmp_path, pool=[], pool_rate=0.5)
-    with pytest.raises(ConfigError, match="pool /nonexistent_model: policy iteration plays and fits a cards/"):
+    with pytest.raises(ConfigError, match="pool /nonexistent_model: does not exist; give a model folder holding "
+                                          "cards/ and bids/ value networks"):
         iterate(_cfg(tmp_path / "bad", pool=["/nonexistent_model"], pool_rate=0.5), progress=False)
     assert not (tmp_path / "bad").exists()  # refused before a run folder is made
     with pytest.raises(ConfigError, match="'card_layers' must be a list of hidden layer sizes"):
@@ -310,6 +312,40 @@ def test_iterate_config_refuses_bad_values(tmp_path):
             _cfg(tmp_path, fit=bad)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
+
+
+def test_iterate_starts_from_the_shipped_hard_model_wherever_it_runs(tmp_path, monkeypatch):
+    """``init_from`` left out is the shipped classic hard model of the installed package
+    (``policies.hard.HARD_MODEL_DIR``), as ``belote eval hard`` finds it, not a path read
+    from the current folder."""
+    from policies.hard import HARD_MODEL_DIR
+    from training.iterate import _nets, load_iterate_config
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.yaml").write_text("")
+    cfg = load_iterate_config(tmp_path / "empty.yaml")
+    assert cfg.init_from == IterateConfig().init_from == str(HARD_MODEL_DIR)
+    policy, card, bid = _nets(Path(cfg.init_from), cfg.rules_obj)
+    shipped = load_card_net(HARD_MODEL_DIR)[0].state_dict()
+    assert all(torch.equal(v, shipped[k]) for k, v in card.state_dict().items()) and bid.config["obs_size"] == 618
+
+
+def test_iterate_names_a_starting_model_folder_that_does_not_exist(tmp_path, monkeypatch):
+    """A relative ``init_from`` is read from the current folder: one that is not there is
+    said to be missing, with that folder and the shipped model's path, before a run folder
+    is made (it used to say the folder lacked ``cards/``)."""
+    from policies.hard import HARD_MODEL_DIR
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as e:
+        iterate(_cfg(tmp_path / "runs", init_from="policies/models/hard_oracle"), progress=False)
+    assert str(e.value) == (f"init_from policies/models/hard_oracle: does not exist (a relative path is read from the "
+                            f"current folder, {Path.cwd()}); give a model folder holding cards/ and bids/ value "
+                            f"networks (the shipped classic hard model: {HARD_MODEL_DIR})")
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(ConfigError, match=f"init_from {re.escape(str(tmp_path))}/afile: is not a folder; give"):
+        iterate(_cfg(tmp_path / "runs", init_from=str(tmp_path / "afile")), progress=False)
+    assert not (tmp_path / "runs").exists()
 
 
 def test_hard_oracle_is_the_hard_before_policy_iteration():

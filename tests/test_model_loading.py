@@ -212,3 +212,77 @@ def test_a_model_s_facts_are_its_variant_s_game():
     assert hard_model_dir("four_coinche") == HARD_MODEL_DIR.parent / "hard_four_coinche"
     with pytest.raises(ValueError, match="unknown variant 'four_coinche': one of classic, coinche, two, three"):
         variant_rules("four_coinche")
+
+
+# ----------------------------------------------------------------------------- format and kind
+MISSING = object()  # a meta.json key left out
+
+
+@pytest.mark.parametrize("edit, why", [
+    ({"format_version": 99}, "format_version must be 1 (the model file format this package reads), got 99; "
+                             "re-export the model with a matching belote-rl version"),
+    ({"format_version": "1"}, "format_version must be 1 (the model file format this package reads), got '1'; "
+                              "re-export the model with a matching belote-rl version"),
+    ({"format_version": True}, "format_version must be 1 (the model file format this package reads), got True; "
+                               "re-export the model with a matching belote-rl version"),
+    ({"format_version": MISSING}, "format_version must be 1 (the model file format this package reads), it is "
+                                  "missing; re-export the model with a matching belote-rl version"),
+    ({"kind": "pickle"}, "unknown kind 'pickle'; a model folder's kind is one of 'value_policy', 'card_values', "
+                         "'bid_values', or absent for a policy network"),
+], ids=["99", "str", "bool", "missing", "kind"])
+def test_a_model_of_another_format_version_or_kind_is_refused(tmp_path, edit, why):
+    """``meta.json``'s ``format_version`` must be this package's ``FORMAT_VERSION`` and its
+    ``kind`` one this package reads: anything else is refused naming it and what is
+    allowed, not played (nor exported as format 1)."""
+    d = _model_dir(tmp_path)
+    meta = json.loads((d / "meta.json").read_text())
+    meta.update(edit)
+    meta = {k: v for k, v in meta.items() if v is not MISSING}
+    (d / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError) as e:
+        load_model(d)
+    assert str(e.value) == f"{d / 'meta.json'}: {why}"
+
+
+@pytest.mark.parametrize("where", ["meta.json", "cards/meta.json", "bids/meta.json"])
+def test_the_cli_refuses_a_model_folder_of_another_format_version(tmp_path, capsys, where):
+    """A folder of value networks only (the coinche hard) and each of its networks: ``belote
+    eval`` and ``belote export`` stop on the ``meta.json`` of format 99, and nothing is
+    exported."""
+    import shutil
+
+    from training.cli import main
+
+    folder = tmp_path / "hc"
+    shutil.copytree(ROOT / "policies" / "models" / "hard_coinche", folder)
+    meta = json.loads((folder / where).read_text())
+    (folder / where).write_text(json.dumps({**meta, "format_version": 99}))
+    why = f"{folder / where}: format_version must be 1 (the model file format this package reads), got 99"
+    assert main(["eval", str(folder), "normal", "--rules", "coinche", "--pairs", "1", "--no-progress"]) == 2
+    assert why in capsys.readouterr().err
+    if where != "meta.json":  # a folder of value networks only is not exported (it has no policy network)
+        return
+    folder2 = tmp_path / "h"
+    shutil.copytree(ROOT / "policies" / "models" / "hard", folder2)
+    meta = json.loads((folder2 / "meta.json").read_text())
+    (folder2 / "meta.json").write_text(json.dumps({**meta, "format_version": 99}))
+    assert main(["export", str(folder2), str(tmp_path / "out")]) == 2
+    assert (f"{folder2 / 'meta.json'}: format_version must be 1 (the model file format this package reads), got 99"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_shipped_model_folder_loads():
+    """Each model folder under ``policies/models`` (and ``candidates/``) passes the loader's
+    checks of format version and kind, and plays."""
+    from policies import make_policy
+
+    models = ROOT / "policies" / "models"
+    folders = sorted(p.parent for p in [*models.glob("*/meta.json"), *models.glob("candidates/*/meta.json")])
+    assert [f.relative_to(models).as_posix() for f in folders] == [
+        "candidates/iterated_coinche", "hard", "hard_2p", "hard_3p", "hard_coinche", "hard_oracle",
+        "hard_oracle_coinche"]
+    for folder in folders:
+        meta = json.loads((folder / "meta.json").read_text())
+        policy = make_policy(str(folder), seed=0)
+        assert meta["format_version"] == 1 and (policy.net is None) == (meta.get("kind") == "value_policy")

@@ -3,6 +3,7 @@
 import json
 import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -423,6 +424,24 @@ def test_config_rejects_non_finite_and_unresolvable_values(tmp_path, kw, why):
     assert not (tmp_path / "runs").exists()
 
 
+@pytest.mark.parametrize("text, kind", [("[1, 2]\n", "list"), ("hello\n", "str"), ("[]\n", "list"), ("7\n", "int")])
+@pytest.mark.parametrize("command", ["train", "iterate"])
+def test_config_files_must_hold_a_mapping_of_keys(tmp_path, capsys, command, text, kind):
+    """``belote train`` and ``belote iterate`` read their configs through one reader
+    (``training.config.read_config_file``): a document that is not a mapping is refused
+    naming the file, even an empty list (once read as the default config)."""
+    from training.iterate import load_iterate_config
+
+    p = tmp_path / "c.yaml"
+    p.write_text(text)
+    why = f"config {p} must hold a mapping of keys, got {kind}"
+    with pytest.raises(ConfigError) as e:
+        (load_config if command == "train" else load_iterate_config)(p)
+    assert str(e.value) == why
+    assert main([command, "--config", str(p), "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"belote {command}: error: {why}\n"
+
+
 def test_config_accepts_what_works(tmp_path):
     from policies import network
     from training import config
@@ -435,6 +454,10 @@ def test_config_accepts_what_works(tmp_path):
     cfg = TrainConfig(opponents={"self": 1, "snapshots": 1, "easy": 1, "normal+search": 1, d: 1}, snapshot_every=10,
                       init_from=d, imitation_teacher=d)
     assert cfg.init_from == d and cfg.opponents[d] == 1
+
+
+#: Linux's /proc: a folder in which no file or folder can be created
+PROC = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 
 
 def _no_work(*args, **kw):
@@ -456,6 +479,17 @@ def _no_work(*args, **kw):
      r"--json {tmp}/no/r.json: the folder {tmp}/no does not exist"),
     (["play", "--save", "{tmp}"], r"--save {tmp}: is a folder; give the path of a file to write"),
     (["export", "{model}", "{tmp}/afile"], r"output folder {tmp}/afile: is an existing file; give a folder"),
+    (["export", "{model}", ""], r"output folder: the path is empty; give a folder \(created if missing\)"),
+    (["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", ""],
+     r"--json: the path is empty; give the path of a file to write"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", ""],
+     r"cannot plot to '': the path is empty; give a file name ending in \.png, \.svg, \.pdf"),
+    pytest.param(["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", "/proc/belote_ratings.png"],
+                 r"--plot /proc/belote_ratings\.png: cannot be written \(No such file or directory\); give another "
+                 r"path",
+                 marks=PROC),
+    pytest.param(["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", "/proc/belote_result.json"],
+                 r"--json /proc/belote_result\.json: cannot be written \(No such file or directory\)", marks=PROC),
 ])
 def test_cli_checks_output_paths_before_the_work(tmp_path, monkeypatch, capsys, argv, why):
     import training.evaluate
@@ -469,10 +503,30 @@ def test_cli_checks_output_paths_before_the_work(tmp_path, monkeypatch, capsys, 
     (tmp_path / "afile").write_text("x")
     (tmp_path / "plot.png").mkdir()  # where --plot {tmp}/plot would write
     fill = {"tmp": str(tmp_path), "model": str(_model_dir(tmp_path))}
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")  # where an empty output path would write
     assert main([a.format(**fill) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"belote {argv[0]}: error: ")
     assert re.search(why.replace("{tmp}", re.escape(str(tmp_path))), err), err
+    assert list((tmp_path / "cwd").iterdir()) == []
+
+
+@pytest.mark.parametrize("port, shown", [("99999", "99999"), ("65536", "65536"), ("0", "0"), ("-1", "-1"),
+                                         ("http", "'http'"), ("80.5", "'80.5'")])
+def test_cli_serve_port_must_be_a_tcp_port(monkeypatch, capsys, port, shown):
+    """``belote serve --port`` takes 1..65535, refused while the arguments are parsed (exit
+    2, argparse's usage line), before any server starts."""
+    import training.cli
+
+    monkeypatch.setattr(training.cli, "_cmd_serve", _no_work)
+    with pytest.raises(SystemExit) as e:
+        main(["serve", f"--port={port}"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"belote serve: error: argument --port: {shown} is not a port number: give an int in "
+                        "1..65535\n"), err
+    assert training.cli.build_parser().parse_args(["serve", "--port", "65535"]).port == 65535
 
 
 def test_cli_ladder_plot_prints_the_file_written(tmp_path, capsys):
@@ -490,7 +544,11 @@ def test_cli_export_to_a_file_path_and_unwritable_output(tmp_path, capsys):
     assert main(["export", str(model), str(tmp_path / "afile" / "sub")]) == 2
     assert f"output folder {tmp_path / 'afile' / 'sub'}: cannot be created, {tmp_path / 'afile'} is a file" in \
         capsys.readouterr().err
-    long_name = tmp_path / ("x" * 300 + ".json")  # passes the checks, the write fails (OSError)
+    if Path("/proc/self").is_dir():  # a folder that cannot be created: the path and what failed, no [Errno 2]
+        assert main(["export", str(model), "/proc/belote_model"]) == 2
+        assert capsys.readouterr().err == ("belote export: error: output folder /proc/belote_model: cannot be created "
+                                           "or written (No such file or directory)\n")
+    long_name = tmp_path / ("x" * 300 + ".json")  # refused before the match (OSError: File name too long)
     assert main(["eval", "random", "easy", "--deals", "2", "--no-progress", "--json", str(long_name)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("belote eval: error: ") and "File name too long" in err and "Traceback" not in err

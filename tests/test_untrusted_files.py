@@ -12,9 +12,11 @@ import zipfile
 import pytest
 
 from belote_env import RuleOptionError, load_rules
+from belote_env.jsonfile import parse_yaml
 from belote_env.records import RecordError, read_record, replay
 from policies.network import CheckpointError, load_model, read_safetensors_header, save_model
 from training.config import ConfigError, TrainConfig, load_config
+from training.iterate import load_iterate_config
 from training.rllib.config import load_rllib_config
 from training.train import _read_run_config, _resume_point, train
 from tests.test_training import TINY
@@ -228,8 +230,63 @@ def test_a_hostile_rules_file_names_the_file(tmp_path, text, why):
 def test_a_rules_file_with_a_bad_date_names_the_file(tmp_path):
     p = tmp_path / "r.yaml"
     p.write_text("tie: 2020-13-01\n")  # PyYAML raises a bare ValueError (month must be in 1..12)
-    with pytest.raises(RuleOptionError, match=re.escape(f"rules file {p} is not valid YAML: month must be in 1..12")):
+    with pytest.raises(RuleOptionError, match=re.escape(f"rules file {p}: not valid YAML (month must be in 1..12)")):
         load_rules(p)
+
+
+def _alias_chain(key: str) -> str:
+    """YAML whose ``key`` holds aliases of aliases: 10 strings, 10 copies of those, ... 10^5
+    strings in all from 5 lines (a "billion laughs" file at a small scale: 8 levels in 700
+    bytes would be 10^8 strings and GBs of memory once a value is printed)."""
+    lines = [f"{key}:", "  - &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"  - &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, 5)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("loader, key, where", [
+    (load_config, "net_pi", "{p}"), (load_iterate_config, "rules", "{p}"), (load_rules, "target", "rules file {p}"),
+], ids=["train", "iterate", "rules"])
+def test_yaml_aliases_expanding_past_the_bound_are_refused_naming_the_file(tmp_path, loader, key, where):
+    """Aliases may repeat at most ``MAX_YAML_ALIAS_VALUES`` (10,000) values in a config or
+    rules file: the chain stops at the alias that passes it, on line 5 (*l2 in &l3:
+    110 + 1,110 + 8 x 1,111 values)."""
+    p = tmp_path / "c.yaml"
+    p.write_text(_alias_chain(key))
+    with pytest.raises((ConfigError, RuleOptionError)) as e:
+        loader(p)
+    assert str(e.value) == (f"{where.format(p=p)}: its aliases expand to more than 10,000 values (by *l2 on line 5); "
+                            "aliases may repeat a few values: write the values out")
+    from belote_env.jsonfile import MAX_YAML_ALIAS_VALUES, YamlAliasError
+
+    assert MAX_YAML_ALIAS_VALUES == 10_000
+    with pytest.raises(YamlAliasError):  # the one reader of every YAML file refuses it
+        parse_yaml(p.read_text(), str(p))
+
+
+@pytest.mark.parametrize("command", [["train", "--config"], ["iterate", "--config"],
+                                     ["eval", "easy", "random", "--rules"]])
+def test_the_cli_refuses_a_yaml_alias_chain_naming_the_file(tmp_path, capsys, command):
+    from training.cli import main
+
+    p = tmp_path / "c.yaml"
+    p.write_text(_alias_chain({"train": "net_pi", "iterate": "rules", "eval": "target"}[command[0]]))
+    assert main([*command, str(p), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    where = f"rules file {p}" if command[0] == "eval" else str(p)
+    assert err == (f"belote {command[0]}: error: {where}: its aliases expand to more than 10,000 values (by *l2 on "
+                   "line 5); aliases may repeat a few values: write the values out\n")
+
+
+def test_yaml_aliases_within_the_bound_share_values_and_a_recursive_one_is_refused(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("net_pi: &layers [64, 32]\nnet_vf: *layers\n")
+    cfg = load_config(p)
+    assert cfg.net_pi == cfg.net_vf == [64, 32]
+    p.write_text("net_pi: &a [64, *a]\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(p)
+    assert str(e.value) == (f"{p}: the alias *a on line 1 is inside the value &a it names (a recursive value); "
+                            "write the value out")
 
 
 @pytest.mark.parametrize("options", [{"tie": "x" * 10 ** 6}, {"x" * 10 ** 6: 1}, {"tie": ["y" * 10 ** 6]}],

@@ -37,21 +37,45 @@ from belote_env.table import SEATS
 __all__ = ["main"]
 
 
-def _output_file(option: str, path: str | Path | None) -> Path | None:
-    """Check an output file before the work: its folder exists and it is not a folder.
-    Raises ``ValueError`` naming the option, the path and what is wrong."""
+def _os_reason(e: OSError) -> str:
+    """What an ``OSError`` says, without its ``[Errno N]`` and with the other path it names."""
+    other = f" ({e.filename2})" if getattr(e, "filename2", None) else ""
+    return f"{e.strerror or type(e).__name__}{other}"
+
+
+def _output_file(option: str, path: str | Path | None, probe: bool = True) -> Path | None:
+    """Check an output file before the work: a non-empty path, not a folder, in a folder
+    that exists, and (``probe``) that it can be written: a file that does not exist yet is
+    created and removed again, one that exists is opened for appending (nothing is
+    changed). Raises ``ValueError`` naming the option, the path and what is wrong."""
     if path is None:
         return None
+    if not str(path).strip():
+        raise ValueError(f"{option}: the path is empty; give the path of a file to write")
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"{option} {path}: is a folder; give the path of a file to write")
     if not p.parent.is_dir():
         raise ValueError(f"{option} {path}: the folder {p.parent} does not exist; create it or give another path")
+    if probe:
+        try:
+            if p.exists():
+                with open(p, "ab"):
+                    pass
+            else:
+                with open(p, "xb"):
+                    pass
+                p.unlink()
+        except OSError as e:
+            raise ValueError(f"{option} {path}: cannot be written ({_os_reason(e)}); give another path") from None
     return p
 
 
 def _output_folder(option: str, path: str) -> Path:
-    """Check an output folder before the work: it is a folder or can be created as one."""
+    """Check an output folder before the work: a non-empty path, a folder or one that can
+    be created (no file in the way). Raises ``ValueError`` naming the option and the path."""
+    if not str(path).strip():
+        raise ValueError(f"{option}: the path is empty; give a folder (created if missing)")
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise ValueError(f"{option} {path}: is an existing file; give a folder (created if missing)")
@@ -61,6 +85,18 @@ def _output_folder(option: str, path: str) -> Path:
     if not above.is_dir():
         raise ValueError(f"{option} {path}: cannot be created, {above} is a file")
     return p
+
+
+def _port(text: str) -> int:
+    """``--port``'s argparse type: a TCP port, an int in 1..65535 (argparse names the option
+    and the value otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number: give an int in 1..65535") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number: give an int in 1..65535")
+    return port
 
 
 def _factories_from_cwd(specs) -> None:
@@ -141,7 +177,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     _output_folder("output folder", args.out)
     rllib = is_rllib_checkpoint(args.checkpoint)
-    out = (export_rllib_checkpoint if rllib else export_model)(args.checkpoint, args.out)
+    try:
+        out = (export_rllib_checkpoint if rllib else export_model)(args.checkpoint, args.out)
+    except OSError as e:  # the checkpoint is read through CheckpointError: this is the output folder
+        other = f": {e.filename}" if e.filename is not None and str(e.filename) != str(args.out) else ""
+        raise ValueError(f"output folder {args.out}: cannot be created or written ({_os_reason(e)}{other})") from None
     print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json)")
     return 0
 
@@ -167,7 +207,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     json_path = _output_file("--json", args.json)
     _output_file("--pairs-log", args.pairs_log)
-    _output_file("--failure-record", args.failure_record)
+    _output_file("--failure-record", args.failure_record, probe=False)  # written only if a policy fails
     if args.games_dir is not None:
         _output_folder("--games-dir", args.games_dir)
     # deals of a mirrored pair, or of a duplicate set's seatings at two and three seats
@@ -212,7 +252,10 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
                      workers=args.workers, progress=not args.no_progress)
     print(res.table())
     if plot is not None:
-        print(f"plot saved to {res.plot(plot)}")
+        try:
+            print(f"plot saved to {res.plot(plot)}")
+        except OSError as e:  # checked before the matches, but gone or full since
+            raise ValueError(f"--plot {plot}: cannot be written ({_os_reason(e)})") from None
     if json_path is not None:
         json_path.write_text(json.dumps({"ratings": dict(zip(res.names, res.ratings)),
                                          "intervals": dict(zip(res.names, res.intervals)),
@@ -480,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_cmd_replay)
     sv = sub.add_parser("serve", help="the table in the browser: rooms of people and bots (pip install -e \".[serve]\")")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--port", type=_port, default=8000, help="port, 1..65535 (default 8000)")
     sv.add_argument("--rooms", default="belote_rooms", help="folder of the saved rooms (default ./belote_rooms)")
     sv.add_argument("--bot", action="append", metavar="NAME=SPEC",
                     help="a bot rooms may seat besides the tiers: a model folder or a policy factory (repeatable)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,8 @@ from belote_env import Rules
 from belote_env.config import RuleOptionError
 from belote_env.jsonfile import DataFileError, parse_yaml, read_text
 
-__all__ = ["TrainConfig", "ConfigError", "load_config", "check_number", "check_name", "check_layers",
-           "MAX_CONFIG_BYTES", "MAX_N_TABLES", "MAX_ROLLOUT", "UPPER_BOUNDS"]
+__all__ = ["TrainConfig", "ConfigError", "load_config", "read_config_file", "check_number", "check_name",
+           "check_layers", "MAX_CONFIG_BYTES", "MAX_N_TABLES", "MAX_ROLLOUT", "UPPER_BOUNDS"]
 
 #: The bounds of ``policies.network`` (``MAX_HIDDEN_LAYERS``, ``MAX_LAYER_WIDTH``), repeated
 #: here so that configs load without torch; tests/test_training.py checks they agree.
@@ -406,14 +407,29 @@ class TrainConfig:
         return cls(**d)
 
 
-def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Read a YAML training config (at most ``MAX_CONFIG_BYTES``); ``overrides`` replace keys.
-    Raises ``ConfigError`` naming the file."""
+def read_config_file(path: str | os.PathLike, max_bytes: int = MAX_CONFIG_BYTES) -> dict[str, Any]:
+    """The mapping of config keys in the YAML file ``path`` (at most ``max_bytes``), ``{}``
+    for an empty file; the reader of every training config (``belote train``, ``belote
+    iterate``, a run's ``config.yaml``).
+
+    Raises:
+        ConfigError: naming the file: unreadable, over the bound, not YAML, nested too
+            deeply, a huge int, aliases expanding too far (``jsonfile.parse_yaml``), or
+            a document that is not a mapping (a list, a string).
+    """
     path = Path(path)
     try:
-        data = parse_yaml(read_text(path, MAX_CONFIG_BYTES), str(path)) or {}
-    except DataFileError as e:  # unreadable, over the bound, not YAML, nested too deeply, a huge int
+        data = parse_yaml(read_text(path, max_bytes), str(path))
+    except DataFileError as e:
         raise ConfigError(str(e)) from None
+    if data is None:
+        return {}
     if not isinstance(data, dict):
         raise ConfigError(f"config {path} must hold a mapping of keys, got {type(data).__name__}")
-    return TrainConfig.from_dict({**data, **(overrides or {})})
+    return data
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read a YAML training config (at most ``MAX_CONFIG_BYTES``, ``read_config_file``);
+    ``overrides`` replace keys. Raises ``ConfigError`` naming the file."""
+    return TrainConfig.from_dict({**read_config_file(path), **(overrides or {})})

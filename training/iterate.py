@@ -46,14 +46,21 @@ from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import num_actions
 from belote_env.atomic import atomic_write_bytes
-from belote_env.jsonfile import parse_yaml, read_json, read_text
+from belote_env.jsonfile import read_json
 
-from .config import ConfigError
+from .config import ConfigError, read_config_file
 
 __all__ = ["IterateConfig", "iterate", "load_iterate_config"]
 
 #: The iteration checkpoints' folder names: ``iter_<k>`` with ``k`` on 5 digits.
 CKPT = "iter_{:05d}"
+
+
+def _shipped_hard_model() -> str:
+    """The folder of the shipped classic hard model (``IterateConfig.init_from``'s default)."""
+    from policies.hard import HARD_MODEL_DIR
+
+    return str(HARD_MODEL_DIR)
 
 
 @dataclass
@@ -64,9 +71,11 @@ class IterateConfig:
     seed: int = 0
     rules: dict = field(default_factory=dict)
     """Rule options (four seats; a coinche auction with ``contract_mode: coinche``)."""
-    init_from: str = "policies/models/hard"
+    init_from: str = field(default_factory=_shipped_hard_model)
     """The starting model folder: its ``cards/`` and ``bids/`` value networks are fitted,
-    the rest (its policy network, if any) is kept."""
+    the rest (its policy network, if any) is kept. A relative path is read from the current
+    folder; left out: the shipped classic hard model (``policies/models/hard`` of the
+    installed package, ``policies.hard.HARD_MODEL_DIR``, wherever the command runs)."""
     opponent: str | None = None
     """The match opponent (a tier name or model folder); None: ``init_from``."""
     card_layers: list | None = None
@@ -205,9 +214,9 @@ class IterateConfig:
 
 
 def load_iterate_config(path: str | os.PathLike, overrides: dict | None = None) -> IterateConfig:
-    """Read a YAML config (``ConfigError`` naming the file for bad YAML or keys)."""
-    text = read_text(path, 1 << 20)
-    return IterateConfig.from_dict({**(parse_yaml(text, path) or {}), **(overrides or {})})
+    """Read a YAML config (``training.config.read_config_file``: ``ConfigError`` naming the
+    file for bad YAML or a document that is not a mapping; then for bad keys)."""
+    return IterateConfig.from_dict({**read_config_file(path), **(overrides or {})})
 
 
 #: The decision kind (``ValuePlayer.kinds``) whose labels each fitted network reads.
@@ -219,6 +228,11 @@ def _nets(folder: Path, rules: Rules, key: str = "init_from"):
     folder); ``key``: the config key that named it, for the error."""
     from policies.network import load_bid_net, load_card_net, load_model
 
+    if not folder.is_dir():
+        where = "" if folder.is_absolute() else f" (a relative path is read from the current folder, {Path.cwd()})"
+        raise ConfigError(f"{key} {folder}: {'is not a folder' if folder.exists() else 'does not exist'}{where}; give "
+                          "a model folder holding cards/ and bids/ value networks (the shipped classic hard model: "
+                          f"{_shipped_hard_model()})")
     mode = rules.contract_mode
     policy = load_model(folder, mode)[0] if (folder / "model.safetensors").exists() else None
     card = load_card_net(folder, mode)
@@ -318,7 +332,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
 
     if resume is not None:
         run = Path(resume)
-        cfg = IterateConfig.from_dict(parse_yaml(read_text(run / "config.yaml", 1 << 20), run / "config.yaml"))
+        cfg = IterateConfig.from_dict(read_config_file(run / "config.yaml"))
     elif cfg is None:
         raise ValueError("give a config or a run folder to resume")
     rules = cfg.rules_obj

@@ -24,7 +24,11 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 
 def plot_path(path: str | os.PathLike) -> Path:
     """The file ``LadderResult.plot(path)`` writes: ``path`` itself, or ``path`` + ``.png``
-    when it has no suffix. Raises ``ValueError`` for another suffix than ``PLOT_FORMATS``."""
+    when it has no suffix. Raises ``ValueError`` for an empty path or another suffix than
+    ``PLOT_FORMATS``."""
+    if not str(path).strip():
+        raise ValueError(f"cannot plot to {str(path)!r}: the path is empty; give a file name ending in "
+                         f"{', '.join('.' + f for f in PLOT_FORMATS)} (none: .png is added)")
     p = Path(path)
     if not p.suffix:
         return p.with_name(p.name + ".png")
