@@ -95,7 +95,7 @@ def main() -> int:
                     while len(latencies) < args.moves and view["phase"] != 3:
                         time.sleep(0.1)  # a person's pace (the server refuses more than RATE messages a second)
                         t0 = time.perf_counter()
-                        ws.send(json.dumps({"type": "act", "action": view["legal"][0]["id"]}))
+                        ws.send(json.dumps({"type": "act", "action": view["legal"][0]["id"], "decision": view["decision"]}))
                         msg = json.loads(ws.recv())
                         if msg["type"] != "view":
                             print(f"the server refused a move: {msg}", file=sys.stderr)

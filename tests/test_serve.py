@@ -5,8 +5,15 @@ over the wire (RULES.md §11), and bad input answered with an error, the room un
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import secrets
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +21,17 @@ pytest.importorskip("starlette", reason="belote serve needs starlette (pip insta
 pytest.importorskip("httpx", reason="starlette's test client needs httpx (pip install -e \".[dev]\")")
 
 from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from belote_env import GameState, Rules, load_rules  # noqa: E402
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE  # noqa: E402
-from belote_env.records import read_record, replay  # noqa: E402
+from belote_env.records import game_record, read_record, replay  # noqa: E402
 from belote_env.sampling import sample_hidden_hands  # noqa: E402
 from training.rooms import Room, RoomError  # noqa: E402
+import training.serve  # noqa: E402
 from training.serve import MAX_MESSAGE, make_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _create(client, **spec):
@@ -42,7 +53,8 @@ def _play_by_messages(ws, room_id, seat, token, rng, max_moves=400):
         if v["phase"] == 3:
             return views
         assert v["legal"], "a view sent to the only human seat after a change asks it to act"
-        ws.send_text(json.dumps({"type": "act", "action": rng.choice(v["legal"])["id"]}))
+        ws.send_text(json.dumps({"type": "act", "action": rng.choice(v["legal"])["id"],
+                                 "decision": v["decision"]}))
     raise AssertionError("the game did not end")
 
 
@@ -84,7 +96,7 @@ def test_a_restarted_server_resumes_the_room_at_its_decision(tmp_path):
             ws.send_text(json.dumps({"type": "join", "room": room_id, "seat": 0, "token": token}))
             for _ in range(9):  # a few of the person's decisions
                 v = ws.receive_json()["view"]
-                ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"]}))
+                ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"], "decision": v["decision"]}))
             before = ws.receive_json()["view"]
     saved = replay(read_record(tmp_path / room_id / "game.json"))
     with TestClient(make_app(tmp_path)) as client:
@@ -94,7 +106,8 @@ def test_a_restarted_server_resumes_the_room_at_its_decision(tmp_path):
             assert {k: after[k] for k in ("hand", "trick", "legal", "auction", "scores", "tricks")} == {
                 k: before[k] for k in ("hand", "trick", "legal", "auction", "scores", "tricks")}
             assert after["hand"] == sorted(c for c in range(32) if saved.hands[0] >> c & 1)
-            ws.send_text(json.dumps({"type": "act", "action": after["legal"][0]["id"]}))
+            ws.send_text(json.dumps({"type": "act", "action": after["legal"][0]["id"],
+                                     "decision": after["decision"]}))
             assert ws.receive_json()["type"] == "view"
 
 
@@ -122,10 +135,10 @@ def test_bad_messages_get_an_error_and_leave_the_room_unharmed(tmp_path):
             v = ws.receive_json()["view"]
             legal = [a["id"] for a in v["legal"]]
             bad = next(a for a in range(112) if a not in legal)
-            message = error_for({"type": "act", "action": bad})
+            message = error_for({"type": "act", "action": bad, "decision": v["decision"]})
             assert message.startswith(f"illegal action {bad}; legal: [") and str(legal[0]) in message
-            assert "illegal action" in error_for({"type": "act", "action": "33"})
-            ws.send_text(json.dumps({"type": "act", "action": legal[0]}))  # the room goes on
+            assert "illegal action" in error_for({"type": "act", "action": "33", "decision": v["decision"]})
+            ws.send_text(json.dumps({"type": "act", "action": legal[0], "decision": v["decision"]}))  # the room goes on
             assert ws.receive_json()["type"] == "view"
         with client.websocket_connect("/ws") as ws:  # a flood: refused past the rate, not crashed
             replies = []
@@ -283,7 +296,7 @@ def test_hints_are_the_hard_tiers_card_values_of_the_seat_to_play(tmp_path):
             while not any(a["id"] < 32 for a in v["legal"]):  # through the auction
                 ws.send_text(json.dumps({"type": "hints"}))
                 assert ws.receive_json() == {"type": "hints", "unit": "points", "values": {}}
-                ws.send_text(json.dumps({"type": "act", "action": v["legal"][-1]["id"]}))
+                ws.send_text(json.dumps({"type": "act", "action": v["legal"][-1]["id"], "decision": v["decision"]}))
                 v = ws.receive_json()["view"]
             ws.send_text(json.dumps({"type": "hints"}))
             answer_ = ws.receive_json()
@@ -314,6 +327,41 @@ def test_a_room_of_bots_only_is_played_by_the_server_for_its_watchers(tmp_path):
     assert replay(read_record(tmp_path / answer["room"] / "game.json")).is_game_over
     with pytest.raises(ValueError, match="bot_delay must be seconds"):
         make_app(tmp_path, bot_delay=-1)
+
+
+def test_a_bots_only_room_pauses_only_after_a_public_move(tmp_path, monkeypatch):
+    """RULES.md §11: a bot's hidden choice (a belote announcement or a declaration, public
+    only with its next card) is not followed by the pause between moves, whose length would
+    show it to the watchers: the pauses are exactly the moves a watcher sees."""
+    import asyncio
+
+    real_sleep, pauses = asyncio.sleep, []
+
+    async def sleep(delay, *args, **kwargs):
+        if delay == 0.0123:  # the server's pause between two bot moves
+            pauses.append(delay)
+            delay = 0
+        return await real_sleep(delay, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    from belote_env.actions import ANNOUNCE_BELOTE, DECLARE
+
+    hidden_seen = False
+    for seed in range(1, 8):
+        pauses.clear()
+        with TestClient(make_app(tmp_path / str(seed), bot_delay=0.0123)) as client:
+            answer = _create(client, rules={"declarations": "choice", "belote": "optional"}, limit="deal",
+                             seats=["normal"] * 4, seed=seed)
+            room = client.app.state.server.rooms[answer["room"]]
+            with client.websocket_connect("/ws") as ws:
+                ws.send_text(json.dumps({"type": "join", "room": answer["room"]}))
+                while ws.receive_json()["view"]["phase"] != 3:
+                    pass
+        actions = [a for deal in room.state.deal_log for _, a in deal["actions"]]
+        hidden = sum(a in (ANNOUNCE_BELOTE, DECLARE) for a in actions)
+        assert len(pauses) == len(actions) - hidden  # a pause before each public move, none after a hidden one
+        hidden_seen |= hidden > 0
+    assert hidden_seen  # some bot announced or declared in these deals
 
 
 def test_input_that_once_crashed_or_leaked_is_refused_by_name(tmp_path):
@@ -377,11 +425,11 @@ def test_a_failing_bot_stops_its_room_by_name_and_saves_the_move_before(tmp_path
         with client.websocket_connect("/ws") as ws:
             ws.send_text(json.dumps({"type": "join", "room": answer["room"], "seat": 1, "token": answer["tokens"]["1"]}))
             v = ws.receive_json()["view"]
-            ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"]}))
+            ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"], "decision": v["decision"]}))
             v = ws.receive_json()["view"]
             assert v["failed"] == "the bot at seat 2 (broken) raised RuntimeError: the room is stopped"
             assert "hidden" not in json.dumps(v)
-            ws.send_text(json.dumps({"type": "act", "action": 32}))
+            ws.send_text(json.dumps({"type": "act", "action": 32, "decision": v["decision"]}))
             assert ws.receive_json()["message"] == v["failed"]
     saved = replay(read_record(tmp_path / answer["room"] / "game.json"))
     assert saved.actions == room.state.actions and len(saved.actions) >= 1
@@ -451,3 +499,347 @@ def test_the_viewer_can_show_the_hard_tiers_values_at_each_card(tmp_path):
             if a < 32 and st.phase == 1]
     got = [(f["unit"], {int(c): v for c, v in f["values"].items()}) for f in valued if "values" in f]
     assert got == want and len(got) == 32  # the 32 cards of the deal
+
+
+# ---------------------------------------------------------------- what each connection is sent
+_ROOM_ID = "roomOfPeople"
+
+
+def _choosing(legal, rng: random.Random) -> int:
+    """A belote announcement or a declaration whenever one is legal, else a random legal action."""
+    return next((a for a in legal if a in (ANNOUNCE_BELOTE, DECLARE)), None) or rng.choice(legal)
+
+
+def _seed_choosing(rules: dict, want: set, folder) -> int:
+    """A seed whose deal, played by ``_choosing``, has every choice of ``want``."""
+    n = Rules.from_dict(rules).players
+    for seed in range(300):
+        room = Room(_ROOM_ID, rules, "deal", ["human"] * n, seed, folder)
+        rng, chose = random.Random(0), set()
+        while not room.over:
+            seat = room.state.current_seat
+            action = _choosing(room.state.legal_actions(), rng)
+            chose.add(action)
+            room.act(seat, room.tokens[seat], action)
+        if want <= chose:
+            return seed
+    raise AssertionError(f"no seed of 0..299 has {want}")
+
+
+@pytest.mark.parametrize("rules, hidden", [
+    ({"declarations": "choice", "belote": "optional"}, {ANNOUNCE_BELOTE, DECLARE}),
+    ({"contract_mode": "coinche", "belote": "optional"}, {ANNOUNCE_BELOTE}),
+    ({"players": 2, "belote": "optional"}, {ANNOUNCE_BELOTE}),
+    ({"players": 3, "belote": "optional"}, {ANNOUNCE_BELOTE}),
+])
+def test_a_connection_is_sent_a_view_only_when_what_it_sees_changed(tmp_path, monkeypatch, rules, hidden):
+    """RULES.md §11 over the wire: after every action of a deal each seat and a watcher get
+    one view when theirs changed, none when it did not. A belote announcement (and a
+    four-seat declaration) is made public with the seat's next card: choosing it sends the
+    other seats and the watcher nothing (a view sent again unchanged would say that seat
+    holds the pair), the seat that chose gets its new view."""
+    monkeypatch.setattr(training.serve, "RATE", 1e6)  # the pings below are not a flood
+    n = Rules.from_dict(rules).players
+    seed = _seed_choosing(rules, hidden, tmp_path / "probe")
+    app = make_app(tmp_path)
+    room = Room(_ROOM_ID, rules, "deal", ["human"] * n, seed, tmp_path / _ROOM_ID)
+    app.state.server._add(room)
+    with TestClient(app) as client, contextlib.ExitStack() as stack:
+        conns = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(n + 1)]  # the seats, a watcher
+        for s, ws in enumerate(conns):
+            ws.send_text(json.dumps({"type": "join", "room": _ROOM_ID, "seat": s, "token": room.tokens[s]} if s < n
+                                    else {"type": "join", "room": _ROOM_ID}))
+        last = [ws.receive_json()["view"] for ws in conns]
+
+        def sent_to(ws) -> list[dict]:
+            """The views ``ws`` was sent before the answer to a ping (messages arrive in order)."""
+            ws.send_text(json.dumps({"type": "ping"}))
+            views = []
+            while (msg := ws.receive_json())["type"] == "view":
+                views.append(msg["view"])
+            assert "unknown message type 'ping'" in msg["message"]
+            return views
+
+        rng, chosen = random.Random(0), []
+        while not room.over:
+            seat = room.state.current_seat
+            action = _choosing(room.state.legal_actions(), rng)
+            conns[seat].send_text(json.dumps({"type": "act", "action": action, "decision": last[seat].get("decision")}))
+            got = {seat: sent_to(conns[seat])}  # its act and the views it sent are done
+            got.update({i: sent_to(ws) for i, ws in enumerate(conns) if i != seat})
+            for i in range(n + 1):
+                now = json.loads(json.dumps(room.view(i if i < n else None)))
+                assert got[i] == ([] if now == last[i] else [now]), (i, action)
+                last[i] = now
+            if action in hidden:
+                chosen.append(action)
+                assert len(got[seat]) == 1 and all(got[i] == [] for i in range(n + 1) if i != seat)
+    assert set(chosen) == hidden
+
+
+def test_an_act_answers_one_decision_and_a_repeated_act_is_refused(tmp_path):
+    """Each view carries the seat's decision number (its actions so far); an act names the
+    decision it answers: the same act sent twice (a double click on "pass") is applied
+    once and the second is refused naming the seat's decision now; an act without a
+    decision is refused."""
+    with TestClient(make_app(tmp_path)) as client:
+        for seed in range(40):  # a deal where the person bids
+            answer = _create(client, rules="seed004", limit="deal", seats=["human", "easy", "easy", "easy"], seed=seed)
+            room = client.app.state.server.rooms[answer["room"]]
+            if any(a["label"] == "pass" for a in room.view(0)["legal"]):
+                break
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"], "seat": 0,
+                                     "token": answer["tokens"]["0"]}))
+            v = ws.receive_json()["view"]
+            assert v["decision"] == 0
+            for decision in ("missing", "0", None, True):
+                act = {"type": "act", "action": v["legal"][0]["id"]}
+                ws.send_text(json.dumps(act if decision == "missing" else {**act, "decision": decision}))
+                message = ws.receive_json()["message"]
+                assert message.startswith("an act names the decision it answers: {\"type\": \"act\", \"action\": id, "
+                                          "\"decision\": k}, k the view's \"decision\" (seat 0's is 0), got "), message
+            pass_ = next(a["id"] for a in v["legal"] if a["label"] == "pass")
+            for _ in range(2):  # a double click
+                ws.send_text(json.dumps({"type": "act", "action": pass_, "decision": 0}))
+            after = ws.receive_json()["view"]
+            refused = ws.receive_json()
+            assert after["decision"] == 1 and refused == {
+                "type": "error", "message": "this act answers decision 0, seat 0's decision is 1 (a repeated message "
+                                            "is not applied to the next decision)"}
+        assert [a for s, a in room.state.actions if s == 0] == [pass_]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"]}))
+            assert ws.receive_json()["view"]["decision"] is None  # a watcher decides nothing
+
+
+@pytest.mark.parametrize("rules", [{"contract_mode": "coinche", "generale": True},
+                                   {"contract_mode": "coinche", "max_numeric_bid": 180}])
+def test_hints_under_rules_the_hard_tier_does_not_play_are_an_error_naming_why(tmp_path, rules):
+    """The hard tier plays neither a générale nor bids above 160: asking for hints in such a
+    room is answered with an error that says so, and the connection stays open."""
+    with TestClient(make_app(tmp_path)) as client:
+        answer = _create(client, rules=rules, limit="deal", seats=["human", "easy", "easy", "easy"], seed=4)
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": answer["room"], "seat": 0,
+                                     "token": answer["tokens"]["0"]}))
+            v = ws.receive_json()["view"]
+            while not any(a["id"] < 32 for a in v["legal"]):  # through the auction
+                ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"], "decision": v["decision"]}))
+                v = ws.receive_json()["view"]
+            ws.send_text(json.dumps({"type": "hints"}))
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["message"].startswith(
+                "no hints in this room: the hard tier does not play its rules (hard: ")
+            assert ("generale" if "generale" in rules else "max_numeric_bid") in msg["message"]
+            ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"], "decision": v["decision"]}))
+            assert ws.receive_json()["view"]["decision"] == v["decision"] + 1  # still open, the room goes on
+
+
+# ---------------------------------------------------------------- the names a server answers to
+def test_a_server_answers_only_requests_sent_to_its_own_names(tmp_path):
+    """DNS rebinding: a page of another site whose name now resolves to this machine sends
+    that name as ``Host`` (and as ``Origin``): refused with 400 naming the names served, a
+    websocket closed. A loopback server answers localhost, 127.0.0.1 and ::1; an exposed
+    one also any IP address and the names it was given."""
+    spec = json.dumps({"rules": "seed004", "limit": "deal", "seats": ["human", "easy", "easy", "easy"]})
+    with TestClient(make_app(tmp_path, host="127.0.0.1"), base_url="http://localhost:8000") as client:
+        for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "LOCALHOST", "localhost."):
+            assert client.get("/api/rooms", headers={"host": host}).status_code == 200, host
+        for host in ("evil.example:8000", "192.168.1.5:8000", "localhost.evil.example", ""):
+            r = client.post("/api/rooms", content=spec, headers={"host": host, "origin": f"http://{host}"})
+            assert r.status_code == 400 and r.json()["error"].startswith(
+                f"Host {host.partition(':')[0]!r} is not a name of this server (127.0.0.1, ::1, localhost); "), host
+        assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+        assert client.app.state.server.rooms == {}
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("ws://evil.example:8000/ws") as ws:
+                ws.send_text(json.dumps({"type": "join", "room": "x"}))
+                ws.receive_json()
+        with client.websocket_connect("ws://localhost:8000/ws") as ws:
+            ws.send_text(json.dumps({"type": "join", "room": "x"}))
+            assert ws.receive_json()["message"] == "no room 'x'"
+    exposed = make_app(tmp_path, host="0.0.0.0", allowed_hosts=["Belote.example.org"])
+    with TestClient(exposed, base_url="http://belote.example.org") as client:
+        for host, status in (("belote.example.org", 200), ("192.168.1.5:8000", 200), ("[fe80::1]:80", 200),
+                             ("localhost", 200), ("evil.example", 400), ("192.168.1.5.nip.io", 400)):
+            assert client.get("/api/rooms", headers={"host": host}).status_code == status, host
+
+
+def test_more_host_names_are_given_in_belote_serve_hosts(tmp_path, monkeypatch):
+    import uvicorn
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app, **kw))
+    monkeypatch.setenv("BELOTE_SERVE_HOSTS", "belote.example.org, tables.lan")
+    training.serve.serve("0.0.0.0", 8123, tmp_path)
+    with TestClient(served["app"]) as client:
+        assert served["port"] == 8123
+        for host, status in (("tables.lan:8123", 200), ("belote.example.org", 200), ("evil.example", 400)):
+            assert client.get("/api/options", headers={"host": host}).status_code == status, host
+    # ``belote serve --allow-host NAME`` gives them instead of the environment variable
+    from training.cli import main
+
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8124", "--rooms", str(tmp_path / "r"),
+                 "--allow-host", "cards.lan"]) == 0
+    with TestClient(served["app"]) as client:
+        for host, status in (("cards.lan", 200), ("tables.lan", 400), ("127.0.0.1", 200)):
+            assert client.get("/api/options", headers={"host": host}).status_code == status, host
+
+
+# ---------------------------------------------------------------- rooms on disk
+_KILLED_MID_SAVE = """
+import os, random, sys
+from training.rooms import Room
+
+room = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 5, sys.argv[1])
+real, renames = os.replace, []
+
+def replace(src, dst):  # belote_env.atomic's last step
+    if room.deals:  # the save of the first deal's last card
+        renames.append(dst)
+        if len(renames) > int(sys.argv[2]):
+            os._exit(9)  # killed here: the temporary file written, not renamed
+    real(src, dst)
+
+os.replace = replace
+rng = random.Random(0)
+while True:
+    room.act(0, room.tokens[0], rng.choice(room.state.legal_actions()))
+"""
+
+
+@pytest.mark.parametrize("renames_done", [0, 1])
+def test_a_room_killed_mid_save_is_loaded_whole_and_its_temporary_files_removed(tmp_path, renames_done):
+    """A server killed at any point of a save (here the save of the move that ends a deal:
+    before its first rename, or between its two) leaves a room that a new server loads at
+    one decision, the deals listed those its game played (the move in or out as a whole),
+    ``game.json`` its record again, and no temporary file behind."""
+    run = subprocess.run([sys.executable, "-c", _KILLED_MID_SAVE, str(tmp_path), str(renames_done)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 9, run.stderr[-2000:]
+    (folder,) = tmp_path.iterdir()
+    assert [p.name.split(".")[1] for p in folder.glob(".*.tmp")] == [["room", "game"][renames_done]]
+    room = make_app(tmp_path).state.server.rooms[folder.name]
+    assert list(folder.glob(".*.tmp")) == []
+    assert [d["points"] for d in room.deals] == [list(d.points) for d in room.state.deal_scores]
+    assert len(room.deals) == renames_done  # the deal's last card saved whole, or not at all
+    assert sum("deal_over" in e for e in room.log) == renames_done
+    assert read_record(folder / "game.json") == json.loads(json.dumps(game_record(room.state)))
+
+
+def test_a_room_saved_in_two_files_before_loads(tmp_path):
+    """Rooms saved before the one-file ``room.json`` (its record in ``game.json`` only) load."""
+    room = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 3, tmp_path)
+    rng = random.Random(4)
+    for _ in range(12):
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
+    path = tmp_path / room.id / "room.json"
+    meta = json.loads(path.read_text())
+    assert meta.pop("game") == read_record(tmp_path / room.id / "game.json")
+    path.write_text(json.dumps(meta))
+    assert Room.load(tmp_path / room.id).view(0) == room.view(0)
+
+
+def _damage(meta: dict, folder: Path, how: str) -> Path:
+    """``meta`` (a room.json) damaged ``how``; returns the damaged room.json's path."""
+    if how == "copied":  # a second folder holding the same room
+        copy = folder.with_name("copyOfaRoom0")
+        shutil.copytree(folder, copy)
+        return copy / "room.json"
+    if how == "token not a string":
+        meta["tokens"]["0"] = 12345
+    elif how == "token for a bot seat":
+        meta["tokens"]["1"] = secrets.token_urlsafe(16)
+    elif how == "rules not the game's":
+        meta["rules"] = "coinche"
+    elif how == "log not a list":
+        meta["log"] = "<b>hi</b>"
+    (folder / "room.json").write_text(json.dumps(meta))
+    return folder / "room.json"
+
+
+@pytest.mark.parametrize("how, why", [
+    ("token not a string", "'tokens' must map seats to tokens of 22 url-safe characters"),
+    ("token for a bot seat", "'tokens' are for seats [0, 1], its human seats are [0]"),
+    ("rules not the game's", "its rules 'coinche' are not its game's {"),
+    ("log not a list", "'log' and 'deals' must be lists of objects"),
+    ("copied", "its id "),
+])
+def test_a_damaged_room_on_disk_is_skipped_with_a_warning_naming_its_file(tmp_path, caplog, how, why):
+    """A server starting skips a room whose ``room.json`` is damaged (bad tokens, rules
+    other than its game's, a log that is not one, the same room in a second folder), with
+    a warning naming the file and the problem; the other rooms are served."""
+    damaged = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 3, tmp_path)
+    damaged.act(0, damaged.tokens[0], damaged.view(0)["legal"][0]["id"])
+    sound = Room.create("seed004", "deal", ["human", "easy", "easy", "easy"], 4, tmp_path)
+    path = _damage(json.loads((tmp_path / damaged.id / "room.json").read_text()), tmp_path / damaged.id, how)
+    with caplog.at_level("WARNING", logger="training.serve"):
+        server = make_app(tmp_path).state.server
+    want = {sound.id} if how != "copied" else {sound.id, damaged.id}
+    assert set(server.rooms) == want
+    (skipped,) = server.skipped
+    assert skipped.startswith(f"{path}: not a saved room: {why}"), skipped
+    assert caplog.messages == [f"belote serve: skipped {skipped}"]
+
+
+# ---------------------------------------------------------------- the page's links (node runs table.js)
+_ROUTE = r"""
+const vm = require("vm"), fs = require("fs");
+const { path, cases, tokens } = JSON.parse(fs.readFileSync(0, "utf8"));  // stdin
+const src = fs.readFileSync(path, "utf8");
+const els = {}, store = new Map(), replaced = [], sockets = [];
+const ctx = {
+  document: { getElementById: (id) => (els[id] = els[id] || {}) },
+  localStorage: { getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, String(v)) },
+  location: { hash: "", origin: "http://localhost", protocol: "http:", host: "localhost",
+              replace: (h) => replaced.push(h) },
+  window: { addEventListener() {} },
+  fetch: () => new Promise(() => {}),  // the lobby waits forever
+  WebSocket: class { constructor(url) { sockets.push(url); } send() {} close() {} },
+  URLSearchParams, JSON, Promise, Object,
+};
+vm.createContext(ctx);
+vm.runInContext(src, ctx);
+(async () => {
+  const out = [];
+  for (const hash of cases) {
+    store.clear(); replaced.length = 0; sockets.length = 0; els.status = {};
+    ctx.location.hash = hash;
+    await ctx.route();
+    out.push({ stored: Object.fromEntries(store), replaced: [...replaced], sockets: sockets.length,
+               status: els.status.textContent || "" });
+  }
+  store.set("belote-tokens-r", JSON.stringify({ 0: tokens[0], "1\"><img>": tokens[1], 2: "<b>", 3: tokens[3] }));
+  const accepted = tokens.filter((t) => ctx.badLink(new URLSearchParams(`room=aaaaaaaaaaaa&seat=0&token=${t}`)) === "");
+  console.log(JSON.stringify({ out, kept: ctx.storedTokens("r"), accepted: accepted.length }));
+})();
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node on PATH (Debian: apt-get install nodejs)")
+def test_the_page_keeps_a_links_seat_and_token_only_in_the_servers_forms(tmp_path):
+    """``table.js`` (run by node, the page's objects stubbed): an invite link is kept (its
+    token in the local storage, the address without it) only when its room id, seat and
+    token are of the forms the server makes (every token of real rooms passes); a link
+    with markup in its seat or token is refused, kept nowhere, and so is a stored token
+    under a seat that is not a number."""
+    tokens = [t for _ in range(12)
+              for t in Room(_ROOM_ID, "seed004", "game", ["human"] * 4, 1, tmp_path).tokens.values()]
+    room, token = "aB3-_x9ZqW0k", tokens[0]
+    xss = '0"><img src=x onerror="document.title=1">'
+    cases = [f"#room={room}&seat=2&token={token}", f"#room={room}&seat={xss}&token=x",
+             f"#room={room}&seat=1&token={xss}", f"#room={room}&seat=1&token={token}x",
+             f"#room={room}\"><b>&seat=1&token={token}", f"#room={room}&seat={xss}", f"#room={room}&seat=3"]
+    run = subprocess.run(["node", "-e", _ROUTE], capture_output=True, text=True, timeout=60, input=json.dumps(
+        {"path": str(ROOT / "training/web/table.js"), "cases": cases, "tokens": tokens}))
+    assert run.returncode == 0, run.stderr[-2000:]
+    got = json.loads(run.stdout)
+    first, *refused, watch = got["out"]
+    assert first == {"stored": {f"belote-tokens-{room}": json.dumps({"2": token}, separators=(",", ":"))},
+                     "replaced": [f"#room={room}&seat=2"], "sockets": 0, "status": ""}
+    for case in refused:
+        assert case["stored"] == {} and case["replaced"] == [] and case["sockets"] == 0
+        assert case["status"].startswith("this link is refused: its "), case
+    assert watch["sockets"] == 1 and watch["stored"] == {}  # a well-formed seat opens the table
+    assert got["kept"] == {"0": tokens[0], "3": tokens[3]} and got["accepted"] == len(tokens) == 48

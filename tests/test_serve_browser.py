@@ -15,6 +15,7 @@ import shutil
 import socket
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -46,7 +47,8 @@ def server(tmp_path):
     from training.serve import make_app
 
     port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(make_app(tmp_path), host="127.0.0.1", port=port, log_level="warning"))
+    app = make_app(tmp_path, host="127.0.0.1")  # the Host names a loopback server answers to
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -206,6 +208,40 @@ def test_an_invite_link_gives_another_browser_its_seat(server, browser):
     assert _click_once(browser)
     record = read_record(rooms / answer["room"] / "game.json")
     assert any(seat == 2 for seat, _ in record["deals"][-1]["actions"])
+
+
+def test_markup_in_a_link_or_a_stored_seat_is_never_written_into_the_page(server, browser):
+    """An invite link whose seat or token holds markup is refused (said in the status line)
+    and kept nowhere; a seat and token stored by an older page under such a seat are left
+    out of the room list, whose links are built as elements (their hrefs the room's)."""
+    from selenium.webdriver.common.by import By
+
+    base, _ = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "easy", "easy", "easy"], seed=3)
+    room, token = answer["room"], answer["tokens"]["0"]
+    xss = '0"><img id="injected" src="x" onerror="document.title=`XSS`">'
+    browser.get(base + "/")
+    for bad in (f"seat={urllib.parse.quote(xss)}&token=x", f"seat=1&token={urllib.parse.quote(xss)}"):
+        browser.get(f"{base}/#room={room}&{bad}")
+        for _ in range(100):
+            if "refused" in browser.find_element(By.ID, "status").text:
+                break
+            time.sleep(0.05)
+        assert browser.find_element(By.ID, "status").text.startswith("this link is refused: its ")
+        assert browser.execute_script("return localStorage.length") == 0
+    browser.execute_script("localStorage.setItem(arguments[0], arguments[1])", f"belote-tokens-{room}",
+                           json.dumps({xss: token, "0": token, "1": xss}))
+    browser.get(base + "/?lobby")  # the page loaded again, the lobby drawn from the stored tokens
+    for _ in range(100):
+        if "watch" in browser.find_element(By.ID, "rooms").text:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)  # an injected image's onerror would have run
+    links = browser.find_elements(By.CSS_SELECTOR, "#rooms a")
+    assert [a.get_dom_attribute("href") for a in links] == [f"#room={room}&seat=0",
+                                                            f"{base}/#room={room}&seat=0&token={token}",
+                                                            f"#room={room}"]
+    assert browser.find_elements(By.ID, "injected") == [] and browser.title != "XSS"
 
 
 def test_a_match_game_opens_in_the_viewer_with_the_experts_values(server, browser, tmp_path):

@@ -384,7 +384,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise ValueError(f"--bot {item!r}: give NAME=SPEC (a model folder or a policy factory module:attr)")
         bots[name] = spec
     _factories_from_cwd(bots.values())
-    serve(args.host, args.port, args.rooms, bots, args.bot_delay)
+    serve(args.host, args.port, args.rooms, bots, args.bot_delay, allowed_hosts=args.allow_host)
     return 0
 
 
@@ -529,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a bot rooms may seat besides the tiers: a model folder or a policy factory (repeatable)")
     sv.add_argument("--bot-delay", type=float, default=0.8,
                     help="seconds between two moves of a room of bots only (default 0.8)")
+    sv.add_argument("--allow-host", action="append", metavar="NAME",
+                    help="a name people type to reach the server (its Host), besides its own (repeatable; default: "
+                         "those of the environment variable BELOTE_SERVE_HOSTS, comma-separated)")
     sv.set_defaults(func=_cmd_serve)
     return p
 

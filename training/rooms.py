@@ -17,10 +17,18 @@ seat's information set and of the public log only (RULES.md §11; TWO_THREE.md �
 message depends on a hidden card. A watcher (no seat) gets the public part of seat 0's
 view: no hand, no legal actions, no discards.
 
-Nothing is lost: after every action the room writes ``<rooms>/<id>/room.json`` (rules,
-limit, seats, tokens, seed) and ``<rooms>/<id>/game.json`` (a game record that ``belote
-replay`` reads), each atomically; ``Room.load`` rebuilds an unfinished room at the
-decision it was at (bots are made again from their specs and seeds).
+Nothing is lost: after every action the room writes ``<rooms>/<id>/room.json`` in one
+atomic write (rules, limit, seats, tokens, seed, public log, and under ``"game"`` its game
+record), then ``<rooms>/<id>/game.json``, a copy of that record for ``belote replay``;
+``Room.load`` rebuilds an unfinished room at the decision it was at from ``room.json``
+alone (bots are made again from their specs and seeds), writes a lagging copy again, and
+refuses a damaged room by name. Rooms saved before (``room.json`` without ``"game"``,
+beside ``game.json``) load too. ``remove_leftovers`` removes the temporary files of a save
+killed mid-write.
+
+Each seat has a decision number, the number of its actions so far in the game (its
+``view``'s ``"decision"``): an act names the decision it answers, so that a repeated
+message is refused instead of being applied to the next decision.
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from belote_env.records import game_record, read_record, replay, write_record
 from belote_env.render import action_label, contract_text
 
 __all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "card_hints", "bot_names", "LIMITS",
-           "MAX_ROOMS"]
+           "MAX_ROOMS", "remove_leftovers"]
 
 #: the kinds of room limit (besides an int: a number of deals)
 LIMITS = ("game", "deal")
@@ -50,6 +58,8 @@ LIMITS = ("game", "deal")
 MAX_ROOMS = 1000
 #: a room id: 12 url-safe characters
 _ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
+#: a seat's token: ``secrets.token_urlsafe(16)``, 22 url-safe characters (``web/table.js`` accepts the same)
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22}$")
 #: public events kept in a room's log (the last ones)
 _LOG = 60
 
@@ -68,6 +78,16 @@ def bot_names(extra: dict[str, str] | None = None) -> dict[str, str]:
 class RoomError(ValueError):
     """A request a room refuses (a bad seat, token or action; bad room settings): the
     message says what was wrong and what is allowed, never a hidden card."""
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files that a save killed mid-write left in a room's ``folder``
+    (``belote_env.atomic`` writes ``.room.json.<random>.tmp`` then renames it); returns
+    them. For a server starting, before any save."""
+    gone = [tmp for name in ("room.json", "game.json") for tmp in Path(folder).glob(f".{name}.*.tmp")]
+    for tmp in gone:
+        tmp.unlink(missing_ok=True)
+    return gone
 
 
 def _rules_of(rules: str | dict, limit) -> Rules:
@@ -332,7 +352,8 @@ class Room:
         limit: ``"game"``, ``"deal"`` or a number of deals 1..1000.
         seats: per seat ``"human"`` or a bot name (``bot_names``).
         seed: the game's seed (decks, bots).
-        folder: where the room is saved (``<folder>/room.json``, ``<folder>/game.json``).
+        folder: where the room is saved (``<folder>/room.json``, its record copied to
+            ``<folder>/game.json``).
         tokens: per human seat its token (kept when a room is loaded; else drawn).
         bots: the extra bot names allowed and their ``make_policy`` specs (model folders,
             policy factories), given by whoever started the server.
@@ -405,33 +426,67 @@ class Room:
 
     @classmethod
     def load(cls, folder: Path, bots: dict[str, str] | None = None) -> "Room":
-        """The room saved in ``folder``, at the decision it was at. Raises ``RoomError`` for a
-        folder that does not hold a room (its files missing or damaged)."""
+        """The room saved in ``folder``, at the decision it was at: ``room.json`` (with its
+        record under ``"game"``; a room saved before, without it, reads ``game.json``). A
+        ``game.json`` that lags (a kill between the two writes of ``save``) is written again.
+        Raises ``RoomError`` naming the file and the problem for a folder that does not hold
+        a room or holds a damaged one: a file missing or not JSON, a record that does not
+        replay, an id other than its folder's name, tokens that are not one per human seat
+        (22 url-safe characters each), rules other than its game's, a log or deals that are
+        not lists of objects."""
         folder = Path(folder)
+        path = folder / "room.json"
         try:
-            meta = read_json(folder / "room.json")
-            record = read_record(folder / "game.json")
+            meta = read_json(path)
+            if not isinstance(meta, dict):
+                raise RoomError(f"a JSON object expected, got {type(meta).__name__}")
+            record = meta["game"] if "game" in meta else read_record(folder / "game.json")
             state = replay(record)
-            tokens = {int(s): t for s, t in meta["tokens"].items()}
+            tokens = meta["tokens"]
+            if not isinstance(tokens, dict) or not all(
+                    s.isascii() and s.isdigit() and isinstance(t, str) and _TOKEN.match(t) for s, t in tokens.items()):
+                raise RoomError("'tokens' must map seats to tokens of 22 url-safe characters")
+            tokens = {int(s): t for s, t in tokens.items()}
             room = cls(meta["id"], meta["rules"], meta["limit"], meta["seats"], meta["seed"], folder, tokens, state,
                        bots)
-            if isinstance(meta.get("log"), list) and isinstance(meta.get("deals"), list):
-                room.log, room.deals = meta["log"], meta["deals"]  # the public log as it was
-            room.failed = meta.get("failed")
-            return room
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise RoomError(f"{folder}: not a saved room ({type(e).__name__}: {e})"[:300]) from None
+            if room.id != folder.name:
+                raise RoomError(f"its id {room.id!r} is not its folder's name (a room is saved in the folder of "
+                                "its id: a copied folder?)")
+            humans = [s for s, kind in enumerate(room.seats) if kind == "human"]
+            if sorted(tokens) != humans:
+                raise RoomError(f"'tokens' are for seats {sorted(tokens)}, its human seats are {humans}")
+            want = room.rules.replace(target=None, max_deals=None) if room.limit == "deal" else room.rules
+            if state.rules != want:  # the record of a room of one deal has a one-deal game's rules (game_record)
+                raise RoomError(f"its rules {meta['rules']!r:.80} are not its game's {state.rules.to_dict()!r:.200}")
+            log, deals, failed = meta.get("log", []), meta.get("deals", room.deals), meta.get("failed")
+            if not all(isinstance(x, list) and all(isinstance(e, dict) for e in x) for x in (log, deals)):
+                raise RoomError("'log' and 'deals' must be lists of objects")
+            if failed is not None and not isinstance(failed, str):
+                raise RoomError(f"'failed' must be null or a reason, got {type(failed).__name__}")
+            room.log, room.deals, room.failed = log, deals, failed  # the public log as it was
+        except (OSError, ValueError, KeyError, TypeError) as e:  # RoomError, RecordError: ValueErrors
+            why = str(e) if isinstance(e, RoomError) else f"{type(e).__name__}: {e}"
+            raise RoomError(f"{path}: not a saved room: {why}"[:400]) from None
+        if "game" in meta:
+            try:
+                same = read_json(folder / "game.json") == record
+            except (OSError, ValueError):
+                same = False
+            if not same:
+                write_record(folder / "game.json", record)
+        return room
 
     def save(self) -> None:
-        """Write the room's settings and its game record, each atomically."""
+        """Write the room (its settings, tokens, public log and game record) in one atomic
+        write of ``room.json``, then the record's copy ``game.json`` (a kill between the two
+        loses nothing: ``load`` reads ``room.json`` alone)."""
         import json
 
-        self.folder.mkdir(parents=True, exist_ok=True)
+        record = game_record(self.state)
         meta = {"id": self.id, "rules": self.rules_spec, "limit": self.limit, "seats": self.seats, "seed": self.seed,
                 "tokens": {str(s): t for s, t in self.tokens.items()}, "log": self.log[-_LOG:], "deals": self.deals,
-                "failed": self.failed}
-        atomic_write_bytes(self.folder / "room.json", json.dumps(meta, indent=1).encode())
-        record = game_record(self.state)
+                "failed": self.failed, "game": record}
+        atomic_write_bytes(self.folder / "room.json", json.dumps(meta, ensure_ascii=False, indent=1).encode())
         write_record(self.folder / "game.json", record)
 
     # ------------------------------------------------------------------ playing
@@ -514,16 +569,26 @@ class Room:
             raise RoomError(f"wrong token for seat {seat}")
         return seat
 
-    def act(self, seat: int, token: str, action) -> None:
-        """Apply a person's action, then the bots' until a person must act; save. Raises
-        ``RoomError`` for a wrong seat or token, a seat not to act, or an illegal action
-        (the message lists the legal ids and labels)."""
+    def decision(self, seat: int) -> int:
+        """The number of ``seat``'s next decision: how many actions it took in the game so far
+        (its own actions, known to it alone; another seat's choices never change it)."""
+        return sum(s == seat for deal in self.state.deal_log for s, _ in deal["actions"])
+
+    def act(self, seat: int, token: str, action, decision: int | None = None) -> None:
+        """Apply a person's action, then the bots' until a person must act; save. With
+        ``decision``, the action answers that decision of the seat (``Room.decision``): a
+        repeated message is refused rather than applied to the next decision. Raises
+        ``RoomError`` for a wrong seat or token, another decision than the seat's, a seat
+        not to act, or an illegal action (the message lists the legal ids and labels)."""
         seat = self.check_token(seat, token)
         st = self.state
         if self.failed is not None:
             raise RoomError(self.failed)
         if st.is_game_over:
             raise RoomError("the game is over")
+        if decision is not None and decision != self.decision(seat):
+            raise RoomError(f"this act answers decision {decision!r:.20}, seat {seat}'s decision is "
+                            f"{self.decision(seat)} (a repeated message is not applied to the next decision)")
         if st.current_seat != seat:
             raise RoomError(f"seat {seat} is not to act now (seat {st.current_seat} is)")
         legal = st.legal_actions()
@@ -540,25 +605,31 @@ class Room:
         RULES.md §11: its information set only), when it is that seat's turn to play a
         card; else no values. Returns ``(unit, values)``, the unit ``"points"`` or
         ``"percent"``.
-        Raises ``RoomError`` for a wrong seat or token."""
+        Raises ``RoomError`` for a wrong seat or token, or rules the hard tier does not play
+        (the message says so)."""
         seat = self.check_token(seat, token)
         st = self.state
         if st.is_game_over or st.current_seat != seat:
             return "points", {}
         info = st.information_set(seat)
-        if self._hint_model is None:
-            from policies import make_policy
+        try:
+            if self._hint_model is None:
+                from policies import make_policy
 
-            self._hint_model = make_policy("hard", seed=0, rules=self.rules)
-        return card_hints(self._hint_model, info)
+                self._hint_model = make_policy("hard", seed=0, rules=self.rules)
+            return card_hints(self._hint_model, info)
+        except ValueError as e:  # a tier that does not play these rules (generale, bids above 160)
+            raise RoomError(f"no hints in this room: the hard tier does not play its rules ({e})"[:400]) from None
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` is sent now (``view_of`` its information set); ``None``: a watcher."""
+        """What ``seat`` is sent now (``view_of`` its information set, ``"failed"``, and
+        ``"decision"``: ``Room.decision``, None for a watcher); ``None``: a watcher."""
         if seat is None:
             view = view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
         else:
             view = view_of(self.state.information_set(seat), self.log, self.deals)
         view["failed"] = self.failed
+        view["decision"] = None if seat is None else self.decision(seat)
         return view
 
     def summary(self) -> dict[str, Any]:

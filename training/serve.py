@@ -2,9 +2,18 @@
 
     belote serve [--host 127.0.0.1] [--port 8000] [--rooms belote_rooms] [--bot NAME=SPEC ...]
 
-then open http://127.0.0.1:8000/. The page (``training/web/``: plain HTML, CSS and
-JavaScript shipped with the package, no build step, nothing fetched from the internet)
-creates rooms, lists them, and shows the table of one seat.
+then open http://127.0.0.1:8000/. The server answers only requests whose ``Host`` is one of
+its names (a page of another site that rebinds its own name to this machine is refused:
+DNS rebinding): bound to a loopback address, ``localhost``, ``127.0.0.1`` and ``::1``;
+bound to another address, these, that address and any IP address; and the names people type
+to reach an exposed server, given by ``--allow-host NAME`` (repeatable) or else the environment
+variable ``BELOTE_SERVE_HOSTS`` (comma-separated): ``belote serve --host 0.0.0.0 --allow-host
+belote.example.org``. Another ``Host`` is answered 400 (a websocket is closed before it opens).
+
+The page (``training/web/``: plain HTML, CSS and JavaScript shipped with the package, no
+build step, nothing fetched from the internet) creates rooms, lists them, and shows the
+table of one seat. It takes a seat's token from an invite link (``#room=<id>&seat=<s>&token=<t>``)
+only when the room id, seat and token are of the server's forms.
 
 HTTP:
 
@@ -32,14 +41,21 @@ a second per connection (more are answered with an error and dropped).
 
 * ``{"type": "join", "room": id, "seat": s, "token": t}`` takes seat ``s`` (its token
   needed); ``{"type": "join", "room": id}`` watches (no seat: nothing private is sent).
-* ``{"type": "act", "action": id}``: the joined seat's action (an id of its ``legal`` list).
+* ``{"type": "act", "action": id, "decision": k}``: the joined seat's action (an id of its
+  ``legal`` list), answering its decision ``k`` (the view's ``"decision"``: the number of
+  the seat's actions so far in the game). A stale or missing ``decision`` (a repeated
+  message, a double click) is refused with an error naming the seat's decision now.
 * ``{"type": "hints"}``: the hard tier's value of each legal card of the joined seat (points,
   from its information set only; at two and three seats the hard policy's probabilities in
   percent), answered ``{"type": "hints", "unit": "points" | "percent", "values": {card: x}}``
-  (empty when the seat is not to play a card).
-* The server sends ``{"type": "view", "view": {...}}`` (``rooms.view_of`` of the seat's
-  information set: RULES.md §11) after the join and after every change of the room, and
-  ``{"type": "error", "message": ...}`` for a refused message (the room is unharmed).
+  (empty when the seat is not to play a card), or an error saying why a room has none (rules
+  the hard tier does not play: ``generale``, bids above 160).
+* The server sends ``{"type": "view", "view": {...}}`` (``Room.view``: ``rooms.view_of`` of
+  the seat's information set, RULES.md §11, with ``"failed"`` and ``"decision"``) after the
+  join and after every change of what that connection sees: never a view equal to the last
+  one it was sent (another seat's hidden choice, a belote announcement or a declaration
+  made with the next card, sends nothing), and ``{"type": "error", "message": ...}`` for a
+  refused message (the room is unharmed).
 
 Rooms are saved after every action and loaded again when the server starts
 (``training.rooms``); a browser that reloads joins its seat again with the token kept in
@@ -50,15 +66,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
+import logging
+import os
 import re
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from belote_env.records import game_record
 
-from .rooms import LIMITS, MAX_ROOMS, VALUE_TIERS, Room, RoomError, bot_names, replay_frames
+from .rooms import LIMITS, MAX_ROOMS, VALUE_TIERS, Room, RoomError, bot_names, remove_leftovers, replay_frames
 
 __all__ = ["make_app", "serve", "MAX_MESSAGE", "MAX_RECORD", "RATE"]
 
@@ -71,6 +91,28 @@ MAX_RECORD = 2_000_000
 #: seconds between two moves of a room of bots only (``belote serve --bot-delay``)
 BOT_DELAY = 0.8
 WEB = Path(__file__).resolve().parent / "web"
+#: the names of this machine a loopback server answers to (``Host``)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+_log = logging.getLogger(__name__)
+
+
+class _Client:
+    """One websocket joined to a room: its seat (None: a watcher) and the last view it was
+    sent, as sent (JSON text)."""
+
+    __slots__ = ("ws", "seat", "last")
+
+    def __init__(self, ws, seat: int | None):
+        self.ws, self.seat, self.last = ws, seat, None
+
+    async def send_view(self, room: Room) -> None:
+        """Send ``room``'s view of this seat unless it equals the last one sent: a view sent
+        again unchanged would tell a seat that another made a hidden choice (a belote
+        announcement, a declaration: RULES.md §11)."""
+        text = json.dumps({"type": "view", "view": room.view(self.seat)}, ensure_ascii=False, separators=(",", ":"))
+        if text != self.last:
+            self.last = text
+            await self.ws.send_text(text)
 
 
 class _Server:
@@ -84,15 +126,19 @@ class _Server:
         self.bot_turn = asyncio.Lock()
         self.rooms: dict[str, Room] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.clients: dict[str, set] = {}
+        self.clients: dict[str, set[_Client]] = {}
         self.skipped: list[str] = []
         if self.dir.is_dir():
             for folder in sorted(self.dir.iterdir()):
+                if not folder.is_dir():
+                    continue
+                remove_leftovers(folder)  # of a save killed mid-write
                 if (folder / "room.json").is_file():
                     try:
                         room = Room.load(folder, self.bots)
-                    except RoomError as e:
+                    except RoomError as e:  # a damaged room: named, the others served
                         self.skipped.append(str(e))
+                        _log.warning("belote serve: skipped %s", e)
                         continue
                     self._add(room)
 
@@ -110,16 +156,23 @@ class _Server:
         self.clients[room.id] = set()
 
     def start_bots(self, room: Room) -> None:
-        """Play a room of bots only, one move every ``bot_delay`` seconds, for its watchers
-        (saved after every move), until its game is over."""
+        """Play a room of bots only, a public move every ``bot_delay`` seconds (a hidden choice
+        is followed by the next move at once), for its watchers (saved after every move),
+        until its game is over."""
         if not room.bots_only or room.over:
             return
 
         async def play() -> None:
+            pause = True
             while not room.over and room.failed is None:
-                await asyncio.sleep(self.bot_delay)
+                if pause:
+                    await asyncio.sleep(self.bot_delay)
                 async with self.bot_turn, self.locks[room.id]:  # one bot move at a time: people go first
+                    before = room.view(None)
                     await asyncio.to_thread(self._bot_move, room)
+                    # no pause after a hidden choice (a belote announcement, a declaration made
+                    # with the next card): the gap would show it to the watchers (RULES.md §11)
+                    pause = room.view(None) != before
                 await self.broadcast(room)
 
         task = asyncio.get_running_loop().create_task(play())
@@ -132,11 +185,11 @@ class _Server:
         room.save()
 
     async def broadcast(self, room: Room) -> None:
-        """Send every client of ``room`` its own view (a closed connection is dropped)."""
+        """Send every client of ``room`` its own view where it changed (``_Client.send_view``;
+        a closed connection is dropped)."""
         for client in list(self.clients[room.id]):
-            ws, seat = client
             try:
-                await ws.send_json({"type": "view", "view": room.view(seat)})
+                await client.send_view(room)
             except Exception:
                 self.clients[room.id].discard(client)
 
@@ -185,6 +238,63 @@ def _same_origin(headers) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
+def _host_of(header: str) -> str:
+    """The name in a ``Host`` header, lower case, without its port or a final dot
+    (``"[::1]:8000"`` -> ``"::1"``, ``"Example.org.:80"`` -> ``"example.org"``)."""
+    name = header.strip().lower()
+    if name.startswith("["):
+        return name[1:].partition("]")[0]
+    if name.count(":") == 1:
+        name = name.partition(":")[0]
+    return name.rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+class _HostCheck:
+    """ASGI middleware: a request whose ``Host`` is not a name of the server is refused (400;
+    a websocket is closed before it opens): a page of another site whose name was rebound
+    to this machine (DNS rebinding) sends its own name. ``names``: the names accepted;
+    ``any_ip``: any IP address too (an address typed in a browser is no other site's)."""
+
+    def __init__(self, app, names: frozenset[str], any_ip: bool):
+        self.app, self.names, self.any_ip = app, names, any_ip
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            from starlette.datastructures import Headers
+
+            name = _host_of(Headers(scope=scope).get("host", ""))
+            if name not in self.names and not (self.any_ip and _is_ip(name)):
+                if scope["type"] == "websocket":
+                    from starlette.websockets import WebSocketClose
+
+                    await WebSocketClose(code=1008)(scope, receive, send)
+                    return
+                known = ", ".join(sorted(self.names)) + (" and any IP address" if self.any_ip else "")
+                await _error(f"Host {name[:60]!r} is not a name of this server ({known}); a server reached by "
+                             "another name is started with --allow-host NAME (or BELOTE_SERVE_HOSTS)")(
+                    scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _host_names(host: str, extra: Sequence[str] = ()) -> tuple[frozenset[str], bool]:
+    """``(names, any_ip)`` a server bound to ``host`` answers to (``_HostCheck``): bound to
+    a loopback address, ``LOOPBACK_NAMES``; bound to another, these, ``host`` and any IP
+    address; and the ``extra`` names."""
+    name = _host_of(host)
+    loopback = name in LOOPBACK_NAMES or (_is_ip(name) and ipaddress.ip_address(name).is_loopback)
+    names = {*LOOPBACK_NAMES, name, *(_host_of(x) for x in extra if x.strip())}
+    return frozenset(names), not loopback
+
+
 def _values_query(params) -> tuple[str | None, int | None, str]:
     """``(values, deal, why)`` of a replay request's ``values`` (``0``, ``1``, a name of
     ``VALUE_TIERS``) and ``deal`` (a deal index) query parameters; ``why`` says what is
@@ -211,10 +321,14 @@ def _error(message: str, status: int = 400):
 
 
 def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None = None,
-             bot_delay: float = BOT_DELAY):
+             bot_delay: float = BOT_DELAY, host: str | None = None, allowed_hosts: Sequence[str] = ()):
     """The Starlette app of ``belote serve``, its rooms saved under ``rooms_dir``; ``bots``:
     extra bot names a room may seat and their ``make_policy`` specs (a model folder, a
-    policy factory), besides the tiers. Raises ``ValueError`` for a bad name or spec."""
+    policy factory), besides the tiers; ``host``: the address the server listens on, whose
+    names (``_host_names``, with ``allowed_hosts``) are the only ``Host`` it answers (None:
+    any, for an app called in process). Raises ``ValueError`` for a bad name or spec.
+    Damaged rooms on disk are skipped, each with a logged warning naming its file
+    (``app.state.server.skipped``)."""
     from policies import make_policy
 
     for name, spec in (bots or {}).items():
@@ -222,6 +336,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             raise ValueError(f"a bot name is 1..40 letters, digits, '_', '.', '-' (not 'human'), got {name!r:.50}")
         make_policy(spec)  # fails now, by name, rather than when a room seats it
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.responses import FileResponse, JSONResponse
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
@@ -306,6 +421,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         room: Room | None = None
         seat: int | None = None
         token = None
+        me: _Client | None = None
         allowance, last = RATE, time.monotonic()
 
         async def error(message: str) -> None:
@@ -349,18 +465,24 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                             await error(str(e))
                             continue
                     if room is not None:
-                        server.clients[room.id].discard((websocket, seat))
-                    room, seat, token = candidate, want, msg.get("token")
-                    server.clients[room.id].add((websocket, seat))
-                    await websocket.send_json({"type": "view", "view": room.view(seat)})
+                        server.clients[room.id].discard(me)
+                    room, seat, token, me = candidate, want, msg.get("token"), _Client(websocket, want)
+                    server.clients[room.id].add(me)
+                    await me.send_view(room)
                 elif kind == "act":
                     if room is None or seat is None:
                         await error("join a room's seat first: {\"type\": \"join\", \"room\": id, \"seat\": s, "
                                     "\"token\": t}")
                         continue
+                    decision = msg.get("decision")
+                    if isinstance(decision, bool) or not isinstance(decision, int):
+                        await error(f"an act names the decision it answers: {{\"type\": \"act\", \"action\": id, "
+                                    f"\"decision\": k}}, k the view's \"decision\" (seat {seat}'s is "
+                                    f"{room.decision(seat)}), got {decision!r:.20}")
+                        continue
                     async with server.locks[room.id]:
                         try:
-                            await asyncio.to_thread(room.act, seat, token, msg.get("action"))
+                            await asyncio.to_thread(room.act, seat, token, msg.get("action"), decision)
                         except RoomError as e:
                             await error(str(e))
                             continue
@@ -382,7 +504,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
             pass
         finally:
             if room is not None:
-                server.clients[room.id].discard((websocket, seat))
+                server.clients[room.id].discard(me)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -392,7 +514,8 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
         for task in list(server.tasks):
             task.cancel()
 
-    app = Starlette(lifespan=lifespan, routes=[
+    middleware = [] if host is None else [Middleware(_HostCheck, *_host_names(host, allowed_hosts))]
+    app = Starlette(lifespan=lifespan, middleware=middleware, routes=[
         Route("/", index),
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),
@@ -407,16 +530,19 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, rooms: str | Path = "belote_rooms",
-          bots: dict[str, str] | None = None, bot_delay: float = BOT_DELAY) -> None:
+          bots: dict[str, str] | None = None, bot_delay: float = BOT_DELAY,
+          allowed_hosts: Sequence[str] | None = None) -> None:
     """Run the server until interrupted (uvicorn). A host other than 127.0.0.1 opens the
-    tables to the network: said on stderr."""
+    tables to the network: said on stderr. ``allowed_hosts``: more names the server answers
+    to (``Host``) besides its own (``_host_names``); None: those of the environment variable
+    ``BELOTE_SERVE_HOSTS`` (comma-separated)."""
     import uvicorn
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK_NAMES:
         print(f"belote serve: listening on {host}: anyone who can reach this machine can open the tables and "
               "create rooms (a seat's token is still needed to act for it)", file=sys.stderr)
-    app = make_app(rooms, bots, bot_delay)
-    for why in app.state.server.skipped:
-        print(f"belote serve: skipped {why}", file=sys.stderr)
+    if allowed_hosts is None:
+        allowed_hosts = os.environ.get("BELOTE_SERVE_HOSTS", "").split(",")
+    app = make_app(rooms, bots, bot_delay, host=host, allowed_hosts=allowed_hosts)
     print(f"belote serve: http://{host}:{port}/ (rooms saved in {Path(rooms).resolve()})", file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level="warning")

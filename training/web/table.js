@@ -6,6 +6,30 @@
 const SUITS = ["♠", "♥", "♦", "♣"];
 const RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"];
 const $ = (id) => document.getElementById(id);
+// what an address may carry (the server's room ids, seats and tokens, training/rooms.py):
+// anything else in an address or in the local storage is refused, never written into the page
+const ROOM_ID = /^[A-Za-z0-9_-]{12}$/;
+const SEAT = /^[0-9]$/;
+const TOKEN = /^[A-Za-z0-9_-]{22}$/;
+
+// the seats' tokens this browser keeps for a room, {seat: token}, the well-formed ones only
+function storedTokens(roomId) {
+  let tokens = {};
+  try { tokens = JSON.parse(localStorage.getItem("belote-tokens-" + roomId) || "{}"); } catch (e) { tokens = {}; }
+  const out = {};
+  for (const [s, t] of Object.entries(tokens && typeof tokens === "object" ? tokens : {})) {
+    if (SEAT.test(s) && typeof t === "string" && TOKEN.test(t)) out[s] = t;
+  }
+  return out;
+}
+
+function link(text, href, title) {
+  const a = document.createElement("a");
+  a.textContent = text;
+  a.href = href;
+  if (title) a.title = title;
+  return a;
+}
 
 function cardSvg(id, legal) {
   const ns = "http://www.w3.org/2000/svg";
@@ -99,16 +123,16 @@ async function lobby() {
   list.innerHTML = "";
   for (const room of rooms) {
     const li = document.createElement("li");
-    const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + room.id) || "{}");
-    const mine = Object.keys(tokens);
-    li.innerHTML = `${room.rules}, ${room.seats.join(" / ")}, scores ${room.scores.join(" - ")}${room.over ? " (over)" : ""}: `;
-    for (const s of mine) {
-      const invite = `${location.origin}/#room=${room.id}&seat=${s}&token=${tokens[s]}`;
-      li.innerHTML += `<a href="#room=${room.id}&seat=${s}">play seat ${s}</a> `
-        + `(<a href="${invite}" title="send this link to the person who takes seat ${s}">invite link</a>) `;
+    const id = encodeURIComponent(room.id);
+    const tokens = storedTokens(room.id);
+    li.append(`${room.rules}, ${room.seats.join(" / ")}, scores ${room.scores.join(" - ")}${room.over ? " (over)" : ""}: `);
+    for (const [s, t] of Object.entries(tokens)) {
+      const invite = `${location.origin}/#room=${id}&seat=${s}&token=${encodeURIComponent(t)}`;
+      li.append(link(`play seat ${s}`, `#room=${id}&seat=${s}`), " (",
+        link("invite link", invite, `send this link to the person who takes seat ${s}`), ") ");
     }
-    li.innerHTML += `<a href="#room=${room.id}">watch</a>`;
-    if (room.over) li.innerHTML += ` <a href="#replay=${room.id}">replay</a>`;
+    li.append(link("watch", `#room=${id}`));
+    if (room.over) li.append(" ", link("replay", `#replay=${id}`));
     list.append(li);
   }
 }
@@ -117,12 +141,16 @@ async function lobby() {
 let socket = null;
 
 let hintsWanted = false;
+// the decision of the last view (its "decision"), and the last one answered: a second click
+// before the next view sends nothing (the server refuses a repeated act too)
+let decision = null, answered = null;
 
 function table(roomId, seat) {
   show("table");
   $("hints").checked = hintsWanted;
   $("hints").onchange = () => { hintsWanted = $("hints").checked; if (hintsWanted) askHints(); else clearHints(); };
-  const tokens = JSON.parse(localStorage.getItem("belote-tokens-" + roomId) || "{}");
+  const tokens = storedTokens(roomId);
+  decision = null; answered = null;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   if (socket) socket.close();
   socket = new WebSocket(`${proto}://${location.host}/ws`);
@@ -134,7 +162,7 @@ function table(roomId, seat) {
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "error") { $("table-error").textContent = msg.message; return; }
+    if (msg.type === "error") { $("table-error").textContent = msg.message; answered = null; return; }
     if (msg.type === "hints") { showHints(msg.values, msg.unit); return; }
     $("table-error").textContent = msg.view.failed || "";
     render(msg.view);
@@ -143,7 +171,11 @@ function table(roomId, seat) {
   socket.onclose = () => { if (socket === mine) $("status").textContent += " (disconnected: reload to join again)"; };
 }
 
-function act(id) { socket.send(JSON.stringify({ type: "act", action: id })); }
+function act(id) {
+  if (decision === null || decision === answered) return;
+  answered = decision;
+  socket.send(JSON.stringify({ type: "act", action: id, decision }));
+}
 function askHints() { socket.send(JSON.stringify({ type: "hints" })); }
 function clearHints() { for (const e of document.querySelectorAll("#hand .hint")) e.remove(); }
 function showHints(values, unit) {
@@ -159,6 +191,7 @@ function showHints(values, unit) {
 }
 
 function render(v) {
+  decision = v.decision;
   const me = v.seat;
   const names = v.names;
   const who = (s) => names[s] + (s === me ? " (you)" : "");
@@ -298,14 +331,28 @@ function viewer(game, at = 0) {
 }
 
 // ------------------------------------------------------------------ routing
+// why an address's room, seat and token are refused ("" when they are well formed)
+function badLink(params) {
+  if (params.has("room") && !ROOM_ID.test(params.get("room"))) return "its room is not a room id";
+  if (params.has("seat") && !SEAT.test(params.get("seat"))) return "its seat is not a seat number";
+  if (params.has("token") && !(params.has("seat") && TOKEN.test(params.get("token")))) return "its token is not a seat's token";
+  return "";
+}
+
 async function route() {
   const params = new URLSearchParams(location.hash.slice(1));
+  const bad = badLink(params);
+  if (bad) {  // kept nowhere, shown nowhere but as text
+    lobby();
+    $("status").textContent = `this link is refused: ${bad}`;
+    return;
+  }
   if (params.has("room") && params.has("token")) {  // an invitation: keep its token, then drop it from the address
-    const key = "belote-tokens-" + params.get("room");
-    const tokens = JSON.parse(localStorage.getItem(key) || "{}");
-    tokens[params.get("seat")] = params.get("token");
-    localStorage.setItem(key, JSON.stringify(tokens));
-    location.replace(`#room=${params.get("room")}&seat=${params.get("seat")}`);
+    const room = params.get("room"), seat = params.get("seat");
+    const tokens = storedTokens(room);
+    tokens[seat] = params.get("token");
+    localStorage.setItem("belote-tokens-" + room, JSON.stringify(tokens));
+    location.replace(`#room=${room}&seat=${seat}`);
     return;
   }
   if (params.has("room")) table(params.get("room"), params.has("seat") ? params.get("seat") : null);
