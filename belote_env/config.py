@@ -215,7 +215,7 @@ MAX_NUMERIC_BID_RANGE = (160, 650)
 def _show(value: Any) -> str:
     """``repr(value)`` cut to 80 characters (``...``), except for an int of more than 64
     bits: its number of digits (Python refuses to write an int of more than 4300 digits as
-    text)."""
+    text); an integer of another type (numpy's) says that a Python int is needed."""
     if type(value) is int and value.bit_length() > 64:
         a = abs(value)
         digits = int(a.bit_length() * 0.30102999566398120)  # floor(log10(a)) or one less
@@ -226,7 +226,10 @@ def _show(value: Any) -> str:
         r = repr(value)
     except (ValueError, RecursionError):  # an int over the digit limit inside a list, ...
         return f"a value ({type(value).__name__}) too large to show"
-    return r if len(r) <= 80 else r[:77] + "..."
+    r = r if len(r) <= 80 else r[:77] + "..."
+    if type(value) is not int and not isinstance(value, bool) and hasattr(value, "__index__"):
+        r += f" (type {type(value).__name__}: rule options take Python ints, int(value))"  # numpy ints
+    return r
 
 
 def _unknown_option(key: Any, known) -> str:

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
 from .deprecation import renamed_in
-from .table import NUM_SEATS, SEATS, TEAM_OF, relative_seat, seats_from
+from .table import NUM_SEATS, TEAM_OF, is_seat, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
            "combinations_of", "combination_key", "combination_winner", "ties_shown"]
@@ -165,7 +165,7 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: 
     """
     if tie not in ("eldest", "none", "taker_first"):
         raise ValueError(f"declaration tie rule must be 'eldest', 'none' or 'taker_first', got {tie!r}")
-    if tie == "taker_first" and (isinstance(taker, bool) or taker not in SEATS):
+    if tie == "taker_first" and not is_seat(taker):
         raise ValueError(f"declaration_tie='taker_first' needs the taker's seat 0..{NUM_SEATS - 1}, got taker={taker!r}")
     best_key, holders = None, []
     for seat in seats_from(eldest):

@@ -212,7 +212,7 @@ from pettingzoo.utils import wrappers
 
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
-from .game import GameState
+from .game import GameState, IllegalActionError
 from .games import game_of
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
 from .render import render_view
@@ -228,7 +228,12 @@ OBS_MODES = ("infoset", "history")
 
 def env(**kwargs) -> AECEnv:
     """``raw_env(**kwargs)`` inside PettingZoo's TerminateIllegal (reward -1),
-    AssertOutOfBounds and OrderEnforcing wrappers."""
+    AssertOutOfBounds and OrderEnforcing wrappers. The outermost one first checks the
+    action's type and range: an id that is not an int (a numpy integer is one; a bool, a
+    float, an array are not) or is out of ``0..num_actions-1``, or ``None`` from an agent
+    that is not done, raises ``IllegalActionError`` naming it and the ids allowed (before
+    PettingZoo's wrappers see it: their assertion or numpy's errors would say less); an id
+    in range that is not legal now ends the episode with reward -1 (TerminateIllegal)."""
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -240,6 +245,37 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` raises ``raw_env``'s
     ``RuntimeError`` (the episode is over, call reset()) once every agent is done, where
     PettingZoo's own ``last()`` raises a bare ``KeyError``."""
+
+    def step(self, action) -> None:
+        if self._has_reset and self.agents:
+            action = self._checked_id(action)
+        super().step(action)
+
+    def _checked_id(self, action):
+        """``action`` as a Python int in ``0..num_actions-1`` (``None`` for a done agent),
+        else ``IllegalActionError`` naming it and what is allowed."""
+        raw = self.unwrapped
+        agent = raw.agent_selection
+        n = raw.num_actions
+        done = raw.terminations.get(agent, False) or raw.truncations.get(agent, False)
+        seat = raw._seat.get(agent, -1)
+        if action is None:
+            if done:
+                return None
+            why = "None is only the action of an agent that is done"
+        elif isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+            why = f"an action id must be an int 0..{n - 1} (a numpy integer too), got a {type(action).__name__}"
+        else:
+            try:
+                value = action.__index__()
+            except TypeError:  # a numpy array of more than one value
+                why = f"an action id must be an int 0..{n - 1} (a numpy integer too), got a {type(action).__name__}"
+            else:
+                if 0 <= value < n:
+                    return value
+                why = f"out of range 0..{n - 1} (the ids of this game's actions)"
+        legal = () if done or raw.game is None or raw.game.is_deal_over else tuple(raw.game.legal_actions())
+        raise IllegalActionError(f"illegal action {action!r} by seat {seat} ({agent}): {why}", action, seat, legal)
 
     def last(self, observe: bool = True):
         try:
@@ -303,8 +339,10 @@ class raw_env(AECEnv):
         self.variant = variant = game_of(self.rules)
         #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
         self.n_seats = n = variant.players
-        if isinstance(render_seat, bool) or render_seat not in range(n):
-            raise ValueError(f"render_seat must be a seat 0..{n - 1}, got {render_seat!r}")
+        if (isinstance(render_seat, bool) or not isinstance(render_seat, (int, np.integer))
+                or render_seat not in range(n)):
+            raise ValueError(f"render_seat must be a seat 0..{n - 1} (an int), got {render_seat!r}")
+        render_seat = int(render_seat)
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode
         self.render_mode = render_mode
         self.render_seat = render_seat

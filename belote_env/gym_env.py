@@ -215,8 +215,13 @@ class BeloteGymEnv(gymnasium.Env):
         if not variant.has_partners and learner == "team":
             raise ValueError(f"learner='team' needs fixed teams: at {n} seats every seat plays for itself "
                              "(TWO_THREE.md); use learner='seat'")
-        if learner_seat != "rotate" and (isinstance(learner_seat, bool) or learner_seat not in range(n)):
-            raise ValueError(f"learner_seat must be a seat 0..{n - 1} or 'rotate', got {learner_seat!r}")
+        if not (learner_seat == "rotate" if isinstance(learner_seat, str) else
+                isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool)
+                and learner_seat in range(n)):
+            raise ValueError(f"learner_seat must be a seat 0..{n - 1} (an int) or 'rotate', "
+                             f"got {learner_seat!r}")
+        if not isinstance(learner_seat, str):
+            learner_seat = int(learner_seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self._check_policies(opponents, learner, learner_seat, partner)
@@ -276,8 +281,9 @@ class BeloteGymEnv(gymnasium.Env):
         seats = range(self.n_seats)
         if isinstance(opponents, Mapping):
             for seat, spec in opponents.items():
-                if isinstance(seat, bool) or seat not in seats:
-                    raise ValueError(f"opponents dict keys must be seats 0..{self.n_seats - 1}, got {seat!r}")
+                if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in seats:
+                    raise ValueError(f"opponents dict keys must be seats 0..{self.n_seats - 1}, got {seat!r} "
+                                     "(a seat is an int)")
                 self._check_spec(spec, f"opponents[{seat}]")
             firsts = seats if learner_seat == "rotate" else (learner_seat,)
             needed = {s for f in firsts for s in seats if s != f and (learner == "seat" or s != partner_of(f))}

@@ -62,7 +62,9 @@ equal):
   same history replayed on the new deck; ``sampler()`` (a uniform [0, 1) draw) seeds it.
   ``resampler(state, player)`` is the same for ``ISMCTSBot.set_resampler``;
   ``state_from_infoset(game, info, rng)`` builds such a state from an ``InfoSet`` alone
-  (a bot that is given only its seat's view, ``policies.openspiel``).
+  (a bot that is given only its seat's view, ``policies.openspiel``); its
+  ``information_state_string`` is the original's given ``dealt=`` (the seat's cards as
+  dealt: the seat knows them, its ``InfoSet`` does not keep them).
 
 ``state.game_state`` is the engine's ``GameState`` (all hands: for debugging, never for a
 seat). Errors: a rule option of a bad value, an unknown preset, episode or reward raise
@@ -426,15 +428,18 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
     matched at random to their drawn ones; a card that keeps its place keeps it; the
     turned and bottom cards stay where they were seen, swapped with the card their holder
     gets instead), applied to the current deal's deck and to its hidden actions (another seat's discards); the
-    deal is dealt again (its dealer, the scores before it) and its actions replayed, but for another
+    copy is built by OpenSpiel's ``apply_action`` from the initial state: the history before
+    this deal's deck, the redrawn deck's chance outcomes, then the deal's actions, but for another
     seat's belote announcement or declaration still waiting for its card (not public yet:
-    the copy is the state before it). The seat's
+    the copy is the state before it). So the copy's ``history()`` (``history_str``,
+    ``full_history``, ``serialize``) is the actions that lead to it: replayed from the initial
+    state it gives the redrawn deal, not the true one (a state of ``state_from_infoset``, whose
+    history does not lead to it, keeps its own). The seat's
     ``info_string`` is unchanged (checked: ``RuntimeError`` otherwise). At a chance node
     (a deck being drawn) the copy is returned as it is: nothing is dealt yet."""
-    new = state.clone()  # OpenSpiel's clone: the copy keeps the history
     gs = state.game_state
     if gs is None or state._drawing() or state._over:
-        return new
+        return state.clone()  # OpenSpiel's clone: the copy keeps the history
     info = gs.information_set(player)
     hidden = _draw(info, rng)
     others = [s for s in range(state.n) if s != player]
@@ -461,11 +466,20 @@ def resample(state: BeloteState, player: int, rng: random.Random) -> BeloteState
     pending = _PENDING if state.variant.play_protocol == "team" else (ANNOUNCE_BELOTE,)
     while actions and actions[-1][0] != player and actions[-1][1] in pending:
         actions.pop()  # another seat's announcement, public only with its card: the state before it
-    world = _deal(state, deck)
-    dealt = list(world.hands)
-    for _, a in actions:
-        world.apply(a)
-    new.game_state, new.dealt = world, dealt
+    history, k = state.history(), len(gs.actions)
+    start = len(history) - NUM_CARDS - k  # where this deal's deck begins in the history
+    if start >= 1 and history[start:start + NUM_CARDS] == list(gs.deck) and history[start + NUM_CARDS:] == [
+            a for _, a in gs.actions]:
+        new = BeloteState(state.get_game(), state.parts)  # its history: the earlier deals', then this deal's redrawn
+        for a in history[:start] + deck + [a for _, a in actions]:
+            new.apply_action(a)
+    else:  # a state of state_from_infoset: no history leads to it, the copy keeps its (empty) one
+        new = state.clone()
+        world = _deal(state, deck)
+        new.dealt = list(world.hands)
+        for _, a in actions:
+            world.apply(a)
+        new.game_state = world
     if new.info_string(player) != state.info_string(player):
         raise RuntimeError("resample_from_infostate: the redrawn deal changed the seat's information set (a bug: "
                            "please report it with the game's record)")
@@ -589,15 +603,20 @@ def _replay(world, info: InfoSet, discards: int):
         return None
 
 
-def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> BeloteState:
+def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random, dealt: int | None = None) -> BeloteState:
     """A state of ``game`` in ``info``'s information set, the hidden cards drawn by the
     project's resampler (``sampling.sample_hidden_hands``), for a bot that sees only an
     ``InfoSet`` (``policies.openspiel``): a deck dealing the drawn hands (each seat's cards
     now and those it played; while bidding, the drawn stock; at four seats
     ``dealing.deck_from_hands``, ``deck_for_final_hands``, ``deck_from_full_hands``, at two
     and three the table's layout, ``_layout_deck``), then the deal's public history replayed
-    (``_replay``). Raises ``ValueError`` for an ``InfoSet`` of other rules,
-    ``RuntimeError`` if no replay gives ``info`` (a bug)."""
+    (``_replay``). ``dealt``: the seat's own cards as the deal dealt them (a mask: the
+    ``dealt=`` field of its ``information_state_string``, which the seat knows, RULES.md §11,
+    but its ``InfoSet`` does not keep once more cards come): the deck deals them to it, so
+    the state's ``information_state_string(info.seat)`` is the original's; without it that
+    field is the drawn deck's. Raises ``ValueError`` for an ``InfoSet`` of other rules or
+    ``dealt`` cards no deal of ``info`` gives the seat, ``RuntimeError`` if no replay gives
+    ``info`` (a bug)."""
     from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
 
     if info.rules != game.rules:
@@ -623,8 +642,20 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random) -> B
     state.deal_start = {"dealer": info.dealer, "scores": list(info.scores), "reserve": info.reserve,
                         "deal_number": info.deal_number}
     world = _deal(state, deck)
+    if dealt is not None and dealt != world.hands[info.seat]:  # the seat's own cards to its first places
+        if isinstance(dealt, bool) or not isinstance(dealt, (int, np.integer)):
+            raise ValueError(f"dealt must be a card mask (an int), got {dealt!r}")
+        mine = world.hands[info.seat]
+        for x, y in zip(cards_of(int(dealt) & ~mine), cards_of(mine & ~int(dealt))):
+            i, j = deck.index(x), deck.index(y)
+            deck[i], deck[j] = deck[j], deck[i]
+        world = _deal(state, deck)
+        if world.hands[info.seat] != dealt:
+            raise ValueError(f"dealt={dealt} is not the seat's cards as a deal of this information set dealt them")
     state.dealt = list(world.hands)
     state.game_state = _replay(world, info, discards)
+    if state.game_state is None and dealt is not None:
+        raise ValueError(f"dealt={dealt} is not the seat's cards as a deal of this information set dealt them")
     if state.game_state is None:
         raise RuntimeError("state_from_infoset: no replay of the drawn deal gives the information set (a bug: please "
                            "report it with the game's record)")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["Table", "FOUR", "TWO", "THREE", "table_of", "NUM_SEATS", "NUM_TEAMS", "SEATS", "TEAMS", "SEAT_NAMES", "NEXT_SEAT", "TEAM_OF",
            "PARTNER", "PARTNER_REL", "next_seat", "team_of", "partner_of", "other_team", "relative_seat", "absolute_seat",
-           "eldest_of", "seats_from", "team_seats", "sides_of_deal"]
+           "eldest_of", "seats_from", "team_seats", "sides_of_deal", "is_seat"]
 
 
 @dataclass(frozen=True)
@@ -133,6 +133,12 @@ PARTNER = tuple(FOUR.partner(s) for s in SEATS)
 #: partner's card lies ``PARTNER_REL`` places before the card about to be played.
 PARTNER_REL = FOUR.relative[0][PARTNER[0]]
 _RELATIVE = FOUR.relative
+
+
+def is_seat(x, n: int = NUM_SEATS) -> bool:
+    """Whether ``x`` is a seat 0..n-1: an int or a numpy integer, not a bool nor a float
+    (``1.0 in range(4)`` is true in Python, and a float seat fails later as an index)."""
+    return not isinstance(x, bool) and hasattr(x, "__index__") and 0 <= x.__index__() < n
 
 
 def next_seat(seat: int) -> int:

@@ -177,3 +177,17 @@ def test_declaration_dataclass_strength_order():
     a = Declaration("carre", 0, 100, 7, 4, -1)
     b = Declaration("sequence", 0, 100, 7, 5, 0)
     assert a.strength(0) > b.strength(0)
+
+
+def test_the_taker_first_tie_rule_needs_an_int_seat():
+    """``declaration_tie="taker_first"`` counts from the taker's seat: an int 0..3 (a numpy
+    integer too); a float or a bool is refused by name (``1.0 in range(4)`` is true)."""
+    import numpy as np
+
+    equal = [best_declarations(parse_cards("7♠ 8♠ 9♠"), 0), (), best_declarations(parse_cards("7♥ 8♥ 9♥"), 0), ()]
+    equal[1] = best_declarations(parse_cards("7♦ 8♦ 9♦"), 0)
+    assert declaration_winner(equal, 3, 0, "taker_first", taker=1) == 1
+    assert declaration_winner(equal, 3, 0, "taker_first", taker=np.int64(1)) == 1
+    for bad in (1.0, True, 4):
+        with pytest.raises(ValueError, match=r"needs the taker's seat 0\.\.3"):
+            declaration_winner(equal, 3, 0, "taker_first", taker=bad)

@@ -90,9 +90,9 @@ def test_wrapped_env_illegal_move_ends_episode_with_penalty():
     env.step(5)  # a card during bidding
     assert all(env.terminations.values())
     assert env.rewards[offender] == -1
-    with pytest.raises(AssertionError):
-        e2 = belote_v0.env()
-        e2.reset(seed=0)
+    e2 = belote_v0.env()
+    e2.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=rf"illegal action {NUM_ACTIONS} by seat \d .*out of range 0\.\.111"):
         e2.step(NUM_ACTIONS)
 
 
@@ -209,3 +209,20 @@ def test_raw_env_observe_unknown_agent():
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"unknown agent 'player_9': expected one of \['player_0'"):
         env.observe("player_9")
+
+
+@pytest.mark.parametrize("action, why", [
+    (True, r"an action id must be an int 0\.\.111 \(a numpy integer too\), got a bool"),
+    (32.0, r"an action id must be an int 0\.\.111 \(a numpy integer too\), got a float"),
+    (np.array([32]), r"an action id must be an int 0\.\.111 \(a numpy integer too\), got a ndarray"),
+    (None, r"None is only the action of an agent that is done"),
+    (10 ** 20, r"out of range 0\.\.111"), (np.uint64(2 ** 64 - 1), r"out of range 0\.\.111"), (-1, r"out of range 0\.\.111")])
+def test_wrapped_env_names_an_action_of_a_bad_type_or_range_before_pettingzoos_wrappers(action, why):
+    env = belote_v0.env()
+    env.reset(seed=1)
+    agent = env.agent_selection
+    with pytest.raises(IllegalActionError, match=rf"illegal action .* by seat 2 \(player_2\): {why}"):
+        env.step(action)
+    assert agent == "player_2" and env.agent_selection == agent and not any(env.terminations.values())
+    env.step(np.int8(PASS))  # a numpy integer id is an action id: the episode goes on
+    assert env.agent_selection != agent and not any(env.terminations.values())

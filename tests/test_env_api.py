@@ -317,3 +317,34 @@ def test_gym_env_step_accepts_numpy_ints_and_size1_arrays(illegal_action):
                                              rf"or a 0-d / size-1 numpy integer array; got an array of shape {shape}"):
             env.step(bad)
     assert env.action_masks().any() and len(env.game.actions) == n  # nothing applied, the episode goes on
+
+
+@pytest.mark.parametrize("seat", [1.0, np.float64(1.0), True, "1", None])
+def test_gym_env_refuses_a_learner_seat_that_is_not_an_int(seat):
+    for kw in ({}, {"learner": "team"}):
+        with pytest.raises(ValueError, match=r"learner_seat must be a seat 0\.\.3 \(an int\) or 'rotate', got "):
+            BeloteGymEnv(learner_seat=seat, **kw)
+    with pytest.raises(ValueError, match=r"opponents dict keys must be seats 0\.\.3, got .*\(a seat is an int\)"):
+        BeloteGymEnv(opponents={seat: "easy", 2: "easy", 3: "easy"}, learner_seat=0)
+
+
+def test_gym_env_takes_a_numpy_int_learner_seat_and_plays_a_deal_to_its_end():
+    for kw in ({}, {"learner": "team"}):
+        env = BeloteGymEnv(learner_seat=np.int64(1), **kw)
+        assert env.learner_seat == 1 and type(env.learner_seat) is int
+        env.reset(seed=0)
+        done = False
+        while not done:
+            _, _, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = term or trunc
+        assert len(info["deal_points"]) == 2
+
+
+@pytest.mark.parametrize("seat", [1.0, np.float64(1.0), True])
+def test_belote_v0_refuses_a_render_seat_that_is_not_an_int(seat):
+    with pytest.raises(ValueError, match=r"render_seat must be a seat 0\.\.3 \(an int\), got "):
+        belote_v0.env(render_mode="ansi", render_seat=seat)
+    env, ref = belote_v0.env(render_mode="ansi", render_seat=np.int64(1)), belote_v0.env(render_mode="ansi", render_seat=1)
+    env.reset(seed=0)
+    ref.reset(seed=0)
+    assert type(env.unwrapped.render_seat) is int and env.render() == ref.render()

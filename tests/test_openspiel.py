@@ -284,3 +284,56 @@ def test_a_state_built_with_the_seats_own_pending_announcement_and_declaration()
     info = state.game_state.information_set(1)
     built = bo.state_from_infoset(game, info, random.Random(0))
     assert built.game_state.information_set(1) == info and list(info.legal_actions) == [29, 30]
+
+
+@pytest.mark.parametrize("spec", ["python_belote(declarations=choice,belote=optional)", "python_belote(rules=coinche)",
+                                  "python_belote(rules=seed001_2p,declarations=choice,belote=optional)",
+                                  "python_belote(rules=seed001_3p,three_player_deal=10_each)",
+                                  "python_belote(episode=game,target=300)"])
+def test_replaying_a_resampled_states_history_gives_the_resampled_deal(spec):
+    """``resample_from_infostate``: the copy's ``history()`` is the actions that lead to it
+    (OpenSpiel's History): replayed from the initial state, and through
+    ``serialize`` / ``deserialize_state``, it gives the redrawn hands, not the true ones."""
+    game = pyspiel.load_game(spec)
+    redrawn = 0
+    for seed in range(3):
+        for k, state in enumerate(_random_play(game, seed)):
+            if k % 7:
+                continue
+            p = state.current_player()
+            new = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            replayed = game.new_initial_state()
+            for a in new.history():
+                replayed.apply_action(a)
+            for copy in (replayed, game.deserialize_state(new.serialize())):
+                assert copy.game_state.hands == new.game_state.hands
+                assert copy.game_state.actions == new.game_state.actions
+                assert copy.dealt == new.dealt and copy.returns() == new.returns()
+                assert copy.information_state_string(p) == state.information_state_string(p)
+            assert new.history_str() == ", ".join(map(str, new.history()))
+            assert [pa.action for pa in new.full_history()] == new.history()
+            redrawn += new.game_state.hands != state.game_state.hands
+    assert redrawn >= 3
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "coinche", "declarations": "choice", "belote": "optional"},
+                                     {"rules": "seed001_2p"}, {"rules": "seed001_3p", "three_player_deal": "10_each"},
+                                     {"rules": "seed001_3p", "three_player_deal": "24_card"}])
+def test_a_state_built_from_an_information_set_and_the_seats_dealt_cards_has_its_information_state_string(options):
+    """``state_from_infoset(..., dealt=)``: the seat knows which cards it was dealt first
+    (RULES.md §11), its ``InfoSet`` does not keep them: given them, the built state's
+    ``information_state_string`` of the seat is the original's, at every decision."""
+    game = bo.BeloteGame(options)
+    n = 0
+    for seed in range(4):
+        for state in _random_play(game, seed):
+            for seat in range(game.num_players()):
+                built = bo.state_from_infoset(game, state.information_set(seat), random.Random(n),
+                                              dealt=state.dealt[seat])
+                assert built.dealt[seat] == state.dealt[seat]
+                assert built.information_state_string(seat) == state.information_state_string(seat)
+                n += 1
+    state = next(s for i, s in enumerate(_random_play(game, 0)) if i == 3)
+    info = state.information_set(0)
+    with pytest.raises(ValueError, match=r"dealt=\d+ is not the seat's cards"):
+        bo.state_from_infoset(game, info, random.Random(0), dealt=state.dealt[1])

@@ -338,3 +338,18 @@ def test_train_rllib_start_up_is_quiet(tmp_path):
     for notice in ("Token authentication is enabled", "on the new API stack", "RLModuleConfig object",
                    "Install gputil"):
         assert notice not in out, out
+
+
+def test_env_refuses_an_action_that_is_not_an_integer_instead_of_truncating_it():
+    from belote_env.game import IllegalActionError
+
+    env = BeloteMultiAgentEnv({})
+    obs, _ = env.reset(seed=1)
+    (agent,) = obs
+    legal = int(np.flatnonzero(obs[agent]["action_mask"])[0])
+    for bad in (legal + 0.9, float(legal), np.float32(legal), True):
+        with pytest.raises(IllegalActionError, match=r"an action id must be an int"):
+            env.step({agent: bad})
+        assert env.env.agent_selection == agent and env.env.game.actions == []  # nothing applied
+    obs, rewards, terms, _, _ = env.step({agent: np.int64(legal)})
+    assert env.env.game.actions == [(env.env._seat[agent], legal)] and terms["__all__"] is False

@@ -200,3 +200,15 @@ def test_yaml_merge_keys_work_in_rules_files(tmp_path):
     p.write_text("contract_mode: coinche\n<<: {rounding: half_up, target: 1000}\ntarget: 1500\n")
     r = load_rules(p)
     assert (r.rounding, r.target) == ("half_up", 1500)
+
+
+def test_a_numpy_integer_rule_option_is_refused_saying_a_python_int_is_needed():
+    """Rule options are Python ints (a rules dict is written to JSON as it is): a numpy
+    integer, whose value would be allowed, is refused saying so rather than as a bad value."""
+    import numpy as np
+
+    for name, value in (("players", np.int64(3)), ("target", np.int32(500))):
+        with pytest.raises(RuleOptionError, match=rf"rule option '{name}' got np\.int\d+\({int(value)}\) \(type int\d+: "
+                                                  r"rule options take Python ints, int\(value\)\)"):
+            Rules(**{name: value})
+        assert getattr(Rules(**{name: int(value)}), name) == int(value)

@@ -156,3 +156,16 @@ def test_a_changed_source_drops_the_cached_kernels(tmp_path, monkeypatch):
     (root / "vector" / "layout.py").write_text("COL = {'x': 0}\n")
     layout._drop_stale_kernels(root)
     assert all(k.exists() for k in kernels)  # a cache elsewhere is the user's
+
+
+def test_an_information_set_is_asked_for_an_int_table_and_seat():
+    """``infoset_of`` takes a table and a seat as ints (numpy integers too); a float, which
+    ``in range`` would accept, or a bool is refused by name."""
+    from belote_env.vector import infoset_of
+
+    g = BatchedGame(2, Rules(), seed=3)
+    seat = int(g.current[1])
+    assert infoset_of(g, np.int64(1), np.int64(seat)) == infoset_of(g, 1, seat)
+    for j, s in ((1, float(seat)), (1.0, seat), (True, seat), (1, True), (2, seat)):
+        with pytest.raises(ValueError, match=r"table must be 0\.\.1 and seat 0\.\.3"):
+            infoset_of(g, j, s)

@@ -17,7 +17,7 @@ from ..contract import GENERALE, Contract
 from ..declarations import best_declarations
 from ..infoset import InfoSet
 from ..rules import trick_winner
-from ..table import NEXT_SEAT, SEATS, absolute_seat
+from ..table import NEXT_SEAT, SEATS, absolute_seat, is_seat
 from ..dealing import FIRST_HAND, HAND_SIZE
 from .engine import COL, PHASE_BIDDING, PHASE_PLAY
 from .layout import seq_cards
@@ -33,7 +33,7 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
 
     Raises ``ValueError`` for a table outside ``0..game.n - 1`` or a seat outside 0..3, and
     for a table whose deal is over (``PHASE_OVER``: nothing to decide)."""
-    if not 0 <= j < game.n or seat not in SEATS:
+    if isinstance(j, bool) or not hasattr(j, "__index__") or not 0 <= j < game.n or not is_seat(seat):
         raise ValueError(f"table must be 0..{game.n - 1} and seat 0..3, got table {j!r}, seat {seat!r}")
     row = game.state[j].tolist()
     phase = row[_C["phase"]]

@@ -22,6 +22,19 @@ seat that moved. The step that ends an episode returns an observation, the rewar
 seats, so each seat's last action is completed with its team's reward: the four returns of a
 deal are ``(+r, -r, +r, -r)`` by team, ``r = (team 0 points - team 1 points) / 162`` with the
 default ``reward_mode="scaled"``.
+
+Actions. ``step`` hands the id to the engine as given: an int or a numpy integer (what
+RLlib's ``Discrete`` sampling gives); a float (``32.9``), a bool, a string or an id out
+of range raises ``IllegalActionError`` naming it, as ``belote_v0`` does; it is never
+truncated to an int.
+
+RLlib's env checker is off. ``train-rllib`` builds its PPO config with
+``.environment(..., disable_env_checking=True)``: RLlib's pre-check
+(``check_multiagent_environments``) steps the env with an action sampled from the
+``Discrete`` space without the action mask, an illegal action in most positions, which
+this env refuses with ``IllegalActionError`` instead of playing it. The checks it would
+make (spaces, reset / step dicts, observations in their spaces, rewards and
+``__all__`` flags) are made by ``tests/test_rllib.py`` with masked legal actions.
 """
 
 from __future__ import annotations
@@ -84,19 +97,21 @@ class BeloteMultiAgentEnv(MultiAgentEnv):
         """Apply the acting agent's action.
 
         Args:
-            action_dict: ``{acting agent: action id}`` (int in 0..111).
+            action_dict: ``{acting agent: action id}`` (an int or numpy integer in
+                0..111, 0..411 with coinche's extended ids, 0..413 at two / three seats).
         Returns:
             ``(obs, rewards, terminateds, truncateds, infos)`` multi-agent dicts: the next
             acting agent's observation (all four at the end), rewards for the acting agent
             and for every seat the env rewarded in this step, ``"__all__"`` flags.
         Raises:
             ValueError: ``action_dict`` lacks the acting agent or holds another agent;
-                ``IllegalActionError`` (a ``ValueError``) for an illegal action.
+                ``IllegalActionError`` (a ``ValueError``) for an illegal action, one out of
+                range or one that is not an integer (a float is refused, not truncated).
         """
         agent = self.env.agent_selection
         if set(action_dict) != {agent}:
             raise ValueError(f"expected an action for {agent} only, got actions for {sorted(action_dict)}")
-        self.env.step(int(action_dict[agent]))
+        self.env.step(action_dict[agent])  # the engine refuses a non-integer id: never truncated
         rewards = {a: float(r) for a, r in self.env.rewards.items() if r != 0.0}
         rewards.setdefault(agent, 0.0)
         if all(self.env.terminations.values()):
