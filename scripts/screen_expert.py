@@ -126,9 +126,11 @@ def main() -> None:
     diffs = [d for p in parts for d in p[0]]
     wins = [w for p in parts for w in p[1]]
     c = [sum(p[2][i] for p in parts) for i in range(4)]
-    mean, half = statistics.mean(diffs), 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    from training.evaluate import mean_ci
+
+    mean, low, high = mean_ci(diffs)
     print(f"{a.pairs} deal pairs (seed {a.seed}) vs {a.opponent}: {mean:+.1f} points per deal "
-          f"({mean - half:+.1f} to {mean + half:+.1f}), deals won {statistics.mean(wins):.3f}; "
+          f"({low:+.1f} to {high:+.1f}), deals won {statistics.mean(wins):.3f}; "
           f"contracts taken/made: search {c[0]}/{c[1]}, {a.opponent} {c[2]}/{c[3]}; "
           f"{time.perf_counter() - t0:.0f} s")
     if a.json:

@@ -381,3 +381,63 @@ def test_hard_oracle_is_the_hard_before_policy_iteration():
     x = torch.rand(3, hard.for_rules(st.rules).obs_size)
     mine, start = load_bid_net(HARD_COINCHE_MODEL_DIR)[0], load_bid_net(HARD_ORACLE_COINCHE_MODEL_DIR)[0]
     assert not torch.allclose(mine.logits(x), start.logits(x), atol=1e-3)
+
+
+def test_a_resume_removes_a_cut_checkpoint_folder_and_writes_the_log_row_a_kill_lost(tmp_path, monkeypatch):
+    """A kill after iteration 1's checkpoint is published but before its log row is
+    written, with a staging folder of iteration 2 left over: the resumed run removes the
+    staging folder and writes iteration 1's row (from its ``iterate.json``), so the CSV rows
+    and TensorBoard steps are 1 and 2, each once."""
+    import csv
+
+    from stable_baselines3.common.logger import Logger
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    real = Logger.dump
+
+    def killed(self, step=0):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Logger, "dump", killed)
+    with pytest.raises(KeyboardInterrupt):
+        iterate(_cfg(tmp_path), progress=False)
+    monkeypatch.setattr(Logger, "dump", real)
+    (run,) = list(tmp_path.iterdir())
+    ck = run / "checkpoints"
+    (ck / ".iter_00002._vgdfh7s").mkdir()  # a kill mid-checkpoint (train._atomic_folder's staging folder)
+    (ck / ".iter_00002._vgdfh7s" / "iterate.json").write_text("{")
+    assert iterate(progress=False, resume=run) == run
+    assert sorted(p.name for p in ck.iterdir()) == ["iter_00001", "iter_00002"]
+    rows = [r for f in sorted(run.glob("progress*.csv")) for r in csv.DictReader(f.open())]
+    deals = [int(float(r["iterate/deals"])) for r in rows]
+    assert deals == [24, 48]
+    acc = EventAccumulator(str(run))
+    acc.Reload()
+    assert [e.step for e in acc.Scalars("iterate/deals")] == [1, 2]
+    assert json.loads((run / "logged.json").read_text()) == {"iteration": 2}
+
+
+def test_a_resume_refuses_an_edited_config_and_a_train_run_naming_what_is_wrong(tmp_path):
+    """A run's ``config.yaml`` edited since its checkpoints (the seed, the rules, the deals)
+    is refused naming the key; more ``iterations`` are accepted. A ``belote train`` run's
+    folder is said to be one, naming its config file."""
+    import yaml
+
+    from training.config import ConfigError
+
+    run = iterate(_cfg(tmp_path, iterations=1), progress=False)
+    conf = yaml.safe_load((run / "config.yaml").read_text())
+    for key, value in (("seed", 5), ("rules", {"contract_mode": "coinche"}), ("deals", 48)):
+        (run / "config.yaml").write_text(yaml.safe_dump({**conf, key: value}))
+        with pytest.raises(ConfigError, match=f"config key '{key}' of the resumed run is .* was made with"):
+            iterate(progress=False, resume=run)
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["iter_00001"]
+    (run / "config.yaml").write_text(yaml.safe_dump({**conf, "iterations": 2}))
+    iterate(progress=False, resume=run)
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["iter_00001", "iter_00002"]
+    train_run = tmp_path / "belote_v0__x__0__1"
+    train_run.mkdir()
+    (train_run / "config.yaml").write_text(yaml.safe_dump({"run_name": "belote_v0__x__0__1", "seed": 0}))
+    with pytest.raises(ConfigError, match=f"{train_run / 'config.yaml'} is the config of a `belote train` run, "
+                                          "not of a `belote iterate` run"):
+        iterate(progress=False, resume=train_run)

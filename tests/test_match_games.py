@@ -203,3 +203,31 @@ def test_an_interval_of_zero_width_is_said_to_be_too_few_pairs_not_a_certainty()
         in one.summary().splitlines()
     many = duplicate_match("random", "easy", pairs=30, seed=3)
     assert "zero width" not in many.summary()
+
+
+def test_the_interval_of_a_few_pairs_is_students_t_not_the_normals(tmp_path):
+    """Four per-pair differences 1, 2, 3, 4: mean 2.5, standard error sqrt(5/3)/2, and the
+    95% quantile of Student's t with 3 degrees of freedom, 3.1824 (the normal's 1.96 covers
+    85% there); a 4-pair match's point difference and win rate get the same t on their
+    per-pair figures (read from its pairs log). A thousand pairs: 1.9623, the normal's
+    1.96 within rounding."""
+    import json
+    import math
+    import statistics
+
+    from training.evaluate import mean_ci
+
+    t3 = 3.182446305284263  # Student's t, 0.975 quantile, 3 degrees of freedom (tables)
+    mean, lo, hi = mean_ci([1, 2, 3, 4])
+    half = t3 * math.sqrt(5 / 3) / 2
+    assert mean == 2.5 and math.isclose(lo, 2.5 - half) and math.isclose(hi, 2.5 + half)
+    _, lo, hi = mean_ci([0.0, 1.0] * 500)
+    assert math.isclose((hi - lo) / 2, 1.962341 * math.sqrt(0.25 * 1000 / 999 / 1000), rel_tol=1e-6)
+    log = tmp_path / "pairs.jsonl"
+    r = duplicate_match("random", "normal", 4, seed=2, pairs_log=log)
+    tally = json.loads(log.read_text().splitlines()[1])["tally"]
+    for got, values, clip in ((r.mean_diff_ci, tally["diffs"], False),
+                              (r.deal_win_rate_ci, tally["deal_wins"], True)):
+        m, half = statistics.mean(values), t3 * statistics.stdev(values) / 2
+        want = (max(0.0, m - half), min(1.0, m + half)) if clip else (m - half, m + half)
+        assert half > 0 and all(math.isclose(g, w, abs_tol=1e-9) for g, w in zip(got, want)), (got, want)

@@ -88,3 +88,34 @@ def test_one_worker_two_workers_and_a_resumed_match_agree(variant, tmp_path):
         log = tmp_path / "pairs.jsonl"
         duplicate_match(expert, "random", 1, seed=3, rules=rules, chunk=1, pairs_log=log)  # cut after pair 0
         assert _same(duplicate_match(expert, "random", pairs, seed=3, rules=rules, chunk=1, pairs_log=log), one)
+
+
+def test_a_smaller_rerun_of_a_pairs_log_plays_the_cut_chunk_once_then_reuses_it(tmp_path, monkeypatch):
+    """A log of 10 pairs in chunks of 4, then three reruns of 6 pairs: the first plays
+    pairs 4 and 5 (logged inside the chunk 4..7, whose tally is not split) once, as a chunk
+    of their own; the next two play nothing. Each prints what a 6-pair match without a
+    log prints; a rerun of all 10 pairs still counts the first three chunks."""
+    import training.evaluate as E
+
+    played = []
+    orig = E._play_pairs
+
+    def spy(a, b, ids, *rest):
+        played.append(list(ids))
+        return orig(a, b, ids, *rest)
+
+    log = tmp_path / "pairs.jsonl"
+    ten = duplicate_match("random", "normal", 10, seed=2, chunk=4, pairs_log=log)
+    six = duplicate_match("random", "normal", 6, seed=2, chunk=4)
+    monkeypatch.setattr(E, "_play_pairs", spy)
+    runs = [duplicate_match("random", "normal", 6, seed=2, chunk=4, pairs_log=log) for _ in range(3)]
+    assert played == [[4, 5]]
+    import json
+
+    ids = [json.loads(line)["ids"] for line in log.read_text().splitlines()[1:]]
+    assert ids == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9], [4, 5]]
+    for r in runs:
+        assert _same(r, six)
+        assert r.summary().splitlines()[:4] == six.summary().splitlines()[:4]
+    again = duplicate_match("random", "normal", 10, seed=2, chunk=4, pairs_log=log)
+    assert played == [[4, 5]] and _same(again, ten)

@@ -264,11 +264,12 @@ def test_cli_resume_says_where_it_resumes_and_counts_this_invocations_steps(run,
     out = capsys.readouterr().out
     assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done)\n" in out
     assert re.search(r"^trained 1024 steps in [0-9.]+ s \(this invocation\); the run has 2048 steps$", out, re.M), out
-    # a resume with nothing left to train says so
+    # a resume of the finished run says it is complete and changes nothing (not an error)
+    before = (run / "eval.json").read_bytes()
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert f"resuming {run} from checkpoints/{STEP2} (2048 of 2048 steps done)\n" in out
-    assert re.search(r"^trained 0 steps in [0-9.]+ s \(this invocation\); the run has 2048 steps$", out, re.M), out
+    assert f"{run}: the run is complete (2048 of 2048 steps trained, checkpoints/final and eval.json written)" in out
+    assert (run / "eval.json").read_bytes() == before
 
 
 def test_cli_fresh_run_counts_its_steps(tmp_path, capsys):

@@ -615,3 +615,74 @@ def test_rollout_actors_without_ray_is_refused_before_any_run_folder(monkeypatch
     with pytest.raises(ConfigError, match=r"config key 'rollout_actors' needs Ray: pip install -e \"\.\[rllib\]\""):
         load_config("configs/train/quick.yaml", {"rollout_actors": 2})
     load_config("configs/train/quick.yaml", {"rollout_actors": 0})  # no actors: Ray not needed
+
+
+def test_only_the_final_checkpoints_export_carries_the_runs_evaluation(trained_run, tmp_path):
+    """``eval.json`` holds the final model's match figures: exported with ``checkpoints/final``,
+    not with a step checkpoint (another model than the one the figures are of)."""
+    from training.export import export_model
+
+    ev = json.loads((trained_run / "eval.json").read_text())
+    export_model(trained_run / "checkpoints" / "final", tmp_path / "final")
+    meta = json.loads((tmp_path / "final" / "meta.json").read_text())
+    assert meta["evaluation"] == {k: v for k, v in ev.items() if k.startswith("vs_")}
+    assert meta["evaluation"]["vs_easy"]["deals"] == 10
+    export_model(trained_run / "checkpoints" / "step_000001024", tmp_path / "step")
+    meta = json.loads((tmp_path / "step" / "meta.json").read_text())
+    assert "evaluation" not in meta and meta["exported_from"].endswith("step_000001024")
+
+
+class _TornFile:
+    """A file whose first write stores half its data, then fails (a full disk, or a kill
+    mid-write, as the tester's ``tornwrite.py`` does)."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        self.f.write(data[: len(data) // 2])
+        self.f.flush()
+        raise OSError(28, "No space left on device")
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["eval", "random", "easy", "--deals", "4", "--no-progress", "--json"], "r.json"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--json"], "r.json"),
+    (["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot"], "r.png")])
+def test_a_failing_write_of_eval_and_ladder_outputs_leaves_the_old_file_whole(argv, name, tmp_path, monkeypatch):
+    """``eval --json``, ``ladder --json`` and ``ladder --plot`` write atomically: a write
+    that fails half-way (every file opened for writing in the output folder) leaves the
+    previous file as it was, and no temporary file."""
+    import builtins
+    import io
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / name).write_bytes(b"the previous result")
+    real_open = io.open
+
+    def torn_open(file, mode="r", *a, **k):
+        f = real_open(file, mode, *a, **k)
+        if any(c in mode for c in "wax") and (isinstance(file, int) or Path(file).parent == out):
+            return _TornFile(f)
+        return f
+
+    monkeypatch.setattr(io, "open", torn_open)
+    monkeypatch.setattr(builtins, "open", torn_open)
+    try:
+        rc = main(argv + [str(out / name)])
+    except OSError:
+        rc = None
+    monkeypatch.undo()
+    assert rc != 0
+    assert (out / name).read_bytes() == b"the previous result"
+    assert sorted(p.name for p in out.iterdir()) == [name]

@@ -204,3 +204,151 @@ def test_bad_init_from_fails_before_the_run_folder_exists(tmp_path):
     with pytest.raises(CheckpointError, match="model.safetensors is missing"):
         train(cfg, progress=False)
     assert not (tmp_path / "runs").exists()
+
+
+BIDS = {"exp_name": "bids", "total_timesteps": 2048, "n_tables": 16, "n_steps": 32, "batch_size": 128, "n_epochs": 1,
+        "net_pi": [32], "net_vf": [32], "checkpoint_every": 512, "eval_pairs": 0, "bid_learner": "q",
+        "bid_net": [16], "bid_fit_steps": 2, "bid_fit_batch": 16, "torch_threads": 1}
+STEPS = ["step_000000512", "step_000001024", "step_000001536", "step_000002048"]
+
+
+def _adam_steps(ckpt):
+    """The Adam step count of a checkpoint's optimizer state (every parameter's alike)."""
+    import torch
+
+    state = torch.load(ckpt / "optimizer.pt", weights_only=True)["state"]
+    steps = {float(s["step"]) for s in state.values()}
+    assert len(steps) == 1
+    return steps.pop()
+
+
+def _bid_state(ckpt):
+    from safetensors.torch import load_file
+
+    return load_file(str(ckpt / "bid_learner.safetensors"))
+
+
+@pytest.fixture(scope="module")
+def bid_run(tmp_path_factory):
+    """A finished run learning its bids (4 rollouts of 512 decisions, 4 minibatches each:
+    16 Adam steps), and a copy of it resumed from step_000001024 as after a kill there
+    (the newer checkpoints, final/ and eval.json removed; its TensorBoard events kept, and
+    the temporary folders a kill mid-checkpoint leaves)."""
+    tmp = tmp_path_factory.mktemp("bidrun")
+    run = train(TrainConfig.from_dict({**BIDS, "log_dir": str(tmp / "runs")}), progress=False)
+    resumed = tmp / "resumed" / run.name
+    import shutil
+
+    shutil.copytree(run, resumed)
+    for name in STEPS[2:] + ["final"]:
+        shutil.rmtree(resumed / "checkpoints" / name)
+    (resumed / "eval.json").unlink()
+    (resumed / "checkpoints" / ".step_000001536.r2ytgwfq").mkdir()
+    (resumed / "checkpoints" / ".step_000001024.old").mkdir()
+    train(progress=False, resume=resumed)
+    return run, resumed
+
+
+def test_a_checkpoint_holds_the_update_of_its_last_rollout(bid_run):
+    run, _ = bid_run
+    ckpts = run / "checkpoints"
+    assert [_adam_steps(ckpts / s) for s in STEPS] == [4.0, 8.0, 12.0, 16.0]
+    assert _adam_steps(ckpts / "final") == 16.0
+    from safetensors.torch import load_file
+
+    last = load_file(str(ckpts / STEPS[-1] / "model.safetensors"))
+    final = load_file(str(ckpts / "final" / "model.safetensors"))
+    assert last.keys() == final.keys() and all(bool((last[k] == final[k]).all()) for k in last)
+
+
+def test_a_resumed_run_makes_every_update_of_an_uninterrupted_one(bid_run):
+    run, resumed = bid_run
+    assert json.loads((resumed / "eval.json").read_text())["timesteps"] == 2048
+    assert _adam_steps(resumed / "checkpoints" / "final") == _adam_steps(run / "checkpoints" / "final") == 16.0
+    assert _adam_steps(resumed / "checkpoints" / STEPS[2]) == 12.0
+
+
+def test_the_bid_learners_replay_and_adam_state_survive_a_resume(bid_run):
+    run, resumed = bid_run
+    saved = _bid_state(run / "checkpoints" / STEPS[1])
+    pos, size, added = saved["replay/counts"].tolist()
+    assert size == added == pos > 0  # no wrap: the replay holds every bid so far
+    after = _bid_state(resumed / "checkpoints" / "final")
+    assert after["replay/counts"][1] > size  # the resumed run's bids went on after the checkpoint's
+    assert (after["replay/obs"][:size] == saved["replay/obs"]).all()
+    assert (after["replay/target"][:size] == saved["replay/target"]).all()
+    steps = lambda s: {float(v) for k, v in s.items() if k.endswith("/step")}  # noqa: E731
+    fits = steps(_bid_state(run / "checkpoints" / "final"))
+    assert len(fits) == 1 and fits == steps(after) and fits.pop() > steps(saved).pop() > 0
+
+
+def test_resume_removes_the_temporary_folders_of_a_killed_checkpoint_write(bid_run):
+    _, resumed = bid_run
+    assert sorted(p.name for p in (resumed / "checkpoints").iterdir()) == sorted(STEPS + ["final"])
+
+
+def test_tensorboard_logs_each_step_once_after_a_resume(bid_run):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    _, resumed = bid_run
+    acc = EventAccumulator(str(resumed))
+    acc.Reload()
+    assert [e.step for e in acc.Scalars("charts/steps_per_second")] == [512, 1024, 1536, 2048]
+
+
+def test_resuming_a_finished_run_changes_nothing(bid_run, tmp_path):
+    import shutil
+
+    from training.train import RunCompleteError
+
+    run = shutil.copytree(bid_run[0], tmp_path / bid_run[0].name)
+    before = {p: p.read_bytes() for p in [run / "eval.json", *(run / "checkpoints" / "final").rglob("*.*")]}
+    with pytest.raises(RunCompleteError, match=r"the run is complete \(2048 of 2048 steps trained"):
+        train(progress=False, resume=run)
+    assert {p: p.read_bytes() for p in before} == before
+    assert not list(run.glob("progress_from_*"))
+
+
+@pytest.mark.parametrize("key, value", [("learning_rate", 0.001), ("seed", 7), ("n_tables", 8), ("gamma", 0.9),
+                                        ("bid_replay", 1000), ("rules", {"tie": "takers_made"})])
+def test_resume_refuses_a_changed_config_naming_the_key(bid_run, tmp_path, key, value):
+    import shutil
+
+    run = shutil.copytree(bid_run[0], tmp_path / bid_run[0].name)
+    shutil.rmtree(run / "checkpoints" / "final")
+    conf = yaml.safe_load((run / "config.yaml").read_text())
+    (run / "config.yaml").write_text(yaml.safe_dump({**conf, key: value}))
+    with pytest.raises(ConfigError, match=rf"'{key}' changed since checkpoints/step_000002048 was written"):
+        train(progress=False, resume=run)
+    assert not (run / "checkpoints" / "final").exists()
+
+
+def test_a_run_name_taken_in_the_same_second_gets_a_suffix(tmp_path):
+    from training.train import _claim_run_dir
+
+    (tmp_path / "belote_v0__x__0__5").mkdir()
+    (tmp_path / "belote_v0__x__0__5_2").mkdir()
+    assert _claim_run_dir(tmp_path, "belote_v0__x__0__5") == (tmp_path / "belote_v0__x__0__5_3", "belote_v0__x__0__5_3")
+
+
+def test_resume_of_an_iterate_run_says_what_it_is(tmp_path):
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"exp_name": "it", "seed": 1, "iterations": 4, "deals": 256}))
+    with pytest.raises(CheckpointError, match=r"not a `belote train` run: it is a `belote iterate` run .* belote "
+                                              r"iterate --resume"):
+        train(progress=False, resume=tmp_path)
+
+
+def test_train_writes_its_config_and_evaluation_atomically(tmp_path, monkeypatch):
+    written = []
+    real = Path.write_text
+
+    def write_text(self, *a, **k):
+        written.append(self.name)
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    run = train(TrainConfig.from_dict({**BIDS, "bid_learner": "ppo", "total_timesteps": 512,
+                                       "log_dir": str(tmp_path / "runs")}), progress=False)
+    assert (run / "config.yaml").is_file() and json.loads((run / "eval.json").read_text())["timesteps"] == 512
+    assert "config.yaml" not in written and "eval.json" not in written
+    assert not list(run.glob(".*"))

@@ -31,6 +31,7 @@ from pathlib import Path
 # an OMP_WAIT_POLICY already in the environment is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from belote_env.atomic import atomic_write_bytes
 from belote_env.games import game_of
 from belote_env.table import SEATS
 
@@ -124,7 +125,13 @@ def _cmd_train(args: argparse.Namespace) -> int:
         if given:
             raise ValueError(f"{', '.join(given)} cannot be given with --resume: a resumed run keeps its settings; "
                              f"edit {Path(args.resume) / 'config.yaml'} to change total_timesteps or eval_pairs")
-        run_dir = train(progress=not args.no_progress, resume=args.resume)
+        from .train import RunCompleteError
+
+        try:
+            run_dir = train(progress=not args.no_progress, resume=args.resume)
+        except RunCompleteError as e:  # nothing to do: not an error (a loop of resumes ends here)
+            print(f"belote train: {e}")
+            return 0
     else:
         if not args.config:
             raise ValueError("--config is required (or --resume RUN_FOLDER)")
@@ -231,7 +238,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                          f"(belote replay {path})") from None
     print(result.summary())
     if json_path is not None:
-        json_path.write_text(json.dumps(result.to_dict(), indent=2))
+        atomic_write_bytes(json_path, json.dumps(result.to_dict(), indent=2).encode())
         print(f"result saved to {json_path}")
     return 0
 
@@ -257,9 +264,9 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         except OSError as e:  # checked before the matches, but gone or full since
             raise ValueError(f"--plot {plot}: cannot be written ({_os_reason(e)})") from None
     if json_path is not None:
-        json_path.write_text(json.dumps({"ratings": dict(zip(res.names, res.ratings)),
-                                         "intervals": dict(zip(res.names, res.intervals)),
-                                         "matches": [m.to_dict() for m in res.matches]}, indent=2))
+        atomic_write_bytes(json_path, json.dumps({"ratings": dict(zip(res.names, res.ratings)),
+                                                  "intervals": dict(zip(res.names, res.intervals)),
+                                                  "matches": [m.to_dict() for m in res.matches]}, indent=2).encode())
         print(f"ratings saved to {json_path}")
     return 0
 

@@ -44,7 +44,7 @@ from belote_env.records import game_record, write_record
 from belote_env.table import SEATS, absolute_seat, team_of
 from policies.base import Policy, PolicyError, reseed
 
-__all__ = ["MatchResult", "duplicate_match", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
+__all__ = ["MatchResult", "duplicate_match", "mean_ci", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
            "PolicyFailure", "use_one_torch_thread", "exit_with_parent", "init_worker", "MAX_PAIRS", "MAX_DEAL_POINTS",
            "MAX_CHUNK_SECONDS", "MAX_DEAL_DECISIONS", "BATCH_TABLES", "SetMatchResult", "SET_SEATINGS",
            "SET_POSITIONS", "set_deck"]
@@ -617,14 +617,23 @@ def _no_spread_note(n: int, unit: str, *intervals: tuple[float, float]) -> list[
     return []
 
 
-def _ci(values: list[float]) -> tuple[float, float, float]:
+def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean of ``values`` (per-pair or per-set figures: point
+    differences, or scores in 0..1) and its two-sided ``level`` interval, Student's t with
+    ``n - 1`` degrees of freedom (``n`` values; near the normal's 1.96 for hundreds of
+    pairs, wider for a few: 3.18 at 4). One value, or none spread: an interval of zero
+    width (``_no_spread_note`` says so). The one interval of every match figure."""
+    values = [float(v) for v in values]
     n = len(values)
     mean = sum(values) / n
     if n < 2:
         return mean, mean, mean
+    from scipy.stats import t
+
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
+    half = float(t.ppf(0.5 + level / 2, n - 1)) * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
 
 
 def _finite_number(v) -> bool:
@@ -849,12 +858,20 @@ def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: 
     header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
               "rules": rules.to_dict()}
     chunks_in = _read_pairs_log(pairs_log, header, game_of(rules)) if os.path.exists(pairs_log) else []
-    seen: set[int] = set()
-    for ids, part in chunks_in:  # a chunk counts when all its ids are in this match and none came before
-        if all(i < total and i not in seen for i in ids):
-            parts.append((ids, part))
+    # A chunk counts when all its ids are in this match and none is counted already; the
+    # largest chunks first (then in log order), so that a chunk of a smaller rerun (pairs 4, 5
+    # of a log of pairs 4..7 cut by the match's end) is counted on the next rerun, and a
+    # larger match reuses the chunk of more pairs. A chunk's tally is not split by pair, so a
+    # chunk crossing the match's end does not count (its pairs in the match are played once,
+    # logged as their own chunk, then reused).
+    order = sorted(range(len(chunks_in)), key=lambda k: (-len(chunks_in[k][0]), k))
+    counted = []
+    for k in order:
+        ids, part = chunks_in[k]
+        if all(i < total and i not in done for i in ids):
+            counted.append(k)
             done.update(ids)
-        seen.update(ids)
+    parts.extend(chunks_in[k] for k in sorted(counted))
     tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(json.dumps(header) + "\n")
@@ -904,7 +921,9 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             tallies, appended and fsynced as each chunk ends), so a match cut by a kill
             resumes: pairs already in the log are not played again, a torn last line is
             dropped, and a log of more pairs serves a smaller match (a chunk counts only
-            when all its pairs are in the match). Its first line names the match (specs,
+            when all its pairs are in the match: the pairs of a chunk crossing the
+            match's end are played once more, logged as a chunk of their own that later
+            runs reuse). Its first line names the match (specs,
             seed, mode, rules), not the models' contents or the code: start a new log
             after changing either. Decision times then mix the runs.
         batched: play on the batched engine (``belote_env.vector``): every pair's two
@@ -1035,11 +1054,11 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     tally.game_wins = [p[3] for p in per_pair]
     if bar:
         bar.close()
-    d, dlo, dhi = _ci(tally.diffs)
-    w, wlo, whi = _ci(tally.deal_wins)
+    d, dlo, dhi = mean_ci(tally.diffs)
+    w, wlo, whi = mean_ci(tally.deal_wins)
     g = glo = ghi = None
     if mode == "game":
-        g, glo, ghi = _ci(tally.game_wins)
+        g, glo, ghi = mean_ci(tally.game_wins)
     clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
     return MatchResult(
         a=a_obj.name, b=b_obj.name, mode=mode, pairs=pairs, deals=tally.deals,
@@ -1445,7 +1464,7 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
     rows = [tally.rows[k] for k in order]
 
     def stat(key: str) -> tuple[float, float, float]:
-        return _ci([r[key] for r in rows])
+        return mean_ci([r[key] for r in rows])
 
     d, dlo, dhi = stat("diff")
     ap, aplo, aphi = stat("a_points")

@@ -302,7 +302,9 @@ def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
                                                       "obs_encoder_version")}
     run_dir = ckpt.parent.parent
     ev = run_dir / "eval.json"
-    if ev.is_file() and "evaluation" not in extra:
+    # the run's eval.json holds its final model's figures: a step checkpoint's export has none
+    final = ckpt.name == "final" and ckpt.parent.name == "checkpoints"
+    if final and ev.is_file() and "evaluation" not in extra:
         try:
             evaluation = read_json(ev)
         except DataFileError as e:

@@ -21,10 +21,14 @@ events and ``progress.csv`` (``iterate/*`` scalars: labels, fit losses and agree
 match figures); ``data/iter_<k>.npz`` (the labels of the iterations the replay still
 uses); ``checkpoints/iter_<k>/``, each a model folder (``make_policy`` loads it: the
 starting model's files with the fitted ``cards/`` and ``bids/``) with ``iterate.json``
-(the iteration, the budget so far: deals, decisions, rollouts, seconds, and the match).
+(the iteration, the budget so far: deals, decisions, rollouts, seconds, the match and the
+config); ``logged.json`` (the last iteration whose log row is written).
 Every file is written atomically; ``--resume`` continues after the newest complete
 checkpoint, and an iteration cut by a kill is played again from the same seeds (its
-labels, fit and match come out the same): nothing is trained twice.
+labels, fit and match come out the same): nothing is trained twice. A resume removes the
+staging folder of a checkpoint cut by a kill, writes the log row of a checkpoint published
+just before a kill from its ``iterate.json``, and refuses a config edited since (but
+``iterations``, ``threads``, ``log_dir``), naming the key.
 """
 
 from __future__ import annotations
@@ -308,6 +312,59 @@ def _load_npz(path: Path) -> dict:
     return out
 
 
+#: The run file naming the last iteration whose log row (TensorBoard, CSV) is written.
+LOGGED = "logged.json"
+#: Config keys a resumed run may change (how long it runs and on what), every other one
+#: must be what its checkpoints were made with.
+RESUME_MAY_CHANGE = ("iterations", "threads", "log_dir")
+
+
+def _log_row(logger, info: dict) -> None:
+    """Record and dump iteration ``info["iteration"]``'s row (``info``: its ``iterate.json``)."""
+    for k, v in (("iterate/card_labels", info["labels"]["cards"]), ("iterate/bid_labels", info["labels"]["bids"]),
+                 ("iterate/lr", info["lr"]), ("iterate/deals", info["budget"]["deals"]),
+                 ("iterate/seconds", info["budget"]["seconds"])):
+        logger.record(k, v)
+    for kind, f in info["fit"].items():
+        for k in ("train_loss", "valid_loss", "agree", "regret"):
+            logger.record(f"iterate/{kind}_{k}", f[k])
+    if "match" in info:
+        logger.record("iterate/match_mean_diff", info["match"]["mean_diff"])
+        logger.record("iterate/match_deal_win_rate", info["match"]["deal_win_rate"])
+    logger.dump(info["iteration"])
+    atomic_write_bytes(Path(logger.dir) / LOGGED, json.dumps({"iteration": info["iteration"]}).encode())
+
+
+def _read_resumed_config(run: Path) -> IterateConfig:
+    """The config of the run folder ``run`` to resume: ``ConfigError`` for a ``belote train``
+    run's folder (not an iterate run), a missing or bad ``config.yaml``."""
+    path = run / "config.yaml"
+    if not path.is_file():
+        raise ConfigError(f"--resume {run}: no {path}; give a run folder of `belote iterate`")
+    d = read_config_file(path)
+    if isinstance(d, dict) and "run_name" in d:
+        raise ConfigError(f"--resume {run}: {path} is the config of a `belote train` run, not of a `belote iterate` "
+                          f"run; resume it with `belote train --resume {run}`, or give an iterate run folder")
+    return IterateConfig.from_dict(d)
+
+
+def _check_resumed_config(cfg: IterateConfig, info: dict, ckpt: Path) -> None:
+    """Refuse (``ConfigError`` naming the key) a resumed run's config edited since its
+    newest checkpoint ``ckpt`` (``info``: its ``iterate.json``) was made, but in
+    ``RESUME_MAY_CHANGE``; a checkpoint of before the config was recorded: its rules and
+    starting model."""
+    now = cfg.to_dict()
+    was = info.get("config")
+    if was is None:  # older checkpoints: their rules and starting model
+        now = {"rules": cfg.rules_obj.to_dict(), "init_from": str(Path(cfg.init_from))}
+        was = {k: info.get(k) for k in now}
+    for k in now:
+        if k not in RESUME_MAY_CHANGE and k in was and now[k] != was[k]:
+            raise ConfigError(f"config key {k!r} of the resumed run is {now[k]!r}, but its checkpoint {ckpt} was made "
+                              f"with {was[k]!r}: put it back, or start a new run (only "
+                              f"{', '.join(RESUME_MAY_CHANGE)} may change on resume)")
+
+
 def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str | os.PathLike | None = None) -> Path:
     """Run ``cfg`` in a new run folder under ``cfg.log_dir``, or resume the run folder
     ``resume`` after its newest complete checkpoint (module docstring); returns the folder.
@@ -332,7 +389,10 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
 
     if resume is not None:
         run = Path(resume)
-        cfg = IterateConfig.from_dict(read_config_file(run / "config.yaml"))
+        cfg = _read_resumed_config(run)
+        newest = _ckpts(run)
+        if newest:
+            _check_resumed_config(cfg, read_json(newest[-1][1] / "iterate.json", 1 << 20), newest[-1][1])
     elif cfg is None:
         raise ValueError("give a config or a run folder to resume")
     rules = cfg.rules_obj
@@ -371,6 +431,11 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         import yaml
 
         atomic_write_bytes(run / "config.yaml", yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())
+        atomic_write_bytes(run / LOGGED, json.dumps({"iteration": 0}).encode())
+    else:  # a checkpoint's staging folder left by a kill (train._atomic_folder: .iter_<k>.<random>, .iter_<k>.old)
+        for tmp in (run / "checkpoints").glob(".iter_*"):
+            if tmp.is_dir():
+                shutil.rmtree(tmp, ignore_errors=True)
     if outcomes is not None and not (run / "game_value.npz").is_file():
         buf = io.BytesIO()
         np.savez(buf, outcomes=outcomes)
@@ -386,6 +451,11 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
     opponent = make_policy(rival, seed=0)
     logger = Logger(str(run), [TensorBoardOutputFormat(str(run)), CSVOutputFormat(str(run / (
         "progress.csv" if not done else f"progress_from_{start:05d}.csv")))])
+    if done and (run / LOGGED).is_file():  # rows of checkpoints published before a kill cut their log row
+        logged = read_json(run / LOGGED, 1 << 10)["iteration"]
+        for k, p in done:
+            if k > logged:
+                _log_row(logger, read_json(p / "iterate.json", 1 << 20))
     print(f"iterate: {cfg.iterations} iterations of {cfg.deals} deals, from iteration {start}; hidden layers in "
           f"{'bfloat16' if bf16 else 'float32'}; run folder {run}", flush=True)
     bar = None
@@ -427,7 +497,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         info = {"iteration": it + 1, "lr": lr, "labels": {"cards": len(data.cards["q"]), "bids": len(data.bids["q"])},
                 "fit": fits, "pool": [str(m) for m in members], "budget": budget, "rules": rules.to_dict(),
                 "init_from": str(init), "bf16": bf16,
-                "machine": _machine(cfg.threads)}
+                "machine": _machine(cfg.threads), "config": cfg.to_dict()}
         folder = run / "checkpoints" / CKPT.format(it + 1)
 
         def write(tmp: Path) -> None:
@@ -442,16 +512,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
             (tmp / "iterate.json").write_text(json.dumps(info, indent=2))
 
         _atomic_folder(folder, write)
-        for k, v in (("iterate/card_labels", len(data.cards["q"])), ("iterate/bid_labels", len(data.bids["q"])),
-                     ("iterate/lr", lr), ("iterate/deals", budget["deals"]), ("iterate/seconds", budget["seconds"])):
-            logger.record(k, v)
-        for kind, f in fits.items():
-            for k in ("train_loss", "valid_loss", "agree", "regret"):
-                logger.record(f"iterate/{kind}_{k}", f[k])
-        if "match" in info:
-            logger.record("iterate/match_mean_diff", info["match"]["mean_diff"])
-            logger.record("iterate/match_deal_win_rate", info["match"]["deal_win_rate"])
-        logger.dump(it + 1)
+        _log_row(logger, info)  # a kill before it: the resumed run writes it from iterate.json
         for k in range(1, it + 3 - cfg.replay):  # labels the next iterations' replay no longer reads
             (run / "data" / f"iter_{k:05d}.npz").unlink(missing_ok=True)
         if bar is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,8 +127,20 @@ class LadderResult:
         ax.set_title(self.title(), fontsize=10)
         ax.set_xlim(min(min(vals) - 200, 800), max(vals) + 200)
         fig.tight_layout()
+        # atomically: a temporary file in the same folder, then renamed (a kill or a failing
+        # write leaves the old plot whole)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=path.suffix)
         try:
-            fig.savefig(path, dpi=120, format=path.suffix[1:].lower())
+            os.chmod(tmp, 0o644)  # mkstemp makes the file owner-only
+            with os.fdopen(fd, "wb") as f:
+                fig.savefig(f, dpi=120, format=path.suffix[1:].lower())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
         finally:
             plt.close(fig)
         return path

@@ -10,10 +10,19 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
 * ``checkpoints/step_{timesteps:09d}/``: ``model.safetensors`` + ``meta.json`` (the
   ``policies.network`` model format), ``optimizer.pt`` (tensors only, loaded with
   ``weights_only=True``) and ``trainer.json``; each folder is written to a temporary name
-  and renamed into place, so a kill never leaves half a checkpoint;
+  and renamed into place, so a kill never leaves half a checkpoint (a resume removes the
+  temporary folders a kill leaves); ``step_N`` is written once rollout N's PPO update has
+  run, so it holds the weights and optimizer state after all N steps' updates; with
+  ``bid_learner: q``, ``bids/`` and ``bid_learner.safetensors`` (the bid replay and its Adam
+  state, restored on resume);
 * ``progress_from_{step:09d}.csv`` (then ``..._2.csv``, ...): one CSV log per resume attempt;
 * ``pool/snap_{timesteps:09d}/``: frozen snapshots of the opponent pool;
 * ``checkpoints/final/`` and ``eval.json`` at the end.
+
+``config.yaml`` and ``eval.json`` are written atomically. A resume refuses a ``config.yaml``
+changed since its checkpoint was written (``meta.json``'s ``config``) in a key other than
+``RESUME_MAY_CHANGE``, and a finished run (``RunCompleteError``: nothing is rewritten); its
+TensorBoard writer purges the steps past the checkpoint that a killed invocation logged.
 
 ``belote train --resume RUN_FOLDER`` continues from the newest complete checkpoint (by step
 number) whose every file checks out; a damaged newer one is skipped with a ``warning:`` line
@@ -48,6 +57,7 @@ import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import CSVOutputFormat, HParam, Logger, TensorBoardOutputFormat
 
+from belote_env.atomic import atomic_write_bytes
 from belote_env.games import game_of
 from belote_env import ACTION_TABLE_VERSION
 from belote_env.actions import COINCHE, COINCHE_BID, COINCHE_LEVELS, PASS, SURCOINCHE, num_actions
@@ -60,7 +70,7 @@ from .config import ConfigError, TrainConfig
 from .vector_selfplay import bf16_supported, numpy_huge_pages, use_bf16
 from .selfplay import PERFECT_SIZE, OpponentPool, PerfectCriticPolicy, SelfPlayCollector, SelfPlayPPO, StreamSpec
 
-__all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint"]
+__all__ = ["train", "save_checkpoint", "net_config", "latest_checkpoint", "RunCompleteError"]
 
 EVAL_TIERS = ("random", "easy", "normal")
 #: Bound on a run's ``config.yaml`` and a checkpoint's ``trainer.json`` (bytes), checked
@@ -68,6 +78,19 @@ EVAL_TIERS = ("random", "easy", "normal")
 MAX_RUN_FILE_BYTES = 1 << 20
 #: The keys of ``trainer.json``.
 TRAINER_KEYS = ("next_ckpt", "next_eval", "next_snapshot", "snapshots", "timesteps", "train_seconds")
+#: A checkpoint's bid learner state (``bid_learner: q``): the replay and the fit's Adam state
+#: (``BidLearner.replay_state``), safetensors (loading runs no code).
+BID_STATE_FILE = "bid_learner.safetensors"
+#: The config keys a resume may see changed in ``config.yaml`` (the length of the run, its
+#: final and periodic evaluations, the checkpoint interval, the wall budget, torch's
+#: threads); any other change is refused (``_check_config_unchanged``).
+RESUME_MAY_CHANGE = ("total_timesteps", "eval_pairs", "checkpoint_every", "eval_every", "periodic_eval_pairs",
+                     "max_minutes", "torch_threads", "log_dir")
+
+
+class RunCompleteError(ConfigError):
+    """``--resume`` of a run that has trained all its steps and written ``checkpoints/final``
+    and ``eval.json``: nothing is trained or rewritten."""
 
 
 def _why(e: DataFileError, path: Path) -> str:
@@ -164,8 +187,9 @@ def learner_policy(model: SelfPlayPPO, cfg: TrainConfig, **kwargs) -> NetworkPol
 def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name: str, trainer: dict | None = None,
                     extra: dict | None = None) -> Path:
     """Write a checkpoint folder atomically (model, metadata, optimizer, trainer state; the
-    bid-value network in ``bids/`` with ``bid_learner: q``, and then ``meta.json``'s
-    ``policy_suit_average: true``: the policy is played as ``learner_policy`` plays it)."""
+    bid-value network in ``bids/`` with ``bid_learner: q``, its replay and Adam state in
+    ``BID_STATE_FILE``, and then ``meta.json``'s ``policy_suit_average: true``: the policy
+    is played as ``learner_policy`` plays it)."""
     def write(tmp: Path) -> None:
         bids = _bid_net(model)
         save_model(tmp, model.policy.state_dict(), net_config(cfg), {
@@ -174,6 +198,11 @@ def save_checkpoint(folder: Path, model: SelfPlayPPO, cfg: TrainConfig, run_name
             **({"policy_suit_average": True, "parts": [BIDS_SUBDIR]} if bids is not None else {}), **(extra or {})})
         if bids is not None:
             save_bid_net(tmp, bids, cfg, {"timesteps": int(model.num_timesteps)})
+            learner = model.collector.bids
+            if hasattr(learner, "replay_state"):
+                from safetensors.torch import save_file
+
+                save_file(learner.replay_state(), str(tmp / BID_STATE_FILE))
         th.save(model.policy.optimizer.state_dict(), tmp / "optimizer.pt")
         (tmp / "trainer.json").write_text(json.dumps({"timesteps": int(model.num_timesteps), **(trainer or {})}))
 
@@ -217,6 +246,7 @@ class _Progress(BaseCallback):
         self.t0_steps = 0
         self.seconds_before = float(state.get("train_seconds", 0.0))  # the run's earlier invocations
         self.stopped = False  # by max_minutes
+        self.pending: int | None = None  # a step_<n> checkpoint due once rollout n's PPO update has run
 
     def seconds(self) -> float:
         """The run's wall time so far (its earlier invocations' included), seconds."""
@@ -249,6 +279,20 @@ class _Progress(BaseCallback):
 
     def _on_step(self) -> bool:
         return True
+
+    def _on_rollout_start(self) -> None:
+        self._save_pending()
+
+    def _save_pending(self) -> None:
+        """Write the checkpoint ``_on_rollout_end`` scheduled, now that the PPO update of
+        its rollout has run (the next rollout's start, or the end of ``learn``): it holds
+        the weights and optimizer state after all its steps' updates."""
+        if self.pending is None:
+            return
+        n, self.pending = self.pending, None
+        self.state["train_seconds"] = self.seconds()
+        save_checkpoint(self.run_dir / "checkpoints" / f"step_{n:09d}", self.model, self.cfg, self.run_name,
+                        dict(self.state))
 
     def _check_time(self) -> None:
         """Once ``max_minutes`` of the run's wall time have gone, ask the model to collect no
@@ -286,13 +330,13 @@ class _Progress(BaseCallback):
         if n >= st["next_ckpt"]:
             while st["next_ckpt"] <= n:
                 st["next_ckpt"] += cfg.checkpoint_every
-            st["train_seconds"] = self.seconds()
-            save_checkpoint(self.run_dir / "checkpoints" / f"step_{n:09d}", self.model, cfg, self.run_name, dict(st))
+            self.pending = n  # written after this rollout's update (_save_pending)
         self._check_time()
 
     def _on_training_end(self) -> None:
         if self.pbar is not None:
             self.pbar.close()
+        self._save_pending()
         n = self.model.num_timesteps
         folder = self.run_dir / "checkpoints" / f"step_{n:09d}"
         if self.stopped and not folder.exists():  # stopped by the clock: resume starts here, not earlier
@@ -319,8 +363,94 @@ def _evaluate(model: SelfPlayPPO, cfg: TrainConfig, logger, tiers, pairs: int, s
     return out
 
 
-def _make_logger(run_dir: Path, csv_name: str) -> Logger:
-    return Logger(str(run_dir), [TensorBoardOutputFormat(str(run_dir)), CSVOutputFormat(str(run_dir / csv_name))])
+class _TensorBoard(TensorBoardOutputFormat):
+    """SB3's TensorBoard output whose writer starts with ``purge_step``: TensorBoard then
+    drops the events of the run's earlier invocations at that step and later (a killed
+    invocation logged past its last checkpoint; the resumed one logs those steps again)."""
+
+    def __init__(self, folder: str, purge_step: int | None = None):
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.writer = SummaryWriter(log_dir=folder, purge_step=purge_step)
+        self._is_closed = False
+
+
+def _make_logger(run_dir: Path, csv_name: str, purge_step: int | None = None) -> Logger:
+    return Logger(str(run_dir), [_TensorBoard(str(run_dir), purge_step), CSVOutputFormat(str(run_dir / csv_name))])
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write a run file atomically (``belote_env.atomic``): a kill never leaves half of it."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _claim_run_dir(log_dir: Path, run_name: str) -> tuple[Path, str]:
+    """Create the run folder ``log_dir/run_name`` (atomically: ``mkdir`` fails on an existing
+    one); when a run of the same experiment and seed started in the same second holds the
+    name, the next free ``run_name_2``, ``run_name_3``, ... instead."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    name, n = run_name, 1
+    while True:
+        try:
+            (log_dir / name).mkdir()
+            return log_dir / name, name
+        except FileExistsError:
+            n += 1
+            name = f"{run_name}_{n}"
+
+
+_TEMP_NAME = re.compile(r"\.(step_[0-9]+|final|snap_[0-9]+)\.(.+)")
+
+
+def _remove_temporaries(run_dir: Path) -> None:
+    """Remove what a kill in the middle of a write left (``_atomic_folder``'s
+    ``checkpoints/.step_<n>.<random>`` and ``.step_<n>.old``, the pool's ``.snap_<n>.*``;
+    ``belote_env.atomic``'s ``.config.yaml.*.tmp`` / ``.eval.json.*.tmp``), announced."""
+    found = [p for sub in ("checkpoints", "pool") for p in Path(run_dir, sub).glob(".*")
+             if p.is_dir() and not p.is_symlink() and _TEMP_NAME.fullmatch(p.name)]
+    found += [p for p in Path(run_dir).glob(".*.tmp") if p.is_file() and not p.is_symlink()
+              and p.name.startswith((".config.yaml.", ".eval.json."))]
+    for p in found:
+        shutil.rmtree(p) if p.is_dir() else p.unlink()
+    if found:
+        print(f"removed {len(found)} temporary file(s) left by an interrupted write: "
+              f"{', '.join(str(p.relative_to(run_dir)) for p in sorted(found))}", flush=True)
+
+
+def _check_config_unchanged(run_dir: Path, point: "_ResumePoint", cfg: TrainConfig) -> None:
+    """The run's ``config.yaml`` against the config its resume checkpoint was written under
+    (``meta.json``'s ``config``): a change of any key but ``RESUME_MAY_CHANGE`` is refused
+    by name (``ConfigError``); a checkpoint that records no config is announced."""
+    saved = point.meta.get("config") if isinstance(point.meta, dict) else None
+    if not isinstance(saved, dict):
+        print(f"warning: checkpoint {point.folder} does not record its config: the changes to "
+              f"{run_dir / 'config.yaml'} since it was written cannot be checked", file=sys.stderr, flush=True)
+        return
+    try:
+        saved = TrainConfig.from_dict(saved).to_dict()  # the same spelling as the current one
+    except (ValueError, TypeError):
+        pass  # an older version's keys: compared as written
+    current = cfg.to_dict()
+    changed = [k for k in saved if k not in RESUME_MAY_CHANGE and k in current and saved[k] != current[k]]
+    if changed:
+        raise ConfigError(f"{run_dir / 'config.yaml'}: {', '.join(repr(k) for k in changed)} changed since "
+                          f"checkpoints/{point.folder.name} was written ("
+                          + "; ".join(f"{k}: {saved[k]!r} -> {current[k]!r}" for k in changed)
+                          + f"); a resumed run keeps its settings, only {', '.join(RESUME_MAY_CHANGE)} may change "
+                          "(start a new run, with init_from to start from this one's weights)")
+
+
+def _run_complete(run_dir: Path, done: int, cfg: TrainConfig) -> bool:
+    """The run trained all its steps from ``done`` and wrote ``checkpoints/final`` (of
+    ``done`` steps) and ``eval.json``."""
+    final = run_dir / "checkpoints" / "final"
+    if done < cfg.total_timesteps or not (run_dir / "eval.json").is_file() \
+            or not all((final / f).is_file() for f in CHECKPOINT_FILES):
+        return False
+    try:
+        return read_json(final / "trainer.json", MAX_RUN_FILE_BYTES).get("timesteps") == done
+    except (DataFileError, AttributeError):
+        return False
 
 
 def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | os.PathLike | None = None) -> Path:
@@ -338,6 +468,12 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         cfg, run_name = _read_run_config(run_dir)
         point = _resume_point(run_dir, cfg, run_name)  # every file checked; announces a damaged newer one
         done = point.trainer["timesteps"]
+        _check_config_unchanged(run_dir, point, cfg)
+        if _run_complete(run_dir, done, cfg):
+            raise RunCompleteError(f"{run_dir}: the run is complete ({done} of {cfg.total_timesteps} steps trained, "
+                                   "checkpoints/final and eval.json written); nothing to resume, nothing changed "
+                                   f"(raise total_timesteps in {run_dir / 'config.yaml'} to train further)")
+        _remove_temporaries(run_dir)
         state.update({k: point.trainer[k] for k in state if k in point.trainer})
         _reschedule(state, cfg, done)
         print(f"resuming {run_dir} from checkpoints/{point.folder.name} ({done} of {cfg.total_timesteps} steps done)",
@@ -348,10 +484,9 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         if not isinstance(cfg, TrainConfig):
             raise ConfigError(f"train() needs a TrainConfig, got {type(cfg).__name__}")
         init = _load_init_from(cfg)  # before the run folder exists: a bad model leaves nothing behind
-        run_name = f"belote_v0__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
-        run_dir = Path(cfg.log_dir) / run_name
-        run_dir.mkdir(parents=True, exist_ok=False)
-        (run_dir / "config.yaml").write_text(yaml.safe_dump({"run_name": run_name, **cfg.to_dict()}, sort_keys=False))
+        run_dir, run_name = _claim_run_dir(Path(cfg.log_dir),
+                                           f"belote_v0__{cfg.exp_name}__{cfg.seed}__{int(time.time())}")
+        _write_text(run_dir / "config.yaml", yaml.safe_dump({"run_name": run_name, **cfg.to_dict()}, sort_keys=False))
         state.update(next_ckpt=cfg.checkpoint_every, next_eval=cfg.eval_every, next_snapshot=cfg.snapshot_every)
     th.set_num_threads(cfg.torch_threads)
     if "NUMPY_MADVISE_HUGEPAGE" not in os.environ:
@@ -399,6 +534,9 @@ def _read_run_config(run_dir: Path) -> tuple[TrainConfig, str]:
         raise CheckpointError(f"{path}: corrupt run config, expected a mapping of config keys and 'run_name', "
                               f"got {type(data).__name__}")
     data = dict(data)
+    if "run_name" not in data and "iterations" in data:  # training/iterate.py's config.yaml
+        raise CheckpointError(f"{run_dir}: not a `belote train` run: it is a `belote iterate` run (its config.yaml "
+                              f"has 'iterations'); continue it with belote iterate --resume {run_dir}")
     run_name = data.pop("run_name", None)
     if not isinstance(run_name, str) or not run_name:
         raise CheckpointError(f"{path}: corrupt run config, 'run_name' must be a non-empty string, got {run_name!r}")
@@ -513,6 +651,8 @@ class _ResumePoint:
     optimizer: dict
     snapshots: list  # (pool folder name, BeloteNet)
     bid_net: BeloteNet | None = None  # bids/ of a bid_learner: q run
+    meta: dict | None = None  # meta.json
+    bid_state: dict | None = None  # BID_STATE_FILE's tensors (None: an older checkpoint without it)
 
 
 def _resume_point(run_dir: Path, cfg: TrainConfig, run_name: str) -> _ResumePoint:
@@ -555,13 +695,15 @@ def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, r
                               f"({run_name!r} in config.yaml)")
     _check_trainer_state(folder / "trainer.json", trainer, step, meta, cfg)
     optimizer = _read_optimizer_state(folder / "optimizer.pt", cfg)
-    bid_net = None
+    bid_net = bid_state = None
     if cfg.bid_learner == "q":  # the run learns its bids: a checkpoint without them is damaged
         sub = folder / BIDS_SUBDIR
         if not sub.is_dir():
             raise CheckpointError(f"{sub}: missing, the checkpoint is incomplete (the run learns its bids, "
                                   "bid_learner: q, and meta.json declares bids/ in parts)")
         bid_net, _ = load_model(sub)  # CheckpointError names a damaged file
+        if (folder / BID_STATE_FILE).exists():
+            bid_state = _read_bid_state(folder / BID_STATE_FILE, cfg)
     snapshots = []
     if cfg.opponents != {"self": 1.0}:  # the run has an opponent pool (as in train())
         for name in trainer.get("snapshots", []):
@@ -571,7 +713,37 @@ def _load_checkpoint(run_dir: Path, folder: Path, step: int, cfg: TrainConfig, r
                 raise CheckpointError(f"{folder / 'trainer.json'}: its opponent snapshot pool/{name} cannot be "
                                       f"loaded ({e})") from None
             snapshots.append((name, snap))
-    return _ResumePoint(folder, trainer, net, optimizer, snapshots, bid_net)
+    return _ResumePoint(folder, trainer, net, optimizer, snapshots, bid_net, meta, bid_state)
+
+
+def _read_bid_state(path: Path, cfg: TrainConfig) -> dict:
+    """``BID_STATE_FILE``: safetensors (read without running code), its size bounded by the
+    run's replay and bid network first, its tensors checked against a learner of ``cfg``
+    (``BidLearner.load_replay_state``); raises ``CheckpointError`` naming the file."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    from .vector_selfplay import BidLearner
+
+    probe = BidLearner(cfg.bid_net, cfg.bid_lr, 0.0, cfg.bid_replay, 0, cfg.activation, rules=cfg.rules_obj)
+    n_params = sum(p.numel() for p in probe.fit_net.parameters())
+    bound = cfg.bid_replay * (4 * probe.obs.shape[1] + 16) + 3 * 4 * n_params + (1 << 20)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise CheckpointError(f"{path}: cannot read the bid learner's state ({e})") from None
+    if size > bound:
+        raise CheckpointError(f"{path}: damaged bid learner state, {size:,} bytes, more than the {bound:,} a replay of "
+                              f"{cfg.bid_replay} bids and the bid network's Adam state can take")
+    try:
+        state = load_file(str(path))
+    except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{path}: damaged bid learner state, cannot be read ({e})") from None
+    try:
+        probe.load_replay_state(state)
+    except ValueError as e:
+        raise CheckpointError(f"{path}: damaged bid learner state, {e}") from None
+    return state
 
 
 def _torch_reason(e: Exception) -> str:
@@ -795,9 +967,15 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
         attach_bid_learner(model, cfg, cfg.seed + done, bf16)
         if point is not None:  # _load_checkpoint loaded its bids/ (required)
             collector.bids.load_state_dict(point.bid_net.state_dict())
+            if point.bid_state is not None:
+                collector.bids.load_replay_state(point.bid_state)  # checked by _load_checkpoint
+            else:
+                print(f"warning: checkpoint {point.folder} has no {BID_STATE_FILE} (written by an older version): "
+                      "the bid learner's replay and its Adam state restart empty", file=sys.stderr, flush=True)
     if bf16:
         use_bf16(model.policy)
-    logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done))
+    logger = _make_logger(run_dir, "progress.csv" if point is None else _resume_log_name(run_dir, done),
+                          None if point is None else done + 1)  # drop a killed invocation's steps past `done`
     model.set_logger(logger)
     if point is not None:  # every file was checked by _resume_point
         model.policy.load_state_dict(point.net.state_dict(), strict=False)
@@ -830,7 +1008,7 @@ def _train(cfg: TrainConfig, run_dir: Path, run_name: str, point: _ResumePoint |
         logger.dump(model.num_timesteps)
     save_checkpoint(run_dir / "checkpoints" / "final", model, cfg, run_name, dict(state),
                     {"wall_seconds": round(wall, 1), "bf16": bf16, "evaluation": {k: v for k, v in results.items() if k.startswith("vs_")}})
-    (run_dir / "eval.json").write_text(json.dumps(results, indent=2))
+    _write_text(run_dir / "eval.json", json.dumps(results, indent=2))
     logger.close()
     return run_dir
 

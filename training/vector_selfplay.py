@@ -540,6 +540,66 @@ class BidLearner:
         self.net.load_state_dict(state)
         self.fit_net.load_state_dict(state)
 
+    def replay_state(self) -> dict[str, th.Tensor]:
+        """The fit's state as named tensors (a checkpoint's ``bid_learner.safetensors``,
+        ``load_replay_state``): the replay ring (``replay/obs`` as uint8 when every value
+        is a small whole number, as the encoders write them; ``replay/action``,
+        ``replay/target``; ``replay/counts``: pos, size, bids added) and the fit's Adam
+        state (``opt/<parameter>/<name>``). The bids added since the last fit enter the
+        replay first (the next fit would take them in first too)."""
+        self.finish_fit()
+        self._flush()
+        m = self.size
+        obs = self.obs[:m]
+        small = obs.astype(np.uint8)
+        out = {"replay/obs": th.from_numpy(small if np.array_equal(small, obs) else obs.copy()),
+               "replay/action": th.from_numpy(self.action[:m].copy()),
+               "replay/target": th.from_numpy(self.target[:m].copy()),
+               "replay/counts": th.tensor([self.pos, self.size, self.added], dtype=th.int64)}
+        for i, entry in self.opt.state_dict()["state"].items():
+            for k, v in entry.items():
+                out[f"opt/{i}/{k}"] = v.detach().clone().contiguous()
+        return out
+
+    def load_replay_state(self, state: dict[str, th.Tensor]) -> None:
+        """Restore ``replay_state``'s tensors; raises ``ValueError`` naming what does not
+        fit this learner (the replay's bound, the observation size, the network's shapes)."""
+        self.finish_fit(keep=False)
+        try:
+            pos, size, added = (int(x) for x in state["replay/counts"].tolist())
+            obs, action, target = state["replay/obs"], state["replay/action"], state["replay/target"]
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"the bid replay's tensors are incomplete ({e})") from None
+        if not (0 <= size <= self.cap and 0 <= pos < max(1, self.cap) and added >= size):
+            raise ValueError(f"the bid replay's counts (pos {pos}, size {size}, added {added}) do not fit a replay "
+                             f"of {self.cap} bids")
+        if tuple(obs.shape) != (size, self.obs.shape[1]) or tuple(action.shape) != (size,) \
+                or tuple(target.shape) != (size,):
+            raise ValueError(f"the bid replay's arrays have shapes {tuple(obs.shape)}, {tuple(action.shape)}, "
+                             f"{tuple(target.shape)}; expected ({size}, {self.obs.shape[1]}), ({size},), ({size},)")
+        if size and (not bool(th.isfinite(target.float()).all()) or int(action.min()) < 32
+                     or int(action.max()) >= 32 + self.width):
+            raise ValueError("the bid replay holds non-finite targets or bid ids outside the bids learned")
+        params = list(self.fit_net.parameters())
+        opt = {"state": {}, "param_groups": self.opt.state_dict()["param_groups"]}
+        for key, v in state.items():
+            if not key.startswith("opt/"):
+                continue
+            _, i, name = key.split("/", 2)
+            if not i.isdigit() or int(i) >= len(params):
+                raise ValueError(f"the bid fit's optimizer state names parameter {i!r}, the network has "
+                                 f"{len(params)}")
+            want = () if name == "step" else tuple(params[int(i)].shape)
+            if tuple(v.shape) != want or not bool(th.isfinite(v).all()):
+                raise ValueError(f"the bid fit's optimizer state {key} has shape {tuple(v.shape)} (expected {want}) "
+                                 "or non-finite values")
+            opt["state"].setdefault(int(i), {})[name] = v.clone()
+        self.opt.load_state_dict(opt)
+        self.obs[:size] = obs.numpy().astype(np.float32)
+        self.action[:size], self.target[:size] = action.numpy(), target.numpy()
+        self.pos, self.size, self.added = pos, size, added
+        self._pending = []
+
     def _fit_logits(self, x: th.Tensor) -> th.Tensor:
         """``fit_net``'s bid outputs (ids 32 .. 31 + width) for observations ``x``, float32
         ``(m, width)`` (its hidden layers in bfloat16 with ``bf16``)."""
