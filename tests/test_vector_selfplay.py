@@ -155,8 +155,18 @@ def test_a_q_bid_run_saves_exports_and_plays_its_bid_network(tmp_path):
     out = export_model(final, tmp_path / "exported")
     p = NetworkPolicy.from_path(out)
     assert p.bid_net is not None and p.bid_actions == tuple(range(32, 38))
-    # resume picks the bid network up again
+    # a resume from the last step checkpoint picks the bid network up again; a finished run
+    # is left as it is
+    import shutil
+
+    from training.train import RunCompleteError
+
+    with pytest.raises(RunCompleteError, match="the run is complete"):
+        train(progress=False, resume=run)
+    shutil.rmtree(final)
+    (run / "eval.json").unlink()
     train(progress=False, resume=run)
+    assert (final / "bids" / "model.safetensors").is_file() and (run / "eval.json").is_file()
 
 
 def test_encode_perfect_batch_equals_the_reference_encode_perfect():
