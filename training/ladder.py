@@ -8,12 +8,14 @@ policy). 95% intervals come from a seeded bootstrap over the deal pairs of every
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import random
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from belote_env.atomic import atomic_write_bytes
 
 from .evaluate import MatchResult, duplicate_match
 
@@ -127,22 +129,12 @@ class LadderResult:
         ax.set_title(self.title(), fontsize=10)
         ax.set_xlim(min(min(vals) - 200, 800), max(vals) + 200)
         fig.tight_layout()
-        # atomically: a temporary file in the same folder, then renamed (a kill or a failing
-        # write leaves the old plot whole)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=path.suffix)
+        buf = io.BytesIO()  # then written atomically: a kill or a failing write leaves the old plot whole
         try:
-            os.chmod(tmp, 0o644)  # mkstemp makes the file owner-only
-            with os.fdopen(fd, "wb") as f:
-                fig.savefig(f, dpi=120, format=path.suffix[1:].lower())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+            fig.savefig(buf, dpi=120, format=path.suffix[1:].lower())
         finally:
             plt.close(fig)
+        atomic_write_bytes(path, buf.getvalue())
         return path
 
 
