@@ -216,7 +216,7 @@ from .game import GameState, IllegalActionError
 from .games import game_of
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
 from .render import render_view
-from .table import TEAM_OF, other_team
+from .table import TEAM_OF, is_seat, other_team
 
 __doc__ = __doc__.replace("{LAYOUT_TABLE}", layout_table())  # the layout is declared once (observation.LAYOUT)
 
@@ -259,21 +259,22 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         n = raw.num_actions
         done = raw.terminations.get(agent, False) or raw.truncations.get(agent, False)
         seat = raw._seat.get(agent, -1)
+        value = None
+        if action is not None and not isinstance(action, (bool, np.bool_)) and hasattr(action, "__index__"):
+            try:
+                value = action.__index__()
+            except TypeError:  # a numpy array of more than one value
+                pass
         if action is None:
             if done:
                 return None
             why = "None is only the action of an agent that is done"
-        elif isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+        elif value is None:
             why = f"an action id must be an int 0..{n - 1} (a numpy integer too), got a {type(action).__name__}"
+        elif 0 <= value < n:
+            return value
         else:
-            try:
-                value = action.__index__()
-            except TypeError:  # a numpy array of more than one value
-                why = f"an action id must be an int 0..{n - 1} (a numpy integer too), got a {type(action).__name__}"
-            else:
-                if 0 <= value < n:
-                    return value
-                why = f"out of range 0..{n - 1} (the ids of this game's actions)"
+            why = f"out of range 0..{n - 1} (the ids of this game's actions)"
         legal = () if done or raw.game is None or raw.game.is_deal_over else tuple(raw.game.legal_actions())
         raise IllegalActionError(f"illegal action {action!r} by seat {seat} ({agent}): {why}", action, seat, legal)
 
@@ -339,8 +340,7 @@ class raw_env(AECEnv):
         self.variant = variant = game_of(self.rules)
         #: seats at the table (4, or 2 / 3 for the games of TWO_THREE.md)
         self.n_seats = n = variant.players
-        if (isinstance(render_seat, bool) or not isinstance(render_seat, (int, np.integer))
-                or render_seat not in range(n)):
+        if not is_seat(render_seat, n):
             raise ValueError(f"render_seat must be a seat 0..{n - 1} (an int), got {render_seat!r}")
         render_seat = int(render_seat)
         self.episode, self.obs_mode, self.reward_mode = episode, obs_mode, reward_mode

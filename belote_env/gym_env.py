@@ -88,7 +88,7 @@ from .games import game_of
 from .infoset import InfoSet
 from .observation import action_mask
 from .render import render_view
-from .table import TEAM_OF, other_team, partner_of
+from .table import TEAM_OF, is_seat, other_team, partner_of
 
 __all__ = ["BeloteGymEnv", "OpponentPolicyError"]
 
@@ -215,9 +215,7 @@ class BeloteGymEnv(gymnasium.Env):
         if not variant.has_partners and learner == "team":
             raise ValueError(f"learner='team' needs fixed teams: at {n} seats every seat plays for itself "
                              "(TWO_THREE.md); use learner='seat'")
-        if not (learner_seat == "rotate" if isinstance(learner_seat, str) else
-                isinstance(learner_seat, (int, np.integer)) and not isinstance(learner_seat, bool)
-                and learner_seat in range(n)):
+        if not (learner_seat == "rotate" if isinstance(learner_seat, str) else is_seat(learner_seat, n)):
             raise ValueError(f"learner_seat must be a seat 0..{n - 1} (an int) or 'rotate', "
                              f"got {learner_seat!r}")
         if not isinstance(learner_seat, str):
@@ -281,7 +279,7 @@ class BeloteGymEnv(gymnasium.Env):
         seats = range(self.n_seats)
         if isinstance(opponents, Mapping):
             for seat, spec in opponents.items():
-                if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in seats:
+                if not is_seat(seat, self.n_seats):
                     raise ValueError(f"opponents dict keys must be seats 0..{self.n_seats - 1}, got {seat!r} "
                                      "(a seat is an int)")
                 self._check_spec(spec, f"opponents[{seat}]")

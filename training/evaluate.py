@@ -635,7 +635,6 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-
 def _finite_number(v) -> bool:
     """An int or float (not a bool) that is a finite float (an int too large for a float
     is not: ``math.isfinite`` would raise ``OverflowError``)."""
