@@ -222,6 +222,9 @@ def test_the_interval_of_a_few_pairs_is_students_t_not_the_normals(tmp_path):
     half = t3 * math.sqrt(5 / 3) / 2
     assert mean == 2.5 and math.isclose(lo, 2.5 - half) and math.isclose(hi, 2.5 + half)
     _, lo, hi = mean_ci([0.0, 1.0] * 500)
+    for values, level in (([], 0.95), ([1.0, 2.0], 1.0), ([1.0, 2.0], 0)):
+        with pytest.raises(ValueError, match="an interval needs one value or more and a level in"):
+            mean_ci(values, level)
     assert math.isclose((hi - lo) / 2, 1.962341 * math.sqrt(0.25 * 1000 / 999 / 1000), rel_tol=1e-6)
     log = tmp_path / "pairs.jsonl"
     r = duplicate_match("random", "normal", 4, seed=2, pairs_log=log)

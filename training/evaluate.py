@@ -622,9 +622,16 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float, float]:
     differences, or scores in 0..1) and its two-sided ``level`` interval, Student's t with
     ``n - 1`` degrees of freedom (``n`` values; near the normal's 1.96 for hundreds of
     pairs, wider for a few: 3.18 at 4). One value, or none spread: an interval of zero
-    width (``_no_spread_note`` says so). The one interval of every match figure."""
+    width (``_no_spread_note`` says so). The one interval of every match figure.
+
+    Raises:
+        ValueError: no values, or ``level`` outside (0, 1).
+    """
     values = [float(v) for v in values]
     n = len(values)
+    if not n or not 0 < level < 1:
+        raise ValueError(f"an interval needs one value or more and a level in (0, 1), got {n} values, "
+                         f"level {level!r}")
     mean = sum(values) / n
     if n < 2:
         return mean, mean, mean
