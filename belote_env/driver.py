@@ -194,7 +194,7 @@ REWARD_MODES = ("scaled", "points", "win")
 
 
 #: The ``"scaled"`` reward's divisor in coinche (COINCHE.md §6): a failed 160 coinched is
-#: -0.96, a plain 80 made with 81 points +0.32, a surcoinched capot +-2.5 (rare).
+#: -0.96, a plain 80 made with 81 card points +0.16 (161 against 81), a surcoinched capot +-2.5 (rare).
 COINCHE_REWARD_SCALE = 500
 
 

@@ -88,8 +88,8 @@ COINCHE.md §1.3) and one per profile of COINCHE.md §8: ``"coinche_colver"``,
     ``"coinche-1"`` (``raw_env.obs_encoder_version``); ``obs_mode="history"`` has room
     for 300 events (``(309, 2)``). The ``"scaled"`` reward divides the deal's point
     difference by 500 (``driver.reward_scale``): a failed 160 coinched is -0.96, a plain
-    80 made with 81 points +0.32. Deal points are ``scoring.score_coinche_deal``'s, and
-    ``infos`` carry the same keys. Rendering shows the auction and the contract with its
+    80 made with 81 card points +0.16 (161 against the defenders' 81). Deal points are
+    ``scoring.score_coinche_deal``'s, and ``infos`` carry the same keys. Rendering shows the auction and the contract with its
     level and coinche.
 
 Two and three players (``rules.players`` 2 or 3; presets ``"seed001_2p"`` and

@@ -13,9 +13,9 @@ from pettingzoo.test import api_test, render_test, seed_test
 from belote_env import belote_v0
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, coinche_bid_action, num_actions
 from belote_env.config import OPTION_CHOICES, CUTTHROAT_ONLY, Rules, load_rules, preset_names
-from belote_env.contract import CAPOT
+from belote_env.contract import CAPOT, Contract
 from belote_env.dealing import deal_all, deck_from_full_hands
-from belote_env.driver import COINCHE_REWARD_SCALE
+from belote_env.driver import COINCHE_REWARD_SCALE, point_reward, reward_scale
 from belote_env.game import GameState, Phase
 from belote_env.observation import (
     COINCHE_OBS_SIZE, OBS_SIZE, encode_infoset, obs_size, suit_permutation_index,
@@ -224,6 +224,18 @@ def test_rewards_are_the_scaled_score_difference():
         d = 0 if s is None else s.difference(0)
         assert totals["player_0"] == pytest.approx(d / COINCHE_REWARD_SCALE)
         assert totals["player_1"] == pytest.approx(-d / COINCHE_REWARD_SCALE)
+
+
+def test_scaled_reward_examples_of_the_env_docstring():
+    """The two examples of ``belote_env.env``'s docstring (COINCHE.md §6): a plain 80 made
+    with 81 card points scores 161 against the defenders' 81 (+0.16); a failed 160
+    coinched gives the defenders 2 x (160 + 160) + 162 = 482 (-0.964)."""
+    rules = load_rules("coinche")
+    made = score_coinche_deal(Contract(0, 0, 80, 1), (71, 81), (4, 4), 0, rules=rules)
+    failed = score_coinche_deal(Contract(0, 0, 160, 2), (80, 72), (4, 4), 0, rules=rules)
+    assert made.points == (161, 81) and failed.points == (0, 482)
+    assert point_reward(made.difference(0), "scaled", reward_scale(rules)) == pytest.approx(0.16)
+    assert point_reward(failed.difference(0), "scaled", reward_scale(rules)) == pytest.approx(-0.964)
 
 
 def test_observation_holds_the_auction_in_order_and_the_contract():
