@@ -20,8 +20,13 @@ A record is a JSON object::
         {"dealer": 2, "hands": [[8 cards], ...],             # coinche: explicit 8-card
          "actions": [...]}                                 # hands, no turned card / stock
       ],
-      "result": {"scores": [862, 1004], "winner": 1}       # written by game_record; checked
-    }
+      "result": {"scores": [862, 1004], "winner": 1,       # written by game_record; checked
+                 "game_over": true},
+      "match": {"a": "normal", "b": "easy", ...}           # optional: a duplicate match's game
+    }                                                      # (evaluate.save_match_game)
+
+No other key is allowed, at the top level, in ``start``, in ``result`` or in a deal: an
+unknown (e.g. misspelled) key is refused by name (``RecordError``), never ignored.
 
 Cards may be ids (0..31) or names (``"J♠"``, ``"JS"``, ``"10H"``). With explicit hands,
 each seat's first three cards form its first packet and the last two its second
@@ -105,10 +110,11 @@ def save_game(state: GameState, path: str | os.PathLike) -> Path:
 
 
 def read_record(path: str | os.PathLike, max_bytes: int = MAX_JSON_BYTES) -> dict[str, Any]:
-    """Read and validate a record file (at most ``max_bytes``, 64 MiB by default, checked
-    before it is read); raises ``RecordError`` naming the problem."""
+    """Read and validate a record file (UTF-8, with or without a byte-order mark; at most
+    ``max_bytes``, 64 MiB by default, checked before it is read); raises ``RecordError``
+    naming the problem."""
     try:
-        text = read_text(path, max_bytes)
+        text = read_text(path, max_bytes).removeprefix("\ufeff")  # as utf-8-sig: a byte-order mark is allowed
     except DataFileError as e:  # unreadable, over the bound, not UTF-8
         raise RecordError(f"cannot read record {path}: {str(e).removeprefix(f'{path}: ')}") from None
     try:
@@ -200,6 +206,18 @@ def _start_of(record: dict) -> dict[str, Any]:
     return kw
 
 
+#: The keys a record may hold (``game_record``, with ``match`` from ``evaluate.save_match_game``)
+#: and those of its ``result``: any other is refused (a misspelled ``start`` would replay from 0 - 0).
+_RECORD_KEYS = ("format", "version", "action_table_version", "rules", "start", "deals", "result", "match")
+_RESULT_KEYS = ("scores", "winner", "game_over")
+
+
+def _no_unknown_keys(obj: dict, where: str, allowed: tuple[str, ...]) -> None:
+    unknown = set(obj) - set(allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown keys {short_repr(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}")
+
+
 def _validate(record: Any) -> None:
     if not isinstance(record, dict):
         raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
@@ -207,6 +225,7 @@ def _validate(record: Any) -> None:
         raise RecordError(f"not a belote-rl record: 'format' is {short_repr(record.get('format'))}, expected {RECORD_FORMAT!r}")
     if type(record.get("version")) is not int or record.get("version") != RECORD_VERSION:
         raise RecordError(f"record version {short_repr(record.get('version'))} is not supported (this package reads {RECORD_VERSION})")
+    _no_unknown_keys(record, "record", _RECORD_KEYS)
     atv = record.get("action_table_version", ACTION_TABLE_VERSION)
     if type(atv) is not int or atv != ACTION_TABLE_VERSION:
         raise RecordError(f"record uses action table version {short_repr(record['action_table_version'])}, "
@@ -249,6 +268,7 @@ def _validate(record: Any) -> None:
     if result is not None:
         if not isinstance(result, dict):
             raise RecordError(f"record 'result' must be an object, got {type(result).__name__}")
+        _no_unknown_keys(result, "record 'result'", _RESULT_KEYS)
         sc = result.get("scores")
         n = _sides(rules)
         if sc is not None and (not isinstance(sc, list) or len(sc) != n

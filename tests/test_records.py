@@ -233,3 +233,40 @@ def test_non_utf8_rules_file(tmp_path):
     p.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RuleOptionError, match="cannot read rules file"):
         load_rules(p)
+
+
+def test_unknown_keys_of_a_record_or_its_result_are_refused_by_name(tmp_path, capsys):
+    """A misspelled key is refused, never ignored: ``Start`` would replay from 0 - 0 and
+    ``result.winer`` would check nothing; every key a writer writes still loads."""
+    from training.cli import main
+
+    st = GameState(Rules(target=None), seed=5, scores=[420, 380], reserve=0, deal_number=6)
+    rng = random.Random(1)
+    while not st.is_deal_over:
+        st.apply(rng.choice(st.legal_actions()))
+    rec = json.loads(json.dumps({**game_record(st), "match": {"a": "normal", "b": "easy", "seats": ["normal"] * 4}}))
+    assert sorted(rec) == ["action_table_version", "deals", "format", "match", "result", "rules", "start", "version"]
+    assert sorted(rec["result"]) == ["game_over", "scores", "winner"]
+    assert replay(rec).scores == st.scores  # every key written by game_record and save_match_game loads
+    misspelled = {("Start" if k == "start" else k): v for k, v in rec.items() if k != "result"}  # no result to check
+    write_record(tmp_path / "r.json", misspelled)
+    assert main(["replay", str(tmp_path / "r.json")]) == 2
+    assert ("record: unknown keys ['Start']; allowed: action_table_version, deals, format, match, result, rules, "
+            "start, version") in capsys.readouterr().err
+    bad = copy.deepcopy(rec)
+    bad["result"]["winer"] = bad["result"].pop("winner")
+    with pytest.raises(RecordError) as info:
+        replay(bad)
+    assert str(info.value) == "record 'result': unknown keys ['winer']; allowed: game_over, scores, winner"
+
+
+def test_a_record_with_a_utf8_byte_order_mark_reads_and_replays(tmp_path, capsys):
+    from training.cli import main
+
+    st = _random_game(Rules(target=None), 4)
+    path = save_game(st, tmp_path / "g.json")
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert read_record(bom) == read_record(path) == json.loads(path.read_text())
+    assert main(["replay", str(bom)]) == 0
+    assert f"final scores: team 0 {st.scores[0]}, team 1 {st.scores[1]}" in capsys.readouterr().out

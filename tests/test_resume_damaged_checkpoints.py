@@ -324,3 +324,25 @@ def test_cli_resume_refuses_overrides_it_would_ignore(run, capsys):
         err = capsys.readouterr().err
         assert f"{flags[0]} cannot be given with --resume" in err and str(run / "config.yaml") in err
     assert json.loads((run / "eval.json").read_text()) == before
+
+
+def test_resuming_a_finished_run_shorter_than_checkpoint_every_says_it_is_complete(tmp_path, capsys):
+    """A run shorter than checkpoint_every ends with checkpoints/final and eval.json but no
+    step_*: its resume says the run is complete (exit status 0), not that no checkpoint is
+    left, and changes nothing."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml.safe_dump({**BASE, "total_timesteps": 1024, "checkpoint_every": 4096,
+                                   "log_dir": str(tmp_path / "runs")}))
+    assert main(["train", "--config", str(cfg), "--no-progress"]) == 0
+    [run] = (tmp_path / "runs").iterdir()
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["final"]
+    before = {p: p.read_bytes() for p in [run / "eval.json", *(run / "checkpoints" / "final").iterdir()]}
+    capsys.readouterr()
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert f"belote train: {run}: the run is complete (1024 of 1024 steps trained, checkpoints/final and eval.json " \
+           "written)" in out and err == ""
+    assert {p: p.read_bytes() for p in before} == before and not list(run.glob("progress_from_*"))
+    (run / "eval.json").unlink()  # not finished: no step_* to resume from is still said
+    assert main(["train", "--resume", str(run), "--no-progress"]) == 2
+    assert f"{run}: no complete checkpoint under checkpoints/step_*" in capsys.readouterr().err

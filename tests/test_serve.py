@@ -123,7 +123,8 @@ def test_bad_messages_get_an_error_and_leave_the_room_unharmed(tmp_path):
                 assert msg["type"] == "error", msg
                 return msg["message"]
 
-            assert "must be JSON" in error_for("{not json")
+            assert error_for("{not json").startswith("a message: not valid JSON (Expecting property name enclosed "
+                                                      "in double quotes at line 1 column 2)")
             assert "at most" in error_for("x" * (MAX_MESSAGE + 1))
             assert "unknown message type" in error_for({"type": "shout"})
             assert "join a room's seat first" in error_for({"type": "act", "action": 33})
@@ -277,6 +278,30 @@ def test_the_replay_viewer_steps_through_a_record_with_every_hand(tmp_path):
         r = client.post("/api/replay", content=json.dumps(bad))
         assert r.status_code == 400 and r.json()["error"].startswith("not a record that replays")
         assert client.post("/api/replay", content="x" * 10).status_code == 400
+
+
+def test_a_body_that_is_not_json_is_told_the_parsers_reason_and_position(tmp_path):
+    """Each parse failure names its reason and position (as ``belote replay``), never the
+    body's cards; deep nesting keeps its own message; a UTF-8 byte-order mark is allowed."""
+    record = json.loads(json.dumps(game_record(GameState(Rules(), seed=3))))
+    body = json.dumps(record, indent=1)
+    line = body[:body.index('"deck"')].count("\n") + 1
+    truncated = body[:body.index('"deck"') + len('"deck": ')]  # cut right after the key: the cards are not sent
+    with TestClient(make_app(tmp_path)) as client:
+        def error(content) -> str:
+            r = client.post("/api/replay", content=content)
+            assert r.status_code == 400, r.text
+            return r.json()["error"]
+
+        assert error(b"") == "a record: not valid JSON (Expecting value at line 1 column 1)"
+        assert error(truncated) == f"a record: not valid JSON (Expecting value at line {line} column 12)"  # `   "deck": `
+        assert error('{"n": ' + "9" * 5000 + "}") == (
+            "a record: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: value has 5000 "
+            "digits; use sys.set_int_max_str_digits() to increase the limit)")
+        assert error(b"{\"a\": \"\xff\"}") == "a record: not UTF-8 text (byte 7)"
+        assert error("[" * 5000) == "a record must be JSON (nested at most a few hundred levels)"
+        r = client.post("/api/replay", content=b"\xef\xbb\xbf" + body.encode())
+        assert r.status_code == 200 and len(r.json()["frames"]) == 1
 
 
 def test_hints_are_the_hard_tiers_card_values_of_the_seat_to_play(tmp_path):

@@ -76,6 +76,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record
 
 from .rooms import LIMITS, MAX_ROOMS, VALUE_TIERS, Room, RoomError, bot_names, remove_leftovers, replay_frames
@@ -215,16 +216,20 @@ async def _json_body(request, limit: int, what: str):
 def _is_pairs_log(why: str, request) -> bool:
     """A body that failed as JSON because it is a pairs log (JSON lines, the first a
     ``belote_pairs_log`` header: ``training.evaluate``)."""
-    return why.endswith("must be JSON (nested at most a few hundred levels)") and \
+    return ": not valid JSON (" in why and \
         getattr(request.state, "body_head", b"").lstrip().startswith(b'{"belote_pairs_log"')
 
 
 def _loads(text, what: str):
-    """``(value, None)`` or ``(None, why)`` for a JSON text (deep nesting refused)."""
+    """``(value, None)`` or ``(None, why)`` for a JSON text (bytes: UTF-8, a byte-order mark
+    allowed): why names the parser's reason and position (``jsonfile.parse_json``: no text
+    of the body), or deep nesting."""
     try:
-        return json.loads(text), None
-    except (ValueError, RecursionError):
-        return None, f"{what} must be JSON (nested at most a few hundred levels)"
+        return parse_json(text, what), None
+    except DataFileError as e:
+        if str(e).endswith("(nested too deeply)"):
+            return None, f"{what} must be JSON (nested at most a few hundred levels)"
+        return None, str(e)
 
 
 def _same_origin(headers) -> bool:

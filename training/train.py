@@ -440,17 +440,24 @@ def _check_config_unchanged(run_dir: Path, point: "_ResumePoint", cfg: TrainConf
                           "(start a new run, with init_from to start from this one's weights)")
 
 
-def _run_complete(run_dir: Path, done: int, cfg: TrainConfig) -> bool:
-    """The run trained all its steps from ``done`` and wrote ``checkpoints/final`` (of
-    ``done`` steps) and ``eval.json``."""
+def _finished_steps(run_dir: Path, cfg: TrainConfig) -> int | None:
+    """The steps of ``checkpoints/final`` when the run trained all its steps and wrote it
+    and ``eval.json``; None otherwise."""
     final = run_dir / "checkpoints" / "final"
-    if done < cfg.total_timesteps or not (run_dir / "eval.json").is_file() \
-            or not all((final / f).is_file() for f in CHECKPOINT_FILES):
-        return False
+    if not (run_dir / "eval.json").is_file() or not all((final / f).is_file() for f in CHECKPOINT_FILES):
+        return None
     try:
-        return read_json(final / "trainer.json", MAX_RUN_FILE_BYTES).get("timesteps") == done
+        done = read_json(final / "trainer.json", MAX_RUN_FILE_BYTES).get("timesteps")
     except (DataFileError, AttributeError):
-        return False
+        return None
+    return done if type(done) is int and done >= cfg.total_timesteps else None
+
+
+def _complete_error(run_dir: Path, done: int, cfg: TrainConfig) -> RunCompleteError:
+    """The error a resume of a finished run of ``done`` steps raises (nothing is changed)."""
+    return RunCompleteError(f"{run_dir}: the run is complete ({done} of {cfg.total_timesteps} steps trained, "
+                            "checkpoints/final and eval.json written); nothing to resume, nothing changed "
+                            f"(raise total_timesteps in {run_dir / 'config.yaml'} to train further)")
 
 
 def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | os.PathLike | None = None) -> Path:
@@ -466,13 +473,14 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
     if resume is not None:
         run_dir = Path(resume)
         cfg, run_name = _read_run_config(run_dir)
+        finished = _finished_steps(run_dir, cfg)
+        if finished is not None and not _step_folders(run_dir):  # shorter than checkpoint_every: final alone
+            raise _complete_error(run_dir, finished, cfg)
         point = _resume_point(run_dir, cfg, run_name)  # every file checked; announces a damaged newer one
         done = point.trainer["timesteps"]
         _check_config_unchanged(run_dir, point, cfg)
-        if _run_complete(run_dir, done, cfg):
-            raise RunCompleteError(f"{run_dir}: the run is complete ({done} of {cfg.total_timesteps} steps trained, "
-                                   "checkpoints/final and eval.json written); nothing to resume, nothing changed "
-                                   f"(raise total_timesteps in {run_dir / 'config.yaml'} to train further)")
+        if finished == done:  # final is of the newest usable checkpoint's steps, not of a run cut since
+            raise _complete_error(run_dir, done, cfg)
         _remove_temporaries(run_dir)
         state.update({k: point.trainer[k] for k in state if k in point.trainer})
         _reschedule(state, cfg, done)
