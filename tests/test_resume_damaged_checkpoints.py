@@ -219,15 +219,23 @@ def _rows(path):
 def test_each_resume_attempt_keeps_its_own_csv_log(run):
     shutil.rmtree(run / "checkpoints" / STEP2)
     conf = yaml.safe_load((run / "config.yaml").read_text())
-    (run / "config.yaml").write_text(yaml.safe_dump({**conf, "total_timesteps": 1536}))  # no step checkpoint after 1024
+    (run / "config.yaml").write_text(yaml.safe_dump({**conf, "total_timesteps": 1536}))  # no interval checkpoint after 1024
+
+    def killed_before_the_end():  # a kill before the last step's checkpoint, final and eval.json
+        shutil.rmtree(run / "checkpoints" / "step_000001536")
+        shutil.rmtree(run / "checkpoints" / "final")
+        (run / "eval.json").unlink()
+
     train(progress=False, resume=run)
     first = run / "progress_from_000001024.csv"
     text = first.read_text()
     assert [r["time/total_timesteps"] for r in _rows(first)] == ["1536"]
-    train(progress=False, resume=run)  # a second attempt from the same checkpoint (as after a kill)
+    killed_before_the_end()
+    train(progress=False, resume=run)  # a second attempt from the same checkpoint
     second = run / "progress_from_000001024_2.csv"
     assert first.read_text() == text, "the first attempt's log was overwritten"
     assert [r["time/total_timesteps"] for r in _rows(second)] == ["1536"]
+    killed_before_the_end()
     train(progress=False, resume=run)
     assert [r["time/total_timesteps"] for r in _rows(run / "progress_from_000001024_3.csv")] == ["1536"]
     assert first.read_text() == text and len(_rows(second)) == 1
@@ -326,23 +334,28 @@ def test_cli_resume_refuses_overrides_it_would_ignore(run, capsys):
     assert json.loads((run / "eval.json").read_text()) == before
 
 
-def test_resuming_a_finished_run_shorter_than_checkpoint_every_says_it_is_complete(tmp_path, capsys):
-    """A run shorter than checkpoint_every ends with checkpoints/final and eval.json but no
-    step_*: its resume says the run is complete (exit status 0), not that no checkpoint is
-    left, and changes nothing."""
+def test_a_run_ending_between_checkpoints_writes_its_last_step_and_resumes_as_complete(tmp_path, capsys):
+    """A run of 3072 steps with checkpoint_every 2048 writes step 2048, then its last step
+    (3072) with checkpoints/final and eval.json: a resume says the run is complete (exit
+    status 0) and trains nothing again. A finished run with final alone (no step_*, as
+    runs shorter than checkpoint_every were written before) says so too."""
     cfg = tmp_path / "c.yaml"
-    cfg.write_text(yaml.safe_dump({**BASE, "total_timesteps": 1024, "checkpoint_every": 4096,
+    cfg.write_text(yaml.safe_dump({**BASE, "total_timesteps": 3072, "checkpoint_every": 2048,
                                    "log_dir": str(tmp_path / "runs")}))
     assert main(["train", "--config", str(cfg), "--no-progress"]) == 0
     [run] = (tmp_path / "runs").iterdir()
-    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["final"]
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["final", STEP2, "step_000003072"]
     before = {p: p.read_bytes() for p in [run / "eval.json", *(run / "checkpoints" / "final").iterdir()]}
     capsys.readouterr()
-    assert main(["train", "--resume", str(run), "--no-progress"]) == 0
-    out, err = capsys.readouterr()
-    assert f"belote train: {run}: the run is complete (1024 of 1024 steps trained, checkpoints/final and eval.json " \
-           "written)" in out and err == ""
-    assert {p: p.read_bytes() for p in before} == before and not list(run.glob("progress_from_*"))
+    for attempt in range(2):
+        if attempt:  # then final alone
+            for step in (STEP2, "step_000003072"):
+                shutil.rmtree(run / "checkpoints" / step)
+        assert main(["train", "--resume", str(run), "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        assert f"belote train: {run}: the run is complete (3072 of 3072 steps trained, checkpoints/final and " \
+               "eval.json written)" in out and err == ""
+        assert {p: p.read_bytes() for p in before} == before and not list(run.glob("progress_from_*"))
     (run / "eval.json").unlink()  # not finished: no step_* to resume from is still said
     assert main(["train", "--resume", str(run), "--no-progress"]) == 2
     assert f"{run}: no complete checkpoint under checkpoints/step_*" in capsys.readouterr().err

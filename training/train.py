@@ -12,7 +12,9 @@ Layout of a run folder ``{log_dir}/{run_name}/`` (``run_name`` =
   ``weights_only=True``) and ``trainer.json``; each folder is written to a temporary name
   and renamed into place, so a kill never leaves half a checkpoint (a resume removes the
   temporary folders a kill leaves); ``step_N`` is written once rollout N's PPO update has
-  run, so it holds the weights and optimizer state after all N steps' updates; with
+  run, so it holds the weights and optimizer state after all N steps' updates (every
+  ``checkpoint_every`` steps, and at the run's last step: a resume of a finished run finds
+  it and trains nothing again); with
   ``bid_learner: q``, ``bids/`` and ``bid_learner.safetensors`` (the bid replay and its Adam
   state, restored on resume);
 * ``progress_from_{step:09d}.csv`` (then ``..._2.csv``, ...): one CSV log per resume attempt;
@@ -339,7 +341,7 @@ class _Progress(BaseCallback):
         self._save_pending()
         n = self.model.num_timesteps
         folder = self.run_dir / "checkpoints" / f"step_{n:09d}"
-        if self.stopped and not folder.exists():  # stopped by the clock: resume starts here, not earlier
+        if not folder.exists():  # the last steps (stopped by the clock, or past the last interval): a resume starts here
             self.state["train_seconds"] = self.seconds()
             save_checkpoint(folder, self.model, self.cfg, self.run_name, dict(self.state))
 
