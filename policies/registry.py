@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from belote_env.actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS
 from belote_env.deprecation import renamed_in
 from belote_env.games import game_of
 
@@ -17,7 +18,7 @@ from .easy import EasyPolicy
 from .hard import HardPolicy, hard_oracle
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "CUTTHROAT_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
+__all__ = ["TIERS", "CUTTHROAT_TIERS", "EXTENDED_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
            "make_batch_policy"]
 
 
@@ -47,12 +48,32 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 
+#: Built-in tiers that play coinche rules of the extended action table (a générale or bids
+#: above 160: ``EXTENDED_NUM_ACTIONS`` ids, COINCHE.md §3): not the networks of ``hard`` and
+#: ``hard_oracle``; ``expert`` (and ``<policy>+search``) search on ``normal`` there
+#: (``policies.search.SearchPolicy._base``).
+EXTENDED_TIERS: tuple[str, ...] = ("random", "easy", "normal", "expert")
+
+
 def check_policy_rules(spec: Any, rules: Any) -> None:
-    """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``) cannot
-    play under ``rules``: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md)
-    only ``CUTTHROAT_TIERS`` can. Policy objects, model folders and factories pass (a
-    model made for four seats fails at its first decision); ``rules=None`` means four seats."""
-    if rules is None or game_of(rules).has_partners or not isinstance(spec, str):
+    """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``, or a
+    team holding it) cannot play under ``rules``: at two and three seats (``rules.players``
+    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can; under coinche rules of the extended
+    action table (a générale or bids above 160) only ``EXTENDED_TIERS`` and
+    ``<policy>+search``. Policy objects, model folders and factories pass (a model made
+    for other rules fails at its first decision); ``rules=None`` means four seats."""
+    if rules is None or not isinstance(spec, str):
+        return
+    if game_of(rules).has_partners:
+        if game_of(rules).num_actions == EXTENDED_NUM_ACTIONS:
+            for part in team_spec(spec) or (spec,):
+                if part in TIERS and part not in EXTENDED_TIERS:
+                    raise ValueError(
+                        f"{part}: the {part} tier cannot play these coinche rules (generale={rules.generale}, "
+                        f"max_numeric_bid={rules.max_numeric_bid}: a générale or bids above 160 take "
+                        f"{EXTENDED_NUM_ACTIONS} action ids, its networks know {NUM_ACTIONS}); the tiers that play "
+                        f"them: {', '.join(EXTENDED_TIERS)} (searching on normal there) and <policy>+search (its base "
+                        f"switches to normal there); or set generale false and max_numeric_bid 160")
         return
     players = rules.players
     supported = f"tiers for {players} players: {', '.join(CUTTHROAT_TIERS)} (or a policy factory 'module.path:attribute')"
@@ -67,14 +88,15 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
         raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")
 
 
-#: ``expert@<N>ms``: the expert with a time budget of N milliseconds a move (1..600000)
+#: ``expert@<N>ms``: the expert with a time budget of N milliseconds a move (1..MAX_BUDGET_MS)
 _TIMED_EXPERT = re.compile(r"expert@([1-9][0-9]{0,5})ms")
+MAX_BUDGET_MS = 600_000
 
 
 def timed_expert_budget(spec: Any) -> float | None:
-    """The time budget in seconds of an ``"expert@<N>ms"`` spec, else None."""
+    """The time budget in seconds of an ``"expert@<N>ms"`` spec (N in 1..``MAX_BUDGET_MS``), else None."""
     m = _TIMED_EXPERT.fullmatch(spec) if isinstance(spec, str) else None
-    return None if m is None else int(m.group(1)) / 1000.0
+    return None if m is None or int(m.group(1)) > MAX_BUDGET_MS else int(m.group(1)) / 1000.0
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
@@ -226,6 +248,10 @@ def check_policy_spec(spec: str | os.PathLike) -> None:
         raise ValueError(f"a policy must be named by a tier name ({', '.join(TIERS)}), a policy factory "
                          f"'module.path:attribute' or a model folder path, got {spec!r}")
     if not spec or not Path(spec).exists():
+        tier, at, _ = str(spec).partition("@")
+        if at and tier in TIERS:
+            raise ValueError(f"policy {str(spec)!r}: a time budget a move is written expert@<N>ms, N an int in "
+                             f"1..{MAX_BUDGET_MS} (milliseconds), e.g. expert@50ms; only the expert tier takes one")
         hint = " (a policy factory is named 'module.path:attribute')" if ":" in str(spec) else ""
         raise ValueError(f"unknown policy {str(spec)!r}: expected one of {', '.join(TIERS)}, <policy>+search, a "
                          f"team <lead>,<partner>, a model folder path or a policy factory module.path:attribute{hint}")
@@ -258,9 +284,11 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     raise ``policies.network.RulesMismatchError`` at its first decision.
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
-    a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones
-    (``check_policy_rules``); ``rules`` that are not a ``Rules`` (a preset name, a dict:
-    ``belote_env.load_rules`` makes one) raise ``TypeError``.
+    a tier outside ``CUTTHROAT_TIERS``, under coinche rules of the extended action table
+    (a générale, bids above 160) one outside ``EXTENDED_TIERS`` (``hard``, ``hard_oracle``),
+    raises ``ValueError`` naming the supported ones (``check_policy_rules``); ``rules`` that
+    are not a ``Rules`` (a preset name, a dict: ``belote_env.load_rules`` makes one) raise
+    ``TypeError``.
 
     Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
     cannot be imported, is not callable or returns no policy (``load_factory``), and

@@ -289,6 +289,82 @@ def test_cli_eval_failure_writes_record(tmp_path, capsys, monkeypatch):
     assert (tmp_path / "belote_failure_record.json").exists()
 
 
+def test_cli_ladder_policy_failure_is_one_line_exit_2(capsys, monkeypatch):
+    """A policy that plays an illegal action mid-ladder: ``belote ladder: error: ...`` on
+    one line and exit 2, as ``belote eval`` (was a PolicyFailure traceback)."""
+    from training import cli
+
+    import policies.registry as reg
+
+    monkeypatch.setitem(reg.TIERS, "cheater", lambda seed=None: _Cheater())
+    assert cli.main(["ladder", "easy", "cheater", "--pairs", "1", "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("belote ladder: error: policy 'cheater' returned illegal action 5 at seat ")
+    assert captured.err.count("\n") == 1 and "legal: ['32=pass', '33=take']" in captured.err
+    assert captured.out == ""
+
+
+def _refused(tier: str, generale: bool, max_bid: int) -> str:
+    return (f"{tier}: the {tier} tier cannot play these coinche rules (generale={generale}, max_numeric_bid={max_bid}: "
+            f"a générale or bids above 160 take 412 action ids, its networks know 112); the tiers that play them: "
+            f"random, easy, normal, expert (searching on normal there) and <policy>+search (its base switches to "
+            f"normal there); or set generale false and max_numeric_bid 160")
+
+
+@pytest.mark.parametrize("spec,tier", [("hard", "hard"), ("hard_oracle", "hard_oracle"), ("normal,hard", "hard"),
+                                       ("hard_oracle,easy", "hard_oracle")])
+def test_the_hard_tiers_are_refused_by_name_under_extended_coinche_rules(spec, tier):
+    """A générale or bids above 160 (412 action ids): the hard networks (and teams holding
+    them) are refused by ``make_policy`` before any deal, naming why and what plays them."""
+    from policies.registry import EXTENDED_TIERS, check_policy_rules
+
+    for rules, generale, max_bid in ((load_rules("coinche_bga"), False, 170),
+                                     (load_rules("coinche", generale=True), True, 160)):
+        with pytest.raises(ValueError) as e:
+            make_policy(spec, seed=0, rules=rules)
+        assert str(e.value) == _refused(tier, generale, max_bid)
+    bga = load_rules("coinche_bga")
+    for ok in (*EXTENDED_TIERS, "expert@5ms", "hard+search", "normal,expert"):
+        check_policy_rules(ok, bga)
+    check_policy_rules("hard", load_rules("coinche"))  # 112 ids: the coinche hard model plays them
+
+
+def test_cli_refuses_the_hard_tier_under_extended_coinche_rules_before_any_deal(tmp_path, capsys, monkeypatch):
+    """``belote eval``, ``ladder`` and ``play`` refuse hard under coinche_bga before a deal:
+    one line, exit 2, no failure record, no game started or saved."""
+    from training import cli
+
+    monkeypatch.chdir(tmp_path)
+    want = f"{_refused('hard', False, 170)}\n"
+    assert cli.main(["eval", "hard", "normal", "--rules", "coinche_bga", "--deals", "4", "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"belote eval: error: {want}"
+    assert cli.main(["ladder", "random", "hard", "--rules", "coinche_bga", "--pairs", "1", "--no-progress"]) == 2
+    assert capsys.readouterr() == ("", f"belote ladder: error: {want}")
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("the game started"))
+    assert cli.main(["play", "--partner", "hard", "--rules", "coinche_bga", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == f"belote play: error: {want}"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("spec", ["expert@", "expert@-5ms", "expert@0ms", "expert@5s", "expert@9999999ms",
+                                  "expert@600001ms", "hard@5ms", "expert@5s+search", "normal,expert@0ms"])
+def test_a_bad_time_budget_is_named_with_its_form_and_range(spec, capsys):
+    """``<tier>@...`` that is not ``expert@<N>ms`` with N in 1..600000 names that form
+    (not the list of tiers of an unknown policy)."""
+    from policies.registry import check_policy_spec, timed_expert_budget
+    from training import cli
+
+    bad = spec.removesuffix("+search").rpartition(",")[2]
+    want = (f"policy {bad!r}: a time budget a move is written expert@<N>ms, N an int in 1..600000 (milliseconds), "
+            f"e.g. expert@50ms; only the expert tier takes one")
+    with pytest.raises(ValueError) as e:
+        check_policy_spec(spec)
+    assert str(e.value) == want
+    assert cli.main(["eval", spec, "normal", "--deals", "2", "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"belote eval: error: {want}\n"
+    assert (timed_expert_budget("expert@1ms"), timed_expert_budget("expert@600000ms")) == (0.001, 600.0)
+
+
 def test_fit_ratings_recovers_elo_gap():
     # 76% score corresponds to about +200 Elo
     r = fit_ratings(["a", "b"], {(0, 1): (760.0, 1000)}, anchor=1)

@@ -246,17 +246,26 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
+    from policies.base import PolicyError
+    from policies.registry import check_policy_rules
+
     from .evaluate import MAX_PAIRS, use_one_torch_thread
     from .ladder import plot_path, run_ladder
 
     if not 1 <= args.pairs <= MAX_PAIRS:
         raise ValueError(f"--pairs must be in 1..{MAX_PAIRS:,} (mirrored pairs per match), got {args.pairs}")
     _factories_from_cwd(args.policies)
+    rules = load_rules(args.rules)
+    for spec in args.policies:  # before the first match: a tier these rules refuse
+        check_policy_rules(spec, rules)
     plot = None if args.plot is None else _output_file("--plot", plot_path(args.plot))
     json_path = _output_file("--json", args.json)
     use_one_torch_thread()
-    res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=load_rules(args.rules), mode=args.mode,
-                     workers=args.workers, progress=not args.no_progress)
+    try:
+        res = run_ladder(args.policies, args.pairs, seed=args.seed, rules=rules, mode=args.mode,
+                         workers=args.workers, progress=not args.no_progress)
+    except PolicyError as e:  # a policy that raised or played an illegal action (PolicyFailure) mid-match
+        raise ValueError(str(e)) from None
     print(res.table())
     if plot is not None:
         try:
@@ -303,7 +312,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 pols.append(make_policy(args.opponents, seed=args.seed + s, rules=rules))
             else:
                 spec = partner if s == partner_of(seat) else args.opponents
-                pols.append(make_policy(spec, seed=args.seed + s))
+                pols.append(make_policy(spec, seed=args.seed + s, rules=rules))
     except KeyboardInterrupt:
         print("belote play: interrupted (Ctrl-C) before the game started; nothing to save", file=sys.stderr)
         return 130

@@ -1011,8 +1011,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SET_SEATINGS
         return _set_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
                           batch_tables if batched else None, pairs_log, games_dir)
-    a_obj = make_policy(policy_a, seed=seed) if isinstance(policy_a, (str, os.PathLike)) else policy_a
-    b_obj = make_policy(policy_b, seed=seed + 1) if isinstance(policy_b, (str, os.PathLike)) else policy_b
+    a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
+    b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
     parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
     def keep(ids: list[int], part: _Tally, count: bool = True) -> None:
         parts.append((ids, part))

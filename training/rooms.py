@@ -310,12 +310,12 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
             seat, label = state.current, action_label(action, state.turned_card)
             hints = None
             if tier and action < 32 and state.phase == 1 and (deal is None or deal == i):
-                if model is None:
-                    from policies import make_policy
-
-                    model = make_policy(tier, seed=0, rules=state.rules)
                 info = state.information_set(seat)
                 try:
+                    if model is None:
+                        from policies import make_policy
+
+                        model = make_policy(tier, seed=0, rules=state.rules)
                     hints = (card_hints(model, info) if tier == "hard"
                              else _expert_values(model, info, f"viewer-{i}-{j}"))
                 except ValueError as e:  # a tier that does not play these rules (generale, bids above 160)
