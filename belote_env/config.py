@@ -22,7 +22,7 @@ from .deprecation import renamed_in
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
            "PLAYER_COUNTS", "CUTTHROAT_ONLY", "THREE_ONLY", "FOUR_ONLY", "CUTTHROAT_CHOICES", "CUTTHROAT_DEFAULTS", "variant_of",
-           "VARIANT_OPTIONS", "variant_rules",
+           "COMBINATION_OPTIONS", "VARIANT_OPTIONS", "variant_rules",
            "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
 
 
@@ -82,18 +82,19 @@ OPTION_CHOICES: dict[str, tuple] = {
     "round_last_deal": (False, True),  # §6.10
     "target_rule": ("reach", "exceed"),  # §6.11
     "no_win_on_belote_alone": (False, True),  # §6.11
-    # ---- two- and three-player Belote only (TWO_THREE.md §4; ``players`` 2 or 3)
+    # ---- two- and three-player Belote (TWO_THREE.md §4; ``players`` 2 or 3); ``run5_value``,
+    # ``carres`` and ``failure`` also apply to the classic four-seat game (RULES.md §6-§7)
     "deal_packets": ("3-3", "2-2-2", "1-by-1"),  # A1
     "redeal_proposal": (True, False),  # A27 (adpoker-3: no proposal)
     "redeal_dealer": ("same", "elder"),  # A3
     "dealer_round2_proposal": (False, True),  # A7
     "dix_exchange": ("choice", "auto", "off"),  # A9
     "sequence_order": ("natural", "plain_trick_order"),  # A11
-    "run5_value": (50, 100),  # A12
+    "run5_value": (100, 50),  # RULES.md §6; A12 (two and three seats: CUTTHROAT_CHOICES)
     "sequence_compare": ("value_then_top", "length_then_top"),  # A12
-    "carres": (False, True),  # A14
+    "carres": (True, False),  # RULES.md §6; A14 (two and three seats: CUTTHROAT_CHOICES)
     "capot_bonus": (0, 50, 90),  # A21
-    "failure": ("opponent_takes_all", "maker_zero"),  # A23
+    "failure": ("maker_keeps_belote", "opponent_takes_all", "maker_zero"),  # RULES.md §7; A23 (CUTTHROAT_CHOICES)
     # ---- three-player Belote only (TWO_THREE.md §4)
     "three_player_deal": ("6+3", "10_each", "24_card"),  # A26
     "redeal_consent": ("both_others", "next_player"),  # A27
@@ -106,9 +107,18 @@ OPTION_CHOICES: dict[str, tuple] = {
 PLAYER_COUNTS = (4, 2, 3)
 #: Options of the two- and three-player game only (``None`` at four seats).
 CUTTHROAT_ONLY = frozenset(("deal_packets", "redeal_proposal", "redeal_dealer", "dealer_round2_proposal", "dix_exchange",
-                        "sequence_order", "run5_value", "sequence_compare", "carres", "capot_bonus", "failure",
-                        "three_player_deal", "redeal_consent", "defender_partner_free", "ruff_overtrump",
-                        "defender_split"))
+                        "sequence_order", "sequence_compare", "capot_bonus", "three_player_deal", "redeal_consent",
+                        "defender_partner_free", "ruff_overtrump", "defender_split"))
+#: Options of the combinations and of a failed contract that apply at every table of the
+#: take/pass game (RULES.md §6-§7 at four seats, classic mode only; TWO_THREE.md A12, A14,
+#: A23 at two and three seats), with other values and defaults at two and three seats
+#: (``CUTTHROAT_CHOICES``): ``run5_value`` (a run of five or more: 100 | 50), ``carres``
+#: (four of a kind scores: true | false), ``failure`` (a failed contract:
+#: ``maker_keeps_belote``, four seats only, RULES.md §7 "belote stays with the team that
+#: holds it" | ``opponent_takes_all`` | ``maker_zero``). Until they applied at four seats
+#: they held ``None`` there, which old records and model files still say: ``None`` at a
+#: four-seat classic table reads as the four-seat default.
+COMBINATION_OPTIONS = frozenset(("run5_value", "carres", "failure"))
 #: Options of the three-player game only (``None`` at two and four seats).
 THREE_ONLY = frozenset(("three_player_deal", "redeal_consent", "defender_partner_free", "ruff_overtrump",
                         "defender_split"))
@@ -119,12 +129,16 @@ FOUR_ONLY = frozenset(("all_pass_redeal", "round2_no_trump_all_trump", "partner_
                        "overtrump_partner"))
 #: Options shared by the four-seat and the small tables whose values differ at two and
 #: three seats (TWO_THREE.md §4: A15 ``declarations``, A22 ``tie``, A24 ``target_rule``,
-#: A25 ``rounding``), the default first.
+#: A25 ``rounding``; A12 ``run5_value``, A14 ``carres``, A23 ``failure``:
+#: ``COMBINATION_OPTIONS``), the default first.
 CUTTHROAT_CHOICES: dict[str, tuple] = {
     "declarations": ("auto", "choice", "off"),
     "tie": ("opponent_own", "litige"),
     "target_rule": ("reach", "exceed"),
     "rounding": ("none", "half_up"),
+    "run5_value": (50, 100),  # A12
+    "carres": (False, True),  # A14
+    "failure": ("opponent_takes_all", "maker_zero"),  # A23
 }
 #: Defaults of the shared integer options at two and three seats (A24: games to 500).
 CUTTHROAT_DEFAULTS: dict[str, Any] = {"target": 500}
@@ -139,8 +153,9 @@ COINCHE_ONLY = frozenset((
     "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value", "tie_with_defence",
     "rounding", "round_last_deal", "target_rule", "no_win_on_belote_alone"))
 #: Options of the classic take/pass game that do not apply in coinche mode (COINCHE.md §1.1,
-#: §7: the ``tie`` option is replaced by ``tie_with_defence``; there is no round 2).
-CLASSIC_ONLY = frozenset(("tie", "round2_no_trump_all_trump"))
+#: §7: the ``tie`` option is replaced by ``tie_with_defence``; there is no round 2; the
+#: declarations and a failed contract score per COINCHE.md §6, ``COMBINATION_OPTIONS``).
+CLASSIC_ONLY = frozenset(("tie", "round2_no_trump_all_trump")) | COMBINATION_OPTIONS
 #: Options whose default depends on the mode (COINCHE.md §3.6, §6.11).
 MODE_DEFAULTS: dict[str, dict[str, Any]] = {
     "all_pass_redeal": {"classic": "same_dealer", "coinche": "next_dealer"},
@@ -354,6 +369,21 @@ class Rules:
         overtrump_partner: ``"free"`` or ``"must_overtrump"`` (COINCHE.md §4, P2: a seat
             that trumps over its partner's winning trump must overtrump it when it can;
             it may still discard when ``partner_master_free``). Both modes.
+        carres: whether four of a kind is a declaration (§6): ``True`` (four-seat
+            default) or ``False`` (sequences only: seed 001, L45-L48). Classic mode; at two
+            and three seats TWO_THREE.md A14 (default ``False``).
+        run5_value: the points of a sequence of five (§6): ``100`` (four-seat default) or
+            ``50`` (seed 001 lists 3 cards 20, 4 cards 50 only). At four seats a longer run
+            is still cut into the sequences of 3..5 cards that score most (§6: "a seat
+            declares the partition of its hand that scores most"). Classic mode; at two
+            and three seats TWO_THREE.md A12 (default ``50``; one maximal run, A13).
+        failure: what a failed contract ("dedans", §7) gives: ``"maker_keeps_belote"``
+            (four-seat default, §7: the defenders score 162, or 252 on their capot, plus
+            every declaration; each team keeps its own belote), ``"opponent_takes_all"``
+            (seed 001 L98: the same, the takers' belote going to the defenders too; the
+            takers score 0) or ``"maker_zero"`` (the defenders score only their own trick
+            points, belote and declarations; the takers 0). Classic mode; at two and three
+            seats TWO_THREE.md A23 (``"opponent_takes_all"`` default, or ``"maker_zero"``).
 
     The coinche options (COINCHE.md §7; ``None`` in classic mode, where giving one is an
     error): ``coinche_denominations``, ``max_numeric_bid`` (a multiple of 10, 160..650),
@@ -371,7 +401,9 @@ class Rules:
     says only whether the declarations count toward the contract (``True`` and
     ``"declarations_only"`` alike: belote is ``belote_counts_for_contract``'s, COINCHE.md
     §6.2, §6.8b); ``all_pass_redeal`` defaults to
-    ``"next_dealer"`` and ``target`` to 2000 (``MODE_DEFAULTS``).
+    ``"next_dealer"`` and ``target`` to 2000 (``MODE_DEFAULTS``); ``carres``,
+    ``run5_value`` and ``failure`` do not apply either (``None``: COINCHE.md §6 scores the
+    declarations and a failed contract).
 
     Raises:
         RuleOptionError: on a bad value (at construction) or an unknown option
@@ -486,9 +518,12 @@ class Rules:
                         f"rule option {name!r} does not apply in contract_mode {mode!r} (it is a {other} option"
                         + (", COINCHE.md §7" if other == "coinche" else
                            "; coinche uses tie_with_defence, COINCHE.md §6.9" if name == "tie" else
+                           "; coinche scores the declarations and a failed contract by COINCHE.md §6, the "
+                           "belote by belote_prenable" if name in COMBINATION_OPTIONS else
                            "; coinche_denominations sets the coinche denominations, COINCHE.md §3.5")
                         + f"); got {_show(value)}")
-            elif value is _UNSET:
+            elif value is _UNSET or (value is None and not small and name in COMBINATION_OPTIONS):
+                # (None: a record of before COMBINATION_OPTIONS applied at four seats)
                 if small and name in CUTTHROAT_CHOICES:
                     default = CUTTHROAT_CHOICES[name][0]
                 elif small and name in CUTTHROAT_DEFAULTS:

@@ -18,15 +18,24 @@ from .deprecation import renamed_in
 from .table import NUM_SEATS, TEAM_OF, is_seat, relative_seat, seats_from
 
 __all__ = ["Declaration", "best_declarations", "declaration_winner", "CARRE_POINTS", "SEQUENCE_POINTS",
-           "combinations_of", "combination_key", "combination_winner", "ties_shown"]
+           "sequence_points", "combinations_of", "combination_key", "combination_winner", "ties_shown"]
 
 #: carré points by rank (natural index 0..7): suit and all-trump contracts / no-trump.
 CARRE_POINTS = {
     "suit": (0, 0, 150, 100, 200, 100, 100, 100),  # 7 8 9 10 J Q K A
     "no_trump": (0, 0, 100, 150, 100, 100, 100, 200),
 }
-#: sequence points by length (3, 4, 5 cards; longer runs show their five highest).
-SEQUENCE_POINTS = {3: 20, 4: 50, 5: 100}
+
+
+def sequence_points(run5_value: int = 100) -> dict[int, int]:
+    """Sequence points by length at four seats (RULES.md §6): 3 cards 20, 4 cards 50, 5
+    ``run5_value`` (the option: 100, or 50 as seed 001 reads; longer runs show their five
+    highest)."""
+    return {3: 20, 4: 50, 5: run5_value}
+
+
+#: sequence points by length under the default ``run5_value`` (100)
+SEQUENCE_POINTS = sequence_points()
 
 
 @dataclass(frozen=True, order=True)
@@ -61,12 +70,15 @@ def _carre_table(denomination: int) -> tuple[int, ...]:
     return CARRE_POINTS["no_trump" if denomination == NO_TRUMP else "suit"]
 
 
-def _run_splits(ranks: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]]]:
-    """Best ways to cut a run of consecutive ranks (ascending) into segments of 3..5.
+def _run_splits(ranks: tuple[int, ...], run5_value: int = 100) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Best ways to cut a run of consecutive ranks (ascending) into segments of 3..5, a
+    segment of five worth ``run5_value``.
 
     Returns ``[(points, [(top_rank, length), ...])]`` with the single best split, cutting
     from the top so that ties keep the highest cards.
     """
+    points = sequence_points(run5_value)
+
     @lru_cache(maxsize=None)
     def best(hi: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         # best split of ranks[0:hi]
@@ -76,14 +88,17 @@ def _run_splits(ranks: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]
         for length in (5, 4, 3):
             if hi >= length:
                 pts, segs = best(hi - length)
-                options.append((pts + SEQUENCE_POINTS[length], segs + ((ranks[hi - 1], length),)))
+                options.append((pts + points[length], segs + ((ranks[hi - 1], length),)))
         return max(options, key=lambda o: (o[0], sorted(o[1], reverse=True)))
 
     pts, segs = best(len(ranks))
     return [(pts, list(segs))]
 
 
-def _sequences(hand: int) -> list[Declaration]:
+def _sequences(hand: int, run5_value: int = 100) -> list[Declaration]:
+    """The sequences of ``hand`` at four seats: each run of 3 or more cards of a suit cut
+    by ``_run_splits`` (a five-card segment worth ``run5_value``)."""
+    points = sequence_points(run5_value)
     out = []
     for s in range(NUM_SUITS):
         bits = (hand & SUIT_MASK[s]) >> (8 * s)
@@ -97,10 +112,10 @@ def _sequences(hand: int) -> list[Declaration]:
                 r += 1
             run = tuple(range(start, r))
             if len(run) >= 3:
-                for _, segs in _run_splits(run):
+                for _, segs in _run_splits(run, run5_value):
                     for top, length in segs:
                         mask = sum(1 << (8 * s + x) for x in range(top - length + 1, top + 1))
-                        out.append(Declaration("sequence", mask, SEQUENCE_POINTS[length], top, length, s))
+                        out.append(Declaration("sequence", mask, points[length], top, length, s))
     return out
 
 
@@ -133,13 +148,20 @@ def _best_split(hand: int, carres: list[Declaration], sequences, key) -> tuple[D
     return best if best_key[0] > 0 else ()
 
 
-def best_declarations(hand: int, denomination: int) -> tuple[Declaration, ...]:
+def best_declarations(hand: int, denomination: int, rules=None) -> tuple[Declaration, ...]:
     """The partition of ``hand`` (32-bit mask, usually 8 cards) into declarations that
     scores most, a card belonging to at most one (RULES.md §6). Among equal totals the
     one with the stronger best declaration is kept. Returns declarations sorted strongest
-    first (empty tuple when there is none)."""
-    return _best_split(hand, _carres_of(hand, _carre_table(denomination)), _sequences,
-                       lambda d: d.strength(denomination))
+    first (empty tuple when there is none).
+
+    ``rules``: the rule options it reads, ``carres`` (``False``: no four of a kind,
+    sequences only) and ``run5_value`` (a five-card sequence's points); ``None`` (the
+    default), like an option that does not apply (coinche, COINCHE.md §6), reads as
+    RULES.md §6: carrés, and 100 for five."""
+    carres = rules is None or rules.carres is not False
+    run5 = 100 if rules is None or rules.run5_value is None else rules.run5_value
+    return _best_split(hand, _carres_of(hand, _carre_table(denomination)) if carres else [],
+                       lambda rest: _sequences(rest, run5), lambda d: d.strength(denomination))
 
 
 def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: int, eldest: int,

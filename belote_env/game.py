@@ -630,7 +630,7 @@ class GameState:
                 extra = (ANNOUNCE_BELOTE,)
         if (self.rules.declarations == "choice" and not self.declare_next and not self.tricks
                 and not self.played_by[self.current]
-                and best_declarations(self.hands[self.current], self.denomination)):
+                and best_declarations(self.hands[self.current], self.denomination, self.rules)):
             extra = (DECLARE,) + extra
         return (*cards_of(cards), *extra)
 
@@ -823,7 +823,7 @@ class GameState:
         if not self.tricks and not self.played_by[seat] and self.rules.declarations != "off":
             # RULES.md §6: declarations are made with the seat's card of the first trick
             if self.rules.declarations == "auto" or self.declare_next:
-                self.declared[seat] = best_declarations(self.hands[seat], self.denomination)
+                self.declared[seat] = best_declarations(self.hands[seat], self.denomination, self.rules)
                 for d in self.declared[seat]:
                     self.public_known[seat] |= d.cards
             self.declare_next = False

@@ -175,7 +175,7 @@ def _declarations_consistent(info: InfoSet, hands: list[int]) -> bool:
         if mode == "choice" and not declared:
             continue  # declining reveals nothing
         hand8 = hands[seat] | info.played_by[seat]
-        if tuple(best_declarations(hand8, info.denomination)) != tuple(declared):
+        if tuple(best_declarations(hand8, info.denomination, info.rules)) != tuple(declared):
             return False
     return True
 

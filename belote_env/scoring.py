@@ -119,7 +119,8 @@ def score_deal(
         declarations: declaration points per team that count (already filtered to the
             team holding the strongest declaration, RULES.md §6).
         rules: rule options (``contract_counts_bonuses``: what counts besides trick points
-            in the comparison, ``tie``); default ``Rules()``.
+            in the comparison, ``tie``, ``failure``: what a failed contract gives);
+            default ``Rules()``.
         reserve_in: pending litige reserve (points) from earlier tied deals.
     Returns:
         a ``DealScore``.
@@ -176,10 +177,16 @@ def _score_deal(taker_team, card_points, tricks_won, last_trick_team, belote, de
     if fate == "made":
         points = [tp[t] + belote[t] + declarations[t] for t in (0, 1)]
         reserve_won[taker_team] = reserve_in
-    elif fate == "dedans":
-        points[defender_team] = (CAPOT_POINTS if capot == defender_team else 162) + declarations[0] + declarations[1]
-        points[defender_team] += belote[defender_team]
-        points[taker_team] = belote[taker_team]
+    elif fate == "dedans":  # the failed contract, per ``failure`` (§7)
+        if rules.failure == "maker_zero":  # the defenders keep their own points only
+            points[defender_team] = tp[defender_team] + belote[defender_team] + declarations[defender_team]
+        else:  # maker_keeps_belote / opponent_takes_all: 162 (252) and every declaration
+            base = CAPOT_POINTS if capot == defender_team else 162
+            points[defender_team] = base + declarations[0] + declarations[1] + belote[defender_team]
+            if rules.failure == "opponent_takes_all":  # seed 001 L98: the takers' belote too
+                points[defender_team] += belote[taker_team]
+            else:  # maker_keeps_belote: "belote stays with the team that holds it"
+                points[taker_team] = belote[taker_team]
         reserve_won[defender_team] = reserve_in
     else:  # tie kept as litige (reserve; the takers score their belote now) or defenders_keep (takers nothing)
         points[defender_team] = tp[defender_team] + belote[defender_team] + declarations[defender_team]
@@ -687,7 +694,7 @@ def declaration_points(info: InfoSet, hands: Sequence[int], denomination: int, e
     if not first_trick_done:
         for seat in SEATS:
             if not info.played_by[seat]:
-                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], denomination)
+                declared[seat] = best_declarations(hands[seat] | info.played_by[seat], denomination, info.rules)
     return team_declaration_points(declared, denomination, eldest, info.rules, info.taker if taker is None else taker)
 
 

@@ -3,7 +3,9 @@
 Plays at least ``--decisions`` decisions (default 1,000,000) in ``belote_env.vector``
 and in ``belote_env.GameState`` side by side, on the same decks with the same seeded
 random actions, under the classic default rules and ``--mixes - 1`` seeded mixes of every
-classic rule option, then in coinche (COINCHE.md) under every coinche preset and the
+classic rule option, the classic sets where ``carres``, ``run5_value`` and ``failure``
+meet declarations (``vector_harness.combination_sets``: the ``seed001_4p`` preset and the
+other values of those options), then in coinche (COINCHE.md) under every coinche preset and the
 coinche defaults with ``--coinche-mixes - 1`` seeded mixes of every coinche option (every
 other mix also with auctions of the lowest overcalls, ``vector_harness.lowest_bids``: the
 longest chains). The decisions are shared evenly between the rule sets. At every step the
@@ -38,7 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from belote_env import Rules  # noqa: E402
 from belote_env.games import game_of  # noqa: E402
 from tests.test_vector_cutthroat import run_small, small_mixes  # noqa: E402
-from tests.vector_harness import coinche_mixes, coinche_presets, lowest_bids, option_mixes, run  # noqa: E402
+from tests.vector_harness import (  # noqa: E402
+    coinche_mixes, coinche_presets, combination_sets, lowest_bids, option_mixes, run,
+)
 
 
 def main(argv=None) -> None:
@@ -60,6 +64,8 @@ def main(argv=None) -> None:
         ap.error("--only-small needs --small-mixes >= 1")
     sets = [] if args.only_small else [(f"mix {i}", rules, None)
                                        for i, rules in enumerate(option_mixes(args.mixes, args.seed))]
+    if not args.only_small:
+        sets += [(f"combinations set {i}", rules, None) for i, rules in enumerate(combination_sets())]
     if args.small_mixes:
         for players in (2, 3):
             sets += [(f"{players}p mix {i}", rules, None)
@@ -96,8 +102,10 @@ def main(argv=None) -> None:
         print(f"{name}{how}: {counts} {changed or f'default {rules.contract_mode} rules'}", flush=True)
     print(f"identical over {total['decisions']} decisions ({coinche_decisions} in coinche, {small_decisions} at two "
           f"and three seats), {total['deals']} deals ({total.get('made', 0)} four-seat made, "
-          f"{total.get('dedans', 0)} dedans, {total.get('litige', 0)} litige, {total.get('void', 0)} void; the "
-          f"longest auction {total.get('longest_auction', 0)} decisions) under {len(sets)} rule sets in "
+          f"{total.get('dedans', 0)} dedans ({total.get('dedans_taker_belote', 0)} with the takers' belote), "
+          f"{total.get('litige', 0)} litige, {total.get('void', 0)} void; {total.get('run5_declared', 0)} with a "
+          f"five-card sequence declared; the longest auction {total.get('longest_auction', 0)} decisions) under "
+          f"{len(sets)} rule sets in "
           f"{time.perf_counter() - t0:.0f} s")
     if small_decisions:
         print(f"two and three seats: {small_decisions} decisions, deals {small_total}")

@@ -53,8 +53,9 @@ Notes on the rules as the environments play them:
   directly declines. No other seat can tell a decline from not holding anything, so the
   ids "decline belote" (105) and "decline declaration" (103) are never legal.
 - `tie: defenders_keep` gives the takers nothing on a tie, their belote included (RULES.md
-  §7 "takers nothing", seed 001 L97; `litige` leaves them their belote, and a failed
-  contract too, §5), as the two- and three-seat game does.
+  §7 "takers nothing", seed 001 L97; `litige` leaves them their belote, and so does a
+  failed contract under the default `failure: maker_keeps_belote`, §5, §7), as the two-
+  and three-seat game does.
 - With `target: null` (one deal) a game can end level; `winner` is then `None`.
 """
 

@@ -5,6 +5,13 @@ that commit; ``tests/test_golden.py`` checks the current code against these file
 
     python scripts/make_golden.py [--part games|tiers|tier_games|eval|variant_games|variant_tiers ...]
     python scripts/make_golden.py --part eval_platform   # add this CPU's hard-vs-normal match
+    python scripts/make_golden.py --mixes seed001_4p      # rewrite these game mixes only
+
+``--mixes NAME ...`` rewrites only those mixes' entries of the ``games`` and ``tiers``
+parts (``golden_harness.MIXES``), for a change meant to alter those games alone; every
+other entry is kept as recorded, and the rewritten records keep the golden's form (the
+options it was recorded with, and any other option set away from the classic default:
+``golden_harness.golden_record_rules``).
 
 ``eval_platform`` is not among the default parts: it adds the golden match as this CPU
 plays it to ``eval_platforms.json.gz``, keyed by the CPU's name, for a CPU whose float32
@@ -36,11 +43,41 @@ def write(name: str, data) -> None:
     print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
 
+def read(name: str):
+    return json.loads(gzip.decompress((ROOT / "tests" / "golden" / f"{name}.json.gz").read_bytes()))
+
+
+def rewrite_mixes(names: list[str]) -> None:
+    """Rewrite the ``games`` and ``tiers`` entries of the game mixes ``names`` alone."""
+    games, positions = g.golden_games(names)
+    old_games, old_tiers = read("games"), read("tiers")
+    recorded = set(old_games["seed004"]["record"]["rules"])
+    for name, entry in games.items():
+        entry["record"]["rules"] = g.golden_record_rules(entry["record"]["rules"], recorded)
+        old_games[name] = entry
+    for tier, per_mix in g.tier_decisions(positions).items():
+        for name, actions in per_mix.items():
+            if name in old_tiers[tier]:
+                old_tiers[tier][name] = actions
+    write("games", old_games)
+    write("tiers", old_tiers)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", nargs="+", choices=PARTS, default=[p for p in PARTS if p != "eval_platform"])
+    ap.add_argument("--part", nargs="+", choices=PARTS,
+                    help="the parts to rewrite (default: all but eval_platform)")
+    ap.add_argument("--mixes", nargs="+", choices=[m[0] for m in g.MIXES], metavar="NAME",
+                    help="rewrite only these game mixes' entries of the games and tiers parts (not with --part)")
     a = ap.parse_args(argv)
+    if a.mixes and a.part:
+        ap.error("--mixes rewrites entries of the games and tiers parts: give it without --part")
+    a.part = a.part or [p for p in PARTS if p != "eval_platform"]
     t0 = time.perf_counter()
+    if a.mixes:
+        rewrite_mixes(a.mixes)
+        print(f"{time.perf_counter() - t0:.1f} s")
+        return 0
     if "games" in a.part or "tiers" in a.part:
         games, positions = g.golden_games()
         if "games" in a.part:

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from belote_env import belote_v0
 from belote_env.actions import COINCHE, PASS, SURCOINCHE, coinche_bid_action, num_actions
-from belote_env.config import OPTION_CHOICES, CUTTHROAT_ONLY, Rules, load_rules, preset_names
+from belote_env.config import CLASSIC_ONLY, OPTION_CHOICES, CUTTHROAT_ONLY, Rules, load_rules, preset_names
 from belote_env.contract import CAPOT, Contract
 from belote_env.dealing import deal_all, deck_from_full_hands
 from belote_env.driver import COINCHE_REWARD_SCALE, point_reward, reward_scale
@@ -112,8 +112,8 @@ def test_generale_leads_option():
 def _random_mix(rng):
     opts = {}
     for name, values in OPTION_CHOICES.items():
-        if name in ("contract_mode", "tie", "round2_no_trump_all_trump", "self_overbid", "passes_to_end",
-                    "obligations") or name in CUTTHROAT_ONLY:
+        if (name in ("contract_mode", "self_overbid", "passes_to_end", "obligations") or name in CLASSIC_ONLY
+                or name in CUTTHROAT_ONLY):
             continue
         if rng.random() < 0.3:
             opts[name] = rng.choice(values)

@@ -26,7 +26,7 @@ from belote_env.actions import (
 )
 from belote_env.auction import length_bound
 from belote_env.cards import parse_card
-from belote_env.config import OPTION_CHOICES, CUTTHROAT_ONLY, RuleOptionError, Rules, load_rules
+from belote_env.config import CLASSIC_ONLY, OPTION_CHOICES, CUTTHROAT_ONLY, RuleOptionError, Rules, load_rules
 from tests.vector_harness import defined_mix
 from belote_env.contract import CAPOT, GENERALE
 from belote_env.game import GameState, IllegalActionError, Phase
@@ -588,7 +588,8 @@ def test_void_deals_in_whole_games(redeal):
 def _mix(rng: random.Random) -> Rules:
     opts = {}
     for name, values in OPTION_CHOICES.items():
-        if name in ("contract_mode", "tie", "round2_no_trump_all_trump", "self_overbid", "passes_to_end") or name in CUTTHROAT_ONLY:
+        if (name in ("contract_mode", "self_overbid", "passes_to_end") or name in CLASSIC_ONLY
+                or name in CUTTHROAT_ONLY):
             continue
         if rng.random() < 0.35:
             opts[name] = rng.choice(values)

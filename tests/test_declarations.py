@@ -191,3 +191,64 @@ def test_the_taker_first_tie_rule_needs_an_int_seat():
     for bad in (1.0, True, 4):
         with pytest.raises(ValueError, match=r"needs the taker's seat 0\.\.3"):
             declaration_winner(equal, 3, 0, "taker_first", taker=bad)
+
+
+# ----------------------------------------------------------------------------- carres, run5_value (§6)
+NO_CARRES, RUN5_50, SEED001 = Rules(carres=False), Rules(run5_value=50), Rules(carres=False, run5_value=50)
+
+
+@pytest.mark.parametrize("hand,rules,expected", [
+    # four jacks and J-Q-K of spades: the carré (200) holds J♠, so no tierce; without carrés the tierce alone
+    ("JS JH JD JC QS KS 7H 8D", Rules(), [("carre", "JS JH JD JC", 200)]),
+    ("JS JH JD JC QS KS 7H 8D", NO_CARRES, [("sequence", "JS QS KS", 20)]),
+    ("AS AH AD AC KS KH KD KC", NO_CARRES, []),
+    # five in a row: 100, or 50 (seed 001 L47-L48)
+    ("9H 10H JH QH KH 7S AD 8C", Rules(), [("sequence", "9H 10H JH QH KH", 100)]),
+    ("9H 10H JH QH KH 7S AD 8C", RUN5_50, [("sequence", "9H 10H JH QH KH", 50)]),
+    # eight in a row: five + three (120); at 50 two fours (100) score most (the one partition rule)
+    ("7S 8S 9S 10S JS QS KS AS", RUN5_50, [("sequence", "JS QS KS AS", 50), ("sequence", "7S 8S 9S 10S", 50)]),
+    # four kings and 9-K of hearts: the carré and 9-Q (150) beat the run of five (100); without carrés the
+    # five, 100 or 50; carrés still count under run5_value 50
+    ("KS KH KD KC 9H 10H JH QH", Rules(), [("carre", "KS KH KD KC", 100), ("sequence", "9H 10H JH QH", 50)]),
+    ("KS KH KD KC 9H 10H JH QH", NO_CARRES, [("sequence", "9H 10H JH QH KH", 100)]),
+    ("KS KH KD KC 9H 10H JH QH", SEED001, [("sequence", "9H 10H JH QH KH", 50)]),
+    ("KS KH KD KC 9H 10H JH QH", RUN5_50, [("carre", "KS KH KD KC", 100), ("sequence", "9H 10H JH QH", 50)]),
+])
+def test_carres_and_run5_value_options(hand, rules, expected):
+    got = best_declarations(parse_cards(hand), S, rules)
+    assert [(d.kind, cards_to_str(d.cards, True), d.points) for d in got] == expected
+
+
+def test_a_five_card_run_worth_50_still_beats_a_four_card_run():
+    """Under ``run5_value`` 50 the two are worth the same; a longer sequence still wins (§6)."""
+    declared = [best_declarations(parse_cards(h), S, RUN5_50) for h in ("7H 8H 9H 10H JH", "AD KD QD JD", "", "")]
+    assert [d[0].points for d in declared[:2]] == [50, 50]
+    assert declaration_winner(declared, S, eldest=1) == 0
+
+
+#: Dealer 0; seat 1 (eldest) takes K♥ (trump hearts). Seat 0 holds the four jacks and 9♠-K♠ (one card
+#: in both), seat 2 the four aces, seat 1 the tierces 7-9♦ and 7-9♣ and the belote (K♥ Q♥).
+COMBO_HANDS = ["JS JH JD JC 9S 10S QS KS", "KH QH 7D 8D 9D 7C 8C 9C", "9H AH 10H AS AD AC 10D 10C",
+               "7H 8H 7S 8S QD KD QC KC"]
+
+
+def test_the_engine_declares_by_carres_and_run5_value():
+    """``GameState`` declares each seat's partition under the rules' ``carres`` and
+    ``run5_value`` (every seat plays its lowest legal card: the deal of
+    ``tests/test_scoring.py::test_the_engine_scores_a_failed_contract_by_failure``)."""
+    from belote_env.dealing import deck_for_final_hands
+
+    deck = deck_for_final_hands([parse_cards(h) for h in COMBO_HANDS], "KH", taker=1, dealer=0)
+
+    def declared(**options):
+        st = GameState(Rules(target=None, declarations="auto", **options), deck=deck, dealer=0)
+        while not st.is_deal_over:
+            legal = st.legal_actions()
+            st.apply(legal[-1] if st.phase == 0 else legal[0])
+        assert st.taker == 1
+        return [[(d.kind, cards_to_str(d.cards, True), d.points) for d in ds] for ds in st.declared]
+
+    tierces = [("sequence", "7D 8D 9D", 20), ("sequence", "7C 8C 9C", 20)]
+    assert declared() == [[("carre", "JS JH JD JC", 200)], tierces, [("carre", "AS AH AD AC", 100)], []]
+    assert declared(carres=False) == [[("sequence", "9S 10S JS QS KS", 100)], tierces, [], []]
+    assert declared(carres=False, run5_value=50) == [[("sequence", "9S 10S JS QS KS", 50)], tierces, [], []]

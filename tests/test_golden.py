@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from belote_env import Rules
+from belote_env.config import COMBINATION_OPTIONS
 from tests import golden_harness as g
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -22,29 +23,40 @@ def _load(name: str):
 #: rule options added after the golden outputs were recorded (coinche and the small tables), with the
 #: value a classic game records for each; the goldens are compared without them
 _ADDED = {k: v for k, v in Rules().to_dict().items() if k not in _load("games")["seed004"]["record"]["rules"]}
+#: the added options that have a value at a classic four-seat table (``config.COMBINATION_OPTIONS``)
+_CLASSIC_ADDED = {"contract_mode": "classic", "overtrump_partner": "free", "players": 4, "carres": True,
+                  "run5_value": 100, "failure": "maker_keeps_belote"}
 
 
-def _without_added(obj):
-    """``obj`` with every ``"rules"`` mapping stripped of ``_ADDED`` (checked to hold the
-    classic values), recursively."""
+def _without_added(obj, keep=frozenset()):
+    """``obj`` with every ``"rules"`` mapping stripped of the ``_ADDED`` options but those
+    in ``keep`` (the stripped ones checked to hold the classic values: ``None`` for
+    ``config.COMBINATION_OPTIONS``, which records of before they applied at four seats
+    hold, reads as their classic value), recursively. A golden game recorded since under
+    an added option set otherwise (``seed001_4p``'s ``carres``, ``run5_value``,
+    ``failure``: ``golden_harness.golden_record_rules``) records it: ``keep`` names the
+    options a golden record holds."""
     if isinstance(obj, dict):
         out = {}
         for k, v in obj.items():
             if k == "rules" and isinstance(v, dict):
-                assert {a: v[a] for a in _ADDED if a in v} == {a: _ADDED[a] for a in _ADDED if a in v}, v
-                v = {a: b for a, b in v.items() if a not in _ADDED}
-            out[k] = _without_added(v)
+                added = [a for a in _ADDED if a in v and a not in keep]
+                assert {a: _ADDED[a] if a in COMBINATION_OPTIONS and v[a] is None else v[a] for a in added} == {
+                    a: _ADDED[a] for a in added}, v
+                v = {a: b for a, b in v.items() if a not in _ADDED or a in keep}
+            out[k] = _without_added(v, keep)
         return out
     if isinstance(obj, list):
-        return [_without_added(x) for x in obj]
+        return [_without_added(x, keep) for x in obj]
     return obj
 
 
 def test_added_options_are_the_coinche_ones():
     """The options added since the goldens: the coinche and small-table ones (None at a
-    classic four-seat table), ``contract_mode``, ``overtrump_partner`` and ``players``."""
-    assert _ADDED["contract_mode"] == "classic" and _ADDED["overtrump_partner"] == "free" and _ADDED["players"] == 4
-    assert all(v is None for k, v in _ADDED.items() if k not in ("contract_mode", "overtrump_partner", "players"))
+    classic four-seat table), ``contract_mode``, ``overtrump_partner``, ``players`` and the
+    small-table options that apply at four seats too (``carres``, ``run5_value``, ``failure``)."""
+    assert {k: _ADDED[k] for k in _CLASSIC_ADDED} == _CLASSIC_ADDED
+    assert all(v is None for k, v in _ADDED.items() if k not in _CLASSIC_ADDED)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +69,7 @@ def test_games_records_observations_and_masks_are_unchanged(games):
     want = _load("games")
     assert sorted(now) == sorted(want)
     for name in want:
-        assert _without_added(now[name]["record"]) == want[name]["record"], name
+        assert _without_added(now[name]["record"], set(want[name]["record"]["rules"])) == want[name]["record"], name
         for key in ("decisions", "observations", "history", "masks", "scores", "winner"):
             assert now[name][key] == want[name][key], (name, key)
     assert sum(v["decisions"] for v in want.values()) > 6000

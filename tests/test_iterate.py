@@ -441,3 +441,17 @@ def test_a_resume_refuses_an_edited_config_and_a_train_run_naming_what_is_wrong(
     with pytest.raises(ConfigError, match=f"{train_run / 'config.yaml'} is the config of a `belote train` run, "
                                           "not of a `belote iterate` run"):
         iterate(progress=False, resume=train_run)
+
+
+def test_a_checkpoint_of_older_rules_dicts_resumes_under_todays_defaults(tmp_path):
+    """A checkpoint made before its config was recorded holds its rules as they were then
+    written (``None`` for carres, run5_value and failure at four seats, before they applied
+    there): it is the same rules under today's defaults; other rules are still refused."""
+    from training.iterate import _check_resumed_config
+
+    cfg = IterateConfig()
+    rules = cfg.rules_obj.to_dict()
+    info = {"rules": {**rules, "carres": None, "run5_value": None, "failure": None}, "init_from": cfg.init_from}
+    _check_resumed_config(cfg, info, tmp_path)  # nothing raised
+    with pytest.raises(ConfigError, match="config key 'rules'"):
+        _check_resumed_config(cfg, {**info, "rules": {**info["rules"], "tie": "takers_fail"}}, tmp_path)

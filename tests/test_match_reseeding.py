@@ -119,3 +119,26 @@ def test_a_smaller_rerun_of_a_pairs_log_plays_the_cut_chunk_once_then_reuses_it(
         assert r.summary().splitlines()[:4] == six.summary().splitlines()[:4]
     again = duplicate_match("random", "normal", 10, seed=2, chunk=4, pairs_log=log)
     assert played == [[4, 5]] and _same(again, ten)
+
+
+def test_a_pairs_log_of_older_rules_dicts_resumes_as_the_same_match(tmp_path):
+    """A pairs log written before carres, run5_value and failure applied at four seats holds
+    ``None`` for them in its header's rules: it is the same match under today's defaults
+    (its chunks count, nothing is replayed); a log of other rules is still refused."""
+    import json
+
+    log = tmp_path / "pairs.jsonl"
+    first = duplicate_match("easy", "random", 4, seed=3, chunk=2, pairs_log=str(log))
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["rules"]["carres"] is True and header["rules"]["failure"] == "maker_keeps_belote"
+    header["rules"].update(carres=None, run5_value=None, failure=None)  # as the logs of 2026-12-05 say
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    again = duplicate_match("easy", "random", 4, seed=3, chunk=2, pairs_log=str(log))
+    assert (again.pairs, again.deals, again.mean_diff, again.pair_scores) == \
+        (first.pairs, first.deals, first.mean_diff, first.pair_scores) and first.deals == 8
+    assert log.read_text().splitlines()[1:] == lines[1:]  # its chunks counted, none played again
+    header["rules"]["tie"] = "takers_fail"
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="it differs in rules"):
+        duplicate_match("easy", "random", 4, seed=3, chunk=2, pairs_log=str(log))

@@ -328,6 +328,40 @@ def test_new_option_values_load_from_yaml_and_are_listed(tmp_path):
         Rules(declaration_tie="first")
 
 
+def test_carres_run5_value_and_failure_apply_at_four_seats_in_classic_mode_only():
+    """RULES.md §6-§7 options (``config.COMBINATION_OPTIONS``): the four-seat classic
+    defaults are the rules as they were (carrés, five cards 100, a failing taker keeps its
+    belote); two and three seats keep TWO_THREE.md's; coinche refuses them (COINCHE.md §6);
+    ``seed001_4p`` reads seed 001 (L45-L48, L98)."""
+    from belote_env.config import CLASSIC_ONLY, COMBINATION_OPTIONS, CUTTHROAT_ONLY
+
+    four, two, coinche = Rules(), Rules(players=2), Rules(contract_mode="coinche")
+    assert (four.carres, four.run5_value, four.failure) == (True, 100, "maker_keeps_belote")
+    assert (two.carres, two.run5_value, two.failure) == (False, 50, "opponent_takes_all")
+    assert (coinche.carres, coinche.run5_value, coinche.failure) == (None, None, None)
+    seed = load_rules("seed001_4p")
+    assert (seed.carres, seed.run5_value, seed.failure) == (False, 50, "opponent_takes_all")
+    assert COMBINATION_OPTIONS <= CLASSIC_ONLY and not COMBINATION_OPTIONS & CUTTHROAT_ONLY
+    for name in COMBINATION_OPTIONS:
+        assert applies(name, "classic", 4) and applies(name, "classic", 2) and not applies(name, "coinche", 4)
+    with pytest.raises(RuleOptionError, match=r"'carres' does not apply in contract_mode 'coinche' \(it is a "
+                                              r"classic option; coinche scores the declarations"):
+        Rules(contract_mode="coinche", carres=False)
+    with pytest.raises(RuleOptionError, match=r"'failure' got 'maker_keeps_belote'; allowed values: "
+                                              r"'opponent_takes_all', 'maker_zero' \(with players 2"):
+        Rules(players=2, failure="maker_keeps_belote")
+    with pytest.raises(RuleOptionError, match=r"'run5_value' got 75; allowed values: 100, 50"):
+        Rules(run5_value=75)
+    # a record or model file of before they applied at four seats says None: the four-seat default
+    assert Rules.from_dict({**four.to_dict(), "carres": None, "run5_value": None, "failure": None}) == four
+    # a change of table or mode starts from that table's defaults
+    again = Rules(players=2).replace(players=4)
+    assert (again.carres, again.run5_value, again.failure) == (True, 100, "maker_keeps_belote")
+    assert Rules(failure="maker_zero", carres=False).replace(players=3).failure == "opponent_takes_all"
+    assert Rules(failure="opponent_takes_all").replace(contract_mode="coinche").failure is None
+    assert Rules(contract_mode="coinche").replace(contract_mode="classic").failure == "maker_keeps_belote"
+
+
 def test_shipped_models_recorded_rules_still_load():
     metas = sorted((ROOT / "policies" / "models").glob("*/meta.json"))
     assert metas

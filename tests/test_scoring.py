@@ -62,6 +62,66 @@ def test_example8_takers_keep_belote_when_dedans():
     assert s.outcome == "dedans" and s.points == (20, 162)
 
 
+@pytest.mark.parametrize("failure,points", [
+    ("maker_keeps_belote", (20, 162)),  # RULES.md §7: belote stays with the team that holds it (example 8)
+    ("opponent_takes_all", (0, 182)),  # seed 001 L98: the defenders take all, the takers' belote included
+    ("maker_zero", (0, 102)),  # the defenders keep their own points only
+])
+def test_failure_options_with_the_takers_belote(failure, points):
+    # takers 50 + 10 (last trick) + 20 (belote) = 80 < 102: dedans
+    s = score_deal(taker_team=A, card_points=(50, 102), tricks_won=(3, 5), last_trick_team=A, belote=(20, 0),
+                   rules=Rules(failure=failure))
+    assert (s.outcome, s.points) == ("dedans", points)
+
+
+@pytest.mark.parametrize("failure,points", [
+    ("maker_keeps_belote", (252 + 50 + 20, 20)),  # every declaration (the takers' too), each team its belote
+    ("opponent_takes_all", (252 + 50 + 20 + 20, 0)),  # both belotes to the defenders
+    ("maker_zero", (252 + 20, 0)),  # the defenders' capot and belote: their own points only
+])
+def test_failure_options_with_declarations_and_a_defence_capot(failure, points):
+    # the takers (team B) win no trick, hold the strongest declaration (50) and a belote (20); the
+    # defenders make capot (252) with a belote (20): 70 < 272, dedans
+    s = score_deal(taker_team=B, card_points=(152, 0), tricks_won=(8, 0), last_trick_team=A, belote=(20, 20),
+                   declarations=(0, 50), rules=Rules(failure=failure))
+    assert (s.outcome, s.capot, s.points) == ("dedans", A, points)
+
+
+def test_the_engine_scores_a_failed_contract_by_failure():
+    """``GameState`` under each ``failure`` (and ``carres`` / ``run5_value``): the deal of
+    ``tests/test_declarations.py::COMBO_HANDS``, every seat playing its lowest legal card.
+    Seat 1 (eldest) takes K♥ and leads; hand-checked tricks (leader: cards in play order ->
+    winner, points): 1: Q♥ 9♥ 7♥ J♥ -> 0, 37; 0: 9♠ K♥ A♠ 7♠ -> 1, 15 (seat 1: the belote);
+    1: 7♦ 10♦ Q♦ J♦ -> 2, 15; 2: 10♥ 8♥ 10♠ 8♦ -> 2, 20; 2: A♥ 8♠ J♠ 9♦ -> 2, 13;
+    2: A♦ K♦ Q♠ 7♣ -> 2, 18; 2: 10♣ Q♣ J♣ 8♣ -> 2, 15; 2: A♣ K♣ K♠ 9♣ -> 2, 19 + 10. Trick
+    points: defenders (team 0) 147, takers 15 + belote 20: dedans. Declarations: team 0's
+    carré of jacks (seat 0) is the strongest: it scores it and seat 2's carré of aces, 300;
+    without carrés seat 0's 9♠-K♠ (100, or 50) beats seat 1's tierces."""
+    from belote_env import GameState
+    from belote_env.cards import parse_cards
+    from belote_env.dealing import deck_for_final_hands
+    from tests.test_declarations import COMBO_HANDS
+
+    deck = deck_for_final_hands([parse_cards(h) for h in COMBO_HANDS], "KH", taker=1, dealer=0)
+
+    def score(**options):
+        st = GameState(Rules(target=None, declarations="auto", **options), deck=deck, dealer=0)
+        while not st.is_deal_over:
+            legal = st.legal_actions()
+            st.apply(legal[-1] if st.phase == 0 else legal[0])
+        s = st.deal_score
+        assert (st.taker, s.outcome, s.trick_points, s.belote) == (1, "dedans", (147, 15), (0, 20))
+        return s.declarations, s.points
+
+    assert score() == ((300, 0), (162 + 300, 20))  # failure maker_keeps_belote: the takers keep their belote
+    assert score(failure="opponent_takes_all") == ((300, 0), (162 + 300 + 20, 0))
+    assert score(failure="maker_zero") == ((300, 0), (147 + 300, 0))
+    assert score(carres=False) == ((100, 0), (162 + 100, 20))
+    assert score(carres=False, run5_value=50) == ((50, 0), (162 + 50, 20))
+    # seed 001's reading (the preset seed001_4p): no carrés, five cards 50, the opponent takes all
+    assert score(carres=False, run5_value=50, failure="opponent_takes_all") == ((50, 0), (162 + 50 + 20, 0))
+
+
 @pytest.mark.parametrize("tie,outcome,points,reserve", [
     ("litige", "litige", (0, 81), 81),
     ("takers_made", "made", (81, 81), 0),

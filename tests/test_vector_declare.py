@@ -25,9 +25,9 @@ def mask(cards):
     return m
 
 
-def reference(hand, denomination):
+def reference(hand, denomination, rules=None):
     """(cards, points, strongest strength or None) of the reference's best_declarations."""
-    decls = best_declarations(hand, denomination)
+    decls = best_declarations(hand, denomination, rules)
     cards = 0
     for d in decls:
         cards |= d.cards
@@ -56,13 +56,15 @@ def rich_hands(n, seed):
     return out
 
 
-def check_summaries(hands, keys_by_strength):
-    """Compare cards and points for every hand and denomination; collect the keys seen
-    per reference strength (None: no declaration)."""
+def check_summaries(hands, keys_by_strength, rules=None):
+    """Compare cards and points for every hand and denomination (under ``rules``'
+    ``carres`` and ``run5_value``, default ``Rules()``'s); collect the keys seen per
+    reference strength (None: no declaration)."""
+    r = Rules() if rules is None else rules
     for denomination in DENOMINATIONS:
         for hand in hands:
-            cards, points, strength = reference(hand, denomination)
-            got = declaration_summary(hand, denomination)
+            cards, points, strength = reference(hand, denomination, rules)
+            got = declaration_summary(hand, denomination, int(r.carres), r.run5_value)
             assert (got[0], got[1]) == (cards, points), (hex(hand), denomination, got, cards, points)
             keys_by_strength.setdefault(strength, set()).add(int(got[2]))
 
@@ -86,6 +88,21 @@ def test_summary_random_hands():
     check_summaries(hands, seen)
     check_key_order(seen)
     assert len(seen) > 30  # many distinct strengths compared
+
+
+@pytest.mark.parametrize("rules", [Rules(carres=False), Rules(run5_value=50), Rules(carres=False, run5_value=50)],
+                         ids=["no_carres", "run5_50", "seed001"])
+def test_summary_under_carres_and_run5_value(rules):
+    """RULES.md §6 options: the kernel's ``carres`` / ``run5`` arguments give the
+    reference's partition under them, keys ordered as its strengths; on a hand where they
+    matter (four jacks and 9♠-K♠, one card in both) each changes the points."""
+    seen = {}
+    check_summaries(rich_hands(2_000, 777) + random_hands(2_000, 50), seen, rules)
+    check_key_order(seen)
+    hand = parse_cards("JS JH JD JC 9S 10S QS KS")
+    want = 200 if rules.carres else rules.run5_value  # the carré of jacks, else the five 9♠-K♠
+    assert declaration_summary(hand, H, int(rules.carres), rules.run5_value)[1] == want
+    assert declaration_summary(hand, H)[1] == 200  # the defaults: carrés, five cards 100
 
 
 def test_summary_rich_hands():

@@ -12,7 +12,7 @@ from belote_env import Rules
 from belote_env.observation import OBS_SIZE
 from belote_env.vector.engine import COL, BatchedGame
 from belote_env.vector.observation import encode_batch
-from tests.vector_harness import option_mixes, run
+from tests.vector_harness import combination_sets, option_mixes, play_in_both, run
 
 
 @pytest.mark.parametrize("rules", option_mixes(24, seed=21), ids=[f"mix{i}" for i in range(24)])
@@ -27,6 +27,42 @@ def test_a_tie_under_defenders_keep_costs_the_takers_their_belote_in_both_engine
     # (``litige`` leaves it to them); the seed plays two such deals among about 600
     counts = run(Rules(tie="defenders_keep"), n_tables=16, decisions=20000, seed=5, check_obs_every=50)
     assert counts["tie_taker_belote"] >= 1
+
+
+@pytest.mark.parametrize("rules", combination_sets(), ids=[f"combinations{i}" for i in range(len(combination_sets()))])
+def test_batched_engine_equals_reference_under_carres_run5_value_and_failure(rules):
+    """The options of the combinations and of a failed contract (RULES.md §6-§7; the
+    seed001_4p preset and the other values): both engines agree, and their deals meet them
+    (failed contracts where the takers held a belote; five-card sequences declared, with
+    ``declarations="auto"``)."""
+    counts = run(rules, n_tables=16, decisions=6000, seed=3, check_obs_every=4)
+    assert counts["dedans_taker_belote"] >= 1, counts
+    assert counts["run5_declared"] >= (rules.declarations == "auto"), counts  # "choice": seats decline half
+
+
+@pytest.mark.parametrize("options,declared,points", [
+    ({}, (200, 40, 100, 0), (162 + 300, 20)),  # carrés; failure maker_keeps_belote: the takers keep their belote
+    ({"carres": False}, (100, 40, 0, 0), (162 + 100, 20)),
+    ({"carres": False, "run5_value": 50}, (50, 40, 0, 0), (162 + 50, 20)),
+    ({"failure": "opponent_takes_all"}, (200, 40, 100, 0), (162 + 300 + 20, 0)),
+    ({"failure": "maker_zero"}, (200, 40, 100, 0), (147 + 300, 0)),
+    ({"carres": False, "run5_value": 50, "failure": "opponent_takes_all"}, (50, 40, 0, 0), (162 + 50 + 20, 0)),
+])
+def test_batched_engine_declares_and_scores_by_carres_run5_value_and_failure(options, declared, points):
+    """The hand-checked deal of ``tests/test_scoring.py::test_the_engine_scores_a_failed_contract_by_failure``
+    in the batched engine: seat 0 holds the four jacks and 9♠-K♠, seat 2 the four aces, seat 1
+    (the taker, trump hearts) two tierces and the belote; the takers win 15 trick points:
+    dedans. Each seat's declared points and the deal's points, per option."""
+    from belote_env.cards import parse_cards
+    from belote_env.dealing import deck_for_final_hands
+    from tests.test_declarations import COMBO_HANDS
+
+    deck = deck_for_final_hands([parse_cards(h) for h in COMBO_HANDS], "KH", taker=1, dealer=0)
+    rules = Rules(target=None, declarations="auto", **options)
+    ref, g = play_in_both(rules, deck, 0, lambda st, legal: legal[-1] if st.phase == 0 else legal[0])
+    assert tuple(int(x) for x in g.state[0, COL["decl_points0"]:COL["decl_points0"] + 4]) == declared
+    assert g.result[0, :2].tolist() == list(points) and g.result[0, 2] == 1  # dedans
+    assert ref.deal_score.points == points
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(declarations="auto", belote="optional"),

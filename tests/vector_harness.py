@@ -48,6 +48,39 @@ def option_mixes(count: int, seed: int) -> list[Rules]:
     return out
 
 
+def combination_sets() -> list[Rules]:
+    """Classic four-seat rule sets where the options of the combinations and of a failed
+    contract (``config.COMBINATION_OPTIONS``: ``carres``, ``run5_value``, ``failure``,
+    RULES.md §6-§7) meet declarations: the ``seed001_4p`` preset (no carrés, five cards 50,
+    the opponent takes all; belote optional, no declaration tie), then each other value
+    with declarations on."""
+    return [load_rules("seed001_4p"),
+            Rules(declarations="auto", carres=False, failure="maker_zero"),
+            Rules(declarations="auto", run5_value=50, failure="opponent_takes_all"),
+            Rules(declarations="choice", belote="optional", carres=False, run5_value=50, tie="defenders_keep")]
+
+
+def play_in_both(rules: Rules, deck, dealer: int, choose) -> tuple[GameState, BatchedGame]:
+    """One deal of ``deck`` (the reference's deck order) under ``rules`` in both engines,
+    ``choose(state, legal)`` picking every action from the reference's legal ones; checks
+    the engines agree at every step (``compare``) and returns the reference's state and
+    the batched one (one table, ``autoreset=False``: its ``result`` holds the deal's points
+    and outcome)."""
+    g = BatchedGame(1, rules, autoreset=False)
+    g.deal(np.array([0]), np.array([deck]), np.array([dealer]))
+    ref = GameState(rules, deck=list(deck), dealer=dealer, single_deal=True)
+    obs = np.zeros((1, 4, obs_size(rules)), dtype=np.float32)
+    while not ref.is_deal_over:
+        compare(g, [ref], obs)
+        a = choose(ref, ref.legal_actions())
+        ref.apply(a)
+        g.step(np.array([a]))
+    assert g.done[0] and int(g.state[0, COL["phase"]]) == PHASE_OVER
+    score = ref.deal_score
+    assert g.result[0, :2].tolist() == list(score.points) and OUTCOMES[g.result[0, 2]] == score.outcome
+    return ref, g
+
+
 #: the coinche rule presets (COINCHE.md §8)
 COINCHE_PRESETS = tuple(name for name in preset_names() if name.startswith("coinche"))
 #: the options a coinche mix draws from: every option that applies in coinche mode, both
@@ -195,8 +228,11 @@ def lowest_bids(g: BatchedGame, rng: np.random.Generator) -> np.ndarray:
 def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every: int = 1, choose=None) -> dict:
     """Play ``decisions`` decisions (about) on ``n_tables`` tables under ``rules`` in both
     engines side by side; returns counts of decisions, deals, void deals and outcomes, the
-    longest auction seen (``"longest_auction"``) and the classic ties that cost the takers a
-    belote they held (``"tie_taker_belote"``: ``tie="defenders_keep"``, RULES.md §7). ``choose(g, rng)``: the actions
+    longest auction seen (``"longest_auction"``), the classic ties that cost the takers a
+    belote they held (``"tie_taker_belote"``: ``tie="defenders_keep"``, RULES.md §7), the
+    classic failed contracts where the takers held a belote (``"dedans_taker_belote"``: the
+    ``failure`` option) and the deals where a seat declared a five-card sequence
+    (``"run5_declared"``: ``run5_value``). ``choose(g, rng)``: the actions
     (default ``_choose``: random legal actions, biased towards passes, coinches and low
     bids in the auction)."""
     choose = _choose if choose is None else choose
@@ -205,7 +241,8 @@ def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every:
     refs = [_reference(g, j, rules) for j in range(n_tables)]
     rng = np.random.default_rng(seed)
     obs = np.zeros((n_tables, 4, obs_size(rules)), dtype=np.float32)
-    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}, "longest_auction": 0, "tie_taker_belote": 0}
+    counts = {"decisions": 0, "deals": 0, **{o: 0 for o in OUTCOMES}, "longest_auction": 0, "tie_taker_belote": 0,
+              "dedans_taker_belote": 0, "run5_declared": 0}
     step = 0
     while counts["decisions"] < decisions:
         if step % check_obs_every == 0:
@@ -234,6 +271,10 @@ def run(rules: Rules, n_tables: int, decisions: int, seed: int, check_obs_every:
                 counts[score.outcome] += 1
                 tie = score.outcome == "litige" and score.coinched == 0 and score.points[score.taker_team] == 0
                 counts["tie_taker_belote"] += tie and score.belote[score.taker_team] > 0
+                counts["dedans_taker_belote"] += (rules.contract_mode == "classic" and score.outcome == "dedans"
+                                                  and score.belote[score.taker_team] > 0)
+                counts["run5_declared"] += any(d.length == 5 for ds in ref.declared for d in ds
+                                               if d.kind == "sequence")
             counts["deals"] += 1
             length = len(ref.auction.history)
             assert length <= g.auction_bound, (j, ref.actions, g.auction_bound)

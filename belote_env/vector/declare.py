@@ -9,19 +9,21 @@ rule, this module only reproduces it.
 
 The sequence rule is not written out again: the per-suit tables below are built at import
 from the reference's own ``_sequences`` (which cuts a run with ``_run_splits``), for every
-8-bit suit mask; the carré points are the reference's ``CARRE_POINTS``. The kernel then
-enumerates the subsets of the hand's scoring carrés in the reference's order, takes the
-sequences of the remaining cards from the tables, and keeps the partition the reference
-keeps (most points, then the strongest list of declarations, first found on a tie).
+8-bit suit mask and both values of ``run5_value`` (100, 50); the carré points are the
+reference's ``CARRE_POINTS``. The kernel then enumerates the subsets of the hand's scoring
+carrés (none under ``carres`` false) in the reference's order, takes the sequences of the
+remaining cards from the tables, and keeps the partition the reference keeps (most
+points, then the strongest list of declarations, first found on a tie).
 
 Functions (every argument and result an int64; arrays are ``np.int64`` of length 4):
 
-* ``declaration_summary(hand, denomination) -> (cards, points, key)``: for a seat's
-  ``best_declarations(hand, denomination)`` (``hand``: 32-bit card mask, card = suit*8 +
-  rank; ``denomination``: 0..3 a suit, 4 no-trump, 5 all-trump): ``cards`` the OR of the
-  declared cards, ``points`` their total, ``key`` a number that orders (``>``, ``==``)
-  exactly like the strongest declaration's ``Declaration.strength(denomination)``, and 0
-  when there is none (every real key is > 0).
+* ``declaration_summary(hand, denomination, carres=1, run5=100) -> (cards, points,
+  key)``: for a seat's ``best_declarations(hand, denomination, rules)`` (``hand``: 32-bit
+  card mask, card = suit*8 + rank; ``denomination``: 0..3 a suit, 4 no-trump, 5
+  all-trump; ``carres`` 1 / 0 and ``run5`` 100 / 50 the options ``carres`` and
+  ``run5_value``): ``cards`` the OR of the declared cards, ``points`` their total, ``key``
+  a number that orders (``>``, ``==``) exactly like the strongest declaration's
+  ``Declaration.strength(denomination)``, and 0 when there is none (every real key is > 0).
 * ``declaration_team_points(keys, points, denomination, eldest, taker, tie) ->
   (team0, team1)``: ``team_declaration_points`` with ``declarations="auto"``, from each
   seat's ``key`` and ``points`` (seat s is in team s % 2); ``eldest`` and ``taker`` are
@@ -35,10 +37,10 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_TRUMP, NUM_SUITS
-from ..declarations import CARRE_POINTS, SEQUENCE_POINTS, _sequences
+from ..declarations import CARRE_POINTS, _sequences, sequence_points
 from ..table import NUM_SEATS, SEATS, TEAM_OF, seats_from
 
-__all__ = ["declaration_summary", "declaration_team_points", "TIE_CODES"]
+__all__ = ["declaration_summary", "declaration_team_points", "TIE_CODES", "RUN5_VALUES"]
 
 #: ``declaration_tie`` option -> the ``tie`` code of ``declaration_team_points``.
 TIE_CODES = {"eldest": 0, "none": 1, "taker_first": 2}
@@ -54,26 +56,31 @@ _AFTER = np.array([seats_from(s) for s in SEATS], dtype=np.int64)  # _AFTER[seat
 _KIND_SHIFT, _A_SHIFT, _B_SHIFT = 16, 8, 4
 
 
+#: the values of ``run5_value`` (RULES.md §6, seed 001): index 0 and 1 of the suit tables
+RUN5_VALUES = (100, 50)
+
+
 def _suit_tables():
-    """For every 8-bit suit mask, the sequences the reference declares from it (as the
-    only cards of the hand, in suit 0): count, 8-bit masks, top ranks, lengths, points."""
-    found = [_sequences(m) for m in range(256)]
-    width = max(len(f) for f in found)
-    count = np.zeros(256, dtype=np.int64)
-    mask = np.zeros((256, width), dtype=np.int64)
-    top = np.zeros((256, width), dtype=np.int64)
-    length = np.zeros((256, width), dtype=np.int64)
-    points = np.zeros((256, width), dtype=np.int64)
-    for m, decls in enumerate(found):
-        count[m] = len(decls)
-        for i, d in enumerate(decls):
-            assert d.kind == "sequence" and d.suit == 0 and d.cards & ~m == 0
-            assert d.points == SEQUENCE_POINTS[d.length]
-            mask[m, i], top[m, i], length[m, i], points[m, i] = d.cards, d.rank, d.length, d.points
+    """For each ``run5_value`` (``RUN5_VALUES``) and every 8-bit suit mask, the sequences
+    the reference declares from it (as the only cards of the hand, in suit 0): count,
+    8-bit masks, top ranks, lengths, points, indexed ``[value, mask(, i)]``."""
+    found = [[_sequences(m, v) for m in range(256)] for v in RUN5_VALUES]
+    width = max(len(f) for per_value in found for f in per_value)
+    count = np.zeros((len(RUN5_VALUES), 256), dtype=np.int64)
+    shape = (len(RUN5_VALUES), 256, width)
+    mask, top, length, points = (np.zeros(shape, dtype=np.int64) for _table in ("mask", "top", "length", "points"))
+    for v, per_value in enumerate(found):
+        for m, decls in enumerate(per_value):
+            count[v, m] = len(decls)
+            for i, d in enumerate(decls):
+                assert d.kind == "sequence" and d.suit == 0 and d.cards & ~m == 0
+                assert d.points == sequence_points(RUN5_VALUES[v])[d.length]
+                mask[v, m, i], top[v, m, i], length[v, m, i], points[v, m, i] = d.cards, d.rank, d.length, d.points
     return count, mask, top, length, points
 
 
 _SEQ_COUNT, _SEQ_MASK, _SEQ_TOP, _SEQ_LEN, _SEQ_POINTS = _suit_tables()
+_RUN5_50 = RUN5_VALUES.index(50)
 #: carré points by [no-trump?][rank] (row 0: suit and all-trump contracts, row 1: no-trump)
 _CARRE = np.array([CARRE_POINTS["suit"], CARRE_POINTS["no_trump"]], dtype=np.int64)
 #: the four cards of each rank
@@ -83,19 +90,21 @@ _MAX_DECLS = 16  # a 32-card mask holds at most 10 declarations (3+ cards each)
 
 
 @njit(cache=True)
-def declaration_summary(hand, denomination):
-    """``(cards, points, key)`` (int64s) of ``best_declarations(hand, denomination)``;
+def declaration_summary(hand, denomination, carres=1, run5=100):
+    """``(cards, points, key)`` (int64s) of ``best_declarations(hand, denomination,
+    rules)`` with ``rules.carres`` (1 / 0) and ``rules.run5_value`` (100 / 50) as given;
     ``(0, 0, 0)`` when the hand declares nothing. See the module docstring."""
     hand = np.int64(hand) & np.int64(0xFFFFFFFF)
     nt = 1 if denomination == _NO_TRUMP else 0
-    # scoring carrés, in rank order (the reference's order)
+    v = _RUN5_50 if run5 == 50 else 0
+    # scoring carrés, in rank order (the reference's order); none under ``carres`` false
     c_mask = np.zeros(8, dtype=np.int64)
     c_key = np.zeros(8, dtype=np.int64)
     c_pts = np.zeros(8, dtype=np.int64)
     nc = 0
     for r in range(8):
         m = _RANK_MASK[r]
-        if hand & m == m and _CARRE[nt, r] > 0:
+        if carres and hand & m == m and _CARRE[nt, r] > 0:
             c_mask[nc] = m
             c_pts[nc] = _CARRE[nt, r]
             c_key[nc] = (1 << _KIND_SHIFT) | (_CARRE[nt, r] << _A_SHIFT) | (r << _B_SHIFT)
@@ -119,12 +128,12 @@ def declaration_summary(hand, denomination):
                 rest &= ~c_mask[i]
         for s in range(NUM_SUITS):
             bits = (rest >> (8 * s)) & 0xFF
-            for j in range(_SEQ_COUNT[bits]):
-                keys[n] = (_SEQ_LEN[bits, j] << _A_SHIFT) | (_SEQ_TOP[bits, j] << _B_SHIFT) | (
+            for j in range(_SEQ_COUNT[v, bits]):
+                keys[n] = (_SEQ_LEN[v, bits, j] << _A_SHIFT) | (_SEQ_TOP[v, bits, j] << _B_SHIFT) | (
                     1 if s == denomination else 0)
                 n += 1
-                total += _SEQ_POINTS[bits, j]
-                cards |= _SEQ_MASK[bits, j] << (8 * s)
+                total += _SEQ_POINTS[v, bits, j]
+                cards |= _SEQ_MASK[v, bits, j] << (8 * s)
         # strongest first (insertion sort, descending)
         for i in range(1, n):
             k = keys[i]

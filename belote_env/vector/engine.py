@@ -95,10 +95,11 @@ from .layout import (
 )
 from .layout import (
     O_BEAT_DEFENCE, O_BELOTE_COUNTS, O_BELOTE_SECOND, O_BID_ONLY, O_CAPOT_BID, O_CAPOT_COINCHABLE, O_CAPOT_FAIL,
-    O_CAPOT_FLAT, O_CAPOT_POINTS, O_CAPOT_VALUE, O_COINCHE, O_COUNTS, O_CPS, O_DECL, O_DEF_CAPOT_BASE, O_DISCARD,
-    O_DTIE, O_FAIL_BASE, O_FREEZES, O_GENERALE, O_GENERALE_LEADS, O_GENERALE_VALUE, O_IMMEDIATE, O_MAX_BID, O_N,
-    O_NEED_80, O_OPTIONAL, O_OVER, O_PASSES_END, O_PMF, O_PRENABLE, O_RANKED, O_REDEAL, O_REDEAL_ELDER, O_ROUND2,
-    O_ROUNDING, O_SA_TA, O_SCOPE, O_SELF_CHANGE, O_SURCOINCHE, O_SURCOINCHE_MULT, O_TIE, O_TIE_LITIGE, O_TWO,
+    O_CAPOT_FLAT, O_CAPOT_POINTS, O_CAPOT_VALUE, O_CARRES, O_COINCHE, O_COUNTS, O_CPS, O_DECL, O_DEF_CAPOT_BASE,
+    O_DISCARD, O_DTIE, O_FAIL_BASE, O_FAILURE_ALL, O_FREEZES, O_GENERALE, O_GENERALE_LEADS, O_GENERALE_VALUE,
+    O_IMMEDIATE, O_MAKER_ZERO, O_MAX_BID, O_N, O_NEED_80, O_OPTIONAL, O_OVER, O_PASSES_END, O_PMF, O_PRENABLE,
+    O_RANKED, O_REDEAL, O_REDEAL_ELDER, O_ROUND2, O_ROUNDING, O_RUN5, O_SA_TA, O_SCOPE, O_SELF_CHANGE, O_SURCOINCHE,
+    O_SURCOINCHE_MULT, O_TIE, O_TIE_LITIGE, O_TWO,
 )
 from . import cutthroat as _ct
 from .cutthroat import (
@@ -558,7 +559,7 @@ def _fill_mask_n(S, j, mask, opts, n):
             elif ann:
                 m[ANNOUNCE_BELOTE] = 1
     if (opts[O_DECL] == 2 and not S[j, DECL_NEXT] and S[j, NTRICKS] == 0 and S[j, PLAYED + seat] == 0):
-        _, _, key = declaration_summary(S[j, HAND + seat], S[j, DENOM])
+        _, _, key = declaration_summary(S[j, HAND + seat], S[j, DENOM], opts[O_CARRES], opts[O_RUN5])
         if key > 0:
             m[DECLARE] = 1
     mark_cards(m, cards)
@@ -615,7 +616,7 @@ def _declare_first_card(S, j, seat, k, opts):
     """Four seats: the declarations made with the seat's first card (RULES.md §6; auto, or
     ``DECLARE`` chosen before it)."""
     if opts[O_DECL] == 1 or S[j, DECL_NEXT]:
-        cards, pts, key = declaration_summary(S[j, HAND + seat], k)
+        cards, pts, key = declaration_summary(S[j, HAND + seat], k, opts[O_CARRES], opts[O_RUN5])
         if key > 0:
             S[j, DECLP + seat] = pts
             S[j, DECLK + seat] = key
@@ -778,9 +779,14 @@ def _score_four(S, j, opts):
     if fate == 0:
         p[0] = tp0 + belote0 + d0
         p[1] = tp1 + belote1 + d1
-    elif fate == 1:
-        p[dt] = (252 if capot == dt else 162) + d0 + d1 + belote[dt]
-        p[tt] = belote[tt]
+    elif fate == 1:  # the failed contract, per ``failure`` (RULES.md §7)
+        if opts[O_MAKER_ZERO]:  # the defenders keep their own points only
+            p[dt] = tp[dt] + belote[dt] + decl[dt]
+        elif opts[O_FAILURE_ALL]:  # the takers' belote to the defenders too (seed 001 L98)
+            p[dt] = (252 if capot == dt else 162) + d0 + d1 + belote[dt] + belote[tt]
+        else:  # maker_keeps_belote: belote stays with the team that holds it
+            p[dt] = (252 if capot == dt else 162) + d0 + d1 + belote[dt]
+            p[tt] = belote[tt]
     else:  # a tie: litige (the takers score their belote now) or defenders_keep (the takers nothing)
         p[dt] = tp[dt] + belote[dt] + decl[dt]
         p[tt] = 0 if opts[O_TIE] == 3 else belote[tt]
@@ -1054,7 +1060,7 @@ PLAYED_OPTIONS = frozenset((
     "passes_to_end", "self_overbid", "generale", "generale_value", "generale_leads", "belote_counts_for_contract",
     "belote_prenable", "scoring", "multiplier_scope", "surcoinche_multiplier", "contract_condition", "bid_80_means",
     "fail_base", "defence_capot_base", "capot_points", "capot_scoring", "capot_value", "capot_fail_value",
-    "tie_with_defence", "rounding"))
+    "tie_with_defence", "rounding", "carres", "run5_value", "failure"))
 UNREAD_OPTIONS = frozenset(("target", "max_deals", "round_last_deal", "target_rule", "no_win_on_belote_alone",
                             "players")) | CUTTHROAT_ONLY  # the two- and three-player games: vector.cutthroat
 

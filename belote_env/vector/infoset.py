@@ -78,7 +78,7 @@ def infoset_of(game, j: int, seat: int) -> InfoSet:
     declared_bits = row[_C["declared"]]
     # a seat's declarations are public once made (RULES.md §6): the best partition of the
     # cards it declared is the partition it declared
-    declared = tuple(best_declarations(row[_C["decl_cards0"] + s], k) if declared_bits >> s & 1 else ()
+    declared = tuple(best_declarations(row[_C["decl_cards0"] + s], k, game.rules) if declared_bits >> s & 1 else ()
                      for s in SEATS)
     current = row[_C["current"]]
     acting = current == seat

@@ -176,14 +176,18 @@ for _n in _SIZES:
  O_SURCOINCHE, O_PASSES_END, O_SELF_CHANGE, O_GENERALE, O_GENERALE_VALUE, O_GENERALE_LEADS, O_BELOTE_COUNTS,
  O_PRENABLE, O_BID_ONLY, O_SCOPE, O_SURCOINCHE_MULT, O_BEAT_DEFENCE, O_NEED_80, O_FAIL_BASE, O_DEF_CAPOT_BASE,
  O_CAPOT_POINTS, O_CAPOT_FLAT, O_CAPOT_VALUE, O_CAPOT_FAIL, O_TIE_LITIGE, O_ROUNDING) = range(11, 41)
-# the table size, then the two- and three-seat options (TWO_THREE.md §4); at four seats 0.
-# At two and three seats the shared codes above read: O_PMF ``defender_partner_free``,
-# O_TWO ``ruff_overtrump="only_trump_lead"`` (and the two-seat game), O_OPTIONAL
-# ``belote``, O_ROUNDING ``rounding``, O_REDEAL 1 (a void deal passes the deal on); the
-# four-seat declarations (O_DECL) and the coinche codes 0.
+# the table size, then the two- and three-seat options (TWO_THREE.md §4); at four seats 0
+# but for the options of every take/pass table (``config.COMBINATION_OPTIONS``, RULES.md
+# §6-§7, TWO_THREE.md A12, A14, A23): O_CARRES ``carres`` (1 in coinche), O_RUN5
+# ``run5_value`` (100 in coinche), O_FAILURE_ALL ``failure="opponent_takes_all"`` and
+# O_MAKER_ZERO ``failure="maker_zero"`` (both 0: four seats' ``maker_keeps_belote``; 0 in
+# coinche). At two and three seats the shared codes above read: O_PMF
+# ``defender_partner_free``, O_TWO ``ruff_overtrump="only_trump_lead"`` (and the two-seat
+# game), O_OPTIONAL ``belote``, O_ROUNDING ``rounding``, O_REDEAL 1 (a void deal passes the
+# deal on); the four-seat declarations (O_DECL) and the coinche codes 0.
 (O_N, O_PACK24, O_CHIEN, O_PROPOSE, O_REDEAL_ELDER, O_DEALER_R2, O_BOTH_OTHERS, O_DIX, O_COMBOS, O_LITIGE,
- O_FAILURE_ALL, O_SPLIT, O_CAPOT_BONUS, O_CARRES, O_BELOTE_SECOND) = range(41, 56)
-N_OPTIONS = 56
+ O_FAILURE_ALL, O_SPLIT, O_CAPOT_BONUS, O_CARRES, O_BELOTE_SECOND, O_RUN5, O_MAKER_ZERO) = range(41, 58)
+N_OPTIONS = 58
 _TIES = {"litige": 0, "takers_made": 1, "takers_fail": 2, "defenders_keep": 3}
 #: ``multiplier_scope`` codes (COINCHE.md §6.4, §6.6)
 SCOPES = ("contract_only", "whole_score", "ffb_forfait", "bga")
@@ -209,14 +213,20 @@ def rules_codes(rules: Rules) -> np.ndarray:
         out[O_OPTIONAL] = int(r.belote == "optional")
         out[O_ROUNDING] = ROUNDINGS.index(r.rounding)
         out[O_REDEAL] = 1
-        out[O_N + 1:] = (
+        out[O_N + 1:O_BELOTE_SECOND + 1] = (
             int(variant == "24_card"), int(variant == "10_each"), int(r.redeal_proposal),
             int(r.redeal_dealer == "elder"), int(r.dealer_round2_proposal),
             int(three and r.redeal_consent == "both_others"), _OFF_AUTO_CHOICE.index(r.dix_exchange),
             _OFF_AUTO_CHOICE.index(r.declarations), int(r.tie == "litige"), int(r.failure == "opponent_takes_all"),
             ("half_floor", "half_ceil_next", "proportional").index(r.defender_split) if three else 0,
             r.capot_bonus, int(bool(r.carres)), 1)
+        out[O_RUN5], out[O_MAKER_ZERO] = r.run5_value, int(r.failure == "maker_zero")
         return out
+    # the options of every take/pass table (None in coinche: RULES.md §6, COINCHE.md §6)
+    out[O_CARRES] = int(r.carres is not False)
+    out[O_RUN5] = 100 if r.run5_value is None else r.run5_value
+    out[O_FAILURE_ALL] = int(r.failure == "opponent_takes_all")
+    out[O_MAKER_ZERO] = int(r.failure == "maker_zero")
     counts = r.contract_counts_bonuses
     out[:O_COINCHE] = (
         int(r.partner_master_free), int(r.undertrump == "discard_allowed"),
