@@ -232,21 +232,27 @@ COMBO_HANDS = ["JS JH JD JC 9S 10S QS KS", "KH QH 7D 8D 9D 7C 8C 9C", "9H AH 10H
                "7H 8H 7S 8S QD KD QC KC"]
 
 
-def test_the_engine_declares_by_carres_and_run5_value():
-    """``GameState`` declares each seat's partition under the rules' ``carres`` and
-    ``run5_value`` (every seat plays its lowest legal card: the deal of
-    ``tests/test_scoring.py::test_the_engine_scores_a_failed_contract_by_failure``)."""
+def play_combo_deal(**options) -> GameState:
+    """The deal of ``COMBO_HANDS`` played out under ``Rules(declarations="auto", **options)``:
+    seat 1 takes in round 1, every seat then plays its lowest legal card."""
     from belote_env.dealing import deck_for_final_hands
 
     deck = deck_for_final_hands([parse_cards(h) for h in COMBO_HANDS], "KH", taker=1, dealer=0)
+    st = GameState(Rules(target=None, declarations="auto", **options), deck=deck, dealer=0)
+    while not st.is_deal_over:
+        legal = st.legal_actions()
+        st.apply(legal[-1] if st.phase == 0 else legal[0])
+    assert st.taker == 1
+    return st
+
+
+def test_the_engine_declares_by_carres_and_run5_value():
+    """``GameState`` declares each seat's partition under the rules' ``carres`` and
+    ``run5_value`` (``play_combo_deal``: the deal of
+    ``tests/test_scoring.py::test_the_engine_scores_a_failed_contract_by_failure``)."""
 
     def declared(**options):
-        st = GameState(Rules(target=None, declarations="auto", **options), deck=deck, dealer=0)
-        while not st.is_deal_over:
-            legal = st.legal_actions()
-            st.apply(legal[-1] if st.phase == 0 else legal[0])
-        assert st.taker == 1
-        return [[(d.kind, cards_to_str(d.cards, True), d.points) for d in ds] for ds in st.declared]
+        return [[(d.kind, cards_to_str(d.cards, True), d.points) for d in ds] for ds in play_combo_deal(**options).declared]
 
     tierces = [("sequence", "7D 8D 9D", 20), ("sequence", "7C 8C 9C", 20)]
     assert declared() == [[("carre", "JS JH JD JC", 200)], tierces, [("carre", "AS AH AD AC", 100)], []]

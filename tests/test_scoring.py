@@ -97,18 +97,10 @@ def test_the_engine_scores_a_failed_contract_by_failure():
     points: defenders (team 0) 147, takers 15 + belote 20: dedans. Declarations: team 0's
     carré of jacks (seat 0) is the strongest: it scores it and seat 2's carré of aces, 300;
     without carrés seat 0's 9♠-K♠ (100, or 50) beats seat 1's tierces."""
-    from belote_env import GameState
-    from belote_env.cards import parse_cards
-    from belote_env.dealing import deck_for_final_hands
-    from tests.test_declarations import COMBO_HANDS
-
-    deck = deck_for_final_hands([parse_cards(h) for h in COMBO_HANDS], "KH", taker=1, dealer=0)
+    from tests.test_declarations import play_combo_deal
 
     def score(**options):
-        st = GameState(Rules(target=None, declarations="auto", **options), deck=deck, dealer=0)
-        while not st.is_deal_over:
-            legal = st.legal_actions()
-            st.apply(legal[-1] if st.phase == 0 else legal[0])
+        st = play_combo_deal(**options)
         s = st.deal_score
         assert (st.taker, s.outcome, s.trick_points, s.belote) == (1, "dedans", (147, 15), (0, 20))
         return s.declarations, s.points
