@@ -306,7 +306,7 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     than the file holds.
 
     Raises:
-        CheckpointError: missing files, unreadable or corrupt files, a ``format_version``
+        CheckpointError: a path that does not exist, missing files, unreadable or corrupt files, a ``format_version``
             other than ``FORMAT_VERSION`` or an unknown ``kind`` (``check_meta_format``),
             an action-table or observation-encoder version other than this package's, a
             network over the bounds, tensors that do not match the declared network shape,
@@ -314,6 +314,9 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
     """
     from safetensors.torch import load_file
 
+    if not Path(folder).exists():
+        raise CheckpointError(f"{folder}: no such file or folder (a model folder, or its model.safetensors or "
+                              "meta.json, is expected)")
     folder = _model_folder(folder)
     weights, meta_path = folder / "model.safetensors", folder / "meta.json"
     for p in (weights, meta_path):

@@ -286,3 +286,19 @@ def test_every_shipped_model_folder_loads():
         meta = json.loads((folder / "meta.json").read_text())
         policy = make_policy(str(folder), seed=0)
         assert meta["format_version"] == 1 and (policy.net is None) == (meta.get("kind") == "value_policy")
+
+
+def test_a_model_path_that_does_not_exist_is_named_as_such(tmp_path, capsys):
+    """``load_model`` of a missing path says it does not exist (not that its parent is not a
+    model folder); a folder without the files is still "not a model folder"; ``belote
+    export`` says the same, exit 2."""
+    from training.cli import main
+
+    for missing in (tmp_path / "nowhere", tmp_path / "sub" / "meta.json", tmp_path / "run.zip"):
+        with pytest.raises(CheckpointError, match=rf"^{missing}: no such file or folder \(a model folder"):
+            load_model(missing)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match=rf"^{tmp_path / 'empty'}: not a model folder, model.safetensors is missing"):
+        load_model(tmp_path / "empty")
+    assert main(["export", str(tmp_path / "run.zip"), str(tmp_path / "out")]) == 2
+    assert f"{tmp_path / 'run.zip'}: no such file or folder" in capsys.readouterr().err
