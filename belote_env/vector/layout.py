@@ -205,6 +205,11 @@ def rules_codes(rules: Rules) -> np.ndarray:
     r = rules
     out = np.zeros(N_OPTIONS, dtype=np.int64)
     out[O_N] = r.players
+    # the options of every take/pass table (None in coinche: RULES.md §6, COINCHE.md §6)
+    out[O_CARRES] = int(r.carres is not False)
+    out[O_RUN5] = 100 if r.run5_value is None else r.run5_value
+    out[O_FAILURE_ALL] = int(r.failure == "opponent_takes_all")
+    out[O_MAKER_ZERO] = int(r.failure == "maker_zero")
     if r.players != 4:
         three = r.players == 3
         variant = r.three_player_deal or "6+3"
@@ -213,20 +218,14 @@ def rules_codes(rules: Rules) -> np.ndarray:
         out[O_OPTIONAL] = int(r.belote == "optional")
         out[O_ROUNDING] = ROUNDINGS.index(r.rounding)
         out[O_REDEAL] = 1
-        out[O_N + 1:O_BELOTE_SECOND + 1] = (
+        out[O_N + 1:O_FAILURE_ALL] = (
             int(variant == "24_card"), int(variant == "10_each"), int(r.redeal_proposal),
             int(r.redeal_dealer == "elder"), int(r.dealer_round2_proposal),
             int(three and r.redeal_consent == "both_others"), _OFF_AUTO_CHOICE.index(r.dix_exchange),
-            _OFF_AUTO_CHOICE.index(r.declarations), int(r.tie == "litige"), int(r.failure == "opponent_takes_all"),
-            ("half_floor", "half_ceil_next", "proportional").index(r.defender_split) if three else 0,
-            r.capot_bonus, int(bool(r.carres)), 1)
-        out[O_RUN5], out[O_MAKER_ZERO] = r.run5_value, int(r.failure == "maker_zero")
+            _OFF_AUTO_CHOICE.index(r.declarations), int(r.tie == "litige"))
+        out[O_SPLIT] = ("half_floor", "half_ceil_next", "proportional").index(r.defender_split) if three else 0
+        out[O_CAPOT_BONUS], out[O_BELOTE_SECOND] = r.capot_bonus, 1
         return out
-    # the options of every take/pass table (None in coinche: RULES.md §6, COINCHE.md §6)
-    out[O_CARRES] = int(r.carres is not False)
-    out[O_RUN5] = 100 if r.run5_value is None else r.run5_value
-    out[O_FAILURE_ALL] = int(r.failure == "opponent_takes_all")
-    out[O_MAKER_ZERO] = int(r.failure == "maker_zero")
     counts = r.contract_counts_bonuses
     out[:O_COINCHE] = (
         int(r.partner_master_free), int(r.undertrump == "discard_allowed"),
