@@ -22,7 +22,7 @@ from .deprecation import renamed_in
 __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "load_rules", "preset_names",
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
            "PLAYER_COUNTS", "CUTTHROAT_ONLY", "THREE_ONLY", "FOUR_ONLY", "CUTTHROAT_CHOICES", "CUTTHROAT_DEFAULTS", "variant_of",
-           "COMBINATION_OPTIONS", "VARIANT_OPTIONS", "variant_rules",
+           "COMBINATION_OPTIONS", "VARIANT_OPTIONS", "variant_rules", "stored_rules_as_read",
            "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
 
 
@@ -207,6 +207,20 @@ def variant_rules(variant: str) -> "Rules":
     if variant not in VARIANT_OPTIONS:
         raise ValueError(f"unknown variant {variant!r}: one of {', '.join(VARIANT_OPTIONS)}")
     return Rules(**VARIANT_OPTIONS[variant])
+
+
+def stored_rules_as_read(options: Any) -> Any:
+    """A rules dict stored by an earlier version (a pairs log's header, a checkpoint's
+    ``iterate.json``) as ``Rules.to_dict()`` writes it today, for comparing with today's:
+    an option stored as ``None`` before it applied (``COMBINATION_OPTIONS`` at four seats,
+    RULES.md §6-§7) reads as its default. ``options`` is returned as it is when it is not a
+    dict of valid rules (the caller's comparison then names it as different); never raises."""
+    if not isinstance(options, dict):
+        return options
+    try:
+        return Rules.from_dict(options).to_dict()
+    except RuleOptionError:
+        return options
 
 
 class _Unset:

@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from belote_env.games import game_of
-from belote_env import GameState, InfoSet, Rules, load_rules
+from belote_env import GameState, InfoSet, Rules
 from belote_env import driver
 from belote_env.actions import action_to_string
-from belote_env.config import RuleOptionError
+from belote_env.config import stored_rules_as_read
 from belote_env.contract import COINCHE_LEVEL
 from belote_env.deprecation import deprecated_names
 from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
@@ -834,13 +834,7 @@ def _read_pairs_log(path: str | os.PathLike, header: dict, game) -> list[tuple[l
     if not isinstance(first, dict) or "belote_pairs_log" not in first:
         raise ValueError(f"pairs log {path}: line 1 is not a pairs-log header (is it a pairs log?); "
                          f"give another file")
-    # the rules as they read now: an older log's None where an option did not apply yet (carres,
-    # run5_value, failure at four seats) reads as its default
-    if isinstance(first.get("rules"), dict):
-        try:
-            first = {**first, "rules": load_rules(first["rules"]).to_dict()}
-        except RuleOptionError:
-            pass
+    first = {**first, "rules": stored_rules_as_read(first.get("rules"))}  # an older log's None: the default
     if first != header:
         diff = sorted(k for k in set(header) | set(first) if first.get(k) != header.get(k))
         raise ValueError(f"pairs log {path} was written for another match (it differs in {', '.join(diff)}); "

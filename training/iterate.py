@@ -47,10 +47,10 @@ import numpy as np
 import torch as th
 
 from belote_env.games import game_of
-from belote_env import Rules, load_rules
+from belote_env import Rules
 from belote_env.actions import num_actions
 from belote_env.atomic import atomic_write_bytes
-from belote_env.config import RuleOptionError
+from belote_env.config import stored_rules_as_read
 from belote_env.jsonfile import read_json
 
 from .config import ConfigError, read_config_file
@@ -359,11 +359,7 @@ def _check_resumed_config(cfg: IterateConfig, info: dict, ckpt: Path) -> None:
     if was is None:  # older checkpoints: their rules and starting model
         now = {"rules": cfg.rules_obj.to_dict(), "init_from": str(Path(cfg.init_from))}
         was = {k: info.get(k) for k in now}
-        if isinstance(was["rules"], dict):  # as they read now: None where an option did not apply yet
-            try:
-                was["rules"] = load_rules(was["rules"]).to_dict()
-            except RuleOptionError:
-                pass
+        was["rules"] = stored_rules_as_read(was["rules"])  # None where an option did not apply yet: the default
     for k in now:
         if k not in RESUME_MAY_CHANGE and k in was and now[k] != was[k]:
             raise ConfigError(f"config key {k!r} of the resumed run is {now[k]!r}, but its checkpoint {ckpt} was made "
