@@ -212,10 +212,11 @@ _RECORD_KEYS = ("format", "version", "action_table_version", "rules", "start", "
 _RESULT_KEYS = ("scores", "winner", "game_over")
 
 
-def _no_unknown_keys(obj: dict, where: str, allowed: tuple[str, ...]) -> None:
+def _no_unknown_keys(obj: dict, where: str, allowed, note: str = "") -> None:
     unknown = set(obj) - set(allowed)
     if unknown:
-        raise RecordError(f"{where}: unknown keys {short_repr(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}")
+        raise RecordError(f"{where}: unknown keys {short_repr(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}"
+                          + note)
 
 
 def _validate(record: Any) -> None:
@@ -247,12 +248,9 @@ def _validate(record: Any) -> None:
         if type(deal.get("dealer")) is not int or deal.get("dealer") not in seats:
             raise RecordError(f"deal {i}: 'dealer' must be a seat 0..{seats[-1]} (int), got "
                               f"{short_repr(deal.get('dealer'))}")
-        allowed = {"dealer", "deck", "actions"} if small else {"dealer", "deck", "hands", "turned", "stock", "actions"}
-        unknown = set(deal) - allowed
-        if unknown:
-            raise RecordError(f"deal {i}: unknown keys {short_repr(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}"
-                              + (f" (a {rules.players}-player deal is given by its 'deck', TWO_THREE.md §2.2)"
-                                 if small else ""))
+        _no_unknown_keys(deal, f"deal {i}", ("dealer", "deck", "actions") if small else
+                         ("dealer", "deck", "hands", "turned", "stock", "actions"),
+                         f" (a {rules.players}-player deal is given by its 'deck', TWO_THREE.md §2.2)" if small else "")
         if small and "deck" not in deal:
             raise RecordError(f"deal {i}: missing 'deck' (a {rules.players}-player deal is given by its 32-card deck)")
         _deck_of(deal, i, rules.contract_mode == "coinche")

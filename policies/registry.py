@@ -64,8 +64,9 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
     for other rules fails at its first decision); ``rules=None`` means four seats."""
     if rules is None or not isinstance(spec, str):
         return
-    if game_of(rules).has_partners:
-        if game_of(rules).num_actions == EXTENDED_NUM_ACTIONS:
+    game = game_of(rules)
+    if game.has_partners:
+        if game.num_actions == EXTENDED_NUM_ACTIONS:
             for part in team_spec(spec) or (spec,):
                 if part in TIERS and part not in EXTENDED_TIERS:
                     raise ValueError(
