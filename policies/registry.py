@@ -263,8 +263,9 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     policy factory or a model folder path; ``"expert@<N>ms"`` is the expert searching within
     N milliseconds a move (``time_budget``; its candidate worlds weighed as the search draws
     them, ``belief_lazy``, so that the budget covers the weighing; at least the first
-    ``min_samples`` worlds are searched whatever the budget; the four-seat searches: at two
-    and three seats it plays as ``expert``); ``"<spec>+search"`` puts the search of
+    ``min_samples`` worlds are searched whatever the budget; at two and three seats the
+    budget bounds its solved card decisions, the seats' other decisions are hard's);
+    ``"<spec>+search"`` puts the search of
     ``policies.search`` on top of that policy (it searches the policy's top
     ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies
     (``policies.team.Team``: ``lead`` at the team's first seat, ``partner`` at the second;

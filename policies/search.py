@@ -179,8 +179,9 @@ a three-seat deal takes about 60 ms compiled, times ``samples``; ``scripts/bench
 before that, and at every other decision (bidding, the seven
 exchange, the combinations protocol), ``base`` decides (the hard tier plays there with
 its model of the table; ``normal`` stands in for a network of another table); a belote
-claim is always made. ``node_budget``,
-``time_budget``, the belief and the prior are not read there.
+claim is always made. ``time_budget`` stops the sampling of a card decision once
+``min_samples`` deals are solved, as at four seats (``expert@<N>ms``); ``node_budget``,
+the belief and the prior are not read there.
 """
 
 from __future__ import annotations
@@ -546,14 +547,17 @@ class SearchPolicy:
             return self._base(info).act(info)
         cards = [a for a in legal if a < 32]
         totals = dict.fromkeys(cards, 0.0)
-        for _ in range(self.samples):
+        t0, n = time.perf_counter(), 0
+        while n < self.samples and self._budget_left(n, t0, 0, None):  # time_budget only: no node budget here
+            n += 1
             hands = list(sample_hidden_hands(info, self.rng).hands)
             pos = Position(tuple(hands), info.denomination, info.taker, tuple(info.trick), info.trick_leader,
                            info.rules)
             values = self.solver.card_values(pos)
             for c in cards:
                 totals[c] += deal_margin(info, hands, values[c])
-        self.last_values = {c: v / self.samples for c, v in totals.items()}
+        self.last_stats = {"samples": n, "seconds": time.perf_counter() - t0}
+        self.last_values = {c: v / n for c, v in totals.items()}
         return max(cards, key=lambda c: (totals[c], -c))
 
     def _play(self, info: InfoSet, cards: list[int]) -> int:

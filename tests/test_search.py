@@ -667,3 +667,31 @@ def test_uniform_expert_draws_uniform_worlds_with_the_tiers_other_settings():
             searched += st.phase == 1 and pol.last_stats.get("samples", 0) > 0
             st.apply(a)
     assert searched >= 3
+
+
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+def test_expert_at_a_time_budget_bounds_its_card_search_at_two_and_three_seats(preset):
+    """At two and three seats ``expert@1ms`` solves only its ``min_samples`` deals a card
+    decision, where the expert solves all its ``samples`` (the same first deals: the
+    same sampler stream); both report them in ``last_stats``."""
+    import random as _random
+
+    from belote_env import GameState
+
+    quick, plain, normal = make_policy("expert@1ms", seed=4), make_policy("expert", seed=4), NormalPolicy(6)
+    rng = _random.Random(6)
+    st = GameState(load_rules(preset), seed=6, single_deal=True)
+    searched = 0
+    while not st.is_deal_over and searched < 2:
+        info = st.information_set(st.current)
+        cards = [a for a in info.legal_actions if a < 32]
+        if len(cards) > 1 and sum(info.hand_sizes) <= 12:
+            quick.act(info)
+            plain.act(info)
+            if quick.last_stats.get("samples"):
+                assert (quick.last_stats["samples"], plain.last_stats["samples"]) == (quick.min_samples, plain.samples)
+                assert quick.min_samples < plain.samples
+                searched += 1
+        # a played deal: the first seat asked takes, normal makes the other decisions
+        st.apply(rng.choice(cards) if cards else TAKE if TAKE in info.legal_actions else normal.act(info))
+    assert searched == 2
