@@ -251,13 +251,13 @@ class NetworkPolicy:
 
     def check_rules(self, rules) -> None:
         """Raise ``RulesMismatchError`` unless this policy's networks can play under
-        ``rules``: the same contract mode (classic / coinche: the observation they read)
-        and the action table of ``NUM_ACTIONS`` ids (coinche rules with a générale or bids
-        above 160 use 412 ids, ``actions.num_actions``, which no network here has)."""
+        ``rules``: the same game (classic, coinche, two or three seats: the observation
+        they read). Coinche rules with a générale or bids above 160 (412 action ids,
+        ``actions.num_actions``; the same observation) are played with the ids the networks
+        know: such a bid is never made, and one made by another seat is read as its level
+        (``observation.level_value``), beyond the levels the networks were trained on."""
         if rules is self._rules_ok:
             return
-        from belote_env.actions import num_actions
-
         mode = game_of(rules).variant
         if mode != self.contract_mode:
             hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
@@ -265,12 +265,6 @@ class NetworkPolicy:
                 f"{self.name}: a {self.contract_mode} model (its networks read the {self.contract_mode} observation "
                 f"of {self.obs_size} floats) cannot play {mode} rules (observation of "
                 f"{CONTRACT_MODE_OBS_SIZE.get(mode, '?')} floats): load a {mode} model{hint}")
-        n = num_actions(rules)
-        if n != MODE_N_ACTIONS[mode]:
-            raise RulesMismatchError(
-                f"{self.name}: its networks have the {NUM_ACTIONS} action ids; these {mode} rules use {n} "
-                f"(generale={rules.generale}, max_numeric_bid={rules.max_numeric_bid}: extended bid ids 112..411), "
-                f"which it was never trained on: play it with generale false and max_numeric_bid 160")
         self._rules_ok = rules
 
     def _encode(self, info: InfoSet) -> np.ndarray:
@@ -285,7 +279,8 @@ class NetworkPolicy:
         the most probable) and announcing belote gets 0 (``act`` announces through
         ``with_belote``): what a search on top of the policy (``hard+search``) or a belief
         modelling it reads. Elsewhere the policy network's softmax over the legal actions
-        (averaged over the suit renamings with ``policy_suit_average``); without a policy
+        (averaged over the suit renamings with ``policy_suit_average``), 0 for a legal id
+        beyond its outputs (a générale or a bid above 160, ``check_rules``); without a policy
         network, 1 for ``rule_action``'s action."""
         self.check_rules(info.rules)
         if self.card_net is not None and is_card_decision(info):
@@ -296,9 +291,9 @@ class NetworkPolicy:
             a = self.rule_action(info)
             return {b: float(b == a) for b in info.legal_actions}
         logits = self.policy_logits(info)
-        legal = list(info.legal_actions)
-        p = torch.softmax(logits[legal], dim=0).tolist()
-        return dict(zip(legal, p))
+        known = [a for a in info.legal_actions if a < len(logits)]  # an extended coinche id (a générale, a bid
+        p = torch.softmax(logits[known], dim=0).tolist()             # above 160) has no output: probability 0
+        return {a: 0.0 for a in info.legal_actions} | dict(zip(known, p))
 
     @torch.inference_mode()
     def policy_logits(self, info: InfoSet) -> torch.Tensor:
@@ -642,7 +637,8 @@ class NetworkPolicy:
         from .batch import network_outputs
 
         m = len(mask)
-        out, todo = _forced_rows(mask)
+        out, todo = _forced_rows(mask, EXTENDED_NUM_ACTIONS if mask.ndim == 2 and mask.shape[1] == EXTENDED_NUM_ACTIONS
+                                 else NUM_ACTIONS)
         if not todo.any():
             return out
         obs = np.asarray(batch.obs)

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from belote_env.actions import EXTENDED_NUM_ACTIONS, NUM_ACTIONS
 from belote_env.deprecation import renamed_in
 from belote_env.games import game_of
 
@@ -18,7 +17,7 @@ from .easy import EasyPolicy
 from .hard import HardPolicy, hard_oracle
 from .normal import NormalPolicy
 
-__all__ = ["TIERS", "CUTTHROAT_TIERS", "EXTENDED_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
+__all__ = ["TIERS", "CUTTHROAT_TIERS", "check_policy_rules", "make_policy", "check_policy_spec", "is_factory_spec", "load_factory", "factory_spec",
            "make_batch_policy"]
 
 
@@ -48,33 +47,15 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 
-#: Built-in tiers that play coinche rules of the extended action table (a générale or bids
-#: above 160: ``EXTENDED_NUM_ACTIONS`` ids, COINCHE.md §3): not the networks of ``hard`` and
-#: ``hard_oracle``; ``expert`` (and ``<policy>+search``) search on ``normal`` there
-#: (``policies.search.SearchPolicy._base``).
-EXTENDED_TIERS: tuple[str, ...] = ("random", "easy", "normal", "expert")
-
-
 def check_policy_rules(spec: Any, rules: Any) -> None:
     """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``, or a
     team holding it) cannot play under ``rules``: at two and three seats (``rules.players``
-    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can; under coinche rules of the extended
-    action table (a générale or bids above 160) only ``EXTENDED_TIERS`` and
-    ``<policy>+search``. Policy objects, model folders and factories pass (a model made
-    for other rules fails at its first decision); ``rules=None`` means four seats."""
+    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can; every tier plays every four-seat
+    game. Policy objects, model folders and factories pass (a model made for other rules
+    fails at its first decision); ``rules=None`` means four seats."""
     if rules is None or not isinstance(spec, str):
         return
-    game = game_of(rules)
-    if game.has_partners:
-        if game.num_actions == EXTENDED_NUM_ACTIONS:
-            for part in team_spec(spec) or (spec,):
-                if part in TIERS and part not in EXTENDED_TIERS:
-                    raise ValueError(
-                        f"{part}: the {part} tier cannot play these coinche rules (generale={rules.generale}, "
-                        f"max_numeric_bid={rules.max_numeric_bid}: a générale or bids above 160 take "
-                        f"{EXTENDED_NUM_ACTIONS} action ids, its networks know {NUM_ACTIONS}); the tiers that play "
-                        f"them: {', '.join(EXTENDED_TIERS)} (searching on normal there) and <policy>+search (its base "
-                        f"switches to normal there); or set generale false and max_numeric_bid 160")
+    if game_of(rules).has_partners:
         return
     players = rules.players
     supported = f"tiers for {players} players: {', '.join(CUTTHROAT_TIERS)} (or a policy factory 'module.path:attribute')"
@@ -286,9 +267,7 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     raise ``policies.network.RulesMismatchError`` at its first decision.
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
-    a tier outside ``CUTTHROAT_TIERS``, under coinche rules of the extended action table
-    (a générale, bids above 160) one outside ``EXTENDED_TIERS`` (``hard``, ``hard_oracle``),
-    raises ``ValueError`` naming the supported ones (``check_policy_rules``); ``rules`` that
+    a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones (``check_policy_rules``); ``rules`` that
     are not a ``Rules`` (a preset name, a dict: ``belote_env.load_rules`` makes one) raise
     ``TypeError``.
 

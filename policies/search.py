@@ -102,7 +102,7 @@ scored as made on a takers' capot when the bidder won every trick so far
 (``deal_difference``). The classic tiers' networks (the hard tier) read the classic
 observation: in coinche the ``base`` is the hard tier's coinche model (``HardPolicy.for_rules``:
 declarations, belote announcements, an info set no sample fits; ``normal`` for a base
-that cannot play coinche, or these rules: a générale or bids above 160) and the
+that cannot play coinche) and the
 ``prior`` is left out. Cards tied in every sample so far (coinche scores are flat wherever
 the contract's fate is settled, so such exact ties are common) let ``stop_z`` stop the
 search once a quarter of its samples are solved (``STOP_TIE_SHARE``); the tie is then
@@ -1173,8 +1173,7 @@ def _plays(policy, rules) -> bool:
     """Whether ``policy`` can decide under ``rules``: False for a network policy (``net``
     with ``obs_size``) or a prior (``card_net``) built for another observation size (the
     hard tier's classic networks in coinche, COINCHE.md §9), or one whose
-    ``check_rules`` refuses ``rules`` (the coinche model under coinche rules of the
-    extended action table: a générale, bids above 160); True otherwise."""
+    ``check_rules`` refuses ``rules``; True otherwise."""
     want = obs_size(rules)
     for net in (getattr(policy, "net", None), getattr(policy, "card_net", None)):
         size = getattr(net, "obs_size", None)
@@ -1202,12 +1201,14 @@ def _bid_view(info: InfoSet, hand: int, auction: Auction) -> InfoSet:
 class _ViewBatch:
     """Information sets as a batch for a policy's ``act_batch`` (the interface of
     ``belote_env.vector.SeatBatch``): ``obs`` float32 ``(m, obs_size)``
-    (``encode_infoset``), ``mask`` int8 ``(m, NUM_ACTIONS)``, ``infoset(i)``."""
+    (``encode_infoset``), ``mask`` int8 ``(m, A)`` (``A`` the game's number of actions: 412
+    under coinche rules with a générale or bids above 160), ``infoset(i)``."""
 
     def __init__(self, infos: list[InfoSet]):
         self._infos = infos
         self.obs = np.stack([encode_infoset(i) for i in infos])
-        self.mask = np.stack([action_mask(i.legal_actions) for i in infos])
+        width = game_of(infos[0].rules).num_actions
+        self.mask = np.stack([action_mask(i.legal_actions, np.zeros(width, np.int8)) for i in infos])
 
     def __len__(self) -> int:
         return len(self._infos)

@@ -431,8 +431,7 @@ def test_batched_auction_rollouts_bid_as_the_model_does_one_by_one():
     assert searched >= 4
 
 
-#: coinche rules of the extended action table (412 ids: a générale, bids above 160), which
-#: the coinche hard model refuses (``NetworkPolicy.check_rules``)
+#: coinche rules of the extended action table (412 ids: a générale, bids above 160)
 EXTENDED = {
     "coinche_bga": lambda: load_rules("coinche_bga", target=None),
     "coinche+generale": lambda: replace(load_rules("coinche", target=None), generale=True),
@@ -440,24 +439,26 @@ EXTENDED = {
 
 
 @pytest.mark.parametrize("name", sorted(EXTENDED))
-def test_the_expert_tier_plays_coinche_rules_of_the_extended_action_table(name):
-    """Where the coinche hard model cannot play (``check_rules`` refuses the rules: its
-    observation has the coinche size all the same), the expert's base and auction model
-    are the ``normal`` tier (``_plays``), and every decision is legal."""
+def test_the_expert_tier_plays_coinche_rules_of_the_extended_action_table_on_the_coinche_hard(name):
+    """Under coinche rules of 412 action ids the expert's base and auction model are the
+    coinche hard model (it plays them with the ids it knows), its auction search batches
+    the model's rollout bids over 412-wide masks, and every decision is legal."""
     rules = EXTENDED[name]()
     assert num_actions(rules) > 112
     pol = expert_policy(0)
     pol.samples, pol.bid_samples, pol.min_samples = 2, 2, 1
+    coinche_hard = pol.base.for_rules(rules)
     st = GameState(rules, seed=1, dealer=0)
-    decisions = 0
+    decisions = searched = 0
     while st.phase == 0 and decisions < 8:
         info = st.information_set(st.current)
-        a = pol.act(info)  # raised RulesMismatchError (the coinche hard model's 112 ids)
+        a = pol.act(info)
         assert a in info.legal_actions
-        assert isinstance(pol._base(info), NormalPolicy) and isinstance(pol._model(info), NormalPolicy)
+        assert pol._base(info) is coinche_hard and pol._model(info) is coinche_hard
+        searched += bool(pol.last_values)
         decisions += 1
         st.apply(a)
-    assert decisions >= 1
+    assert decisions >= 1 and searched >= 1
 
 
 def test_double_dummy_card_points_are_zero_sum_between_the_teams():

@@ -20,6 +20,7 @@ import random
 
 import numpy as np
 import pytest
+import torch
 
 from belote_env import GameState, Rules
 from belote_env.actions import COINCHE, DECLARE, PASS, SURCOINCHE, coinche_bid_action, num_actions
@@ -45,8 +46,8 @@ from training.oracle import (
 CO = load_rules("coinche")
 #: the coinche presets of the default's observation size and action count (played), and
 #: those with extended ids (refused)
-PLAYED = [n for n in preset_names() if load_rules(n).contract_mode == "coinche" and num_actions(load_rules(n)) == 112]
-EXTENDED = [n for n in preset_names() if load_rules(n).contract_mode == "coinche" and num_actions(load_rules(n)) != 112]
+PLAYED = [n for n in preset_names() if load_rules(n).contract_mode == "coinche"]
+EXTENDED = [n for n in PLAYED if num_actions(load_rules(n)) != 112]  # coinche_bga: bids above 160
 
 
 @pytest.fixture(scope="module")
@@ -107,12 +108,47 @@ def test_plays_only_legal_actions(preset, hard_coinche):
         assert any(c is not None for c in contracts)
 
 
-def test_extended_ids_are_refused_by_name(hard_coinche):
-    assert EXTENDED  # coinche_bga: bids above 160
-    for preset in EXTENDED:
-        st = GameState(load_rules(preset), seed=0, dealer=0, single_deal=True)
-        with pytest.raises(RulesMismatchError, match="412"):
-            hard_coinche.act(st.information_set(st.current))
+def test_extended_ids_are_never_bid_and_other_seats_extended_bids_are_read(hard_coinche):
+    """Coinche rules of 412 action ids (``coinche_bga``: bids up to 170; a générale): the
+    model plays them with the ids it knows, never a générale or a bid above 160; after
+    another seat bids one it answers from an observation holding that level (not the
+    same as after a bid of 160), and its batched decisions over 412-wide masks are its
+    one-row decisions."""
+    from belote_env.actions import EXTENDED_NUM_ACTIONS, GENERALE, HIGH_BID
+    from belote_env.observation import level_value
+    from policies.search import _ViewBatch
+
+    assert EXTENDED
+    sets = [load_rules(p, target=None) for p in EXTENDED] + [load_rules("coinche", target=None, generale=True)]
+    read = 0
+    for rules in sets:
+        assert num_actions(rules) == EXTENDED_NUM_ACTIONS
+        high = HIGH_BID + 1 if rules.max_numeric_bid >= 170 else coinche_bid_action(GENERALE, 1)  # 170♥ / générale ♥
+        for seed in range(4):
+            st = GameState(rules, seed=seed, dealer=3, single_deal=True)
+            infos = []
+            while st.phase == 0:
+                info = st.information_set(st.current)
+                a = hard_coinche.act(info)
+                assert a in info.legal_actions and a < 112  # never an extended id
+                infos.append(info)
+                st.apply(a)
+            batch = _ViewBatch(infos)
+            assert batch.mask.shape == (len(infos), EXTENDED_NUM_ACTIONS)
+            assert hard_coinche.act_batch(batch).tolist() == [hard_coinche.act(i) for i in infos]
+            # seat 0 opens with the extended bid; seat 1 (a defender) answers it
+            st = GameState(rules, seed=seed, dealer=3, single_deal=True)
+            st.apply(high)
+            info = st.information_set(st.current)
+            assert hard_coinche.act(info) in info.legal_actions
+            obs = hard_coinche._encode(info).copy()
+            low = GameState(rules, seed=seed, dealer=3, single_deal=True)
+            low.apply(coinche_bid_action(160, 1))
+            read += not np.array_equal(obs, hard_coinche._encode(low.information_set(low.current)))
+            finish_deal(st, [hard_coinche] * 4)  # its cards under a contract above 160
+            assert st.is_deal_over
+        assert level_value(GENERALE) == 500 / 160
+    assert read == 4 * len(sets)
 
 
 def test_make_policy_hard_picks_by_rules():
@@ -306,3 +342,25 @@ def _obs(info):
 
 def test_obs_sizes():
     assert obs_size(CO) == COINCHE_OBS_SIZE and obs_size(Rules()) == OBS_SIZE
+
+
+def test_a_coinche_policy_network_plays_the_extended_action_table_with_its_own_ids():
+    """A coinche model with a policy network (112 outputs, e.g. exported by the trainer)
+    under coinche_bga (412 ids): the extended ids get probability 0, the others share 1,
+    and a whole deal is played with legal ids below 112, deterministic or sampled."""
+    from belote_env.driver import finish_deal
+
+    torch.manual_seed(0)
+    net = BeloteNet(obs_size=COINCHE_OBS_SIZE, pi=[8], vf=[4])
+    rules = load_rules("coinche_bga", target=None)
+    for deterministic in (True, False):
+        pol = NetworkPolicy(net, deterministic=deterministic, seed=1)
+        st = GameState(rules, seed=5, dealer=0, single_deal=True)
+        info = st.information_set(st.current)
+        probs = pol.action_probabilities(info)
+        assert set(probs) == set(info.legal_actions) and any(a >= 112 for a in probs)
+        assert all(p == 0.0 for a, p in probs.items() if a >= 112)
+        assert sum(probs.values()) == pytest.approx(1.0)
+        seen = []
+        finish_deal(st, [pol] * 4, after=lambda st, seat, a: seen.append(a))
+        assert st.is_deal_over and seen and max(seen) < 112

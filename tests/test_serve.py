@@ -640,9 +640,9 @@ def test_an_act_answers_one_decision_and_a_repeated_act_is_refused(tmp_path):
 
 @pytest.mark.parametrize("rules", [{"contract_mode": "coinche", "generale": True},
                                    {"contract_mode": "coinche", "max_numeric_bid": 180}])
-def test_hints_under_rules_the_hard_tier_does_not_play_are_an_error_naming_why(tmp_path, rules):
-    """The hard tier plays neither a générale nor bids above 160: asking for hints in such a
-    room is answered with an error that says so, and the connection stays open."""
+def test_hints_under_coinche_rules_of_the_extended_action_table(tmp_path, rules):
+    """A générale or bids above 160 (412 action ids): the hard tier plays them with the ids
+    it knows, so a room's hints give its value of each legal card, and the room goes on."""
     with TestClient(make_app(tmp_path)) as client:
         answer = _create(client, rules=rules, limit="deal", seats=["human", "easy", "easy", "easy"], seed=4)
         with client.websocket_connect("/ws") as ws:
@@ -654,9 +654,9 @@ def test_hints_under_rules_the_hard_tier_does_not_play_are_an_error_naming_why(t
                 v = ws.receive_json()["view"]
             ws.send_text(json.dumps({"type": "hints"}))
             msg = ws.receive_json()
-            assert msg["type"] == "error" and msg["message"].startswith(
-                "no hints in this room: the hard tier does not play its rules (hard: ")
-            assert ("generale" if "generale" in rules else "max_numeric_bid") in msg["message"]
+            cards = sorted(a["id"] for a in v["legal"] if a["id"] < 32)
+            assert msg["type"] == "hints" and msg["unit"] == "points"
+            assert sorted(int(c) for c in msg["values"]) == cards
             ws.send_text(json.dumps({"type": "act", "action": v["legal"][0]["id"], "decision": v["decision"]}))
             assert ws.receive_json()["view"]["decision"] == v["decision"] + 1  # still open, the room goes on
 

@@ -304,45 +304,34 @@ def test_cli_ladder_policy_failure_is_one_line_exit_2(capsys, monkeypatch):
     assert captured.out == ""
 
 
-def _refused(tier: str, generale: bool, max_bid: int) -> str:
-    return (f"{tier}: the {tier} tier cannot play these coinche rules (generale={generale}, max_numeric_bid={max_bid}: "
-            f"a générale or bids above 160 take 412 action ids, its networks know 112); the tiers that play them: "
-            f"random, easy, normal, expert (searching on normal there) and <policy>+search (its base switches to "
-            f"normal there); or set generale false and max_numeric_bid 160")
+@pytest.mark.parametrize("spec", ["hard", "hard_oracle", "normal,hard", "hard_oracle,easy", "hard+search", "expert@5ms"])
+def test_every_tier_plays_coinche_rules_of_the_extended_action_table(spec):
+    """A générale or bids above 160 (412 action ids): every four-seat tier, team and search
+    is accepted (the hard networks play with the ids they know) and plays legal actions."""
+    from belote_env.driver import finish_deal
+    from policies.base import RandomPolicy
+    from policies.registry import TIERS, check_policy_rules
+
+    for rules in (load_rules("coinche_bga", target=None), load_rules("coinche", target=None, generale=True)):
+        check_policy_rules(spec, rules)
+        policy = make_policy(spec, seed=0, rules=rules)
+        st = GameState(rules, seed=2, dealer=0, single_deal=True)
+        seen = []
+        finish_deal(st, [policy, RandomPolicy(1)] * 2, after=lambda st, seat, a: seen.append(a))
+        assert st.is_deal_over and seen
+    for tier in TIERS:
+        check_policy_rules(tier, load_rules("coinche_bga"))
 
 
-@pytest.mark.parametrize("spec,tier", [("hard", "hard"), ("hard_oracle", "hard_oracle"), ("normal,hard", "hard"),
-                                       ("hard_oracle,easy", "hard_oracle")])
-def test_the_hard_tiers_are_refused_by_name_under_extended_coinche_rules(spec, tier):
-    """A générale or bids above 160 (412 action ids): the hard networks (and teams holding
-    them) are refused by ``make_policy`` before any deal, naming why and what plays them."""
-    from policies.registry import EXTENDED_TIERS, check_policy_rules
-
-    for rules, generale, max_bid in ((load_rules("coinche_bga"), False, 170),
-                                     (load_rules("coinche", generale=True), True, 160)):
-        with pytest.raises(ValueError) as e:
-            make_policy(spec, seed=0, rules=rules)
-        assert str(e.value) == _refused(tier, generale, max_bid)
-    bga = load_rules("coinche_bga")
-    for ok in (*EXTENDED_TIERS, "expert@5ms", "hard+search", "normal,expert"):
-        check_policy_rules(ok, bga)
-    check_policy_rules("hard", load_rules("coinche"))  # 112 ids: the coinche hard model plays them
-
-
-def test_cli_refuses_the_hard_tier_under_extended_coinche_rules_before_any_deal(tmp_path, capsys, monkeypatch):
-    """``belote eval``, ``ladder`` and ``play`` refuse hard under coinche_bga before a deal:
-    one line, exit 2, no failure record, no game started or saved."""
+def test_cli_plays_the_hard_tier_under_extended_coinche_rules(tmp_path, capsys, monkeypatch):
+    """``belote eval`` plays hard under coinche_bga (412 action ids) to the end: exit 0,
+    the match's figures printed, no failure record."""
     from training import cli
 
     monkeypatch.chdir(tmp_path)
-    want = f"{_refused('hard', False, 170)}\n"
-    assert cli.main(["eval", "hard", "normal", "--rules", "coinche_bga", "--deals", "4", "--no-progress"]) == 2
-    assert capsys.readouterr().err == f"belote eval: error: {want}"
-    assert cli.main(["ladder", "random", "hard", "--rules", "coinche_bga", "--pairs", "1", "--no-progress"]) == 2
-    assert capsys.readouterr() == ("", f"belote ladder: error: {want}")
-    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("the game started"))
-    assert cli.main(["play", "--partner", "hard", "--rules", "coinche_bga", "--seed", "1"]) == 2
-    assert capsys.readouterr().err == f"belote play: error: {want}"
+    assert cli.main(["eval", "hard", "normal", "--rules", "coinche_bga", "--deals", "4", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hard vs normal: 2 mirrored deal pairs, 4 deals") and "mean point difference" in out
     assert list(tmp_path.iterdir()) == []
 
 

@@ -373,9 +373,9 @@ class TrainConfig:
                                                   ("max_numeric_bid", rules.max_numeric_bid,
                                                    rules.max_numeric_bid > 160)) if bad]
             raise ConfigError(f"config key 'rules': {' and '.join(given)} give the 412-action coinche game, which the "
-                              "trainer's networks and the policies they export do not play (112 actions: bids up to "
-                              "160 and capot); set generale false and max_numeric_bid 160 (coinche_bga's profile "
-                              "trains with max_numeric_bid: 160)")
+                              "trainer's networks (112 actions: bids up to 160 and capot) do not learn; set generale "
+                              "false and max_numeric_bid 160 (coinche_bga's profile trains with max_numeric_bid: 160; "
+                              "the policies it exports then play coinche_bga with the bids they know)")
         if self.policy_augment and rules.contract_mode != "classic":
             raise ConfigError("config key 'policy_augment' needs the classic game (rules contract_mode 'classic'), "
                               f"got contract_mode {rules.contract_mode!r}")

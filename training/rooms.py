@@ -318,7 +318,7 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
                         model = make_policy(tier, seed=0, rules=state.rules)
                     hints = (card_hints(model, info) if tier == "hard"
                              else _expert_values(model, info, f"viewer-{i}-{j}"))
-                except ValueError as e:  # a tier that does not play these rules (generale, bids above 160)
+                except ValueError as e:  # a tier that does not play these rules
                     raise RoomError(f"the {tier} tier gives no values under these rules: {e}") from None
             continue
         names, rules = state.table.names, state.rules
@@ -618,7 +618,7 @@ class Room:
 
                 self._hint_model = make_policy("hard", seed=0, rules=self.rules)
             return card_hints(self._hint_model, info)
-        except ValueError as e:  # a tier that does not play these rules (generale, bids above 160)
+        except ValueError as e:  # a hard tier that does not play these rules
             raise RoomError(f"no hints in this room: the hard tier does not play its rules ({e})"[:400]) from None
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -48,8 +48,7 @@ a second per connection (more are answered with an error and dropped).
 * ``{"type": "hints"}``: the hard tier's value of each legal card of the joined seat (points,
   from its information set only; at two and three seats the hard policy's probabilities in
   percent), answered ``{"type": "hints", "unit": "points" | "percent", "values": {card: x}}``
-  (empty when the seat is not to play a card), or an error saying why a room has none (rules
-  the hard tier does not play: ``generale``, bids above 160).
+  (empty when the seat is not to play a card), or an error saying why a room has none.
 * The server sends ``{"type": "view", "view": {...}}`` (``Room.view``: ``rooms.view_of`` of
   the seat's information set, RULES.md §11, with ``"failed"`` and ``"decision"``) after the
   join and after every change of what that connection sees: never a view equal to the last
