@@ -16,9 +16,10 @@ import numpy as np
 import torch
 
 from belote_env import NUM_ACTIONS, InfoSet
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, PASS, PROPOSE_REDEAL, SURCOINCHE
+from belote_env.actions import (
+    ANNOUNCE_BELOTE, DECLARE, EXTENDED_NUM_ACTIONS, GENERALE_BID, PASS, PROPOSE_REDEAL, SURCOINCHE,
+)
 from belote_env.jsonfile import read_json
-from belote_env.actions import EXTENDED_NUM_ACTIONS
 from belote_env.game import STEPS
 from belote_env.games import game_of
 from belote_env.deprecation import renamed_in
@@ -58,12 +59,13 @@ __all__ = ["BeloteNet", "CheckpointError", "save_model", "load_model", "load_car
 
 def is_coinche_bid_decision(info: InfoSet) -> bool:
     """A coinche auction decision (``contract_mode="coinche"``, COINCHE.md §3) with more
-    than one legal action, all of them in ``COINCHE_BID_ACTIONS`` (pass, a bid 80..160 or
-    capot, coinche, surcoinche): a coinche bid-value network's domain. A decision offering
-    an extended id (a générale or a bid above 160, ``actions.num_actions`` 412) is not one."""
+    than one legal action, all of them auction actions: pass, a bid, coinche, surcoinche
+    (``COINCHE_BID_ACTIONS``), under rules of the extended action table also a générale or
+    a bid above 160 (``actions.num_actions`` 412): a coinche bid-value network's domain (it
+    values the ids of ``COINCHE_BID_ACTIONS``; an extended bid it never makes)."""
     legal = info.legal_actions
     return (info.contract is None and len(legal) > 1 and info.rules.contract_mode == "coinche"
-            and all(PASS <= a <= SURCOINCHE for a in legal))
+            and all(PASS <= a <= SURCOINCHE or GENERALE_BID <= a < EXTENDED_NUM_ACTIONS for a in legal))
 
 
 #: outputs 32..37 of a small bid-value network, unpermuted (``_value_outputs``' width)
@@ -743,7 +745,8 @@ _BLOCKS: tuple[int, int, int] | None = None
 def coinche_bid_rows(obs: np.ndarray, mask: np.ndarray, bid_actions) -> tuple[np.ndarray, np.ndarray]:
     """The rows of a coinche batch whose decision a bid-value network values
     (``NetworkPolicy``'s batched rule): no contract yet (the observation's contract block all
-    0), no legal action outside ``COINCHE_BID_ACTIONS``, a legal bid among ``bid_actions``.
+    0), no legal action outside ``COINCHE_BID_ACTIONS`` and the extended bids (ids 112..411
+    of a 412-wide mask), a legal bid among ``bid_actions``.
 
     Args: ``obs`` float32 ``(m, COINCHE_OBS_SIZE)``; ``mask`` bool ``(m, A)`` (``A`` >=
     112); ``bid_actions`` the ids the network values (``NetworkPolicy.bid_actions``).
@@ -753,6 +756,7 @@ def coinche_bid_rows(obs: np.ndarray, mask: np.ndarray, bid_actions) -> tuple[np
     valued[list(bid_actions)] = True
     outside = np.ones(mask.shape[1], dtype=bool)
     outside[first:first + width] = False
+    outside[GENERALE_BID:EXTENDED_NUM_ACTIONS] = False  # the extended bids (none in a 112-wide mask)
     c0, c1, _ = _obs_blocks()
     return ~obs[:, c0:c1].any(1) & ~(mask & outside).any(1) & (mask & valued).any(1), valued
 

@@ -245,7 +245,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     N milliseconds a move (``time_budget``; its candidate worlds weighed as the search draws
     them, ``belief_lazy``, so that the budget covers the weighing; at least the first
     ``min_samples`` worlds are searched whatever the budget; at two and three seats the
-    budget bounds its solved card decisions, the seats' other decisions are hard's);
+    budget bounds its solved card decisions, the seats' other decisions are hard's; a
+    wall-clock budget: its play depends on the machine's speed, not on the seed alone);
     ``"<spec>+search"`` puts the search of
     ``policies.search`` on top of that policy (it searches the policy's top
     ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies

@@ -116,6 +116,7 @@ def test_extended_ids_are_never_bid_and_other_seats_extended_bids_are_read(hard_
     one-row decisions."""
     from belote_env.actions import EXTENDED_NUM_ACTIONS, GENERALE, HIGH_BID
     from belote_env.observation import level_value
+    from policies.network import coinche_bid_rows
     from policies.search import _ViewBatch
 
     assert EXTENDED
@@ -136,6 +137,16 @@ def test_extended_ids_are_never_bid_and_other_seats_extended_bids_are_read(hard_
             batch = _ViewBatch(infos)
             assert batch.mask.shape == (len(infos), EXTENDED_NUM_ACTIONS)
             assert hard_coinche.act_batch(batch).tolist() == [hard_coinche.act(i) for i in infos]
+            # the bid-value network takes every auction row (batched) and spreads its probabilities
+            rows, _ = coinche_bid_rows(batch.obs, batch.mask != 0, hard_coinche.bid_actions)
+            assert rows.tolist() == [len(i.legal_actions) > 1 for i in infos]
+            for info in infos:
+                if len(info.legal_actions) > 1:
+                    probs = hard_coinche.action_probabilities(info)
+                    values = hard_coinche.bid_values(info)
+                    assert set(probs) == set(info.legal_actions) and max(probs.values()) < 1.0
+                    assert all(probs[a] == 0.0 for a in info.legal_actions if a >= 112)
+                    assert max(probs, key=probs.get) == max(values, key=values.get)
             # seat 0 opens with the extended bid; seat 1 (a defender) answers it
             st = GameState(rules, seed=seed, dealer=3, single_deal=True)
             st.apply(high)

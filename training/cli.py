@@ -459,7 +459,9 @@ def build_parser() -> argparse.ArgumentParser:
     di.set_defaults(func=_cmd_distil)
     e = sub.add_parser("eval", help="duplicate match between two policies (tier names, model folders or "
                                     "policy factories)")
-    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), <policy>+search, a team "
+    e.add_argument("a", help="policy A: random, easy, normal, hard, expert, hard_oracle (the hard before policy iteration), "
+                             "expert@<N>ms (the expert within N ms a move: its play then depends on the machine's "
+                             "speed, not the seed alone), <policy>+search, a team "
                              "<lead>,<partner> (e.g. hard,normal: hard with normal as its partner), a model folder, or "
                              "a policy factory module.path:function (imported from PYTHONPATH or the current "
                              "folder, called with no arguments in every process)")

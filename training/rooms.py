@@ -605,7 +605,7 @@ class Room:
         RULES.md §11: its information set only), when it is that seat's turn to play a
         card; else no values. Returns ``(unit, values)``, the unit ``"points"`` or
         ``"percent"``.
-        Raises ``RoomError`` for a wrong seat or token, or rules the hard tier does not play
+        Raises ``RoomError`` for a wrong seat or token, or a hard model that cannot be loaded
         (the message says so)."""
         seat = self.check_token(seat, token)
         st = self.state
@@ -618,8 +618,8 @@ class Room:
 
                 self._hint_model = make_policy("hard", seed=0, rules=self.rules)
             return card_hints(self._hint_model, info)
-        except ValueError as e:  # a hard tier that does not play these rules
-            raise RoomError(f"no hints in this room: the hard tier does not play its rules ({e})"[:400]) from None
+        except ValueError as e:  # a hard model that cannot be loaded (CheckpointError)
+            raise RoomError(f"no hints in this room: the hard tier cannot give them ({e})"[:400]) from None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` is sent now (``view_of`` its information set, ``"failed"``, and
