@@ -247,9 +247,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     ``min_samples`` worlds are searched whatever the budget; at two and three seats the
     budget bounds its solved card decisions, the seats' other decisions are hard's; a
     wall-clock budget: its play depends on the machine's speed, not on the seed alone);
-    ``"<spec>+search"`` puts the search of
-    ``policies.search`` on top of that policy (it searches the policy's top
-    ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies
+    ``"<spec>+search"`` puts the search of ``policies.search`` on top of that policy (it
+    searches the policy's top ``SEARCH_TOP_K`` actions); ``"<lead>,<partner>"`` is a team of two policies
     (``policies.team.Team``: ``lead`` at the team's first seat, ``partner`` at the second;
     four seats), e.g. ``"hard,normal"`` to measure hard as normal's partner.
 
@@ -268,9 +267,9 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     raise ``policies.network.RulesMismatchError`` at its first decision.
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
-    a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones (``check_policy_rules``); ``rules`` that
-    are not a ``Rules`` (a preset name, a dict: ``belote_env.load_rules`` makes one) raise
-    ``TypeError``.
+    a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones
+    (``check_policy_rules``); ``rules`` that are not a ``Rules`` (a preset name, a dict:
+    ``belote_env.load_rules`` makes one) raise ``TypeError``.
 
     Raises ``ValueError`` for an unknown name that is not an existing path or a factory that
     cannot be imported, is not callable or returns no policy (``load_factory``), and
