@@ -42,16 +42,17 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 #: Built-in tiers that play the two- and three-player games (TWO_THREE.md; ``Rules(players=2|3)``):
 #: ``easy`` and ``normal`` through ``policies.cutthroat_play``, ``hard`` with the models of
 #: ``policies/models/hard_2p`` and ``hard_3p``, ``expert`` through ``policies.search``,
-#: ``random`` as everywhere (``<tier>+search`` is four-seat only). A tier that gains a
-#: small-table mode is added here (``check_policy_rules`` is the one check).
+#: ``random`` as everywhere, and ``<tier>+search`` of these (``policies.search``: the
+#: tier's top cards searched). A tier that gains a small-table mode is added here
+#: (``check_policy_rules`` is the one check).
 CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 
 def check_policy_rules(spec: Any, rules: Any) -> None:
     """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``, or a
     team holding it) cannot play under ``rules``: at two and three seats (``rules.players``
-    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can; every tier plays every four-seat
-    game. Policy objects, model folders and factories pass (a model made for other rules
+    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can, alone or under ``+search`` (no
+    teams); every tier plays every four-seat game. Policy objects, model folders and factories pass (a model made for other rules
     fails at its first decision); ``rules=None`` means four seats."""
     if rules is None or not isinstance(spec, str):
         return
@@ -63,8 +64,7 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
         raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no partners "
                          f"(TWO_THREE.md); {supported}")
     if spec.endswith("+search") and len(spec) > len("+search"):
-        raise ValueError(f"policy {spec!r} cannot play the {players}-player game (TWO_THREE.md): the search of "
-                         f"policies.search plays four seats only; {supported}")
+        return check_policy_rules(spec[:-len("+search")], rules)
     if (spec in TIERS and spec not in CUTTHROAT_TIERS) or (timed_expert_budget(spec) is not None
                                                             and "expert" not in CUTTHROAT_TIERS):
         raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")

@@ -165,7 +165,8 @@ card; both are estimates, with the noise of ``bid_samples`` samples.
 Two and three seats (TWO_THREE.md)
 ----------------------------------
 
-At a card decision with more than one legal card, ``samples`` deals of the hidden cards
+At a card decision with more than one legal card (with ``top_k``, ``<policy>+search``:
+the base's ``top_k`` preferred cards, ``_candidates``), ``samples`` deals of the hidden cards
 are drawn uniformly among those consistent with the information set
 (``sampling.sample_hidden_hands``: voids shown by the play, the exchanged turned card, the
 scoring combination's cards, hand sizes; the unused face-down cards and the taker's
@@ -546,6 +547,10 @@ class SearchPolicy:
         if info.players == 3 and sum(info.hand_sizes) > self.exact_cards:
             return self._base(info).act(info)
         cards = [a for a in legal if a < 32]
+        if self.top_k is not None:  # ``<policy>+search``: the base's preferred cards only
+            cards = self._candidates(info, cards)
+            if len(cards) == 1:
+                return cards[0]
         totals = dict.fromkeys(cards, 0.0)
         t0, n = time.perf_counter(), 0
         while n < self.samples and self._budget_left(n, t0, 0, None):  # time_budget only: no node budget here

@@ -181,8 +181,8 @@ def test_oracle_data_shapes_and_determinism(rules, deals, seed):
 
 
 def test_oracle_data_refuses_four_seat_tiers_at_small_tables():
-    with pytest.raises(ValueError, match=r"normal\+search"):
-        generate_oracle_data(1, 0, R2, behaviour=("normal+search",))
+    with pytest.raises(ValueError, match=r"tier 'hard_oracle' does not play the 2-player game"):
+        generate_oracle_data(1, 0, R2, behaviour=("hard_oracle+search",))
 
 
 def test_tiny_fit_and_augment_refused():

@@ -146,18 +146,56 @@ def test_normal_two_seat_high_lead():
 
 
 def test_unsupported_tiers_refused_at_small_tables():
-    """A tier outside CUTTHROAT_TIERS (today only +search) raises a clear error
-    naming the supported ones; adding a tier to CUTTHROAT_TIERS lifts it."""
+    """A tier outside CUTTHROAT_TIERS (today hard_oracle), alone or under +search, and a
+    team raise a clear error naming the supported ones; adding a tier to CUTTHROAT_TIERS
+    lifts it; every supported tier is accepted alone and under +search."""
     from policies.registry import TIERS
 
     for preset in ("seed001_2p", "seed001_3p"):
         rules = load_rules(preset)
-        for spec in [t for t in TIERS if t not in CUTTHROAT_TIERS] + ["normal+search"]:
+        unsupported = [t for t in TIERS if t not in CUTTHROAT_TIERS]
+        assert unsupported == ["hard_oracle"]
+        for spec in unsupported + [f"{t}+search" for t in unsupported] + ["normal,hard"]:
             with pytest.raises(ValueError, match="random, easy, normal"):
                 make_policy(spec, rules=rules)
         for spec in CUTTHROAT_TIERS:
             check_policy_rules(spec, rules)
+            check_policy_rules(f"{spec}+search", rules)
     check_policy_rules("hard", load_rules("seed004"))
+
+
+@pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
+def test_a_search_on_a_tier_plays_two_and_three_seats_among_its_top_cards(preset):
+    """``hard+search`` at two and three seats: the base (hard's model of the table) makes
+    the other decisions, and a searched card decision picks one of hard's
+    ``SEARCH_TOP_K`` most probable cards, not always hard's own; a whole deal is legal."""
+    from belote_env.driver import finish_deal
+    from policies.search import SEARCH_TOP_K
+
+    policy, hard = make_policy("hard+search", seed=0, rules=load_rules(preset)), make_policy("hard", seed=0)
+    picked = differed = 0
+    for seed in range(6):
+        st = GameState(load_rules(preset), seed=seed, single_deal=True)
+
+        def check(state, seat, action):
+            nonlocal picked, differed
+            info = last[0]
+            if policy.last_values:  # a searched card decision
+                probs = hard.action_probabilities(info)
+                top = sorted((a for a in probs if a < 32), key=lambda a: (-probs[a], a))[:SEARCH_TOP_K]
+                assert action in top and set(policy.last_values) == set(top)
+                picked += 1
+                differed += action != hard.act(info)
+
+        last = [None]
+
+        def decide(state, info, pol):
+            last[0] = info
+            return pol.act(info)
+
+        finish_deal(st, [policy] * st.rules.players, decide=decide, after=check)
+        assert st.is_deal_over
+    assert picked > 0 and differed > 0
 
 
 def test_seatings_fair():
