@@ -469,9 +469,8 @@ class NetworkPolicy:
             return self._act_batch_coinche(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
             # value networks only, not deterministic: each row decided by act on its InfoSet (the same decisions)
-            width = self.game.num_actions
-            if mask.ndim != 2 or (mask.shape[1] != width and not (self.game.auction_kind == "coinche"
-                                                                   and mask.shape[1] == EXTENDED_NUM_ACTIONS)):
+            width = self._mask_width(mask)
+            if mask.ndim != 2 or mask.shape[1] != width:
                 raise ValueError(f"batch.mask must be ({m}, {width}), got {mask.shape}")
             out = np.zeros(m, dtype=np.int64)
             for i in range(m):
@@ -531,6 +530,14 @@ class NetworkPolicy:
                 out[i] = self.act(batch.infoset(i))
         return out
 
+
+    def _mask_width(self, mask: np.ndarray) -> int:
+        """The width ``act_batch`` accepts for ``mask``: the game's number of actions, or
+        for a coinche model also ``EXTENDED_NUM_ACTIONS`` (412: coinche rules with a
+        générale or bids above 160, played with the ids the networks know: ``check_rules``)."""
+        if self.game.auction_kind == "coinche" and mask.ndim == 2 and mask.shape[1] == EXTENDED_NUM_ACTIONS:
+            return EXTENDED_NUM_ACTIONS
+        return self.game.num_actions
 
     def _compiled(self, key: str, net: BeloteNet, first: int, width: int, table):
         """``act_batch``'s compiled network for ``key`` (``_BatchNets.get``; the cache is
@@ -639,8 +646,7 @@ class NetworkPolicy:
         from .batch import network_outputs
 
         m = len(mask)
-        out, todo = _forced_rows(mask, EXTENDED_NUM_ACTIONS if mask.ndim == 2 and mask.shape[1] == EXTENDED_NUM_ACTIONS
-                                 else NUM_ACTIONS)
+        out, todo = _forced_rows(mask, self._mask_width(mask))
         if not todo.any():
             return out
         obs = np.asarray(batch.obs)

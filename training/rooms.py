@@ -318,7 +318,7 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
                         model = make_policy(tier, seed=0, rules=state.rules)
                     hints = (card_hints(model, info) if tier == "hard"
                              else _expert_values(model, info, f"viewer-{i}-{j}"))
-                except ValueError as e:  # a tier that does not play these rules
+                except ValueError as e:  # a hard model that cannot be loaded (CheckpointError)
                     raise RoomError(f"the {tier} tier gives no values under these rules: {e}") from None
             continue
         names, rules = state.table.names, state.rules
