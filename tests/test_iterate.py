@@ -95,6 +95,84 @@ def test_rollout_labels_seat_the_pool_at_its_deals_and_label_only_the_player(har
             rollout_labels(player, rules, 4, seed=5, label_kinds=bad)
 
 
+def test_sampled_worlds_keep_the_acting_seats_view_and_redraw_the_other_hands():
+    """``world_snapshots``: each world of a decision gives the acting seat the true deal's
+    observation and mask (RULES.md §11: its information set), the deal's public actions
+    replayed; the hands it cannot see are redrawn (at card-play decisions, some world
+    deals another seat other cards than the true deal)."""
+    from training.rollouts import world_snapshots
+
+    for rules in (Rules(target=None), Rules(contract_mode="coinche", target=None)):
+        g = BatchedGame(24, rules, seed=3, autoreset=False)
+        infos, steps, tables, obs, masks, hands, history = [], [], [], [], [], [], []
+        while (g.state[:, COL["phase"]] != 2).any():
+            live = np.flatnonzero(g.state[:, COL["phase"]] != 2)
+            for t in live[::5]:
+                seat = int(g.current[t])
+                infos.append(g.infoset(int(t), seat))
+                steps.append(len(history))
+                tables.append(t)
+                obs.append(g.encode_rows(np.array([t]), np.array([seat]))[0])
+                masks.append(g.mask[t].copy())
+                hands.append(g.state[t, COL["hand0"]:COL["hand0"] + 4].copy())
+            acts = g.random_actions()
+            history.append(acts.copy())
+            g.step(acts)
+        hist = np.stack(history, axis=1)[np.array(tables)]
+        snap = world_snapshots(rules, infos, np.array(steps), hist, per=3, seed=9, chunk=16)
+        w = BatchedGame(len(snap["state"]), rules, seed=0, autoreset=False)
+        for name, arr in snap.items():
+            getattr(w, name)[:] = arr
+        dec = np.repeat(np.arange(len(infos)), 3)
+        seats = w.current.astype(np.int64)
+        assert (seats == np.array([i.seat for i in infos])[dec]).all()
+        assert np.array_equal(w.encode_rows(np.arange(w.n), seats), np.array(obs)[dec])
+        assert np.array_equal(w.mask, np.array(masks)[dec])
+        whands = w.state[:, COL["hand0"]:COL["hand0"] + 4]
+        mine = whands[np.arange(w.n), seats] == np.array(hands)[dec, seats]
+        assert mine.all()
+        playing = np.array([i.taker >= 0 for i in infos])[dec]
+        assert (whands[playing] != np.array(hands)[dec][playing]).any(1).mean() > 0.5
+
+
+def test_world_labels_are_the_mean_of_the_true_deal_and_the_worlds(hard_nets, monkeypatch):
+    """With ``worlds=2`` each label is the mean of the true deal's label (``worlds=1``,
+    the same root deals) and one sampled world's: twice it, less the true deal's, is a
+    whole deal result; the worlds move some labels; and worlds that are the true deal
+    (the deck builder replaced by the root deals' decks) give the true deal's labels."""
+    import training.rollouts as ro
+    from belote_env.dealing import deal
+
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    decks = BatchedGame(6, rules, seed=4, autoreset=False).deck.copy()
+
+    def true_deck(info, hidden, rng):  # the root deal this information set is of
+        for d in decks.tolist():
+            first, turned, _ = deal(d, info.dealer)
+            if turned == info.turned_card and not first[info.seat] & ~(info.hand | info.played_by[info.seat]):
+                return d
+        raise AssertionError("no root deal")
+
+    with monkeypatch.context() as m:
+        m.setattr(ro, "_world_deck", true_deck)
+        same = rollout_labels(ValuePlayer(card, bid, policy, rules, epsilon=0.05, seed=1), rules, 6, seed=4,
+                              label_rate=0.5, worlds=2)
+    one = rollout_labels(ValuePlayer(card, bid, policy, rules, epsilon=0.05, seed=1), rules, 6, seed=4, label_rate=0.5)
+    two = rollout_labels(ValuePlayer(card, bid, policy, rules, epsilon=0.05, seed=1), rules, 6, seed=4, label_rate=0.5,
+                         worlds=2)
+    assert two.rollouts == 2 * one.rollouts
+    for kind in ("cards", "bids"):
+        a, b = getattr(one, kind), getattr(two, kind)
+        assert np.array_equal(a["obs"], b["obs"]) and np.array_equal(a["mask"], b["mask"])
+        world = (2 * b["q"] - a["q"])[a["mask"]] * 162
+        assert np.allclose(world, np.round(world), atol=2e-2) and np.abs(world).max() <= 2 * 162 + 500
+        assert np.array_equal(getattr(same, kind)["q"], a["q"])
+    assert not np.allclose(one.cards["q"], two.cards["q"])
+    with pytest.raises(ValueError, match="worlds must be an int in 1..64"):
+        rollout_labels(ValuePlayer(card, bid, policy, rules), rules, 2, seed=0, worlds=0)
+
+
 def test_value_player_reads_only_the_observation(hard_nets):
     """Two tables whose acting seat sees the same information set (the other hands
     swapped) get the same action: the player reads the seat's observation alone (with one
@@ -310,6 +388,9 @@ def test_iterate_config_refuses_bad_values(tmp_path):
     for bad in ([], ["cards", "cards"], ["policy"], "cards", [{"cards": 1}]):
         with pytest.raises(ConfigError, match="'fit' must be a list of the networks to fit, 'cards' and/or 'bids'"):
             _cfg(tmp_path, fit=bad)
+    for bad in (0, 65, 2.0, True):
+        with pytest.raises(ConfigError, match="'worlds' must be"):
+            _cfg(tmp_path, worlds=bad)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

@@ -132,18 +132,24 @@ class IterateConfig:
     ``renamings``: 1, 4 or 24; 24 is how the hard tier plays, in float32). A rollout then
     continues the deal with a player nearer the shipped one, at a higher cost (4: about 3x
     a one-naming rollout, docs/experiments/iterate.md)."""
+    worlds: int = 1
+    """Worlds each labelled decision's actions are rolled out in (``rollout_labels``): 1,
+    the true deal alone; above 1, the true deal and ``worlds - 1`` deals drawn from the
+    acting seat's information set, the label their mean (``worlds`` times the rollouts)."""
     eval_every: int = 1
     eval_pairs: int = 200
     eval_seed: int = 1000
     log_dir: str = "runs"
 
     def __post_init__(self) -> None:
-        ints = {"seed": 0, "pool_past": 0, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1,
+        ints = {"seed": 0, "pool_past": 0, "worlds": 1, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1,
                 "fit_batch": 2, "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
         for name, low in ints.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise ConfigError(f"config key {name!r} must be an int >= {low}, got {v!r}")
+        if self.worlds > 64:
+            raise ConfigError(f"config key 'worlds' must be at most 64, got {self.worlds!r}")
         if self.deals > 65_536 or self.chunk > 1 << 20:
             raise ConfigError(f"config keys 'deals' (at most 65,536) and 'chunk' (at most 1,048,576): got "
                               f"{self.deals:,} and {self.chunk:,}")
@@ -475,7 +481,8 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
                             bf16=bf16, renamings=cfg.renamings) for k, (pol, c, b) in enumerate(nets)]
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0,
-                              game_value=game_value, label_kinds=tuple(_KIND[k] for k in cfg.fit))
+                              game_value=game_value, label_kinds=tuple(_KIND[k] for k in cfg.fit),
+                              worlds=cfg.worlds)
         labels = {"cards": data.cards, "bids": data.bids}
         _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
         replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)

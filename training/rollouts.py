@@ -25,6 +25,7 @@ the policy network's argmax and labelled like a card decision, in ``other`` rows
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,9 @@ import torch as th
 from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
-from belote_env.cards import NUM_CARDS
+from belote_env.cards import NUM_CARDS, cards_of
+from belote_env.dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
+from belote_env.sampling import HiddenHandSampler
 from belote_env.observation import obs_size
 from belote_env.vector import COL, BatchedGame
 from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OVER
@@ -247,9 +250,73 @@ def deal_outcomes(player: ValuePlayer, rules: Rules, deals: int, seed: int) -> n
         game.step(actions)
 
 
+def _world_deck(info, hidden, rng: random.Random) -> list[int]:
+    """A deck (``BatchedGame.deal`` order) that deals the drawn hidden cards ``hidden``
+    (``sampling.HiddenDeal``) around ``info``'s seat: each seat's cards now and those it
+    played; while bidding the drawn stock, dealt in an order drawn from ``rng`` (RULES.md
+    §3.1; coinche COINCHE.md §2: the 8-card hands are the deal)."""
+    if info.rules.contract_mode == "coinche":
+        return deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in range(4)], info.dealer)
+    if info.taker < 0:
+        stock = cards_of(hidden.stock)
+        rng.shuffle(stock)
+        return deck_from_hands([cards_of(h) for h in hidden.hands], info.turned_card, stock, info.dealer)
+    return deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in range(4)], info.turned_card,
+                                info.taker, info.dealer)
+
+
+def world_snapshots(rules: Rules, infos: list, steps: np.ndarray, history: np.ndarray, per: int, seed: int,
+                    chunk: int = 8192) -> dict[str, np.ndarray]:
+    """``per`` sampled worlds of each decision: decision ``i`` is the acting seat's
+    information set ``infos[i]`` (``BatchedGame.infoset``), reached after the deal's first
+    ``steps[i]`` actions ``history[i, :steps[i]]`` (int ``(m, L)``). Each world draws the
+    hidden cards consistent with the information set (``sampling.HiddenHandSampler``,
+    RULES.md §11; seeded by ``seed``), deals them on a ``BatchedGame`` and replays the
+    deal's actions: the acting seat's observation and mask are the true deal's, the other
+    hands are the world's. Returns the tables' arrays (``state``, ``deck``, ``bids``,
+    ``rng``, ``mask``), ``(m * per, ...)``, decision-major (rows ``i * per .. i * per +
+    per - 1`` are decision ``i``'s). Raises ``RuntimeError`` if a replay is illegal in a
+    world (a bug of the sampler or the deck builders)."""
+    rng = random.Random(seed)
+    m = len(infos)
+    decks = np.empty((m * per, NUM_CARDS), dtype=np.int64)
+    for i, info in enumerate(infos):
+        sampler = HiddenHandSampler(info)
+        for w in range(per):
+            decks[i * per + w] = _world_deck(info, sampler.draw(rng), rng)
+    dealers = np.repeat(np.array([info.dealer for info in infos], dtype=np.int64), per)
+    need = np.repeat(np.asarray(steps, dtype=np.int64), per)
+    src = np.repeat(np.arange(m), per)
+    out: dict[str, np.ndarray] = {}
+    game = BatchedGame(min(chunk, max(1, m * per)), rules, seed=seed, autoreset=False)
+    for a in range(0, m * per, game.n):
+        rows = np.arange(a, min(a + game.n, m * per))
+        k = len(rows)
+        to = np.arange(k)
+        game.deal(to, decks[rows], dealers[rows])
+        game.state[k:, _PH] = PHASE_OVER
+        last = int(need[rows].max())
+        for s in range(last + 1):
+            at = np.flatnonzero(need[rows] == s)
+            for name, arr in _snapshot(game, at).items():
+                if name not in out:
+                    out[name] = np.empty((m * per,) + arr.shape[1:], dtype=arr.dtype)
+                out[name][rows[at]] = arr
+            if s == last:
+                break
+            actions = (game.mask != 0).argmax(1).astype(np.int64)  # tables past their decision: any legal id
+            go = np.flatnonzero(need[rows] > s)
+            actions[go] = history[src[rows[go]], s]
+            try:
+                game.step(actions)
+            except ValueError as e:
+                raise RuntimeError(f"a sampled world does not replay its deal's actions (a bug): {e}") from None
+    return out
+
+
 def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
                    chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0,
-                   game_value=None, label_kinds: tuple[int, ...] = (1, 2, 3)) -> RolloutData:
+                   game_value=None, label_kinds: tuple[int, ...] = (1, 2, 3), worlds: int = 1) -> RolloutData:
     """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
     ``player`` (exploring: its ``epsilon``); label each decision with a choice of a kind in
     ``label_kinds`` (``player.kinds``: 1 card, 2 bid, 3 other; the data of the others stay
@@ -271,9 +338,17 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     the acting team's chance of winning the game (``GameValue.label``: at 0-0 about the
     point-difference label) instead of the deal's point difference.
 
+    Sampled worlds: with ``worlds`` above 1, every legal action of a labelled decision is
+    rolled out in the true deal and in ``worlds - 1`` worlds drawn from the acting seat's
+    information set (``world_snapshots``: the other hands redrawn consistent with what the
+    seat has seen, the deal's actions replayed), by the same players; its label is the mean
+    over the worlds (each world's actions share that world's deal). The label then values
+    the information set rather than one deal of it, at ``worlds`` times the rollouts.
+
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
     outside (0, 1], ``chunk`` < 1, ``pool_rate`` outside [0, 1] (or above 0 with no
-    pool), or ``label_kinds`` not a non-empty tuple of kinds 1..3.
+    pool), ``label_kinds`` not a non-empty tuple of kinds 1..3, or ``worlds`` not an int
+    in 1..64.
     """
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -285,6 +360,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
             or not all(type(k) is int and 1 <= k <= 3 for k in label_kinds)):
         raise ValueError(f"label_kinds must be a non-empty tuple of decision kinds 1 (card), 2 (bid), 3 (other), "
                          f"got {label_kinds!r}")
+    if type(worlds) is not int or not 1 <= worlds <= 64:
+        raise ValueError(f"worlds must be an int in 1..64 (1: the true deal alone), got {worlds!r}")
     pool = list(pool or [])
     if not 0.0 <= pool_rate <= 1.0 or (pool_rate > 0 and not pool):
         raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
@@ -303,6 +380,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         seats4 = (bits[:, None] >> np.arange(4)) & 1
         seating[mixed] = np.where(seats4 == 1, member[:, None], -1)
     snaps, obs_rows, kinds, seats, dealt = [], [], [], [], []
+    infos, at_step, history = [], [], []  # with sampled worlds: each decision's information set and step
     n_decisions = 0
     while True:
         live = np.flatnonzero(root.state[:, _PH] != PHASE_OVER)
@@ -322,8 +400,13 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
             kinds.append(kind[chosen])
             seats.append(root.current[live[chosen]].astype(np.int64))
             dealt.append(live[chosen])
+            if worlds > 1:
+                infos += [root.infoset(int(t), int(root.current[t])) for t in live[chosen]]
+                at_step += [len(history)] * len(chosen)
         actions = np.zeros(deals, dtype=np.int64)
         actions[live] = _play(player, pool, who, root, live, True, obs=obs, kind=kind)
+        if worlds > 1:  # every live table acts at every step: table t's actions are the first steps'
+            history.append(actions.copy())
         root.step(actions)
     if not snaps:
         empty = {"obs": np.zeros((0, player.size), np.float16)}
@@ -335,8 +418,19 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     obs_all, kind_all, seat_all = np.concatenate(obs_rows), np.concatenate(kinds), np.concatenate(seats)
     deal_all = np.concatenate(dealt)
     legal = snap["mask"] != 0
-    # one rollout per (decision, legal action)
-    dec, act = np.nonzero(legal)
+    n_dec = len(legal)
+    row_dec = np.arange(n_dec)  # the decision of each snapshot row (world 0: the true deal)
+    if worlds > 1:
+        hist = np.stack(history, axis=1)[deal_all]  # (decisions, steps): the deal's actions
+        more = world_snapshots(rules, infos, np.array(at_step), hist, worlds - 1, seed=seed * 31 + 5, chunk=chunk)
+        w_dec = np.repeat(row_dec, worlds - 1)
+        if (more["mask"] != snap["mask"][w_dec]).any() or (more["state"][:, _CUR] != snap["state"][w_dec, _CUR]).any():
+            raise RuntimeError("a sampled world gives the acting seat another mask or turn (a bug)")
+        snap = {k: np.concatenate([snap[k], more[k]]) for k in snap}
+        row_dec = np.concatenate([row_dec, w_dec])
+    # one rollout per (snapshot row, legal action)
+    row, act = np.nonzero(snap["mask"] != 0)
+    dec = row_dec[row]
     value = np.zeros(len(dec), dtype=np.float32)
     n_roll_decisions = 0
     game = BatchedGame(min(chunk, len(dec)), rules, seed=seed, autoreset=False)
@@ -346,7 +440,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         to = np.arange(k)
         game.state[k:, _PH] = PHASE_OVER
         for name in ("state", "deck", "bids", "rng", "mask"):
-            getattr(game, name)[to] = snap[name][d]
+            getattr(game, name)[to] = snap[name][row[a:a + game.n]]
         game.done[:] = False
         actions = np.zeros(game.n, dtype=np.int64)
         actions[to] = ac
@@ -375,7 +469,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
                                   scores=None if table_start is None else table_start[live])
         value[a:a + k] = got[:k]
     q_all = np.zeros(legal.shape, dtype=np.float32)
-    q_all[dec, act] = value
+    np.add.at(q_all, (dec, act), value / worlds)  # the mean over the worlds (one row each when worlds is 1)
 
     def part(k: int, first: int, width: int) -> dict:
         rows = np.flatnonzero(kind_all == k)
