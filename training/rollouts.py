@@ -37,6 +37,7 @@ from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
 from belote_env.cards import NUM_CARDS, cards_of
 from belote_env.dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
 from belote_env.sampling import HiddenHandSampler
+from belote_env.table import SEATS
 from belote_env.observation import obs_size
 from belote_env.vector import COL, BatchedGame
 from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OVER
@@ -256,12 +257,12 @@ def _world_deck(info, hidden, rng: random.Random) -> list[int]:
     played; while bidding the drawn stock, dealt in an order drawn from ``rng`` (RULES.md
     §3.1; coinche COINCHE.md §2: the 8-card hands are the deal)."""
     if info.rules.contract_mode == "coinche":
-        return deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in range(4)], info.dealer)
+        return deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
     if info.taker < 0:
         stock = cards_of(hidden.stock)
         rng.shuffle(stock)
         return deck_from_hands([cards_of(h) for h in hidden.hands], info.turned_card, stock, info.dealer)
-    return deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in range(4)], info.turned_card,
+    return deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.turned_card,
                                 info.taker, info.dealer)
 
 
