@@ -14,7 +14,9 @@ produced the labels; repeating it with the improved networks is policy iteration
 
 The rollouts see the true deal (they are the game being played, on the trainer's own
 ``BatchedGame``); the networks read only the acting seat's observation. No label comes
-from the double-dummy solver or from another tier.
+from the double-dummy solver or from another tier. With ``worlds`` above 1 a label is the
+mean of the true deal's play-out and those of deals drawn from the acting seat's
+information set (``world_snapshots``).
 
 Decisions: the card play (card-value network ``cards/``, outputs 0..31), the auction
 (bid-value network ``bids/``: classic ids 32..39, coinche 32..101 with coinche and
@@ -51,7 +53,7 @@ from policies.symmetry import (
 
 from .oracle import value_unit
 
-__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes"]
+__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes", "world_snapshots"]
 
 _PH, _CUR = COL["phase"], COL["current"]
 _SCORES = OFFSET["scores"]
