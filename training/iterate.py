@@ -142,8 +142,8 @@ class IterateConfig:
     log_dir: str = "runs"
 
     def __post_init__(self) -> None:
-        ints = {"seed": 0, "pool_past": 0, "worlds": 1, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1, "fit_epochs": 1,
-                "fit_batch": 2, "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
+        ints = {"seed": 0, "pool_past": 0, "worlds": 1, "iterations": 1, "deals": 1, "chunk": 1, "replay": 1,
+                "fit_epochs": 1, "fit_batch": 2, "threads": 1, "eval_every": 0, "eval_pairs": 0, "eval_seed": 0}
         for name, low in ints.items():
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < low:

@@ -427,7 +427,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
         hist = np.stack(history, axis=1)[deal_all]  # (decisions, steps): the deal's actions
         more = world_snapshots(rules, infos, np.array(at_step), hist, worlds - 1, seed=seed * 31 + 5, chunk=chunk)
         w_dec = np.repeat(row_dec, worlds - 1)
-        if (more["mask"] != snap["mask"][w_dec]).any() or (more["state"][:, _CUR] != snap["state"][w_dec, _CUR]).any():
+        if ((more["mask"] != snap["mask"][w_dec]).any()
+                or (more["state"][:, _CUR] != snap["state"][w_dec, _CUR]).any()):
             raise RuntimeError("a sampled world gives the acting seat another mask or turn (a bug)")
         snap = {k: np.concatenate([snap[k], more[k]]) for k in snap}
         row_dec = np.concatenate([row_dec, w_dec])
