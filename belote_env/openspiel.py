@@ -93,8 +93,7 @@ from .config import OPTION_CHOICES, Rules, RuleOptionError, load_rules
 from .driver import REWARD_MODES, game_win_reward, reward_scale, seat_reward
 from .games import game_of
 from .infoset import InfoSet
-from .sampling import sample_hidden_hands
-from .table import SEATS
+from .sampling import sample_hidden_hands, world_deck
 
 __all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "params_of", "resample", "resampler",
            "state_from_infoset", "PARAMETERS"]
@@ -608,8 +607,7 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random, deal
     project's resampler (``sampling.sample_hidden_hands``), for a bot that sees only an
     ``InfoSet`` (``policies.openspiel``): a deck dealing the drawn hands (each seat's cards
     now and those it played; while bidding, the drawn stock; at four seats
-    ``dealing.deck_from_hands``, ``deck_for_final_hands``, ``deck_from_full_hands``, at two
-    and three the table's layout, ``_layout_deck``), then the deal's public history replayed
+    ``sampling.world_deck``, at two and three the table's layout, ``_layout_deck``), then the deal's public history replayed
     (``_replay``). ``dealt``: the seat's own cards as the deal dealt them (a mask: the
     ``dealt=`` field of its ``information_state_string``, which the seat knows, RULES.md §11,
     but its ``InfoSet`` does not keep once more cards come): the deck deals them to it, so
@@ -617,26 +615,14 @@ def state_from_infoset(game: BeloteGame, info: InfoSet, rng: random.Random, deal
     field is the drawn deck's. Raises ``ValueError`` for an ``InfoSet`` of other rules or
     ``dealt`` cards no deal of ``info`` gives the seat, ``RuntimeError`` if no replay gives
     ``info`` (a bug)."""
-    from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
-
     if info.rules != game.rules:
         raise ValueError("state_from_infoset builds states of the game's own rules; the InfoSet is of other rules")
     hidden = _draw(info, rng)
     discards = 0
     if not game.variant.has_partners:
         deck, discards = _layout_deck(info, hidden, rng)
-    elif info.rules.contract_mode == "coinche":
-        deck = deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
-    elif info.taker < 0:
-        hands = [cards_of(h) for h in hidden.hands]
-        for h in hands:
-            rng.shuffle(h)
-        stock = cards_of(hidden.stock)
-        rng.shuffle(stock)
-        deck = deck_from_hands(hands, info.turned_card, stock, info.dealer)
     else:
-        deck = deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.turned_card, info.taker,
-                                    info.dealer)
+        deck = world_deck(info, hidden, rng)
     state = game.new_initial_state()
     state.dealer = info.dealer
     state.deal_start = {"dealer": info.dealer, "scores": list(info.scores), "reserve": info.reserve,

@@ -29,9 +29,9 @@ from .deprecation import deprecated_names
 from .games import game_of
 from .inference import Constraints, public_constraints
 from .infoset import InfoSet
-from .table import seats_from
+from .table import SEATS, seats_from
 
-__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals"]
+__all__ = ["HiddenDeal", "HiddenHandSampler", "SamplingError", "sample_hidden_hands", "count_hidden_deals", "world_deck"]
 
 
 class SamplingError(RuntimeError):
@@ -290,6 +290,30 @@ def sample_hidden_hands(info: InfoSet, rng: random.Random, max_tries: int = 10_0
             declaration checks within ``max_tries`` draws.
     """
     return HiddenHandSampler(info, max_tries).draw(rng)
+
+
+def world_deck(info: InfoSet, hidden: HiddenDeal, rng: random.Random) -> list[int]:
+    """The deck (32 card ids in ``GameState``'s and ``BatchedGame.deal``'s order) that deals
+    a drawn four-seat deal around ``info``'s seat: each seat's cards now (``hidden.hands``)
+    and those it played. While bidding: the 5-card hands, the turned card and the drawn
+    stock, each hand's order and the stock's drawn from ``rng`` (RULES.md §3.1); after the
+    auction the 8-card hands, the turned card in the taker's (§3.5); coinche: the 8-card
+    hands are the deal (COINCHE.md §2). Two and three seats have their own layouts
+    (``openspiel.state_from_infoset``). Raises ``dealing.DealError`` for hands that are not
+    a deal of ``info`` (not four seats, cards missing or repeated)."""
+    from .dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
+
+    if info.rules.contract_mode == "coinche":
+        return deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
+    if info.taker < 0:
+        hands = [cards_of(h) for h in hidden.hands]
+        for h in hands:
+            rng.shuffle(h)
+        stock = cards_of(hidden.stock)
+        rng.shuffle(stock)
+        return deck_from_hands(hands, info.turned_card, stock, info.dealer)
+    return deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.turned_card, info.taker,
+                                info.dealer)
 
 
 __getattr__ = deprecated_names(__name__, {

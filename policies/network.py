@@ -530,7 +530,6 @@ class NetworkPolicy:
                 out[i] = self.act(batch.infoset(i))
         return out
 
-
     def _mask_width(self, mask: np.ndarray) -> int:
         """The width ``act_batch`` accepts for ``mask``: the game's number of actions, or
         for a coinche model also ``EXTENDED_NUM_ACTIONS`` (412: coinche rules with a

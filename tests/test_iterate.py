@@ -155,7 +155,7 @@ def test_world_labels_are_the_mean_of_the_true_deal_and_the_worlds(hard_nets, mo
         raise AssertionError("no root deal")
 
     with monkeypatch.context() as m:
-        m.setattr(ro, "_world_deck", true_deck)
+        m.setattr(ro, "world_deck", true_deck)
         same = rollout_labels(ValuePlayer(card, bid, policy, rules, epsilon=0.05, seed=1), rules, 6, seed=4,
                               label_rate=0.5, worlds=2)
     one = rollout_labels(ValuePlayer(card, bid, policy, rules, epsilon=0.05, seed=1), rules, 6, seed=4, label_rate=0.5)

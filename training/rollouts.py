@@ -36,10 +36,8 @@ import torch as th
 from belote_env.games import game_of
 from belote_env import Rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
-from belote_env.cards import NUM_CARDS, cards_of
-from belote_env.dealing import deck_for_final_hands, deck_from_full_hands, deck_from_hands
-from belote_env.sampling import HiddenHandSampler
-from belote_env.table import SEATS
+from belote_env.cards import NUM_CARDS
+from belote_env.sampling import HiddenHandSampler, world_deck
 from belote_env.observation import obs_size
 from belote_env.vector import COL, BatchedGame
 from belote_env.vector.engine import _OTHER_TEAM, _TEAM, PHASE_BIDDING, PHASE_OVER
@@ -253,21 +251,6 @@ def deal_outcomes(player: ValuePlayer, rules: Rules, deals: int, seed: int) -> n
         game.step(actions)
 
 
-def _world_deck(info, hidden, rng: random.Random) -> list[int]:
-    """A deck (``BatchedGame.deal`` order) that deals the drawn hidden cards ``hidden``
-    (``sampling.HiddenDeal``) around ``info``'s seat: each seat's cards now and those it
-    played; while bidding the drawn stock, dealt in an order drawn from ``rng`` (RULES.md
-    §3.1; coinche COINCHE.md §2: the 8-card hands are the deal)."""
-    if info.rules.contract_mode == "coinche":
-        return deck_from_full_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.dealer)
-    if info.taker < 0:
-        stock = cards_of(hidden.stock)
-        rng.shuffle(stock)
-        return deck_from_hands([cards_of(h) for h in hidden.hands], info.turned_card, stock, info.dealer)
-    return deck_for_final_hands([hidden.hands[s] | info.played_by[s] for s in SEATS], info.turned_card,
-                                info.taker, info.dealer)
-
-
 def world_snapshots(rules: Rules, infos: list, steps: np.ndarray, history: np.ndarray, per: int, seed: int,
                     chunk: int = 8192) -> dict[str, np.ndarray]:
     """``per`` sampled worlds of each decision: decision ``i`` is the acting seat's
@@ -286,7 +269,7 @@ def world_snapshots(rules: Rules, infos: list, steps: np.ndarray, history: np.nd
     for i, info in enumerate(infos):
         sampler = HiddenHandSampler(info)
         for w in range(per):
-            decks[i * per + w] = _world_deck(info, sampler.draw(rng), rng)
+            decks[i * per + w] = world_deck(info, sampler.draw(rng), rng)
     dealers = np.repeat(np.array([info.dealer for info in infos], dtype=np.int64), per)
     need = np.repeat(np.asarray(steps, dtype=np.int64), per)
     src = np.repeat(np.arange(m), per)
