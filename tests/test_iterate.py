@@ -95,6 +95,42 @@ def test_rollout_labels_seat_the_pool_at_its_deals_and_label_only_the_player(har
             rollout_labels(player, rules, 4, seed=5, label_kinds=bad)
 
 
+def test_pool_seats_put_a_partner_pool_member_beside_each_of_the_players_seats(hard_nets):
+    """``pool_seats``: ``"any"`` seats a member at one to three seats of a ``pool_rate``
+    share of the deals; ``"partner"`` at two neighbouring seats, one of each team (0+2,
+    1+3), so every seat the player keeps has the member as its partner. With the player
+    itself as the member, a partner-seated deal's labels are the pure self-play labels of
+    the two seats the player keeps (the same table, the same players)."""
+    from training.rollouts import pool_seats
+
+    anyway = pool_seats(4000, 3, 0.5, 2, "any")
+    mixed = (anyway >= 0).any(1)
+    assert 0.45 < mixed.mean() < 0.55
+    counts = (anyway[mixed] >= 0).sum(1)
+    assert set(counts) == {1, 2, 3}
+    assert all(len(set(row[row >= 0])) == 1 for row in anyway[mixed])  # one member a deal
+    assert set(anyway[mixed].max(1)) == {0, 1}
+    partner = pool_seats(4000, 3, 1.0, 3, "partner")
+    pooled = partner >= 0
+    assert (pooled.sum(1) == 2).all()
+    assert (pooled[:, 0] != pooled[:, 2]).all() and (pooled[:, 1] != pooled[:, 3]).all()  # one seat of each team
+    seen = {tuple(row) for row in pooled.astype(int)}
+    assert seen == {(1, 1, 0, 0), (0, 1, 1, 0), (0, 0, 1, 1), (1, 0, 0, 1)}
+    assert (pool_seats(50, 3, 0.0, 1, "partner") == -1).all()
+    assert np.array_equal(pool_seats(64, 9, 0.5, 2, "any"), pool_seats(64, 9, 0.5, 2, "any"))
+
+    policy, card, bid = hard_nets
+    rules = Rules(target=None)
+    player = ValuePlayer(card, bid, policy, rules, epsilon=0.0, seed=0)
+    alone = rollout_labels(player, rules, 16, seed=5)
+    beside = rollout_labels(player, rules, 16, seed=5, pool=[player], pool_rate=1.0, pool_seating="partner")
+    rows = {r.tobytes(): q.tobytes() for r, q in zip(alone.cards["obs"], alone.cards["q"])}
+    assert 0 < len(beside.cards["q"]) < len(alone.cards["q"])
+    assert all(rows.get(r.tobytes()) == q.tobytes() for r, q in zip(beside.cards["obs"], beside.cards["q"]))
+    with pytest.raises(ValueError, match="pool_seating must be one of \\('any', 'partner'\\), got 'team'"):
+        rollout_labels(player, rules, 4, seed=5, pool=[player], pool_rate=1.0, pool_seating="team")
+
+
 def test_sampled_worlds_keep_the_acting_seats_view_and_redraw_the_other_hands():
     """``world_snapshots``: each world of a decision gives the acting seat the true deal's
     observation and mask (RULES.md §11: its information set), the deal's public actions
@@ -391,6 +427,9 @@ def test_iterate_config_refuses_bad_values(tmp_path):
     for bad in (0, 65, 2.0, True):
         with pytest.raises(ConfigError, match="'worlds' must be"):
             _cfg(tmp_path, worlds=bad)
+    for bad in ("partners", "", None, 2):
+        with pytest.raises(ConfigError, match="'pool_seating' must be one of 'any', 'partner'"):
+            _cfg(tmp_path, pool_seating=bad)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
 

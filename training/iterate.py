@@ -94,6 +94,10 @@ class IterateConfig:
     (``rollout_labels``); 0: pure self-play."""
     pool_past: int = 0
     """Earlier checkpoints of this run drawn at random (each iteration) into the pool."""
+    pool_seating: str = "any"
+    """Where a pool member sits (``rollout_labels``): ``"any"`` one to three seats drawn at
+    random; ``"partner"`` two neighbouring seats, so the networks' seats in that deal each
+    have a pool member as partner (they learn to partner a player that is not a copy)."""
     pool_epsilon: float = 0.0
     """Random legal moves of the pool members, in the deals and their rollouts: weaker
     partners and opponents than the networks they copy."""
@@ -180,6 +184,11 @@ class IterateConfig:
         if type(self.renamings) is not int or self.renamings not in RENAMING_SETS:
             raise ConfigError(f"config key 'renamings' must be one of {sorted(RENAMING_SETS)}, "
                               f"got {self.renamings!r}")
+        from .rollouts import POOL_SEATINGS
+
+        if self.pool_seating not in POOL_SEATINGS:
+            raise ConfigError(f"config key 'pool_seating' must be one of {', '.join(map(repr, POOL_SEATINGS))}, "
+                              f"got {self.pool_seating!r}")
         if self.bf16 not in ("auto", "true", "false"):
             raise ConfigError(f"config key 'bf16' must be 'auto', 'true' or 'false', got {self.bf16!r}")
         for name in ("augment", "game_value"):
@@ -482,7 +491,7 @@ def iterate(cfg: IterateConfig | None = None, progress: bool = True, resume: str
         data = rollout_labels(player, rules, cfg.deals, seed=cfg.seed * 1_000_003 + it, label_rate=cfg.label_rate,
                               chunk=cfg.chunk, pool=pool, pool_rate=cfg.pool_rate if pool else 0.0,
                               game_value=game_value, label_kinds=tuple(_KIND[k] for k in cfg.fit),
-                              worlds=cfg.worlds)
+                              worlds=cfg.worlds, pool_seating=cfg.pool_seating)
         labels = {"cards": data.cards, "bids": data.bids}
         _save_npz(run / "data" / f"iter_{it + 1:05d}.npz", labels)
         replay = [_load_npz(run / "data" / f"iter_{k:05d}.npz") for k in range(max(1, it + 2 - cfg.replay), it + 2)

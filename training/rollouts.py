@@ -51,7 +51,12 @@ from policies.symmetry import (
 
 from .oracle import value_unit
 
-__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes", "world_snapshots"]
+__all__ = ["ValuePlayer", "RolloutData", "rollout_labels", "bid_range", "deal_outcomes", "world_snapshots",
+           "pool_seats", "POOL_SEATINGS"]
+
+#: How an opponent pool's member is seated in a deal (``rollout_labels``): ``"any"`` one to
+#: three seats, ``"partner"`` two neighbouring seats (a partner for every seat of the player).
+POOL_SEATINGS = ("any", "partner")
 
 _PH, _CUR = COL["phase"], COL["current"]
 _SCORES = OFFSET["scores"]
@@ -300,9 +305,31 @@ def world_snapshots(rules: Rules, infos: list, steps: np.ndarray, history: np.nd
     return out
 
 
+def pool_seats(deals: int, seed: int, pool_rate: float, members: int, pool_seating: str = "any") -> np.ndarray:
+    """Who plays each seat of ``deals`` deals (``rollout_labels``' opponent pool):
+    ``(deals, 4)`` int64, the pool member's index (0..``members`` - 1) or -1 for the player.
+    A ``pool_rate`` share of the deals (drawn from ``seed``) seat one member, drawn
+    uniformly, at one to three seats (``"any"``: one of the 14 such sets) or at two
+    neighbouring seats (``"partner"``: one of each team, so each of the player's seats has
+    the member as partner)."""
+    seating = np.full((deals, 4), -1, dtype=np.int64)
+    if pool_rate > 0:
+        draw = np.random.default_rng([seed, 11])
+        mixed = np.flatnonzero(draw.random(deals) < pool_rate)
+        member = draw.integers(0, members, len(mixed))
+        if pool_seating == "any":
+            bits = draw.integers(1, 15, len(mixed))  # a non-empty, not full set of seats
+        else:
+            bits = np.array([0b0011, 0b0110, 0b1100, 0b1001], dtype=np.int64)[draw.integers(0, 4, len(mixed))]
+        seats4 = (bits[:, None] >> np.arange(4)) & 1
+        seating[mixed] = np.where(seats4 == 1, member[:, None], -1)
+    return seating
+
+
 def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, label_rate: float = 1.0,
                    chunk: int = 8192, pool: list[ValuePlayer] | None = None, pool_rate: float = 0.0,
-                   game_value=None, label_kinds: tuple[int, ...] = (1, 2, 3), worlds: int = 1) -> RolloutData:
+                   game_value=None, label_kinds: tuple[int, ...] = (1, 2, 3), worlds: int = 1,
+                   pool_seating: str = "any") -> RolloutData:
     """Play ``deals`` deals at once on a ``BatchedGame`` seeded by ``seed``, every seat by
     ``player`` (exploring: its ``epsilon``); label each decision with a choice of a kind in
     ``label_kinds`` (``player.kinds``: 1 card, 2 bid, 3 other; the data of the others stay
@@ -317,6 +344,10 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     only ``player``'s decisions are labelled. So the networks learn to partner and to face
     players that are not copies of themselves; a pool member's ``epsilon`` (random legal
     moves, in the deal and in its rollouts) makes it a weaker player than its networks.
+    ``pool_seating="partner"`` seats the member at two neighbouring seats instead (one of
+    the 4 such pairs, drawn uniformly: one seat of each team), so every decision labelled
+    in that deal is made beside a pool partner, against one copy of the player and one
+    pool member.
 
     Game-aware labels: with ``game_value`` (a ``training.game_value.GameValue``) each deal
     starts from game scores drawn by ``game_value.positions`` (seeded by ``seed``), every
@@ -333,8 +364,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
 
     Returns ``RolloutData``. Raises ``ValueError`` for ``deals`` < 1, ``label_rate``
     outside (0, 1], ``chunk`` < 1, ``pool_rate`` outside [0, 1] (or above 0 with no
-    pool), ``label_kinds`` not a non-empty tuple of kinds 1..3, or ``worlds`` not an int
-    in 1..64.
+    pool), ``label_kinds`` not a non-empty tuple of kinds 1..3, ``worlds`` not an int
+    in 1..64, or ``pool_seating`` not ``"any"`` or ``"partner"``.
     """
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -348,6 +379,8 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
                          f"got {label_kinds!r}")
     if type(worlds) is not int or not 1 <= worlds <= 64:
         raise ValueError(f"worlds must be an int in 1..64 (1: the true deal alone), got {worlds!r}")
+    if pool_seating not in POOL_SEATINGS:
+        raise ValueError(f"pool_seating must be one of {POOL_SEATINGS}, got {pool_seating!r}")
     pool = list(pool or [])
     if not 0.0 <= pool_rate <= 1.0 or (pool_rate > 0 and not pool):
         raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
@@ -356,15 +389,7 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
     start = None if game_value is None else game_value.positions(np.random.default_rng([seed, 17]), deals)
     root = BatchedGame(deals, rules, seed=seed, autoreset=False)
     pick = np.random.default_rng([seed, 7])
-    # per deal and seat: the pool member playing it, -1 for ``player``
-    seating = np.full((deals, 4), -1, dtype=np.int64)
-    if pool_rate > 0:
-        draw = np.random.default_rng([seed, 11])
-        mixed = np.flatnonzero(draw.random(deals) < pool_rate)
-        member = draw.integers(0, len(pool), len(mixed))
-        bits = draw.integers(1, 15, len(mixed))  # a non-empty, not full set of seats
-        seats4 = (bits[:, None] >> np.arange(4)) & 1
-        seating[mixed] = np.where(seats4 == 1, member[:, None], -1)
+    seating = pool_seats(deals, seed, pool_rate, len(pool), pool_seating)
     snaps, obs_rows, kinds, seats, dealt = [], [], [], [], []
     infos, at_step, history = [], [], []  # with sampled worlds: each decision's information set and step
     n_decisions = 0
