@@ -5,8 +5,8 @@ seat is void in, and estimates where each unseen card lies"): three networks shi
 Since 2026-12-03 the value networks of ``hard`` are those described below improved by
 policy iteration on their own rollouts (``belote iterate``, ``training.iterate``): the
 classic card and bid networks (docs/models/hard.md); the coinche card network, and the
-coinche bid values are the mean of the oracle's (weight 0.6) and the iterated ones
-(``belote blend``, docs/models/hard_coinche.md). The networks as described below are the
+coinche bid values are the mean of the oracle's (weight 0.5 since 2026-12-07) and the
+iterated ones (``belote blend``, distilled by ``belote distil``; docs/models/hard_coinche.md). The networks as described below are the
 tier ``hard_oracle`` (``policies/models/hard_oracle``, ``hard_oracle_coinche``).
 
 * Classic bids (pass, take, name a suit): a bid-value network (``bids/``) fitted to

@@ -471,9 +471,9 @@ def test_iterate_names_a_starting_model_folder_that_does_not_exist(tmp_path, mon
 def test_hard_oracle_is_the_hard_before_policy_iteration():
     """The shipped hard's value networks came from hard_oracle's by iteration (its
     iterate.json says so); hard_oracle loads the models of that name, classic and coinche
-    (``hard_oracle_coinche``); the coinche hard's cards are iteration 16's and its bid
-    values a [256, 256] network (``belote distil``) fitted to the blend of 0.6 x the
-    oracle's + 0.4 x iteration 16's (``belote blend``)."""
+    (``hard_oracle_coinche``); the coinche hard's cards are iteration 8's of a run from the
+    coinche hard before it and its bid values a [256, 256] network (``belote distil``)
+    fitted to the blend of 0.5 x the oracle's + 0.5 x iteration 8's (``belote blend``)."""
     from policies.hard import HARD_COINCHE_MODEL_DIR, HARD_ORACLE_COINCHE_MODEL_DIR, HARD_ORACLE_MODEL_DIR
     from policies.network import load_bid_net
 
@@ -490,13 +490,14 @@ def test_hard_oracle_is_the_hard_before_policy_iteration():
     assert oracle.for_rules(st.rules).card_net is not None
     assert oracle.coinche_dir == HARD_ORACLE_COINCHE_MODEL_DIR and hard.coinche_dir == HARD_COINCHE_MODEL_DIR
     info = json.loads((HARD_COINCHE_MODEL_DIR / "iterate.json").read_text())
-    assert info["init_from"] == "policies/models/hard_coinche" and info["iteration"] == 16  # the folder's name then
+    assert info["init_from"] == "policies/models/hard_coinche" and info["iteration"] == 8  # the tier before
+    assert info["config"]["pool_seating"] == "partner"
     a = hard.for_rules(st.rules).card_net.state_dict()
     b = oracle.for_rules(st.rules).card_net.state_dict()
     assert not all(torch.equal(a[k], b[k]) for k in a)
     distilled = json.loads((HARD_COINCHE_MODEL_DIR / "bids" / "meta.json").read_text())["distilled"]
     blend = distilled["teacher_blend"]
-    assert blend["a"] == "policies/models/hard_oracle_coinche" and blend["weight"] == 0.6
+    assert blend["a"] == "policies/models/hard_oracle_coinche" and blend["weight"] == 0.5
     assert distilled["teacher_net"] == [512, 512] and load_bid_net(HARD_COINCHE_MODEL_DIR)[0].config["pi"] == [256, 256]
     x = torch.rand(3, hard.for_rules(st.rules).obs_size)
     mine, start = load_bid_net(HARD_COINCHE_MODEL_DIR)[0], load_bid_net(HARD_ORACLE_COINCHE_MODEL_DIR)[0]
