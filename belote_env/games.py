@@ -94,6 +94,11 @@ class Game:
     one entry to it (``GameState``, ``policies.search.deal_margin``). ``None`` where the
     deal is scored by team (``GameState`` scores the classic and the coinche deal,
     RULES.md §7, COINCHE.md §6)."""
+    obs_blocks: tuple = ()
+    """The observation's layout as data: its ``(observation.Block, offset)`` pairs, in order
+    (``observation.team_blocks``, ``observation.cutthroat_blocks``). Each block says how a
+    renaming of the suits moves it (``Block.suits``), so the 24 renamings of any game's
+    observation follow from it (``observation.rename_blocks``, ``suit_renaming``)."""
     play_protocol: str = "team"
     """How the side decisions of the play are made (``PLAY_PROTOCOLS``): ``"team"`` (four
     seats: declarations made with the first card, RULES.md §6; belote announced with the
@@ -123,6 +128,16 @@ class Game:
         if self.auction_kind == "proposal":
             return proposal_length_bound(self.rules)
         return length_bound(self.rules) if self.auction_kind == "coinche" else 2 * self.players
+
+    def suit_renaming(self, perm) -> tuple[np.ndarray, np.ndarray]:
+        """``(obs_index, card_index)``, int64 ``(obs_size,)`` and ``(32,)``: the observation
+        and card indices of the renaming ``perm`` of the suits (suit ``s`` becomes
+        ``perm[s]``; ``observation.rename_blocks`` of ``obs_blocks``): ``obs[...,
+        obs_index]`` is the observation of the renamed deal. ``ValueError`` for a ``perm``
+        that is not a permutation of 0..3."""
+        from .observation import rename_blocks
+
+        return rename_blocks(self.obs_blocks, perm, self.obs_size)
 
     def new_state(self, **kwargs: Any):
         """A new game's ``game.GameState``, with its keyword arguments (``seed``, ``rng``,
@@ -227,18 +242,21 @@ def _make_game(rules: Rules) -> Game:
     play = play_options(rules)
 
     if not table.teams:  # two or three seats, each for itself (TWO_THREE.md)
-        from .observation import CUTTHROAT_OBS_VERSION, encode_cutthroat, cutthroat_obs_size
+        from .observation import CUTTHROAT_OBS_VERSION, cutthroat_blocks, cutthroat_obs_size, encode_cutthroat
 
         return Game(rules, table, False, table.n_seats, PROPOSAL_NUM_ACTIONS, cutthroat_obs_size(rules),
                     f"small-{CUTTHROAT_OBS_VERSION}", None, scale, ProposalAuction,
                     functools.partial(_deal_without_stock, rules), encode_cutthroat, play, auction_kind="proposal",
-                    score_seats=_score_cutthroat, play_protocol="cutthroat")
+                    score_seats=_score_cutthroat, obs_blocks=cutthroat_blocks(table.n_seats),
+                    play_protocol="cutthroat")
     from .observation import (
         COINCHE_OBS_SIZE, COINCHE_OBS_VERSION, OBS_ENCODER_VERSION, OBS_SIZE, encode_infoset, history_shape,
+        team_blocks,
     )
 
     n_actions = EXTENDED_NUM_ACTIONS if coinche and (rules.generale or rules.max_numeric_bid > 160) else NUM_ACTIONS
     return Game(rules, table, True, len(table.teams), n_actions, COINCHE_OBS_SIZE if coinche else OBS_SIZE,
                 f"coinche-{COINCHE_OBS_VERSION}" if coinche else OBS_ENCODER_VERSION, history_shape(rules),
                 scale, _coinche_auction if coinche else ClassicAuction, _coinche_deal if coinche else deal,
-                encode_infoset, play, auction_kind="coinche" if coinche else "classic", play_protocol="team")
+                encode_infoset, play, auction_kind="coinche" if coinche else "classic", obs_blocks=team_blocks(coinche),
+                play_protocol="team")

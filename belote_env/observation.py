@@ -542,10 +542,14 @@ def suit_permutation_index(perm, size: int = OBS_SIZE) -> tuple[np.ndarray, np.n
     perm = _check_perm(perm)
     if size not in (OBS_SIZE, COINCHE_OBS_SIZE):
         raise ValueError(f"size must be OBS_SIZE ({OBS_SIZE}) or COINCHE_OBS_SIZE ({COINCHE_OBS_SIZE}), got {size!r}")
-    blocks = [(b, OFFSET[b.name]) for b in LAYOUT]
-    if size == COINCHE_OBS_SIZE:
-        blocks += [(b, _C_OFFSET[b.name]) for b in COINCHE_LAYOUT]
-    return rename_blocks(blocks, perm, size)
+    return rename_blocks(team_blocks(size == COINCHE_OBS_SIZE), perm, size)
+
+
+def team_blocks(coinche: bool) -> tuple[tuple[Block, int], ...]:
+    """The four-seat observation's ``(Block, offset)`` pairs: ``LAYOUT``'s, then
+    ``COINCHE_LAYOUT``'s after them with ``coinche`` (``games.Game.obs_blocks``)."""
+    blocks = tuple((b, OFFSET[b.name]) for b in LAYOUT)
+    return blocks + tuple((b, _C_OFFSET[b.name]) for b in COINCHE_LAYOUT) if coinche else blocks
 
 
 def _check_perm(perm) -> list[int]:
@@ -714,9 +718,16 @@ def cutthroat_suit_permutation_index(perm, n: int) -> tuple[np.ndarray, np.ndarr
     Raises:
         ValueError: ``perm`` is not a permutation of 0..3, or ``n`` is not 2 or 3.
     """
-    lay = cutthroat_layout(n)
+    return rename_blocks(cutthroat_blocks(n), perm, CUTTHROAT_OBS_SIZE[n])
+
+
+def cutthroat_blocks(n: int) -> tuple[tuple[Block, int], ...]:
+    """The ``n``-seat observation's ``(Block, offset)`` pairs (2 or 3; ``games.Game.obs_blocks``).
+    ``ValueError`` for another ``n``."""
+    if type(n) is not int or n not in _LAYOUTS:
+        raise ValueError(f"the small-table observation is for 2 or 3 seats, got {n!r}")
     offsets = _OFFSETS[n]
-    return rename_blocks([(b, offsets[b.name]) for b in lay], perm, CUTTHROAT_OBS_SIZE[n])
+    return tuple((b, offsets[b.name]) for b in _LAYOUTS[n])
 
 
 __doc__ = (__doc__.replace("{LAYOUT_3}", cutthroat_layout_table(3)).replace("{LAYOUT_2}", cutthroat_layout_table(2))

@@ -15,9 +15,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from belote_env.actions import CLASSIC_BIDS, NUM_ACTIONS, PASS, PROPOSAL_NUM_ACTIONS, SURCOINCHE
+from belote_env.actions import CLASSIC_BIDS, NUM_ACTIONS, PASS, SURCOINCHE
 from belote_env.cards import NUM_CARDS, SUITS
-from belote_env.observation import COINCHE_OBS_SIZE, OBS_SIZE, CUTTHROAT_OBS_SIZE
+from belote_env.config import VARIANT_OPTIONS, variant_rules
+from belote_env.games import game_of
+from belote_env.observation import OBS_SIZE
 
 __all__ = ["suit_permutation_tables", "bid_permutation_table", "coinche_bid_permutation_table",
            "action_permutation_table", "RENAMING_SETS"]
@@ -31,27 +33,27 @@ RENAMING_SETS = {1: (0,), 4: (0, 9, 16, 18), 24: tuple(range(24))}
 _SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observation size, built on first use
 
 
+def _variant_games() -> dict:
+    """The games of the variants' default rules (``config.VARIANT_OPTIONS``), by name."""
+    return {name: game_of(variant_rules(name)) for name in VARIANT_OPTIONS}
+
+
 def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
     """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
-    ``(24, 32)`` int64 (``observation.suit_permutation_index``; ``size``: ``OBS_SIZE``, or
-    ``COINCHE_OBS_SIZE`` for coinche observations, or ``CUTTHROAT_OBS_SIZE[n]`` for the two-
-    and three-seat ones: ``observation.cutthroat_suit_permutation_index``). The card
-    index is the same for every size. ``ValueError`` for another size."""
+    ``(24, 32)`` int64, for the observation of ``size`` floats of a variant's game
+    (``config.VARIANT_OPTIONS``: 618 classic, 1,141 coinche, 716 / 902 at two / three
+    seats; ``games.Game.suit_renaming``, from the game's layout). The card index is the
+    same for every size. ``ValueError`` for a size no variant's observation has."""
     tables = _SUIT_TABLES.get(size)
     if tables is None:
         import itertools
 
-        from belote_env.observation import suit_permutation_index
-        from belote_env.observation import cutthroat_suit_permutation_index
-
-        small = {v: k for k, v in CUTTHROAT_OBS_SIZE.items()}
-        if size not in small and size not in (OBS_SIZE, COINCHE_OBS_SIZE):
-            raise ValueError(f"size must be an observation size: {OBS_SIZE} (classic), {COINCHE_OBS_SIZE} (coinche), "
-                             f"{CUTTHROAT_OBS_SIZE[2]} (two players) or {CUTTHROAT_OBS_SIZE[3]} (three players); got {size!r}")
-        if size in small:
-            idx = [cutthroat_suit_permutation_index(p, small[size]) for p in itertools.permutations(SUITS)]
-        else:
-            idx = [suit_permutation_index(p, size) for p in itertools.permutations(SUITS)]
+        games = _variant_games()
+        game = next((g for g in games.values() if g.obs_size == size), None)
+        if game is None:
+            sizes = ", ".join(f"{g.obs_size} ({name})" for name, g in games.items())
+            raise ValueError(f"size must be an observation size: {sizes}; got {size!r}")
+        idx = [game.suit_renaming(p) for p in itertools.permutations(SUITS)]
         tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
                                        torch.from_numpy(np.stack([c for _, c in idx])))
     return tables
@@ -94,9 +96,9 @@ _ACTION_TABLES: dict[int, torch.Tensor] = {}  # by number of actions, built on f
 
 
 def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
-    """The 24 suit renamings of a per-action vector (``n_actions`` ids: ``NUM_ACTIONS``, or
-    ``PROPOSAL_NUM_ACTIONS`` for the two- and three-seat networks, in the order of
-    ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
+    """The 24 suit renamings of a per-action vector (``n_actions`` ids: a variant's
+    ``games.Game.num_actions``, ``NUM_ACTIONS`` or ``PROPOSAL_NUM_ACTIONS`` for the two- and
+    three-seat networks, in the order of ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
     ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
     cards move as ``card_index`` says, the "name suit s" bids (34..37) as
     ``bid_permutation_table`` and the coinche bids of a suit contract (``40 + 6 level +
@@ -105,9 +107,12 @@ def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
     413 too) stay. ``ValueError`` for another ``n_actions``."""
     table = _ACTION_TABLES.get(n_actions)
     if table is None:
-        if n_actions not in (NUM_ACTIONS, PROPOSAL_NUM_ACTIONS):
-            raise ValueError(f"n_actions must be NUM_ACTIONS ({NUM_ACTIONS}) or PROPOSAL_NUM_ACTIONS "
-                             f"({PROPOSAL_NUM_ACTIONS}), got {n_actions!r}")
+        names: dict[int, list[str]] = {}
+        for name, g in _variant_games().items():
+            names.setdefault(g.num_actions, []).append(name)
+        if isinstance(n_actions, bool) or n_actions not in names:
+            sizes = ", ".join(f"{n} ({' and '.join(v)})" for n, v in names.items())
+            raise ValueError(f"n_actions must be a variant's number of actions: {sizes}; got {n_actions!r}")
         from belote_env.actions import COINCHE, COINCHE_BID
 
         _, pc = suit_permutation_tables()

@@ -121,7 +121,7 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
     for n in (2.0, True, "2", 4):
         with pytest.raises(ValueError, match="2 or 3 seats"):
             cutthroat_suit_permutation_index((1, 0, 3, 2), n)
-    with pytest.raises(ValueError, match="902 \\(three players\\)"):
+    with pytest.raises(ValueError, match="902 \\(three\\)"):
         suit_permutation_tables(0)
     with pytest.raises(ValueError, match="unknown suits kind"):
         rename_blocks([(Block("x", 4, "x", "nope"), 0)], (1, 0, 2, 3), 4)

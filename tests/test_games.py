@@ -241,3 +241,37 @@ def test_a_game_is_named_by_its_variant(preset, variant):
     """``Game.variant`` names the game the hard tier's model and the model files' sizes
     follow (the one name ``config.variant_of`` gives)."""
     assert game_of(load_rules(preset)).variant == variant
+
+
+@pytest.mark.parametrize("preset,size,renaming", [
+    ("seed004", 618, "four"), ("coinche", 1141, "four"), ("seed001_2p", 716, 2), ("seed001_3p", 902, 3),
+])
+def test_a_game_renames_the_suits_of_its_observation_from_its_layout(preset, size, renaming):
+    """``Game.obs_blocks`` tile the observation (each float in one block, in order), and
+    ``Game.suit_renaming`` (``observation.rename_blocks`` of them) gives each variant's
+    renaming (``observation.suit_permutation_index`` at four seats,
+    ``cutthroat_suit_permutation_index`` at two and three, tested on encoded deals in
+    tests/test_observation.py and tests/test_cutthroat_hard.py); the networks' tables
+    (``policies.symmetry.suit_permutation_tables``) are read from the game of that size."""
+    import itertools
+
+    from belote_env.observation import cutthroat_suit_permutation_index, suit_permutation_index
+    from policies.symmetry import suit_permutation_tables
+
+    game = game_of(load_rules(preset))
+    assert game.obs_size == size
+    ends = [(off, off + b.size) for b, off in game.obs_blocks]
+    assert ends[0][0] == 0 and ends[-1][1] == size and all(a[1] == b[0] for a, b in zip(ends, ends[1:]))
+    perms = list(itertools.permutations(range(4)))
+    po, pc = suit_permutation_tables(size)
+    for k, perm in enumerate(perms):
+        oi, ci = game.suit_renaming(perm)
+        ro, rc = suit_permutation_index(perm, size) if renaming == "four" else cutthroat_suit_permutation_index(perm,
+                                                                                                              renaming)
+        assert np.array_equal(oi, ro) and np.array_equal(ci, rc)
+        assert np.array_equal(po[k].numpy(), oi) and np.array_equal(pc[k].numpy(), ci)
+    assert not np.array_equal(game.suit_renaming(perms[5])[0], np.arange(size))  # a real renaming moves entries
+    with pytest.raises(ValueError, match="perm must be a permutation of \\(0, 1, 2, 3\\)"):
+        game.suit_renaming((0, 1, 2, 2))
+    with pytest.raises(ValueError, match="size must be an observation size: 618 \\(classic\\), 1141 \\(coinche\\)"):
+        suit_permutation_tables(size + 1)
