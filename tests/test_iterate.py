@@ -129,6 +129,26 @@ def test_pool_seats_put_a_partner_pool_member_beside_each_of_the_players_seats(h
     assert all(rows.get(r.tobytes()) == q.tobytes() for r, q in zip(beside.cards["obs"], beside.cards["q"]))
     with pytest.raises(ValueError, match="pool_seating must be one of \\('any', 'partner'\\), got 'team'"):
         rollout_labels(player, rules, 4, seed=5, pool=[player], pool_rate=1.0, pool_seating="team")
+    with pytest.raises(ValueError, match="pool_seating must be one of \\('any', 'partner'\\), got 'bogus'"):
+        pool_seats(8, 1, 1.0, 1, "bogus")
+
+
+def test_iterate_seats_its_pool_as_the_config_says(tmp_path, monkeypatch):
+    """``pool_seating`` in the config reaches the seating of every iteration's deals
+    (``iterate`` -> ``rollout_labels`` -> ``pool_seats``), and the run records it."""
+    import training.rollouts as rollouts
+
+    seen, original = [], rollouts.pool_seats
+
+    def spy(deals, seed, pool_rate, members, pool_seating="any"):
+        seen.append(pool_seating)
+        return original(deals, seed, pool_rate, members, pool_seating)
+
+    monkeypatch.setattr(rollouts, "pool_seats", spy)
+    run = iterate(_cfg(tmp_path, iterations=1, pool_rate=0.5, pool_seating="partner", eval_every=0), progress=False)
+    assert seen == ["partner"]
+    info = json.loads((run / "checkpoints" / "iter_00001" / "iterate.json").read_text())
+    assert info["config"]["pool_seating"] == "partner"
 
 
 def test_sampled_worlds_keep_the_acting_seats_view_and_redraw_the_other_hands():

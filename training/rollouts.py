@@ -311,7 +311,9 @@ def pool_seats(deals: int, seed: int, pool_rate: float, members: int, pool_seati
     A ``pool_rate`` share of the deals (drawn from ``seed``) seat one member, drawn
     uniformly, at one to three seats (``"any"``: one of the 14 such sets) or at two
     neighbouring seats (``"partner"``: one of each team, so each of the player's seats has
-    the member as partner)."""
+    the member as partner). ``ValueError`` for another ``pool_seating``."""
+    if pool_seating not in POOL_SEATINGS:
+        raise ValueError(f"pool_seating must be one of {POOL_SEATINGS}, got {pool_seating!r}")
     seating = np.full((deals, 4), -1, dtype=np.int64)
     if pool_rate > 0:
         draw = np.random.default_rng([seed, 11])
