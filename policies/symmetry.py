@@ -6,8 +6,9 @@ observation of ``size`` floats and the 32 cards), ``bid_permutation_table()`` (t
 bids 32..39), ``coinche_bid_permutation_table()`` (the coinche bids 32..101) and
 ``action_permutation_table(n_actions)`` (every action id). Row ``p`` of each is the same
 renaming of the suits (``itertools.permutations(SUITS)``'s ``p``-th); ``x[..., table[p]]``
-renames a vector ``x`` indexed like the table's columns. Torch and numpy only (no network):
-``policies.network`` and ``policies.batch`` both read them.
+renames a vector ``x`` indexed like the table's columns. No network is built (the
+variants' sizes come from ``model_files``): ``policies.network`` and ``policies.batch``
+both read them.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import torch
 
 from belote_env.actions import CLASSIC_BIDS, NUM_ACTIONS, PASS, SURCOINCHE
 from belote_env.cards import NUM_CARDS, SUITS
-from belote_env.config import VARIANT_OPTIONS, variant_rules
-from belote_env.games import game_of
 from belote_env.observation import OBS_SIZE
+
+from .model_files import CONTRACT_MODE_OBS_SIZE, MODE_N_ACTIONS, contract_mode_of_size, variant_game
 
 __all__ = ["suit_permutation_tables", "bid_permutation_table", "coinche_bid_permutation_table",
            "action_permutation_table", "RENAMING_SETS"]
@@ -33,11 +34,6 @@ RENAMING_SETS = {1: (0,), 4: (0, 9, 16, 18), 24: tuple(range(24))}
 _SUIT_TABLES: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}  # by observation size, built on first use
 
 
-def _variant_games() -> dict:
-    """The games of the variants' default rules (``config.VARIANT_OPTIONS``), by name."""
-    return {name: game_of(variant_rules(name)) for name in VARIANT_OPTIONS}
-
-
 def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.Tensor]:
     """The 24 suit renamings: observation and card index tensors, ``(24, size)`` and
     ``(24, 32)`` int64, for the observation of ``size`` floats of a variant's game
@@ -48,11 +44,11 @@ def suit_permutation_tables(size: int = OBS_SIZE) -> tuple[torch.Tensor, torch.T
     if tables is None:
         import itertools
 
-        games = _variant_games()
-        game = next((g for g in games.values() if g.obs_size == size), None)
-        if game is None:
-            sizes = ", ".join(f"{g.obs_size} ({name})" for name, g in games.items())
+        mode = contract_mode_of_size(size)
+        if mode is None:
+            sizes = ", ".join(f"{n} ({name})" for name, n in CONTRACT_MODE_OBS_SIZE.items())
             raise ValueError(f"size must be an observation size: {sizes}; got {size!r}")
+        game = variant_game(mode)
         idx = [game.suit_renaming(p) for p in itertools.permutations(SUITS)]
         tables = _SUIT_TABLES[size] = (torch.from_numpy(np.stack([o for o, _ in idx])),
                                        torch.from_numpy(np.stack([c for _, c in idx])))
@@ -98,18 +94,18 @@ _ACTION_TABLES: dict[int, torch.Tensor] = {}  # by number of actions, built on f
 def action_permutation_table(n_actions: int = NUM_ACTIONS) -> torch.Tensor:
     """The 24 suit renamings of a per-action vector (``n_actions`` ids: a variant's
     ``games.Game.num_actions``, ``NUM_ACTIONS`` or ``PROPOSAL_NUM_ACTIONS`` for the two- and
-    three-seat networks, in the order of ``suit_permutation_tables``): ``(24, n_actions)`` int64, each row a permutation;
-    ``values[..., table[p]]`` renames it as ``card_index`` renames a per-card vector. The
-    cards move as ``card_index`` says, the "name suit s" bids (34..37) as
-    ``bid_permutation_table`` and the coinche bids of a suit contract (``40 + 6 level +
-    s``, s < 4) with their suit; pass, take (the turned card's suit, renamed with the
-    observation), no-trump / all-trump and every other action (the redeal answers 412 /
-    413 too) stay. ``ValueError`` for another ``n_actions``."""
+    three-seat networks, in the order of ``suit_permutation_tables``): ``(24, n_actions)``
+    int64, each row a permutation; ``values[..., table[p]]`` renames it as ``card_index``
+    renames a per-card vector. The cards move as ``card_index`` says, the "name suit s"
+    bids (34..37) as ``bid_permutation_table`` and the coinche bids of a suit contract
+    (``40 + 6 level + s``, s < 4) with their suit; pass, take (the turned card's suit,
+    renamed with the observation), no-trump / all-trump and every other action (the redeal
+    answers 412 / 413 too) stay. ``ValueError`` for another ``n_actions``."""
     table = _ACTION_TABLES.get(n_actions)
     if table is None:
         names: dict[int, list[str]] = {}
-        for name, g in _variant_games().items():
-            names.setdefault(g.num_actions, []).append(name)
+        for name, n in MODE_N_ACTIONS.items():
+            names.setdefault(n, []).append(name)
         if isinstance(n_actions, bool) or n_actions not in names:
             sizes = ", ".join(f"{n} ({' and '.join(v)})" for n, v in names.items())
             raise ValueError(f"n_actions must be a variant's number of actions: {sizes}; got {n_actions!r}")

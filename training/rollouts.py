@@ -381,8 +381,6 @@ def rollout_labels(player: ValuePlayer, rules: Rules, deals: int, seed: int, lab
                          f"got {label_kinds!r}")
     if type(worlds) is not int or not 1 <= worlds <= 64:
         raise ValueError(f"worlds must be an int in 1..64 (1: the true deal alone), got {worlds!r}")
-    if pool_seating not in POOL_SEATINGS:
-        raise ValueError(f"pool_seating must be one of {POOL_SEATINGS}, got {pool_seating!r}")
     pool = list(pool or [])
     if not 0.0 <= pool_rate <= 1.0 or (pool_rate > 0 and not pool):
         raise ValueError(f"pool_rate must be in [0, 1] (0 without a pool), got {pool_rate!r} with "
