@@ -26,9 +26,11 @@ the exchange of the seven of trumps (``dix_exchange="choice"``: every seat in tu
 elder chooses ``EXCHANGE_SEVEN``, legal only to its holder, or ``KEEP``), the combinations
 (``declarations="choice"``, the protocol of TWO_THREE.md §2.6: at two seats the elder
 announces or declines and the dealer answers ``ANSWER_ENOUGH`` / ``ANSWER_NOT_ENOUGH`` /
-``ANSWER_EQUAL``, the last two only when his best combination is above or level with the
-elder's on what they compare (``declarations.ties_shown``); "enough" is always open to him,
-as declining is: it concedes; at three seats each seat announces or declines), then ``"cards"``;
+``ANSWER_EQUAL``, the last two only when his best combination's value is above or equal to
+the value the elder announced (the value is all that is public of the elder's combination,
+RULES.md §11; "same" then compares the two in full, ``declarations.combination_key``);
+"enough" is always open to him, as declining is: it concedes; at three seats each seat
+announces or declines), then ``"cards"``;
 belote is claimed there with the second card (``belote="optional"``: ``ANNOUNCE_BELOTE``
 first, TWO_THREE.md A17), at four seats with the first (RULES.md §5).
 
@@ -681,12 +683,13 @@ class GameState:
         has = bool(self.combos[seat])
         if self.n == 2 and seat != self.elder:
             elder = self.elder
-            if self.announced[elder]:  # answer the elder's announced value (§2.6)
-                mine, theirs = self._best(seat)[:-2], self._best(elder)[:-2]  # what they compare first
+            if self.announced[elder]:  # answer the elder's announced value (§2.6), all that is public of it
+                theirs = self._announced_value(elder)
+                mine = self._announced_value(seat) if has else 0
                 out = [ANSWER_ENOUGH]
-                if mine and mine > theirs:
+                if has and mine > theirs:  # a higher value wins whatever else is compared (combination_key)
                     out.append(ANSWER_NOT_ENOUGH)
-                if mine and mine == theirs:
+                if has and mine == theirs:  # "same": the combinations are then compared in full
                     out.append(ANSWER_EQUAL)
                 return tuple(out)
         return (DECLARE, DECLINE_DECLARE) if has else (DECLINE_DECLARE,)

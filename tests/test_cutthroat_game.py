@@ -546,3 +546,36 @@ def test_ties_shown_are_the_seats_tied_on_what_is_compared_first():
     # length_then_top keys: (length, points, rank, trump); a 4-run and a 5-run do not tie
     assert ties_shown({0: (4, 50, 7, 0), 1: (5, 50, 4, 0)}) == frozenset()
     assert ties_shown({0: (5, 50, 7, 0), 1: (5, 50, 4, 0), 2: (3, 20, 7, 0)}) == {0, 1}
+
+
+def _answers_to(elder6, elder3, rules):
+    """The elder's announcement and the dealer's legal answers after the elder of a two-seat
+    deal takes and announces (the dealer holds 8-9-10-J-Q of diamonds once the stock is dealt:
+    a 5-run, worth 50, or 100 under ``run5_value=100``)."""
+    g = GameState.from_hands([elder6, ["8D", "9D", "10D", "JD", "7S", "8S"]], turned="QH",
+                             stock=[elder3, ["9S", "KS", "QD"]], rules=rules, dealer=1, bottom="7H")
+    g.apply(TAKE)
+    g.apply(DECLARE)
+    assert g.current == 1
+    return g.information_set(1).declared[0], g.legal_actions()
+
+
+def test_dealer_answers_read_only_the_announced_value():
+    """TWO_THREE.md §2.6, RULES.md §11: the elder announces a value, and the dealer's answers
+    depend on that value and his own hand, not on the hidden run length or kind behind it."""
+    r = R2.replace(declarations="choice", dix_exchange="off", sequence_compare="length_then_top")
+    five = _answers_to(["7C", "8C", "9C", "10C", "JC", "AH"], ["KH", "KC", "QS"], r)  # a 5-run: 50
+    four = _answers_to(["7C", "8C", "9C", "10C", "QC", "AH"], ["KH", "KC", "JS"], r)  # a 4-run: 50
+    assert five == four == ((50, -1, 0), (ANSWER_ENOUGH, ANSWER_EQUAL))
+    r = R2.replace(declarations="choice", dix_exchange="off", carres=True, run5_value=100)
+    run = _answers_to(["7C", "8C", "9C", "10C", "JC", "AH"], ["KH", "KC", "AD"], r)  # a 5-run: 100
+    carre = _answers_to(["AC", "AD", "AH", "7C", "8C", "JH"], ["AS", "KH", "10H"], r)  # four aces: 100
+    assert run == carre == ((100, -1, 0), (ANSWER_ENOUGH, ANSWER_EQUAL))  # the dealer's 8-Q of diamonds: 100
+    g = GameState.from_hands([["7C", "8C", "9C", "10C", "JC", "AH"], ["8D", "9D", "10D", "JD", "7S", "8S"]],
+                             turned="QH", stock=[["KH", "KC", "QS"], ["9S", "KS", "QD"]],
+                             rules=R2.replace(declarations="choice", dix_exchange="off",
+                                              sequence_compare="length_then_top"), dealer=1, bottom="7H")
+    g.apply(TAKE)
+    g.apply(DECLARE)
+    g.apply(ANSWER_EQUAL)  # "same": compared in full, the dealer's Q-high 5-run beats the J-high one
+    assert g.decl_winner == 1

@@ -104,7 +104,7 @@ def packet_tables(rules: Rules):
 
 #: where a packed key (``_pack``) holds the combination's points, under either
 #: ``sequence_compare``: ``combination_key`` ends with (points, rank, trump flag); the key
-#: shifted by it is what an announcement and its answer compare (``ties_shown``)
+#: shifted by it is what a comparison of announced combinations ties on (``ties_shown``)
 _POINTS_SHIFT = 16
 
 
@@ -525,8 +525,8 @@ def step_mask(S, j, m, seat, opts):
     if opts[O_N] == 2 and seat != S[j, ELDER] and (S[j, DECLD] >> S[j, ELDER]) & 1:
         m[ANSWER_ENOUGH] = 1
         if has:
-            mine = S[j, DECLK + seat] >> _POINTS_SHIFT
-            theirs = S[j, DECLK + S[j, ELDER]] >> _POINTS_SHIFT
+            mine = _announced_value(S[j, DECLK + seat])  # the announced values alone (RULES.md §11)
+            theirs = _announced_value(S[j, DECLK + S[j, ELDER]])
             if mine > theirs:
                 m[ANSWER_NOT_ENOUGH] = 1
             elif mine == theirs:
