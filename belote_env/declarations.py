@@ -10,7 +10,6 @@ Pure Python (no numpy).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
 from .cards import NO_TRUMP, NUM_SUITS, SUIT_MASK
@@ -70,52 +69,17 @@ def _carre_table(denomination: int) -> tuple[int, ...]:
     return CARRE_POINTS["no_trump" if denomination == NO_TRUMP else "suit"]
 
 
-def _run_splits(ranks: tuple[int, ...], run5_value: int = 100) -> list[tuple[int, list[tuple[int, int]]]]:
-    """Best ways to cut a run of consecutive ranks (ascending) into segments of 3..5, a
-    segment of five worth ``run5_value``.
-
-    Returns ``[(points, [(top_rank, length), ...])]`` with the single best split, cutting
-    from the top so that ties keep the highest cards.
-    """
-    points = sequence_points(run5_value)
-
-    @lru_cache(maxsize=None)
-    def best(hi: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-        # best split of ranks[0:hi]
-        if hi < 3:
-            return 0, ()
-        options = [best(hi - 1)]
-        for length in (5, 4, 3):
-            if hi >= length:
-                pts, segs = best(hi - length)
-                options.append((pts + points[length], segs + ((ranks[hi - 1], length),)))
-        return max(options, key=lambda o: (o[0], sorted(o[1], reverse=True)))
-
-    pts, segs = best(len(ranks))
-    return [(pts, list(segs))]
-
-
 def _sequences(hand: int, run5_value: int = 100) -> list[Declaration]:
-    """The sequences of ``hand`` at four seats: each run of 3 or more cards of a suit cut
-    by ``_run_splits`` (a five-card segment worth ``run5_value``)."""
-    points = sequence_points(run5_value)
+    """The sequences of ``hand`` at four seats (RULES.md §6: "5 or more 100 (only the five
+    highest cards are shown)"): each maximal run of 3 or more cards of a suit is one
+    sequence, worth 20, 50 or ``run5_value``; a run longer than five is shown, and compared,
+    as its five highest cards."""
     out = []
-    for s in range(NUM_SUITS):
-        bits = (hand & SUIT_MASK[s]) >> (8 * s)
-        r = 0
-        while r < 8:
-            if not bits >> r & 1:
-                r += 1
-                continue
-            start = r
-            while r < 8 and bits >> r & 1:
-                r += 1
-            run = tuple(range(start, r))
-            if len(run) >= 3:
-                for _, segs in _run_splits(run, run5_value):
-                    for top, length in segs:
-                        mask = sum(1 << (8 * s + x) for x in range(top - length + 1, top + 1))
-                        out.append(Declaration("sequence", mask, points[length], top, length, s))
+    for d in _maximal_runs(hand, None, run5_value):
+        if d.length > 5:  # only the five highest cards are shown
+            top5 = sum(1 << (8 * d.suit + r) for r in range(d.rank - 4, d.rank + 1))
+            d = Declaration("sequence", top5, d.points, d.rank, 5, d.suit)
+        out.append(d)
     return out
 
 
@@ -215,8 +179,10 @@ def declaration_winner(declared: Sequence[Sequence[Declaration]], denomination: 
 _TRICK_ORDER_POS = (0, 1, 2, 6, 3, 4, 5, 7)
 
 
-def _maximal_runs(hand: int, order, rules) -> list[Declaration]:
-    """Each maximal run of 3 or more of ``hand``'s cards in one suit as one sequence (A13)."""
+def _maximal_runs(hand: int, order, run5_value: int) -> list[Declaration]:
+    """Each maximal run of 3 or more of ``hand``'s cards in one suit as one sequence
+    (RULES.md §6; TWO_THREE.md A13), worth 20, 50 or ``run5_value`` (5 or more cards), in
+    natural order or, with ``order`` (positions of the natural ranks), in that order."""
     out = []
     for s in range(NUM_SUITS):
         bits = (hand & SUIT_MASK[s]) >> (8 * s)
@@ -239,7 +205,7 @@ def _maximal_runs(hand: int, order, rules) -> list[Declaration]:
             if length >= 3:
                 ranks = range(start, p) if order is None else [r for r in range(8) if start <= order[r] < p]
                 mask = sum(1 << (8 * s + r) for r in ranks)
-                value = 20 if length == 3 else 50 if length == 4 else rules.run5_value
+                value = sequence_points(run5_value)[min(length, 5)]
                 out.append(Declaration("sequence", mask, value, p - 1, length, s))
     return out
 
@@ -258,7 +224,7 @@ def combinations_of(hand: int, trump: int, rules) -> tuple[Declaration, ...]:
     Sorted strongest first (``combination_key``)."""
     order = _TRICK_ORDER_POS if rules.sequence_order == "plain_trick_order" else None
     carres = _carres_of(hand, CARRE_POINTS["suit"]) if rules.carres else []
-    return _best_split(hand, carres, lambda rest: _maximal_runs(rest, order, rules),
+    return _best_split(hand, carres, lambda rest: _maximal_runs(rest, order, rules.run5_value),
                        lambda d: combination_key(d, trump, rules))
 
 

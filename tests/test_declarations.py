@@ -25,7 +25,8 @@ def decl(hand, contract=S):
     ("7H 8H 9H 10H KS AD QC 8D", S, [("sequence", "7H 8H 9H 10H", 50)]),  # cinquante
     ("9H 10H JH QH KH 7S AD 8C", S, [("sequence", "9H 10H JH QH KH", 100)]),  # cent
     ("8H 9H 10H JH QH KH 7S AD", S, [("sequence", "9H 10H JH QH KH", 100)]),  # 6 cards: 5 highest shown
-    ("7S 8S 9S 10S JS QS KS AS", S, [("sequence", "10S JS QS KS AS", 100), ("sequence", "7S 8S 9S", 20)]),
+    # eight in a row: one sequence, its five highest cards shown (100), not five + three
+    ("7S 8S 9S 10S JS QS KS AS", S, [("sequence", "10S JS QS KS AS", 100)]),
     # a card in one declaration only: four jacks (200) beat the run 9-K of spades (100)
     ("JS JH JD JC 9S 10S QS KS", S, [("carre", "JS JH JD JC", 200)]),
     # no-trump carrés: aces 200, tens 150, K/Q/J/9 100; jacks only 100
@@ -205,8 +206,9 @@ NO_CARRES, RUN5_50, SEED001 = Rules(carres=False), Rules(run5_value=50), Rules(c
     # five in a row: 100, or 50 (seed 001 L47-L48)
     ("9H 10H JH QH KH 7S AD 8C", Rules(), [("sequence", "9H 10H JH QH KH", 100)]),
     ("9H 10H JH QH KH 7S AD 8C", RUN5_50, [("sequence", "9H 10H JH QH KH", 50)]),
-    # eight in a row: five + three (120); at 50 two fours (100) score most (the one partition rule)
-    ("7S 8S 9S 10S JS QS KS AS", RUN5_50, [("sequence", "JS QS KS AS", 50), ("sequence", "7S 8S 9S 10S", 50)]),
+    # seven or eight in a row: one sequence (50), not cut into four + three or two fours
+    ("7S 8S 9S 10S JS QS KS AS", RUN5_50, [("sequence", "10S JS QS KS AS", 50)]),
+    ("8S 9S 10S JS QS KS AS 7H", RUN5_50, [("sequence", "10S JS QS KS AS", 50)]),
     # four kings and 9-K of hearts: the carré and 9-Q (150) beat the run of five (100); without carrés the
     # five, 100 or 50; carrés still count under run5_value 50
     ("KS KH KD KC 9H 10H JH QH", Rules(), [("carre", "KS KH KD KC", 100), ("sequence", "9H 10H JH QH", 50)]),

@@ -112,11 +112,11 @@ def test_summary_rich_hands():
     check_key_order(seen)
     kinds = coverage(hands)
     assert kinds["carre"] > 2000 and kinds["two_carres"] > 300 and kinds["quinte"] > 1000, kinds
-    assert kinds["quinte_tierce"] > 200 and kinds["carre_and_sequence"] > 200, kinds
+    assert kinds["two_sequences"] > 200 and kinds["carre_and_sequence"] > 200, kinds
 
 
 def coverage(hands):
-    """How often the reference declares carrés, two carrés, a quinte, quinte + tierce,
+    """How often the reference declares carrés, two carrés, a quinte, two sequences,
     carrés and sequences together, and leaves a scoring carré undeclared (at spades and
     at no-trump)."""
     kinds = Counter()
@@ -128,7 +128,7 @@ def coverage(hands):
             kinds["carre"] += carres > 0
             kinds["two_carres"] += carres == 2
             kinds["quinte"] += any(d.length == 5 for d in sequences)
-            kinds["quinte_tierce"] += len(sequences) == 2 and any(d.length == 5 for d in sequences)
+            kinds["two_sequences"] += len(sequences) >= 2
             kinds["carre_and_sequence"] += carres > 0 and len(sequences) > 0
             table = CARRE_POINTS["no_trump" if denomination == NO_TRUMP else "suit"]
             held = sum(1 for r in range(8) if table[r] and all(hand >> (8 * s + r) & 1 for s in range(4)))
@@ -173,14 +173,14 @@ def test_summary_any_mask():
     ("10S JS QS KS AS JH JD JC", NO_TRUMP, "JS JH JD JC QS KS AS", 120),
     # carré of 10s (100) or the quinte 8-Q (100): equal totals, the carré is stronger
     ("8S 9S 10S JS QS 10H 10D 10C", S, "10S 10H 10D 10C", 100),
-    # runs: tierce 20, 4 cards 50, 5 cards 100, 6 and 7 cards show their five highest (100),
-    # 8 cards: quinte + tierce 120
+    # runs: tierce 20, 4 cards 50, 5 cards 100, 6 to 8 cards one sequence showing its five
+    # highest (100)
     ("7H 8H 9H KS AD 10C QC 8D", S, "7H 8H 9H", 20),
     ("7H 8H 9H 10H KS AD QC 8D", S, "7H 8H 9H 10H", 50),
     ("9H 10H JH QH KH 7S AD 8C", S, "9H 10H JH QH KH", 100),
     ("8H 9H 10H JH QH KH 7S AD", S, "9H 10H JH QH KH", 100),
     ("7H 8H 9H 10H JH QH KH AD", S, "9H 10H JH QH KH", 100),
-    ("7S 8S 9S 10S JS QS KS AS", H, "7S 8S 9S 10S JS QS KS AS", 120),
+    ("7S 8S 9S 10S JS QS KS AS", H, "10S JS QS KS AS", 100),
     # two carrés, and two tierces
     ("KS KH KD KC QS QH QD QC", S, "KS KH KD KC QS QH QD QC", 200),
     ("7S 8S 9S JD QD KD 10H AC", C, "7S 8S 9S JD QD KD", 40),

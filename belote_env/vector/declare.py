@@ -8,7 +8,7 @@ hands and deals, every denomination, eldest, taker and tie rule); the reference 
 rule, this module only reproduces it.
 
 The sequence rule is not written out again: the per-suit tables below are built at import
-from the reference's own ``_sequences`` (which cuts a run with ``_run_splits``), for every
+from the reference's own ``_sequences`` (each maximal run one sequence), for every
 8-bit suit mask and both values of ``run5_value`` (100, 50); the carré points are the
 reference's ``CARRE_POINTS``. The kernel then enumerates the subsets of the hand's scoring
 carrés (none under ``carres`` false) in the reference's order, takes the sequences of the
