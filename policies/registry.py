@@ -49,22 +49,36 @@ CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert"
 
 
 def check_policy_rules(spec: Any, rules: Any) -> None:
-    """Raise ``ValueError`` when the built-in tier ``spec`` (or ``"<tier>+search"``, or a
-    team holding it) cannot play under ``rules``: at two and three seats (``rules.players``
-    2 or 3, TWO_THREE.md) only ``CUTTHROAT_TIERS`` can, alone or under ``+search`` (no
-    teams); every tier plays every four-seat game. Policy objects, model folders and factories pass (a model made for other rules
-    fails at its first decision); ``rules=None`` means four seats."""
+    """Raise ``ValueError`` when the policy ``spec`` cannot play under ``rules``, before any
+    game starts: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md) only
+    ``CUTTHROAT_TIERS`` can, alone or under ``+search`` (no teams); every tier plays every
+    four-seat game; a model folder plays the game it was made for
+    (``policies.network.RulesMismatchError`` naming both, ``CheckpointError`` for a folder
+    that does not load); a team is checked member by member. Policy objects and factories
+    pass; ``rules=None`` means four seats."""
     if rules is None or not isinstance(spec, str):
         return
-    if game_of(rules).has_partners:
-        return
+    game = game_of(rules)
     players = rules.players
     supported = f"tiers for {players} players: {', '.join(CUTTHROAT_TIERS)} (or a policy factory 'module.path:attribute')"
-    if team_spec(spec) is not None:
-        raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no partners "
-                         f"(TWO_THREE.md); {supported}")
+    team = team_spec(spec)
+    if team is not None:
+        if not game.has_partners:
+            raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no "
+                             f"partners (TWO_THREE.md); {supported}")
+        for member in team:
+            check_policy_rules(member, rules)
+        return
     if spec.endswith("+search") and len(spec) > len("+search"):
         return check_policy_rules(spec[:-len("+search")], rules)
+    if (spec not in TIERS and timed_expert_budget(spec) is None and not is_factory_spec(spec)
+            and Path(spec).is_dir()):  # a model folder: the game its networks read
+        from .network import NetworkPolicy
+
+        NetworkPolicy.from_path(Path(spec)).check_rules(rules)
+        return
+    if game.has_partners:
+        return
     if (spec in TIERS and spec not in CUTTHROAT_TIERS) or (timed_expert_budget(spec) is not None
                                                             and "expert" not in CUTTHROAT_TIERS):
         raise ValueError(f"tier {spec!r} does not play the {players}-player game (TWO_THREE.md) yet; {supported}")
@@ -263,8 +277,9 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     ``"hard"`` plays the hard model of the rules' contract mode (``policies.hard``): the
     classic model (``policies/models/hard``) under classic rules, the coinche one
     (``policies/models/hard_coinche``, loaded on the first coinche information set) under
-    coinche rules. A model folder plays the contract mode it was made for; other rules
-    raise ``policies.network.RulesMismatchError`` at its first decision.
+    coinche rules. A model folder plays the game it was made for: given ``rules`` of another,
+    ``policies.network.RulesMismatchError`` is raised here (``check_policy_rules``), else at
+    its first decision.
 
     ``rules`` (optional ``Rules``): the rules the policy will play; at two and three seats
     a tier outside ``CUTTHROAT_TIERS`` raises ``ValueError`` naming the supported ones

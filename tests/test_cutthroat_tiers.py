@@ -164,6 +164,23 @@ def test_unsupported_tiers_refused_at_small_tables():
     check_policy_rules("hard", load_rules("seed004"))
 
 
+def test_a_model_folder_of_another_game_is_refused_before_play():
+    """A model folder plays the game its networks read: under other rules
+    ``check_policy_rules`` (and ``make_policy`` with ``rules``) refuses it by name, alone,
+    under +search or in a team, before a game starts; under its own rules it passes."""
+    from policies.network import RulesMismatchError
+
+    two, classic = "policies/models/hard_2p", "policies/models/hard"
+    for spec, preset in ((two, "seed004"), (two, "seed001_3p"), (f"{two}+search", "seed001_3p"),
+                         (f"{two},normal", "seed004"), (f"normal,{two}", "coinche"), (classic, "seed001_2p")):
+        with pytest.raises(RulesMismatchError, match="cannot play"):
+            check_policy_rules(spec, load_rules(preset))
+    with pytest.raises(RulesMismatchError, match="a two model"):
+        make_policy(two, rules=load_rules("coinche"))
+    check_policy_rules(two, load_rules("seed001_2p"))
+    check_policy_rules(f"{classic},normal", load_rules("seed004"))
+
+
 @pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
 def test_a_search_on_a_tier_plays_two_and_three_seats_among_its_top_cards(preset):
     """``hard+search`` at two and three seats: the base (hard's model of the table) makes

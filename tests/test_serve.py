@@ -247,6 +247,18 @@ def test_a_browser_seats_only_the_tiers_and_the_bots_the_server_was_started_with
         make_app(tmp_path, bots={"a b": "hard"})
 
 
+def test_a_room_refuses_a_bot_model_of_another_game_when_it_is_made(tmp_path):
+    """A ``--bot`` model folder seated at a table of another game is refused when the room
+    is made, naming the seat and both games, not when play reaches it."""
+    with TestClient(make_app(tmp_path, bots={"mine": "policies/models/hard"})) as client:
+        r = client.post("/api/rooms", content=json.dumps({"rules": "seed001_3p", "limit": "deal",
+                                                          "seats": ["mine", "easy", "hard"]}))
+        assert r.status_code == 400
+        assert "seat 0: 'mine' cannot play these rules" in r.json()["error"]
+        assert "a classic model" in r.json()["error"] and "three rules" in r.json()["error"]
+    assert not any(tmp_path.iterdir())  # no room saved
+
+
 def test_the_replay_viewer_steps_through_a_record_with_every_hand(tmp_path):
     """``POST /api/replay``: a frame per deal start and per action, every hand shown, each
     deal's result explained; a room's replay is served only once its game is over, as
