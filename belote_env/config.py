@@ -688,8 +688,9 @@ def _read_yaml_rules(path: Path) -> Rules:
         data = parse_yaml(text, f"rules file {path}", loader=_long_int_loader())
     except DataFileError as e:  # not YAML, nested too deeply, a bad date (2020-13-01), aliases expanding too far
         raise RuleOptionError(str(e)) from None
-    if data is None:
-        data = {}
+    if data is None:  # an empty or truncated file is not taken for the defaults
+        raise RuleOptionError(f"rules file {path} holds no rule options: give at least one (the defaults are "
+                              "the preset 'seed004')")
     if not isinstance(data, Mapping):
         raise RuleOptionError(f"rules file {path} must hold a mapping of rule options")
     try:

@@ -169,6 +169,16 @@ def test_a_rules_file_with_a_key_twice_is_refused_naming_the_key(tmp_path):
     assert load_rules(p).target == 500
 
 
+@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n", "---\n"])
+def test_an_empty_rules_file_is_refused_not_read_as_the_defaults(tmp_path, text):
+    from belote_env import load_rules
+
+    p = tmp_path / "r.yaml"
+    p.write_text(text)
+    with pytest.raises(RuleOptionError, match=f"rules file {p} holds no rule options"):
+        load_rules(p)
+
+
 @pytest.mark.parametrize("preset, override, reset", [
     ("coinche_bga", {"passes_to_end": 3}, "self_overbid"),
     ("coinche_ffb_contree_2016", {"rounding": "none"}, "round_last_deal"),
