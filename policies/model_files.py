@@ -127,9 +127,10 @@ def check_finite(tensors: dict[str, torch.Tensor], where: str | os.PathLike) -> 
 
 
 def _model_folder(path: str | os.PathLike) -> Path:
-    """A model folder from its path or the path of one of its two files."""
+    """A model folder from its path or the path of one of its two files (``model.safetensors``,
+    ``meta.json``; any other file is named as it was given)."""
     folder = Path(path)
-    return folder.parent if folder.name == "model.safetensors" or folder.suffix == ".json" else folder
+    return folder.parent if folder.name in ("model.safetensors", "meta.json") else folder
 
 
 @functools.cache

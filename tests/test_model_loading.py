@@ -302,3 +302,6 @@ def test_a_model_path_that_does_not_exist_is_named_as_such(tmp_path, capsys):
         load_model(tmp_path / "empty")
     assert main(["export", str(tmp_path / "run.zip"), str(tmp_path / "out")]) == 2
     assert f"{tmp_path / 'run.zip'}: no such file or folder" in capsys.readouterr().err
+    (tmp_path / "empty" / "other.json").write_text("{}")  # a JSON file that is not meta.json: named as given
+    with pytest.raises(CheckpointError, match=rf"^{tmp_path / 'empty' / 'other.json'}: not a model folder"):
+        load_model(tmp_path / "empty" / "other.json")
