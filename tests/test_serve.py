@@ -724,6 +724,17 @@ def test_more_host_names_are_given_in_belote_serve_hosts(tmp_path, monkeypatch):
             assert client.get("/api/options", headers={"host": host}).status_code == status, host
 
 
+def test_belote_serve_refuses_a_host_it_cannot_listen_on_before_starting(tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    from training.cli import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: pytest.fail("started"))
+    assert main(["serve", "--host", "bad host", "--port", "8125", "--rooms", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "--host 'bad host': not an address or a name this machine resolves" in err and "listening" not in err
+
+
 # ---------------------------------------------------------------- rooms on disk
 _KILLED_MID_SAVE = """
 import os, random, sys

@@ -393,6 +393,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise ValueError(f"belote serve needs starlette and uvicorn: pip install -e \".[serve]\" ({e})") from None
     _output_folder("--rooms", args.rooms)
+    import socket
+
+    try:  # before anything is said about listening: a name that does not resolve is named back
+        socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"--host {args.host!r}: not an address or a name this machine resolves ({e}); give an "
+                         "IP address such as 127.0.0.1 or 0.0.0.0, or a host name") from None
     bots = {}
     for item in args.bot or []:
         name, sep, spec = item.partition("=")
