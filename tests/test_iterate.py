@@ -452,6 +452,47 @@ def test_iterate_config_refuses_bad_values(tmp_path):
             _cfg(tmp_path, pool_seating=bad)
     with pytest.raises(ConfigError, match="unknown config key 'lr0'"):
         IterateConfig.from_dict({"lr0": 1})
+    for bad in (-0.1, 11, True, "0.1", float("nan")):
+        with pytest.raises(ConfigError, match="'coinche_bias' must be a number in \\[0, 10\\]"):
+            _cfg(tmp_path, rules={"contract_mode": "coinche"}, coinche_bias=bad)
+    with pytest.raises(ConfigError, match="'coinche_bias' is 0.1 with classic rules: it applies to coinche rules only"):
+        _cfg(tmp_path, coinche_bias=0.1)
+    assert _cfg(tmp_path, rules={"contract_mode": "coinche"}, coinche_bias=0.1).coinche_bias == 0.1
+
+
+def test_a_coinche_bias_makes_the_value_player_coinche_more_readily():
+    """``coinche_bias`` raises the bid value of coinche before the greedy choice: 0 plays
+    as the networks value, a large bias coinches at every decision where coinche is legal,
+    a middle one in between; the other decisions are the unbiased player's. Refused under
+    classic rules and when negative."""
+    from belote_env import load_rules
+    from belote_env.actions import COINCHE
+
+    rules = load_rules("coinche")
+    model = "policies/models/hard_coinche"
+    nets = (load_card_net(model)[0], load_bid_net(model)[0], None)
+    counts = {}
+    for bias in (0.0, 0.1, 100.0):
+        player, plain = ValuePlayer(*nets, rules, coinche_bias=bias), ValuePlayer(*nets, rules)
+        g = BatchedGame(256, rules, seed=3, autoreset=False)
+        legal = chosen = 0
+        while True:
+            live = np.flatnonzero(g.mask.any(1))
+            if not len(live):
+                break
+            acts, base = player.act(g, live), plain.act(g, live)
+            can = g.mask[live, COINCHE] != 0
+            legal += int(can.sum())
+            chosen += int((acts == COINCHE).sum())
+            assert (acts[~can] == base[~can]).all()  # only a decision where coinche is legal changes
+            g.step(_fill(live, acts, g.n))
+        counts[bias] = (chosen, legal)
+    assert counts[100.0][0] == counts[100.0][1] > 0
+    assert counts[0.0][0] < counts[0.1][0] < counts[0.1][1]
+    with pytest.raises(ValueError, match="coinche_bias must be a finite number >= 0, and 0 outside coinche rules"):
+        ValuePlayer(*nets, Rules(), coinche_bias=0.1)
+    with pytest.raises(ValueError, match="coinche_bias must be a finite number >= 0"):
+        ValuePlayer(*nets, rules, coinche_bias=-1.0)
 
 
 def test_iterate_starts_from_the_shipped_hard_model_wherever_it_runs(tmp_path, monkeypatch):

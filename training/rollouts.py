@@ -35,7 +35,7 @@ import torch as th
 
 from belote_env.games import game_of
 from belote_env import Rules
-from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, num_actions
+from belote_env.actions import ANNOUNCE_BELOTE, COINCHE, DECLARE, num_actions
 from belote_env.cards import NUM_CARDS
 from belote_env.sampling import HiddenHandSampler, world_deck
 from belote_env.observation import obs_size
@@ -117,17 +117,25 @@ class ValuePlayer:
             suits (each suit in each place once); 24, all of them, as the hard tier plays
             (``NetworkPolicy(suit_average=True)``; the same actions in float32, a few
             differ under ``bf16``). The cost of a value grows with it.
+        coinche_bias: added to the bid value of ``COINCHE`` (in the bid network's units)
+            before the greedy choice, coinche rules only: a player that coinches more
+            readily than its values say (COINCHE.md §3.5), deterministic, so the actions
+            of one decision still share their rollouts' play. 0: none.
 
-    Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1] or another
-    ``renamings``.
+    Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1], another
+    ``renamings``, or a ``coinche_bias`` that is negative, not finite or given under
+    classic rules.
     """
 
     def __init__(self, card_net, bid_net, policy_net, rules: Rules, epsilon: float = 0.0, seed: int = 0,
-                 bf16: bool = False, renamings: int = 1):
+                 bf16: bool = False, renamings: int = 1, coinche_bias: float = 0.0):
         if not game_of(rules).has_partners or num_actions(rules) != 112:
             raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
+        if not 0.0 <= coinche_bias < float("inf") or (coinche_bias and rules.contract_mode != "coinche"):
+            raise ValueError(f"coinche_bias must be a finite number >= 0, and 0 outside coinche rules, got "
+                             f"{coinche_bias!r} under {rules.contract_mode} rules")
         if type(renamings) is not int or renamings not in RENAMING_SETS:
             raise ValueError(f"renamings must be one of {sorted(RENAMING_SETS)}, got {renamings!r}")
         self.card_net, self.bid_net, self.policy_net = card_net, bid_net, policy_net
@@ -136,6 +144,7 @@ class ValuePlayer:
         self.first, self.width = bid_range(rules)
         self.rng = np.random.default_rng(seed)
         self.renamings = renamings
+        self.coinche_bias = float(coinche_bias)
         self._tables = None if renamings == 1 else _renaming_tables(rules, self.size, RENAMING_SETS[renamings])
 
     def kinds(self, game: BatchedGame, tables: np.ndarray) -> np.ndarray:
@@ -188,6 +197,8 @@ class ValuePlayer:
                     q = outputs_by_renaming(net, x[rows], first, width, self._tables[k], po=self._tables[0]).numpy()
                 else:
                     q = head_outputs(net, x[rows], first, width).float().numpy()
+                if k == 2 and self.coinche_bias:
+                    q[:, COINCHE - first] += self.coinche_bias
                 q = np.where(mask[rows, first:first + width], q, -np.inf)
                 out[rows] = first + q.argmax(1)
         if explore and self.epsilon > 0:
