@@ -388,9 +388,9 @@ class Rules:
             and three seats TWO_THREE.md A14 (default ``False``).
         run5_value: the points of a sequence of five (§6): ``100`` (four-seat default) or
             ``50`` (seed 001 lists 3 cards 20, 4 cards 50 only). At four seats a longer run
-            is still cut into the sequences of 3..5 cards that score most (§6: "a seat
-            declares the partition of its hand that scores most"). Classic mode; at two
-            and three seats TWO_THREE.md A12 (default ``50``; one maximal run, A13).
+            is one sequence of that value, shown and compared as its five highest cards
+            (§6: "5 or more 100 (only the five highest cards are shown)"). Classic mode; at
+            two and three seats TWO_THREE.md A12 (default ``50``; one maximal run, A13).
         failure: what a failed contract ("dedans", §7) gives: ``"maker_keeps_belote"``
             (four-seat default, §7: the defenders score 162, or 252 on their capot, plus
             every declaration; each team keeps its own belote), ``"opponent_takes_all"``

@@ -46,7 +46,8 @@ class Declaration:
         cards: 32-bit mask of the declared cards.
         points: its value (int points).
         rank: carré rank, or the sequence's top rank (natural index 0..7).
-        length: cards in a sequence (3..5), 4 for a carré.
+        length: cards in a sequence (3..5 at four seats, a longer run shown as its five
+            highest; the whole run at two and three seats), 4 for a carré.
         suit: the sequence's suit, or -1 for a carré.
     """
 
@@ -233,8 +234,10 @@ def combination_key(d: Declaration, trump: int, rules) -> tuple:
     RULES.md §6 "any carré beats any sequence"): a carré first, then
     ``sequence_compare="value_then_top"``: its value, then its top card, then a trump
     sequence first; ``"length_then_top"``: its length, then its value, top card and trump.
-    The last two components are always the top card's rank and the trump flag; what comes
-    before them is what an announcement and its answer compare (``ties_shown``)."""
+    The last two components are always the top card's rank and the trump flag; two
+    combinations tied on what comes before them show those (``ties_shown``). The protocol's
+    answers read the announced values alone (``Declaration.points``: a higher value wins
+    whatever else is compared)."""
     trumpness = int(d.suit == trump)
     carre = int(d.kind == "carre")
     if rules.sequence_compare == "length_then_top":

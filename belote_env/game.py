@@ -684,13 +684,13 @@ class GameState:
         if self.n == 2 and seat != self.elder:
             elder = self.elder
             if self.announced[elder]:  # answer the elder's announced value (§2.6), all that is public of it
-                theirs = self._announced_value(elder)
-                mine = self._announced_value(seat) if has else 0
                 out = [ANSWER_ENOUGH]
-                if has and mine > theirs:  # a higher value wins whatever else is compared (combination_key)
-                    out.append(ANSWER_NOT_ENOUGH)
-                if has and mine == theirs:  # "same": the combinations are then compared in full
-                    out.append(ANSWER_EQUAL)
+                if has:
+                    mine, theirs = self._announced_value(seat), self._announced_value(elder)
+                    if mine > theirs:  # a higher value wins whatever else is compared (combination_key)
+                        out.append(ANSWER_NOT_ENOUGH)
+                    elif mine == theirs:  # "same": the combinations are then compared in full
+                        out.append(ANSWER_EQUAL)
                 return tuple(out)
         return (DECLARE, DECLINE_DECLARE) if has else (DECLINE_DECLARE,)
 
@@ -805,8 +805,7 @@ class GameState:
                 self._resolve_declarations(elder)
             elif action == ANSWER_NOT_ENOUGH:
                 self.announced[seat] = True
-                self._resolve_declarations(seat)
-                self.declared[elder] = (self._announced_value(elder), -1, 0)
+                self._resolve_declarations(seat)  # the values differ: neither shows its top card
             else:  # ANSWER_EQUAL: the top cards, then trump, decide (or nobody)
                 self.announced[seat] = True
                 self._resolve_declarations()

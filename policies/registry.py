@@ -72,7 +72,7 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
     if spec.endswith("+search") and len(spec) > len("+search"):
         return check_policy_rules(spec[:-len("+search")], rules)
     if (spec not in TIERS and timed_expert_budget(spec) is None and not is_factory_spec(spec)
-            and Path(spec).is_dir()):  # a model folder: the game its networks read
+            and Path(spec).is_dir()):  # a model folder (make_policy takes no other path): the game it reads
         from .network import NetworkPolicy
 
         NetworkPolicy.from_path(Path(spec)).check_rules(rules)

@@ -407,3 +407,31 @@ def test_the_engine_s_old_names_warn_and_an_infoset_index_must_be_an_int():
             g.infoset(bad, seat)
     with pytest.raises(ValueError, match="seat must be an int in 0..2"):
         g.infoset(0, 3)
+
+
+def test_batched_dealer_answers_read_only_the_announced_value():
+    """The batched twin of the two-seat answers (TWO_THREE.md §2.6, RULES.md §11): elder
+    hands announced at the same value (a 5-run and a 4-run under ``length_then_top``; a
+    5-run and four aces under ``carres``, ``run5_value: 100``) give the dealer the same
+    legal answers, equal to the reference engine's."""
+    from belote_env.actions import ANSWER_ENOUGH, ANSWER_EQUAL, DECLARE, TAKE
+
+    dealer6, dealer3 = ["8D", "9D", "10D", "JD", "7S", "8S"], ["9S", "KS", "QD"]
+    base = load_rules("seed001_2p", declarations="choice", dix_exchange="off")
+    cases = [(base.replace(sequence_compare="length_then_top"),
+              [(["7C", "8C", "9C", "10C", "JC", "AH"], ["KH", "KC", "QS"]),
+               (["7C", "8C", "9C", "10C", "QC", "AH"], ["KH", "KC", "JS"])]),
+             (base.replace(carres=True, run5_value=100),
+              [(["7C", "8C", "9C", "10C", "JC", "AH"], ["KH", "KC", "AD"]),
+               (["AC", "AD", "AH", "7C", "8C", "JH"], ["AS", "KH", "10H"])])]
+    for rules, elders in cases:
+        for elder6, elder3 in elders:
+            st = GameState.from_hands([elder6, dealer6], turned="QH", stock=[elder3, dealer3], rules=rules,
+                                      dealer=1, bottom="7H")
+            g = BatchedGame(1, rules, seed=0)
+            g.deal(np.array([0]), np.array([st.deck]), np.array([1]))
+            for a in (TAKE, DECLARE):
+                st.apply(a)
+                g.step(np.array([a]))
+            legal = tuple(np.flatnonzero(g.mask[0]).tolist())
+            assert legal == st.legal_actions() == (ANSWER_ENOUGH, ANSWER_EQUAL), (rules.sequence_compare, elder6)
