@@ -216,9 +216,12 @@ class IterateConfig:
                               "target (RULES.md §8), no max_deals and no no_win_on_belote_alone (got target "
                               f"{r.target!r}, max_deals {r.max_deals!r}, no_win_on_belote_alone "
                               f"{r.no_win_on_belote_alone!r})")
+        from .rollouts import MAX_COINCHE_BIAS
+
         v = self.coinche_bias
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 10:
-            raise ConfigError(f"config key 'coinche_bias' must be a number in [0, 10] (bid-value units), got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= MAX_COINCHE_BIAS:
+            raise ConfigError(f"config key 'coinche_bias' must be a number in [0, {MAX_COINCHE_BIAS:g}] (bid-value "
+                              f"units), got {v!r}")
         if v and r.contract_mode != "coinche":
             raise ConfigError(f"config key 'coinche_bias' is {v!r} with {r.contract_mode} rules: it applies to "
                               "coinche rules only (rules: {contract_mode: coinche})")

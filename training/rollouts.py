@@ -97,6 +97,11 @@ def _renaming_tables(rules: Rules, size: int, picks: tuple[int, ...]) -> tuple:
     return po[rows], pc[rows], pb[rows]
 
 
+#: The largest ``ValuePlayer.coinche_bias`` (bid-value units: 10 is 5,000 points, a coinche
+#: at every decision where it is legal).
+MAX_COINCHE_BIAS = 10.0
+
+
 class ValuePlayer:
     """Greedy play of the networks at tables of a ``BatchedGame``: the legal card of the
     highest card value, the legal bid of the highest bid value, else the policy network's
@@ -117,14 +122,14 @@ class ValuePlayer:
             suits (each suit in each place once); 24, all of them, as the hard tier plays
             (``NetworkPolicy(suit_average=True)``; the same actions in float32, a few
             differ under ``bf16``). The cost of a value grows with it.
-        coinche_bias: added to the bid value of ``COINCHE`` (in the bid network's units)
-            before the greedy choice, coinche rules only: a player that coinches more
+        coinche_bias: added to the bid value of ``COINCHE`` (in the bid network's units,
+            0..``MAX_COINCHE_BIAS``) before the greedy choice, coinche rules only: a player that coinches more
             readily than its values say (COINCHE.md §3.5), deterministic, so the actions
             of one decision still share their rollouts' play. 0: none.
 
     Raises ``ValueError`` for other rules, an ``epsilon`` outside [0, 1], another
-    ``renamings``, or a ``coinche_bias`` that is negative, not finite or given under
-    classic rules.
+    ``renamings``, or a ``coinche_bias`` outside [0, ``MAX_COINCHE_BIAS``] or above 0
+    under classic rules.
     """
 
     def __init__(self, card_net, bid_net, policy_net, rules: Rules, epsilon: float = 0.0, seed: int = 0,
@@ -133,9 +138,13 @@ class ValuePlayer:
             raise ValueError("ValuePlayer plays four-seat rules of 112 actions (no générale, bids up to 160)")
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
-        if not 0.0 <= coinche_bias < float("inf") or (coinche_bias and rules.contract_mode != "coinche"):
-            raise ValueError(f"coinche_bias must be a finite number >= 0, and 0 outside coinche rules, got "
-                             f"{coinche_bias!r} under {rules.contract_mode} rules")
+        if isinstance(coinche_bias, bool) or not isinstance(coinche_bias, (int, float)) or not (
+                0.0 <= coinche_bias <= MAX_COINCHE_BIAS):
+            raise ValueError(f"coinche_bias must be a number in [0, {MAX_COINCHE_BIAS:g}] (bid-value units), got "
+                             f"{coinche_bias!r}")
+        if coinche_bias and rules.contract_mode != "coinche":
+            raise ValueError(f"coinche_bias is {coinche_bias!r} under {rules.contract_mode} rules: it applies to "
+                             "coinche rules only (leave it 0)")
         if type(renamings) is not int or renamings not in RENAMING_SETS:
             raise ValueError(f"renamings must be one of {sorted(RENAMING_SETS)}, got {renamings!r}")
         self.card_net, self.bid_net, self.policy_net = card_net, bid_net, policy_net
