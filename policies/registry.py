@@ -48,14 +48,15 @@ TIERS: dict[str, Callable[[int | None], Policy]] = {
 CUTTHROAT_TIERS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 
 
-def check_policy_rules(spec: Any, rules: Any) -> None:
+def check_policy_rules(spec: Any, rules: Any, load_folders: bool = True) -> None:
     """Raise ``ValueError`` when the policy ``spec`` cannot play under ``rules``, before any
     game starts: at two and three seats (``rules.players`` 2 or 3, TWO_THREE.md) only
     ``CUTTHROAT_TIERS`` can, alone or under ``+search`` (no teams); every tier plays every
     four-seat game; a model folder plays the game it was made for
     (``policies.network.RulesMismatchError`` naming both, ``CheckpointError`` for a folder
     that does not load); a team is checked member by member. Policy objects and factories
-    pass; ``rules=None`` means four seats."""
+    pass; ``rules=None`` means four seats. ``load_folders=False`` passes model folders
+    unloaded (``make_policy`` checks the one it loads)."""
     if rules is None or not isinstance(spec, str):
         return
     game = game_of(rules)
@@ -67,15 +68,16 @@ def check_policy_rules(spec: Any, rules: Any) -> None:
             raise ValueError(f"policy {spec!r} is a team (lead,partner) and the {players}-player game has no "
                              f"partners (TWO_THREE.md); {supported}")
         for member in team:
-            check_policy_rules(member, rules)
+            check_policy_rules(member, rules, load_folders)
         return
     if spec.endswith("+search") and len(spec) > len("+search"):
-        return check_policy_rules(spec[:-len("+search")], rules)
+        return check_policy_rules(spec[:-len("+search")], rules, load_folders)
     if (spec not in TIERS and timed_expert_budget(spec) is None and not is_factory_spec(spec)
             and Path(spec).is_dir()):  # a model folder (make_policy takes no other path): the game it reads
-        from .network import NetworkPolicy
+        if load_folders:
+            from .network import NetworkPolicy
 
-        NetworkPolicy.from_path(Path(spec)).check_rules(rules)
+            NetworkPolicy.from_path(Path(spec)).check_rules(rules)
         return
     if game.has_partners:
         return
@@ -290,8 +292,8 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     cannot be imported, is not callable or returns no policy (``load_factory``), and
     ``policies.network.CheckpointError`` for a bad model folder.
     """
-    if rules is not None:
-        check_policy_rules(spec, rules)
+    if rules is not None:  # a model folder is checked once loaded, below
+        check_policy_rules(spec, rules, load_folders=False)
     if isinstance(spec, str) and spec in TIERS:
         return TIERS[spec](seed)
     budget = timed_expert_budget(spec)
@@ -309,14 +311,17 @@ def make_policy(spec: str | os.PathLike, seed: int | None = None, rules: Any = N
     if isinstance(spec, str) and spec.endswith("+search") and len(spec) > len("+search"):
         from .search import SEARCH_TOP_K, SearchPolicy
 
-        return SearchPolicy(seed, base=make_policy(spec[:-len("+search")], seed=seed), top_k=SEARCH_TOP_K,
-                            name=spec)
+        base = make_policy(spec[:-len("+search")], seed=seed, rules=rules)
+        return SearchPolicy(seed, base=base, top_k=SEARCH_TOP_K, name=spec)
     if is_factory_spec(spec):
         return _call_factory(spec)
     check_policy_spec(spec)
     from .network import NetworkPolicy
 
-    return NetworkPolicy.from_path(Path(spec), seed=seed)
+    policy = NetworkPolicy.from_path(Path(spec), seed=seed)
+    if rules is not None:
+        policy.check_rules(rules)
+    return policy
 
 
 def make_batch_policy(spec: str | os.PathLike, seed: int | None = None):
