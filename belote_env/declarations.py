@@ -184,6 +184,7 @@ def _maximal_runs(hand: int, order, run5_value: int) -> list[Declaration]:
     """Each maximal run of 3 or more of ``hand``'s cards in one suit as one sequence
     (RULES.md §6; TWO_THREE.md A13), worth 20, 50 or ``run5_value`` (5 or more cards), in
     natural order or, with ``order`` (positions of the natural ranks), in that order."""
+    points = sequence_points(run5_value)
     out = []
     for s in range(NUM_SUITS):
         bits = (hand & SUIT_MASK[s]) >> (8 * s)
@@ -206,8 +207,7 @@ def _maximal_runs(hand: int, order, run5_value: int) -> list[Declaration]:
             if length >= 3:
                 ranks = range(start, p) if order is None else [r for r in range(8) if start <= order[r] < p]
                 mask = sum(1 << (8 * s + r) for r in ranks)
-                value = sequence_points(run5_value)[min(length, 5)]
-                out.append(Declaration("sequence", mask, value, p - 1, length, s))
+                out.append(Declaration("sequence", mask, points[min(length, 5)], p - 1, length, s))
     return out
 
 
