@@ -179,6 +179,28 @@ def test_a_model_folder_of_another_game_is_refused_before_play():
         make_policy(two, rules=load_rules("coinche"))
     check_policy_rules(two, load_rules("seed001_2p"))
     check_policy_rules(f"{classic},normal", load_rules("seed004"))
+    check_policy_rules(two, load_rules("seed004"), load_folders=False)  # left to the policy that loads it
+
+
+def test_make_policy_loads_a_checked_model_folder_once(monkeypatch):
+    """``make_policy`` with rules checks a model folder on the policy it loads: one load for
+    a folder alone, in a team or under +search, and still a refusal for another game."""
+    from policies.network import NetworkPolicy, RulesMismatchError
+
+    loads, real = [], NetworkPolicy.from_path.__func__
+
+    def counted(cls, *args, **kwargs):
+        loads.append(args)
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(NetworkPolicy, "from_path", classmethod(counted))
+    for spec, preset in (("policies/models/hard", "seed004"), ("policies/models/hard,normal", "seed004"),
+                         ("policies/models/hard_2p+search", "seed001_2p")):
+        loads.clear()
+        make_policy(spec, rules=load_rules(preset))
+        assert len(loads) == 1, spec
+    with pytest.raises(RulesMismatchError, match="a two model"):
+        make_policy("policies/models/hard_2p+search", rules=load_rules("seed004"))
 
 
 @pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
