@@ -51,9 +51,10 @@ The options (§3.5, §6.8), each changing the protocol as follows:
 - ``coinche_denominations="suits_sa_ta"``: no-trump and all-trump bids too.
 - ``max_numeric_bid`` (160..650): the highest numeric level; levels above 160 use the
   extended ids (``actions.HIGH_BID``).
-- ``denomination_order="ranked"``: ♣ < ♦ < ♥ < ♠ < SA < TA; a bid of an equal level in a
-  higher denomination also overcalls. Read here for every level alike: capot ♠ overcalls
-  capot ♥, générale SA overcalls générale ♠.
+- ``denomination_order="ranked"``: ♣ < ♦ < ♥ < ♠ < SA < TA; a numeric bid of an equal
+  value in a higher denomination also overcalls. A capot still never overcalls a capot
+  (§3.3: ``bid(capot, d)`` "unless C is already capot or générale"); the générale is not
+  defined with this option (refused by ``Rules``).
 - ``capot_bid=False``: no capot bid. ``generale=True``: the générale bids (ids 112..117),
   the highest level, legal unless the contract is already a générale.
 - ``capot_coinchable=False``: a capot contract cannot be coinched (``COINCHE`` is never
@@ -294,7 +295,9 @@ class _CoincheBids:
         self.info: dict[int, tuple] = {}
         for i, level in enumerate(self.levels):
             for d in self.denominations:
-                strength = i * NUM_DENOMINATIONS + DENOMINATION_RANK[d] if ranked else i
+                # ranked: the denomination orders the numeric bids of a value, never two capots (§3.3)
+                strength = i * NUM_DENOMINATIONS + (DENOMINATION_RANK[d] if isinstance(level, int) else 0) \
+                    if ranked else i
                 self.info[coinche_bid_action(level, d)] = (level, d, strength)
         self.strengths = tuple(sorted({v[2] for v in self.info.values()}))
         self.legal_cache: dict[tuple, tuple[tuple[int, ...], frozenset]] = {}

@@ -270,15 +270,20 @@ def test_option_denomination_order_ranked():
     a = play([(0, bid(100, S))], r6)
     assert [b for b in a.legal_bids() if is_coinche_bid(b) and coinche_bid_level(b) == 100] == \
         sorted([bid(100, NO_TRUMP), bid(100, ALL_TRUMP)])
-    # capot in a higher denomination overcalls capot (read for every level alike)
+    # the ranking orders numeric bids only: no capot overcalls a capot (§3.3 "unless C is
+    # already capot"), whatever its denomination
     a = play([(0, bid(CAPOT, D))], r)
-    assert a.legal_bids() == legal(PASS, bid(CAPOT, H), bid(CAPOT, S), COINCHE)
+    assert a.legal_bids() == (PASS, COINCHE)
     assert play([(0, bid(CAPOT, D))]).legal_bids() == (PASS, COINCHE)
+    a6 = play([(0, bid(CAPOT, CL))], r6)
+    assert a6.legal_bids() == (PASS, COINCHE)
+    a6 = play([(0, bid(160, ALL_TRUMP))], r6)  # any capot still overcalls the highest numeric bid
+    assert all(bid(CAPOT, d) in a6.legal_bids() for d in (CL, D, H, S, NO_TRUMP, ALL_TRUMP))
     # a ranked auction ends like any other
-    a.apply(bid(CAPOT, S))
-    for _ in range(3):
-        a.apply(PASS)
-    assert a.contract == Contract(1, S, CAPOT, 1)
+    a.apply(PASS)
+    a.apply(PASS)
+    a.apply(PASS)
+    assert a.contract == Contract(0, D, CAPOT, 1)
 
 
 def test_option_coinche_window_immediate():
@@ -520,9 +525,9 @@ def reference_legal(r: Rules, history, dealer: int = DEALER) -> tuple[int, tuple
     levels = _levels(r)
     ranked = r.denomination_order == "ranked"
 
-    def strength(level, d):
+    def strength(level, d):  # ranked: the numeric bids of a value by denomination, never two capots
         i = levels.index(level)
-        return (i, DENOMINATION_RANK[d]) if ranked else (i, 0)
+        return (i, DENOMINATION_RANK[d]) if ranked and isinstance(level, int) else (i, 0)
 
     seat, high, k, coincher, passes, asked, team_turns, over = NEXT_SEAT[dealer], None, 0, -1, 0, [], [], False
     for s, b in history:

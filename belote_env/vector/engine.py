@@ -383,7 +383,9 @@ def _bid_value(a, opts):
 
 @nb.njit(cache=True, inline="always")
 def _strength(li, d, opts):
-    return li * _ND + _DENOM_RANK[d] if opts[O_RANKED] else li
+    if not opts[O_RANKED]:
+        return li
+    return li * _ND + (_DENOM_RANK[d] if li < _n_numeric(opts) else 0)  # never two capots (§3.3)
 
 
 @nb.njit(cache=True, inline="always")
