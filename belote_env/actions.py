@@ -200,10 +200,11 @@ def coinche_bid_action(level: int | str, contract: int) -> int:
 
 def action_to_string(action: int) -> str:
     """Human-readable name of any action id, e.g. ``"J♠"``, ``"take"``, ``"name hearts"``,
-    ``"bid 90 no-trump"``. Raises ``ValueError`` for an id outside ``0..NUM_ACTIONS-1``.
+    ``"bid 90 no-trump"``. Raises ``ValueError`` for an id outside the ids of every game,
+    ``0..PROPOSAL_NUM_ACTIONS-1`` (a game's own range: ``Game.num_actions``).
     """
     if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise ValueError(f"action id must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+        raise ValueError(f"action id must be an int in 0..{PROPOSAL_NUM_ACTIONS - 1}, got {action!r:.40}")
     action = action.__index__()  # numpy integers
     if not 0 <= action < PROPOSAL_NUM_ACTIONS:
         raise ValueError(f"action id must be an int in 0..{PROPOSAL_NUM_ACTIONS - 1}, got {action!r}")

@@ -721,8 +721,11 @@ def load_rules(spec: "Rules | Mapping[str, Any] | str | os.PathLike | None" = No
         name = str(spec)
         if name in preset_names():
             rules = _read_yaml_rules(PRESETS_DIR / f"{name}.yaml")
-        elif Path(name).suffix in (".yaml", ".yml") or Path(name).exists():
+        elif name and (Path(name).suffix in (".yaml", ".yml") or Path(name).is_file()):
             rules = _read_yaml_rules(Path(name))
+        elif name and Path(name).is_dir():
+            raise RuleOptionError(f"rules {name!r} is a folder, not a YAML file or a preset; presets: "
+                                  f"{', '.join(preset_names())}")
         else:
             raise RuleOptionError(f"unknown rules preset {name!r}; presets: {', '.join(preset_names())} "
                                   "(or give a path to a YAML file)")

@@ -374,8 +374,8 @@ class raw_env(AECEnv):
         (dealer and decks); without it the RNG continues (or, on the first reset, is
         seeded from the OS)."""
         if seed is not None:
-            if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-                raise ValueError(f"seed must be an int or None, got {seed!r}")
+            if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed.__index__() < 0:
+                raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
             self._rng = random.Random(seed.__index__())
         elif self._rng is None:
             self._rng = random.Random()

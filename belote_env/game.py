@@ -236,7 +236,8 @@ class GameState:
             reserve or deal number that are not ints in 0..``MAX_RESUME``, a reserve under a ``tie`` rule
             other than ``"litige"``, unequal four-seat scores that already end the game
             (the target or ``max_deals`` reached, RULES.md §8; not checked for a single
-            deal), or a ``single_deal`` that is not a bool.
+            deal), a ``single_deal`` that is not a bool, or a ``seed`` that is not a
+            non-negative int (``random.Random`` would read -1 as 1 and hash a str).
     """
 
     __slots__ = (
@@ -274,7 +275,10 @@ class GameState:
         self.rules = rules
         #: one deal on its own: the game ends with its first played deal (RULES.md §8)
         self.single_deal = single_deal
-        self.rng = rng if rng is not None else random.Random(seed)
+        if rng is None and seed is not None and (isinstance(seed, bool) or not hasattr(seed, "__index__")
+                                                 or seed.__index__() < 0):
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
+        self.rng = rng if rng is not None else random.Random(None if seed is None else seed.__index__())
         self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points or "pagat"]
         self.dealer = dealer
         self.scores = list(scores)

@@ -222,8 +222,8 @@ class BeloteGymEnv(gymnasium.Env):
             learner_seat = int(learner_seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.rules = rules  # before the policies: a subclass checks them against the rules
         self._check_policies(opponents, learner, learner_seat, partner)
-        self.rules = rules
         self.learner, self.learner_seat, self.episode = learner, learner_seat, episode
         self.obs_mode, self.reward_mode, self.render_mode = obs_mode, reward_mode, render_mode
         self.illegal_action = illegal_action

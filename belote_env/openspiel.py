@@ -347,6 +347,10 @@ class BeloteState(pyspiel.State):
 
         if player == pyspiel.PlayerId.CHANCE:
             return f"dealer {action}" if self.dealer is None else f"draw {card_to_str(action)}"
+        n = self.get_game().num_distinct_actions()
+        if isinstance(action, bool) or not hasattr(action, "__index__") or not 0 <= action.__index__() < n:
+            raise ValueError(f"action id must be an int in 0..{n - 1} (this game's num_distinct_actions), "
+                             f"got {action!r:.40}")
         return action_to_string(action)
 
     def rewards(self) -> list[float]:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from belote_env.gym_env import BeloteGymEnv, PolicySpec
 from belote_env.infoset import InfoSet
 
-from .registry import check_policy_spec, make_policy
+from .registry import check_policy_rules, check_policy_spec, make_policy
 
 __all__ = ["NamedGymEnv"]
 
@@ -24,7 +24,8 @@ class NamedGymEnv(BeloteGymEnv):
     named wherever a policy is: a tier name (``"random"``, ``"easy"``, ``"normal"``,
     ``"hard"``, ``"expert"``, ``"<spec>+search"``), a model folder or a policy factory
     ``"module.path:attribute"`` (``policies.make_policy``). Names are checked at
-    construction (``ValueError``) and built at each ``reset``, seeded from the episode's
+    construction against the env's rules (``ValueError``: a tier or model folder that does
+    not play them, ``policies.check_policy_rules``) and built at each ``reset``, seeded from the episode's
     seed and the seat (model folders are loaded then). Default opponents: ``"random"``.
     Every other argument as for ``BeloteGymEnv``."""
 
@@ -37,6 +38,7 @@ class NamedGymEnv(BeloteGymEnv):
         if isinstance(spec, str):
             try:
                 check_policy_spec(spec)
+                check_policy_rules(spec, self.rules)  # a tier or model folder that does not play these rules
             except ValueError as e:
                 raise ValueError(f"{what}: {e}") from None
         else:
@@ -44,5 +46,5 @@ class NamedGymEnv(BeloteGymEnv):
 
     def _resolve(self, spec: PolicySpec, seed: int) -> Callable[[InfoSet], int]:
         if isinstance(spec, str):
-            return make_policy(spec, seed=seed).act
+            return make_policy(spec, seed=seed, rules=self.rules).act
         return super()._resolve(spec, seed)

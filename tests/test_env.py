@@ -1,5 +1,6 @@
 """belote_v0: PettingZoo API, seeding, masks, rewards, errors, and the information rule."""
 
+import os
 import random
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from belote_env import IllegalActionError, belote_v0
+from belote_env.game import GameState
 from belote_env.actions import NUM_ACTIONS, PASS, TAKE
 from belote_env.observation import OBS_SIZE, encode_infoset
 from tests.conftest import random_aec_episode
@@ -173,8 +175,13 @@ def test_env_argument_and_seed_validation():
     e1.reset(seed=np.int64(3))
     e2.reset(seed=3)
     assert e1.game.deck == e2.game.deck
-    with pytest.raises(ValueError, match="seed must be an int"):
-        e1.reset(seed=1.5)
+    for bad in (1.5, -1, "3", True):  # random.Random would read -1 as 1 and hash a str
+        with pytest.raises(ValueError, match="seed must be a non-negative int or None"):
+            e1.reset(seed=bad)
+    for bad in (1.5, -1, "abc"):
+        with pytest.raises(ValueError, match="seed must be a non-negative int or None"):
+            GameState(seed=bad)
+    assert GameState(seed=np.int64(7)).deck == GameState(seed=7).deck
 
 
 def test_state_method_not_shadowed():
@@ -194,6 +201,10 @@ def test_env_rules_presets_and_overrides():
         belote_v0.raw_env(colour="red")
     with pytest.raises(RuleOptionError, match="unknown rules preset"):
         belote_v0.raw_env(rules="seed123")
+    with pytest.raises(RuleOptionError, match="unknown rules preset ''; presets: coinche, "):
+        belote_v0.raw_env(rules="")
+    with pytest.raises(RuleOptionError, match="is a folder, not a YAML file or a preset"):
+        belote_v0.raw_env(rules=os.path.dirname(__file__))
 
 
 @pytest.mark.parametrize("call", ["observe", "step", "last", "render"])

@@ -2,6 +2,7 @@
 reward modes, and the information rule proven with hidden-hand resampling (RULES.md §11)."""
 
 import random
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -14,6 +15,8 @@ from belote_env.gym_env import BeloteGymEnv
 from policies.gym import NamedGymEnv  # BeloteGymEnv with policies also given by name
 from belote_env.sampling import sample_hidden_hands
 from tests.conftest import random_aec_episode
+
+MODELS = Path(__file__).resolve().parent.parent / "policies" / "models"
 
 CONFIGS = [
     {"rules": "seed004"}, {"rules": "seed000"}, {"rules": "seed002"}, {"rules": "seed003"},
@@ -298,6 +301,26 @@ def test_gym_env_opponent_specs_checked_at_construction():
             NamedGymEnv(**kw)
     NamedGymEnv(opponents={1: "easy", 2: "random", 3: "easy"}, learner_seat=0).reset(seed=0)
     NamedGymEnv(opponents={1: "easy", 3: "easy"}, learner="team", learner_seat=2).reset(seed=0)
+
+
+def test_gym_env_named_policies_are_checked_against_its_rules():
+    """A tier or model folder that does not play the env's rules is refused by name when
+    the env is made (as ``make_policy`` and ``belote eval`` refuse it), not played as another
+    tier or failing at its first decision."""
+    for kw, match in (
+            ({"opponents": "hard_oracle", "rules": "seed001_2p"}, r"opponents: tier 'hard_oracle' does not play "
+                                                                  r"the 2-player game"),
+            ({"opponents": {1: "easy", 2: "hard_oracle"}, "rules": "seed001_3p", "learner_seat": 0},
+             r"opponents\[2\]: tier 'hard_oracle' does not play the 3-player game"),
+            ({"opponents": "hard,normal", "rules": "seed001_3p"}, r"is a team \(lead,partner\) and the 3-player game"),
+            ({"opponents": str(MODELS / "hard"), "rules": "coinche"}, r"a classic model .* cannot play coinche"),
+            ({"opponents": "easy", "partner": str(MODELS / "hard_coinche"), "learner_seat": 0},
+             r"partner: .*a coinche model")):
+        with pytest.raises(ValueError, match=match):
+            gymnasium.make("Belote-v0", **kw)
+    env = gymnasium.make("Belote-v0", opponents="hard", rules="seed001_2p")
+    env.reset(seed=0)
+    assert set(env.unwrapped._policy_names.values()) == {"hard"}
 
 
 @pytest.mark.parametrize("illegal_action", ["penalize", "raise"])

@@ -51,6 +51,25 @@ def test_the_game_reports_its_table_and_spaces():
     assert pyspiel.load_game("python_belote(rules=coinche,generale=1)").num_distinct_actions() == 412
 
 
+def test_action_strings_name_only_the_games_own_action_ids():
+    state = pyspiel.load_game("python_belote()").new_initial_state()
+    state.apply_action(0)  # the dealer
+    for c in range(32):
+        state.apply_action(c)
+    p = state.current_player()
+    assert state.action_to_string(p, 101) == "surcoinche" and state.action_to_string(p, 8) == "7♥"
+    assert state.action_to_string(p, 111) == "equal"  # the last id of the game
+    for bad in (112, 200, 413):  # ids of the coinche extension and of two / three seats
+        with pytest.raises(Exception, match=rf"action id must be an int in 0\.\.111 \(this game's "
+                                            rf"num_distinct_actions\), got {bad}"):
+            state.action_to_string(p, bad)
+    two = pyspiel.load_game("python_belote(rules=seed001_2p)").new_initial_state()
+    two.apply_action(0)
+    for c in range(32):
+        two.apply_action(c)
+    assert two.action_to_string(two.current_player(), 413) == "refuse redeal"
+
+
 def test_parameters_are_the_rule_options_and_bad_ones_are_named():
     game = pyspiel.load_game("python_belote", {"rules": "coinche", "target": 1500, "belote_prenable": 1})
     assert game.rules == load_rules("coinche", target=1500, belote_prenable=True)

@@ -649,6 +649,11 @@ def test_bad_actions_raise_and_change_nothing(make):
     assert str(e.value) == f"illegal action 200 at table 2 by seat {seat}; legal ids: {want}"
     assert e.value.seat == seat and e.value.legal == tuple(want)
     np.testing.assert_array_equal(env.game.state, state)  # tables 0 and 1 were not stepped either
+    huge = legal.astype(np.uint64)
+    huge[1] = np.iinfo(np.uint64).max  # named as given, not as its int64 cast (-1)
+    with pytest.raises(IllegalActionError, match=f"illegal action {np.iinfo(np.uint64).max} at table 1 by seat"):
+        env.step(huge)
+    np.testing.assert_array_equal(env.game.state, state)
     np.testing.assert_array_equal(env.step(legal)[0].shape[0], 3)
 
 

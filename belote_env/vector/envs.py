@@ -241,16 +241,15 @@ def _table_actions(actions: Any, game: BatchedGame, rows: np.ndarray) -> np.ndar
     if a.shape != (n,):
         raise ValueError(f"actions must be an integer array of shape ({n},), one action id per table; got shape "
                          f"{a.shape}")
-    a = a.astype(np.int64, copy=False)
-    inr = (a >= 0) & (a < game.n_actions)
-    ok = inr & (game.mask[rows, np.where(inr, a, 0)] != 0)
+    inr = (a >= 0) & (a < game.n_actions)  # before the cast: a uint64 id is named as given
+    ok = inr & (game.mask[rows, np.where(inr, a, 0).astype(np.int64)] != 0)
     if not ok.all():
         j = int(np.argmin(ok))
         seat = int(game.current[j])
         legal = np.flatnonzero(game.mask[j]).tolist()
         raise IllegalActionError(f"illegal action {int(a[j])} at table {j} by seat {seat}; legal ids: {legal}",
                                  int(a[j]), seat, legal)
-    return a
+    return a.astype(np.int64, copy=False)
 
 
 # ------------------------------------------------------------------ kernels
