@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from belote_env import GameState, Rules, load_rules  # noqa: E402
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE  # noqa: E402
 from belote_env.records import game_record, read_record, replay  # noqa: E402
+from belote_env.render import contract_text  # noqa: E402
 from belote_env.sampling import sample_hidden_hands  # noqa: E402
 from training.rooms import Room, RoomError  # noqa: E402
 import training.serve  # noqa: E402
@@ -79,9 +80,23 @@ def test_a_deal_played_by_messages_ends_with_the_recorded_score(tmp_path, rules,
     shown = views[-1]["deals"][-1]
     assert shown["points"] == list(state.deal_scores[-1].points)
     names = ("South", "West", "North", "East") if len(seats) == 4 else ("South", "West", "East")
-    assert shown["text"].startswith(f"{state.deal_score.outcome}: " if len(seats) == 4 else
-                                    f"maker {names[state.taker]} {state.deal_score.outcome}; totals South ")
+    taker_team = state.deal_score.taker_team if len(seats) == 4 else None
+    assert shown["text"].startswith(  # the taker named before the contract: never read as its coincher
+        f"{state.deal_score.outcome}: {names[state.taker]} (team {taker_team}) took "
+        f"{contract_text(state.contract)}" if len(seats) == 4 else
+        f"maker {names[state.taker]} {state.deal_score.outcome}; totals South ")
     assert all(len(v["hand_sizes"]) == len(seats) for v in views)
+    assert all(v["sides"] == ([0, 1, 0, 1] if len(seats) == 4 else list(range(len(seats)))) for v in views)
+
+
+def test_the_lobby_names_each_presets_game_and_table(tmp_path):
+    with TestClient(make_app(tmp_path)) as client:
+        opts = client.get("/api/options").json()
+    assert opts["presets"][:1] == ["coinche"] and len(opts["presets"]) == len(opts["preset_labels"])
+    assert opts["preset_labels"]["seed004"] == "classic Belote, 4 players"
+    assert opts["preset_labels"]["coinche_pagat"] == "coinche (contrée), 4 players"
+    assert opts["preset_labels"]["seed001_2p"] == "Belote for 2 players"
+    assert opts["preset_players"]["seed001_3p"] == 3 and opts["preset_players"]["seed001_4p"] == 4
 
 
 def test_a_restarted_server_resumes_the_room_at_its_decision(tmp_path):
@@ -227,6 +242,20 @@ def test_room_settings_are_checked_by_name(tmp_path):
     assert room.rules.max_deals == 3 and Room.load(tmp_path / room.id).tokens == room.tokens
     with pytest.raises(RoomError, match="not a saved room"):
         Room.load(tmp_path / "missing")
+    with pytest.raises(RoomError, match=r"seed must be an int in 0..2\*\*128-1"):
+        Room.create("seed004", "game", ["human"] * 4, 1 << 128, tmp_path)
+
+
+def test_a_drawn_room_seed_is_too_large_to_search(tmp_path):
+    """The seed decides every deck of the game (RULES.md §11): the server draws 128 bits,
+    not a seed a seat could find by trying each one against the cards it was dealt; the
+    room saves it and deals the same cards when loaded."""
+    seeds = [Room.create("seed004", "deal", ["human", "human", "easy", "easy"], None, tmp_path).seed
+             for _ in range(4)]
+    assert len(set(seeds)) == 4 and max(seeds) >= 1 << 100
+    room = Room.create("seed004", "deal", ["human", "human", "easy", "easy"], None, tmp_path)
+    loaded = Room.load(tmp_path / room.id)
+    assert loaded.seed == room.seed and loaded.state.hands == room.state.hands
 
 
 def test_a_browser_seats_only_the_tiers_and_the_bots_the_server_was_started_with(tmp_path):

@@ -138,12 +138,15 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     seat = seats.index("human")
     _sit(browser, base, answer, seat)
     over = lambda: "game over" in browser.find_element(By.ID, "actions").text  # noqa: E731
-    shots = {"n": 0}
+    shots = {"n": 0, "last": ""}
 
     def done() -> bool:
         if not shots["n"] and browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"):
             _shot(browser, shot)  # the table with a trick on it
             shots["n"] = 1
+        last = browser.find_element(By.ID, "last").text
+        if "won by" in last:  # the finished trick stays in sight, whatever the bots played since
+            shots["last"] = last
         return over()
 
     clicks = _click_until(browser, done)
@@ -152,6 +155,10 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     shown = browser.find_element(By.ID, "deals").text
     d = state.deal_scores[-1]
     assert f"{d.outcome}, {' - '.join(map(str, d.points))}" in shown
+    assert shots["last"].startswith("last trick (") and len(browser.find_elements(By.CSS_SELECTOR, "#last svg.card")) \
+        in (0, len(seats))
+    assert f"game over: " in browser.find_element(By.ID, "actions").text and \
+        str(state.scores[0]) in browser.find_element(By.ID, "actions").text
     assert browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal") == []
     # the finished room in the replay viewer: every hand, stepped to its end
     browser.get(base + f"/#replay={answer['room']}")
@@ -167,8 +174,44 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     for _ in range(min(12, n_frames - 1)):
         browser.find_element(By.ID, "v-next").click()
     _shot(browser, shot.replace("table_", "viewer_"))
+    ended = next(k for k in range(1, len(frames)) if not frames[k]["trick"] and frames[k - 1]["trick"])
+    browser.execute_script("const s = document.getElementById('v-step'); s.value = arguments[0]; s.oninput();", ended)
+    t = frames[ended]["last_trick"]  # the frame of a trick's last card shows the whole trick and who won it
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#v-trick svg.card")) == len(t["cards"])
+    assert "trick won by" in browser.find_element(By.ID, "v-trick").text
     browser.find_element(By.ID, "v-last").click()
     assert frames[-1]["result"]["text"] in browser.find_element(By.ID, "v-deals").text
+
+def test_a_phone_sized_table_fits_its_width_and_one_click_makes_one_room(server, browser):
+    """At a phone's width the table is one column: the hand and the bids wrap within the
+    page's width, the side panel comes below the hand. A double click on the lobby's button
+    makes one room."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    browser.set_window_size(390, 844)
+    browser.get(base + "/")
+    for _ in range(100):
+        if browser.find_elements(By.ID, "seat3"):
+            break
+        time.sleep(0.05)
+    browser.find_element(By.ID, "rules").send_keys("coinche (contrée), 4 players (coinche)")
+    ActionChains(browser).double_click(browser.find_element(By.CSS_SELECTOR, "#create button")).perform()
+    for _ in range(400):
+        if browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"):
+            break
+        time.sleep(0.05)
+    assert len([f for f in rooms.iterdir() if f.is_dir()]) == 1
+    time.sleep(0.3)
+    width = browser.execute_script("return document.documentElement.clientWidth")
+    rect = lambda e: browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", e)  # noqa: E731
+    cards = browser.find_elements(By.CSS_SELECTOR, "#hand svg.card")
+    assert len(cards) == 8 and all(0 <= rect(c)["left"] and rect(c)["right"] <= width for c in cards)
+    assert all(rect(b)["right"] <= width for b in browser.find_elements(By.CSS_SELECTOR, "#actions button"))
+    assert rect(browser.find_element(By.ID, "side"))["top"] >= max(rect(c)["bottom"] for c in cards)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     from selenium.webdriver.common.by import By

@@ -45,7 +45,7 @@ from belote_env.cards import cards_of
 from belote_env.config import RuleOptionError
 from belote_env.game import STEPS
 from belote_env.games import game_of
-from belote_env.jsonfile import read_json
+from belote_env.jsonfile import read_json, short_repr
 from belote_env.records import game_record, read_record, replay, write_record
 from belote_env.render import action_label, contract_text
 
@@ -56,6 +56,9 @@ __all__ = ["Room", "RoomError", "view_of", "deal_summary", "replay_frames", "car
 LIMITS = ("game", "deal")
 #: the most rooms one server holds (a request for another is refused by name)
 MAX_ROOMS = 1000
+#: room seeds are below it: the server draws 128 random bits, so that no seat can find the
+#: seed (and every hand of the game) by trying the seeds against the cards it sees
+SEED_BOUND = 1 << 128
 #: a room id: 12 url-safe characters
 _ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
 #: a seat's token: ``secrets.token_urlsafe(16)``, 22 url-safe characters (``web/table.js`` accepts the same)
@@ -152,7 +155,7 @@ def deal_summary(state: GameState) -> dict[str, Any]:
     else:
         pair = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
         contract = _contract_text(state.contract)
-        parts = [f"{d.outcome}: {contract} by {names[state.taker]} (team {d.taker_team})",
+        parts = [f"{d.outcome}: {names[state.taker]} (team {d.taker_team}) took {contract}",
                  f"trick points {pair(d.trick_points)}"]
         if d.capot is not None:
             parts.append(f"capot by team {d.capot}")
@@ -184,7 +187,8 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
     of ``actions`` with their labels."""
     names = game_of(info.rules).table.names
     view = {
-        "players": info.players, "names": list(names), "seat": None if watcher else info.seat,
+        "players": info.players, "names": list(names), "sides": list(game_of(info.rules).table.side),
+        "seat": None if watcher else info.seat,
         "dealer": info.dealer, "phase": info.phase, "step": STEPS[info.step] if info.step >= 0 else None,
         "to_act": info.current_seat, "turned": info.turned_card, "bottom": info.bottom_card,
         "auction": [{"seat": s, "label": action_label(a, info.turned_card)} for s, a in info.auction],
@@ -367,8 +371,8 @@ class Room:
                  bots: dict[str, str] | None = None, seed_given: bool = False):
         if not isinstance(room_id, str) or not _ID.match(room_id):
             raise RoomError(f"a room id is 12 url-safe characters, got {room_id!r:.40}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 32:
-            raise RoomError(f"seed must be an int in 0..2**32-1, got {seed!r:.40}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_BOUND:
+            raise RoomError(f"seed must be an int in 0..2**128-1, got {seed!r:.40}")
         try:
             self.rules = _rules_of(rules, limit)
         except RoomError:
@@ -415,7 +419,7 @@ class Room:
                bots: dict[str, str] | None = None) -> "Room":
         """A new room saved under ``rooms`` (a random id; a random seed when None)."""
         room_id = secrets.token_urlsafe(9)
-        room = cls(room_id, rules, limit, seats, secrets.randbelow(2 ** 32) if seed is None else seed,
+        room = cls(room_id, rules, limit, seats, secrets.randbelow(SEED_BOUND) if seed is None else seed,
                    Path(rooms) / room_id, bots=bots, seed_given=seed is not None)
         if not room.bots_only:  # a room of bots only is played move by move by the server
             room.run_bots()
@@ -561,7 +565,7 @@ class Room:
         """``seat`` as an int when ``token`` is that human seat's; else ``RoomError``."""
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise RoomError(f"seat must be 0..{n - 1}, got {seat!r:.20}")
+            raise RoomError(f"seat must be 0..{n - 1}, got {short_repr(seat)}")
         want = self.tokens.get(seat)
         if want is None:
             raise RoomError(f"seat {seat} is played by a bot ({self.seats[seat]:.40})")
@@ -587,14 +591,14 @@ class Room:
         if st.is_game_over:
             raise RoomError("the game is over")
         if decision is not None and decision != self.decision(seat):
-            raise RoomError(f"this act answers decision {decision!r:.20}, seat {seat}'s decision is "
+            raise RoomError(f"this act answers decision {short_repr(decision)}, seat {seat}'s decision is "
                             f"{self.decision(seat)} (a repeated message is not applied to the next decision)")
         if st.current_seat != seat:
             raise RoomError(f"seat {seat} is not to act now (seat {st.current_seat} is)")
         legal = st.legal_actions()
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             names = ", ".join(f"{a} ({action_label(a, st.turned_card)})" for a in legal)
-            raise RoomError(f"illegal action {action!r:.20}; legal: [{names}]")
+            raise RoomError(f"illegal action {short_repr(action)}; legal: [{names}]")
         self._apply(seat, action)
         self.run_bots()
         self.save()

@@ -75,12 +75,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from belote_env.jsonfile import DataFileError, parse_json
+from belote_env.jsonfile import DataFileError, parse_json, short_repr
 from belote_env.records import game_record
 
 from .rooms import LIMITS, MAX_ROOMS, VALUE_TIERS, Room, RoomError, bot_names, remove_leftovers, replay_frames
 
 __all__ = ["make_app", "serve", "MAX_MESSAGE", "MAX_RECORD", "RATE"]
+
+#: the lobby's name of each variant (``config.variant_of``)
+VARIANT_LABELS = {"classic": "classic Belote, 4 players", "coinche": "coinche (contrée), 4 players",
+                  "two": "Belote for 2 players", "three": "Belote for 3 players"}
 
 #: the largest websocket message or request body accepted (bytes)
 MAX_MESSAGE = 4096
@@ -346,7 +350,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
     from starlette.staticfiles import StaticFiles
     from starlette.websockets import WebSocketDisconnect
 
-    from belote_env.config import preset_names
+    from belote_env.config import load_rules, preset_names, variant_of
 
     if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not 0 <= bot_delay <= 60:
         raise ValueError(f"bot_delay must be seconds in 0..60, got {bot_delay!r}")
@@ -364,7 +368,11 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
 
     async def options(request):
         names = [n for n in bot_names(server.bots) if n != "random"] + ["random"]
-        return JSONResponse({"presets": preset_names(), "tiers": names, "limits": list(LIMITS)})
+        presets = {p: load_rules(p) for p in preset_names()}  # each preset's game, for the lobby's labels
+        return JSONResponse({"presets": list(presets),
+                             "preset_labels": {p: VARIANT_LABELS[variant_of(r)] for p, r in presets.items()},
+                             "preset_players": {p: r.players for p, r in presets.items()},
+                             "tiers": names, "limits": list(LIMITS)})
 
     async def list_rooms(request):
         return JSONResponse({"rooms": [r.summary() for r in server.rooms.values()]})
@@ -472,7 +480,8 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                         server.clients[room.id].discard(me)
                     room, seat, token, me = candidate, want, msg.get("token"), _Client(websocket, want)
                     server.clients[room.id].add(me)
-                    await me.send_view(room)
+                    async with server.locks[room.id]:  # never a view read while a bot moves
+                        await me.send_view(room)
                 elif kind == "act":
                     if room is None or seat is None:
                         await error("join a room's seat first: {\"type\": \"join\", \"room\": id, \"seat\": s, "
@@ -482,7 +491,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                     if isinstance(decision, bool) or not isinstance(decision, int):
                         await error(f"an act names the decision it answers: {{\"type\": \"act\", \"action\": id, "
                                     f"\"decision\": k}}, k the view's \"decision\" (seat {seat}'s is "
-                                    f"{room.decision(seat)}), got {decision!r:.20}")
+                                    f"{room.decision(seat)}), got {short_repr(decision)}")
                         continue
                     async with server.locks[room.id]:
                         try:
@@ -496,14 +505,15 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                         await error("join a room's seat first")
                         continue
                     try:
-                        unit, values = await asyncio.to_thread(room.hints, seat, token)
+                        async with server.locks[room.id]:  # the state as it stands between moves
+                            unit, values = await asyncio.to_thread(room.hints, seat, token)
                     except RoomError as e:
                         await error(str(e))
                         continue
                     await websocket.send_json({"type": "hints", "unit": unit,
                                                "values": {str(c): v for c, v in values.items()}})
                 else:
-                    await error(f"unknown message type {kind!r:.20}: 'join', 'act' or 'hints'")
+                    await error(f"unknown message type {short_repr(kind)}: 'join', 'act' or 'hints'")
         except WebSocketDisconnect:
             pass
         finally:

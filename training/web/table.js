@@ -89,9 +89,12 @@ async function lobby() {
   const opts = await (await fetch("/api/options")).json();
   const rules = $("rules");
   rules.innerHTML = "";
-  for (const p of opts.presets) rules.add(new Option(p, p, false, p === "seed004"));
+  for (const p of opts.presets) {
+    const label = opts.preset_labels && opts.preset_labels[p] ? `${opts.preset_labels[p]} (${p})` : p;
+    rules.add(new Option(label, p, false, p === "seed004"));
+  }
   const drawSeats = () => {
-    const n = rules.value.endsWith("_2p") ? 2 : rules.value.endsWith("_3p") ? 3 : 4;
+    const n = (opts.preset_players && opts.preset_players[rules.value]) || 4;
     const box = $("seats");
     box.innerHTML = "";
     for (let s = 0; s < n; s++) {
@@ -111,8 +114,20 @@ async function lobby() {
     const limit = $("limit").value;
     const body = { rules: rules.value, limit: /^\d+$/.test(limit) ? Number(limit) : limit, seats };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
-    const r = await fetch("/api/rooms", { method: "POST", body: JSON.stringify(body) });
-    const answer = await r.json();
+    const submit = $("create").querySelector("button[type=submit]");
+    if (submit.disabled) return;  // one room a click: a double click sends one request
+    submit.disabled = true;
+    $("create-error").textContent = "creating the room...";
+    let r, answer;
+    try {
+      r = await fetch("/api/rooms", { method: "POST", body: JSON.stringify(body) });
+      answer = await r.json();
+    } catch (e) {
+      r = { ok: false }; answer = { error: "the server did not answer: " + e };
+    } finally {
+      submit.disabled = false;
+    }
+    $("create-error").textContent = "";
     if (!r.ok) { $("create-error").textContent = answer.error; return; }
     localStorage.setItem("belote-tokens-" + answer.room, JSON.stringify(answer.tokens));
     const seat = Object.keys(answer.tokens)[0];
@@ -186,7 +201,7 @@ function showHints(values, unit) {
     const tag = document.createElement("span");
     tag.className = "hint";
     tag.textContent = unit === "percent" ? v + "%" : (v > 0 ? "+" : "") + v;
-    svg.after(tag);
+    svg.parentNode.append(tag);
   }
 }
 
@@ -195,12 +210,16 @@ function render(v) {
   const me = v.seat;
   const names = v.names;
   const who = (s) => names[s] + (s === me ? " (you)" : "");
+  // a score's side: a team of two at four seats (yours named), else a seat
+  const side = (i) => v.players === 4 ? `team ${i}${me !== null && v.sides[me] === i ? " (yours)" : ""}` : who(i);
+  const handDone = v.hand_sizes.every((x) => x === 0) && v.last_trick;
   $("info").innerHTML = `<b>${v.contract ? "Contract: " + v.contract + ", " + who(v.taker) : "Bidding"}</b>`
     + ` &middot; dealer ${who(v.dealer)}`
     + (v.turned >= 0 ? ` &middot; turned card ${cardName(v.turned)}` : "")
     + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
-    + ` &middot; game scores ${v.scores.map((x, i) => (v.players === 4 ? "team " + i : names[i]) + " " + x).join(", ")}`
-    + ` &middot; deal points ${v.card_points.join(" - ")}`
+    + ` &middot; game scores ${v.scores.map((x, i) => side(i) + " " + x).join(", ")}`
+    + ` &middot; card points won ${v.card_points.join(" - ")}`
+    + (handDone ? ` (and 10 for the last trick to ${who(v.last_trick.winner)})` : "")
     + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "")
     + declaredText(v, who);
   const others = $("others");
@@ -212,6 +231,25 @@ function render(v) {
     others.append(span);
   }
   drawTrick($("trick"), v.trick, v.trick_leader, names);
+  // the last finished trick, always in sight: the bots may have played on since your card
+  const last = $("last");
+  last.innerHTML = "";
+  if (v.last_trick) {
+    const t = v.last_trick;
+    const title = document.createElement("div");
+    title.textContent = `last trick (${v.tricks}), won by ${who(t.winner)}:`;
+    last.append(title);
+    t.cards.forEach((c, i) => {
+      const s = (t.leader + i) % v.players;
+      const d = document.createElement("div");
+      d.className = "played" + (s === t.winner ? " winner" : "");
+      d.append(cardSvg(c), document.createElement("br"), names[s]);
+      last.append(d);
+    });
+  } else if (v.deals.length && v.phase !== 3) {
+    const d = v.deals[v.deals.length - 1];  // a new deal: the one before, as it ended
+    last.textContent = `deal ${v.deals.length}: ${d.text || d.outcome}; points ${d.points.join(" - ")}`;
+  }
   const legal = new Map(v.legal.map((a) => [a.id, a.label]));
   const hand = $("hand");
   hand.innerHTML = "";
@@ -219,7 +257,10 @@ function render(v) {
     const ok = legal.has(c);
     const svg = cardSvg(c, v.legal.length ? ok : undefined);
     if (ok) svg.onclick = () => act(c);
-    hand.append(svg);
+    const slot = document.createElement("span");  // the card, and its hint below it
+    slot.className = "slot";
+    slot.append(svg);
+    hand.append(slot);
   }
   const buttons = $("actions");
   buttons.innerHTML = "";
@@ -231,8 +272,23 @@ function render(v) {
     b.onclick = () => act(a.id);
     buttons.append(b);
   }
+  if (v.legal.length) {
+    const turn = document.createElement("b");
+    turn.className = "yourturn";
+    turn.textContent = v.legal.some((a) => a.id < 32 && v.hand.includes(a.id)) ? "Your turn: play a card " : "Your turn: ";
+    buttons.prepend(turn);
+  }
   if (v.legal.length === 0 && v.to_act >= 0) buttons.textContent = `waiting for ${who(v.to_act)}`;
-  if (v.phase === 3) buttons.textContent = "game over";
+  if (v.phase === 3) {
+    const best = Math.max(...v.scores);
+    const leaders = v.scores.map((x, i) => i).filter((i) => v.scores[i] === best);
+    buttons.textContent = `game over: ${v.scores.map((x, i) => side(i) + " " + x).join(", ")}`
+      + (leaders.length === 1 ? ` · ${side(leaders[0])} wins` : " · a tie");
+    if (v.deals.length) {
+      const d = v.deals[v.deals.length - 1];
+      buttons.textContent += ` · last deal: ${d.text || d.outcome}`;
+    }
+  }
   $("auction").innerHTML = v.auction.map((b) => `<li>${who(b.seat)}: ${b.label}</li>`).join("");
   $("deals").innerHTML = v.deals.map((d, i) => `<li title="${d.text}">deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}</li>`).join("");
   $("log").innerHTML = v.log.slice(-20).map((e) => "deal_over" in e
@@ -240,16 +296,13 @@ function render(v) {
     : `<li>${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " &rarr; trick to " + who(e.trick_won_by) : ""}</li>`).join("");
   for (const id of ["auction", "log"]) $(id).scrollTop = $(id).scrollHeight;  // the newest in sight
   if (hintsWanted && v.legal.some((a) => a.id < 32)) askHints();
-  $("show-last").onclick = () => {
-    const t = v.last_trick;
-    $("last").innerHTML = t ? t.cards.map((c, i) => names[(t.leader + i) % v.players] + " " + cardName(c)).join(", ")
-      + " &rarr; " + names[t.winner] : "no trick yet";
-  };
 }
 
 // ------------------------------------------------------------------ replay viewer
 // where the viewer's game comes from: a record's text (POST /api/replay) or a finished room
 let replaySource = null;
+// the source of the game the viewer shows (null: none)
+let shownSource = null;
 
 async function fetchReplay(source, query) {
   return source.room
@@ -265,11 +318,13 @@ async function openReplay(source, at = 0) {
   const r = await fetchReplay(source, query);
   const answer = await r.json();
   $("v-busy").textContent = "";
+  const sameGame = shownSource && source.room === shownSource.room && source.text === shownSource.text;
   if (!r.ok) {
-    if ($("viewer").hidden) { await lobby(); $("replay-error").textContent = answer.error; }
-    else $("v-busy").textContent = answer.error;
+    if ($("viewer").hidden || !sameGame) { shownSource = null; await lobby(); $("replay-error").textContent = answer.error; }
+    else $("v-busy").textContent = answer.error;  // the expert's values of the game shown: it stays
     return;
   }
+  shownSource = source;
   viewer(answer, at);
 }
 
@@ -301,7 +356,7 @@ function viewer(game, at = 0) {
       + (f.contract ? ` &middot; contract ${f.contract} by ${names[f.taker]}` : "")
       + (f.turned >= 0 ? ` &middot; turned ${cardName(f.turned)}` : "")
       + (f.bottom >= 0 ? ` &middot; bottom ${cardName(f.bottom)}` : "")
-      + ` &middot; deal points ${f.card_points.join(" - ")} &middot; scores ${f.scores.join(" - ")}`;
+      + ` &middot; card points won ${f.card_points.join(" - ")} &middot; scores ${f.scores.join(" - ")}`;
     const hands = $("v-hands");
     hands.innerHTML = "";
     f.hands.forEach((h, s) => {
@@ -311,7 +366,13 @@ function viewer(game, at = 0) {
       for (const c of h) row.append(cardSvg(c));
       hands.append(row);
     });
-    drawTrick($("v-trick"), f.trick, f.trick_leader, plain);
+    const box = $("v-trick");
+    if (!f.trick.length && f.last_trick && k > 0 && frames[k - 1].trick.length) {  // this card ended the trick
+      drawTrick(box, f.last_trick.cards, f.last_trick.leader, plain);
+      const won = document.createElement("div");
+      won.textContent = `trick won by ${plain[f.last_trick.winner]}`;
+      box.append(won);
+    } else drawTrick(box, f.trick, f.trick_leader, plain);
     const vals = f.values ? Object.entries(f.values).map(([c, x]) => cardName(Number(c)) + " "
       + (f.unit === "percent" ? x + "%" : (x > 0 ? "+" : "") + x)).join(", ") : "";
     $("v-move").innerHTML = (f.move ? `${names[f.move.seat]}: ${f.move.label}` : "the deal is dealt")
