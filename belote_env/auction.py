@@ -339,8 +339,9 @@ def length_bound(rules: Rules) -> int:
     """The most decisions a coinche auction under ``rules`` can take (COINCHE.md §3.4), an
     upper bound that is reached by some auction unless ``capot_coinchable`` is False.
 
-    With ``N`` bids in the longest chain of overcalls (the levels, times the denominations
-    under ``denomination_order="ranked"``): 3 opening passes, ``N`` bids (each followed by
+    With ``N`` bids in the longest chain of overcalls (the levels; under
+    ``denomination_order="ranked"`` the numeric levels times the denominations, and one
+    capot): 3 opening passes, ``N`` bids (each followed by
     a window of 2 under ``coinche_window="immediate"``), a gap between two bids, and an end
     after the last. The gap: the passes (2; 3 with ``passes_to_end=4`` and
     ``self_overbid="change_denomination"``), or 2 passes, a coinche and 2 passes with

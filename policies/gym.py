@@ -36,11 +36,15 @@ class NamedGymEnv(BeloteGymEnv):
 
     def _check_spec(self, spec: PolicySpec, what: str) -> None:
         if isinstance(spec, str):
+            checked = self.__dict__.setdefault("_checked_specs", set())  # a model folder named for 3 seats: 1 load
+            if spec in checked:
+                return
             try:
                 check_policy_spec(spec)
                 check_policy_rules(spec, self.rules)  # a tier or model folder that does not play these rules
             except ValueError as e:
                 raise ValueError(f"{what}: {e}") from None
+            checked.add(spec)
         else:
             super()._check_spec(spec, what)
 

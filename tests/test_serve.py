@@ -920,3 +920,32 @@ def test_the_page_keeps_a_links_seat_and_token_only_in_the_servers_forms(tmp_pat
         assert case["status"].startswith("this link is refused: its "), case
     assert watch["sockets"] == 1 and watch["stored"] == {}  # a well-formed seat opens the table
     assert got["kept"] == {"0": tokens[0], "3": tokens[3]} and got["accepted"] == len(tokens) == 48
+
+
+def test_a_client_that_does_not_read_holds_no_rooms_lock(tmp_path):
+    """A join's view is read under the room's lock and sent after it: a websocket whose send
+    never completes (a client that does not read) leaves the room's moves free."""
+    import asyncio
+
+    from training.serve import _Client
+
+    room = Room.create("seed004", "deal", ["human", "easy", "easy", "easy"], 3, tmp_path)
+
+    class Stuck:
+        def __init__(self):
+            self.sent = []
+
+        async def send_text(self, text):
+            self.sent.append(text)
+            await asyncio.Event().wait()  # never read
+
+    async def scenario():
+        lock, ws = asyncio.Lock(), Stuck()
+        task = asyncio.create_task(_Client(ws, 0).send_view(room, lock))
+        await asyncio.sleep(0.05)
+        assert ws.sent and json.loads(ws.sent[0])["view"]["seat"] == 0 and not lock.locked()
+        async with lock:  # a move of the room goes on
+            room.act(0, room.tokens[0], room.view(0)["legal"][0]["id"])
+        task.cancel()
+
+    asyncio.run(scenario())

@@ -155,9 +155,9 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     shown = browser.find_element(By.ID, "deals").text
     d = state.deal_scores[-1]
     assert f"{d.outcome}, {' - '.join(map(str, d.points))}" in shown
-    assert shots["last"].startswith("last trick (") and len(browser.find_elements(By.CSS_SELECTOR, "#last svg.card")) \
-        in (0, len(seats))
-    assert f"game over: " in browser.find_element(By.ID, "actions").text and \
+    assert shots["last"].startswith("last trick (")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#last svg.card")) == len(seats)  # the deal's last trick
+    assert "game over: " in browser.find_element(By.ID, "actions").text and \
         str(state.scores[0]) in browser.find_element(By.ID, "actions").text
     assert browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal") == []
     # the finished room in the replay viewer: every hand, stepped to its end
@@ -181,6 +181,7 @@ def test_a_deal_played_by_clicking_shows_the_recorded_score(server, browser, rul
     assert "trick won by" in browser.find_element(By.ID, "v-trick").text
     browser.find_element(By.ID, "v-last").click()
     assert frames[-1]["result"]["text"] in browser.find_element(By.ID, "v-deals").text
+
 
 def test_a_phone_sized_table_fits_its_width_and_one_click_makes_one_room(server, browser):
     """At a phone's width the table is one column: the hand and the bids wrap within the
@@ -211,6 +212,39 @@ def test_a_phone_sized_table_fits_its_width_and_one_click_makes_one_room(server,
     assert all(rect(b)["right"] <= width for b in browser.find_elements(By.CSS_SELECTOR, "#actions button"))
     assert rect(browser.find_element(By.ID, "side"))["top"] >= max(rect(c)["bottom"] for c in cards)
     assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+
+
+def test_the_lobby_takes_rule_options_over_a_preset_and_names_a_bad_one(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    base, rooms = server
+    browser.get(base + "/")
+    for _ in range(100):
+        if browser.find_elements(By.ID, "seat3"):
+            break
+        time.sleep(0.05)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("seed001_2p")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats select")) == 2
+    box = browser.find_element(By.ID, "rule-options")
+    box.send_keys("declarations=choice colour=red")
+    browser.find_element(By.CSS_SELECTOR, "#create button").click()
+    for _ in range(200):
+        if browser.find_element(By.ID, "create-error").text.startswith("rules: "):
+            break
+        time.sleep(0.05)
+    assert "unknown rule option 'colour'" in browser.find_element(By.ID, "create-error").text
+    box.clear()
+    box.send_keys("declarations=choice, belote=optional, target=300")
+    browser.find_element(By.CSS_SELECTOR, "#create button").click()
+    for _ in range(400):
+        if browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"):
+            break
+        time.sleep(0.05)
+    (folder,) = [f for f in rooms.iterdir() if f.is_dir()]
+    rules = json.loads((folder / "room.json").read_text())["rules"]
+    assert (rules["players"], rules["declarations"], rules["belote"], rules["target"], rules["dix_exchange"]) == \
+        (2, "choice", "optional", 300, "choice")  # the preset's options under the ones typed
 
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):

@@ -529,6 +529,22 @@ def test_cli_serve_port_must_be_a_tcp_port(monkeypatch, capsys, port, shown):
     assert training.cli.build_parser().parse_args(["serve", "--port", "65535"]).port == 65535
 
 
+@pytest.mark.parametrize("command", [["eval", "easy", "random"], ["play"], ["train"], ["ladder", "easy", "random"],
+                                     ["distil", "--model", "m", "--out", "o"], ["train-rllib", "--config", "c"]])
+def test_cli_seeds_are_non_negative_ints(capsys, command):
+    """Every ``--seed`` takes 0..2**63-1, refused while the arguments are parsed: a negative
+    seed would deal as its absolute value."""
+    import training.cli
+
+    parser = training.cli.build_parser()
+    for bad, shown in (("-1", "-1"), ("1.5", "'1.5'"), (str(2 ** 63), str(2 ** 63))):
+        with pytest.raises(SystemExit) as e:
+            parser.parse_args(command + ["--seed", bad])
+        assert e.value.code == 2
+        assert f"argument --seed: {shown} is not a seed: give an int in 0..2**63-1" in capsys.readouterr().err
+    assert parser.parse_args(command + ["--seed", "0"]).seed == 0
+
+
 def test_cli_ladder_plot_prints_the_file_written(tmp_path, capsys):
     target = tmp_path / "ratings"
     assert main(["ladder", "random", "easy", "--pairs", "1", "--no-progress", "--plot", str(target),

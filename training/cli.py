@@ -100,6 +100,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _seed(text: str) -> int:
+    """``--seed``'s argparse type: an int in 0..2**63-1 (``random.Random`` would read -1 as 1)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give an int in 0..2**63-1") from None
+    if not 0 <= seed < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"{seed} is not a seed: give an int in 0..2**63-1")
+    return seed
+
+
 def _factories_from_cwd(specs) -> None:
     """Let a policy factory's module (``module:attr`` among ``specs``) sit in the current
     folder: it is appended to ``sys.path`` (after ``PYTHONPATH``), as ``python -m`` would."""
@@ -419,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--resume", help="continue this run folder from its newest usable checkpoint (a damaged newer "
                                     "one is skipped with a warning)")
     t.add_argument("--total-timesteps", type=int, help="override total_timesteps")
-    t.add_argument("--seed", type=int, help="override seed")
+    t.add_argument("--seed", type=_seed, help="override seed")
     t.add_argument("--log-dir", help="override log_dir (default runs/)")
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     t.add_argument("--rollout-actors", type=int, help="override rollout_actors: play the tables in this many Ray "
@@ -460,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     di.add_argument("--epsilon", type=float, default=0.1, help="share of random bids in the self-play (default 0.1)")
     di.add_argument("--epochs", type=int, default=6, help="epochs of the fit (default 6)")
     di.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate (default 3e-4)")
-    di.add_argument("--seed", type=int, default=11, help="seed of the self-play, the random bids and the fit")
+    di.add_argument("--seed", type=_seed, default=11, help="seed of the self-play, the random bids and the fit")
     di.add_argument("--threads", type=int, help="torch threads (default torch's)")
     di.add_argument("--no-progress", action="store_true", help="no line per epoch")
     di.set_defaults(func=_cmd_distil)
@@ -482,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
                                              "--pairs and --games")
     e.add_argument("--rules", default=None, help="rules preset name or YAML file (default seed004)")
     e.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
-    e.add_argument("--seed", type=int, default=0, help="seed of the deals and policies")
+    e.add_argument("--seed", type=_seed, default=0, help="seed of the deals and policies")
     e.add_argument("--json", help="also write the result as JSON to this file")
     e.add_argument("--chunk", type=int, default=25, help="pairs per task sent to a worker (default 25)")
     e.add_argument("--pairs-log", help="JSON-lines file keeping each finished chunk: run the same command "
@@ -506,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     lad.add_argument("--mode", choices=["deal", "game"], default="deal", help="single deals or games to target")
     lad.add_argument("--rules", default=None, help="rules preset name or YAML file")
     lad.add_argument("--workers", type=int, default=1, help="processes (default 1; each uses one torch thread)")
-    lad.add_argument("--seed", type=int, default=0)
+    lad.add_argument("--seed", type=_seed, default=0)
     lad.add_argument("--plot", help="save a bar chart of the ratings (.png, .svg or .pdf; .png is added to "
                                     "a name without suffix)")
     lad.add_argument("--json", help="write ratings and matches as JSON")
@@ -520,7 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "PYTHONPATH or the current folder)")
     pl.add_argument("--opponents", default="normal", help="the opponents' policy: the same forms as --partner")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
-    pl.add_argument("--seed", type=int, default=None,
+    pl.add_argument("--seed", type=_seed, default=None,
                     help="seed of the deals and the bots (default: a new one each game, printed at the start)")
     pl.add_argument("--save", help="save the game as a record (JSON) when it ends or stops (quit, Ctrl-C, end of "
                                    "input); without it a stopped game goes to ./belote_game_<seed>_<date-time>.json")
@@ -536,7 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--address", help="an existing Ray cluster (ray start --head; 'auto' finds it); "
                                       "default: a local Ray with the config's num_cpus")
     tr.add_argument("--total-timesteps", type=int, help="override total_timesteps")
-    tr.add_argument("--seed", type=int, help="override seed")
+    tr.add_argument("--seed", type=_seed, help="override seed")
     tr.add_argument("--log-dir", help="override log_dir (default runs/)")
     tr.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     tr.add_argument("--no-progress", action="store_true", help="no line per iteration")

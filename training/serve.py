@@ -104,19 +104,28 @@ class _Client:
     """One websocket joined to a room: its seat (None: a watcher) and the last view it was
     sent, as sent (JSON text)."""
 
-    __slots__ = ("ws", "seat", "last")
+    __slots__ = ("ws", "seat", "last", "sending")
 
     def __init__(self, ws, seat: int | None):
         self.ws, self.seat, self.last = ws, seat, None
+        self.sending = asyncio.Lock()  # one view at a time to this client, in the order they were read
 
-    async def send_view(self, room: Room) -> None:
+    async def send_view(self, room: Room, lock: asyncio.Lock | None = None) -> None:
         """Send ``room``'s view of this seat unless it equals the last one sent: a view sent
         again unchanged would tell a seat that another made a hidden choice (a belote
-        announcement, a declaration: RULES.md §11)."""
-        text = json.dumps({"type": "view", "view": room.view(self.seat)}, ensure_ascii=False, separators=(",", ":"))
-        if text != self.last:
-            self.last = text
-            await self.ws.send_text(text)
+        announcement, a declaration: RULES.md §11). With ``lock`` (the room's), the view is
+        read under it and sent after it is released: a client that does not read its
+        messages holds up no one else's moves."""
+        async with self.sending:
+            if lock is None:
+                view = room.view(self.seat)
+            else:
+                async with lock:
+                    view = room.view(self.seat)
+            text = json.dumps({"type": "view", "view": view}, ensure_ascii=False, separators=(",", ":"))
+            if text != self.last:
+                self.last = text
+                await self.ws.send_text(text)
 
 
 class _Server:
@@ -366,13 +375,15 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
     async def index(request):
         return FileResponse(WEB / "index.html")
 
+    presets = {p: load_rules(p) for p in preset_names()}  # the lobby's: each preset's game and options
+    lobby = {"presets": list(presets),
+             "preset_labels": {p: VARIANT_LABELS[variant_of(r)] for p, r in presets.items()},
+             "preset_players": {p: r.players for p, r in presets.items()},
+             "preset_rules": {p: r.to_dict() for p, r in presets.items()}}
+
     async def options(request):
         names = [n for n in bot_names(server.bots) if n != "random"] + ["random"]
-        presets = {p: load_rules(p) for p in preset_names()}  # each preset's game, for the lobby's labels
-        return JSONResponse({"presets": list(presets),
-                             "preset_labels": {p: VARIANT_LABELS[variant_of(r)] for p, r in presets.items()},
-                             "preset_players": {p: r.players for p, r in presets.items()},
-                             "tiers": names, "limits": list(LIMITS)})
+        return JSONResponse({**lobby, "tiers": names, "limits": list(LIMITS)})
 
     async def list_rooms(request):
         return JSONResponse({"rooms": [r.summary() for r in server.rooms.values()]})
@@ -480,8 +491,7 @@ def make_app(rooms_dir: str | Path = "belote_rooms", bots: dict[str, str] | None
                         server.clients[room.id].discard(me)
                     room, seat, token, me = candidate, want, msg.get("token"), _Client(websocket, want)
                     server.clients[room.id].add(me)
-                    async with server.locks[room.id]:  # never a view read while a bot moves
-                        await me.send_view(room)
+                    await me.send_view(room, server.locks[room.id])  # never a view read while a bot moves
                 elif kind == "act":
                     if room is None or seat is None:
                         await error("join a room's seat first: {\"type\": \"join\", \"room\": id, \"seat\": s, "

@@ -74,6 +74,20 @@ function drawTrick(box, cards, leader, names) {
 }
 
 // ------------------------------------------------------------------ lobby
+// "declarations=choice, belote=optional" as {option: value}: true / false / null and
+// integers as such, anything else a string (the server names a bad option or value)
+function ruleOptions(text) {
+  const out = {};
+  for (const part of text.split(/[,\s]+/)) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
+    const key = eq < 0 ? part : part.slice(0, eq), raw = eq < 0 ? "" : part.slice(eq + 1);
+    out[key] = raw === "true" ? true : raw === "false" ? false : raw === "null" ? null
+      : /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  }
+  return out;
+}
+
 function show(section) {
   for (const id of ["lobby", "table", "viewer"]) $(id).hidden = id !== section;
 }
@@ -94,7 +108,9 @@ async function lobby() {
     rules.add(new Option(label, p, false, p === "seed004"));
   }
   const drawSeats = () => {
-    const n = (opts.preset_players && opts.preset_players[rules.value]) || 4;
+    const over = ruleOptions($("rule-options").value);
+    const n = typeof over.players === "number" ? over.players : (opts.preset_players[rules.value] || 4);
+    if (n === $("seats").querySelectorAll("select").length) return;
     const box = $("seats");
     box.innerHTML = "";
     for (let s = 0; s < n; s++) {
@@ -107,12 +123,15 @@ async function lobby() {
     }
   };
   rules.onchange = drawSeats;
+  $("rule-options").oninput = drawSeats;
   drawSeats();
   $("create").onsubmit = async (ev) => {
     ev.preventDefault();
     const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
     const limit = $("limit").value;
-    const body = { rules: rules.value, limit: /^\d+$/.test(limit) ? Number(limit) : limit, seats };
+    const over = ruleOptions($("rule-options").value);  // options over the preset: the server checks them
+    const body = { rules: Object.keys(over).length ? { ...opts.preset_rules[rules.value], ...over } : rules.value,
+                   limit: /^\d+$/.test(limit) ? Number(limit) : limit, seats };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     const submit = $("create").querySelector("button[type=submit]");
     if (submit.disabled) return;  // one room a click: a double click sends one request
@@ -219,7 +238,7 @@ function render(v) {
     + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
     + ` &middot; game scores ${v.scores.map((x, i) => side(i) + " " + x).join(", ")}`
     + ` &middot; card points won ${v.card_points.join(" - ")}`
-    + (handDone ? ` (and 10 for the last trick to ${who(v.last_trick.winner)})` : "")
+    + (handDone ? ` (and the last trick's bonus to ${who(v.last_trick.winner)}: see the deal's result)` : "")
     + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "")
     + declaredText(v, who);
   const others = $("others");
