@@ -247,6 +247,19 @@ def test_the_lobby_takes_rule_options_over_a_preset_and_names_a_bad_one(server, 
         (2, "choice", "optional", 300, "choice")  # the preset's options under the ones typed
 
 
+def test_a_link_to_a_room_that_is_not_there_says_so_in_the_lobby(server, browser):
+    from selenium.webdriver.common.by import By
+
+    base, _ = server
+    browser.get(base + "/#room=AAAAAAAAAAAA")
+    for _ in range(200):
+        if "no room" in browser.find_element(By.ID, "status").text:
+            break
+        time.sleep(0.05)
+    assert browser.find_element(By.ID, "status").text == "no room 'AAAAAAAAAAAA'"
+    assert not browser.find_element(By.ID, "lobby").get_property("hidden")
+
+
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     from selenium.webdriver.common.by import By
 

@@ -194,9 +194,12 @@ function table(roomId, seat) {
     socket.send(JSON.stringify(join));
     $("status").textContent = seat === null ? "watching" : `seat ${seat}`;
   };
-  socket.onmessage = (ev) => {
+  let joined = false;  // no view yet: an error is the join's (no such room, a wrong token)
+  socket.onmessage = async (ev) => {
     const msg = JSON.parse(ev.data);
+    if (msg.type === "error" && !joined) { await lobby(); $("status").textContent = msg.message; return; }
     if (msg.type === "error") { $("table-error").textContent = msg.message; answered = null; return; }
+    if (msg.type === "view") joined = true;
     if (msg.type === "hints") { showHints(msg.values, msg.unit); return; }
     $("table-error").textContent = msg.view.failed || "";
     render(msg.view);
@@ -296,6 +299,9 @@ function render(v) {
     turn.className = "yourturn";
     turn.textContent = v.legal.some((a) => a.id < 32 && v.hand.includes(a.id)) ? "Your turn: play a card " : "Your turn: ";
     buttons.prepend(turn);
+  }
+  if (v.step === "exchange" && v.legal.length === 1 && v.legal[0].label === "keep") {  // asked of every seat (§2.5)
+    buttons.append(" (you hold no seven of trump to exchange for the turned card)");
   }
   if (v.legal.length === 0 && v.to_act >= 0) buttons.textContent = `waiting for ${who(v.to_act)}`;
   if (v.phase === 3) {
