@@ -245,6 +245,23 @@ def test_the_lobby_takes_rule_options_over_a_preset_and_names_a_bad_one(server, 
     rules = json.loads((folder / "room.json").read_text())["rules"]
     assert (rules["players"], rules["declarations"], rules["belote"], rules["target"], rules["dix_exchange"]) == \
         (2, "choice", "optional", 300, "choice")  # the preset's options under the ones typed
+    listed = json.loads(urllib.request.urlopen(base + "/api/rooms", timeout=30).read())["rooms"]
+    assert [r["rules"] for r in listed] == ["custom two, 2 players"]
+    browser.get(base + "/")  # another table size than the preset's: the defaults under the options typed
+    for _ in range(100):
+        if browser.find_elements(By.ID, "seat3"):
+            break
+        time.sleep(0.05)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("seed004")
+    browser.find_element(By.ID, "rule-options").send_keys("players=3")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats select")) == 3
+    browser.find_element(By.CSS_SELECTOR, "#create button").click()
+    for _ in range(400):
+        if browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"):
+            break
+        time.sleep(0.05)
+    assert sorted(json.loads((f / "room.json").read_text())["rules"]["players"] for f in rooms.iterdir()
+                  if f.is_dir()) == [2, 3]
 
 
 def test_a_link_to_a_room_that_is_not_there_says_so_in_the_lobby(server, browser):
@@ -258,6 +275,13 @@ def test_a_link_to_a_room_that_is_not_there_says_so_in_the_lobby(server, browser
         time.sleep(0.05)
     assert browser.find_element(By.ID, "status").text == "no room 'AAAAAAAAAAAA'"
     assert not browser.find_element(By.ID, "lobby").get_property("hidden")
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "easy", "easy", "easy"], seed=2)
+    browser.get(base + f"/#room={answer['room']}")  # a watcher: no hints box (hints are a seat's)
+    for _ in range(200):
+        if "watching" in browser.find_element(By.ID, "status").text:
+            break
+        time.sleep(0.05)
+    assert not browser.find_element(By.ID, "hints").is_displayed()
 
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):

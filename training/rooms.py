@@ -42,7 +42,7 @@ from belote_env import GameState, InfoSet, Rules, load_rules
 from belote_env.actions import ANNOUNCE_BELOTE, DECLARE, KEEP
 from belote_env.atomic import atomic_write_bytes
 from belote_env.cards import cards_of
-from belote_env.config import RuleOptionError
+from belote_env.config import RuleOptionError, variant_of
 from belote_env.game import STEPS
 from belote_env.games import game_of
 from belote_env.jsonfile import read_json, short_repr
@@ -638,6 +638,7 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """The room as the lobby lists it (public)."""
-        return {"id": self.id, "rules": self.rules_spec if isinstance(self.rules_spec, str) else "custom",
+        return {"id": self.id, "rules": self.rules_spec if isinstance(self.rules_spec, str) else
+                f"custom {variant_of(self.rules)}, {self.rules.players} players",
                 "players": self.rules.players, "limit": self.limit, "seats": self.seats,
                 "scores": list(self.state.scores), "over": self.over}

@@ -130,7 +130,11 @@ async function lobby() {
     const seats = [...$("seats").querySelectorAll("select")].map((s) => s.value);
     const limit = $("limit").value;
     const over = ruleOptions($("rule-options").value);  // options over the preset: the server checks them
-    const body = { rules: Object.keys(over).length ? { ...opts.preset_rules[rules.value], ...over } : rules.value,
+    // another table size than the preset's: the rules' defaults under the options (a preset's four-seat options
+    // do not apply at two or three seats)
+    const base = typeof over.players === "number" && over.players !== opts.preset_players[rules.value]
+      ? {} : opts.preset_rules[rules.value];
+    const body = { rules: Object.keys(over).length ? { ...base, ...over } : rules.value,
                    limit: /^\d+$/.test(limit) ? Number(limit) : limit, seats };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     const submit = $("create").querySelector("button[type=submit]");
@@ -182,6 +186,7 @@ let decision = null, answered = null;
 function table(roomId, seat) {
   show("table");
   $("hints").checked = hintsWanted;
+  $("hints-box").hidden = seat === null;  // hints are a seat's
   $("hints").onchange = () => { hintsWanted = $("hints").checked; if (hintsWanted) askHints(); else clearHints(); };
   const tokens = storedTokens(roomId);
   decision = null; answered = null;
@@ -237,7 +242,9 @@ function render(v) {
   const handDone = v.hand_sizes.every((x) => x === 0) && v.last_trick;
   $("info").innerHTML = `<b>${v.contract ? "Contract: " + v.contract + ", " + who(v.taker) : "Bidding"}</b>`
     + ` &middot; dealer ${who(v.dealer)}`
-    + (v.turned >= 0 ? ` &middot; turned card ${cardName(v.turned)}` : "")
+    + (v.turned >= 0 && v.exchanged >= 0  // the seven of trump took its place, face up (TWO_THREE.md §2.5)
+      ? ` &middot; turned card ${cardName(v.turned)}, exchanged by ${who(v.exchanged)} for the ${cardName((v.turned >> 3) * 8)}`
+      : v.turned >= 0 ? ` &middot; turned card ${cardName(v.turned)}` : "")
     + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
     + ` &middot; game scores ${v.scores.map((x, i) => side(i) + " " + x).join(", ")}`
     + ` &middot; card points won ${v.card_points.join(" - ")}`
@@ -300,8 +307,17 @@ function render(v) {
     turn.textContent = v.legal.some((a) => a.id < 32 && v.hand.includes(a.id)) ? "Your turn: play a card " : "Your turn: ";
     buttons.prepend(turn);
   }
-  if (v.step === "exchange" && v.legal.length === 1 && v.legal[0].label === "keep") {  // asked of every seat (§2.5)
-    buttons.append(" (you hold no seven of trump to exchange for the turned card)");
+  const only = v.legal.length === 1 ? v.legal[0].label : "";  // a step asked of every seat, to hide who can act
+  if (v.step === "exchange" && only === "keep") buttons.append(" (you hold no seven of trump to exchange for the turned card)");
+  if (only === "decline declaration") buttons.append(" (you hold no combination to announce)");
+  const labels = v.legal.map((a) => a.label);
+  if (labels.includes("enough") || labels.includes("not enough")) {
+    buttons.append(" (is the combination announced better than your best? enough: it is; not enough: yours is"
+      + " better; equal: the same value, compared further)");
+  }
+  if (labels.includes("announce belote")) {
+    buttons.append(" (announce it before playing your king or queen of trump: playing either without announcing"
+      + " declines)");
   }
   if (v.legal.length === 0 && v.to_act >= 0) buttons.textContent = `waiting for ${who(v.to_act)}`;
   if (v.phase === 3) {
