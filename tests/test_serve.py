@@ -85,6 +85,8 @@ def test_a_deal_played_by_messages_ends_with_the_recorded_score(tmp_path, rules,
         f"{state.deal_score.outcome}: {names[state.taker]} (team {taker_team}) took "
         f"{contract_text(state.contract)}" if len(seats) == 4 else
         f"maker {names[state.taker]} {state.deal_score.outcome}; totals South ")
+    leader, cards, winner = state.tricks[-1]  # the deal's last trick, shown once the next deal begins
+    assert shown["last_trick"] == {"leader": leader, "cards": list(cards), "winner": winner}
     assert all(len(v["hand_sizes"]) == len(seats) for v in views)
     assert all(v["sides"] == ([0, 1, 0, 1] if len(seats) == 4 else list(range(len(seats)))) for v in views)
 

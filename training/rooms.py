@@ -146,7 +146,8 @@ def _trick(trick) -> dict[str, Any] | None:
 def deal_summary(state: GameState) -> dict[str, Any]:
     """A played deal's result, public once it is over: its outcome, the points it adds per
     side, and its score explained (``text``: the taker and contract, capot, belote,
-    declarations, coinche, litige reserve; at two and three seats every seat's total)."""
+    declarations, coinche, litige reserve; at two and three seats every seat's total), and
+    its last trick (``last_trick``: leader, cards, winner; public as every trick is)."""
     d = state.deal_score
     names = state.table.names
     if not state.game.has_partners:
@@ -166,7 +167,8 @@ def deal_summary(state: GameState) -> dict[str, Any]:
         if any(d.reserve_won) or d.reserve_out:
             parts.append(f"litige reserve won {pair(d.reserve_won)}, pending {d.reserve_out}")
         text = "; ".join(parts)
-    return {"outcome": d.outcome, "points": list(d.points), "text": text}
+    return {"outcome": d.outcome, "points": list(d.points), "text": text,
+            "last_trick": _trick(state.tricks[-1] if state.tricks else None)}
 
 
 def _declared(d) -> list | dict:

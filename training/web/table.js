@@ -263,10 +263,9 @@ function render(v) {
   // the last finished trick, always in sight: the bots may have played on since your card
   const last = $("last");
   last.innerHTML = "";
-  if (v.last_trick) {
-    const t = v.last_trick;
+  const drawLast = (t, caption) => {
     const title = document.createElement("div");
-    title.textContent = `last trick (${v.tricks}), won by ${who(t.winner)}:`;
+    title.textContent = caption;
     last.append(title);
     t.cards.forEach((c, i) => {
       const s = (t.leader + i) % v.players;
@@ -275,9 +274,13 @@ function render(v) {
       d.append(cardSvg(c), document.createElement("br"), names[s]);
       last.append(d);
     });
-  } else if (v.deals.length && v.phase !== 3) {
+  };
+  if (v.last_trick) drawLast(v.last_trick, `last trick (${v.tricks}), won by ${who(v.last_trick.winner)}:`);
+  else if (v.deals.length && v.phase !== 3) {
     const d = v.deals[v.deals.length - 1];  // a new deal: the one before, as it ended
-    last.textContent = `deal ${v.deals.length}: ${d.text || d.outcome}; points ${d.points.join(" - ")}`;
+    const result = `deal ${v.deals.length}: ${d.text || d.outcome}; points ${d.points.join(" - ")}`;
+    if (d.last_trick) drawLast(d.last_trick, `${result}. Its last trick, won by ${who(d.last_trick.winner)}:`);
+    else last.textContent = result;
   }
   const legal = new Map(v.legal.map((a) => [a.id, a.label]));
   const hand = $("hand");
