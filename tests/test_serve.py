@@ -315,6 +315,7 @@ def test_the_replay_viewer_steps_through_a_record_with_every_hand(tmp_path):
         assert len(frames) == n_actions + len(record["deals"])  # a frame per deal start and per action
         assert frames[-1]["result"]["points"] == list(room.state.deal_scores[-1].points)
         assert frames[-1]["scores"] == list(room.state.scores)
+        assert frames[-1]["exchanged"] == room.state.exchanged and frames[0]["exchanged"] == -1  # the seven's exchange
         first = frames[0]
         assert first["move"] is None and sum(len(h) for h in first["hands"]) == 18  # 6 cards each, all shown
         bad = dict(record, deals=[dict(record["deals"][0], actions=[[0, 999]])])

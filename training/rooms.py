@@ -329,7 +329,7 @@ def replay_frames(record: dict, values: bool | str = False, deal: int | None = N
             continue
         names, rules = state.table.names, state.rules
         frame = {"deal": i, "hands": [cards_of(h) for h in state.hands], "turned": state.turned_card,
-                 "bottom": state.bottom_card, "dealer": state.dealer,
+                 "exchanged": state.exchanged, "bottom": state.bottom_card, "dealer": state.dealer,
                  "auction": [{"seat": s, "label": action_label(a, state.turned_card)} for s, a in state.auction.history],
                  "contract": _contract_text(state.contract), "taker": state.taker,
                  "trick": list(state.trick), "trick_leader": state.trick_leader,

@@ -398,7 +398,9 @@ function viewer(game, at = 0) {
     $("v-pos").textContent = `${k + 1} / ${frames.length}`;
     $("v-info").innerHTML = `<b>deal ${f.deal + 1}</b> &middot; dealer ${names[f.dealer]}`
       + (f.contract ? ` &middot; contract ${f.contract} by ${names[f.taker]}` : "")
-      + (f.turned >= 0 ? ` &middot; turned ${cardName(f.turned)}` : "")
+      + (f.turned >= 0 && f.exchanged >= 0
+        ? ` &middot; turned ${cardName(f.turned)}, exchanged by ${names[f.exchanged]} for the ${cardName((f.turned >> 3) * 8)}`
+        : f.turned >= 0 ? ` &middot; turned ${cardName(f.turned)}` : "")
       + (f.bottom >= 0 ? ` &middot; bottom ${cardName(f.bottom)}` : "")
       + ` &middot; card points won ${f.card_points.join(" - ")} &middot; scores ${f.scores.join(" - ")}`;
     const hands = $("v-hands");
