@@ -952,3 +952,40 @@ def test_a_client_that_does_not_read_holds_no_rooms_lock(tmp_path):
         task.cancel()
 
     asyncio.run(scenario())
+
+
+def test_a_broadcast_drops_a_client_that_does_not_read_and_serves_the_others(tmp_path, monkeypatch):
+    import asyncio
+    import time
+
+    from training.serve import _Client, _Server
+
+    monkeypatch.setattr(training.serve, "SEND_TIMEOUT", 0.2)
+    server = _Server(tmp_path / "rooms")
+    room = Room.create("seed004", "deal", ["human", "human", "easy", "easy"], None, tmp_path)
+    server._add(room)
+
+    class Stuck:
+        async def send_text(self, text):
+            await asyncio.Event().wait()
+
+        async def close(self):
+            pass
+
+    class Reader:
+        def __init__(self):
+            self.sent = []
+
+        async def send_text(self, text):
+            self.sent.append(json.loads(text))
+
+    async def scenario():
+        stuck, reader = _Client(Stuck(), 0), _Client(Reader(), 1)
+        server.clients[room.id] |= {stuck, reader}
+        start = time.perf_counter()
+        await server.broadcast(room)
+        return time.perf_counter() - start, stuck, reader
+
+    took, stuck, reader = asyncio.run(scenario())
+    assert reader.ws.sent[0]["view"]["seat"] == 1 and server.clients[room.id] == {reader}
+    assert took < 5  # the stuck client's time-out, not the others' wait

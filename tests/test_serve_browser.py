@@ -33,6 +33,11 @@ from belote_env.records import read_record, replay  # noqa: E402
 from training.rooms import replay_frames  # noqa: E402
 
 
+#: a seed whose two deals (two seats, the human clicking its first legal action) show every
+#: case of ``test_two_deals_at_two_seats_...``
+SEED_TWO_DEALS = 2
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -282,6 +287,28 @@ def test_a_link_to_a_room_that_is_not_there_says_so_in_the_lobby(server, browser
             break
         time.sleep(0.05)
     assert not browser.find_element(By.ID, "hints").is_displayed()
+
+
+def test_two_deals_at_two_seats_show_the_last_deals_trick_the_exchange_and_the_steps_explained(server, browser):
+    """At a new deal the last deal's result and its last trick; the seven's exchange said
+    where the turned card was; the steps asked of every seat explained."""
+    from selenium.webdriver.common.by import By
+
+    base, _ = server
+    rules = {"players": 2, "declarations": "choice", "belote": "optional", "dix_exchange": "choice"}
+    answer = _room(base, rules=rules, limit=2, seats=["human", "normal"], seed=SEED_TWO_DEALS)
+    _sit(browser, base, answer, 0)
+    seen = {"last deal": False, "exchange": False, "explained": False}
+
+    def done() -> bool:
+        seen["last deal"] |= "Its last trick, won by" in browser.find_element(By.ID, "last").text
+        seen["exchange"] |= ", exchanged by " in browser.find_element(By.ID, "info").text
+        seen["explained"] |= any(why in browser.find_element(By.ID, "actions").text for why in (
+            "(you hold no", "(is the combination announced better", "(announce it before"))
+        return "game over" in browser.find_element(By.ID, "actions").text
+
+    _click_until(browser, done)
+    assert seen == {"last deal": True, "exchange": True, "explained": True}
 
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):

@@ -100,15 +100,22 @@ def _port(text: str) -> int:
     return port
 
 
-def _seed(text: str) -> int:
-    """``--seed``'s argparse type: an int in 0..2**63-1 (``random.Random`` would read -1 as 1)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give an int in 0..2**63-1") from None
-    if not 0 <= seed < 2 ** 63:
-        raise argparse.ArgumentTypeError(f"{seed} is not a seed: give an int in 0..2**63-1")
-    return seed
+def _seed_type(bits: int):
+    """``--seed``'s argparse type: an int in 0..2**bits-1 (``random.Random`` would read -1 as
+    1; the trainers seed numpy, whose seeds stop at 2**32-1)."""
+    def seed_of(text: str) -> int:
+        try:
+            seed = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a seed: give an int in 0..2**{bits}-1") from None
+        if not 0 <= seed < 2 ** bits:
+            raise argparse.ArgumentTypeError(f"{seed} is not a seed: give an int in 0..2**{bits}-1")
+        return seed
+
+    return seed_of
+
+
+_seed, _train_seed = _seed_type(63), _seed_type(32)
 
 
 def _factories_from_cwd(specs) -> None:
@@ -430,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--resume", help="continue this run folder from its newest usable checkpoint (a damaged newer "
                                     "one is skipped with a warning)")
     t.add_argument("--total-timesteps", type=int, help="override total_timesteps")
-    t.add_argument("--seed", type=_seed, help="override seed")
+    t.add_argument("--seed", type=_train_seed, help="override seed")
     t.add_argument("--log-dir", help="override log_dir (default runs/)")
     t.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     t.add_argument("--rollout-actors", type=int, help="override rollout_actors: play the tables in this many Ray "
@@ -471,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     di.add_argument("--epsilon", type=float, default=0.1, help="share of random bids in the self-play (default 0.1)")
     di.add_argument("--epochs", type=int, default=6, help="epochs of the fit (default 6)")
     di.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate (default 3e-4)")
-    di.add_argument("--seed", type=_seed, default=11, help="seed of the self-play, the random bids and the fit")
+    di.add_argument("--seed", type=_train_seed, default=11, help="seed of the self-play, the random bids and the fit")
     di.add_argument("--threads", type=int, help="torch threads (default torch's)")
     di.add_argument("--no-progress", action="store_true", help="no line per epoch")
     di.set_defaults(func=_cmd_distil)
@@ -547,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--address", help="an existing Ray cluster (ray start --head; 'auto' finds it); "
                                       "default: a local Ray with the config's num_cpus")
     tr.add_argument("--total-timesteps", type=int, help="override total_timesteps")
-    tr.add_argument("--seed", type=_seed, help="override seed")
+    tr.add_argument("--seed", type=_train_seed, help="override seed")
     tr.add_argument("--log-dir", help="override log_dir (default runs/)")
     tr.add_argument("--eval-pairs", type=int, help="override eval_pairs")
     tr.add_argument("--no-progress", action="store_true", help="no line per iteration")

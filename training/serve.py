@@ -86,6 +86,8 @@ __all__ = ["make_app", "serve", "MAX_MESSAGE", "MAX_RECORD", "RATE"]
 VARIANT_LABELS = {"classic": "classic Belote, 4 players", "coinche": "coinche (contrée), 4 players",
                   "two": "Belote for 2 players", "three": "Belote for 3 players"}
 
+#: seconds a client may take to receive a view before it is dropped (``_Server.broadcast``)
+SEND_TIMEOUT = 10.0
 #: the largest websocket message or request body accepted (bytes)
 MAX_MESSAGE = 4096
 #: messages a second one connection may send (a burst of as many is allowed)
@@ -116,7 +118,7 @@ class _Client:
         announcement, a declaration: RULES.md §11). With ``lock`` (the room's), the view is
         read under it and sent after it is released: a client that does not read its
         messages holds up no one else's moves."""
-        async with self.sending:
+        async with self.sending:  # one at a time: a view read later is sent later
             if lock is None:
                 view = room.view(self.seat)
             else:
@@ -198,13 +200,19 @@ class _Server:
         room.save()
 
     async def broadcast(self, room: Room) -> None:
-        """Send every client of ``room`` its own view where it changed (``_Client.send_view``;
-        a closed connection is dropped)."""
-        for client in list(self.clients[room.id]):
+        """Send every client of ``room`` its own view where it changed (``_Client.send_view``:
+        read under the room's lock), to all at once; a closed connection, or one that has not
+        taken its view within ``SEND_TIMEOUT`` seconds (a client that does not read), is
+        dropped, so that it holds up no one."""
+        async def send(client: _Client) -> None:
             try:
-                await client.send_view(room)
+                await asyncio.wait_for(client.send_view(room, self.locks[room.id]), SEND_TIMEOUT)
             except Exception:
                 self.clients[room.id].discard(client)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(client.ws.close(), 1.0)
+
+        await asyncio.gather(*(send(c) for c in list(self.clients[room.id])))
 
 
 async def _json_body(request, limit: int, what: str):

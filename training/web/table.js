@@ -62,6 +62,18 @@ function declaredText(v, who) {
   return parts.length ? ` &middot; declarations: ${parts.join("; ")}` : "";
 }
 
+// an <ol>'s items from {text, title, bold}, as text (never markup)
+function fillList(ol, items) {
+  ol.replaceChildren(...items.map((x) => {
+    const li = document.createElement("li");
+    const t = x.bold ? document.createElement("b") : li;
+    t.textContent = x.text;
+    if (x.bold) li.append(t);
+    if (x.title) li.title = x.title;
+    return li;
+  }));
+}
+
 // the cards of a trick led by ``leader``, each with its player's name
 function drawTrick(box, cards, leader, names) {
   box.innerHTML = "";
@@ -77,7 +89,7 @@ function drawTrick(box, cards, leader, names) {
 // "declarations=choice, belote=optional" as {option: value}: true / false / null and
 // integers as such, anything else a string (the server names a bad option or value)
 function ruleOptions(text) {
-  const out = {};
+  const out = Object.create(null);  // "__proto__=x" is an option name like any other (the server names it)
   for (const part of text.split(/[,\s]+/)) {
     if (!part) continue;
     const eq = part.indexOf("=");
@@ -109,7 +121,7 @@ async function lobby() {
   }
   const drawSeats = () => {
     const over = ruleOptions($("rule-options").value);
-    const n = typeof over.players === "number" ? over.players : (opts.preset_players[rules.value] || 4);
+    const n = [2, 3, 4].includes(over.players) ? over.players : (opts.preset_players[rules.value] || 4);
     if (n === $("seats").querySelectorAll("select").length) return;
     const box = $("seats");
     box.innerHTML = "";
@@ -202,7 +214,12 @@ function table(roomId, seat) {
   let joined = false;  // no view yet: an error is the join's (no such room, a wrong token)
   socket.onmessage = async (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "error" && !joined) { await lobby(); $("status").textContent = msg.message; return; }
+    if (msg.type === "error" && !joined) {  // back to the lobby, the link dropped from the address
+      history.replaceState(null, "", location.pathname);
+      await lobby();
+      $("status").textContent = msg.message;
+      return;
+    }
     if (msg.type === "error") { $("table-error").textContent = msg.message; answered = null; return; }
     if (msg.type === "view") joined = true;
     if (msg.type === "hints") { showHints(msg.values, msg.unit); return; }
@@ -333,11 +350,13 @@ function render(v) {
       buttons.textContent += ` · last deal: ${d.text || d.outcome}`;
     }
   }
-  $("auction").innerHTML = v.auction.map((b) => `<li>${who(b.seat)}: ${b.label}</li>`).join("");
-  $("deals").innerHTML = v.deals.map((d, i) => `<li title="${d.text}">deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}</li>`).join("");
-  $("log").innerHTML = v.log.slice(-20).map((e) => "deal_over" in e
-    ? `<li><b>deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}</b></li>`
-    : `<li>${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " &rarr; trick to " + who(e.trick_won_by) : ""}</li>`).join("");
+  // the lists as text nodes: a room's saved log is never markup
+  fillList($("auction"), v.auction.map((b) => ({ text: `${who(b.seat)}: ${b.label}` })));
+  fillList($("deals"), v.deals.map((d, i) => ({ text: `deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}`,
+                                               title: d.text })));
+  fillList($("log"), v.log.slice(-20).map((e) => "deal_over" in e
+    ? { text: `deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}`, bold: true }
+    : { text: `${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " → trick to " + who(e.trick_won_by) : ""}` }));
   for (const id of ["auction", "log"]) $(id).scrollTop = $(id).scrollHeight;  // the newest in sight
   if (hintsWanted && v.legal.some((a) => a.id < 32)) askHints();
 }
