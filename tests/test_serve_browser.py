@@ -311,6 +311,44 @@ def test_two_deals_at_two_seats_show_the_last_deals_trick_the_exchange_and_the_s
     assert seen == {"last deal": True, "exchange": True, "explained": True}
 
 
+def test_a_saved_rooms_log_is_shown_as_text_never_markup(tmp_path, browser):
+    """A room folder edited by hand (its public log, its deals' texts) loads; what it says
+    is shown as text: a tag in it is never a tag in the page."""
+    import uvicorn
+
+    from selenium.webdriver.common.by import By
+
+    from training.rooms import Room
+    from training.serve import make_app
+
+    room = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 5, tmp_path)
+    meta = json.loads((tmp_path / room.id / "room.json").read_text())
+    xss = '<img id="injected" src="x" onerror="document.title=`XSS`">'
+    meta["log"] = [{"seat": 1, "label": xss}, {"deal_over": 1, "outcome": xss, "points": [1, 2], "text": xss}]
+    (tmp_path / room.id / "room.json").write_text(json.dumps(meta))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(make_app(tmp_path, host="127.0.0.1"), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if srv.started:
+                break
+            time.sleep(0.05)
+        _sit(browser, f"http://127.0.0.1:{port}", {"room": room.id, "tokens": {"0": room.tokens[0]}}, 0)
+        for _ in range(200):
+            if "onerror" in browser.find_element(By.ID, "log").text:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # an injected image's onerror would have run
+        assert "West: " + xss in browser.find_element(By.ID, "log").text
+        assert browser.find_elements(By.ID, "injected") == [] and browser.title != "XSS"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     from selenium.webdriver.common.by import By
 
