@@ -212,7 +212,7 @@ from pettingzoo.utils import wrappers
 
 from .config import Rules, load_rules
 from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
-from .game import GameState, IllegalActionError
+from .game import GameState, IllegalActionError, seeded_rng
 from .games import game_of
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
 from .render import render_view
@@ -374,9 +374,7 @@ class raw_env(AECEnv):
         (dealer and decks); without it the RNG continues (or, on the first reset, is
         seeded from the OS)."""
         if seed is not None:
-            if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed.__index__() < 0:
-                raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
-            self._rng = random.Random(seed.__index__())
+            self._rng = seeded_rng(seed)
         elif self._rng is None:
             self._rng = random.Random()
         self.game = self.variant.new_state(rng=self._rng, dealer=self._rng.randrange(self.n_seats),

@@ -78,7 +78,7 @@ from .scoring import (
 )
 from .table import SEAT_NAMES, Table, partner_of, team_of
 
-__all__ = ["GameState", "Phase", "IllegalActionError", "STEPS", "team_of", "partner_of", "SEAT_NAMES"]
+__all__ = ["GameState", "Phase", "IllegalActionError", "STEPS", "team_of", "partner_of", "SEAT_NAMES", "seeded_rng"]
 
 #: the sub-steps of ``Phase.PLAY`` at two and three seats (``GameState.step``; -1 at four
 #: seats, where play is cards only)
@@ -111,6 +111,17 @@ class IllegalActionError(ValueError):
 
 
 _KING, _QUEEN, _SEVEN = Rank.KING, Rank.QUEEN, Rank.SEVEN
+
+
+def seeded_rng(seed) -> random.Random:
+    """A ``random.Random`` seeded by ``seed``: a non-negative int (numpy ints too), or None
+    (seeded from the OS). Raises ``ValueError`` for anything else (``random.Random`` would
+    read -1 as 1 and hash a str): the one check of every seed a game is dealt from."""
+    if seed is None:
+        return random.Random()
+    if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed.__index__() < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
+    return random.Random(seed.__index__())
 
 
 def _seat(value, what: str, n: int = 4) -> int:
@@ -275,10 +286,7 @@ class GameState:
         self.rules = rules
         #: one deal on its own: the game ends with its first played deal (RULES.md §8)
         self.single_deal = single_deal
-        if rng is None and seed is not None and (isinstance(seed, bool) or not hasattr(seed, "__index__")
-                                                 or seed.__index__() < 0):
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
-        self.rng = rng if rng is not None else random.Random(None if seed is None else seed.__index__())
+        self.rng = rng if rng is not None else seeded_rng(seed)
         self._points = POINTS_BY_ALL_TRUMP_OPTION[rules.all_trump_points or "pagat"]
         self.dealer = dealer
         self.scores = list(scores)

@@ -187,9 +187,9 @@ def view_of(info: InfoSet, log: list[dict], deals: list[dict], watcher: bool = F
 
     Card ids are ints 0..31 (``cards``: suit = id // 8, rank = id % 8); action ids are those
     of ``actions`` with their labels."""
-    names = game_of(info.rules).table.names
+    table = game_of(info.rules).table
     view = {
-        "players": info.players, "names": list(names), "sides": list(game_of(info.rules).table.side),
+        "players": info.players, "names": list(table.names), "sides": list(table.side),
         "seat": None if watcher else info.seat,
         "dealer": info.dealer, "phase": info.phase, "step": STEPS[info.step] if info.step >= 0 else None,
         "to_act": info.current_seat, "turned": info.turned_card, "bottom": info.bottom_card,

@@ -112,18 +112,15 @@ class _Client:
         self.ws, self.seat, self.last = ws, seat, None
         self.sending = asyncio.Lock()  # one view at a time to this client, in the order they were read
 
-    async def send_view(self, room: Room, lock: asyncio.Lock | None = None) -> None:
+    async def send_view(self, room: Room, lock: asyncio.Lock) -> None:
         """Send ``room``'s view of this seat unless it equals the last one sent: a view sent
         again unchanged would tell a seat that another made a hidden choice (a belote
-        announcement, a declaration: RULES.md §11). With ``lock`` (the room's), the view is
-        read under it and sent after it is released: a client that does not read its
-        messages holds up no one else's moves."""
+        announcement, a declaration: RULES.md §11). The view is read under ``lock`` (the
+        room's) and sent after it is released: a client that does not read its messages
+        holds up no one else's moves."""
         async with self.sending:  # one at a time: a view read later is sent later
-            if lock is None:
+            async with lock:
                 view = room.view(self.seat)
-            else:
-                async with lock:
-                    view = room.view(self.seat)
             text = json.dumps({"type": "view", "view": view}, ensure_ascii=False, separators=(",", ":"))
             if text != self.last:
                 self.last = text

@@ -74,15 +74,27 @@ function fillList(ol, items) {
   }));
 }
 
-// the cards of a trick led by ``leader``, each with its player's name
-function drawTrick(box, cards, leader, names) {
+// the cards of a trick led by ``leader``, each with its player's name; with ``winner`` (a
+// seat) its card is marked, with ``caption`` a line of text first
+function drawTrick(box, cards, leader, names, winner = -1, caption = "") {
   box.innerHTML = "";
+  if (caption) {
+    const title = document.createElement("div");
+    title.textContent = caption;
+    box.append(title);
+  }
   cards.forEach((c, i) => {
+    const s = (leader + i) % names.length;
     const d = document.createElement("div");
-    d.className = "played";
-    d.append(cardSvg(c), document.createElement("br"), names[(leader + i) % names.length]);
+    d.className = "played" + (s === winner ? " winner" : "");
+    d.append(cardSvg(c), document.createElement("br"), names[s]);
     box.append(d);
   });
+}
+
+// the turned card, and after the seven's exchange who took it for which seven (TWO_THREE.md §2.5)
+function turnedText(turned, exchanged, name) {
+  return cardName(turned) + (exchanged >= 0 ? `, exchanged by ${name(exchanged)} for the ${cardName((turned >> 3) * 8)}` : "");
 }
 
 // ------------------------------------------------------------------ lobby
@@ -259,9 +271,7 @@ function render(v) {
   const handDone = v.hand_sizes.every((x) => x === 0) && v.last_trick;
   $("info").innerHTML = `<b>${v.contract ? "Contract: " + v.contract + ", " + who(v.taker) : "Bidding"}</b>`
     + ` &middot; dealer ${who(v.dealer)}`
-    + (v.turned >= 0 && v.exchanged >= 0  // the seven of trump took its place, face up (TWO_THREE.md §2.5)
-      ? ` &middot; turned card ${cardName(v.turned)}, exchanged by ${who(v.exchanged)} for the ${cardName((v.turned >> 3) * 8)}`
-      : v.turned >= 0 ? ` &middot; turned card ${cardName(v.turned)}` : "")
+    + (v.turned >= 0 ? ` &middot; turned card ${turnedText(v.turned, v.exchanged, who)}` : "")
     + (v.bottom >= 0 ? ` &middot; bottom card ${cardName(v.bottom)}` : "")
     + ` &middot; game scores ${v.scores.map((x, i) => side(i) + " " + x).join(", ")}`
     + ` &middot; card points won ${v.card_points.join(" - ")}`
@@ -279,19 +289,8 @@ function render(v) {
   drawTrick($("trick"), v.trick, v.trick_leader, names);
   // the last finished trick, always in sight: the bots may have played on since your card
   const last = $("last");
+  const drawLast = (t, caption) => drawTrick(last, t.cards, t.leader, names, t.winner, caption);
   last.innerHTML = "";
-  const drawLast = (t, caption) => {
-    const title = document.createElement("div");
-    title.textContent = caption;
-    last.append(title);
-    t.cards.forEach((c, i) => {
-      const s = (t.leader + i) % v.players;
-      const d = document.createElement("div");
-      d.className = "played" + (s === t.winner ? " winner" : "");
-      d.append(cardSvg(c), document.createElement("br"), names[s]);
-      last.append(d);
-    });
-  };
   if (v.last_trick) drawLast(v.last_trick, `last trick (${v.tricks}), won by ${who(v.last_trick.winner)}:`);
   else if (v.deals.length && v.phase !== 3) {
     const d = v.deals[v.deals.length - 1];  // a new deal: the one before, as it ended
@@ -417,9 +416,7 @@ function viewer(game, at = 0) {
     $("v-pos").textContent = `${k + 1} / ${frames.length}`;
     $("v-info").innerHTML = `<b>deal ${f.deal + 1}</b> &middot; dealer ${names[f.dealer]}`
       + (f.contract ? ` &middot; contract ${f.contract} by ${names[f.taker]}` : "")
-      + (f.turned >= 0 && f.exchanged >= 0
-        ? ` &middot; turned ${cardName(f.turned)}, exchanged by ${names[f.exchanged]} for the ${cardName((f.turned >> 3) * 8)}`
-        : f.turned >= 0 ? ` &middot; turned ${cardName(f.turned)}` : "")
+      + (f.turned >= 0 ? ` &middot; turned ${turnedText(f.turned, f.exchanged, (s) => names[s])}` : "")
       + (f.bottom >= 0 ? ` &middot; bottom ${cardName(f.bottom)}` : "")
       + ` &middot; card points won ${f.card_points.join(" - ")} &middot; scores ${f.scores.join(" - ")}`;
     const hands = $("v-hands");
