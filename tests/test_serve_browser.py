@@ -75,6 +75,9 @@ def browser():
         options.add_argument(a)
     options.binary_location = CHROMIUM
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    # the bots' cards at once (the table's pace 0) unless a test sets another pace
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                           {"source": "localStorage.setItem('belote-pace', '0');"})
     yield driver
     driver.quit()
 
@@ -349,6 +352,46 @@ def test_a_saved_rooms_log_is_shown_as_text_never_markup(tmp_path, browser):
         thread.join(timeout=10)
 
 
+def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, browser):
+    """At a pace above 0 a view that adds several cards draws them one by one, the
+    finished trick with its winner, and only then the view: its hand, its legal cards. At
+    pace 0 the same click shows the view at once."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=8)
+    _sit(browser, base, answer, 0)
+    on_table = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"))  # noqa: E731
+    legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
+    while not legal():  # the auction, at pace 0
+        _click_once(browser)
+    seen = []
+    for _ in range(4):  # a card while the trick has at most two cards: a bot's card follows it
+        while on_table() > 2 or not legal():
+            _click_once(browser)
+        browser.execute_script("localStorage.setItem('belote-pace', '900');")
+        before, held = on_table(), len(browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"))
+        legal()[0].click()
+        seen = []
+        for _ in range(400):  # until the view is drawn: its legal cards (or the deal's end)
+            seen.append(tuple(browser.execute_script(  # one reading of the page: (cards on the table, won, hand)
+                "return [document.querySelectorAll('#trick svg.card').length,"
+                " document.getElementById('trick').textContent.includes('won by'),"
+                " document.querySelectorAll('#hand svg.card').length];")))
+            if seen[-1][2] < held and (legal() or "game over" in browser.find_element(By.ID, "actions").text):
+                break
+            time.sleep(0.03)
+        seen = seen[next(k for k, (_, _, h) in enumerate(seen) if h < held):]  # from the server's answer on
+        counts = [c for c, _, _ in seen]
+        assert counts[0] == before + 1 and all(h == held - 1 for _, _, h in seen)  # the card left the hand
+        assert set(range(before + 1, 5)) <= set(counts)  # every card of the trick, one at a time
+        assert any(c == 4 and won for c, won, _ in seen)  # the finished trick with its winner
+        browser.execute_script("localStorage.setItem('belote-pace', '0');")
+        if "game over" in browser.find_element(By.ID, "actions").text:
+            break
+    assert seen and browser.find_element(By.ID, "pace").get_attribute("value") in {"0", "900"}
+
+
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):
     from selenium.webdriver.common.by import By
 
@@ -407,7 +450,8 @@ def test_markup_in_a_link_or_a_stored_seat_is_never_written_into_the_page(server
                 break
             time.sleep(0.05)
         assert browser.find_element(By.ID, "status").text.startswith("this link is refused: its ")
-        assert browser.execute_script("return localStorage.length") == 0
+        assert browser.execute_script(  # no token kept (the bots' pace is the one key stored)
+            "return Object.keys(localStorage).filter((k) => k !== 'belote-pace')") == []
     browser.execute_script("localStorage.setItem(arguments[0], arguments[1])", f"belote-tokens-{room}",
                            json.dumps({xss: token, "0": token, "1": xss}))
     browser.get(base + "/?lobby")  # the page loaded again, the lobby drawn from the stored tokens

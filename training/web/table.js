@@ -206,14 +206,28 @@ let hintsWanted = false;
 // the decision of the last view (its "decision"), and the last one answered: a second click
 // before the next view sends nothing (the server refuses a repeated act too)
 let decision = null, answered = null;
+// the bots' cards one at a time: a view that adds several cards to the table draws them
+// this many ms apart (the choice kept in this browser; 0: each view at once)
+const PACE_KEY = "belote-pace", PACE_DEFAULT = 700;
+function pace() {
+  const ms = Number(localStorage.getItem(PACE_KEY) ?? PACE_DEFAULT);
+  return Number.isFinite(ms) && ms >= 0 ? ms : PACE_DEFAULT;
+}
+let shown = null;  // the last view drawn
+let pacing = false;  // cards being drawn one at a time: nothing can be clicked meanwhile
+let views = Promise.resolve(), waitingViews = 0;  // views are drawn in turn
+let tableNumber = 0;  // which table() the drawing belongs to
 
 function table(roomId, seat) {
   show("table");
   $("hints").checked = hintsWanted;
   $("hints-box").hidden = seat === null;  // hints are a seat's
   $("hints").onchange = () => { hintsWanted = $("hints").checked; if (hintsWanted) askHints(); else clearHints(); };
+  $("pace").value = String(pace());
+  $("pace").onchange = () => localStorage.setItem(PACE_KEY, $("pace").value);
   const tokens = storedTokens(roomId);
-  decision = null; answered = null;
+  decision = null; answered = null; shown = null;
+  const number = ++tableNumber;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   if (socket) socket.close();
   socket = new WebSocket(`${proto}://${location.host}/ws`);
@@ -234,16 +248,78 @@ function table(roomId, seat) {
     }
     if (msg.type === "error") { $("table-error").textContent = msg.message; answered = null; return; }
     if (msg.type === "view") joined = true;
-    if (msg.type === "hints") { showHints(msg.values, msg.unit); return; }
-    $("table-error").textContent = msg.view.failed || "";
-    render(msg.view);
+    if (msg.type === "hints") { if (!pacing) showHints(msg.values, msg.unit); return; }
+    waitingViews++;
+    views = views.then(() => present(msg.view, number))
+      .catch((e) => { $("table-error").textContent = `the page failed to draw a view: ${e}`; })
+      .finally(() => waitingViews--);
   };
   const mine = socket;
   socket.onclose = () => { if (socket === mine) $("status").textContent += " (disconnected: reload to join again)"; };
 }
 
+// the cards played between two views of one deal, one frame a card (the new view's own last
+// card left to render): [{cards, leader, winner}], a finished trick's last frame with its
+// winner; none where the views are not two moments of one deal's card play
+function paceFrames(p, v) {
+  if (!p || p.players !== v.players) return [];
+  const frames = [];
+  const add = (cards, leader, from, winner) => {
+    for (let k = Math.max(from, 1); k <= cards.length; k++) {
+      frames.push({ cards: cards.slice(0, k), leader, winner: k === cards.length ? winner : -1 });
+    }
+  };
+  const ended = v.deals.length === p.deals.length + 1 ? v.deals[v.deals.length - 1].last_trick : null;
+  if (v.deals.length === p.deals.length && v.deal_number === p.deal_number && v.tricks >= p.tricks) {
+    if (v.tricks === p.tricks + 1) {  // p's trick finished, then the next one begun
+      if (p.trick.length && p.trick_leader !== v.last_trick.leader) return [];
+      add(v.last_trick.cards, v.last_trick.leader, p.trick.length + 1, v.last_trick.winner);
+      add(v.trick, v.trick_leader, 1, -1);
+    } else if (v.tricks === p.tricks && (!p.trick.length || p.trick_leader === v.trick_leader)) {
+      add(v.trick, v.trick_leader, p.trick.length + 1, -1);
+    }
+    if (frames.length && !(v.tricks === p.tricks + 1 && !v.trick.length)) frames.pop();  // the view's own trick
+  } else if (ended && p.hand_sizes.every((n) => n <= 1) && (!p.trick.length || p.trick_leader === ended.leader)) {
+    add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
+  }
+  return frames;
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// draw a view: the cards it adds one at a time (``pace``), then the whole view; a view behind
+// others in the queue, or of another table(), is drawn at once or not at all
+async function present(v, number) {
+  if (number !== tableNumber) return;
+  const frames = waitingViews > 1 || !pace() ? [] : paceFrames(shown, v);
+  shown = v;
+  if (frames.length) {
+    pacing = true;
+    const kept = new Set(v.hand);
+    for (const svg of document.querySelectorAll("#hand svg.card")) {  // the card just played leaves the hand
+      if (!kept.has(Number(svg.dataset.card))) svg.parentNode.remove();
+      else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
+    }
+    clearHints();
+    $("hand").classList.add("waiting");
+    $("last").hidden = true;
+    $("actions").textContent = "";
+    for (const f of frames) {
+      const caption = f.winner >= 0 ? `trick won by ${v.names[f.winner]}${f.winner === v.seat ? " (you)" : ""}:` : "";
+      drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
+      await sleep(f.winner >= 0 ? 2 * pace() : pace());
+      if (number !== tableNumber) return;
+    }
+    $("hand").classList.remove("waiting");
+    $("last").hidden = false;
+    pacing = false;
+  }
+  $("table-error").textContent = v.failed || "";
+  render(v);
+}
+
 function act(id) {
-  if (decision === null || decision === answered) return;
+  if (pacing || decision === null || decision === answered) return;
   answered = decision;
   socket.send(JSON.stringify({ type: "act", action: id, decision }));
 }
