@@ -475,6 +475,20 @@ def test_round_last_deal_end_is_decided_on_exact_points():
     assert s.points == (230, 50) and (over, winner) == (True, 0)
 
 
+@pytest.mark.parametrize("round_last", [False, True])
+def test_a_deal_on_its_own_is_rounded_as_an_ordinary_deal_and_a_one_deal_game_as_its_last(round_last):
+    """RULES.md §8, COINCHE.md §6.10: ``target: null`` (and the single-deal mode) plays a deal
+    of a game, rounded whatever ``round_last_deal`` says; ``max_deals: 1`` is a game of one
+    deal, whose deal is its last: exact unless ``round_last_deal``."""
+    c = Contract(0, 1, 110)
+    r = load_rules("coinche", rounding="half_up", round_last_deal=round_last)
+    one_deal = lambda rules, **kw: score_coinche_game_deal(  # noqa: E731
+        c, (107, 45), (6, 2), 0, (0, 0), (0, 0), rules, (0, 0), 0, **kw)[0].points
+    assert one_deal(r.replace(target=None)) == (230, 50)
+    assert one_deal(r, single_deal=True) == (230, 50)
+    assert one_deal(r.replace(max_deals=1)) == ((230, 50) if round_last else (227, 45))
+
+
 @pytest.mark.parametrize("preset", ["coinche_ffb_equipe_ludique", "coinche_cannes_2016", "coinche_ffb_contree_2016"])
 def test_whole_games_round_every_deal_but_an_exact_last_one(preset):
     r = load_rules(preset).replace(target=800, max_deals=None)
