@@ -27,12 +27,22 @@ from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
 
-__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
+__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "voids_exhausted", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
            "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward", "reward_scale",
            "COINCHE_REWARD_SCALE"]
 
-#: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``).
+#: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``) and
+#: a game episode of the environments is truncated (``voids_exhausted``).
 MAX_VOID_DEALS = 100
+
+
+def voids_exhausted(state: GameState) -> bool:
+    """True when ``state``'s deal just ended passed out (or redealt by agreement) as the
+    ``MAX_VOID_DEALS``-th such deal in a row. The rules redeal without end (RULES.md §3.4,
+    TWO_THREE.md §2.3), so a game episode (``episode="game"``) of the environments is
+    truncated there: PettingZoo's ``truncations``, Gymnasium's ``truncated``, RLlib's
+    ``truncateds``, OpenSpiel's terminal state with the returns as they stand."""
+    return state.is_deal_over and state.void and state.void_streak + 1 >= MAX_VOID_DEALS
 
 #: ``decide(state, info, policy) -> action id``: the action of the seat to act, whose
 #: information set is ``info`` and whose policy is ``policy``.

@@ -16,7 +16,9 @@ Observations        ``Dict(observation=Box(0, inf, (618,), float32),
                     action_mask=Box(0, 1, (112,), int8))`` (``obs_mode="infoset"``) or
                     ``observation=Box(-1, 111, (65, 2), int16)`` (``obs_mode="history"``)
 Episode             one deal (default; a void deal, eight passes, ends the episode with
-                    reward 0) or one game to the target (``episode="game"``)
+                    reward 0) or one game to the target (``episode="game"``; truncated,
+                    ``truncations`` all True, after 100 deals in a row passed out:
+                    ``driver.MAX_VOID_DEALS``)
 Rewards             zero-sum per team, at the end of each deal (or game), to all four
 Coinche             ``rules="coinche"`` (or any ``contract_mode="coinche"`` rules): the
                     auction game of COINCHE.md; see "Coinche" below
@@ -155,7 +157,9 @@ Arguments of ``env()`` / ``raw_env()``:
         ``RuleOptionError``.
     episode: ``"deal"`` (default: a ``GameState(..., single_deal=True)``, one deal
         whatever the rules' target and deal limit) or ``"game"`` (deals until the rules'
-        target; with ``target=None`` a game is one played deal).
+        target; with ``target=None`` a game is one played deal; the rules redeal a
+        passed-out deal without end, so a game episode is truncated after
+        ``driver.MAX_VOID_DEALS`` passed out in a row).
     obs_mode: ``"infoset"`` (default) or ``"history"``.
     reward_mode: ``"scaled"`` (default), ``"points"`` or ``"win"``.
     render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it)
@@ -211,7 +215,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward
+from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward, voids_exhausted
 from .game import GameState, IllegalActionError, seeded_rng
 from .games import game_of
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
@@ -444,8 +448,12 @@ class raw_env(AECEnv):
                     "scores": (st.scores[team], st.scores[them]),
                 }
             self._accumulate_rewards()
-            if game_end:
-                self.terminations = dict.fromkeys(self.agents, True)
+            truncated = not game_end and voids_exhausted(st)  # driver.MAX_VOID_DEALS passed out in a row
+            if game_end or truncated:
+                if truncated:
+                    self.truncations = dict.fromkeys(self.agents, True)
+                else:
+                    self.terminations = dict.fromkeys(self.agents, True)
                 # next agent in seat order; PettingZoo's dead-step logic takes it from here
                 seat = self._seat[agent]
                 self.agent_selection = self.possible_agents[self.variant.table.next[seat]]

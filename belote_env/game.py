@@ -258,7 +258,7 @@ class GameState:
         "tricks_won", "belote_pairs", "announcements", "announce_next", "declared", "declare_next", "actions",
         "deal_score", "void", "redeal", "_legal", "deal_log", "public_cannot", "public_known", "start",
         "single_deal", "step", "bottom_card", "unused", "out_of_play", "exchanged", "exchange_order", "discarded",
-        "combos", "announced", "decl_winner", "decl_cards", "decl_order", "belote_holder",
+        "combos", "announced", "decl_winner", "decl_cards", "decl_order", "belote_holder", "void_streak",
     )
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None,
@@ -292,6 +292,8 @@ class GameState:
         self.scores = list(scores)
         self.reserve = reserve
         self.deal_number = deal_number  # played (not void) deals finished
+        #: deals passed out (or redealt by agreement) in a row just before the one in progress
+        self.void_streak = 0
         #: (scores, reserve, deal_number) the game started from (records.py writes them)
         self.start = (tuple(scores), reserve, deal_number)
         self.winner: int | None = None
@@ -981,6 +983,7 @@ class GameState:
             rotate = not self.void or self.rules.all_pass_redeal != "same_dealer"
         if rotate:
             self.dealer = (self.dealer + 1) % self.n
+        self.void_streak = self.void_streak + 1 if self.void else 0
         self._start_deal(deck)
 
     # ------------------------------------------------------------------ views

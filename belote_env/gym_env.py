@@ -51,7 +51,9 @@ Arguments:
     partner: with ``learner="seat"`` and ``opponents`` not a dict, the partner's policy
         (default: same as ``opponents``); anywhere else it would be ignored, so it raises
         ``ValueError``.
-    rules, episode, obs_mode, reward_mode, **rule_overrides: as for ``belote_v0``.
+    rules, episode, obs_mode, reward_mode, **rule_overrides: as for ``belote_v0``
+        (``episode="game"``: ``truncated`` True after ``driver.MAX_VOID_DEALS`` deals in a
+        row passed out).
     illegal_action: ``"penalize"`` (default) or ``"raise"``.
     render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the learner's view).
 
@@ -81,7 +83,7 @@ from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward
+from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward, voids_exhausted
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
 from .games import game_of
@@ -383,6 +385,8 @@ class BeloteGymEnv(gymnasium.Env):
                     if self.reward_mode == "win" and self.episode == "game":
                         reward += game_win_reward(st.winner, me, self.rules)
                     return reward
+                if voids_exhausted(st):  # truncated: MAX_VOID_DEALS passed out in a row
+                    return reward
                 st.next_deal()
                 continue
             if st.current in self.seats:
@@ -417,7 +421,7 @@ class BeloteGymEnv(gymnasium.Env):
                                            single_deal=self.episode == "deal")
         self._ended_by_illegal = False
         self._play_others()
-        if self.game.is_deal_over and (self.episode == "deal" or self.game.is_game_over):
+        if self._terminated():
             # every other seat passed and the learner never acted: deal again
             return self.reset(options=options)
         return self._obs_info()
@@ -432,7 +436,7 @@ class BeloteGymEnv(gymnasium.Env):
         if st is None:
             raise RuntimeError("call reset() before step()")
         self._check_opponents_done("step()")
-        if self._ended_by_illegal or (st.is_deal_over and (self.episode == "deal" or st.is_game_over)):
+        if self._ended_by_illegal or self._terminated() or voids_exhausted(st):
             raise RuntimeError("the episode is over: call reset()")
         # ValueError (array of several values) / TypeError, in either mode
         action = _action_id(action, self.num_actions)
@@ -447,11 +451,17 @@ class BeloteGymEnv(gymnasium.Env):
             info["illegal_action"] = str(e)
             return obs, -1.0, True, False, info
         reward = self._play_others()
-        terminated = st.is_deal_over and (self.episode == "deal" or st.is_game_over)
+        terminated = self._terminated()
+        truncated = not terminated and voids_exhausted(st)
         obs, info = self._obs_info()
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, False, info
+        return obs, reward, terminated, truncated, info
+
+    def _terminated(self) -> bool:
+        """The episode's deal (or game) is over."""
+        st = self.game
+        return st.is_deal_over and (self.episode == "deal" or st.is_game_over)
 
     def action_masks(self) -> np.ndarray:
         """bool ``(num_actions,)``: the learner's legal ids now (all False once the episode ended).

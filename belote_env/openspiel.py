@@ -17,7 +17,9 @@ Parameters (``pyspiel.load_game("python_belote(rules=seed001_3p,episode=game)")`
                     ``coinche_bga`` ..., ``seed001_2p``, ``seed001_3p``); ``""`` (the
                     default) is ``Rules()``, seed 004's classic game
 ``episode``         ``"deal"`` (default: one deal, a void deal ends it with 0) or
-                    ``"game"`` (deals to the target, RULES.md §8)
+                    ``"game"`` (deals to the target, RULES.md §8; it ends, the returns
+                    as they stand, at the 100th deal in a row passed out:
+                    ``driver.MAX_VOID_DEALS``)
 ``reward``          ``"scaled"`` (default), ``"points"`` or ``"win"``: the envs'
                     ``reward_mode`` (``driver.seat_reward``; ``"win"`` in a game episode:
                     +1 / -1 at its end, ``driver.game_win_reward``)
@@ -90,7 +92,7 @@ except ImportError as e:  # pragma: no cover - the extra is missing
 from .actions import ANNOUNCE_BELOTE, DECLARE
 from .cards import cards_of
 from .config import OPTION_CHOICES, Rules, RuleOptionError, load_rules
-from .driver import REWARD_MODES, game_win_reward, reward_scale, seat_reward
+from .driver import MAX_VOID_DEALS, REWARD_MODES, game_win_reward, reward_scale, seat_reward, voids_exhausted
 from .games import game_of
 from .infoset import InfoSet
 from .sampling import sample_hidden_hands, world_deck
@@ -101,10 +103,10 @@ __all__ = ["SHORT_NAME", "BeloteGame", "BeloteState", "rules_from_params", "para
 SHORT_NAME = "python_belote"
 NUM_CARDS = 32
 #: played deals a game to ``target`` can last per point of the target, at most (a played deal
-#: scores at least 81 points for one side; the bound allows four times as many), and the
-#: void deals allowed around them (``max_game_length``)
+#: scores at least 81 points for one side; the bound allows four times as many)
+#: (``max_game_length``, with ``driver.MAX_VOID_DEALS`` - 1 void deals at most before each
+#: played deal and after the last: a game episode ends at the ``MAX_VOID_DEALS``-th in a row)
 _DEALS_PER_POINT = 1 / 20
-_VOID_FACTOR = 2
 #: bound on one deal's point difference (``min_utility`` / ``max_utility``): a capot with
 #: belote, declarations and a reserve (a two- or three-seat deal's is below it); coinche's
 #: capot or générale surcoinched; by the rules' contract mode (the scoring of contracts)
@@ -182,11 +184,12 @@ def _deal_bound(variant) -> int:
 
 def _deals_bound(rules: Rules) -> int:
     """A bound on the deals of a game episode (``max_game_length``): ``max_deals`` or the
-    target's (``_DEALS_PER_POINT``), with void deals (``_VOID_FACTOR``)."""
+    target's (``_DEALS_PER_POINT``) played deals, and ``MAX_VOID_DEALS`` - 1 void deals
+    before each of them and ``MAX_VOID_DEALS`` after the last (the episode ends there)."""
     played = int(rules.target * _DEALS_PER_POINT) + 10
     if rules.max_deals is not None:
         played = min(played, rules.max_deals)
-    return _VOID_FACTOR * played + 10
+    return played + (MAX_VOID_DEALS - 1) * played + MAX_VOID_DEALS
 
 
 def _game_type(utility) -> "pyspiel.GameType":
@@ -335,8 +338,8 @@ class BeloteState(pyspiel.State):
         if not self.win_only:
             for s in range(self.n):
                 self._rewards[s] = seat_reward(gs.deal_score, s, self.reward_mode, self.rules)
-        if self.episode == "deal" or gs.is_game_over:
-            self._over = True
+        if self.episode == "deal" or gs.is_game_over or voids_exhausted(gs):  # a game episode: ends at the
+            self._over = True  # MAX_VOID_DEALS-th deal passed out in a row, the returns as they stand
             if self.win_only:
                 self._rewards = [game_win_reward(gs.winner, s, self.rules) for s in range(self.n)]
         self._returns = [r + x for r, x in zip(self._returns, self._rewards)]

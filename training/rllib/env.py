@@ -114,20 +114,23 @@ class BeloteMultiAgentEnv(MultiAgentEnv):
         self.env.step(action_dict[agent])  # the engine refuses a non-integer id: never truncated
         rewards = {a: float(r) for a, r in self.env.rewards.items() if r != 0.0}
         rewards.setdefault(agent, 0.0)
-        if all(self.env.terminations.values()):
+        truncated = all(self.env.truncations.values())  # a game episode: MAX_VOID_DEALS voids in a row
+        if truncated or all(self.env.terminations.values()):
             obs = {a: self._obs(a) for a in self.possible_agents}
             for a in self.possible_agents:
                 rewards.setdefault(a, 0.0)
-            terms = dict.fromkeys(self.possible_agents, True)
+            terms = dict.fromkeys(self.possible_agents, not truncated)
+            truncs = dict.fromkeys(self.possible_agents, truncated)
             infos = {a: dict(self.env.infos[a]) for a in self.possible_agents}
             self.agents = []
         else:
             nxt = self.env.agent_selection
             obs = {nxt: self._obs(nxt)}
-            terms = {}
+            terms, truncs = {}, {}
             infos = {nxt: {}}
-        terms["__all__"] = not self.agents
-        return obs, rewards, terms, {"__all__": False}, infos
+        terms["__all__"] = not self.agents and not truncated
+        truncs["__all__"] = truncated
+        return obs, rewards, terms, truncs, infos
 
     def close(self) -> None:
         self.env.close()
