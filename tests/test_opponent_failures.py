@@ -278,3 +278,26 @@ def test_play_ctrl_c_before_the_first_deal_exits_130_without_traceback(monkeypat
     assert main(["play"]) == 130
     out, err = capsys.readouterr()
     assert err == "belote play: interrupted (Ctrl-C) before the game started; nothing to save\n"
+
+
+class _Passer:
+    """Passes whenever it may (a match of two of them passes every deal out)."""
+
+    name = "passer"
+
+    def act(self, info):
+        return PASS if PASS in info.legal_actions else info.legal_actions[0]
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_eval_of_policies_that_pass_every_deal_exits_2_in_one_line(tmp_path, monkeypatch, capsys, batched):
+    (tmp_path / "passmod_rgp.py").write_text(
+        "from tests.test_opponent_failures import _Passer\n\ndef make(seed=None):\n    return _Passer()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))] + [str(tmp_path)])
+    monkeypatch.delitem(sys.modules, "passmod_rgp", raising=False)
+    argv = ["eval", "passmod_rgp:make", "passmod_rgp:make", "--pairs", "2", "--no-progress"]
+    assert main(argv + (["--batched"] if batched else [])) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("belote eval: error: ") and "deals in a row were passed out" in err
+    assert len(err.splitlines()) == 1

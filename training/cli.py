@@ -214,6 +214,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_eval(args: argparse.Namespace) -> int:
     from belote_env import load_rules
 
+    from policies.base import PolicyError
+
     from .evaluate import MAX_PAIRS, SET_SEATINGS, PolicyFailure, duplicate_match, use_one_torch_thread
 
     given = [flag for flag, v in (("--games", args.games), ("--pairs", args.pairs), ("--deals", args.deals))
@@ -254,6 +256,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         path = write_record(args.failure_record, e.record)
         raise ValueError(f"{e} -- the position is saved as a replayable record: {path} "
                          f"(belote replay {path})") from None
+    except PolicyError as e:  # e.g. MAX_VOID_DEALS deals in a row passed out
+        raise ValueError(str(e)) from None
     print(result.summary())
     if json_path is not None:
         atomic_write_bytes(json_path, json.dumps(result.to_dict(), indent=2).encode())
