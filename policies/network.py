@@ -120,6 +120,10 @@ def is_card_decision(info: InfoSet) -> bool:
 _CARDS_STEP = STEPS.index("cards")
 
 
+#: how an error names a game (``games.Game.variant``): "a three-player model", not "a three model"
+_GAME_WORDS = {"two": "two-player", "three": "three-player"}
+
+
 class NetworkPolicy:
     """A policy backed by a ``BeloteNet`` (checkpoints, exported models, the hard tier),
     or by value networks alone (``net=None``: the coinche hard tier).
@@ -263,10 +267,11 @@ class NetworkPolicy:
         mode = game_of(rules).variant
         if mode != self.contract_mode:
             hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
+            mine, theirs = (_GAME_WORDS.get(m, m) for m in (self.contract_mode, mode))
             raise RulesMismatchError(
-                f"{self.name}: a {self.contract_mode} model (its networks read the {self.contract_mode} observation "
-                f"of {self.obs_size} floats) cannot play {mode} rules (observation of "
-                f"{CONTRACT_MODE_OBS_SIZE.get(mode, '?')} floats): load a {mode} model{hint}")
+                f"{self.name}: a {mine} model (its networks read the {mine} observation "
+                f"of {self.obs_size} floats) cannot play {theirs} rules (observation of "
+                f"{CONTRACT_MODE_OBS_SIZE.get(mode, '?')} floats): load a {theirs} model{hint}")
         self._rules_ok = rules
 
     def _encode(self, info: InfoSet) -> np.ndarray:

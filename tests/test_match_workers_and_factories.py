@@ -387,6 +387,7 @@ def test_the_readme_maskableppo_model_exports_and_plays_the_tiers(readme_zip, tm
     model, path = readme_zip
     out = tmp_path / "exported"
     assert main(["export", str(path), str(out)]) == 0
+    assert capsys.readouterr().out.endswith(f"-> {out} (meta.json + model.safetensors)\n")  # the files written
     meta = json.loads((out / "meta.json").read_text())
     assert meta["net"] == {"obs_size": 618, "n_actions": 112, "pi": [64, 64], "vf": [64, 64], "activation": "tanh"}
     assert meta["sb3"]["policy_class"] == "sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy"
@@ -413,6 +414,29 @@ def test_an_sb3_model_with_relu_and_other_layer_sizes_exports_exactly(tmp_path):
     assert json.loads((out / "meta.json").read_text())["net"] == {
         "obs_size": 618, "n_actions": 112, "pi": [32, 16], "vf": [8], "activation": "relu"}
     assert _sb3_probs_match(model, out, steps=12, seed=5) == 12
+
+
+
+@pytest.mark.parametrize("rules, mode", [("coinche", "coinche"), ("seed001_2p", "two"), ("seed001_3p", "three")])
+def test_an_sb3_model_of_coinche_or_two_or_three_seats_exports_as_a_model_of_its_game(tmp_path, capsys, rules, mode):
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    import belote_env  # noqa: F401
+    from policies.model_files import CONTRACT_MODE_OBS_SIZE, MODE_N_ACTIONS
+    from training.cli import main
+
+    model = MaskablePPO("MlpPolicy", gymnasium.make("Belote-v0", opponents="random", rules=rules), seed=4)
+    model.save(tmp_path / "m.zip")
+    out = tmp_path / "out"
+    assert main(["export", str(tmp_path / "m.zip"), str(out)]) == 0
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["contract_mode"] == mode and meta["net"]["obs_size"] == CONTRACT_MODE_OBS_SIZE[mode]
+    assert meta["net"]["n_actions"] == MODE_N_ACTIONS[mode]
+    assert _sb3_probs_match(model, out, steps=12, seed=6, rules=rules) == 12
+    capsys.readouterr()
+    assert main(["eval", str(out), "random", "--deals", "2", "--no-progress"]) == 2  # the classic game: refused
+    assert "cannot play classic rules" in capsys.readouterr().err
 
 
 def _rezip(src, dst, **replace):
@@ -472,7 +496,9 @@ def test_sb3_zips_of_another_shape_or_architecture_are_refused(readme_zip, tmp_p
     (tmp_path / "junk.zip").write_bytes(b"not a zip")
     cases = [
         (tmp_path / "hist.zip", r"observation space <class 'gymnasium.spaces.box.Box'> of shape \[65, 2\] \(int16\); "
-                                r"the export needs Box of shape \[618\] float32"),
+                                r"the export needs a float32 Box of one game's shape, \[618\] \(classic\), "
+                                r"\[1141\] \(coinche\), \[716\] \(two\), \[902\] \(three\): the env's "
+                                r"obs_mode=\"infoset\""),
         (tmp_path / "elu.zip", "unknown architecture: activation_fn <class 'torch.nn.modules.activation.ELU'>; the "
                                "export knows torch.nn.modules.activation.ReLU, torch.nn.modules.activation.Tanh"),
         (tmp_path / "junk.zip", "not a readable .zip"),

@@ -125,7 +125,7 @@ def test_damaged_newest_checkpoint_falls_back_to_the_previous_one(run, tmp_path,
     assert f"checkpoint {bad} is damaged" in warning[0] and str(bad / name) in warning[0]
     assert f"resuming from the previous checkpoint {run / 'checkpoints' / STEP1}" in warning[0]
     assert "weights_only" not in err and "Traceback" not in err
-    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done)" in out
+    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done; " in out
     ev = json.loads((run / "eval.json").read_text())
     assert ev["timesteps"] == 2048 and ev["timesteps_this_invocation"] == 1024 and ev["resumed_from"] == 1024
     # the run rewrote the damaged checkpoint: it is whole again
@@ -270,7 +270,7 @@ def test_cli_resume_says_where_it_resumes_and_counts_this_invocations_steps(run,
     shutil.rmtree(run / "checkpoints" / STEP2)
     assert main(["train", "--resume", str(run), "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done)\n" in out
+    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done; " in out
     assert re.search(r"^trained 1024 steps in [0-9.]+ s \(this invocation\); the run has 2048 steps$", out, re.M), out
     # a resume of the finished run says it is complete and changes nothing (not an error)
     before = (run / "eval.json").read_bytes()
@@ -303,7 +303,7 @@ def test_a_shortened_interval_is_applied_from_the_resume_point(run, capsys):
     shutil.rmtree(run / "checkpoints" / STEP2)
     train(progress=False, resume=run)  # the rescheduled checkpoint is a valid resume point
     out, err = capsys.readouterr()
-    assert f"from checkpoints/step_000001536 (1536 of 2048 steps done)" in out and "warning" not in err
+    assert f"from checkpoints/step_000001536 (1536 of 2048 steps done; " in out and "warning" not in err
 
 
 def test_a_damaged_pool_snapshot_makes_its_checkpoint_unusable(tmp_path, capsys):
@@ -317,7 +317,7 @@ def test_a_damaged_pool_snapshot_makes_its_checkpoint_unusable(tmp_path, capsys)
     out, err = capsys.readouterr()
     assert f"checkpoint {run / 'checkpoints' / STEP2} is damaged ({run / 'checkpoints' / STEP2 / 'trainer.json'}: " \
            f"its opponent snapshot pool/snap_000002048 cannot be loaded ({snap}: corrupt weights file" in err
-    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done)" in out
+    assert f"resuming {run} from checkpoints/{STEP1} (1024 of 2048 steps done; " in out
     load_model(snap.parent)  # rewritten by the resumed run
     assert json.loads((run / "checkpoints" / STEP2 / "trainer.json").read_text())["snapshots"] == [
         "snap_000001024", "snap_000002048"]

@@ -161,8 +161,10 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     ``belote eval OUT ...``.
 
     The zip must hold ``data`` (SB3's JSON) and ``policy.pth``: a ``MaskableActorCriticPolicy``
-    or ``ActorCriticPolicy`` (``"MlpPolicy"``) with a ``Box((618,), float32)`` observation
-    space, a ``Discrete(112)`` action space, the flatten features extractor, separate policy
+    or ``ActorCriticPolicy`` (``"MlpPolicy"``) with the observation and action spaces of one
+    game's env (classic ``Box((618,), float32)`` and ``Discrete(112)``; coinche, two and three
+    seats their own: ``model_files.CONTRACT_MODE_OBS_SIZE``, ``MODE_N_ACTIONS``; the model
+    folder records the game and plays it alone), the flatten features extractor, separate policy
     and value MLPs (any ``net_arch`` sizes, read from the tensor shapes) and ``ReLU`` or
     ``Tanh`` activations (``policy_kwargs["activation_fn"]``; SB3's default is ``Tanh``). The
     weights are read with ``torch.load(weights_only=True)`` and nothing is unpickled, so no
@@ -183,8 +185,7 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     """
     import torch
 
-    from belote_env import NUM_ACTIONS
-    from belote_env.observation import OBS_SIZE
+    from policies.model_files import CONTRACT_MODE_OBS_SIZE, MODE_N_ACTIONS, contract_mode_of_size
 
     path = Path(zip_path)
     data_bytes, policy_bytes, version_bytes = _read_sb3_members(path)
@@ -210,16 +211,20 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
         raise CheckpointError(f"{path}: unknown architecture: policy class {'.'.join(cls)}; the export reads "
                               f"{', '.join(sorted('.'.join(c) for c in SB3_POLICY_CLASSES))} (\"MlpPolicy\")")
     obs = _space(path, data, "observation_space")
-    if (obs.get(":type:") != "<class 'gymnasium.spaces.box.Box'>" or obs.get("_shape") != [OBS_SIZE]
-            or obs.get("dtype") != "float32"):
-        raise CheckpointError(f"{path}: observation space {obs.get(':type:')} of shape {obs.get('_shape')} "
-                              f"({obs.get('dtype')}); the export needs Box of shape [{OBS_SIZE}] float32: the env's "
+    shape = obs.get("_shape")
+    mode = contract_mode_of_size(shape[0]) if isinstance(shape, list) and len(shape) == 1 else None
+    if obs.get(":type:") != "<class 'gymnasium.spaces.box.Box'>" or mode is None or obs.get("dtype") != "float32":
+        sizes = ", ".join(f"[{n}] ({m})" for m, n in CONTRACT_MODE_OBS_SIZE.items())
+        raise CheckpointError(f"{path}: observation space {obs.get(':type:')} of shape {shape} ({obs.get('dtype')}); "
+                              f"the export needs a float32 Box of one game's shape, {sizes}: the env's "
                               f"obs_mode=\"infoset\" (a history-mode model cannot be exported)")
+    obs_size, n_actions = shape[0], MODE_N_ACTIONS[mode]
     act = _space(path, data, "action_space")
     if act.get(":type:") != "<class 'gymnasium.spaces.discrete.Discrete'>" or str(act.get("n")) != str(
-            NUM_ACTIONS) or str(act.get("start", 0)) != "0":
+            n_actions) or str(act.get("start", 0)) != "0":
         raise CheckpointError(f"{path}: action space {act.get(':type:')} with n={act.get('n')}; the export needs "
-                              f"Discrete({NUM_ACTIONS}) (the env's flat action table)")
+                              f"Discrete({n_actions}) (the flat action table of the {mode} game its "
+                              f"observation of {obs_size} floats is)")
     kwargs = data.get("policy_kwargs", {})
     if not isinstance(kwargs, dict):
         raise CheckpointError(f"{path}: policy_kwargs is not a JSON object")
@@ -266,8 +271,8 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     if other:
         raise CheckpointError(f"{path}: unknown architecture: tensors {other[:8]}; the export knows SB3's MLP policy "
                               f"(mlp_extractor.policy_net / value_net, action_net, value_net)")
-    pi = _sb3_layers(path, weights, "policy_net", OBS_SIZE)
-    vf = _sb3_layers(path, weights, "value_net", OBS_SIZE)
+    pi = _sb3_layers(path, weights, "policy_net", obs_size)
+    vf = _sb3_layers(path, weights, "value_net", obs_size)
     arch = kwargs.get("net_arch")
     if arch is not None:
         want = arch if isinstance(arch, dict) else {"pi": arch, "vf": arch}
@@ -275,11 +280,11 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
             raise CheckpointError(f"{path}: unknown architecture: net_arch {arch} does not match the tensors "
                                   f"(pi {pi}, vf {vf}); shared layers are not supported")
     try:
-        net = BeloteNet(obs_size=OBS_SIZE, n_actions=NUM_ACTIONS, pi=pi, vf=vf, activation=activation)
+        net = BeloteNet(obs_size=obs_size, n_actions=n_actions, pi=pi, vf=vf, activation=activation)
         net.load_state_dict(weights, strict=True)
     except (ValueError, RuntimeError) as e:
         raise CheckpointError(f"{path}: unknown architecture: the tensors do not make a policy network "
-                              f"(pi {pi}, vf {vf}, {NUM_ACTIONS} actions): {e}") from None
+                              f"(pi {pi}, vf {vf}, {n_actions} actions): {e}") from None
     steps = data.get("num_timesteps")
     extra = {"exported_from": str(path),
              "sb3": {"policy_class": ".".join(cls), "version": version,
