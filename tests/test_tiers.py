@@ -370,6 +370,16 @@ def test_ladder_orders_tiers(tmp_path):
     assert (tmp_path / "l.png").stat().st_size > 1000
 
 
+
+def test_a_ladder_match_of_one_pair_says_its_interval_has_no_width_to_trust():
+    res = run_ladder(["random", "easy"], 1, seed=1, bootstrap=10)
+    lines = [x for x in res.table().splitlines() if x.startswith("  ") and " vs " in x]
+    assert len(lines) == len(res.matches) and all(m.win_rate_ci[0] == m.win_rate_ci[1] for m in res.matches)
+    assert all(x.endswith("(zero width: no spread over its pairs, too few to estimate it; play more)") for x in lines)
+    wide = run_ladder(["random", "normal"], 20, seed=1, bootstrap=10)
+    assert "zero width" not in wide.table() and wide.matches[0].win_rate_ci[0] < wide.matches[0].win_rate_ci[1]
+
+
 @pytest.mark.parametrize("text,legal,want", [
     ("JS", (4, 5), 4), ("j♠", (4, 5), 4), ("2", (4, 5), 5), ("pass", (32, 33), 32), ("Take", (32, 33), 33),
     ("hearts", (32, 35), 35), ("name hearts", (32, 35), 35),

@@ -95,7 +95,8 @@ class LadderResult:
         for m in self.matches:
             lo, hi = m.win_rate_ci
             lines.append(f"  {m.a} vs {m.b}: {100 * m.win_rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}), "
-                         f"{m.mean_diff:+.1f}")
+                         f"{m.mean_diff:+.1f}" + ("  (zero width: no spread over its pairs, too few to estimate it; "
+                                                  "play more)" if lo == hi else ""))
         return "\n".join(lines)
 
     def title(self) -> str:
