@@ -27,7 +27,7 @@ from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
 
-__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "voids_exhausted", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
+__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "voids_exhausted", "episode_end", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
            "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward", "reward_scale",
            "COINCHE_REWARD_SCALE"]
 
@@ -43,6 +43,18 @@ def voids_exhausted(state: GameState) -> bool:
     truncated there: PettingZoo's ``truncations``, Gymnasium's ``truncated``, RLlib's
     ``truncateds``, OpenSpiel's terminal state with the returns as they stand."""
     return state.is_deal_over and state.void and state.void_streak + 1 >= MAX_VOID_DEALS
+
+
+def episode_end(state: GameState, episode: str) -> tuple[bool, bool]:
+    """``(terminated, truncated)`` of an environment's episode (``"deal"`` or ``"game"``)
+    at ``state``: a deal episode ends with its deal (played or void), a game episode with
+    the game (RULES.md §8), or truncated at ``voids_exhausted``; ``(False, False)`` while a
+    deal is in progress or a game episode goes on to its next deal."""
+    if not state.is_deal_over:
+        return False, False
+    if episode == "deal" or state.is_game_over:
+        return True, False
+    return False, voids_exhausted(state)
 
 #: ``decide(state, info, policy) -> action id``: the action of the seat to act, whose
 #: information set is ``info`` and whose policy is ``policy``.

@@ -66,7 +66,8 @@ at the step that ends each deal (void deals give 0):
         +-1 and a capot with belote +-1.68;
     ``"points"``: the raw point difference of the deal;
     ``"win"``: +1 / -1 / 0 for the team that wins / loses / ties; with ``episode="game"``
-        given once, at the end of the game, otherwise per deal.
+        given once, at the end of the game (none where the game is truncated), otherwise
+        per deal.
 Deal points are those of ``belote_env.scoring.score_deal`` (RULES.md §7); a litige reserve
 is paid to the team that wins a later deal (so never within a one-deal episode).
 ``infos[agent]`` is ``{}`` until a deal ends, then holds that deal's result until the next
@@ -131,7 +132,7 @@ Two and three players (``rules.players`` 2 or 3; presets ``"seed001_2p"`` and
     Episode             one deal (a void deal: all pass, or an agreed redeal, ends it
                         with reward 0), or one game to the target (500: the match ends
                         after the deal in which a seat reaches it, the highest wins,
-                        §2.10, A33)
+                        §2.10, A33; truncated as at four seats)
     Rewards             per seat, its own score (TWO_THREE.md §2.9, §3: each seat
                         keeps its own account; ``driver.seat_reward``): ``"scaled"``
                         (its deal points less the mean of the other seats', / 162),
@@ -215,7 +216,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, game_win_reward, point_reward, reward_scale, seat_reward, voids_exhausted
+from .driver import REWARD_MODES, episode_end, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState, IllegalActionError, seeded_rng
 from .games import game_of
 from .observation import HISTORY_ENCODER_VERSION, action_mask, layout_table
@@ -431,7 +432,7 @@ class raw_env(AECEnv):
         self._clear_rewards()
         if st.is_deal_over:
             score = st.deal_score
-            game_end = self.episode == "deal" or st.is_game_over
+            game_end, truncated = episode_end(st, self.episode)  # truncated: MAX_VOID_DEALS voids in a row
             for a in self.agents:
                 if not self.variant.has_partners:
                     self._cutthroat_deal_end(a, score, game_end)
@@ -448,7 +449,6 @@ class raw_env(AECEnv):
                     "scores": (st.scores[team], st.scores[them]),
                 }
             self._accumulate_rewards()
-            truncated = not game_end and voids_exhausted(st)  # driver.MAX_VOID_DEALS passed out in a row
             if game_end or truncated:
                 if truncated:
                     self.truncations = dict.fromkeys(self.agents, True)

@@ -83,7 +83,7 @@ from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
 from .config import Rules, load_rules
-from .driver import REWARD_MODES, RandomPolicy, game_win_reward, play_until, seat_reward, voids_exhausted
+from .driver import REWARD_MODES, RandomPolicy, episode_end, game_win_reward, play_until, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
 from .games import game_of
@@ -381,11 +381,10 @@ class BeloteGymEnv(gymnasium.Env):
             if st.is_deal_over:
                 if self.reward_mode != "win" or self.episode == "deal":
                     reward += seat_reward(st.deal_score, me, self.reward_mode, self.rules)
-                if self.episode == "deal" or st.is_game_over:
-                    if self.reward_mode == "win" and self.episode == "game":
-                        reward += game_win_reward(st.winner, me, self.rules)
-                    return reward
-                if voids_exhausted(st):  # truncated: MAX_VOID_DEALS passed out in a row
+                terminated, truncated = episode_end(st, self.episode)
+                if terminated and self.reward_mode == "win" and self.episode == "game":
+                    reward += game_win_reward(st.winner, me, self.rules)
+                if terminated or truncated:  # truncated: MAX_VOID_DEALS passed out in a row
                     return reward
                 st.next_deal()
                 continue
@@ -421,7 +420,7 @@ class BeloteGymEnv(gymnasium.Env):
                                            single_deal=self.episode == "deal")
         self._ended_by_illegal = False
         self._play_others()
-        if self._terminated():
+        if episode_end(self.game, self.episode)[0]:
             # every other seat passed and the learner never acted: deal again
             return self.reset(options=options)
         return self._obs_info()
@@ -436,7 +435,7 @@ class BeloteGymEnv(gymnasium.Env):
         if st is None:
             raise RuntimeError("call reset() before step()")
         self._check_opponents_done("step()")
-        if self._ended_by_illegal or self._terminated() or voids_exhausted(st):
+        if self._ended_by_illegal or any(episode_end(st, self.episode)):
             raise RuntimeError("the episode is over: call reset()")
         # ValueError (array of several values) / TypeError, in either mode
         action = _action_id(action, self.num_actions)
@@ -451,17 +450,12 @@ class BeloteGymEnv(gymnasium.Env):
             info["illegal_action"] = str(e)
             return obs, -1.0, True, False, info
         reward = self._play_others()
-        terminated = self._terminated()
-        truncated = not terminated and voids_exhausted(st)
+        terminated, truncated = episode_end(st, self.episode)
         obs, info = self._obs_info()
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, info
 
-    def _terminated(self) -> bool:
-        """The episode's deal (or game) is over."""
-        st = self.game
-        return st.is_deal_over and (self.episode == "deal" or st.is_game_over)
 
     def action_masks(self) -> np.ndarray:
         """bool ``(num_actions,)``: the learner's legal ids now (all False once the episode ended).

@@ -56,8 +56,10 @@ equal):
 * ``information_state_string``: the seat's cards as dealt, then every field of its
   ``InfoSet`` but the rules (the auction, every card played and by whom, announcements,
   declarations, scores, ...): perfect recall within a deal; across the deals of a game
-  episode it keeps the scores, not the past deals' play. ``observation_string``: the
-  ``InfoSet`` alone.
+  episode it keeps the scores, not the past deals' play, nor how many deals in a row were
+  passed out (``GameState.void_streak``, public, which ends a game episode at
+  ``driver.MAX_VOID_DEALS``: a state of ``state_from_infoset`` starts it at 0).
+  ``observation_string``: the ``InfoSet`` alone.
 * ``resample_from_infostate(player, sampler)``: a state of the same information set for
   ``player`` whose hidden cards are drawn by the project's resampler
   (``sampling.sample_hidden_hands``: every public constraint of the history held), the
@@ -92,7 +94,7 @@ except ImportError as e:  # pragma: no cover - the extra is missing
 from .actions import ANNOUNCE_BELOTE, DECLARE
 from .cards import cards_of
 from .config import OPTION_CHOICES, Rules, RuleOptionError, load_rules
-from .driver import MAX_VOID_DEALS, REWARD_MODES, game_win_reward, reward_scale, seat_reward, voids_exhausted
+from .driver import MAX_VOID_DEALS, REWARD_MODES, episode_end, game_win_reward, reward_scale, seat_reward
 from .games import game_of
 from .infoset import InfoSet
 from .sampling import sample_hidden_hands, world_deck
@@ -105,7 +107,8 @@ NUM_CARDS = 32
 #: played deals a game to ``target`` can last per point of the target, at most (a played deal
 #: scores at least 81 points for one side; the bound allows four times as many)
 #: (``max_game_length``, with ``driver.MAX_VOID_DEALS`` - 1 void deals at most before each
-#: played deal and after the last: a game episode ends at the ``MAX_VOID_DEALS``-th in a row)
+#: played deal and ``MAX_VOID_DEALS`` after the last: a game episode ends at the
+#: ``MAX_VOID_DEALS``-th in a row)
 _DEALS_PER_POINT = 1 / 20
 #: bound on one deal's point difference (``min_utility`` / ``max_utility``): a capot with
 #: belote, declarations and a reserve (a two- or three-seat deal's is below it); coinche's
@@ -338,8 +341,8 @@ class BeloteState(pyspiel.State):
         if not self.win_only:
             for s in range(self.n):
                 self._rewards[s] = seat_reward(gs.deal_score, s, self.reward_mode, self.rules)
-        if self.episode == "deal" or gs.is_game_over or voids_exhausted(gs):  # a game episode: ends at the
-            self._over = True  # MAX_VOID_DEALS-th deal passed out in a row, the returns as they stand
+        if any(episode_end(gs, self.episode)):  # truncated too (MAX_VOID_DEALS voids in a row): OpenSpiel
+            self._over = True  # has no truncation, the returns stand as they are
             if self.win_only:
                 self._rewards = [game_win_reward(gs.winner, s, self.rules) for s in range(self.n)]
         self._returns = [r + x for r, x in zip(self._returns, self._rewards)]

@@ -150,6 +150,12 @@ CONTRACT_MODE_OBS_SIZE = {mode: variant_game(mode).obs_size for mode in VARIANT_
 MODE_N_ACTIONS = {mode: variant_game(mode).num_actions for mode in VARIANT_OPTIONS}
 
 
+def game_words(mode: str) -> str:
+    """How a message names the game of contract mode ``mode`` (``games.Game.variant``):
+    ``"classic"``, ``"coinche"``, ``"two-player"``, ``"three-player"``."""
+    return {"two": "two-player", "three": "three-player"}.get(mode, mode)
+
+
 class RulesMismatchError(CheckpointError):
     """A network made for one contract mode (classic / coinche: observation size, action
     ids) asked to play under rules of another, or under rules whose action ids it does
@@ -350,8 +356,9 @@ def load_model(folder: str | os.PathLike, contract_mode: str | None = None) -> t
                               f"{sizes}")
     mode = _meta_mode(meta, obs_size, folder)
     if contract_mode is not None and mode != contract_mode:
-        raise RulesMismatchError(f"{folder}: a {mode} model (observation of {obs_size} floats), asked for "
-                                 f"{contract_mode} rules (observation of {CONTRACT_MODE_OBS_SIZE[contract_mode]})")
+        raise RulesMismatchError(f"{folder}: a {game_words(mode)} model (observation of {obs_size} floats), asked "
+                                 f"for {game_words(contract_mode)} rules (observation of "
+                                 f"{CONTRACT_MODE_OBS_SIZE[contract_mode]})")
     _check_weights_header(weights, want)
     net = BeloteNet(**meta["net"])
     try:

@@ -35,7 +35,7 @@ from .model_files import (
     BIDS_SUBDIR, BID_ACTIONS, BID_TEMPERATURE, BID_VALUES_KIND, CARDS_SUBDIR, CARD_TEMPERATURE, CARD_VALUES_KIND,
     COINCHE_BID_ACTIONS, MAX_META_BYTES, CONTRACT_MODE_OBS_SIZE, MODEL_PARTS, MODE_N_ACTIONS, RulesMismatchError,
     PROPOSAL_BID_ACTIONS, CUTTHROAT_MODES, VALUE_POLICY_KIND, _FIRST_BID, _VALUE_NET_NAMES, _check_bid_actions,
-    bid_actions_of, variant_game,
+    bid_actions_of, game_words, variant_game,
     _is_value_policy, _meta_mode, _model_folder, check_finite, contract_mode_of_size, declare_parts,
     declared_parts, load_bid_net, load_card_net, load_model, policy_suit_average_of, read_safetensors_header,
     save_model, save_value_policy_meta, value_net_kwargs,
@@ -119,9 +119,6 @@ def is_card_decision(info: InfoSet) -> bool:
 #: four-seat ``InfoSet``'s is -1).
 _CARDS_STEP = STEPS.index("cards")
 
-
-#: how an error names a game (``games.Game.variant``): "a three-player model", not "a three model"
-_GAME_WORDS = {"two": "two-player", "three": "three-player"}
 
 
 class NetworkPolicy:
@@ -267,7 +264,7 @@ class NetworkPolicy:
         mode = game_of(rules).variant
         if mode != self.contract_mode:
             hint = (" (make_policy('hard') picks the hard model of the rules' mode)" if self.name == "hard" else "")
-            mine, theirs = (_GAME_WORDS.get(m, m) for m in (self.contract_mode, mode))
+            mine, theirs = game_words(self.contract_mode), game_words(mode)
             raise RulesMismatchError(
                 f"{self.name}: a {mine} model (its networks read the {mine} observation "
                 f"of {self.obs_size} floats) cannot play {theirs} rules (observation of "

@@ -175,7 +175,7 @@ def test_a_model_folder_of_another_game_is_refused_before_play():
                          (f"{two},normal", "seed004"), (f"normal,{two}", "coinche"), (classic, "seed001_2p")):
         with pytest.raises(RulesMismatchError, match="cannot play"):
             check_policy_rules(spec, load_rules(preset))
-    with pytest.raises(RulesMismatchError, match="a two model"):
+    with pytest.raises(RulesMismatchError, match="a two-player model"):
         make_policy(two, rules=load_rules("coinche"))
     check_policy_rules(two, load_rules("seed001_2p"))
     check_policy_rules(f"{classic},normal", load_rules("seed004"))
@@ -199,7 +199,7 @@ def test_make_policy_loads_a_checked_model_folder_once(monkeypatch):
         loads.clear()
         make_policy(spec, rules=load_rules(preset))
         assert len(loads) == 1, spec
-    with pytest.raises(RulesMismatchError, match="a two model"):
+    with pytest.raises(RulesMismatchError, match="a two-player model"):
         make_policy("policies/models/hard_2p+search", rules=load_rules("seed004"))
 
 

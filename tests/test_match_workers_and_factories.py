@@ -387,7 +387,15 @@ def test_the_readme_maskableppo_model_exports_and_plays_the_tiers(readme_zip, tm
     model, path = readme_zip
     out = tmp_path / "exported"
     assert main(["export", str(path), str(out)]) == 0
-    assert capsys.readouterr().out.endswith(f"-> {out} (meta.json + model.safetensors)\n")  # the files written
+    assert capsys.readouterr().out.endswith(f"-> {out} (model.safetensors + meta.json)\n")  # the files written
+    assert main(["export", "policies/models/hard", str(out / "hard")]) == 0
+    assert capsys.readouterr().out.endswith(f"(model.safetensors + meta.json, bids/: its own two, cards/: its own "
+                                            f"two)\n")
+    assert main(["export", str(path), str(out / "hard")]) == 0  # over a model with value networks: they go
+    assert not (out / "hard" / "cards").exists() and not (out / "hard" / "bids").exists()
+    assert json.loads((out / "hard" / "meta.json").read_text())["parts"] == []
+    from policies import make_policy
+    assert make_policy(str(out / "hard")).card_net is None
     meta = json.loads((out / "meta.json").read_text())
     assert meta["net"] == {"obs_size": 618, "n_actions": 112, "pi": [64, 64], "vf": [64, 64], "activation": "tanh"}
     assert meta["sb3"]["policy_class"] == "sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy"

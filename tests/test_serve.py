@@ -286,7 +286,7 @@ def test_a_room_refuses_a_bot_model_of_another_game_when_it_is_made(tmp_path):
                                                           "seats": ["mine", "easy", "hard"]}))
         assert r.status_code == 400
         assert "seat 0: 'mine' cannot play these rules" in r.json()["error"]
-        assert "a classic model" in r.json()["error"] and "three rules" in r.json()["error"]
+        assert "a classic model" in r.json()["error"] and "three-player rules" in r.json()["error"]
     assert not any(tmp_path.iterdir())  # no room saved
 
 
@@ -870,7 +870,8 @@ const { path, cases, tokens } = JSON.parse(fs.readFileSync(0, "utf8"));  // stdi
 const src = fs.readFileSync(path, "utf8");
 const els = {}, store = new Map(), replaced = [], sockets = [];
 const ctx = {
-  document: { getElementById: (id) => (els[id] = els[id] || {}) },
+  document: { getElementById: (id) => (els[id] = els[id] || (id === "pace" ? { options: [], add(o) {} } : {})) },
+  Option: class { constructor(text, value) { this.text = text; this.value = value; } },
   localStorage: { getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, String(v)) },
   location: { hash: "", origin: "http://localhost", protocol: "http:", host: "localhost",
               replace: (h) => replaced.push(h) },

@@ -375,12 +375,15 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
         seen = []
         for _ in range(400):  # until the view is drawn: its legal cards (or the deal's end)
             seen.append(tuple(browser.execute_script(  # one reading of the page: (cards on the table, won, hand)
+                "const ids = (q) => [...document.querySelectorAll(q)].map((e) => e.dataset.card);"
+                "const hand = ids('#hand svg.card');"
+                "if (ids('#trick svg.card').some((c) => hand.includes(c))) return [-1, false, -1];"  # in both
                 "return [document.querySelectorAll('#trick svg.card').length,"
-                " document.getElementById('trick').textContent.includes('won by'),"
-                " document.querySelectorAll('#hand svg.card').length];")))
-            if seen[-1][2] < held and (legal() or "game over" in browser.find_element(By.ID, "actions").text):
+                " document.getElementById('trick').textContent.includes('won by'), hand.length];")))
+            if 0 <= seen[-1][2] < held and (legal() or "game over" in browser.find_element(By.ID, "actions").text):
                 break
             time.sleep(0.03)
+        assert all(c >= 0 for c, _, _ in seen)  # no card both on the table and in the hand
         seen = seen[next(k for k, (_, _, h) in enumerate(seen) if h < held):]  # from the server's answer on
         counts = [c for c, _, _ in seen]
         assert counts[0] == before + 1 and all(h == held - 1 for _, _, h in seen)  # the card left the hand
@@ -390,6 +393,39 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
         if "game over" in browser.find_element(By.ID, "actions").text:
             break
     assert seen and browser.find_element(By.ID, "pace").get_attribute("value") in {"0", "900"}
+
+
+def test_the_table_opened_again_while_cards_are_drawn_is_clickable(server, browser):
+    """A seat's table opened again (the lobby, then the room) while the bots' cards are
+    being drawn one at a time: the old drawing stops, the new table shows the room as it is
+    and its legal cards can be clicked."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=8)
+    _sit(browser, base, answer, 0)
+    legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
+    on_table = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"))  # noqa: E731
+    while not legal() or on_table() > 2:
+        _click_once(browser)
+    browser.execute_script("localStorage.setItem('belote-pace', '3000');")
+    legal()[0].click()
+    for _ in range(200):  # the drawing has begun: the hand waits
+        if browser.find_elements(By.CSS_SELECTOR, "#hand.waiting"):
+            break
+        time.sleep(0.02)
+    browser.execute_script("location.hash = '';")  # the lobby, then the seat again
+    browser.execute_script(f"location.hash = '#room={answer['room']}&seat=0';")
+    for _ in range(300):
+        if legal():
+            break
+        time.sleep(0.02)
+    assert legal() and not browser.find_elements(By.CSS_SELECTOR, "#hand.waiting")
+    assert not browser.find_element(By.ID, "last").get_attribute("hidden")
+    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    before = browser.find_element(By.ID, "log").text
+    assert _click_once(browser) and browser.find_element(By.ID, "log").text != before  # sent and answered
+    assert browser.find_element(By.ID, "pace").get_attribute("value") == "3000"  # the stored pace, shown
 
 
 def test_a_page_reloaded_mid_deal_gets_its_seat_back(server, browser):

@@ -207,8 +207,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except OSError as e:  # the checkpoint is read through CheckpointError: this is the output folder
         other = f": {e.filename}" if e.filename is not None and str(e.filename) != str(args.out) else ""
         raise ValueError(f"output folder {args.out}: cannot be created or written ({_os_reason(e)}{other})") from None
-    parts = sorted(f.relative_to(out).as_posix() for f in Path(out).rglob("*") if f.is_file())
-    print(f"exported {args.checkpoint} -> {out} ({' + '.join(parts)})")
+    parts = json.loads((Path(out) / "meta.json").read_text()).get("parts") or []
+    print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json"
+          + "".join(f", {sub}/: its own two" for sub in parts) + ")")
     return 0
 
 

@@ -20,6 +20,7 @@ import os
 import pickle
 import pickletools
 import re
+import shutil
 import warnings
 import zipfile
 import zlib
@@ -286,10 +287,20 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
         raise CheckpointError(f"{path}: unknown architecture: the tensors do not make a policy network "
                               f"(pi {pi}, vf {vf}, {n_actions} actions): {e}") from None
     steps = data.get("num_timesteps")
-    extra = {"exported_from": str(path),
+    extra = {"exported_from": str(path), "parts": [],
              "sb3": {"policy_class": ".".join(cls), "version": version,
                      "num_timesteps": steps if type(steps) is int else None}}
+    _drop_other_parts(out, [])
     return save_model(out, net.state_dict(), net.config, extra)
+
+
+def _drop_other_parts(out: str | os.PathLike, parts: list[str]) -> None:
+    """Remove from the output folder ``out`` the value-network sub-folders (``MODEL_PARTS``)
+    of an earlier model that the export does not write (``parts``): the export replaces the
+    model in ``out``, and a stale ``cards/`` or ``bids/`` would be loaded with it."""
+    for sub in sorted(set(MODEL_PARTS) - set(parts)):
+        if (Path(out) / sub).is_dir():
+            shutil.rmtree(Path(out) / sub)
 
 
 def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
@@ -320,6 +331,7 @@ def export_model(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
     extra["exported_from"] = str(ckpt)
     value_net_kwargs(ckpt)  # its card- and bid-value networks (cards/, bids/) are checked first
     extra["parts"] = [sub for sub in sorted(MODEL_PARTS) if (ckpt / sub).is_dir()]  # what the export holds
+    _drop_other_parts(out, extra["parts"])
     folder = save_model(out, net.state_dict(), net.config, extra)
     for sub in (CARDS_SUBDIR, BIDS_SUBDIR):
         if (ckpt / sub).is_dir():

@@ -628,12 +628,14 @@ class Room:
             raise RoomError(f"no hints in this room: the hard tier cannot give them ({e})"[:400]) from None
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` is sent now (``view_of`` its information set, ``"failed"``, and
-        ``"decision"``: ``Room.decision``, None for a watcher); ``None``: a watcher."""
+        """What ``seat`` is sent now (``view_of`` its information set, ``"failed"``,
+        ``"decision"``: ``Room.decision``, None for a watcher, and ``"deal_index"``: the deals
+        begun in this game, void ones too, public); ``None``: a watcher."""
         if seat is None:
             view = view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
         else:
             view = view_of(self.state.information_set(seat), self.log, self.deals)
+        view["deal_index"] = len(self.state.deal_log)
         view["failed"] = self.failed
         view["decision"] = None if seat is None else self.decision(seat)
         return view

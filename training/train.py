@@ -307,7 +307,7 @@ class _Progress(BaseCallback):
         cfg, st, n = self.cfg, self.state, self.model.num_timesteps
         fps = (n - self.t0_steps) / max(1e-9, time.time() - self.t0)
         self.logger.record("charts/steps_per_second", fps)
-        if self.show:  # the bar's own rate is the steps per second since it started (after the compile)
+        if self.show:  # the bar's own rate (tqdm's, smoothed) counts from its start, after the compile
             self._bar(n)
         if cfg.snapshot_every and self.collector.pool is not None and n >= st["next_snapshot"]:
             folder = self.run_dir / "pool" / f"snap_{n:09d}"
@@ -486,7 +486,7 @@ def train(cfg: TrainConfig | None = None, progress: bool = True, resume: str | o
         state.update({k: point.trainer[k] for k in state if k in point.trainer})
         _reschedule(state, cfg, done)
         print(f"resuming {run_dir} from checkpoints/{point.folder.name} ({done} of {cfg.total_timesteps} steps done; "
-              f"the run ends at the first whole rollout past them, the bar's total)", flush=True)
+              f"the run ends at the first whole rollout at or past them, the bar's total)", flush=True)
     else:
         if cfg is None:
             raise ConfigError("train() needs a config or a run folder to resume")

@@ -118,6 +118,7 @@ function show(section) {
 
 async function lobby() {
   show("lobby");
+  tableNumber++;  // a view being drawn belongs to no table now
   if (socket) { socket.close(); socket = null; }
   $("status").textContent = "";
   $("record-file").onchange = async () => {
@@ -223,6 +224,7 @@ function table(roomId, seat) {
   $("hints").checked = hintsWanted;
   $("hints-box").hidden = seat === null;  // hints are a seat's
   $("hints").onchange = () => { hintsWanted = $("hints").checked; if (hintsWanted) askHints(); else clearHints(); };
+  if (![...$("pace").options].some((o) => o.value === String(pace()))) $("pace").add(new Option(`${pace()} ms`, String(pace())));
   $("pace").value = String(pace());
   $("pace").onchange = () => localStorage.setItem(PACE_KEY, $("pace").value);
   const tokens = storedTokens(roomId);
@@ -270,7 +272,7 @@ function paceFrames(p, v) {
     }
   };
   const ended = v.deals.length === p.deals.length + 1 ? v.deals[v.deals.length - 1].last_trick : null;
-  if (v.deals.length === p.deals.length && v.deal_number === p.deal_number && v.tricks >= p.tricks) {
+  if (v.deal_index === p.deal_index && v.tricks >= p.tricks) {
     if (v.tricks === p.tricks + 1) {  // p's trick finished, then the next one begun
       if (p.trick.length && p.trick_leader !== v.last_trick.leader) return [];
       add(v.last_trick.cards, v.last_trick.leader, p.trick.length + 1, v.last_trick.winner);
@@ -279,7 +281,8 @@ function paceFrames(p, v) {
       add(v.trick, v.trick_leader, p.trick.length + 1, -1);
     }
     if (frames.length && !(v.tricks === p.tricks + 1 && !v.trick.length)) frames.pop();  // the view's own trick
-  } else if (ended && p.hand_sizes.every((n) => n <= 1) && (!p.trick.length || p.trick_leader === ended.leader)) {
+  } else if (ended && v.deal_index === p.deal_index + 1 && p.hand_sizes.every((n) => n <= 1)
+             && (!p.trick.length || p.trick_leader === ended.leader)) {
     add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
   }
   return frames;
@@ -295,24 +298,28 @@ async function present(v, number) {
   shown = v;
   if (frames.length) {
     pacing = true;
-    const kept = new Set(v.hand);
-    for (const svg of document.querySelectorAll("#hand svg.card")) {  // the card just played leaves the hand
-      if (!kept.has(Number(svg.dataset.card))) svg.parentNode.remove();
-      else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
+    try {
+      const played = new Set(frames.flatMap((f) => f.cards));
+      for (const svg of document.querySelectorAll("#hand svg.card")) {  // the card just played leaves the hand
+        if (played.has(Number(svg.dataset.card))) svg.parentNode.remove();
+        else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
+      }
+      clearHints();
+      for (const e of document.querySelectorAll("#others .toact")) e.classList.remove("toact");
+      $("hand").classList.add("waiting");
+      $("last").hidden = true;
+      $("actions").textContent = "";
+      for (const f of frames) {
+        const caption = f.winner >= 0 ? `trick won by ${v.names[f.winner]}${f.winner === v.seat ? " (you)" : ""}:` : "";
+        drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
+        await sleep(f.winner >= 0 ? 2 * pace() : pace());
+        if (number !== tableNumber) return;  // another table() or the lobby since: nothing of this view is drawn
+      }
+    } finally {
+      $("hand").classList.remove("waiting");
+      $("last").hidden = false;
+      pacing = false;
     }
-    clearHints();
-    $("hand").classList.add("waiting");
-    $("last").hidden = true;
-    $("actions").textContent = "";
-    for (const f of frames) {
-      const caption = f.winner >= 0 ? `trick won by ${v.names[f.winner]}${f.winner === v.seat ? " (you)" : ""}:` : "";
-      drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
-      await sleep(f.winner >= 0 ? 2 * pace() : pace());
-      if (number !== tableNumber) return;
-    }
-    $("hand").classList.remove("waiting");
-    $("last").hidden = false;
-    pacing = false;
   }
   $("table-error").textContent = v.failed || "";
   render(v);
@@ -323,7 +330,7 @@ function act(id) {
   answered = decision;
   socket.send(JSON.stringify({ type: "act", action: id, decision }));
 }
-function askHints() { socket.send(JSON.stringify({ type: "hints" })); }
+function askHints() { if (socket) socket.send(JSON.stringify({ type: "hints" })); }
 function clearHints() { for (const e of document.querySelectorAll("#hand .hint")) e.remove(); }
 function showHints(values, unit) {
   clearHints();
