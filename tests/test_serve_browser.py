@@ -353,17 +353,36 @@ def test_a_saved_rooms_log_is_shown_as_text_never_markup(tmp_path, browser):
 
 
 def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, browser):
-    """At a pace above 0 a view that adds several cards draws them one by one, the
+    """At a pace above 0 a view that adds several bids or cards draws them one by one, a
     finished trick with its winner, and only then the view: its hand, its legal cards. At
     pace 0 the same click shows the view at once."""
     from selenium.webdriver.common.by import By
 
     base, rooms = server
-    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=8)
+    # seed 4: all pass to the person, whose pass the three others follow in the second round
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=4)
     _sit(browser, base, answer, 0)
     on_table = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"))  # noqa: E731
     legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
-    while not legal():  # the auction, at pace 0
+    bids = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#auction li"))  # noqa: E731
+    buttons = lambda: browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
+    for _ in range(300):  # the person's first bid
+        if buttons():
+            break
+        time.sleep(0.02)
+    browser.execute_script("localStorage.setItem('belote-pace', '900');")  # the others' bids follow it
+    before = bids()
+    buttons()[0].click()
+    counts = []
+    for _ in range(400):
+        counts.append(bids())
+        if counts[-1] > before and (legal() or buttons()):
+            break
+        time.sleep(0.03)
+    shown = sorted(set(counts) - {before})
+    assert shown == list(range(before + 1, counts[-1] + 1)) and len(shown) >= 3  # one bid at a time
+    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    while not legal():  # the rest of the auction, at pace 0
         _click_once(browser)
     seen = []
     for _ in range(4):  # a card while the trick has at most two cards: a bot's card follows it

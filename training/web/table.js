@@ -262,10 +262,11 @@ function table(roomId, seat) {
 
 // the cards played between two views of one deal, one frame a card (the new view's own last
 // card left to render): [{cards, leader, winner}], a finished trick's last frame with its
-// winner; none where the views are not two moments of one deal's card play
+// winner, after the bids made meanwhile, one frame each ({bids: how many of the auction's});
+// none where the views are not two moments of one deal
 function paceFrames(p, v) {
   if (!p || p.players !== v.players) return [];
-  const frames = [];
+  const frames = [], bids = [];
   const add = (cards, leader, from, winner) => {
     for (let k = Math.max(from, 1); k <= cards.length; k++) {
       frames.push({ cards: cards.slice(0, k), leader, winner: k === cards.length ? winner : -1 });
@@ -273,6 +274,7 @@ function paceFrames(p, v) {
   };
   const ended = v.deals.length === p.deals.length + 1 ? v.deals[v.deals.length - 1].last_trick : null;
   if (v.deal_index === p.deal_index && v.tricks >= p.tricks) {
+    for (let k = p.auction.length + 1; k <= v.auction.length; k++) bids.push({ bids: k });
     if (v.tricks === p.tricks + 1) {  // p's trick finished, then the next one begun
       if (p.trick.length && p.trick_leader !== v.last_trick.leader) return [];
       add(v.last_trick.cards, v.last_trick.leader, p.trick.length + 1, v.last_trick.winner);
@@ -281,6 +283,8 @@ function paceFrames(p, v) {
       add(v.trick, v.trick_leader, p.trick.length + 1, -1);
     }
     if (frames.length && !(v.tricks === p.tricks + 1 && !v.trick.length)) frames.pop();  // the view's own trick
+    else if (!frames.length) bids.pop();  // the view's own last bid
+    return bids.concat(frames);
   } else if (ended && v.deal_index === p.deal_index + 1 && p.hand_sizes.every((n) => n <= 1)
              && (!p.trick.length || p.trick_leader === ended.leader)) {
     add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
@@ -299,7 +303,7 @@ async function present(v, number) {
   if (frames.length) {
     pacing = true;
     try {
-      const played = new Set(frames.flatMap((f) => f.cards));
+      const played = new Set(frames.flatMap((f) => f.cards || []));
       for (const svg of document.querySelectorAll("#hand svg.card")) {  // the card just played leaves the hand
         if (played.has(Number(svg.dataset.card))) svg.parentNode.remove();
         else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
@@ -310,8 +314,13 @@ async function present(v, number) {
       $("last").hidden = true;
       $("actions").textContent = "";
       for (const f of frames) {
-        const caption = f.winner >= 0 ? `trick won by ${v.names[f.winner]}${f.winner === v.seat ? " (you)" : ""}:` : "";
-        drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
+        if (f.bids) {
+          fillList($("auction"), auctionItems(v, f.bids));
+          $("auction").scrollTop = $("auction").scrollHeight;
+        } else {
+          const caption = f.winner >= 0 ? `trick won by ${seatName(v, f.winner)}:` : "";
+          drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
+        }
         await sleep(f.winner >= 0 ? 2 * pace() : pace());
         if (number !== tableNumber) return;  // another table() or the lobby since: nothing of this view is drawn
       }
@@ -344,11 +353,18 @@ function showHints(values, unit) {
   }
 }
 
+// a seat's name in ``v``'s view, "(you)" after the viewer's own
+function seatName(v, s) { return v.names[s] + (s === v.seat ? " (you)" : ""); }
+// the first ``upto`` bids of ``v``'s auction as list items
+function auctionItems(v, upto) {
+  return v.auction.slice(0, upto).map((b) => ({ text: `${seatName(v, b.seat)}: ${b.label}` }));
+}
+
 function render(v) {
   decision = v.decision;
   const me = v.seat;
   const names = v.names;
-  const who = (s) => names[s] + (s === me ? " (you)" : "");
+  const who = (s) => seatName(v, s);
   // a score's side: a team of two at four seats (yours named), else a seat
   const side = (i) => v.players === 4 ? `team ${i}${me !== null && v.sides[me] === i ? " (yours)" : ""}` : who(i);
   const handDone = v.hand_sizes.every((x) => x === 0) && v.last_trick;
@@ -433,7 +449,7 @@ function render(v) {
     }
   }
   // the lists as text nodes: a room's saved log is never markup
-  fillList($("auction"), v.auction.map((b) => ({ text: `${who(b.seat)}: ${b.label}` })));
+  fillList($("auction"), auctionItems(v, v.auction.length));
   fillList($("deals"), v.deals.map((d, i) => ({ text: `deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}`,
                                                title: d.text })));
   fillList($("log"), v.log.slice(-20).map((e) => "deal_over" in e
