@@ -27,8 +27,8 @@ from .infoset import InfoSet
 from .scoring import TOTAL_POINTS, DealScore
 from .table import TEAM_OF, team_of
 
-__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "voids_exhausted", "episode_end", "RandomPolicy", "policy_action", "finish_deal", "play_until", "play_deal",
-           "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward", "reward_scale",
+__all__ = ["MAX_VOID_DEALS", "VoidDealsError", "voids_exhausted", "episode_end", "RandomPolicy", "policy_action",
+           "finish_deal", "play_until", "play_deal", "play_game", "REWARD_MODES", "point_reward", "seat_reward", "game_win_reward", "reward_scale",
            "COINCHE_REWARD_SCALE"]
 
 #: Consecutive passed-out deals after which ``play_deal`` gives up (``VoidDealsError``) and

@@ -456,7 +456,6 @@ class BeloteGymEnv(gymnasium.Env):
             self.render()
         return obs, reward, terminated, truncated, info
 
-
     def action_masks(self) -> np.ndarray:
         """bool ``(num_actions,)``: the learner's legal ids now (all False once the episode ended).
         Raises ``RuntimeError`` after an opponent policy failed or was interrupted (call

@@ -120,7 +120,6 @@ def is_card_decision(info: InfoSet) -> bool:
 _CARDS_STEP = STEPS.index("cards")
 
 
-
 class NetworkPolicy:
     """A policy backed by a ``BeloteNet`` (checkpoints, exported models, the hard tier),
     or by value networks alone (``net=None``: the coinche hard tier).

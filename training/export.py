@@ -224,8 +224,8 @@ def export_sb3_zip(zip_path: str | os.PathLike, out: str | os.PathLike) -> Path:
     if act.get(":type:") != "<class 'gymnasium.spaces.discrete.Discrete'>" or str(act.get("n")) != str(
             n_actions) or str(act.get("start", 0)) != "0":
         raise CheckpointError(f"{path}: action space {act.get(':type:')} with n={act.get('n')}; the export needs "
-                              f"Discrete({n_actions}) (the flat action table of the {mode} game its "
-                              f"observation of {obs_size} floats is)")
+                              f"Discrete({n_actions}) (the flat action table of the {mode} game, whose "
+                              f"observation has {obs_size} floats)")
     kwargs = data.get("policy_kwargs", {})
     if not isinstance(kwargs, dict):
         raise CheckpointError(f"{path}: policy_kwargs is not a JSON object")

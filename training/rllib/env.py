@@ -19,9 +19,9 @@ that did not act in that step to that agent's pending (hanging) action, so every
 the raw env's per-step rewards for **every** seat (``raw_env.rewards``), not only for the
 seat that moved. The step that ends an episode returns an observation, the reward, the
 ``infos`` (``deal_points``, ``outcome``, ``scores``) and ``terminated=True`` for all four
-seats (``truncated=True`` instead where a game episode is cut after ``driver.MAX_VOID_DEALS``
-deals in a row passed out), so each seat's last action is completed with its team's reward: the four returns of a
-deal are ``(+r, -r, +r, -r)`` by team, ``r = (team 0 points - team 1 points) / 162`` with the
+seats (``truncated=True`` instead where a game episode is cut after
+``driver.MAX_VOID_DEALS`` deals in a row passed out), so each seat's last action is
+completed with its team's reward: the four returns of a deal are ``(+r, -r, +r, -r)`` by team, ``r = (team 0 points - team 1 points) / 162`` with the
 default ``reward_mode="scaled"``.
 
 Actions. ``step`` hands the id to the engine as given: an int or a numpy integer (what
