@@ -56,9 +56,9 @@ equal):
 * ``information_state_string``: the seat's cards as dealt, then every field of its
   ``InfoSet`` but the rules (the auction, every card played and by whom, announcements,
   declarations, scores, ...): perfect recall within a deal; across the deals of a game
-  episode it keeps the scores, not the past deals' play, nor how many deals in a row were
-  passed out (``GameState.void_streak``, public, which ends a game episode at
-  ``driver.MAX_VOID_DEALS``: a state of ``state_from_infoset`` starts it at 0).
+  episode it keeps the scores and how many deals in a row were passed out
+  (``GameState.void_streak``, public, which ends a game episode at ``driver.MAX_VOID_DEALS``;
+  a state of ``state_from_infoset`` starts it at 0), not the past deals' play.
   ``observation_string``: the ``InfoSet`` alone.
 * ``resample_from_infostate(player, sampler)``: a state of the same information set for
   ``player`` whose hidden cards are drawn by the project's resampler
@@ -401,6 +401,8 @@ class BeloteState(pyspiel.State):
         if self.drawn:
             text += f";drawing={len(self.drawn)}"
         if perfect_recall:
+            if self.episode == "game":  # public: the deals passed out in a row, which may end the episode
+                text += f";void_streak={self.game_state.void_streak}"
             return f"p{player};dealt={self.dealt[player]};" + text
         return f"p{player};" + text
 

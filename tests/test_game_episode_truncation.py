@@ -122,3 +122,26 @@ def test_openspiel_game_episodes_end_within_their_max_game_length(preset):
     assert length <= game.max_game_length()
     assert state.returns() == [0.0] * game.num_players()
     assert state.game_state.void_streak == MAX_VOID_DEALS - 1
+
+
+def test_openspiel_information_state_string_of_a_game_episode_says_the_deals_passed_out_in_a_row():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e \".[openspiel]\")")
+    import belote_env.openspiel  # noqa: F401  (registers python_belote)
+
+    state = pyspiel.load_game("python_belote(rules=seed004,episode=game)").new_initial_state()
+    rng = np.random.default_rng(5)
+    seen = []
+    while len(seen) < 3:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            if not state.is_chance_node():  # a new deal's first decision
+                seen.append(state.information_state_string(state.current_player()))
+        else:
+            state.apply_action(_pass_first(state.legal_actions()))
+    assert [s.endswith(f";void_streak={k}") for k, s in enumerate(seen)] == [True] * 3
+    deal = pyspiel.load_game("python_belote(rules=seed004)").new_initial_state()
+    while deal.is_chance_node():
+        actions, probs = zip(*deal.chance_outcomes())
+        deal.apply_action(int(rng.choice(actions, p=probs)))
+    assert "void_streak" not in deal.information_state_string(deal.current_player())  # a deal episode: none
