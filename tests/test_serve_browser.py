@@ -365,7 +365,8 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
     on_table = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#trick svg.card"))  # noqa: E731
     legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
     bids = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#auction li"))  # noqa: E731
-    buttons = lambda: browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
+    buttons = lambda: [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
+                       if b.is_displayed()]  # (kept, hidden, while the others' moves are drawn)
     for _ in range(300):  # the person's first bid
         if buttons():
             break
@@ -396,22 +397,51 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
             seen.append(tuple(browser.execute_script(  # one reading of the page: (cards on the table, won, hand)
                 "const ids = (q) => [...document.querySelectorAll(q)].map((e) => e.dataset.card);"
                 "const hand = ids('#hand svg.card');"
-                "if (ids('#trick svg.card').some((c) => hand.includes(c))) return [-1, false, -1];"  # in both
+                "if (ids('#trick svg.card').some((c) => hand.includes(c))) return [-1, false, -1, 0];"  # in both
                 "return [document.querySelectorAll('#trick svg.card').length,"
-                " document.getElementById('trick').textContent.includes('won by'), hand.length];")))
+                " document.getElementById('trick').textContent.includes('won by'), hand.length,"
+                " Math.round(document.getElementById('hand').getBoundingClientRect().top)];")))
             if 0 <= seen[-1][2] < held and (legal() or "game over" in browser.find_element(By.ID, "actions").text):
                 break
             time.sleep(0.03)
-        assert all(c >= 0 for c, _, _ in seen)  # no card both on the table and in the hand
-        seen = seen[next(k for k, (_, _, h) in enumerate(seen) if h < held):]  # from the server's answer on
-        counts = [c for c, _, _ in seen]
-        assert counts[0] == before + 1 and all(h == held - 1 for _, _, h in seen)  # the card left the hand
+        assert all(c >= 0 for c, _, _, _ in seen)  # no card both on the table and in the hand
+        seen = seen[next(k for k, (_, _, h, _) in enumerate(seen) if h < held):]  # from the server's answer on
+        counts = [c for c, _, _, _ in seen]
+        assert counts[0] == before + 1 and all(h == held - 1 for _, _, h, _ in seen)  # the card left the hand
+        tops = {y for _, _, _, y in seen}
+        assert max(tops) - min(tops) <= 4, tops  # the hand stays where it is while the cards are drawn
         assert set(range(before + 1, 5)) <= set(counts)  # every card of the trick, one at a time
-        assert any(c == 4 and won for c, won, _ in seen)  # the finished trick with its winner
+        assert any(c == 4 and won for c, won, _, _ in seen)  # the finished trick with its winner
         browser.execute_script("localStorage.setItem('belote-pace', '0');")
         if "game over" in browser.find_element(By.ID, "actions").text:
             break
     assert seen and browser.find_element(By.ID, "pace").get_attribute("value") in {"0", "900"}
+
+
+def test_a_deal_passed_out_and_dealt_again_says_so(server, browser):
+    """Seed 4: every seat passes twice, the person last; the new deal's table says the last
+    deal was passed out, until its first trick."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "normal", "normal", "normal"], seed=4)
+    _sit(browser, base, answer, 0)
+    passes = 0
+    for _ in range(300):
+        pass_button = [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button") if b.text == "pass"]
+        if pass_button and passes < 2:
+            before = browser.find_element(By.ID, "log").text
+            pass_button[0].click()
+            passes += 1
+            for _ in range(200):
+                if browser.find_element(By.ID, "log").text != before:
+                    break
+                time.sleep(0.02)
+        elif passes == 2:
+            break
+        time.sleep(0.02)
+    assert "deal over: void" in browser.find_element(By.ID, "log").text
+    assert "passed out (no contract): the cards were dealt again" in browser.find_element(By.ID, "last").text
 
 
 def test_the_table_opened_again_while_cards_are_drawn_is_clickable(server, browser):

@@ -299,6 +299,7 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 async function present(v, number) {
   if (number !== tableNumber) return;
   const frames = waitingViews > 1 || !pace() ? [] : paceFrames(shown, v);
+  const shownBefore = shown;
   shown = v;
   if (frames.length) {
     pacing = true;
@@ -309,10 +310,10 @@ async function present(v, number) {
         else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
       }
       clearHints();
-      for (const e of document.querySelectorAll("#others .toact")) e.classList.remove("toact");
+      const sizes = (shownBefore ? shownBefore.hand_sizes : v.hand_sizes).slice();  // the counts as drawn
+      drawSeats(v, sizes, -1);
       $("hand").classList.add("waiting");
-      $("last").hidden = true;
-      $("actions").textContent = "";
+      $("actions").style.visibility = "hidden";  // its space kept: the hand does not move
       for (const f of frames) {
         if (f.bids) {
           fillList($("auction"), auctionItems(v, f.bids));
@@ -320,13 +321,16 @@ async function present(v, number) {
         } else {
           const caption = f.winner >= 0 ? `trick won by ${seatName(v, f.winner)}:` : "";
           drawTrick($("trick"), f.cards, f.leader, v.names, f.winner, caption);
+          const s = (f.leader + f.cards.length - 1) % v.players;  // each card frame adds its last card
+          sizes[s] = Math.max(0, sizes[s] - 1);
+          drawSeats(v, sizes, -1);
         }
         await sleep(f.winner >= 0 ? 2 * pace() : pace());
         if (number !== tableNumber) return;  // another table() or the lobby since: nothing of this view is drawn
       }
     } finally {
       $("hand").classList.remove("waiting");
-      $("last").hidden = false;
+      $("actions").style.visibility = "";
       pacing = false;
     }
   }
@@ -355,6 +359,15 @@ function showHints(values, unit) {
 
 // a seat's name in ``v``'s view, "(you)" after the viewer's own
 function seatName(v, s) { return v.names[s] + (s === v.seat ? " (you)" : ""); }
+// the line of seats: each seat's name and its cards in hand (``sizes``), ``toAct`` marked
+function drawSeats(v, sizes, toAct) {
+  $("others").replaceChildren(...sizes.map((n, s) => {
+    const span = document.createElement("span");
+    span.className = "seat" + (s === toAct ? " toact" : "");
+    span.textContent = `${seatName(v, s)}: ${n} cards`;
+    return span;
+  }));
+}
 // the first ``upto`` bids of ``v``'s auction as list items
 function auctionItems(v, upto) {
   return v.auction.slice(0, upto).map((b) => ({ text: `${seatName(v, b.seat)}: ${b.label}` }));
@@ -377,21 +390,17 @@ function render(v) {
     + (handDone ? ` (and the last trick's bonus to ${who(v.last_trick.winner)}: see the deal's result)` : "")
     + (v.step && v.step !== "cards" ? ` &middot; step: ${v.step}` : "")
     + declaredText(v, who);
-  const others = $("others");
-  others.innerHTML = "";
-  for (let s = 0; s < v.players; s++) {
-    const span = document.createElement("span");
-    span.className = "seat" + (s === v.to_act ? " toact" : "");
-    span.textContent = `${who(s)}: ${v.hand_sizes[s]} cards`;
-    others.append(span);
-  }
+  drawSeats(v, v.hand_sizes, v.to_act);
   drawTrick($("trick"), v.trick, v.trick_leader, names);
   // the last finished trick, always in sight: the bots may have played on since your card
   const last = $("last");
   const drawLast = (t, caption) => drawTrick(last, t.cards, t.leader, names, t.winner, caption);
   last.innerHTML = "";
+  const lastEnd = v.log.findLast((e) => "deal_over" in e);
   if (v.last_trick) drawLast(v.last_trick, `last trick (${v.tricks}), won by ${who(v.last_trick.winner)}:`);
-  else if (v.deals.length && v.phase !== 3) {
+  else if (lastEnd && lastEnd.deal_over === null && !v.trick.length && v.phase !== 3) {
+    last.textContent = "the last deal was passed out (no contract): the cards were dealt again";
+  } else if (v.deals.length && v.phase !== 3) {
     const d = v.deals[v.deals.length - 1];  // a new deal: the one before, as it ended
     const result = `deal ${v.deals.length}: ${d.text || d.outcome}; points ${d.points.join(" - ")}`;
     if (d.last_trick) drawLast(d.last_trick, `${result}. Its last trick, won by ${who(d.last_trick.winner)}:`);
@@ -402,7 +411,7 @@ function render(v) {
   hand.innerHTML = "";
   for (const c of v.hand) {
     const ok = legal.has(c);
-    const svg = cardSvg(c, v.legal.length ? ok : undefined);
+    const svg = cardSvg(c, v.legal.some((a) => a.id < 32) ? ok : undefined);  // dimmed at card play only
     if (ok) svg.onclick = () => act(c);
     const slot = document.createElement("span");  // the card, and its hint below it
     slot.className = "slot";
