@@ -207,7 +207,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except OSError as e:  # the checkpoint is read through CheckpointError: this is the output folder
         other = f": {e.filename}" if e.filename is not None and str(e.filename) != str(args.out) else ""
         raise ValueError(f"output folder {args.out}: cannot be created or written ({_os_reason(e)}{other})") from None
-    parts = json.loads((Path(out) / "meta.json").read_text()).get("parts") or []
+    from belote_env.jsonfile import read_json
+    from policies.model_files import MAX_META_BYTES, declared_parts
+
+    parts = declared_parts(read_json(Path(out) / "meta.json", MAX_META_BYTES))  # the parts the export wrote
     print(f"exported {args.checkpoint} -> {out} (model.safetensors + meta.json"
           + "".join(f", {sub}/: its own two" for sub in parts) + ")")
     return 0

@@ -310,7 +310,7 @@ async function present(v, number) {
         else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
       }
       clearHints();
-      const sizes = (shownBefore ? shownBefore.hand_sizes : v.hand_sizes).slice();  // the counts as drawn
+      const sizes = shownBefore.hand_sizes.slice();  // the counts as drawn (frames need a view before)
       drawSeats(v, sizes, -1);
       $("hand").classList.add("waiting");
       $("actions").style.visibility = "hidden";  // its space kept: the hand does not move
