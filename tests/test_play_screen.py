@@ -353,9 +353,10 @@ def test_an_input_of_thousands_of_digits_is_refused_and_asked_again():
     assert action is None and "80, 90, 100" in why
 
 
-def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed(monkeypatch, capsys, tmp_path):
-    """A card table deals a new game each time: without --seed belote play draws one and
-    prints it; --seed with that number deals the same hand again."""
+def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed_once_stopped(monkeypatch, capsys, tmp_path):
+    """A card table deals a new game each time: without --seed belote play draws one of 63
+    random bits and prints it only once the game is over or stopped (it decides every hand,
+    RULES.md §11); --seed with that number deals the same hand again."""
     monkeypatch.chdir(tmp_path)  # a quit game is saved in the current folder
     def first_screen(argv):
         monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
@@ -363,8 +364,10 @@ def test_play_without_a_seed_deals_a_new_game_and_prints_its_seed(monkeypatch, c
         return capsys.readouterr().out
 
     out = first_screen(["play", "--opponents", "easy", "--partner", "easy"])
-    m = re.match(r"seed (\d+) \(belote play --seed \1 deals this game again\)\n", out)
-    assert m, out[:200]
+    m = re.search(r"\nseed (\d+) \(belote play --seed \1 deals this game again\)\n$", out)
+    assert m, out[-300:]
+    assert out.count(m.group(1)) == 2 + out.count("belote_game_")  # nowhere before the game stopped but its file
+    assert "game stopped" in out[:m.start()] and "seed" not in out[:out.index("game stopped")]
     again = first_screen(["play", "--opponents", "easy", "--partner", "easy", "--seed", m.group(1)])
     hand = [ln for ln in out.splitlines() if "Your hand" in ln or ln.startswith("Hand")]
     assert hand and hand == [ln for ln in again.splitlines() if "Your hand" in ln or ln.startswith("Hand")]

@@ -326,11 +326,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         seat = args.seat
         if not 0 <= seat < n:
             raise ValueError(f"--seat {seat}: the {n}-player game has seats 0..{n - 1}")
-        if args.seed is None:  # a new game each time, as a card table deals; its seed is printed to replay it
+        drawn = args.seed is None
+        if drawn:  # a new game each time, as a card table deals; its seed is printed once the game is over
             import secrets
 
-            args.seed = secrets.randbelow(1 << 31)
-            print(f"seed {args.seed} (belote play --seed {args.seed} deals this game again)")
+            # 63 random bits: the seed decides every hand, so a person must not find it by trying seeds against
+            # the cards they see (RULES.md §11), nor see it before the game is over
+            args.seed = secrets.randbelow(1 << 63)
         pols = []
         for s in range(n):
             if s == seat:
@@ -346,7 +348,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print("type help for how to enter a card or a bid, quit to save the game and stop")
     # quit, Ctrl-C and the end of input save the game so far (to --save or a named default file); a bot that
     # fails saves it too and raises BotFailure (a ValueError: exit 2 with its message, which names the file)
-    state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    try:
+        state = play_game_interactive(pols, rules, args.seed, seat, save_path=save)
+    finally:  # the game is over or stopped (saved): its seed deals it again
+        if drawn:
+            print(f"seed {args.seed} (belote play --seed {args.seed} deals this game again)")
     if state.is_game_over or pols[seat].quit_requested:
         return 0
     return 130  # interrupted (Ctrl-C) or input closed: saved, but not finished
@@ -548,7 +554,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--opponents", default="normal", help="the opponents' policy: the same forms as --partner")
     pl.add_argument("--rules", default=None, help="rules preset name or YAML file")
     pl.add_argument("--seed", type=_seed, default=None,
-                    help="seed of the deals and the bots (default: a new one each game, printed at the start)")
+                    help="seed of the deals and the bots (default: a new one each game, printed when the game is over or "
+                         "stopped)")
     pl.add_argument("--save", help="save the game as a record (JSON) when it ends or stops (quit, Ctrl-C, end of "
                                    "input); without it a stopped game goes to ./belote_game_<seed>_<date-time>.json")
     pl.set_defaults(func=_cmd_play)
