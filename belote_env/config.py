@@ -23,7 +23,7 @@ __all__ = ["Rules", "RuleOptionError", "OPTION_CHOICES", "INT_OPTION_RANGES", "l
            "PRESETS_DIR", "CONTRACT_MODES", "COINCHE_ONLY", "CLASSIC_ONLY", "MODE_DEFAULTS", "applies",
            "PLAYER_COUNTS", "CUTTHROAT_ONLY", "THREE_ONLY", "FOUR_ONLY", "CUTTHROAT_CHOICES", "CUTTHROAT_DEFAULTS", "variant_of",
            "COMBINATION_OPTIONS", "VARIANT_OPTIONS", "variant_rules", "stored_rules_as_read",
-           "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table"]
+           "DEPENDENT_OPTIONS", "UNDEFINED_MIXES", "check_table", "check_keywords"]
 
 
 class RuleOptionError(ValueError):
@@ -261,18 +261,37 @@ def _show(value: Any) -> str:
     return r
 
 
-def _unknown_option(key: Any, known) -> str:
+def _unknown_option(key: Any, known, owner: str = "", arguments: tuple[str, ...] = ()) -> str:
     """The message for an unknown option: the closest known names, then every classic
-    option (the coinche options are those of COINCHE.md §7, ``COINCHE_ONLY``)."""
+    option (the coinche options are those of COINCHE.md §7, ``COINCHE_ONLY``); for a keyword
+    of ``owner``, whose own ``arguments`` come first among the names offered."""
     import difflib
 
-    close = difflib.get_close_matches(key, list(known), n=3) if isinstance(key, str) and len(key) < 100 else []
+    names = [*arguments, *known]
+    close = difflib.get_close_matches(key, names, n=3) if isinstance(key, str) and len(key) < 100 else []
     hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
     classic = [k for k in known if k not in COINCHE_ONLY and k not in CUTTHROAT_ONLY]
     shown = _show(key)
     shown = shown if len(shown) <= 40 else shown[:37] + "..."  # a key is a name: 40 characters show it
-    return (f"unknown rule option {shown}{hint}; known options: {', '.join(classic)}; more: COINCHE.md §7, "
-            "TWO_THREE.md §4")
+    what = (f"{owner} got an unknown keyword {shown}{hint}: its arguments are {', '.join(arguments)}, and any "
+            "other keyword is a rule option; known options" if owner else f"unknown rule option {shown}{hint}; "
+            "known options")
+    return f"{what}: {', '.join(classic)}; more: COINCHE.md §7, TWO_THREE.md §4"
+
+
+def check_keywords(owner: str, init: Any, overrides: Mapping[str, Any]) -> None:
+    """For a constructor ``init`` that reads every keyword it does not name as a rule
+    option (``overrides``: the environments): ``RuleOptionError`` for a keyword that is
+    neither, naming the closest names of both and ``owner``'s own arguments (a misspelt
+    ``episode`` is not reported as a rule option alone)."""
+    import inspect
+
+    known = Rules.option_names()
+    for key in overrides:
+        if key not in known:
+            params = inspect.signature(init).parameters.values()
+            arguments = tuple(p.name for p in params if p.name != "self" and p.kind is not p.VAR_KEYWORD)
+            raise RuleOptionError(_unknown_option(key, known, owner, arguments))
 
 
 class _LongYamlInt:

@@ -215,7 +215,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .config import Rules, load_rules
+from .config import Rules, check_keywords, load_rules
 from .driver import REWARD_MODES, episode_end, game_win_reward, point_reward, reward_scale, seat_reward
 from .game import GameState, IllegalActionError, seeded_rng
 from .games import game_of
@@ -335,6 +335,7 @@ class raw_env(AECEnv):
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  render_seat: int = 0, **rule_overrides: Any):
         super().__init__()
+        check_keywords("belote_v0", raw_env.__init__, rule_overrides)
         self.rules = load_rules(rules, **rule_overrides)
         _check_choice("episode", episode, EPISODES)
         _check_choice("obs_mode", obs_mode, OBS_MODES)

@@ -82,7 +82,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .actions import NUM_ACTIONS
-from .config import Rules, load_rules
+from .config import Rules, check_keywords, load_rules
 from .driver import REWARD_MODES, RandomPolicy, episode_end, game_win_reward, play_until, seat_reward
 from .env import EPISODES, OBS_MODES, observation_space_for
 from .game import GameState, IllegalActionError
@@ -204,6 +204,7 @@ class BeloteGymEnv(gymnasium.Env):
                  rules: Rules | Mapping[str, Any] | str | None = None, episode: str = "deal",
                  obs_mode: str = "infoset", reward_mode: str = "scaled", render_mode: str | None = None,
                  illegal_action: str = "penalize", **rule_overrides: Any):
+        check_keywords(type(self).__name__, BeloteGymEnv.__init__, rule_overrides)
         rules = load_rules(rules, **rule_overrides)
         #: the game the rules play (``games.Game``: its table, engine, encoder, action count)
         self.variant = variant = game_of(rules)

@@ -373,14 +373,6 @@ class BeloteState(pyspiel.State):
                 f"{[cards_of(h) for h in gs.hands]}; actions {[a for _, a in gs.actions]}"
                 + (f"; {len(self.drawn)} cards of the next deck drawn" if self.drawn else ""))
 
-    def __deepcopy__(self, memo) -> "BeloteState":
-        new = BeloteState(self.get_game(), self.parts)
-        new.dealer, new.drawn, new.dealt = self.dealer, list(self.drawn), list(self.dealt)
-        new.game_state = None if self.game_state is None else self.game_state.clone()
-        new.deal_start = self.deal_start  # never changed in place: shared
-        new._returns, new._rewards, new._over = list(self._returns), list(self._rewards), self._over
-        return new
-
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "BeloteState":
         """A state of ``player_id``'s information set with the hidden cards redrawn (the
         module docstring); ``probability_sampler()`` seeds the draw."""

@@ -4,6 +4,7 @@ import os
 import random
 
 import numpy as np
+import gymnasium
 import pytest
 from pettingzoo.test import api_test, seed_test
 
@@ -107,6 +108,24 @@ def test_bad_env_arguments():
         belote_v0.env(render_mode="rgb")
 
 
+@pytest.mark.parametrize("make,typo,meant", [
+    (lambda **kw: belote_v0.env(**kw), "epsiode", "episode"),
+    (lambda **kw: gymnasium.make("Belote-v0", **kw), "reward", "reward_mode"),
+    (lambda **kw: gymnasium.make("Belote-v0", **kw), "opponent", "opponents"),
+])
+def test_a_misspelt_env_argument_is_named_with_the_envs_arguments(make, typo, meant):
+    """An environment reads the keywords it does not take as rule options: a misspelt
+    argument is refused naming the closest names and the environment's own arguments."""
+    from belote_env import RuleOptionError
+
+    with pytest.raises(RuleOptionError) as e:
+        make(**{typo: "game"})
+    assert f"unknown keyword {typo!r} (did you mean {meant!r}" in str(e.value)
+    arguments = str(e.value).split("its arguments are ")[1].split(", and any other")[0].split(", ")
+    assert meant in arguments and "rules" in arguments
+    assert "any other keyword is a rule option; known options: all_pass_redeal" in str(e.value)
+
+
 def test_render_ansi_shows_only_own_hand():
     env = belote_v0.raw_env(render_mode="ansi", render_seat=2)
     env.reset(seed=3)
@@ -197,7 +216,7 @@ def test_env_rules_presets_and_overrides():
     assert e.rules.partner_master_free is False and e.rules.target is None
     assert belote_v0.raw_env(rules={"tie": "takers_fail"}).rules.tie == "takers_fail"
     assert belote_v0.raw_env(rules=Rules(belote="optional")).rules.belote == "optional"
-    with pytest.raises(RuleOptionError, match="unknown rule option 'colour'"):
+    with pytest.raises(RuleOptionError, match="belote_v0 got an unknown keyword 'colour'"):
         belote_v0.raw_env(colour="red")
     with pytest.raises(RuleOptionError, match="unknown rules preset"):
         belote_v0.raw_env(rules="seed123")

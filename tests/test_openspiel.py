@@ -256,6 +256,24 @@ def test_two_and_three_seat_states_serialize():
                                 verbose=False)
 
 
+@pytest.mark.parametrize("preset", ["seed004", "coinche", "seed001_3p"])
+def test_deepcopy_of_a_state_keeps_its_history_and_is_independent(preset):
+    """``copy.deepcopy`` gives what ``clone`` gives, as OpenSpiel's own Python games do."""
+    import copy
+
+    state = pyspiel.load_game(f"python_belote(rules={preset})").new_initial_state()
+    rng = random.Random(5)
+    for _ in range(50):
+        state.apply_action(rng.choice(state.legal_actions()))
+    twin = copy.deepcopy(state)
+    assert twin.history() == state.history() and len(twin.history()) == 50 and twin.move_number() == 50
+    assert twin.serialize().split("__dict__")[0] == state.serialize().split("__dict__")[0]
+    assert [twin.information_state_string(p) for p in range(twin.num_players())] == \
+        [state.information_state_string(p) for p in range(state.num_players())]
+    twin.apply_action(twin.legal_actions()[0])
+    assert len(state.history()) == 50 and len(twin.history()) == 51
+
+
 def test_game_episodes_need_a_target_and_bound_their_length():
     with pytest.raises(RuleOptionError, match="needs a target"):
         pyspiel.load_game("python_belote(episode=game,target=0,max_deals=10)")

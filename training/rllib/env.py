@@ -45,6 +45,7 @@ from typing import Any
 import gymnasium as gym
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from belote_env.config import check_keywords
 from belote_env.env import raw_env
 
 __all__ = ["BeloteMultiAgentEnv", "OBS_KEY", "MASK_KEY", "ENV_NAME"]
@@ -73,6 +74,9 @@ class BeloteMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"the RLlib env needs obs_mode='infoset', got {kwargs['obs_mode']!r}")
         if kwargs.get("render_mode") is not None:
             raise ValueError("the RLlib env does not render; drop render_mode")
+        check_keywords("BeloteMultiAgentEnv's config", raw_env.__init__,
+                       {k: v for k, v in kwargs.items() if k not in ("rules", "episode", "obs_mode", "reward_mode",
+                                                                       "render_mode", "render_seat")})
         self.env = raw_env(**kwargs)
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
