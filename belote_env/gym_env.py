@@ -424,7 +424,10 @@ class BeloteGymEnv(gymnasium.Env):
         if episode_end(self.game, self.episode)[0]:
             # every other seat passed and the learner never acted: deal again
             return self.reset(options=options)
-        return self._obs_info()
+        obs_info = self._obs_info()
+        if self.render_mode == "human":
+            self.render()
+        return obs_info
 
     def _check_opponents_done(self, what: str) -> None:
         if self._opponent_failed or (not self.game.is_deal_over and self.game.current not in self.seats):
@@ -449,6 +452,8 @@ class BeloteGymEnv(gymnasium.Env):
             self._ended_by_illegal = True
             obs, info = self._obs_info()
             info["illegal_action"] = str(e)
+            if self.render_mode == "human":
+                self.render()
             return obs, -1.0, True, False, info
         reward = self._play_others()
         terminated, truncated = episode_end(st, self.episode)
@@ -459,18 +464,23 @@ class BeloteGymEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """bool ``(num_actions,)``: the learner's legal ids now (all False once the episode ended).
-        Raises ``RuntimeError`` after an opponent policy failed or was interrupted (call
-        ``reset()``)."""
+        Raises ``RuntimeError`` before the first ``reset()``, and after an opponent policy
+        failed or was interrupted (call ``reset()``)."""
         st = self.game
         if st is None:
-            return np.zeros(self.num_actions, dtype=bool)
+            raise RuntimeError("call reset() before action_masks()")
         self._check_opponents_done("action_masks()")
         if st.is_deal_over or self._ended_by_illegal:
             return np.zeros(self.num_actions, dtype=bool)
         return action_mask(st.legal_actions(), np.zeros(self.num_actions, dtype=np.int8)).astype(bool)
 
     def render(self):
-        if self.render_mode is None or self.game is None:
+        """The learner's view (``render_view``: text for ``"ansi"``, printed for ``"human"``, an
+        image array for ``"rgb_array"``); None without a ``render_mode``. Raises
+        ``RuntimeError`` before the first ``reset()``."""
+        if self.render_mode is None:
             return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         info = self.game.information_set(self.seats[0])
         return render_view(info, self.render_mode)

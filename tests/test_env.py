@@ -234,6 +234,32 @@ def test_raw_env_before_reset_says_call_reset(call):
          "last": env.last, "render": env.render}[call]()
 
 
+@pytest.mark.parametrize("call", ["step", "action_masks", "render"])
+def test_gym_env_before_reset_says_call_reset(call):
+    from belote_env.gym_env import BeloteGymEnv
+
+    env = BeloteGymEnv(render_mode="ansi")
+    with pytest.raises(RuntimeError, match=rf"call reset\(\) before {call}\(\)"):
+        {"step": lambda: env.step(32), "action_masks": env.action_masks, "render": env.render}[call]()
+
+
+def test_gym_env_human_mode_renders_at_reset_and_at_every_step(capsys):
+    """Gymnasium's ``"human"`` mode draws without ``render()`` calls: the learner's first
+    position at ``reset`` too, and the position after an illegal action."""
+    from belote_env.gym_env import BeloteGymEnv
+
+    env = BeloteGymEnv(render_mode="human")
+    env.reset(seed=3)
+    first = capsys.readouterr().out
+    assert "Hand" in first or "hand" in first
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert capsys.readouterr().out
+    env.reset(seed=3)
+    assert capsys.readouterr().out == first
+    env.step(int(np.flatnonzero(~env.action_masks())[0]))  # illegal: the episode ends, drawn
+    assert capsys.readouterr().out
+
+
 def test_raw_env_observe_unknown_agent():
     env = belote_v0.raw_env()
     env.reset(seed=0)

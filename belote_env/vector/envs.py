@@ -760,6 +760,15 @@ def _sb3_class():
             """bool ``(num_envs, 112)``: the learner's legal ids at each table."""
             return self._core.action_masks()
 
+        def _get_indices(self, indices) -> list[int]:
+            """SB3's table indices (None: every table; an int; an iterable of ints), each checked:
+            ``IndexError`` naming one outside 0..num_envs-1, as ``DummyVecEnv`` raises."""
+            idx = list(super()._get_indices(indices))
+            for i in idx:
+                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
+                    raise IndexError(f"table index {i!r:.40} is not one of 0..{self.num_envs - 1}")
+            return [int(i) for i in idx]
+
         def get_attr(self, attr_name: str, indices=None) -> list[Any]:
             value = getattr(self, attr_name)
             return [value for _ in self._get_indices(indices)]
