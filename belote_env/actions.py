@@ -59,7 +59,7 @@ __all__ = [
     "ANSWER_NOT_ENOUGH", "ANSWER_EQUAL", "action_to_string", "is_card", "name_contract_action",
     "coinche_bid_action", "CLASSIC_BIDS", "is_bid", "bid_denomination", "GENERALE_BID", "HIGH_BID", "HIGH_LEVELS",
     "EXTENDED_NUM_ACTIONS", "GENERALE", "num_actions", "coinche_bid_level", "is_coinche_bid",
-    "AGREE_REDEAL", "REFUSE_REDEAL", "PROPOSAL_NUM_ACTIONS", "PROPOSAL_BIDS", "is_name_suit",
+    "AGREE_REDEAL", "REFUSE_REDEAL", "PROPOSAL_NUM_ACTIONS", "PROPOSAL_BIDS", "is_name_suit", "of_auction",
 ]
 
 ACTION_TABLE_VERSION = 1
@@ -220,6 +220,19 @@ def action_to_string(action: int) -> str:
         level, contract = divmod(action - COINCHE_BID, 6)
         return f"bid {COINCHE_LEVELS[level]} {CONTRACT_NAMES[contract]}"
     return _FIXED_NAMES[action]
+
+
+def of_auction(action: int, auction_kind: str) -> bool:
+    """Whether id ``action`` (in a game's range) is an action of a game of ``auction_kind``
+    (``games.Game.auction_kind``): ``False`` for the ids of another game's auction and steps
+    (a coinche bid at two seats, a take in coinche, a redeal proposal at four seats), which
+    no deal of that game makes legal; its error texts say so rather than name them."""
+    if auction_kind == "coinche":
+        return not (TAKE <= action < COINCHE_BID or PROPOSE_REDEAL <= action <= ANSWER_EQUAL)
+    if auction_kind == "classic":
+        return not (COINCHE_BID <= action <= SURCOINCHE or PROPOSE_REDEAL <= action <= ANSWER_EQUAL)
+    # the proposals of two and three seats: pass, take, name a suit, the redeal and the steps
+    return not (NAME_CONTRACT + 4 <= action <= SURCOINCHE or GENERALE_BID <= action < AGREE_REDEAL)
 
 
 #: the old names of the two- and three-seat (cutthroat) game's parts, for one release

@@ -54,7 +54,7 @@ from typing import Sequence
 
 from .actions import (
     ANNOUNCE_BELOTE, ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE, DECLINE_DECLARE, EXCHANGE_SEVEN, KEEP,
-    action_to_string, num_actions,
+    action_to_string, num_actions, of_auction,
 )
 from .auction import Auction
 from .cards import ALL_TRUMP, NO_TRUMP, NUM_CARDS, POINTS_BY_ALL_TRUMP_OPTION, SUITS, Rank, card, card_to_str, cards_of
@@ -737,6 +737,9 @@ class GameState:
                 why = f"out of range 0..{n - 1}"
             elif action < NUM_CARDS and self.phase == Phase.PLAY and not self.hands[self.current] >> action & 1:
                 why = f"{card_to_str(action)} is not in seat {self.current}'s hand"
+            elif not of_auction(action, self.game.auction_kind):
+                game = {"two": "two-player", "three": "three-player"}.get(self.game.variant, self.game.variant)
+                why = f"{action} is not an action of the {game} game"
             else:
                 why = f"{action_to_string(action)} is not legal now"
             raise self._illegal(action, why)

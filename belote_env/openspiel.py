@@ -348,7 +348,7 @@ class BeloteState(pyspiel.State):
         self._returns = [r + x for r, x in zip(self._returns, self._rewards)]
 
     def _action_to_string(self, player: int, action: int) -> str:
-        from .actions import action_to_string
+        from .actions import action_to_string, of_auction
         from .cards import card_to_str
 
         if player == pyspiel.PlayerId.CHANCE:
@@ -357,6 +357,9 @@ class BeloteState(pyspiel.State):
         if isinstance(action, bool) or not hasattr(action, "__index__") or not 0 <= action.__index__() < n:
             raise ValueError(f"action id must be an int in 0..{n - 1} (this game's num_distinct_actions), "
                              f"got {action!r:.40}")
+        action = action.__index__()
+        if not of_auction(action, self.variant.auction_kind):  # an id of another game's table
+            return f"id {action} (not an action of this game)"
         return action_to_string(action)
 
     def rewards(self) -> list[float]:

@@ -275,3 +275,49 @@ def test_a_game_renames_the_suits_of_its_observation_from_its_layout(preset, siz
         game.suit_renaming((0, 1, 2, 2))
     with pytest.raises(ValueError, match="size must be an observation size: 618 \\(classic\\), 1141 \\(coinche\\)"):
         suit_permutation_tables(size + 1)
+
+
+#: (rules, overrides) whose every legal action is counted, per auction kind
+_AUCTION_MIXES = [
+    ("seed004", {"declarations": "choice", "belote": "optional", "round2_no_trump_all_trump": True}),
+    ("coinche", {"declarations": "choice", "belote": "optional", "generale": True}), ("coinche_bga", {}),
+    ("seed001_2p", {"declarations": "choice", "belote": "optional", "dealer_round2_proposal": True}),
+    ("seed001_3p", {"declarations": "choice", "belote": "optional"}),
+]
+
+
+@pytest.mark.parametrize("preset,overrides", _AUCTION_MIXES, ids=[p for p, _ in _AUCTION_MIXES])
+def test_every_legal_action_is_an_action_of_its_games_auction_and_the_others_are_refused_as_such(preset, overrides):
+    """``actions.of_auction``: every id a deal of the game makes legal is of its auction
+    kind; an id of another game's table (a coinche bid at two seats, a take in coinche, a
+    redeal proposal at four seats) is refused naming the game, not as a bid of it."""
+    import random
+
+    from belote_env import IllegalActionError
+    from belote_env.actions import COINCHE_BID, PROPOSE_REDEAL, TAKE, action_to_string, num_actions, of_auction
+
+    rules = load_rules(preset, **overrides)
+    kind = game_of(rules).auction_kind
+    seen: set[int] = set()
+    for seed in range(60):
+        rng, st = random.Random(seed), GameState(rules, seed=seed)
+        for _ in range(300):
+            if st.is_game_over:
+                break
+            if st.is_deal_over:
+                st.next_deal()
+                continue
+            legal = st.legal_actions()
+            seen.update(legal)
+            st.apply(rng.choice(legal))
+    assert all(of_auction(a, kind) for a in seen)
+    foreign = {"classic": COINCHE_BID, "coinche": TAKE, "proposal": COINCHE_BID + 6}[kind]
+    assert not of_auction(foreign, kind) and of_auction(PROPOSE_REDEAL, kind) == (kind == "proposal")
+    st = GameState(rules, seed=1)
+    with pytest.raises(IllegalActionError) as e:
+        st.apply(foreign)
+    words = {"seed001_2p": "two-player", "seed001_3p": "three-player"}.get(preset, kind)
+    assert f"{foreign} is not an action of the {words} game" in str(e.value)
+    assert action_to_string(foreign) not in str(e.value).split(";")[0]
+    assert sum(not of_auction(a, kind) for a in range(num_actions(rules))) == {
+        "classic": 68, "coinche": 13, "proposal": 364}[kind]

@@ -57,8 +57,10 @@ def test_action_strings_name_only_the_games_own_action_ids():
     for c in range(32):
         state.apply_action(c)
     p = state.current_player()
-    assert state.action_to_string(p, 101) == "surcoinche" and state.action_to_string(p, 8) == "7♥"
-    assert state.action_to_string(p, 111) == "equal"  # the last id of the game
+    assert state.action_to_string(p, 33) == "take" and state.action_to_string(p, 8) == "7♥"
+    # ids of the table that another game's auction or steps use (coinche, two / three seats)
+    assert state.action_to_string(p, 101) == "id 101 (not an action of this game)"
+    assert state.action_to_string(p, 111) == "id 111 (not an action of this game)"  # the last id of the game
     for bad in (112, 200, 413):  # ids of the coinche extension and of two / three seats
         with pytest.raises(Exception, match=rf"action id must be an int in 0\.\.111 \(this game's "
                                             rf"num_distinct_actions\), got {bad}"):
@@ -68,6 +70,7 @@ def test_action_strings_name_only_the_games_own_action_ids():
     for c in range(32):
         two.apply_action(c)
     assert two.action_to_string(two.current_player(), 413) == "refuse redeal"
+    assert two.action_to_string(two.current_player(), 138) == "id 138 (not an action of this game)"
 
 
 def test_parameters_are_the_rule_options_and_bad_ones_are_named():
