@@ -86,7 +86,7 @@ COINCHE.md §1.3) and one per profile of COINCHE.md §8: ``"coinche_colver"``,
     observation is the classic layout (turned card and take/pass blocks 0) followed by the
     coinche blocks: the last 32 auction events in order (seat, pass / bid / coinche /
     surcoinche, level, denomination), each seat's highest bid per denomination, the
-    highest bid and its bidder, the coinche level and the coincher
+    highest bid and its bidder, the coinche level and the coincher, the auction's length so far
     (``observation.COINCHE_LAYOUT``): ``COINCHE_OBS_SIZE`` (1141) floats, versioned
     ``"coinche-1"`` (``raw_env.obs_encoder_version``); ``obs_mode="history"`` has room
     for 300 events (``(309, 2)``). The ``"scaled"`` reward divides the deal's point

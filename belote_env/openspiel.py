@@ -52,7 +52,10 @@ equal):
 * ``information_state_tensor`` and ``observation_tensor``: the project's observation of the
   seat's information set (``games.Game.encode``: 618 floats classic, 1141 coinche, 716 /
   902 at two / three seats), zeros until the first deck is drawn (while a later deck is
-  drawn, the finished deal's view).
+  drawn, the finished deal's view). They summarise the history (the cards each seat has
+  played, not their order across tricks): two information states can share a tensor, so an
+  algorithm that needs one tensor per information state (tabular or Deep CFR keyed on it)
+  should key on ``information_state_string``.
 * ``information_state_string``: the seat's cards as dealt, then every field of its
   ``InfoSet`` but the rules (the auction, every card played and by whom, announcements,
   declarations, scores, ...): perfect recall within a deal; across the deals of a game

@@ -33,7 +33,7 @@ policy iteration improved it) was made so
 
     python scripts/train_oracle.py --rules coinche --deals 16000 --chunks 32 --seed 1000 --workers 2 \
         --out runs/coinche_oracle --resume
-    python scripts/train_oracle.py --rules coinche --target bids --deals 8000 --chunks 16 --seed 2000 \
+    python scripts/train_oracle.py --rules coinche --target bids --deals 12000 --chunks 24 --seed 2000 \
         --workers 2 --bidder runs/coinche_oracle --out runs/coinche_bids --resume
 
 **Two and three players** (``--rules seed001_2p`` / ``seed001_3p``, any preset or YAML

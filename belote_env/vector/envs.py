@@ -45,7 +45,9 @@ Each env holds ``num_envs`` tables of one ``BatchedGame``; an episode is one dea
   ``reset(seed=s)`` keys every table's stream from ``s``; ``reset()`` without a seed
   continues the streams (new deals). Policies passed as opponents keep their own RNGs.
 * Rules: ``rules`` is anything ``belote_env.load_rules`` takes (a ``Rules``, a dict of
-  options, a preset name, a YAML path; default ``Rules()``).
+  options, a preset name, a YAML path; default ``Rules()``) for a table of four seats: the
+  two- and three-player games are refused here (``RuleOptionError``); their batched tables
+  are ``vector.BatchedGame``'s (``Game.batched``).
 * Coinche (``contract_mode="coinche"``, COINCHE.md, e.g. ``rules="coinche"`` or any
   ``coinche_*`` preset): the sizes below become ``observation.obs_size(rules)``
   (``COINCHE_OBS_SIZE``: the 618 floats, turned-card and bids blocks zero, then the
