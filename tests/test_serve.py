@@ -514,6 +514,46 @@ def test_a_restarted_server_keeps_the_public_log_and_the_deals_explained(tmp_pat
     assert again.view(0) == room.view(0) and all(d["text"] for d in again.deals)
 
 
+@pytest.mark.parametrize("rules", ["seed004", {"players": 2, "declarations": "choice", "belote": "optional"},
+                                   "seed001_3p"])
+def test_each_logged_move_says_its_kind_and_the_view_counts_the_moves(tmp_path, rules):
+    """What the table draws one at a time (web/table.js): a move is a ``bid`` (the auction's),
+    a ``card`` of a trick or a ``step`` (the seven's exchange, a discard, an answer);
+    ``log_count`` counts every move logged, also past the log's last 60 and after a restart."""
+    room = Room.create(rules, "deal", ["human"] + ["easy"] * (2 if rules == "seed001_3p" else 1 if isinstance(
+        rules, dict) else 3), 5, tmp_path)
+    rng = random.Random(2)
+    while not room.over:
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
+    ends = [i for i, e in enumerate(room.log) if "deal_over" in e]
+    last = room.log[(ends[-2] + 1 if len(ends) > 1 else 0):ends[-1]]  # the played deal's moves
+    st = room.state
+    assert [e["move"] for e in last].count("card") == sum(len(t[1]) for t in st.tricks)
+    assert [e["move"] for e in last].count("bid") == len(st.auction.history)
+    assert {e["label"] for e in last if e["move"] == "step"} <= {
+        "a choice", "keep", "exchange 7 of trump", "enough", "not enough", "equal", "declare", "decline declaration",
+        "announce belote", "decline belote"}
+    assert any(e["move"] == "step" for e in last) == isinstance(rules, dict)  # the seven's exchange, the answers
+    if len(ends) > 1:  # deals passed out before: bids only
+        assert all(e["move"] == "bid" for e in room.log[:ends[-2]] if "deal_over" not in e)
+    view = room.view(0)
+    assert view["log_count"] == len(room.log) and view["log"] == room.log[-60:]
+    again = Room.load(tmp_path / room.id)
+    assert again.view(0)["log_count"] == view["log_count"]
+
+
+def test_a_saved_room_with_a_bad_log_count_is_refused(tmp_path):
+    import json
+
+    room = Room.create("seed004", "deal", ["human", "easy", "easy", "easy"], 5, tmp_path)
+    room.act(0, room.tokens[0], room.view(0)["legal"][0]["id"])
+    meta = json.loads((tmp_path / room.id / "room.json").read_text())
+    for bad in (len(meta["log"]) - 1, "3", True):
+        (tmp_path / room.id / "room.json").write_text(json.dumps({**meta, "log_count": bad}))
+        with pytest.raises(RoomError, match="'log_count' must be an int from the log's length"):
+            Room.load(tmp_path / room.id)
+
+
 def test_announcements_and_declarations_are_public_with_the_card(tmp_path):
     """A belote announcement and a four-seat declaration are not logged when chosen (they
     become public with the seat's next card, RULES.md §5-§6); the card's entry names them;

@@ -419,6 +419,45 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
     assert seen and browser.find_element(By.ID, "pace").get_attribute("value") in {"0", "900"}
 
 
+def test_the_next_deals_bids_and_the_moves_list_are_drawn_one_at_a_time(server, browser):
+    """Seed 1, the person West (seat 1): its last card of deal 1 ends the deal; the server
+    plays the last trick, deal 2's auction (dealer West: North passes, East takes) and its
+    first trick up to West (North, East, South). The page draws the trick's cards, then deal
+    2's bids and cards one at a time with the new hand in sight, nothing clickable, the
+    moves list growing with each, and only then the view."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit=2, seats=["normal", "human", "normal", "normal"], seed=1)
+    _sit(browser, base, answer, 1)
+    hand = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"))  # noqa: E731
+    legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
+    _click_until(browser, lambda: hand() == 1 and legal())
+    browser.execute_script("localStorage.setItem('belote-pace', '700');")
+    legal()[0].click()
+    seen = []
+    for _ in range(600):
+        seen.append(tuple(browser.execute_script(  # one reading of the page
+            "const items = document.querySelectorAll('#log li');"
+            "return [document.querySelectorAll('#auction li').length, document.querySelectorAll('#hand svg.card').length,"
+            " items.length ? items[items.length - 1].textContent : '',"
+            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden',"
+            " document.querySelectorAll('#trick svg.card').length];")))
+        if not seen[-1][3] and browser.find_elements(By.CSS_SELECTOR, "#actions button"):
+            break
+        time.sleep(0.03)
+    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    assert seen[-1][:2] == (2, 8) and seen[-1][4] == 3 and not seen[-1][3]  # the view: West to play
+    drawing = [x for x in seen if x[3]]
+    new_deal = [x for x in drawing if x[1] == 8]  # deal 2's hand in sight
+    assert [(a, t) for a, _, _, _, t in dict.fromkeys(new_deal)] == [(1, 0), (2, 0), (2, 1), (2, 2)]
+    assert any(t == 4 and h == 0 for _, h, _, _, t in drawing)  # deal 1's last trick whole, before
+    lasts = list(dict.fromkeys(last for _, _, last, _, _ in drawing))
+    assert [x.split(" ")[:2] for x in lasts[-4:-2]] == [["North:", "pass"], ["East:", "take"]]
+    assert lasts[-2].startswith("North: ") and lasts[-1].startswith("East: ")  # the first trick's cards
+    assert len(lasts) >= 7  # one move at a time, deal 1's last cards first
+
+
 def test_a_deal_passed_out_and_dealt_again_says_so(server, browser):
     """Seed 4: every seat passes twice, the person last; the new deal's table says the last
     deal was passed out, until its first trick."""

@@ -410,6 +410,7 @@ class Room:
         self.state = state if state is not None else GameState(self.rules, seed=seed,
                                                                single_deal=limit == "deal")
         self.log: list[dict] = []
+        self._log_before = 0  # moves logged before ``log``'s first (a loaded room keeps the last ``_LOG``)
         self.deals: list[dict] = self._deal_results()
         self._hint_model = None
         #: why the room stopped (a bot failed), else None
@@ -469,7 +470,12 @@ class Room:
                 raise RoomError("'log' and 'deals' must be lists of objects")
             if failed is not None and not isinstance(failed, str):
                 raise RoomError(f"'failed' must be null or a reason, got {type(failed).__name__}")
+            count = meta.get("log_count", len(log))  # rooms saved before it was kept: the log's length
+            if isinstance(count, bool) or not isinstance(count, int) or not len(log) <= count < 2 ** 31:
+                raise RoomError(f"'log_count' must be an int from the log's length ({len(log)}) to 2**31-1, got "
+                                f"{short_repr(count)}")
             room.log, room.deals, room.failed = log, deals, failed  # the public log as it was
+            room._log_before = count - len(log)
         except (OSError, ValueError, KeyError, TypeError) as e:  # RoomError, RecordError: ValueErrors
             why = str(e) if isinstance(e, RoomError) else f"{type(e).__name__}: {e}"
             raise RoomError(f"{path}: not a saved room: {why}"[:400]) from None
@@ -490,8 +496,9 @@ class Room:
 
         record = game_record(self.state)
         meta = {"id": self.id, "rules": self.rules_spec, "limit": self.limit, "seats": self.seats, "seed": self.seed,
-                "tokens": {str(s): t for s, t in self.tokens.items()}, "log": self.log[-_LOG:], "deals": self.deals,
-                "failed": self.failed, "game": record}
+                "tokens": {str(s): t for s, t in self.tokens.items()}, "log": self.log[-_LOG:],
+                "log_count": self._log_before + len(self.log), "deals": self.deals, "failed": self.failed,
+                "game": record}
         atomic_write_bytes(self.folder / "room.json", json.dumps(meta, ensure_ascii=False, indent=1).encode())
         write_record(self.folder / "game.json", record)
 
@@ -512,6 +519,8 @@ class Room:
         st = self.state
         info_step = st.step if st.phase == 1 else -1
         label = _public_label(seat, action, info_step, st.turned_card, st.game.play_protocol)
+        # which kind of move the table draws (web/table.js): a bid, a card of a trick, or a step
+        move = "bid" if st.phase == 0 else "card" if action < 32 and info_step != STEPS.index("discard") else "step"
         tricks, announced, declared = len(st.tricks), len(st.announcements), st.declared[seat]
         st.apply(action)
         if label is None:  # made public by the seat's next card
@@ -522,7 +531,7 @@ class Room:
                 notes += [f"declares {d.kind} ({d.points})" for d in st.declared[seat]]
             if notes:
                 label += f" ({', '.join(notes)})"
-        event = {"seat": seat, "label": label}
+        event = {"seat": seat, "label": label, "move": move}
         if len(st.tricks) > tricks:
             event["trick_won_by"] = st.tricks[-1][2]
         self.log.append(event)
@@ -629,13 +638,15 @@ class Room:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` is sent now (``view_of`` its information set, ``"failed"``,
-        ``"decision"``: ``Room.decision``, None for a watcher, and ``"deal_index"``: the deals
-        begun in this game, void ones too, public); ``None``: a watcher."""
+        ``"decision"``: ``Room.decision``, None for a watcher, ``"deal_index"``: the deals
+        begun in this game, void ones too, and ``"log_count"``: the moves logged so far, of
+        which ``"log"`` is the last ``_LOG``; public); ``None``: a watcher."""
         if seat is None:
             view = view_of(self.state.information_set(0), self.log, self.deals, watcher=True)
         else:
             view = view_of(self.state.information_set(seat), self.log, self.deals)
         view["deal_index"] = len(self.state.deal_log)
+        view["log_count"] = self._log_before + len(self.log)
         view["failed"] = self.failed
         view["decision"] = None if seat is None else self.decision(seat)
         return view

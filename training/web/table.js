@@ -263,7 +263,9 @@ function table(roomId, seat) {
 // the cards played between two views of one deal, one frame a card (the new view's own last
 // card left to render): [{cards, leader, winner}], a finished trick's last frame with its
 // winner, after the bids made meanwhile, one frame each ({bids: how many of the auction's});
-// none where the views are not two moments of one deal
+// at the next deal, the last deal's last cards, then the new deal's bids and first cards before
+// the view's own last one ({bids, newDeal: true}, {cards, leader, newDeal: true}); none where
+// the views are not two such moments
 function paceFrames(p, v) {
   if (!p || p.players !== v.players) return [];
   const frames = [], bids = [];
@@ -285,11 +287,27 @@ function paceFrames(p, v) {
     if (frames.length && !(v.tricks === p.tricks + 1 && !v.trick.length)) frames.pop();  // the view's own trick
     else if (!frames.length) bids.pop();  // the view's own last bid
     return bids.concat(frames);
-  } else if (ended && v.deal_index === p.deal_index + 1 && p.hand_sizes.every((n) => n <= 1)
-             && (!p.trick.length || p.trick_leader === ended.leader)) {
-    add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
+  } else if (v.deal_index === p.deal_index + 1) {
+    if (ended && p.hand_sizes.every((n) => n <= 1) && (!p.trick.length || p.trick_leader === ended.leader)) {
+      add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
+    }
+    const start = frames.length;  // the new deal's bids, then the cards of its first trick
+    for (let k = 1; k <= v.auction.length; k++) frames.push({ bids: k, newDeal: true });
+    if (v.tricks === 0) {
+      for (let k = 1; k <= v.trick.length; k++) {
+        frames.push({ cards: v.trick.slice(0, k), leader: v.trick_leader, winner: -1, newDeal: true });
+      }
+    }
+    if (frames.length > start) frames.pop();  // the view's own last bid or card
   }
   return frames;
+}
+
+// the moves of ``v``'s log that ``p``'s did not have (``log_count``: the moves logged so far);
+// null where either view does not count them
+function newMoves(p, v) {
+  if (!p || p.log_count === undefined || v.log_count === undefined || v.log_count < p.log_count) return null;
+  return v.log.slice(Math.max(0, v.log.length - (v.log_count - p.log_count)));
 }
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -304,7 +322,7 @@ async function present(v, number) {
   if (frames.length) {
     pacing = true;
     try {
-      const played = new Set(frames.flatMap((f) => f.cards || []));
+      const played = new Set(frames.flatMap((f) => (!f.newDeal && f.cards) || []));  // of the hand shown
       for (const svg of document.querySelectorAll("#hand svg.card")) {  // the card just played leaves the hand
         if (played.has(Number(svg.dataset.card))) svg.parentNode.remove();
         else svg.classList.remove("legal", "dim");  // none is playable until the view is drawn
@@ -314,8 +332,30 @@ async function present(v, number) {
       drawSeats(v, sizes, -1);
       $("hand").classList.add("waiting");
       $("actions").style.visibility = "hidden";  // its space kept: the hand does not move
+      // the moves list follows the drawing: each frame shows the moves up to its own
+      const moves = newMoves(shownBefore, v);
+      let upto = 0;  // how many of ``moves`` are listed
+      const startNewDeal = moves ? moves.map((e) => "deal_over" in e).lastIndexOf(true) + 1 : 0;
+      const listMoves = (f) => {
+        if (!moves) return;
+        let k = f.newDeal ? Math.max(upto, startNewDeal) : upto;
+        const want = f.bids ? "bid" : "card";
+        while (k < moves.length && moves[k].move !== want) k++;
+        if (k < moves.length) upto = k + 1;
+        fillList($("log"), logItems(v, shownBefore.log.concat(moves.slice(0, upto))));
+        $("log").scrollTop = $("log").scrollHeight;
+      };
       for (const f of frames) {
-        if (f.bids) {
+        if (f.newDeal) {  // the new deal as it stood at that move: its hand, nothing to click
+          const trick = f.bids ? [] : f.cards;  // a seat whose card of the trick is not drawn yet holds it
+          const held = v.hand_sizes.slice();
+          for (let j = trick.length; j < v.trick.length; j++) held[(v.trick_leader + j) % v.players]++;
+          const then = { ...v, legal: [], decision: null, to_act: -1, trick, hand_sizes: held };
+          if (f.bids) Object.assign(then, { auction: v.auction.slice(0, f.bids), contract: null });
+          render(then);
+          $("hand").classList.add("waiting");
+          $("actions").style.visibility = "hidden";
+        } else if (f.bids) {
           fillList($("auction"), auctionItems(v, f.bids));
           $("auction").scrollTop = $("auction").scrollHeight;
         } else {
@@ -325,6 +365,7 @@ async function present(v, number) {
           sizes[s] = Math.max(0, sizes[s] - 1);
           drawSeats(v, sizes, -1);
         }
+        listMoves(f);
         await sleep(f.winner >= 0 ? 2 * pace() : pace());
         if (number !== tableNumber) return;  // another table() or the lobby since: nothing of this view is drawn
       }
@@ -367,6 +408,12 @@ function drawSeats(v, sizes, toAct) {
     span.textContent = `${seatName(v, s)}: ${n} cards`;
     return span;
   }));
+}
+// the last 20 of the moves ``log`` as list items, the seats named as in ``v``
+function logItems(v, log) {
+  return log.slice(-20).map((e) => "deal_over" in e
+    ? { text: `deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}`, bold: true }
+    : { text: `${seatName(v, e.seat)}: ${e.label}${"trick_won_by" in e ? " → trick to " + seatName(v, e.trick_won_by) : ""}` });
 }
 // the first ``upto`` bids of ``v``'s auction as list items
 function auctionItems(v, upto) {
@@ -461,9 +508,7 @@ function render(v) {
   fillList($("auction"), auctionItems(v, v.auction.length));
   fillList($("deals"), v.deals.map((d, i) => ({ text: `deal ${i + 1}: ${d.outcome}, ${d.points.join(" - ")}`,
                                                title: d.text })));
-  fillList($("log"), v.log.slice(-20).map((e) => "deal_over" in e
-    ? { text: `deal over: ${e.text || e.outcome}; points ${e.points ? e.points.join(" - ") : "none"}`, bold: true }
-    : { text: `${who(e.seat)}: ${e.label}${"trick_won_by" in e ? " → trick to " + who(e.trick_won_by) : ""}` }));
+  fillList($("log"), logItems(v, v.log));
   for (const id of ["auction", "log"]) $(id).scrollTop = $(id).scrollHeight;  // the newest in sight
   if (hintsWanted && v.legal.some((a) => a.id < 32)) askHints();
 }
