@@ -420,15 +420,15 @@ def test_the_bots_cards_after_a_persons_card_are_drawn_one_at_a_time(server, bro
 
 
 def test_the_next_deals_bids_and_the_moves_list_are_drawn_one_at_a_time(server, browser):
-    """Seed 1, the person West (seat 1): its last card of deal 1 ends the deal; the server
-    plays the last trick, deal 2's auction (dealer West: North passes, East takes) and its
-    first trick up to West (North, East, South). The page draws the trick's cards, then deal
-    2's bids and cards one at a time with the new hand in sight, nothing clickable, the
-    moves list growing with each, and only then the view."""
+    """Seed 8, the person West (seat 1): its last card of deal 1 ends the deal; the server
+    plays the last trick and deal 2's first three bids (dealer West: North, East and South
+    pass). The page draws the trick's cards, then deal 2's bids one at a time with West's new
+    hand of five cards in sight, nothing clickable, the moves list growing with each, and only
+    then the view."""
     from selenium.webdriver.common.by import By
 
     base, rooms = server
-    answer = _room(base, rules="seed004", limit=2, seats=["normal", "human", "normal", "normal"], seed=1)
+    answer = _room(base, rules="seed004", limit=2, seats=["normal", "human", "normal", "normal"], seed=8)
     _sit(browser, base, answer, 1)
     hand = lambda: len(browser.find_elements(By.CSS_SELECTOR, "#hand svg.card"))  # noqa: E731
     legal = lambda: browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal")  # noqa: E731
@@ -442,20 +442,96 @@ def test_the_next_deals_bids_and_the_moves_list_are_drawn_one_at_a_time(server, 
             "return [document.querySelectorAll('#auction li').length, document.querySelectorAll('#hand svg.card').length,"
             " items.length ? items[items.length - 1].textContent : '',"
             " getComputedStyle(document.getElementById('actions')).visibility === 'hidden',"
-            " document.querySelectorAll('#trick svg.card').length];")))
+            " document.querySelectorAll('#trick svg.card').length,"
+            " document.getElementById('others').textContent];")))
         if not seen[-1][3] and browser.find_elements(By.CSS_SELECTOR, "#actions button"):
             break
         time.sleep(0.03)
     browser.execute_script("localStorage.setItem('belote-pace', '0');")
-    assert seen[-1][:2] == (2, 8) and seen[-1][4] == 3 and not seen[-1][3]  # the view: West to play
+    assert seen[-1][:2] == (3, 5) and seen[-1][4] == 0 and not seen[-1][3]  # the view: West to bid
     drawing = [x for x in seen if x[3]]
-    new_deal = [x for x in drawing if x[1] == 8]  # deal 2's hand in sight
-    assert [(a, t) for a, _, _, _, t in dict.fromkeys(new_deal)] == [(1, 0), (2, 0), (2, 1), (2, 2)]
-    assert any(t == 4 and h == 0 for _, h, _, _, t in drawing)  # deal 1's last trick whole, before
-    lasts = list(dict.fromkeys(last for _, _, last, _, _ in drawing))
-    assert [x.split(" ")[:2] for x in lasts[-4:-2]] == [["North:", "pass"], ["East:", "take"]]
-    assert lasts[-2].startswith("North: ") and lasts[-1].startswith("East: ")  # the first trick's cards
-    assert len(lasts) >= 7  # one move at a time, deal 1's last cards first
+    new_deal = [x for x in drawing if x[1] == 5]  # deal 2's hand in sight
+    assert [a for a, *_ in dict.fromkeys(x[:5] for x in new_deal)] == [1, 2]  # its bids one at a time
+    assert all(x[5].count(": 5 cards") == 4 for x in new_deal)  # every seat as dealt for the auction
+    assert any(t == 4 and h == 0 for _, h, _, _, t, _ in drawing)  # deal 1's last trick whole, before
+    lasts = list(dict.fromkeys(x[2] for x in drawing))
+    assert lasts == ["West (you): J♣", "North: K♦ → trick to West (you)", "North: pass", "East: pass"]
+
+
+def test_the_first_cards_after_the_person_takes_are_drawn_under_the_contract(server, browser):
+    """Seed 119, random bots: West, North and East pass, the person (South) takes clubs; the
+    deal is completed and West, North and East lead the first trick. Its cards are drawn one
+    at a time under the contract, with the hands as dealt in full (South's eight cards; a seat
+    holds its card until it is drawn), not the auction's five."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit="deal", seats=["human", "random", "random", "random"], seed=119)
+    _sit(browser, base, answer, 0)
+    take = lambda: [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
+                    if b.text.startswith("take")]
+    for _ in range(300):
+        if take():
+            break
+        time.sleep(0.02)
+    browser.execute_script("localStorage.setItem('belote-pace', '700');")
+    take()[0].click()
+    seen = []
+    for _ in range(400):
+        seen.append(tuple(browser.execute_script(
+            "return [document.querySelectorAll('#trick svg.card').length, document.getElementById('info').textContent,"
+            " document.getElementById('others').textContent, document.querySelectorAll('#hand svg.card').length,"
+            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];")))
+        if not seen[-1][4] and browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal"):
+            break
+        time.sleep(0.03)
+    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    cards = {x[0]: x for x in seen if x[4] and x[0] > 0}
+    assert sorted(cards) == [1, 2] and seen[-1][0] == 3  # West's and North's cards drawn; East's with the view
+    for n, (_, info, others, hand, _) in cards.items():
+        assert info.startswith("Contract: ♣ trump, South") and hand == 8
+        assert others == "South (you): 8 cards" + "".join(
+            f"{name}: {7 if k < n else 8} cards" for k, name in enumerate(["West", "North", "East"]))
+
+
+def test_a_deal_passed_out_has_its_last_passes_drawn_before_the_new_deal(server, browser):
+    """Seed 2, the person North (seat 2) passes twice; East and South pass after it: the deal
+    is passed out and dealt again (same dealer), West passes, North bids. The page draws
+    North's, East's and South's passes one at a time in the old deal's auction, then the new
+    deal with the notice that the last one was passed out."""
+    from selenium.webdriver.common.by import By
+
+    base, rooms = server
+    answer = _room(base, rules="seed004", limit=2, seats=["normal", "normal", "human", "normal"], seed=2)
+    _sit(browser, base, answer, 2)
+    pass_button = lambda: [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
+                           if b.text == "pass"]
+    for _ in range(300):
+        if pass_button():
+            break
+        time.sleep(0.02)
+    _click_once(browser)  # round 1, at pace 0
+    for _ in range(300):
+        if pass_button():
+            break
+        time.sleep(0.02)
+    browser.execute_script("localStorage.setItem('belote-pace', '700');")
+    before = len(browser.find_elements(By.CSS_SELECTOR, "#auction li"))
+    pass_button()[0].click()
+    seen = []
+    for _ in range(400):
+        seen.append(tuple(browser.execute_script(
+            "const items = document.querySelectorAll('#auction li');"
+            "return [items.length, items.length ? items[items.length - 1].textContent : '',"
+            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];")))
+        if not seen[-1][2] and pass_button():
+            break
+        time.sleep(0.03)
+    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    drawn = list(dict.fromkeys((n, last) for n, last, hidden in seen if hidden))
+    assert drawn == [(before + 1, "North (you): pass"), (before + 2, "East: pass"), (before + 3, "South: pass")]
+    assert seen[-1][:2] == (1, "West: pass")  # the new deal's auction, North to bid
+    assert "passed out (no contract): the cards were dealt again" in browser.find_element(By.ID, "last").text
 
 
 def test_a_deal_passed_out_and_dealt_again_says_so(server, browser):

@@ -80,6 +80,7 @@ function drawTrick(box, cards, leader, names, winner = -1, caption = "") {
   box.innerHTML = "";
   if (caption) {
     const title = document.createElement("div");
+    title.className = "caption";
     title.textContent = caption;
     box.append(title);
   }
@@ -248,7 +249,12 @@ function table(roomId, seat) {
       $("status").textContent = msg.message;
       return;
     }
-    if (msg.type === "error") { $("table-error").textContent = msg.message; answered = null; return; }
+    if (msg.type === "error") {  // the move was refused: the view again, clickable
+      $("table-error").textContent = msg.message;
+      answered = null;
+      if (shown && !pacing) render(shown);
+      return;
+    }
     if (msg.type === "view") joined = true;
     if (msg.type === "hints") { if (!pacing) showHints(msg.values, msg.unit); return; }
     waitingViews++;
@@ -263,9 +269,9 @@ function table(roomId, seat) {
 // the cards played between two views of one deal, one frame a card (the new view's own last
 // card left to render): [{cards, leader, winner}], a finished trick's last frame with its
 // winner, after the bids made meanwhile, one frame each ({bids: how many of the auction's});
-// at the next deal, the last deal's last cards, then the new deal's bids and first cards before
-// the view's own last one ({bids, newDeal: true}, {cards, leader, newDeal: true}); none where
-// the views are not two such moments
+// at the next deal, the last deal's last cards, then, while the new deal is bidding, its bids
+// before the view's own last one ({bids, newDeal: true}); none where the views are not two
+// such moments
 function paceFrames(p, v) {
   if (!p || p.players !== v.players) return [];
   const frames = [], bids = [];
@@ -291,14 +297,9 @@ function paceFrames(p, v) {
     if (ended && p.hand_sizes.every((n) => n <= 1) && (!p.trick.length || p.trick_leader === ended.leader)) {
       add(ended.cards, ended.leader, p.trick.length + 1, ended.winner);  // the deal's last trick
     }
-    const start = frames.length;  // the new deal's bids, then the cards of its first trick
-    for (let k = 1; k <= v.auction.length; k++) frames.push({ bids: k, newDeal: true });
-    if (v.tricks === 0) {
-      for (let k = 1; k <= v.trick.length; k++) {
-        frames.push({ cards: v.trick.slice(0, k), leader: v.trick_leader, winner: -1, newDeal: true });
-      }
+    if (v.phase === 0) {  // the new deal still bidding (the view's hand is the one it bids with): its bids
+      for (let k = 1; k < v.auction.length; k++) frames.push({ bids: k, newDeal: true });  // but the last
     }
-    if (frames.length > start) frames.pop();  // the view's own last bid or card
   }
   return frames;
 }
@@ -319,6 +320,15 @@ async function present(v, number) {
   const frames = waitingViews > 1 || !pace() ? [] : paceFrames(shown, v);
   const shownBefore = shown;
   shown = v;
+  const moves = frames.length || (shownBefore && v.deal_index === shownBefore.deal_index + 1) ? newMoves(shownBefore, v)
+    : null;
+  if (pace() && waitingViews <= 1 && moves && v.deal_index === shownBefore.deal_index + 1) {
+    const end = moves.findIndex((e) => "deal_over" in e);  // a deal passed out: its last passes first
+    if (end >= 0 && moves[end].deal_over === null) {
+      const passes = moves.slice(0, end).filter((e) => e.move === "bid");
+      frames.unshift(...passes.map((e, j) => ({ bids: shownBefore.auction.length + j + 1, passes: passes.slice(0, j + 1) })));
+    }
+  }
   if (frames.length) {
     pacing = true;
     try {
@@ -333,7 +343,6 @@ async function present(v, number) {
       $("hand").classList.add("waiting");
       $("actions").style.visibility = "hidden";  // its space kept: the hand does not move
       // the moves list follows the drawing: each frame shows the moves up to its own
-      const moves = newMoves(shownBefore, v);
       let upto = 0;  // how many of ``moves`` are listed
       const startNewDeal = moves ? moves.map((e) => "deal_over" in e).lastIndexOf(true) + 1 : 0;
       const listMoves = (f) => {
@@ -345,13 +354,23 @@ async function present(v, number) {
         fillList($("log"), logItems(v, shownBefore.log.concat(moves.slice(0, upto))));
         $("log").scrollTop = $("log").scrollHeight;
       };
+      const closed = shownBefore.contract === null && v.contract !== null && v.deal_index === shownBefore.deal_index;
       for (const f of frames) {
-        if (f.newDeal) {  // the new deal as it stood at that move: its hand, nothing to click
-          const trick = f.bids ? [] : f.cards;  // a seat whose card of the trick is not drawn yet holds it
-          const held = v.hand_sizes.slice();
-          for (let j = trick.length; j < v.trick.length; j++) held[(v.trick_leader + j) % v.players]++;
-          const then = { ...v, legal: [], decision: null, to_act: -1, trick, hand_sizes: held };
-          if (f.bids) Object.assign(then, { auction: v.auction.slice(0, f.bids), contract: null });
+        if (f.passes) {  // the passed-out deal's last passes
+          fillList($("auction"), auctionItems(shownBefore, shownBefore.auction.length)
+            .concat(f.passes.map((e) => ({ text: `${seatName(v, e.seat)}: ${e.label}` }))));
+        } else if (f.newDeal || (closed && f.cards)) {  // the table as it stood at that move, nothing to click:
+          // the new deal bidding (its hand), or the first cards after the auction closed (the contract, the
+          // whole hands: a seat whose card is not drawn yet holds it and has not shown its declarations)
+          const trick = f.cards || [];
+          const held = v.hand_sizes.slice(), drawn = new Set();
+          for (let j = 0; j < v.trick.length; j++) {
+            const s = (v.trick_leader + j) % v.players;
+            if (j < trick.length) drawn.add(s); else held[s]++;
+          }
+          const then = { ...v, legal: [], decision: null, to_act: -1, trick, hand_sizes: held,
+                         declared: v.declared.map((d, s) => (drawn.has(s) ? d : [])) };
+          if (f.bids) Object.assign(then, { auction: v.auction.slice(0, f.bids) });
           render(then);
           $("hand").classList.add("waiting");
           $("actions").style.visibility = "hidden";
@@ -383,6 +402,8 @@ function act(id) {
   if (pacing || decision === null || decision === answered) return;
   answered = decision;
   socket.send(JSON.stringify({ type: "act", action: id, decision }));
+  for (const svg of document.querySelectorAll("#hand svg.card.legal")) svg.classList.remove("legal");  // sent:
+  for (const b of document.querySelectorAll("#actions button")) b.disabled = true;  // nothing more to click
 }
 function askHints() { if (socket) socket.send(JSON.stringify({ type: "hints" })); }
 function clearHints() { for (const e of document.querySelectorAll("#hand .hint")) e.remove(); }
@@ -405,7 +426,7 @@ function drawSeats(v, sizes, toAct) {
   $("others").replaceChildren(...sizes.map((n, s) => {
     const span = document.createElement("span");
     span.className = "seat" + (s === toAct ? " toact" : "");
-    span.textContent = `${seatName(v, s)}: ${n} cards`;
+    span.textContent = `${seatName(v, s)}: ${n} card${n === 1 ? "" : "s"}`;
     return span;
   }));
 }
@@ -445,7 +466,7 @@ function render(v) {
   last.innerHTML = "";
   const lastEnd = v.log.findLast((e) => "deal_over" in e);
   if (v.last_trick) drawLast(v.last_trick, `last trick (${v.tricks}), won by ${who(v.last_trick.winner)}:`);
-  else if (lastEnd && lastEnd.deal_over === null && !v.trick.length && v.phase !== 3) {
+  else if (lastEnd && lastEnd.deal_over === null && v.phase !== 3) {  // until the new deal's first trick
     last.textContent = "the last deal was passed out (no contract): the cards were dealt again";
   } else if (v.deals.length && v.phase !== 3) {
     const d = v.deals[v.deals.length - 1];  // a new deal: the one before, as it ended
