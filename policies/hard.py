@@ -16,9 +16,12 @@ tier ``hard_oracle`` (``policies/models/hard_oracle``, ``hard_oracle_coinche``).
   seat's information set, averaged over the 24 renamings of the suits, and the best bid
   is made. It was fitted on default-rule deals, so it never saw no-trump / all-trump bids
   (``round2_no_trump_all_trump``): those round-2 decisions go to the policy network.
-* Declarations, announcements and the bids above: a policy network trained by self-play
-  MaskablePPO (``belote train --config configs/train/hard.yaml``; it made all the bids
-  before the bid network), playing its most probable legal action.
+* Announcements and the bids above: a policy network trained by self-play MaskablePPO
+  (``belote train --config configs/train/hard.yaml``; it made all the bids before the bid
+  network), playing its most probable legal action. It was trained without the declaration
+  choice (``declarations: off``), so under ``declarations: choice`` (seed 000) the tier
+  declares whenever it may, as ``normal`` does (``network.declares_by_rule``): left to that
+  network it declined three times in four and scored 3.9 points a deal below ``normal``.
 * Card play: a card-value network (``cards/``) trained from a double-dummy oracle
   (``training.oracle``): it values each legal card by the deal's expected point difference
   given the seat's information set, averaged over the 24 renamings of the suits, and the
@@ -56,7 +59,8 @@ hard_oracle +58.8 (+48.5 to +69.1), 2,000 deal pairs each (docs/results.md).
 self-play pipeline (``belote train --config configs/train/hard_2p.yaml`` /
 ``hard_3p.yaml``: a warm start cloned from ``normal``, then MaskablePPO against an
 opponent pool), reading the small-table observation (``observation.encode_cutthroat``)
-and making every decision (docs/experiments/hard_small.md).
+and making every decision (docs/experiments/hard_small.md) but the declaration choice
+(``declarations: choice``, which they were not trained on: they declare, as above).
 """
 
 from __future__ import annotations

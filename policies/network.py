@@ -115,6 +115,19 @@ def is_card_decision(info: InfoSet) -> bool:
     return n > 1 and getattr(info, "step", -1) in (-1, _CARDS_STEP)  # -1: four seats (no sub-steps)
 
 
+def declares_by_rule(meta: dict) -> bool:
+    """Whether a policy network leaves the declaration choice (``DECLARE`` legal:
+    ``declarations: choice``, RULES.md §6, TWO_THREE.md §2.6) to the fixed rule, declare, as
+    ``normal`` does: its ``meta.json`` records the rules it was trained under (``rules``) and
+    their ``declarations`` is not ``choice``, so the network never met that choice (the shipped
+    classic hard and hard_oracle, and the two- and three-seat hard, trained under ``off`` /
+    ``auto``: left to their networks they declined three times in four and lost to
+    ``normal`` under the choice, docs/results.md). A model whose rules are not recorded
+    keeps the choice."""
+    rules = meta.get("rules")
+    return isinstance(rules, dict) and rules.get("declarations", "off") != "choice"
+
+
 #: ``game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
 #: four-seat ``InfoSet``'s is -1).
 _CARDS_STEP = STEPS.index("cards")
@@ -208,6 +221,8 @@ class NetworkPolicy:
         self.bid_actions = _check_bid_actions(self._bid_range if bid_actions is None else bid_actions,
                                               self._bid_range)
         self.net, self.meta, self.name = net, meta or {}, name
+        #: the declaration choice is the fixed rule's, declare (``declares_by_rule`` of ``meta``)
+        self.declares_by_rule = net is not None and declares_by_rule(self.meta)
         self.card_net = card_net
         self.suit_average = suit_average
         self.bid_net = bid_net
@@ -290,8 +305,8 @@ class NetworkPolicy:
             return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions, self.card_unit)
         if self._bids_by_value(info):
             return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions, self.bid_unit)
-        if self.net is None:
-            a = self.rule_action(info)
+        if self.net is None or (self.declares_by_rule and DECLARE in info.legal_actions):
+            a = self.rule_action(info) if self.net is None else DECLARE
             return {b: float(b == a) for b in info.legal_actions}
         logits = self.policy_logits(info)
         known = [a for a in info.legal_actions if a < len(logits)]  # an extended coinche id (a générale, a bid
@@ -422,6 +437,8 @@ class NetworkPolicy:
             return max(v, key=lambda a: (v[a], -a))
         if self.net is None:
             return self.rule_action(info)
+        if self.declares_by_rule and DECLARE in legal:
+            return DECLARE
         probs = self.action_probabilities(info)
         if self.deterministic:
             return max(legal, key=lambda a: (probs[a], -a))
@@ -480,6 +497,7 @@ class NetworkPolicy:
                 out[i] = mask[i].argmax() if mask[i].sum() == 1 else self.act(batch.infoset(i))
             return out
         out, todo = _forced_rows(mask)
+        self._declare_rows(mask, todo, out)
         if not todo.any():
             return out
         obs_width = np.asarray(batch.obs).shape[-1]
@@ -530,6 +548,14 @@ class NetworkPolicy:
             for i in np.sort(np.concatenate(redo)).tolist():
                 out[i] = self.act(batch.infoset(i))
         return out
+
+    def _declare_rows(self, mask: np.ndarray, todo: np.ndarray, out: np.ndarray) -> None:
+        """``act_batch``'s declaration choices where they are the fixed rule's
+        (``declares_by_rule``): ``DECLARE`` written into ``out``, the rows cleared from ``todo``."""
+        if self.declares_by_rule and mask.ndim == 2 and mask.shape[1] > DECLARE:
+            rows = np.flatnonzero(todo & mask[:, DECLARE])
+            out[rows] = DECLARE
+            todo[rows] = False
 
     def _mask_width(self, mask: np.ndarray) -> int:
         """The width ``act_batch`` accepts for ``mask``: the game's number of actions, or
@@ -590,6 +616,7 @@ class NetworkPolicy:
         from .batch import network_outputs
 
         out, todo = _forced_rows(mask, self.game.num_actions)
+        self._declare_rows(mask, todo, out)
         if not todo.any():
             return out
         threads = torch.get_num_threads()

@@ -162,3 +162,59 @@ def test_with_belote_claims_with_the_first_card_of_a_belote_suit_pair_at_four_se
         if min(found.values()) >= 3:
             break
     assert min(found.values()) >= 3, found
+
+
+def test_a_network_never_trained_on_the_declaration_choice_declares_and_one_trained_on_it_chooses():
+    """``declarations: choice`` (RULES.md §6, TWO_THREE.md §2.6): the shipped hard models were
+    trained under ``off`` / ``auto`` (their ``meta.json`` ``rules``), so where ``DECLARE`` is
+    legal they declare, as ``normal`` does (act, action_probabilities, act_batch); a network
+    whose recorded rules had the choice, or whose rules are not recorded, makes it itself."""
+    import random
+
+    import numpy as np
+    import torch
+
+    from belote_env import load_rules
+    from belote_env.actions import DECLARE
+    from belote_env.vector import BatchedGame, SeatBatch
+    from policies.network import BeloteNet, NetworkPolicy, declares_by_rule
+
+    assert declares_by_rule({"rules": {"declarations": "off"}}) and declares_by_rule({"rules": {"declarations": "auto"}})
+    assert not declares_by_rule({"rules": {"declarations": "choice"}}) and not declares_by_rule({})
+    for preset in ("seed004", "seed001_2p"):
+        rules = load_rules(preset, declarations="choice")
+        hard = make_policy("hard", rules=rules)
+        asked = 0
+        for seed in range(40):
+            st, rng = GameState(rules, seed=seed, single_deal=True), random.Random(seed)
+            while not st.is_deal_over:
+                info = st.information_set(st.current)
+                if DECLARE in info.legal_actions:
+                    asked += 1
+                    assert hard.act(info) == DECLARE and hard.action_probabilities(info)[DECLARE] == 1.0
+                st.apply(rng.choice(info.legal_actions))
+        assert asked >= 10, preset
+    rules = load_rules("seed004", declarations="choice")
+    g = BatchedGame(256, rules, seed=3)
+    hard = make_policy("hard", rules=rules)
+    rows = 0
+    for _ in range(30):
+        batch = SeatBatch(g, np.arange(256))
+        declare = np.flatnonzero(np.asarray(batch.mask)[:, DECLARE])
+        rows += len(declare)
+        assert (hard.act_batch(batch)[declare] == DECLARE).all()
+        g.step(g.random_actions())
+    assert rows >= 20
+    torch.manual_seed(0)
+    net = BeloteNet().eval()
+    trained, unknown = (NetworkPolicy(net, {"rules": {"declarations": "choice"}}), NetworkPolicy(net, {}))
+    choices = set()
+    for seed in range(40):
+        st, rng = GameState(rules, seed=seed, single_deal=True), random.Random(seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if DECLARE in info.legal_actions:
+                choices.add(trained.act(info))
+                assert trained.act(info) == unknown.act(info)
+            st.apply(rng.choice(info.legal_actions))
+    assert choices - {DECLARE}  # the network's own choice: a card too
