@@ -305,8 +305,8 @@ class NetworkPolicy:
             return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions, self.card_unit)
         if self._bids_by_value(info):
             return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions, self.bid_unit)
-        if self.net is None or (self.declares_by_rule and DECLARE in info.legal_actions):
-            a = self.rule_action(info) if self.net is None else DECLARE
+        if self.net is None or (self.declares_by_rule and DECLARE in info.legal_actions) or self._normal_decides(info):
+            a = self.rule_action(info) if self.net is None else self.act(info)
             return {b: float(b == a) for b in info.legal_actions}
         logits = self.policy_logits(info)
         known = [a for a in info.legal_actions if a < len(logits)]  # an extended coinche id (a générale, a bid
@@ -437,6 +437,10 @@ class NetworkPolicy:
             return max(v, key=lambda a: (v[a], -a))
         if self.net is None:
             return self.rule_action(info)
+        if self._normal_decides(info):
+            from .cutthroat_play import normal_cutthroat_act
+
+            return normal_cutthroat_act(info)
         if self.declares_by_rule and DECLARE in legal:
             return DECLARE
         probs = self.action_probabilities(info)
@@ -549,6 +553,24 @@ class NetworkPolicy:
                 out[i] = self.act(batch.infoset(i))
         return out
 
+    def deals_untrained(self, rules) -> bool:
+        """At two and three seats, whether ``rules`` deal the cards otherwise than the rules
+        the policy network was trained under (``three_player_deal``, TWO_THREE.md §4 A26; its
+        ``meta.json`` ``rules``): its decisions other than the card play (the auction, the
+        seven's exchange, the taker's discards, the combinations) are then ``normal``'s
+        (``cutthroat_play.normal_cutthroat_act``). The shipped three-seat hard, trained under
+        ``6+3``, took 2,360 contracts and made 35% of them under ``10_each`` (24 points a seat a
+        deal below ``normal``); its card play with normal's other decisions is ahead of
+        ``normal`` there (docs/results.md)."""
+        trained = self.meta.get("rules")
+        return (self.net is not None and not self.game.has_partners and isinstance(trained, dict)
+                and trained.get("three_player_deal") != getattr(rules, "three_player_deal", None))
+
+    def _normal_decides(self, info: InfoSet) -> bool:
+        """A decision other than the card play under a deal the network was not trained on
+        (``deals_untrained``): ``normal``'s."""
+        return self.deals_untrained(info.rules) and not is_card_decision(info)
+
     def _declare_rows(self, mask: np.ndarray, todo: np.ndarray, out: np.ndarray) -> None:
         """``act_batch``'s declaration choices where they are the fixed rule's
         (``declares_by_rule``): ``DECLARE`` written into ``out``, the rows cleared from ``todo``."""
@@ -645,6 +667,11 @@ class NetworkPolicy:
                 redo.append(rows[close])
         if self.bid_net is not None:  # valued bids: act, row by row
             rows = np.array([i for i in np.flatnonzero(todo).tolist() if self._bids_by_value(infos[i])], dtype=np.int64)
+            todo[rows] = False
+            redo.append(rows)
+        if todo.any() and self.deals_untrained(infos[int(np.flatnonzero(todo)[0])].rules):  # normal's: act
+            rows = np.array([i for i in np.flatnonzero(todo).tolist() if self._normal_decides(infos[i])],
+                            dtype=np.int64)
             todo[rows] = False
             redo.append(rows)
         rows = np.flatnonzero(todo)

@@ -129,17 +129,19 @@ def test_suit_renaming_refuses_bad_arguments_by_name():
         rename_blocks([(Block("x", 4, "x", "suits"), 0), (Block("y", 4, "y", "suits"), 2)], (1, 0, 2, 3), 6)
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_hard_act_batch_equals_act_row_by_row(players):
+@pytest.mark.parametrize("players,options", [(2, {}), (3, {}), (3, {"three_player_deal": "10_each"}),
+                                             (2, {"declarations": "choice"})])
+def test_hard_act_batch_equals_act_row_by_row(players, options):
     """The small tables' hard (its policy network in one batched pass, ``act_batch``)
-    decides every row of a batch as ``act`` decides it on the row's information set."""
+    decides every row of a batch as ``act`` decides it on the row's information set (under
+    a deal or a declaration choice it was not trained on too: normal's auction, declare)."""
     import numpy as np
 
     from belote_env.vector import SeatBatch
     from belote_env.vector import BatchedGame
     from policies import make_policy
 
-    rules = Rules(players=players)
+    rules = Rules(players=players, **options)
     pol = make_policy("hard", seed=0, rules=rules)
     g = BatchedGame(32, rules, seed=9)
     checked = 0
@@ -151,3 +153,36 @@ def test_hard_act_batch_equals_act_row_by_row(players):
         checked += int((batch.mask.sum(1) > 1).sum())
         g.step(got)
     assert checked > 400
+
+
+@pytest.mark.parametrize("deal", ["10_each", "24_card"])
+def test_three_seat_hard_under_a_deal_it_was_not_trained_on_plays_its_cards_and_normals_auction(deal):
+    """TWO_THREE.md §4 A26: the three-seat hard network was trained under the ``6+3`` deal
+    (its ``meta.json`` ``rules``); under ``10_each`` or ``24_card`` its decisions other than
+    the card play are ``normal``'s, its card play stays the network's."""
+    import random
+
+    from belote_env import GameState
+    from policies import make_policy
+    from policies.cutthroat_play import normal_cutthroat_act
+    from policies.network import is_card_decision
+
+    rules = Rules(players=3, three_player_deal=deal)
+    hard = make_policy("hard", rules=rules)
+    net = hard.for_rules(rules)
+    assert net.deals_untrained(rules) and not net.deals_untrained(Rules(players=3))
+    kinds = {"normal": 0, "cards": 0, "cards not normal's": 0}
+    for seed in range(30):
+        st, rng = GameState(rules, seed=seed, single_deal=True), random.Random(seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if len(info.legal_actions) > 1:
+                a = hard.act(info)
+                if is_card_decision(info):
+                    kinds["cards"] += 1
+                    kinds["cards not normal's"] += a != normal_cutthroat_act(info)
+                else:
+                    assert a == normal_cutthroat_act(info)
+                    kinds["normal"] += 1
+            st.apply(rng.choice(info.legal_actions))
+    assert kinds["normal"] > 50 and kinds["cards"] > 100 and kinds["cards not normal's"] > 10, kinds
