@@ -224,9 +224,12 @@ def action_to_string(action: int) -> str:
 
 def of_auction(action: int, auction_kind: str) -> bool:
     """Whether id ``action`` (in a game's range) is an action of a game of ``auction_kind``
-    (``games.Game.auction_kind``): ``False`` for the ids of another game's auction and steps
-    (a coinche bid at two seats, a take in coinche, a redeal proposal at four seats), which
-    no deal of that game makes legal; its error texts say so rather than name them."""
+    (``games.Game.auction_kind``): ``False`` for the ids of another game's auction (a coinche
+    bid at two seats, a take in coinche) and of the two- and three-seat steps at four seats
+    (a redeal proposal, the seven's exchange, the answers), which no deal of that game makes
+    legal; its error texts say so rather than name them. A few step ids that some games never
+    use are not told apart (decline belote, 105, declining being to play the card; decline
+    declaration at four seats; the answers at three seats): they read "not legal now"."""
     if auction_kind == "coinche":
         return not (TAKE <= action < COINCHE_BID or PROPOSE_REDEAL <= action <= ANSWER_EQUAL)
     if auction_kind == "classic":

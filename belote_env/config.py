@@ -281,16 +281,17 @@ def _unknown_option(key: Any, known, owner: str = "", arguments: tuple[str, ...]
 
 def check_keywords(owner: str, init: Any, overrides: Mapping[str, Any]) -> None:
     """For a constructor ``init`` that reads every keyword it does not name as a rule
-    option (``overrides``: the environments): ``RuleOptionError`` for a keyword that is
-    neither, naming the closest names of both and ``owner``'s own arguments (a misspelt
-    ``episode`` is not reported as a rule option alone)."""
+    option (the environments): ``RuleOptionError`` for a keyword of ``overrides`` that is
+    neither one of ``init``'s arguments nor a rule option, naming the closest names of both
+    and ``owner``'s own arguments (a misspelt ``episode`` is not reported as a rule option
+    alone)."""
     import inspect
 
     known = Rules.option_names()
+    params = inspect.signature(init).parameters.values()
+    arguments = tuple(p.name for p in params if p.name != "self" and p.kind is not p.VAR_KEYWORD)
     for key in overrides:
-        if key not in known:
-            params = inspect.signature(init).parameters.values()
-            arguments = tuple(p.name for p in params if p.name != "self" and p.kind is not p.VAR_KEYWORD)
+        if key not in known and key not in arguments:  # init's own arguments may be among them
             raise RuleOptionError(_unknown_option(key, known, owner, arguments))
 
 

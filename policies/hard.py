@@ -60,11 +60,11 @@ self-play pipeline (``belote train --config configs/train/hard_2p.yaml`` /
 ``hard_3p.yaml``: a warm start cloned from ``normal``, then MaskablePPO against an
 opponent pool), reading the small-table observation (``observation.encode_cutthroat``)
 and making every decision (docs/experiments/hard_small.md) but the declaration choice
-(``declarations: choice``, which they were not trained on: they declare, as above) and,
-under a three-seat deal other than the ``6+3`` they were trained on (``three_player_deal``
-``10_each`` or ``24_card``), every decision but the card play, which is ``normal``'s there
-(``NetworkPolicy.deals_untrained``: left to the network, it took 2,360 contracts in 3,000
-deals of ``10_each`` and made 35%).
+(``declarations: choice``, which they were not trained on: the combinations' step is
+``normal``'s) and, under a three-seat deal other than the ``6+3`` they were trained on
+(``three_player_deal`` ``10_each`` or ``24_card``), every decision but the card play: those
+are ``normal``'s there, the card play stays the network's (``NetworkPolicy.deals_untrained``:
+left to the network, it took 2,360 contracts in 3,000 deals of ``10_each`` and made 35%).
 """
 
 from __future__ import annotations

@@ -100,7 +100,8 @@ def is_card_decision(info: InfoSet) -> bool:
     """A card-play decision with more than one legal card, where the only other legal
     action is announcing belote (the card-value network's domain). A decision where
     declaring is also possible (``declarations: choice``, RULES.md §6) is not one: the
-    policy network makes it. At two and three seats (an ``InfoSet``) only the card
+    policy network makes it, or the fixed rule (declare) for a network never trained on that
+    choice (``declares_by_rule``). At two and three seats (an ``InfoSet``) only the card
     step of the play is one (``game.STEPS``: not the maker's discards, whose legal
     actions are card ids too)."""
     if info.contract is None:
@@ -131,6 +132,8 @@ def declares_by_rule(meta: dict) -> bool:
 #: ``game.STEPS.index("cards")``: the step of an ``InfoSet``'s card play (a
 #: four-seat ``InfoSet``'s is -1).
 _CARDS_STEP = STEPS.index("cards")
+#: ``game.STEPS.index("declare")``: the combinations' step of the two- and three-seat play
+_DECLARE_STEP = STEPS.index("declare")
 
 
 class NetworkPolicy:
@@ -148,7 +151,11 @@ class NetworkPolicy:
         card_net: optional card-value network (``training.oracle``): at card decisions
             (``is_card_decision``) the legal card with the largest output 0..31 is played
             (with the belote announcement when due, ``policies.base.with_belote``),
-            whatever ``deterministic`` says; ``net`` makes every other decision.
+            whatever ``deterministic`` says; ``net`` makes every other decision but those
+            it was never trained on (its ``meta.json`` rules): the declaration choice
+            (``declares_by_rule``: declare; at two and three seats the combinations' step is
+            ``normal``'s) and, at three seats, every decision but the card play under a deal
+            layout it was not trained on (``deals_untrained``: ``normal``'s).
         suit_average: average the card-value network over the 24 renamings of the suits
             (``observation.suit_permutation_index``: one batched forward pass of 24 rows),
             as it was trained with renamed suits (``training.oracle``).
@@ -299,14 +306,20 @@ class NetworkPolicy:
         modelling it reads. Elsewhere the policy network's softmax over the legal actions
         (averaged over the suit renamings with ``policy_suit_average``), 0 for a legal id
         beyond its outputs (a générale or a bid above 160, ``check_rules``); without a policy
-        network, 1 for ``rule_action``'s action."""
+        network, 1 for ``rule_action``'s action, and 1 for ``act``'s where the fixed rule
+        decides what the network was never trained on (``declares_by_rule``,
+        ``deals_untrained``)."""
         self.check_rules(info.rules)
         if self.card_net is not None and is_card_decision(info):
             return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions, self.card_unit)
+        if self._normal_decides(info) or (self.net is not None and not self._bids_by_value(info)
+                                          and self.declares_by_rule and DECLARE in info.legal_actions):
+            a = self.act(info)  # the fixed rule's decision (normal's, or declare)
+            return {b: float(b == a) for b in info.legal_actions}
         if self._bids_by_value(info):
             return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions, self.bid_unit)
-        if self.net is None or (self.declares_by_rule and DECLARE in info.legal_actions) or self._normal_decides(info):
-            a = self.rule_action(info) if self.net is None else self.act(info)
+        if self.net is None:
+            a = self.rule_action(info)
             return {b: float(b == a) for b in info.legal_actions}
         logits = self.policy_logits(info)
         known = [a for a in info.legal_actions if a < len(logits)]  # an extended coinche id (a générale, a bid
@@ -432,15 +445,15 @@ class NetworkPolicy:
             v = self.card_values(info)
             best = max(v, key=lambda a: (v[a], -a))
             return with_belote(info, best)
+        if self._normal_decides(info):
+            from .cutthroat_play import normal_cutthroat_act
+
+            return normal_cutthroat_act(info)
         if self._bids_by_value(info):
             v = self.bid_values(info)
             return max(v, key=lambda a: (v[a], -a))
         if self.net is None:
             return self.rule_action(info)
-        if self._normal_decides(info):
-            from .cutthroat_play import normal_cutthroat_act
-
-            return normal_cutthroat_act(info)
         if self.declares_by_rule and DECLARE in legal:
             return DECLARE
         probs = self.action_probabilities(info)
@@ -460,7 +473,8 @@ class NetworkPolicy:
         With ``deterministic=True`` row ``i`` gets exactly ``act(batch.infoset(i))``: the
         rows are sorted into card decisions (``is_card_decision``: the card-value
         network, with the belote announcement of ``with_belote``), classic bidding
-        decisions (``_bids_by_value``: the bid-value network) and the others (the policy
+        decisions (``_bids_by_value``: the bid-value network), the declaration choice of a
+        network never trained on it (``declares_by_rule``: declare) and the others (the policy
         network), from the masks and observations alone; each network then makes its rows'
         decisions in one batched pass (``policies.batch.network_outputs``: the 24 suit
         renamings of every row together, for the policy network too with
@@ -501,7 +515,6 @@ class NetworkPolicy:
                 out[i] = mask[i].argmax() if mask[i].sum() == 1 else self.act(batch.infoset(i))
             return out
         out, todo = _forced_rows(mask)
-        self._declare_rows(mask, todo, out)
         if not todo.any():
             return out
         obs_width = np.asarray(batch.obs).shape[-1]
@@ -511,6 +524,7 @@ class NetworkPolicy:
         obs = np.asarray(batch.obs)
         if obs.shape != (m, OBS_SIZE):
             raise ValueError(f"batch.obs must be ({m}, {OBS_SIZE}), got {obs.shape}")
+        self._declare_rows(mask, todo, out)  # the declaration choice by the fixed rule (``declares_by_rule``)
         c0, c1, _ = _obs_blocks()
         contract = obs[:, c0:c1].any(1)
         threads = torch.get_num_threads()
@@ -564,11 +578,20 @@ class NetworkPolicy:
         ``normal`` there (docs/results.md)."""
         trained = self.meta.get("rules")
         return (self.net is not None and not self.game.has_partners and isinstance(trained, dict)
-                and trained.get("three_player_deal") != getattr(rules, "three_player_deal", None))
+                and "three_player_deal" in trained
+                and trained["three_player_deal"] != getattr(rules, "three_player_deal", None))
 
     def _normal_decides(self, info: InfoSet) -> bool:
-        """A decision other than the card play under a deal the network was not trained on
-        (``deals_untrained``): ``normal``'s."""
+        """Whether ``normal`` makes this decision of a two- or three-seat policy network: one
+        other than the card play under a deal the network was not trained on
+        (``deals_untrained``), or one of the combinations' step (TWO_THREE.md §2.6: declare or
+        decline, the dealer's answer enough / not enough / equal) under a declaration choice it
+        was not trained on (``declares_by_rule``: left to the two-seat network the answers
+        were at chance, 0.50 / 0.50)."""
+        if self.game.has_partners or self.net is None:
+            return False
+        if self.declares_by_rule and getattr(info, "step", -1) == _DECLARE_STEP:
+            return True
         return self.deals_untrained(info.rules) and not is_card_decision(info)
 
     def _declare_rows(self, mask: np.ndarray, todo: np.ndarray, out: np.ndarray) -> None:
@@ -633,12 +656,12 @@ class NetworkPolicy:
         (``is_card_decision`` of each row's ``InfoSet``) by the card-value network,
         with the belote claim of ``with_belote``, and the policy network's decisions
         (``policy_logits``). The rows within ``BATCH_VALUE_MARGIN`` / ``BATCH_LOGIT_MARGIN``
-        of a tie, the bids a bid-value network values and the decisions without a network
-        (``rule_action``: the normal tier's) by ``act`` on their ``InfoSet``."""
+        of a tie, the bids a bid-value network values, the decisions ``normal`` makes for a
+        network never trained on them (``_normal_decides``) and the decisions without a
+        network (``rule_action``: the normal tier's) by ``act`` on their ``InfoSet``."""
         from .batch import network_outputs
 
         out, todo = _forced_rows(mask, self.game.num_actions)
-        self._declare_rows(mask, todo, out)
         if not todo.any():
             return out
         threads = torch.get_num_threads()
@@ -665,15 +688,11 @@ class NetworkPolicy:
                     out[r] = with_belote(infos[r], b)
                 todo[rows] = False
                 redo.append(rows[close])
-        if self.bid_net is not None:  # valued bids: act, row by row
-            rows = np.array([i for i in np.flatnonzero(todo).tolist() if self._bids_by_value(infos[i])], dtype=np.int64)
-            todo[rows] = False
-            redo.append(rows)
-        if todo.any() and self.deals_untrained(infos[int(np.flatnonzero(todo)[0])].rules):  # normal's: act
-            rows = np.array([i for i in np.flatnonzero(todo).tolist() if self._normal_decides(infos[i])],
-                            dtype=np.int64)
-            todo[rows] = False
-            redo.append(rows)
+        # normal's decisions (``_normal_decides``) and the valued bids: act, row by row
+        rows = np.array([i for i in np.flatnonzero(todo).tolist()
+                         if self._normal_decides(infos[i]) or self._bids_by_value(infos[i])], dtype=np.int64)
+        todo[rows] = False
+        redo.append(rows)
         rows = np.flatnonzero(todo)
         if len(rows) and self.net is not None:
             obs = observations() if obs is None else obs

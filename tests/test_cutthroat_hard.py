@@ -186,3 +186,31 @@ def test_three_seat_hard_under_a_deal_it_was_not_trained_on_plays_its_cards_and_
                     kinds["normal"] += 1
             st.apply(rng.choice(info.legal_actions))
     assert kinds["normal"] > 50 and kinds["cards"] > 100 and kinds["cards not normal's"] > 10, kinds
+
+
+def test_two_seat_hard_leaves_the_combinations_step_it_was_not_trained_on_to_normal():
+    """TWO_THREE.md §2.6 under ``declarations: choice``: the two-seat hard was trained under
+    ``auto`` (its ``meta.json`` rules), so declaring or declining and the dealer's answer
+    (enough / not enough / equal; at chance left to the network) are ``normal``'s."""
+    import random
+
+    from belote_env import GameState, load_rules
+    from belote_env.actions import ANSWER_ENOUGH, ANSWER_EQUAL, ANSWER_NOT_ENOUGH, DECLARE
+    from belote_env.game import STEPS
+    from policies import make_policy
+    from policies.cutthroat_play import normal_cutthroat_act
+
+    rules = load_rules("seed001_2p", declarations="choice")
+    hard = make_policy("hard", rules=rules)
+    asked = {"declare": 0, "answer": 0}
+    for seed in range(120):
+        st, rng = GameState(rules, seed=seed, single_deal=True), random.Random(seed)
+        while not st.is_deal_over:
+            info = st.information_set(st.current)
+            if info.step == STEPS.index("declare") and len(info.legal_actions) > 1:
+                assert hard.act(info) == normal_cutthroat_act(info)
+                answers = {ANSWER_ENOUGH, ANSWER_NOT_ENOUGH, ANSWER_EQUAL}
+                asked["answer" if answers & set(info.legal_actions) else "declare"] += DECLARE in info.legal_actions \
+                    or bool(answers & set(info.legal_actions))
+            st.apply(hard.act(info) if len(info.legal_actions) > 1 else info.legal_actions[0])
+    assert asked["declare"] >= 10 and asked["answer"] >= 3, asked

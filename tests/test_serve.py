@@ -538,8 +538,20 @@ def test_each_logged_move_says_its_kind_and_the_view_counts_the_moves(tmp_path, 
         assert all(e["move"] == "bid" for e in room.log[:ends[-2]] if "deal_over" not in e)
     view = room.view(0)
     assert view["log_count"] == len(room.log) and view["log"] == room.log[-60:]
+
+
+def test_the_move_count_is_kept_past_the_saved_log_and_across_restarts(tmp_path):
+    """A room saves its last 60 moves; ``log_count`` still counts them all after a restart,
+    and goes on from there."""
+    room = Room.create("seed004", "game", ["human", "easy", "easy", "easy"], 3, tmp_path)
+    rng = random.Random(4)
+    while len(room.log) < 100:
+        room.act(0, room.tokens[0], rng.choice(room.view(0)["legal"])["id"])
     again = Room.load(tmp_path / room.id)
-    assert again.view(0)["log_count"] == view["log_count"]
+    assert len(again.log) == 60 and again.view(0)["log_count"] == len(room.log) > 60
+    again.act(0, again.tokens[0], again.view(0)["legal"][0]["id"])
+    third = Room.load(tmp_path / room.id)
+    assert third.view(0)["log_count"] == again.view(0)["log_count"] > len(room.log)
 
 
 def test_a_saved_room_with_a_bad_log_count_is_refused(tmp_path):

@@ -687,9 +687,10 @@ def test_sb3_vec_env_api_for_maskable_ppo():
         venv.get_attr("no_such_attribute")
     assert not venv.has_attr("no_such_attribute")
     for call in (lambda: venv.get_attr("render_mode", indices=[99]), lambda: venv.env_is_wrapped(Monitor, indices=5),
-                 lambda: venv.env_method("action_masks", indices=[0, -1])):
-        with pytest.raises(IndexError, match=r"is not one of 0\.\.4"):
+                 lambda: venv.env_method("action_masks", indices=[0, -6])):
+        with pytest.raises(IndexError, match=r"is not one of -5\.\.4"):
             call()
+    np.testing.assert_array_equal(venv.env_method("action_masks", indices=[-1])[0], masks[4])
     assert (venv.game.current[venv.action_masks().any(axis=1)] == 2).all()
 
 

@@ -440,7 +440,9 @@ class Room:
         a room or holds a damaged one: a file missing or not JSON, a record that does not
         replay, an id other than its folder's name, tokens that are not one per human seat
         (22 url-safe characters each), rules other than its game's, a log or deals that are
-        not lists of objects."""
+        not lists of objects, a ``log_count`` (the moves logged, of which the log keeps the
+        last 60; absent in a room saved before it was kept: the log's length) that is not an
+        int from the log's length to 2**31-1."""
         folder = Path(folder)
         path = folder / "room.json"
         try:

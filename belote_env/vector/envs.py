@@ -763,13 +763,15 @@ def _sb3_class():
             return self._core.action_masks()
 
         def _get_indices(self, indices) -> list[int]:
-            """SB3's table indices (None: every table; an int; an iterable of ints), each checked:
-            ``IndexError`` naming one outside 0..num_envs-1, as ``DummyVecEnv`` raises."""
+            """SB3's table indices (None: every table; an int; an iterable of ints; a negative
+            one counts from the end, as a list's), each checked: ``IndexError`` naming one
+            outside -num_envs..num_envs-1 (``DummyVecEnv`` raises it too), or a bool."""
             idx = list(super()._get_indices(indices))
+            n = self.num_envs
             for i in idx:
-                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
-                    raise IndexError(f"table index {i!r:.40} is not one of 0..{self.num_envs - 1}")
-            return [int(i) for i in idx]
+                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not -n <= i < n:
+                    raise IndexError(f"table index {i!r:.40} is not one of -{n}..{n - 1}")
+            return [int(i) % n for i in idx]
 
         def get_attr(self, attr_name: str, indices=None) -> list[Any]:
             value = getattr(self, attr_name)

@@ -74,9 +74,7 @@ class BeloteMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"the RLlib env needs obs_mode='infoset', got {kwargs['obs_mode']!r}")
         if kwargs.get("render_mode") is not None:
             raise ValueError("the RLlib env does not render; drop render_mode")
-        check_keywords("BeloteMultiAgentEnv's config", raw_env.__init__,
-                       {k: v for k, v in kwargs.items() if k not in ("rules", "episode", "obs_mode", "reward_mode",
-                                                                       "render_mode", "render_seat")})
+        check_keywords("BeloteMultiAgentEnv's config", raw_env.__init__, kwargs)
         self.env = raw_env(**kwargs)
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
