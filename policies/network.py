@@ -312,9 +312,8 @@ class NetworkPolicy:
         self.check_rules(info.rules)
         if self.card_net is not None and is_card_decision(info):
             return _softmax(self.card_values(info), CARD_TEMPERATURE, info.legal_actions, self.card_unit)
-        if self._normal_decides(info) or (self.net is not None and not self._bids_by_value(info)
-                                          and self.declares_by_rule and DECLARE in info.legal_actions):
-            a = self.act(info)  # the fixed rule's decision (normal's, or declare)
+        a = self._untrained_action(info)
+        if a is not None:
             return {b: float(b == a) for b in info.legal_actions}
         if self._bids_by_value(info):
             return _softmax(self.bid_values(info), BID_TEMPERATURE, info.legal_actions, self.bid_unit)
@@ -445,17 +444,14 @@ class NetworkPolicy:
             v = self.card_values(info)
             best = max(v, key=lambda a: (v[a], -a))
             return with_belote(info, best)
-        if self._normal_decides(info):
-            from .cutthroat_play import normal_cutthroat_act
-
-            return normal_cutthroat_act(info)
+        a = self._untrained_action(info)
+        if a is not None:
+            return a
         if self._bids_by_value(info):
             v = self.bid_values(info)
             return max(v, key=lambda a: (v[a], -a))
         if self.net is None:
             return self.rule_action(info)
-        if self.declares_by_rule and DECLARE in legal:
-            return DECLARE
         probs = self.action_probabilities(info)
         if self.deterministic:
             return max(legal, key=lambda a: (probs[a], -a))
@@ -593,6 +589,20 @@ class NetworkPolicy:
         if self.declares_by_rule and getattr(info, "step", -1) == _DECLARE_STEP:
             return True
         return self.deals_untrained(info.rules) and not is_card_decision(info)
+
+    def _untrained_action(self, info: InfoSet) -> int | None:
+        """The fixed rule's action where the policy network never met the decision in training
+        (its ``meta.json`` rules): ``normal``'s at two and three seats (``_normal_decides``),
+        ``DECLARE`` at four (``declares_by_rule``, the declaration choice); None elsewhere (the
+        networks decide). ``act`` and ``action_probabilities`` read it after the card
+        decisions (a decision with ``DECLARE`` legal is never a card decision nor a bid)."""
+        if self._normal_decides(info):
+            from .cutthroat_play import normal_cutthroat_act
+
+            return normal_cutthroat_act(info)
+        if self.declares_by_rule and DECLARE in info.legal_actions:
+            return DECLARE
+        return None
 
     def _declare_rows(self, mask: np.ndarray, todo: np.ndarray, out: np.ndarray) -> None:
         """``act_batch``'s declaration choices where they are the fixed rule's

@@ -25,6 +25,26 @@ def play_random_deal(state: GameState, rng: random.Random) -> None:
         state.apply(legal[rng.randrange(len(legal))])
 
 
+def random_game(rules: Rules, seed: int, max_actions: int, random_dealer: bool = False,
+                seen: set[int] | None = None) -> GameState:
+    """A game of seeded random legal actions (the next deal dealt after each), to its end or
+    ``max_actions`` actions; the dealer drawn first from the same stream with
+    ``random_dealer``; every legal id met is added to ``seen``."""
+    rng = random.Random(seed)
+    st = GameState(rules, seed=seed, dealer=rng.randrange(rules.players) if random_dealer else 0)
+    for _ in range(max_actions):
+        if st.is_game_over:
+            break
+        if st.is_deal_over:
+            st.next_deal()
+            continue
+        legal = st.legal_actions()
+        if seen is not None:
+            seen.update(legal)
+        st.apply(legal[rng.randrange(len(legal))])
+    return st
+
+
 @pytest.fixture
 def rules() -> Rules:
     return Rules()

@@ -291,25 +291,16 @@ def test_every_legal_action_is_an_action_of_its_games_auction_and_the_others_are
     """``actions.of_auction``: every id a deal of the game makes legal is of its auction
     kind; an id of another game's table (a coinche bid at two seats, a take in coinche, a
     redeal proposal at four seats) is refused naming the game, not as a bid of it."""
-    import random
-
     from belote_env import IllegalActionError
     from belote_env.actions import COINCHE_BID, PROPOSE_REDEAL, TAKE, action_to_string, num_actions, of_auction
 
     rules = load_rules(preset, **overrides)
     kind = game_of(rules).auction_kind
+    from tests.conftest import random_game
+
     seen: set[int] = set()
     for seed in range(60):
-        rng, st = random.Random(seed), GameState(rules, seed=seed)
-        for _ in range(300):
-            if st.is_game_over:
-                break
-            if st.is_deal_over:
-                st.next_deal()
-                continue
-            legal = st.legal_actions()
-            seen.update(legal)
-            st.apply(rng.choice(legal))
+        random_game(rules, seed, 300, seen=seen)
     assert all(of_auction(a, kind) for a in seen)
     foreign = {"classic": COINCHE_BID, "coinche": TAKE, "proposal": COINCHE_BID + 6}[kind]
     assert not of_auction(foreign, kind) and of_auction(PROPOSE_REDEAL, kind) == (kind == "proposal")

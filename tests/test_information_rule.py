@@ -18,6 +18,7 @@ from belote_env.cards import Rank, card
 from belote_env.game import GameState, IllegalActionError
 from belote_env.games import game_of
 from belote_env.render import render_view
+from tests.conftest import random_game
 
 RULE_SETS = [
     ("seed004", {"declarations": "choice", "belote": "optional"}),
@@ -100,20 +101,6 @@ def _handed(st: GameState, seat: int) -> dict:
     return out
 
 
-def _random_game(rules, seed, max_actions=220):
-    rng = random.Random(seed)
-    st = GameState(rules, seed=seed, dealer=rng.randrange(rules.players))
-    for _ in range(max_actions):
-        if st.is_game_over:
-            break
-        if st.is_deal_over:
-            st.next_deal()
-            continue
-        legal = st.legal_actions()
-        st.apply(legal[rng.randrange(len(legal))])
-    return st
-
-
 @pytest.mark.parametrize("preset,overrides", RULE_SETS, ids=[p + "".join(f"-{k}={v}" for k, v in o.items())
                                                               for p, o in RULE_SETS])
 def test_a_seat_is_handed_the_same_after_a_replayed_swap_of_cards_hidden_from_it(preset, overrides):
@@ -121,7 +108,7 @@ def test_a_seat_is_handed_the_same_after_a_replayed_swap_of_cards_hidden_from_it
     checked = refused = 0
     for seed in range(4):
         rng = random.Random(1000 + seed)
-        game = _random_game(rules, seed)
+        game = random_game(rules, seed, 220, random_dealer=True)
         log = [dict(d) for d in game.deal_log]  # the deal being played too
         points = [(i, j) for i, d in enumerate(log) for j in range(len(d["actions"]) + 1)]
         for i, j in rng.sample(points, min(12, len(points))):

@@ -114,6 +114,30 @@ def _click_once(driver) -> bool:
     return True
 
 
+def _wait_for(find, limit: int = 300):
+    """``find()`` every 20 ms until it gives something (at most ``limit`` times); its last result."""
+    for _ in range(limit):
+        found = find()
+        if found:
+            return found
+        time.sleep(0.02)
+    return find()
+
+
+def _frames(driver, reading: str, done, limit: int = 600) -> list[tuple]:
+    """The page read every 30 ms while the bots' moves are drawn: ``reading`` (a script
+    returning a list) until ``done(reading)`` or ``limit`` readings; then the pace set back
+    to 0 (at once). Returns the readings."""
+    seen = []
+    for _ in range(limit):
+        seen.append(tuple(driver.execute_script(reading)))
+        if done(seen[-1]):
+            break
+        time.sleep(0.03)
+    driver.execute_script("localStorage.setItem('belote-pace', '0');")
+    return seen
+
+
 def _click_until(driver, done, limit: int = 300) -> int:
     """``_click_once`` until ``done()``; returns the clicks."""
     clicks = 0
@@ -435,19 +459,14 @@ def test_the_next_deals_bids_and_the_moves_list_are_drawn_one_at_a_time(server, 
     _click_until(browser, lambda: hand() == 1 and legal())
     browser.execute_script("localStorage.setItem('belote-pace', '700');")
     legal()[0].click()
-    seen = []
-    for _ in range(600):
-        seen.append(tuple(browser.execute_script(  # one reading of the page
-            "const items = document.querySelectorAll('#log li');"
-            "return [document.querySelectorAll('#auction li').length, document.querySelectorAll('#hand svg.card').length,"
-            " items.length ? items[items.length - 1].textContent : '',"
-            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden',"
-            " document.querySelectorAll('#trick svg.card').length,"
-            " document.getElementById('others').textContent];")))
-        if not seen[-1][3] and browser.find_elements(By.CSS_SELECTOR, "#actions button"):
-            break
-        time.sleep(0.03)
-    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    seen = _frames(browser,
+                   "const items = document.querySelectorAll('#log li');"
+                   "return [document.querySelectorAll('#auction li').length, document.querySelectorAll('#hand svg.card').length,"
+                   " items.length ? items[items.length - 1].textContent : '',"
+                   " getComputedStyle(document.getElementById('actions')).visibility === 'hidden',"
+                   " document.querySelectorAll('#trick svg.card').length,"
+                   " document.getElementById('others').textContent];",
+                   lambda x: not x[3] and browser.find_elements(By.CSS_SELECTOR, "#actions button"))
     assert seen[-1][:2] == (3, 5) and seen[-1][4] == 0 and not seen[-1][3]  # the view: West to bid
     drawing = [x for x in seen if x[3]]
     new_deal = [x for x in drawing if x[1] == 5]  # deal 2's hand in sight
@@ -470,22 +489,14 @@ def test_the_first_cards_after_the_person_takes_are_drawn_under_the_contract(ser
     _sit(browser, base, answer, 0)
     take = lambda: [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
                     if b.text.startswith("take")]
-    for _ in range(300):
-        if take():
-            break
-        time.sleep(0.02)
+    _wait_for(take)
     browser.execute_script("localStorage.setItem('belote-pace', '700');")
     take()[0].click()
-    seen = []
-    for _ in range(400):
-        seen.append(tuple(browser.execute_script(
-            "return [document.querySelectorAll('#trick svg.card').length, document.getElementById('info').textContent,"
-            " document.getElementById('others').textContent, document.querySelectorAll('#hand svg.card').length,"
-            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];")))
-        if not seen[-1][4] and browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal"):
-            break
-        time.sleep(0.03)
-    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    seen = _frames(browser,
+                   "return [document.querySelectorAll('#trick svg.card').length, document.getElementById('info').textContent,"
+                   " document.getElementById('others').textContent, document.querySelectorAll('#hand svg.card').length,"
+                   " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];",
+                   lambda x: not x[4] and browser.find_elements(By.CSS_SELECTOR, "#hand svg.card.legal"), limit=400)
     cards = {x[0]: x for x in seen if x[4] and x[0] > 0}
     assert sorted(cards) == [1, 2] and seen[-1][0] == 3  # West's and North's cards drawn; East's with the view
     for n, (_, info, others, hand, _) in cards.items():
@@ -506,28 +517,17 @@ def test_a_deal_passed_out_has_its_last_passes_drawn_before_the_new_deal(server,
     _sit(browser, base, answer, 2)
     pass_button = lambda: [b for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")  # noqa: E731
                            if b.text == "pass"]
-    for _ in range(300):
-        if pass_button():
-            break
-        time.sleep(0.02)
+    _wait_for(pass_button)
     _click_once(browser)  # round 1, at pace 0
-    for _ in range(300):
-        if pass_button():
-            break
-        time.sleep(0.02)
+    _wait_for(pass_button)
     browser.execute_script("localStorage.setItem('belote-pace', '700');")
     before = len(browser.find_elements(By.CSS_SELECTOR, "#auction li"))
     pass_button()[0].click()
-    seen = []
-    for _ in range(400):
-        seen.append(tuple(browser.execute_script(
-            "const items = document.querySelectorAll('#auction li');"
-            "return [items.length, items.length ? items[items.length - 1].textContent : '',"
-            " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];")))
-        if not seen[-1][2] and pass_button():
-            break
-        time.sleep(0.03)
-    browser.execute_script("localStorage.setItem('belote-pace', '0');")
+    seen = _frames(browser,
+                   "const items = document.querySelectorAll('#auction li');"
+                   "return [items.length, items.length ? items[items.length - 1].textContent : '',"
+                   " getComputedStyle(document.getElementById('actions')).visibility === 'hidden'];",
+                   lambda x: not x[2] and pass_button(), limit=400)
     drawn = list(dict.fromkeys((n, last) for n, last, hidden in seen if hidden))
     assert drawn == [(before + 1, "North (you): pass"), (before + 2, "East: pass"), (before + 3, "South: pass")]
     assert seen[-1][:2] == (1, "West: pass")  # the new deal's auction, North to bid

@@ -118,12 +118,16 @@ def _rules_of(rules: str | dict, limit) -> Rules:
     return Rules.from_dict({**base.to_dict(), "max_deals": limit})
 
 
+#: the taker's discards' step (``game.STEPS``): hidden choices, not cards of a trick
+_DISCARD_STEP = STEPS.index("discard")
+
+
 def _public_label(seat: int, action: int, info_step: int, turned_card: int, play_protocol: str) -> str | None:
     """What an action shows the other seats: the taker's discards are hidden (TWO_THREE.md
     §5); a belote announcement, and a declaration made with the first card
     (``Game.play_protocol`` "team"), become public with the seat's next card (RULES.md §5,
     §6): None, noted on that card; every other action is public."""
-    if info_step == STEPS.index("discard"):
+    if info_step == _DISCARD_STEP:
         return "a choice"
     if action == ANNOUNCE_BELOTE or (action == DECLARE and play_protocol == "team"):
         return None
@@ -522,7 +526,7 @@ class Room:
         info_step = st.step if st.phase == 1 else -1
         label = _public_label(seat, action, info_step, st.turned_card, st.game.play_protocol)
         # which kind of move the table draws (web/table.js): a bid, a card of a trick, or a step
-        move = "bid" if st.phase == 0 else "card" if action < 32 and info_step != STEPS.index("discard") else "step"
+        move = "bid" if st.phase == 0 else "card" if action < 32 and info_step != _DISCARD_STEP else "step"
         tricks, announced, declared = len(st.tricks), len(st.announcements), st.declared[seat]
         st.apply(action)
         if label is None:  # made public by the seat's next card
