@@ -223,8 +223,9 @@ def action_to_string(action: int) -> str:
 
 
 def of_auction(action: int, auction_kind: str) -> bool:
-    """Whether id ``action`` (in a game's range) is an action of a game of ``auction_kind``
-    (``games.Game.auction_kind``): ``False`` for the ids of another game's auction (a coinche
+    """Whether id ``action`` (an int in a game's range) is an action of a game of
+    ``auction_kind`` (``games.Game.auction_kind``: the auctions of RULES.md §3, COINCHE.md §3,
+    TWO_THREE.md §2.3): ``False`` for the ids of another game's auction (a coinche
     bid at two seats, a take in coinche) and of the two- and three-seat steps at four seats
     (a redeal proposal, the seven's exchange, the answers), which no deal of that game makes
     legal; its error texts say so rather than name them. A few step ids that some games never

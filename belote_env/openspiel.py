@@ -380,8 +380,8 @@ class BeloteState(pyspiel.State):
                 + (f"; {len(self.drawn)} cards of the next deck drawn" if self.drawn else ""))
 
     def __deepcopy__(self, memo) -> "BeloteState":
-        """``clone()``: the same history and game (pickling would copy the game too, twice as
-        slowly)."""
+        """``clone()``: the same history and game (the default, through pickling, would copy
+        the game too)."""
         return self.clone()
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "BeloteState":
