@@ -56,9 +56,9 @@ from .atomic import atomic_write_bytes
 from .cards import NUM_CARDS, card_to_str, cards_of
 from .config import RuleOptionError, Rules
 from .dealing import FIRST_HAND, HAND_SIZE, STOCK_SIZE, DealError, check_deck, deck_from_full_hands, deck_from_hands, read_card
-from .game import SEAT_NAMES, GameState, IllegalActionError, Phase
+from .game import GameState, IllegalActionError, Phase
 from .games import game_of
-from .table import NUM_SEATS, SEATS, team_of
+from .table import NUM_SEATS, team_of
 from .jsonfile import MAX_JSON_BYTES, DataFileError, parse_json, read_text, short_repr
 
 __all__ = ["RecordError", "game_record", "write_record", "read_record", "replay", "replay_steps", "replay_events", "replay_text",
@@ -359,26 +359,38 @@ _TEAMS = ("team 0 (South, North)", "team 1 (West, East)")
 def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     """The game of ``record`` as lines a person reads, produced while it is replayed.
 
-    For each deal: the dealer and turned card, the four hands as dealt (5 cards), the
-    auction (who bid what), the contract and the full hands once dealt (8 cards), then
-    trick by trick who played what (with announcements and declarations), who won it and
-    its card points, and the deal's score right after its last trick. Then the game
-    result. A record is complete information, so every hand is shown. With ``legal``,
-    each decision also gets a line with the legal actions. An unfinished last deal is
-    shown up to where it stops. Raises ``RecordError`` (see ``replay_steps``) at the first
-    problem, after the lines of the play before it.
+    For each deal: the dealer and turned card (coinche: none), the hands as dealt, the
+    auction (who bid what; at two and three seats the proposals and their answers), the
+    contract and the hands once dealt in full (two and three seats: the bottom card too),
+    the two- and three-seat steps (the exchange of the seven, the taker's discards, the
+    combinations announced and answered and whose score, TWO_THREE.md §2), then trick by
+    trick who played what (with announcements and declarations), who won it and its card
+    points, and the deal's score (per team, or per seat without partners) right after its
+    last trick. Then the game result. A record is complete information, so every hand is
+    shown. With ``legal``, each decision also gets a line with the legal actions. An
+    unfinished last deal is shown up to where it stops. Raises ``RecordError`` (see
+    ``replay_steps``) at the first problem, after the lines of the play before it.
     """
-    from .render import action_label, coinche_contract_label, contract_label, hand_by_suit
+    from .actions import DECLARE, EXCHANGE_SEVEN, KEEP
+    from .game import STEPS
+    from .render import action_label, coinche_contract_label, contract_label, contract_text, hand_by_suit
+    from .table import table_of
 
     _validate(record)
-    if not game_of(Rules.from_dict(record.get("rules", {}))).has_partners:
-        yield from _per_seat_replay_text(record, legal)
-        return
+    rules = Rules.from_dict(record.get("rules", {}))
+    teams, n = game_of(rules).has_partners, rules.players
+    names = table_of(n).names
+
+    def who(seat: int) -> str:
+        return f"{names[seat]} (seat {seat})"
 
     def hands(state: GameState, title: str) -> Iterator[str]:
         yield f"  {title}:"
-        for seat in SEATS:
-            yield f"    {SEAT_NAMES[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
+        for seat in range(n):
+            yield f"    {names[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
+
+    def per(v) -> str:  # a quantity of the deal or the game: per team, or per seat
+        return f"{v[0]} - {v[1]}" if teams else ", ".join(f"{names[s]} {v[s]}" for s in range(n))
 
     state = None
     bids: list[str] = []
@@ -388,122 +400,19 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
     for kind, i, j, state, action, lg in replay_events(record):
         if kind == "deal":
             bids, played, notes, n_ann = [], [], {}, 0
-            if state.turned_card < 0:  # coinche: every card dealt at once (COINCHE.md §2)
-                yield f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), coinche"
-                yield from hands(state, "hands dealt (8 cards)")
-            else:
-                yield (f"deal {i}: dealer {SEAT_NAMES[state.dealer]} (seat {state.dealer}), turned card "
-                       f"{card_to_str(state.turned_card)}")
-                yield from hands(state, "hands dealt (5 cards)")
-            continue
-        if kind == "before":
-            before_phase, before_points, before_tricks = state.phase, sum(state.card_points), len(state.tricks)
-            before_declared = list(state.declared)
-            actor = state.current
-            if legal:
-                yield (f"    [{j}] {SEAT_NAMES[actor]} -> {action_label(action, state.turned_card)}   legal: "
-                       + ", ".join(action_label(a, state.turned_card) for a in lg))
-            continue
-        # "after": the action is applied
-        if before_phase == Phase.BIDDING:
-            bids.append(f"{SEAT_NAMES[actor]} {action_label(action, state.turned_card)}")
-            if state.phase != Phase.BIDDING:
-                yield "  auction: " + ", ".join(bids)
-                if state.void:
-                    yield "  everybody passed: the deal is redealt"
-                elif state.turned_card < 0:
-                    yield (f"  contract: {coinche_contract_label(state.contract)}, bid by {SEAT_NAMES[state.taker]} "
-                           f"(seat {state.taker}, team {team_of(state.taker)})")
-                else:
-                    yield (f"  contract: {contract_label(state.denomination)}, taken by {SEAT_NAMES[state.taker]} "
-                           f"(seat {state.taker}, team {team_of(state.taker)})")
-                    yield from hands(state, "hands after the auction (8 cards)")
-            continue
-        if not 0 <= action < 32:  # announce / declare / decline: noted on the seat's next card
-            notes.setdefault(actor, []).append(action_label(action))
-            continue
-        extra = notes.pop(actor, [])
-        if state.declared[actor] != before_declared[actor]:
-            for d in state.declared[actor]:
-                extra.append(f"declares {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} ({d.points})")
-        for _, ann, _ in state.announcements[n_ann:]:
-            extra.append(ann)
-        n_ann = len(state.announcements)
-        played.append(f"{SEAT_NAMES[actor]} {card_to_str(action)}" + (f" ({'; '.join(extra)})" if extra else ""))
-        if len(state.tricks) > before_tricks:
-            winner = state.tricks[-1][2]
-            last = " + 10 for the last trick" if len(state.tricks) == 8 else ""
-            yield (f"  trick {len(state.tricks)}: {', '.join(played)} -> {SEAT_NAMES[winner]} wins "
-                   f"({sum(state.card_points) - before_points} points{last})")
-            played = []
-            if state.is_deal_over:
-                d = state.deal_score
-                pts = lambda v: f"{v[0]} - {v[1]}"  # noqa: E731
-                line = (f"  deal {i} score: {d.outcome} (taker team {d.taker_team}"
-                        + (f", capot by team {d.capot}" if d.capot is not None else "")
-                        + f"); team 0 - team 1: trick points {pts(d.trick_points)}")
-                if any(d.belote):
-                    line += f", belote {pts(d.belote)}"
-                if any(d.declarations):
-                    line += f", declarations {pts(d.declarations)}"
-                if any(d.reserve_won) or d.reserve_in or d.reserve_out:
-                    line += f", reserve in {d.reserve_in} won {pts(d.reserve_won)} out {d.reserve_out}"
-                yield line + f"; deal points {pts(d.points)}; game {pts(state.scores)}"
-    if state is None:  # replay_events always yields a "deal" event first
-        return
-    if not state.is_deal_over:
-        if state.phase == Phase.BIDDING:
-            yield "  auction so far: " + (", ".join(bids) or "(no bid yet)")
-        elif played:
-            yield f"  trick {len(state.tricks) + 1} so far: {', '.join(played)}"
-        yield f"  the record stops here, {SEAT_NAMES[state.current]} (seat {state.current}) to act"
-    who = ("none yet (the game is not finished)" if not state.is_game_over
-           else "none (a draw)" if state.winner is None else f"{_TEAMS[state.winner]}")
-    yield f"final scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}; winner: {who}"
-
-
-def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
-    """``replay_text`` of a two- or three-player record (TWO_THREE.md): per deal the dealer
-    and turned card, the hands as dealt, the auction (proposals and their answers), the
-    contract, the hands once completed and the bottom card, the exchange of the seven, the
-    taker's discards, the combinations announced and answered and whose score, the tricks,
-    and the deal's score per seat."""
-    from .actions import DECLARE, EXCHANGE_SEVEN, KEEP
-    from .render import action_label, contract_text, hand_by_suit
-    from .game import STEPS
-    from .table import table_of
-
-    rules = Rules.from_dict(record.get("rules", {}))
-    n = rules.players
-    names = table_of(n).names
-
-    def who(seat: int) -> str:
-        return f"{names[seat]} (seat {seat})"
-
-    def hands(state, title: str) -> Iterator[str]:
-        yield f"  {title}:"
-        for seat in range(n):
-            yield f"    {names[seat]:5s} ({seat}): {hand_by_suit(state.hands[seat])}"
-
-    state = None
-    bids: list[str] = []
-    played: list[str] = []
-    notes: dict[int, list[str]] = {}
-    n_ann = 0
-    for kind, i, j, state, action, lg in replay_events(record):
-        if kind == "deal":
-            bids, played, notes, n_ann = [], [], {}, 0
-            yield f"deal {i}: dealer {who(state.dealer)}, turned card {card_to_str(state.turned_card)}"
+            turned = "coinche" if state.turned_card < 0 else f"turned card {card_to_str(state.turned_card)}"
+            yield f"deal {i}: dealer {who(state.dealer)}, {turned}"  # coinche: every card dealt at once
             yield from hands(state, f"hands dealt ({state.hands[0].bit_count()} cards)")
             continue
         if kind == "before":
             before_phase, before_step, before_points = state.phase, state.step, sum(state.card_points)
-            before_tricks, before_winner = len(state.tricks), state.decl_winner
+            before_tricks, before_winner, before_declared = len(state.tricks), state.decl_winner, list(state.declared)
             actor = state.current
             if legal:
                 yield (f"    [{j}] {names[actor]} -> {action_label(action, state.turned_card)}   legal: "
                        + ", ".join(action_label(a, state.turned_card) for a in lg))
             continue
+        # "after": the action is applied
         if before_phase == Phase.BIDDING:
             bids.append(f"{names[actor]} {action_label(action, state.turned_card)}")
             if state.phase != Phase.BIDDING:
@@ -511,13 +420,20 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
                 if state.void:
                     yield ("  a redeal was agreed: the deal is redealt" if state.redeal
                            else "  everybody passed: the deal is redealt")
-                else:
+                elif not teams:
                     yield f"  contract: {contract_text(state.contract)}, made by {who(state.taker)}"
                     yield from hands(state, "hands once the deal is completed")
                     if state.bottom_card >= 0:
                         yield f"  bottom card (shown to all): {card_to_str(state.bottom_card)}"
+                elif state.turned_card < 0:
+                    yield (f"  contract: {coinche_contract_label(state.contract)}, bid by {names[state.taker]} "
+                           f"(seat {state.taker}, team {team_of(state.taker)})")
+                else:
+                    yield (f"  contract: {contract_label(state.denomination)}, taken by {names[state.taker]} "
+                           f"(seat {state.taker}, team {team_of(state.taker)})")
+                    yield from hands(state, "hands after the auction (8 cards)")
             continue
-        step = STEPS[before_step] if before_step >= 0 else ""
+        step = STEPS[before_step] if before_step >= 0 else ""  # a two- and three-seat step
         if step == "exchange":
             if action == EXCHANGE_SEVEN:
                 yield f"  {who(actor)} exchanges the 7 of trump for the turned card {card_to_str(state.turned_card)}"
@@ -540,10 +456,13 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
                 else:
                     yield "  no combination scores"
             continue
-        if not 0 <= action < NUM_CARDS:  # announce belote: noted on the seat's next card
+        if not 0 <= action < NUM_CARDS:  # announce / declare / decline: noted on the seat's next card
             notes.setdefault(actor, []).append(action_label(action))
             continue
         extra = notes.pop(actor, [])
+        if state.declared[actor] != before_declared[actor]:  # four seats: declared with the first card
+            for d in state.declared[actor]:
+                extra.append(f"declares {d.kind} {' '.join(map(card_to_str, cards_of(d.cards)))} ({d.points})")
         for _, ann, _ in state.announcements[n_ann:]:
             extra.append(ann)
         n_ann = len(state.announcements)
@@ -556,12 +475,22 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
             played = []
             if state.is_deal_over:
                 d = state.deal_score
-                per = lambda v: ", ".join(f"{names[s]} {v[s]}" for s in range(n))  # noqa: E731
-                line = f"  deal {i} score: {d.outcome} (maker {who(d.taker)}); totals {per(d.totals)}"
-                if d.reserve_in or d.reserve_out or any(d.reserve_won):
-                    line += f", reserve in {d.reserve_in} out {d.reserve_out}"
+                if teams:
+                    line = (f"  deal {i} score: {d.outcome} (taker team {d.taker_team}"
+                            + (f", capot by team {d.capot}" if d.capot is not None else "")
+                            + f"); team 0 - team 1: trick points {per(d.trick_points)}")
+                    if any(d.belote):
+                        line += f", belote {per(d.belote)}"
+                    if any(d.declarations):
+                        line += f", declarations {per(d.declarations)}"
+                    if any(d.reserve_won) or d.reserve_in or d.reserve_out:
+                        line += f", reserve in {d.reserve_in} won {per(d.reserve_won)} out {d.reserve_out}"
+                else:
+                    line = f"  deal {i} score: {d.outcome} (maker {who(d.taker)}); totals {per(d.totals)}"
+                    if d.reserve_in or d.reserve_out or any(d.reserve_won):
+                        line += f", reserve in {d.reserve_in} out {d.reserve_out}"
                 yield line + f"; deal points {per(d.points)}; game {per(state.scores)}"
-    if state is None:
+    if state is None:  # replay_events always yields a "deal" event first
         return
     if not state.is_deal_over:
         if state.phase == Phase.BIDDING:
@@ -569,6 +498,9 @@ def _per_seat_replay_text(record: dict[str, Any], legal: bool = False) -> Iterat
         elif played:
             yield f"  trick {len(state.tricks) + 1} so far: {', '.join(played)}"
         yield f"  the record stops here, {who(state.current)} to act"
-    result = ("none yet (the game is not finished)" if not state.is_game_over
-              else "none (a draw)" if state.winner is None else who(state.winner))
-    yield "final scores: " + ", ".join(f"{names[s]} {state.scores[s]}" for s in range(n)) + f"; winner: {result}"
+    result = ("none yet (the game is not finished)" if not state.is_game_over else "none (a draw)"
+              if state.winner is None else _TEAMS[state.winner] if teams else who(state.winner))
+    scores = f"team 0 {state.scores[0]}, team 1 {state.scores[1]}" if teams else per(state.scores)
+    yield f"final scores: {scores}; winner: {result}"
+
+
