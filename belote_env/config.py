@@ -703,7 +703,10 @@ def _read_yaml_rules(path: Path) -> Rules:
     try:
         text = read_text(path, MAX_RULES_BYTES)
     except DataFileError as e:  # unreadable, over the bound, not UTF-8
-        raise RuleOptionError(f"cannot read rules file {path}: {str(e).removeprefix(f'{path}: ')}") from None
+        why = str(e).removeprefix(f"{path}: ")
+        if why.startswith("cannot be read ("):  # the reason said once: "(No such file or directory)"
+            raise RuleOptionError(f"cannot read rules file {path} {why.removeprefix('cannot be read ')}") from None
+        raise RuleOptionError(f"cannot read rules file {path}: {why}") from None
     try:  # the loader of every YAML file (aliases bounded), reporting a huge int by the option it sets
         data = parse_yaml(text, f"rules file {path}", loader=_long_int_loader())
     except DataFileError as e:  # not YAML, nested too deeply, a bad date (2020-13-01), aliases expanding too far

@@ -235,6 +235,12 @@ def test_non_utf8_rules_file(tmp_path):
         load_rules(p)
 
 
+def test_missing_rules_file_is_named_with_the_reason_once(tmp_path):
+    with pytest.raises(RuleOptionError) as e:
+        load_rules(tmp_path / "missing.yaml")
+    assert str(e.value) == f"cannot read rules file {tmp_path / 'missing.yaml'} (No such file or directory)"
+
+
 def test_unknown_keys_of_a_record_or_its_result_are_refused_by_name(tmp_path, capsys):
     """A misspelled key is refused, never ignored: ``Start`` would replay from 0 - 0 and
     ``result.winer`` would check nothing; every key a writer writes still loads."""
