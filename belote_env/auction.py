@@ -161,6 +161,16 @@ class Auction:
         new.history = list(self.history)
         return new
 
+    def _replay(self, history) -> None:
+        """Apply ``history`` (``(seat, bid id)`` pairs, the constructors' argument) in order.
+        Raises ``IllegalBidError`` for a bid out of turn, after the end or not legal."""
+        for seat, bid in history:
+            if seat != self.current:
+                raise IllegalBidError(f"bid {bid!r} by seat {seat}: "
+                                      + (f"seat {self.current} is to bid" if self.current >= 0
+                                         else "the auction is over"))
+            self.apply(bid)
+
     def _illegal(self, bid) -> IllegalBidError:
         legal = ", ".join(f"{a} ({action_to_string(a)})" for a in self.legal_bids())
         return IllegalBidError(f"bid {bid!r} by seat {self.current} is not legal now; legal bids: [{legal}]")
@@ -214,10 +224,7 @@ class ClassicAuction(Auction):
         self.contract: Contract | None = None
         self.void = False
         self._legal: tuple[int, ...] | None = _ROUND1
-        for seat, bid in history:
-            if seat != self.current:
-                raise IllegalBidError(f"bid {bid!r} by seat {seat}: seat {self.current} is to bid")
-            self.apply(bid)
+        self._replay(history)
 
     def legal_bids(self) -> tuple[int, ...]:
         if self._legal is None:
@@ -407,12 +414,7 @@ class CoincheAuction(Auction):
         self._turn = _BIDDING
         self._queue: tuple[int, ...] = ()  # the seats still to be asked after ``current`` (window / coinched)
         self._set_legal()
-        for seat, bid in history:
-            if seat != self.current:
-                raise IllegalBidError(f"bid {bid!r} by seat {seat}: "
-                                      + (f"seat {self.current} is to bid" if self.current >= 0
-                                         else "the auction is over"))
-            self.apply(bid)
+        self._replay(history)
 
     # ------------------------------------------------------------------ read-only state
     @property
@@ -617,10 +619,7 @@ class ProposalAuction(Auction):
         self.must_name = False
         self.passes = 0  # seats that passed in this round
         self._legal: tuple[int, ...] | None = None
-        for seat, bid in history:
-            if seat != self.current:
-                raise IllegalBidError(f"bid {bid!r} by seat {seat}: seat {self.current} is to bid")
-            self.apply(bid)
+        self._replay(history)
 
     def legal_bids(self) -> tuple[int, ...]:
         if self._legal is None:

@@ -118,8 +118,12 @@ def test_replay_copy_and_factory():
     hist = [(1, PASS), (2, PASS), (3, PASS), (0, PASS), (1, NAME_CONTRACT + D)]
     a = new_auction(0, JH, Rules(), hist)
     assert type(a) is ClassicAuction and a.contract == Contract(1, D) and a.history == hist
-    with pytest.raises(IllegalBidError):
+    with pytest.raises(IllegalBidError, match="bid 32 by seat 2: seat 1 is to bid"):
         ClassicAuction(0, JH, Rules(), [(2, PASS)])  # seat 1 bids first
+    with pytest.raises(IllegalBidError, match="bid 32 by seat 1: the auction is over"):  # not "seat -1 is to bid"
+        ClassicAuction(0, JH, Rules(), hist + [(1, PASS)])
+    with pytest.raises(IllegalBidError, match="bid 32 by seat 0: the auction is over"):  # two seats: 0 takes at once
+        new_auction(1, JH, Rules(players=2), [(0, TAKE), (0, PASS)])
     b = _auction()
     b.apply(PASS)
     c = b.copy()
