@@ -502,5 +502,3 @@ def replay_text(record: dict[str, Any], legal: bool = False) -> Iterator[str]:
               if state.winner is None else _TEAMS[state.winner] if teams else who(state.winner))
     scores = f"team 0 {state.scores[0]}, team 1 {state.scores[1]}" if teams else per(state.scores)
     yield f"final scores: {scores}; winner: {result}"
-
-
