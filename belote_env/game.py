@@ -78,7 +78,7 @@ from .scoring import (
 )
 from .table import SEAT_NAMES, Table, partner_of, team_of
 
-__all__ = ["GameState", "Phase", "IllegalActionError", "STEPS", "team_of", "partner_of", "SEAT_NAMES", "seeded_rng"]
+__all__ = ["GameState", "Phase", "IllegalActionError", "STEPS", "team_of", "partner_of", "SEAT_NAMES", "seeded_rng", "dealer_after"]
 
 #: the sub-steps of ``Phase.PLAY`` at two and three seats (``GameState.step``; -1 at four
 #: seats, where play is cards only)
@@ -122,6 +122,15 @@ def seeded_rng(seed) -> random.Random:
     if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed.__index__() < 0:
         raise ValueError(f"seed must be a non-negative int or None, got {seed!r:.40}")
     return random.Random(seed.__index__())
+
+
+def dealer_after(rules: Rules, dealer: int, void: bool = False, redeal: bool = False) -> int:
+    """The dealer of the deal after one dealt by ``dealer`` (a seat, 0..players-1): the next
+    seat after a played deal, after a void deal per ``all_pass_redeal`` (RULES.md §2, §3.4;
+    at two and three seats always), after an agreed redeal (``redeal``) per
+    ``redeal_dealer`` (the same dealer or the elder, TWO_THREE.md A3)."""
+    rotate = rules.redeal_dealer == "elder" if redeal else not void or rules.all_pass_redeal != "same_dealer"
+    return (dealer + 1) % rules.players if rotate else dealer
 
 
 def _seat(value, what: str, n: int = 4) -> int:
@@ -980,12 +989,7 @@ class GameState:
         if self.phase != Phase.DEAL_OVER:
             raise RuntimeError(f"next_deal() needs a finished deal, the game is in phase {self.phase.name}")
         deck = check_deck(deck)  # before the dealer rotates: a bad deck changes nothing
-        if self.redeal:
-            rotate = self.rules.redeal_dealer == "elder"
-        else:
-            rotate = not self.void or self.rules.all_pass_redeal != "same_dealer"
-        if rotate:
-            self.dealer = (self.dealer + 1) % self.n
+        self.dealer = dealer_after(self.rules, self.dealer, void=self.void, redeal=self.redeal)
         self.void_streak = self.void_streak + 1 if self.void else 0
         self._start_deal(deck)
 

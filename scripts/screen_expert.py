@@ -36,14 +36,14 @@ def _work(args) -> tuple[list[float], list[float], list[int]]:
     from belote_env.sampling import HiddenDeal
     from belote_env.table import SEATS, absolute_seat, team_of
     from policies import make_policy
-    from training.evaluate import _play_pairs, use_one_torch_thread
+    from training.evaluate import _play_sets, use_one_torch_thread
 
     use_one_torch_thread()  # as `belote eval`: two processes on two cores
     expert = _build(kw, belief, base, prior)
     other = make_policy(opp, seed=seed + 1)
     rules = Rules()
     if not true_hands:  # the duplicate-match harness of `belote eval` (passed-out deals redealt)
-        t = _play_pairs(expert, other, ids, seed, rules, "deal")
+        t = _play_sets(expert, other, ids, seed, rules, "deal")
         return t.diffs, t.deal_wins, [t.taken[0], t.made[0], t.taken[1], t.made[1]]
     current = {}
     class _TrueHands:  # in place of search.HiddenHandSampler: the real deal, every draw

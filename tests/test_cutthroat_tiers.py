@@ -238,7 +238,9 @@ def test_a_search_on_a_tier_plays_two_and_three_seats_among_its_top_cards(preset
 
 
 def test_seatings_fair():
-    """Two seats: swapped; three seats: each tier in each seat 3 times, alone 3 times."""
+    """Four seats: a mirrored pair, each side a team in turn; two seats: swapped; three
+    seats: each tier in each seat 3 times, alone 3 times."""
+    assert SET_SEATINGS[4] == ((0, 1, 0, 1), (1, 0, 1, 0))
     assert SET_SEATINGS[2] == ((0, 1), (1, 0))
     s3 = SET_SEATINGS[3]
     assert len(set(s3)) == 6

@@ -15,7 +15,7 @@ from belote_env import Rules
 from belote_env.actions import PASS
 from policies import make_policy
 from policies.base import PolicyError
-from training.evaluate import PolicyFailure, _play_pairs, _play_pairs_batched, duplicate_match
+from training.evaluate import PolicyFailure, _play_sets, _play_sets_batched, duplicate_match
 
 MIX = Rules(declarations="choice", belote="optional", round2_no_trump_all_trump=True, all_pass_redeal="next_dealer")
 
@@ -33,9 +33,9 @@ def _fields(t):
 def test_batched_tally_equals_unbatched(a, b, rules):
     pa, pb = make_policy(a, seed=0), make_policy(b, seed=1)
     ids = list(range(40))
-    want = _fields(_play_pairs(pa, pb, ids, 11, rules, "deal"))
+    want = _fields(_play_sets(pa, pb, ids, 11, rules, "deal"))
     for tables in (80, 7):  # every copy at once; a few tables refilled as deals end
-        got = _fields(_play_pairs_batched(pa, pb, ids, 11, rules, tables=tables))
+        got = _fields(_play_sets_batched(pa, pb, ids, 11, rules, tables=tables))
         assert got == want, tables
     assert want["deals"] == 80 and sum(want["moves"]) > 80 * 30
 
@@ -59,8 +59,8 @@ def test_void_deals_redealt_as_unbatched():
     ``next_dealer`` the dealer moves on there only."""
     pa, pb = _Shy(), make_policy("easy")
     for rules in (Rules(), MIX):
-        want = _fields(_play_pairs(pa, pb, range(60), 5, rules, "deal"))
-        got = _fields(_play_pairs_batched(pa, pb, list(range(60)), 5, rules, tables=33))
+        want = _fields(_play_sets(pa, pb, range(60), 5, rules, "deal"))
+        got = _fields(_play_sets_batched(pa, pb, list(range(60)), 5, rules, tables=33))
         assert got == want and want["voids"] > 20
 
 

@@ -71,6 +71,21 @@ def test_eight_passes_void_and_redeal(option, next_dealer):
     assert st.dealer == next_dealer and st.phase == Phase.BIDDING and st.deal_number == 0
 
 
+@pytest.mark.parametrize("rules,dealer,void,redeal,want", [
+    (Rules(), 3, False, False, 0),  # a played deal: the next seat (RULES.md §2)
+    (Rules(all_pass_redeal="same_dealer"), 2, True, False, 2),  # §3.4
+    (Rules(all_pass_redeal="next_dealer"), 2, True, False, 3),
+    (Rules(players=3), 2, True, False, 0),  # two and three seats: a void deal always moves on
+    (Rules(players=3, redeal_dealer="same"), 1, True, True, 1),  # an agreed redeal (TWO_THREE.md A3)
+    (Rules(players=2, redeal_dealer="elder"), 1, True, True, 0),
+])
+def test_dealer_after(rules, dealer, void, redeal, want):
+    """The next deal's dealer, as ``GameState.next_deal`` and the batched matches move it."""
+    from belote_env.game import dealer_after
+
+    assert dealer_after(rules, dealer, void=void, redeal=redeal) == want
+
+
 def test_dealer_rotates_after_played_deal():
     st = GameState(seed=3, dealer=2)
     rng = random.Random(0)

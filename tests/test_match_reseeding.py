@@ -98,7 +98,7 @@ def test_a_smaller_rerun_of_a_pairs_log_plays_the_cut_chunk_once_then_reuses_it(
     import training.evaluate as E
 
     played = []
-    orig = E._play_pairs
+    orig = E._play_sets
 
     def spy(a, b, ids, *rest):
         played.append(list(ids))
@@ -107,7 +107,7 @@ def test_a_smaller_rerun_of_a_pairs_log_plays_the_cut_chunk_once_then_reuses_it(
     log = tmp_path / "pairs.jsonl"
     ten = duplicate_match("random", "normal", 10, seed=2, chunk=4, pairs_log=log)
     six = duplicate_match("random", "normal", 6, seed=2, chunk=4)
-    monkeypatch.setattr(E, "_play_pairs", spy)
+    monkeypatch.setattr(E, "_play_sets", spy)
     runs = [duplicate_match("random", "normal", 6, seed=2, chunk=4, pairs_log=log) for _ in range(3)]
     assert played == [[4, 5]]
     import json

@@ -142,8 +142,8 @@ def test_a_pairs_log_resumes_a_cut_match_without_replaying_its_pairs(tmp_path):
     played = []
     import training.evaluate as ev
 
-    real = ev._play_pairs
-    ev._play_pairs = lambda a, b, ids, *rest: played.extend(ids) or real(a, b, ids, *rest)
+    real = ev._play_sets
+    ev._play_sets = lambda a, b, ids, *rest: played.extend(ids) or real(a, b, ids, *rest)
     try:
         resumed = duplicate_match("random", "easy", 12, seed=5, chunk=4, pairs_log=log)
         assert played == [8, 9, 10, 11]
@@ -153,7 +153,7 @@ def test_a_pairs_log_resumes_a_cut_match_without_replaying_its_pairs(tmp_path):
         assert played == [] and _same(again, first)
         assert len(log.read_text().splitlines()) == 4
     finally:
-        ev._play_pairs = real
+        ev._play_sets = real
 
 
 @pytest.mark.parametrize("change,match", [(dict(seed=6), "another match .*seed"),

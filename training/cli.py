@@ -242,8 +242,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     _output_file("--failure-record", args.failure_record, probe=False)  # written only if a policy fails
     if args.games_dir is not None:
         _output_folder("--games-dir", args.games_dir)
-    # deals of a mirrored pair, or of a duplicate set's seatings at two and three seats
-    copies = 2 if game_of(rules).has_partners else len(SET_SEATINGS[rules.players])
+    # the seatings of a duplicate set (a mirrored pair at four seats)
+    copies = len(SET_SEATINGS[rules.players])
     if args.games is not None:
         mode, pairs = "game", args.games
     elif args.pairs is not None:

@@ -1,19 +1,17 @@
-"""Duplicate matches: the same shuffled deals played twice with the teams swapping seats.
+"""Duplicate matches: the same shuffled deals played under every seating of a set.
 
-Luck of the cards cancels: in each pair, policy A sits on seats {0, 2} and B on {1, 3},
-then the same decks (the k-th deck of both copies comes from the same seeded shuffle) are
-played again with A on {1, 3} and B on {0, 2}. ``mode="deal"`` plays one *played* deal per
-copy (eight passes are redealt, RULES.md §3.4); ``mode="game"`` plays whole games to the
-rules' target (RULES.md §8). Intervals are 95% normal-approximation intervals over the
-independent pairs. Work is split over processes by pair; every pair's decks and every
-policy's random numbers are seeded from (seed, pair, side), so the result does not depend
-on the number of workers.
-
-Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): a duplicate *set* plays the
-same decks under every seating of ``SET_SEATINGS`` (two seats: swapped; three seats: the 3
-rotations of A B B and the 3 of A A B, so each tier sits in every seat 3 times and alone /
-paired equally), and ``SetMatchResult`` reports per tier and per seat role.
-"""
+Luck of the cards cancels: a duplicate *set* plays the same decks (the k-th deck of every
+seating comes from the same seeded shuffle) under every seating of ``SET_SEATINGS``. At
+four seats a set is a mirrored *pair*: policy A sits on seats {0, 2} and B on {1, 3}, then
+A on {1, 3} and B on {0, 2}; at two seats the seats are swapped, at three seats the 3
+rotations of A B B and the 3 of A A B (TWO_THREE.md), so each tier sits in every seat 3
+times and alone / paired equally. ``mode="deal"`` plays one *played* deal per seating
+(eight passes are redealt, RULES.md §3.4); ``mode="game"`` plays whole games to the rules'
+target (RULES.md §8). Intervals are 95% intervals over the independent sets. Work is
+split over processes by set; every set's decks and every policy's random numbers are
+seeded from (seed, set, seating), so the result does not depend on the number of
+workers. A four-seat match reports team figures (``MatchResult``), a two- or three-seat
+one per tier and seat role (``SetMatchResult``)."""
 
 from __future__ import annotations
 
@@ -28,6 +26,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections import namedtuple
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +39,9 @@ from belote_env.config import stored_rules_as_read
 from belote_env.contract import COINCHE_LEVEL
 from belote_env.deprecation import deprecated_names
 from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
+from belote_env.game import dealer_after
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record, write_record
-from belote_env.table import SEATS, absolute_seat, team_of
 from policies.base import Policy, PolicyError, reseed
 
 __all__ = ["MatchResult", "duplicate_match", "mean_ci", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
@@ -79,8 +78,28 @@ class PolicyFailure(PolicyError):
         return type(self), (str(self), self.policy, self.record)
 
 
+class _Merge:
+    """``merge`` of a match's tallies: the per-set lists (``_PER_SET``) joined, the two-side
+    counts added side by side, the other counts added."""
+
+    _PER_SET: tuple[str, ...] = ()
+
+    def merge(self, o) -> None:
+        for name in self.__dataclass_fields__:
+            mine, theirs = getattr(self, name), getattr(o, name)
+            if name in self._PER_SET:
+                mine += theirs
+            elif isinstance(mine, list):
+                mine[:] = [x + y for x, y in zip(mine, theirs)]
+            else:
+                setattr(self, name, mine + theirs)
+
+
 @dataclass
-class _Tally:
+class _Tally(_Merge):
+    """A four-seat match's figures: per pair (a duplicate set of two seatings), and counts
+    per side (0 A, 1 B)."""
+
     diffs: list[float] = field(default_factory=list)  # per pair: mean deal-point diff per deal (A - B)
     deal_wins: list[float] = field(default_factory=list)  # per pair: fraction of deals A won
     game_wins: list[float] = field(default_factory=list)  # per pair: fraction of games A won
@@ -96,16 +115,9 @@ class _Tally:
     coinched_made: list[int] = field(default_factory=lambda: [0, 0])
     surcoinched: list[int] = field(default_factory=lambda: [0, 0])
     surcoinched_made: list[int] = field(default_factory=lambda: [0, 0])
+    ids: list[int] = field(default_factory=list)  # the pairs, in the order of the lists above (not logged)
 
-    def merge(self, o: "_Tally") -> None:
-        self.diffs += o.diffs
-        self.deal_wins += o.deal_wins
-        self.game_wins += o.game_wins
-        self.deals += o.deals
-        self.voids += o.voids
-        for i in (0, 1):
-            for name in _TALLY_COUNTS:
-                getattr(self, name)[i] += getattr(o, name)[i]
+    _PER_SET = ("diffs", "deal_wins", "game_wins", "ids")
 
     def count_contract(self, side: int, made: bool, coinched: int) -> None:
         """One played deal's contract: taken by ``side`` (0 A, 1 B), ``made`` or not, at
@@ -284,40 +296,38 @@ def save_match_game(games_dir, name: str, state: GameState, match: dict) -> None
     write_record(Path(games_dir) / name, {**game_record(state), "match": match})
 
 
-def _play_pairs(a: Policy, b: Policy, pair_ids: range | list[int], seed: int, rules: Rules, mode: str,
-                games_dir=None) -> _Tally:
-    tally = _Tally()
-    for i in pair_ids:
-        diff_sum = win_sum = game_sum = 0.0
-        n_deals = 0
-        for a_team in (0, 1):
-            reseed(a, f"{seed}-{i}-{a_team}-a")
-            reseed(b, f"{seed}-{i}-{a_team}-b")
-            seats = [a if team_of(s) == a_team else b for s in SEATS]
-            teams = tuple(0 if team_of(s) == a_team else 1 for s in SEATS)
-            decks = functools.partial(match_deck, seed, i)  # both copies: the same deck at each deal and redeal
-            state = GameState(rules, rng=random.Random(seed * 1_000_003 + i), dealer=absolute_seat(i, 0), deck=decks(0, 0),
-                              single_deal=mode == "deal")
-            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": teams, "decks": decks}
-            tally.voids += (play_game if mode == "game" else play_deal)(state, seats, **kw)
+def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str, games_dir=None):
+    """Play duplicate sets ``set_ids`` (a ``_Tally`` of pairs at four seats, else a
+    ``_SetTally``): each set's decks under every seating of ``SET_SEATINGS`` (the first
+    dealer ``set_id % players`` in all), one played deal per seating (``mode="deal"``; void
+    deals and agreed redeals are redealt from the set's next deck) or a whole game
+    (``"game"``)."""
+    game = game_of(rules)
+    kind = _kind_of(game)
+    n = game.players
+    tally = kind.tally()
+    pols = (a, b)
+    for i in set_ids:
+        dealer = i % n
+        decks = functools.partial(match_deck, seed, i)  # every seating: the same deck at each deal and redeal
+        fig = kind.figures(n, dealer)
+        for j, seating in enumerate(SET_SEATINGS[n]):
+            for tier, pol in enumerate(pols):
+                reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
+            state = game.new_state(rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
+                                   single_deal=mode == "deal")
+            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
+            tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
             if games_dir is not None:
-                save_match_game(games_dir, f"pair{i:06d}-{a_team}.json", state,
-                                {"a": a.name, "b": b.name, "seed": seed, "pair": i, "copy": a_team,
-                                 "seats": [p.name for p in seats]})
+                save_match_game(games_dir, f"{kind.unit}{i:06d}-{j}.json", state,
+                                {"a": a.name, "b": b.name, "seed": seed, kind.unit: i, "copy": j,
+                                 "seats": [pols[t].name for t in seating]})
             for score in state.deal_scores:
-                d = score.difference(a_team)
-                diff_sum += d
-                win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
-                n_deals += 1
-                tally.count_contract(0 if score.taker_team == a_team else 1, score.outcome == "made", score.coinched)
-                if score.capot is not None:
-                    tally.capots[0 if score.capot == a_team else 1] += 1
+                fig.add_score(tally, seating, score)
+            fig.seatings += 1
             if mode == "game":
-                game_sum += 0.5 if state.winner is None else float(state.winner == a_team)
-        tally.diffs.append(diff_sum / n_deals)
-        tally.deal_wins.append(win_sum / n_deals)
-        tally.game_wins.append(game_sum / 2)
-        tally.deals += n_deals
+                fig.add_game(seating, state.winner)
+        fig.finish(tally, i, mode)
     return tally
 
 
@@ -326,9 +336,9 @@ BATCH_TABLES = 1024
 
 
 def _batched_failure(g, t: int, hist, hist_len, message: str, name: str) -> PolicyFailure:
-    """A ``PolicyFailure`` at table ``t`` of a batched match (``BatchedGame`` or
-    ``CutthroatBatchedGame``): its record is the table's current deal replayed on the reference
-    state (the deck, dealer and actions so far)."""
+    """A ``PolicyFailure`` at table ``t`` of a batched match (``game.batched``): its record
+    is the table's current deal replayed on the reference state (the deck, dealer and
+    actions so far)."""
     dealer = int(g.state[t, g.columns["dealer"]])
     state = game_of(g.rules).new_state(dealer=dealer, deck=[int(c) for c in g.deck[t]], single_deal=True)
     for a in hist[t, :hist_len[t]].tolist():
@@ -347,7 +357,7 @@ def _batched_sides(a, b, seed: int) -> tuple:
 
 
 def _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions) -> None:
-    """One step of a batched match (``BatchedGame`` or ``CutthroatBatchedGame`` ``g``): the rows
+    """One step of a batched match (``g``, a ``game.batched`` engine): the rows
     ``live[is_a]`` decide by side A's ``act_batch``, the others by B's; each side's time and
     moves go to ``tally``; the actions are checked (a ``PolicyFailure`` whose record replays
     the failing table's deal: a raise, a wrong shape or an illegal id), kept in ``hist`` and
@@ -394,116 +404,101 @@ def _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions) -> None:
     g.step(actions)
 
 
-def _play_pairs_batched(a: Any, b: Any, pair_ids: list[int], seed: int, rules: Rules,
-                        tables: int = BATCH_TABLES, on_pair=None) -> _Tally:
-    """``_play_pairs`` in deal mode on the batched engine: the two copies of every pair are
-    tables of one ``BatchedGame`` (``tables`` at a time; a table whose deal is scored takes
-    the next copy), each dealt ``match_deck(seed, pair, 0, redeal)`` by
-    ``absolute_seat(pair, 0)`` as ``_play_pairs`` deals it (a void deal is redealt at its
-    table from the next redeal's deck, the dealer moving per ``all_pass_redeal``); A's
+def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
+                       tables: int = BATCH_TABLES, on_set=None):
+    """``_play_sets`` in deal mode on the batched engine (``game_of(rules).batched``):
+    every seating of every set is a table (``tables`` at a time; a table whose deal is
+    scored takes the next), dealt ``match_deck(seed, set, 0, redeal)`` by the set's dealer
+    as the unbatched match deals it (a void deal or an agreed redeal is redealt at its
+    table from the next redeal's deck, the dealer moving per ``game.dealer_after``); A's
     seats decide in one ``act_batch`` call a step, B's in another (``policies.batch``).
-    ``on_pair(n)`` is called as pairs finish. Same tally as ``_play_pairs`` for policies
-    whose actions depend on the information set alone; decision times are the batched
-    calls' (observations and ``InfoSet``s included) shared over their rows."""
+    ``on_set(n)`` is called as sets finish. The same tally as ``_play_sets`` for policies
+    whose actions depend on the information set alone and draw no random numbers;
+    decision times are the batched calls' (observations and ``InfoSet``s included) shared
+    over their rows."""
     import numpy as np
 
-    from belote_env.table import NEXT_SEAT, TEAM_OF
-    from belote_env.vector import COL
     from belote_env.vector.engine import PHASE_PLAY
 
-    tally = _Tally()
-    jobs = [(i, a_team) for i in pair_ids for a_team in (0, 1)]
+    game = game_of(rules)
+    kind = _kind_of(game)
+    n_seats = game.players
+    seatings = SET_SEATINGS[n_seats]
+    tally = kind.tally()
+    jobs = [(i, j) for i in set_ids for j in range(len(seatings))]
     if not jobs:
         return tally
     sides = _batched_sides(a, b, seed)
     n = min(len(jobs), tables)
-    g = game_of(rules).batched(n, autoreset=False)
-    team = np.array(TEAM_OF, dtype=np.int64)
+    g = game.batched(n, autoreset=False)
     slot_job = np.full(n, -1, dtype=np.int64)
     redeal = np.zeros(n, dtype=np.int64)
-    hist = np.zeros((n, 256), dtype=np.int64)  # the current deal's actions (failure records)
+    seat_tier = np.zeros((n, n_seats), dtype=np.int64)  # per table: the side (0 = A) of each seat
+    hist = np.zeros((n, 512), dtype=np.int64)  # the current deal's actions (failure records)
     hist_len = np.zeros(n, dtype=np.int64)
-    a_team_of = np.zeros(n, dtype=np.int64)
-    done_copies: dict[int, list] = {}
-    results: dict[int, tuple] = {}
+    figures: dict[int, Any] = {}
+    left = {i: len(seatings) for i in set_ids}
     next_job = 0
-    redeal_next = rules.all_pass_redeal == "next_dealer"
     names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
+    phase, dealer_col = g.state[:, g.columns["phase"]], g.state[:, g.columns["dealer"]]
 
     def deal(slots: list[int], decks: list[list[int]], dealers: list[int]) -> None:
         if slots:
             g.deal(np.array(slots, dtype=np.int64), np.array(decks, dtype=np.int64), np.array(dealers, dtype=np.int64))
             hist_len[slots] = 0
 
-    def assign(slots, decks, dealers) -> None:
+    def assign(slots, decks, dealers) -> list[int]:
         nonlocal next_job
+        used = []
         for t in slots:
             if next_job < len(jobs):
-                i, a_team = jobs[next_job]
-                slot_job[t], a_team_of[t], redeal[t] = next_job, a_team, 0
+                i, j = jobs[next_job]
+                slot_job[t], redeal[t] = next_job, 0
+                seat_tier[t] = seatings[j]
                 next_job += 1
                 decks.append(match_deck(seed, i, 0, 0))
-                dealers.append(absolute_seat(i, 0))
+                dealers.append(i % n_seats)
+                used.append(t)
             else:
                 slot_job[t] = -1
+        return used
 
     starts: list[list[int]] = []
     first_dealers: list[int] = []
-    assign(range(n), starts, first_dealers)
-    deal(list(range(n)), starts, first_dealers)
+    deal(assign(range(n), starts, first_dealers), starts, first_dealers)
     actions = np.zeros(n, dtype=np.int64)
-    phase, taker = g.state[:, COL["phase"]], g.state[:, COL["taker"]]
-    won0, won1, dealer_col = g.state[:, COL["won0"]], g.state[:, COL["won1"]], g.state[:, COL["dealer"]]
-    multiplier = g.state[:, COL["multiplier"]]  # the contract's: 1, 2 coinched, 3 / 4 surcoinched
     while True:
         live = np.flatnonzero((slot_job >= 0) & (phase <= PHASE_PLAY))
         if not len(live):
             break
-        is_a = team[g.current[live]] == a_team_of[live]
+        is_a = seat_tier[live, g.current[live]] == 0
         _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions)
         ended = np.flatnonzero(g.done)
         if not len(ended):
             continue
         slots, decks, dealers, freed = [], [], [], []
         for t in ended.tolist():
-            q = int(slot_job[t])
-            i, a_team = jobs[q]
-            p0, p1, outcome = (int(x) for x in g.result[t, :3])
-            if outcome == 3:  # void: redeal this copy (RULES.md §3.4)
+            i, j = jobs[int(slot_job[t])]
+            scored = kind.batched_deal(g, t)  # (points, taker, made, coinched, capot), or "void" / "redeal"
+            if isinstance(scored, str):  # redeal this seating from the set's next deck (RULES.md §3.4)
                 redeal[t] += 1
+                tally.voids += 1
                 if redeal[t] >= MAX_VOID_DEALS:
                     raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by {names}")
                 slots.append(t)
                 decks.append(match_deck(seed, i, 0, int(redeal[t])))
-                d = int(dealer_col[t])
-                dealers.append(NEXT_SEAT[d] if redeal_next else d)
+                dealers.append(dealer_after(rules, int(dealer_col[t]), void=True, redeal=scored == "redeal"))
                 continue
-            d = p0 - p1 if a_team == 0 else p1 - p0
-            capot = 0 if won0[t] == 8 else 1 if won1[t] == 8 else None
-            done_copies.setdefault(i, [None, None])[a_team] = (
-                d, 0 if team[taker[t]] == a_team else 1, outcome == 0,
-                None if capot is None else 0 if capot == a_team else 1, int(redeal[t]),
-                COINCHE_LEVEL[int(multiplier[t])])
-            if None not in done_copies[i]:
-                results[i] = tuple(done_copies.pop(i))
-                if on_pair is not None:
-                    on_pair(1)
+            fig = figures.setdefault(i, kind.figures(n_seats, i % n_seats))
+            fig.add(tally, seatings[j], *scored)
+            fig.seatings += 1
+            left[i] -= 1
+            if not left[i] and on_set is not None:
+                on_set(1)
             freed.append(t)
-        assign(freed, decks, dealers)
-        deal(slots + [t for t in freed if slot_job[t] >= 0], decks, dealers)
-    for i in pair_ids:
-        diff_sum = win_sum = 0.0
-        for d, side, made, capot, voids, coinched in results[i]:
-            diff_sum += d
-            win_sum += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
-            tally.count_contract(side, made, coinched)
-            if capot is not None:
-                tally.capots[capot] += 1
-            tally.voids += voids
-        tally.diffs.append(diff_sum / 2)
-        tally.deal_wins.append(win_sum / 2)
-        tally.game_wins.append(0.0)
-        tally.deals += 2
+        deal(slots + assign(freed, decks, dealers), decks, dealers)
+    for i in set_ids:
+        figures[i].finish(tally, i, "deal")
     return tally
 
 
@@ -562,16 +557,12 @@ def init_worker(parent_pid: int) -> None:
 
 
 def _worker(args):
-    """A worker process's chunk: pairs (``_play_pairs``, a ``_Tally``) or, at two and three
-    seats, sets (``_play_sets``, a ``_SetTally``), the policies built from their
-    specs."""
+    """A worker process's chunk of sets (``_play_sets``: a ``_Tally`` of pairs at four
+    seats, else a ``_SetTally``), the policies built from their specs."""
     a_spec, b_spec, ids, seed, rules_dict, mode, games_dir = args
     from policies import make_policy
 
     rules = Rules.from_dict(rules_dict)
-    if game_of(rules).has_partners:
-        return _play_pairs(make_policy(a_spec, seed=seed), make_policy(b_spec, seed=seed + 1), ids, seed, rules, mode,
-                           games_dir)
     return _play_sets(make_policy(a_spec, seed=seed, rules=rules), make_policy(b_spec, seed=seed + 1, rules=rules),
                       ids, seed, rules, mode, games_dir)
 
@@ -671,7 +662,7 @@ def _chunk_head(row, path, lineno: int, unit: str):
     return ids, t, bad
 
 
-def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
+def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int], _Tally]:
     """The pair ids and tally of a pairs-log chunk line of a ``mode`` match; raises
     ``ValueError`` naming the line, the field, its value and the allowed range.
 
@@ -683,7 +674,7 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
     (``game_wins`` 0 in deal mode), ``diffs`` numbers in -``MAX_DEAL_POINTS``..
     ``MAX_DEAL_POINTS``, ``time_s`` numbers in 0..``MAX_CHUNK_SECONDS``."""
     ids, t, bad = _chunk_head(row, path, lineno, "pairs")
-    fields = set(_Tally.__dataclass_fields__)
+    fields = set(_Tally.__dataclass_fields__) - {"ids"}
     if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
     t = {**{k: [0, 0] for k in _TALLY_LATER}, **t}
@@ -746,7 +737,7 @@ def _chunk_of(row, path, lineno: int, mode: str) -> tuple[list[int], _Tally]:
         if t["moves"][k] > most_moves:
             raise out_of(f"moves[{k}]", t["moves"][k], f"0..{most_moves} (at most {MAX_DEAL_DECISIONS} decisions "
                                                        f"in each of the {deals + t['voids']} deals played or void)")
-    return ids, _Tally(**t)
+    return ids, _Tally(**t, ids=list(ids))
 
 
 def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int], _SetTally]:
@@ -848,8 +839,7 @@ def _read_pairs_log(path: str | os.PathLike, header: dict, game) -> list[tuple[l
                 break
             raise ValueError(f"pairs log {path}: line {i} is corrupt ({e}); delete that line to replay its pairs, "
                              f"or give another file") from None
-        chunks.append(_chunk_of(row, path, i, header["mode"]) if game.has_partners
-                      else _set_chunk_of(row, path, i, header["mode"], game.players))
+        chunks.append(_kind_of(game).read_chunk(row, path, i, header["mode"], game.players))
     return chunks
 
 
@@ -934,8 +924,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
             runs reuse). Its first line names the match (specs,
             seed, mode, rules), not the models' contents or the code: start a new log
             after changing either. Decision times then mix the runs.
-        batched: play on the batched engine (``belote_env.vector``): every pair's two
-            copies are tables of one ``BatchedGame`` (``batch_tables`` at a time), each
+        batched: play on the batched engine (``game_of(rules).batched``): every seating of
+            every pair or set is a table of it (``batch_tables`` at a time), each
             side's seats deciding in one ``act_batch`` call per step (``policies.batch``:
             the networks in one forward pass, other policies row by row). Deal mode only,
             one process, no ``pairs_log``. Same decks, dealers and redeals, so the same
@@ -954,9 +944,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         TWO_THREE.md) a ``SetMatchResult``: ``pairs`` then counts duplicate *sets*, each
         the same decks under every seating of ``SET_SEATINGS`` (2 at two seats, the
         seats swapped; 6 at three: the rotations of A B B and of A A B; a pairs log keeps
-        sets); ``batched`` plays every seating of every set as a table of the batched
-        engine (``vector.cutthroat.CutthroatBatchedGame``), with the same decks, dealers and
-        redeals.
+        sets).
     Raises:
         ValueError: bad ``pairs``, ``mode``, ``workers``, ``chunk``, a game mode without
             target, ``batched`` with game mode, ``workers > 1``, ``pairs_log`` or
@@ -1010,85 +998,81 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     if pairs_log is not None and not specs:
         raise ValueError("pairs_log needs policy specs (tier names, model paths or policy factories), not policy "
                          "objects")
-    if not game_of(rules).has_partners:  # two and three seats (TWO_THREE.md): SET_SEATINGS
-        return _set_match(policy_a, policy_b, pairs, seed, rules, mode, workers, progress, chunk,
-                          batch_tables if batched else None, pairs_log, games_dir)
+    kind = _kind_of(game_of(rules))
     a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
     parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
-    def keep(ids: list[int], part: _Tally, count: bool = True) -> None:
-        parts.append((ids, part))
-        _log_chunk(log, ids, part)
-        if bar and count:
-            bar.update(len(ids))
-
-    def chunks():  # the pairs to play, in order, cut in chunks (built as they are sent: no list of them all)
-        ids = []
-        for i in range(pairs):
-            if i not in done:
-                ids.append(i)
-                if len(ids) == chunk:
-                    yield ids
-                    ids = []
-        if ids:
-            yield ids
-
-    n_todo = pairs - len(done)  # done holds pair ids of this match only
+    tally = kind.tally()
+    for _, part in parts:
+        tally.merge(part)
+    todo = [i for i in range(pairs) if i not in done]  # done holds set ids of this match only
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=pairs, initial=pairs - n_todo, desc=f"{a_obj.name} vs {b_obj.name}", unit="pair")
+        bar = tqdm(total=pairs, initial=pairs - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit=kind.unit)
+
+    def keep(ids: list[int], part) -> None:
+        tally.merge(part)
+        _log_chunk(log, ids, part)
+        if bar:
+            bar.update(len(ids))
+
+    chunks = (todo[k:k + chunk] for k in range(0, len(todo), chunk))
     try:
         if batched:
-            ids = list(range(pairs))
-            keep(ids, _play_pairs_batched(a_obj, b_obj, ids, seed, rules, batch_tables,
-                                          on_pair=None if bar is None else bar.update), count=False)
-        elif workers == 1 or n_todo == 0:
-            for ids in chunks():
-                keep(ids, _play_pairs(a_obj, b_obj, ids, seed, rules, mode, games_dir))
+            tally.merge(_play_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
+                                           on_set=None if bar is None else bar.update))
+        elif workers == 1:
+            for ids in chunks:
+                keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode, games_dir))
         else:
-            _run_in_pool(policy_a, policy_b, chunks(), seed, rules, mode, workers, keep, games_dir)
+            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep, games_dir)
     finally:
         if log is not None:
             log.close()
-    tally = _Tally()
-    for _, part in parts:
-        tally.merge(part)
-    per_pair = sorted((i, d, w, g) for ids, part in parts
-                      for i, d, w, g in zip(ids, part.diffs, part.deal_wins, part.game_wins))
-    tally.diffs = [p[1] for p in per_pair]  # in pair order, however the chunks were cut
-    tally.deal_wins = [p[2] for p in per_pair]
-    tally.game_wins = [p[3] for p in per_pair]
-    if bar:
-        bar.close()
-    d, dlo, dhi = mean_ci(tally.diffs)
-    w, wlo, whi = mean_ci(tally.deal_wins)
+        if bar:
+            bar.close()
+    return kind.result(tally, a_obj.name, b_obj.name, mode, pairs, seed, rules)
+
+
+def _match_result(tally: _Tally, a: str, b: str, mode: str, pairs: int, seed: int, rules: Rules) -> MatchResult:
+    """A four-seat match's ``MatchResult`` from its merged tally (its pairs in any order)."""
+    order = sorted(range(len(tally.ids)), key=tally.ids.__getitem__)
+    diffs, deal_wins, game_wins = ([getattr(tally, k)[i] for i in order] for k in ("diffs", "deal_wins", "game_wins"))
+    d, dlo, dhi = mean_ci(diffs)
+    w, wlo, whi = mean_ci(deal_wins)
     g = glo = ghi = None
     if mode == "game":
-        g, glo, ghi = mean_ci(tally.game_wins)
-    clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
+        g, glo, ghi = mean_ci(game_wins)
     return MatchResult(
-        a=a_obj.name, b=b_obj.name, mode=mode, pairs=pairs, deals=tally.deals,
-        game_win_rate=g, game_win_rate_ci=None if g is None else clip(glo, ghi),
-        deal_win_rate=w, deal_win_rate_ci=clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
+        a=a, b=b, mode=mode, pairs=pairs, deals=tally.deals,
+        game_win_rate=g, game_win_rate_ci=None if g is None else _clip(glo, ghi),
+        deal_win_rate=w, deal_win_rate_ci=_clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
         a_taken=tally.taken[0], a_made=tally.made[0], a_capots=tally.capots[0],
         b_taken=tally.taken[1], b_made=tally.made[1], b_capots=tally.capots[1], void_deals=tally.voids,
         a_ms_per_move=1000 * tally.time_s[0] / max(1, tally.moves[0]),
         b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]),
         seed=seed, rules=rules.to_dict(),
         **{f"{x}_{k}": getattr(tally, k)[i] for i, x in enumerate("ab") for k in _TALLY_LATER},
-        pair_scores=tuple(tally.game_wins if mode == "game" else tally.deal_wins))
+        pair_scores=tuple(game_wins if mode == "game" else deal_wins))
+
+
+def _clip(lo: float, hi: float) -> tuple[float, float]:
+    """A rate's interval clipped to 0..1."""
+    return max(0.0, lo), min(1.0, hi)
 
 
 # ---------------------------------------------------------------------------- two and three seats
-#: The seatings of one duplicate set at two and three seats (TWO_THREE.md): per seating,
-#: the tier (0 = A, 1 = B) of each seat 0..n-1. Two seats: the deck played twice, the
-#: seats swapped. Three seats: every rotation of (A, B, B) and of (A, A, B): each tier sits
-#: alone against two of the other three times and paired three times, and sits in every
-#: seat exactly 3 times of the 6 (9 seat-plays each), so with the same decks and dealer
-#: neither the cards nor the seat favours a tier.
+#: The seatings of one duplicate set: per seating, the side (0 = A, 1 = B) of each seat
+#: 0..n-1, the same decks played under each. Four seats: a mirrored pair, A on team 0's
+#: seats (0 and 2) then on team 1's. Two seats (TWO_THREE.md): the seats swapped. Three
+#: seats: every rotation of (A, B, B) and of (A, A, B): each tier sits alone against two of
+#: the other three times and paired three times, and sits in every seat exactly 3 times of
+#: the 6 (9 seat-plays each), so with the same decks and dealer neither the cards nor the
+#: seat favours a tier.
 SET_SEATINGS: dict[int, tuple[tuple[int, ...], ...]] = {
+    4: ((0, 1, 0, 1), (1, 0, 1, 0)),
     2: ((0, 1), (1, 0)),
     3: ((0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)),
 }
@@ -1102,7 +1086,10 @@ _ROLES = ("a_alone", "a_paired", "b_alone", "b_paired")
 
 
 @dataclass
-class _SetTally:
+class _SetTally(_Merge):
+    """A two- or three-seat match's figures: per set a row of ``_SetFigures.row``, and
+    counts per side (0 A, 1 B)."""
+
     rows: list[dict] = field(default_factory=list)  # per set: {figure: value}
     ids: list[int] = field(default_factory=list)
     deals: int = 0
@@ -1112,16 +1099,7 @@ class _SetTally:
     time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
     moves: list[int] = field(default_factory=lambda: [0, 0])
 
-    def merge(self, o: "_SetTally") -> None:
-        self.rows += o.rows
-        self.ids += o.ids
-        self.deals += o.deals
-        self.voids += o.voids
-        for i in (0, 1):
-            self.taken[i] += o.taken[i]
-            self.made[i] += o.made[i]
-            self.time_s[i] += o.time_s[i]
-            self.moves[i] += o.moves[i]
+    _PER_SET = ("rows", "ids")
 
 
 def set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> list[int]:
@@ -1130,28 +1108,73 @@ def set_deck(seed: int, set_id: int, deal_number: int, redeal: int) -> list[int]
     return match_deck(seed, set_id, deal_number, redeal)
 
 
-class _SetFigures:
-    """One duplicate set's figures at ``n`` seats (a row of ``_SetTally.rows``), fed deal
-    by deal (``add``) by the unbatched and the batched set players alike."""
+class _Figures:
+    """One duplicate set's figures, fed deal by deal by the unbatched and the batched set
+    players alike: ``add(tally, seating, points, taker, made, coinched, capot)`` a scored
+    deal under ``seating`` (``points`` and ``taker`` per the game's scoring unit: a team at
+    four seats, a seat at two and three; ``coinched`` 0, 1 or 2; ``capot`` the unit that won
+    every trick, or None), ``add_game`` a game's end, ``finish`` the set into its tally."""
 
     def __init__(self, n: int, dealer: int):
         self.n, self.dealer = n, dealer
-        self.pts, self.cnt = [0.0, 0.0], [0, 0]  # per tier: points summed over its seat-deals, seat-deals
-        self.role_pts, self.role_cnt = dict.fromkeys(_ROLES, 0.0), dict.fromkeys(_ROLES, 0)
-        self.pos_pts, self.pos_cnt = [[0.0] * n, [0.0] * n], [[0] * n, [0] * n]
         self.deal_win = self.game_win = 0.0
         self.deals = self.seatings = 0
 
-    def add(self, tally: _SetTally, seating, points, maker: int, made: bool) -> None:
-        """A scored deal under ``seating``: per seat its recorded ``points``, the maker's
-        seat and whether the contract was made (``CutthroatDealScore``)."""
+    def add_game(self, seating, winner: int | None) -> None:
+        """A game ended under ``seating``, won by the unit ``winner`` (None: no winner, the
+        sides' share of the seats)."""
+        self.game_win += seating.count(0) / self.n if winner is None else float(seating[winner] == 0)
+
+
+class _PairFigures(_Figures):
+    """A mirrored pair's figures at four seats (the teams' units: team ``u``'s side is
+    ``seating[u]``, seats 0 and 1 being of teams 0 and 1)."""
+
+    def __init__(self, n: int, dealer: int):
+        super().__init__(n, dealer)
+        self.diff = 0.0
+
+    def add(self, tally: _Tally, seating, points, taker: int, made: bool, coinched: int = 0,
+            capot: int | None = None) -> None:
+        a_team = seating[0]  # the team whose side is A
+        d = points[a_team] - points[1 - a_team]
+        self.diff += d
+        self.deal_win += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+        self.deals += 1
+        tally.count_contract(seating[taker], made, coinched)
+        if capot is not None:
+            tally.capots[seating[capot]] += 1
+
+    def add_score(self, tally: _Tally, seating, score) -> None:
+        """A ``DealScore``."""
+        self.add(tally, seating, score.points, score.taker_team, score.outcome == "made", score.coinched, score.capot)
+
+    def finish(self, tally: _Tally, set_id: int, mode: str) -> None:
+        tally.diffs.append(self.diff / self.deals)
+        tally.deal_wins.append(self.deal_win / self.deals)
+        tally.game_wins.append(self.game_win / self.seatings if mode == "game" else 0.0)
+        tally.ids.append(set_id)
+        tally.deals += self.deals
+
+
+class _SetFigures(_Figures):
+    """A duplicate set's figures at two and three seats (a row of ``_SetTally.rows``)."""
+
+    def __init__(self, n: int, dealer: int):
+        super().__init__(n, dealer)
+        self.pts, self.cnt = [0.0, 0.0], [0, 0]  # per tier: points summed over its seat-deals, seat-deals
+        self.role_pts, self.role_cnt = dict.fromkeys(_ROLES, 0.0), dict.fromkeys(_ROLES, 0)
+        self.pos_pts, self.pos_cnt = [[0.0] * n, [0.0] * n], [[0] * n, [0] * n]
+
+    def add(self, tally: _SetTally, seating, points, taker: int, made: bool, coinched: int = 0,
+            capot: int | None = None) -> None:
         n = self.n
         top = max(points)
         leaders = [s for s in range(n) if points[s] == top]
         self.deal_win += sum(seating[s] == 0 for s in leaders) / len(leaders)
         self.deals += 1
-        tally.taken[seating[maker]] += 1
-        tally.made[seating[maker]] += made
+        tally.taken[seating[taker]] += 1
+        tally.made[seating[taker]] += made
         for s in range(n):
             t, pt = seating[s], points[s]
             self.pts[t] += pt
@@ -1164,7 +1187,11 @@ class _SetFigures:
                 self.role_pts[role] += pt
                 self.role_cnt[role] += 1
 
-    def row(self, mode: str) -> dict:
+    def add_score(self, tally: _SetTally, seating, score) -> None:
+        """A ``CutthroatDealScore``."""
+        self.add(tally, seating, score.points, score.taker, score.outcome == "made")
+
+    def finish(self, tally: _SetTally, set_id: int, mode: str) -> None:
         pts, cnt = self.pts, self.cnt
         row = {"diff": pts[0] / cnt[0] - pts[1] / cnt[1], "a_points": pts[0] / cnt[0], "b_points": pts[1] / cnt[1],
                "deal_wins": self.deal_win / self.deals,
@@ -1175,149 +1202,9 @@ class _SetFigures:
         for t in (0, 1):
             for pos, name in enumerate(SET_POSITIONS[self.n]):
                 row[f"{'ab'[t]}_{name}"] = self.pos_pts[t][pos] / max(1, self.pos_cnt[t][pos])
-        return row
-
-
-def _play_sets(a: Policy, b: Policy, set_ids, seed: int, rules: Rules, mode: str, games_dir=None) -> _SetTally:
-    """Play duplicate sets ``set_ids`` at ``rules.players`` (2 or 3) seats: each set's decks
-    under every seating of ``SET_SEATINGS`` (the first dealer ``set_id % n`` in all), one
-    played deal per seating (``mode="deal"``; void deals and agreed redeals are redealt from
-    the set's next deck) or a whole game (``"game"``)."""
-    n = rules.players
-    tally = _SetTally()
-    pols = (a, b)
-    for i in set_ids:
-        dealer = i % n
-        decks = functools.partial(set_deck, seed, i)
-        fig = _SetFigures(n, dealer)
-        for j, seating in enumerate(SET_SEATINGS[n]):
-            for tier, pol in enumerate(pols):
-                reseed(pol, f"{seed}-{i}-{j}-{'ab'[tier]}")
-            state = game_of(rules).new_state(rng=random.Random(seed * 1_000_003 + i), dealer=dealer, deck=decks(0, 0),
-                                             single_deal=mode == "deal")
-            kw = {"timing": tally.time_s, "moves": tally.moves, "teams": seating, "decks": decks}
-            tally.voids += (play_game if mode == "game" else play_deal)(state, [pols[t] for t in seating], **kw)
-            if games_dir is not None:
-                save_match_game(games_dir, f"set{i:06d}-{j}.json", state,
-                                {"a": a.name, "b": b.name, "seed": seed, "set": i, "copy": j,
-                                 "seats": [pols[t].name for t in seating]})
-            for score in state.deal_scores:
-                fig.add(tally, seating, score.points, score.taker, score.outcome == "made")
-            fig.seatings += 1
-            if mode == "game":
-                fig.game_win += (seating.count(0) / n) if state.winner is None else float(seating[state.winner] == 0)
-        tally.rows.append(fig.row(mode))
-        tally.ids.append(i)
-        tally.deals += fig.deals
-    return tally
-
-
-def _play_sets_batched(a: Any, b: Any, set_ids: list[int], seed: int, rules: Rules,
-                       tables: int = BATCH_TABLES, on_set=None) -> _SetTally:
-    """``_play_sets`` in deal mode on the batched engine (``vector.cutthroat.CutthroatBatchedGame``):
-    every seating of every set is a table (``tables`` at a time; a table whose deal is
-    scored takes the next), dealt ``set_deck(seed, set, 0, redeal)`` by the set's
-    dealer as the unbatched match deals it (a void deal or an agreed redeal is redealt at
-    its table from the next redeal's deck, the dealer moving on but after an agreed redeal
-    under ``redeal_dealer="same"``); A's seats decide in one ``act_batch`` call a step, B's
-    in another. ``on_set(n)`` is called as sets finish. The same tally as
-    ``_play_sets`` for policies whose actions depend on the information set alone
-    and draw no random numbers."""
-    import numpy as np
-
-    from belote_env.vector.cutthroat import CUTTHROAT_OUTCOMES
-    from belote_env.vector.engine import PHASE_PLAY
-
-    n_seats = rules.players
-    seatings = SET_SEATINGS[n_seats]
-    tally = _SetTally()
-    jobs = [(i, j) for i in set_ids for j in range(len(seatings))]
-    if not jobs:
-        return tally
-    sides = _batched_sides(a, b, seed)
-    n = min(len(jobs), tables)
-    g = game_of(rules).batched(n, autoreset=False)
-    slot_job = np.full(n, -1, dtype=np.int64)
-    redeal = np.zeros(n, dtype=np.int64)
-    seat_tier = np.zeros((n, n_seats), dtype=np.int64)  # per table: the tier (0 = A) of each seat
-    hist = np.zeros((n, 512), dtype=np.int64)  # the current deal's actions (failure records)
-    hist_len = np.zeros(n, dtype=np.int64)
-    figures: dict[int, _SetFigures] = {}
-    left = {i: len(seatings) for i in set_ids}
-    results: dict[int, dict] = {}
-    next_job = 0
-    names = sorted({str(getattr(p, "name", type(p).__name__)) for p in (a, b)})
-    same_dealer = rules.redeal_dealer == "same"
-    col = g.columns
-    phase, maker_col, dealer_col = g.state[:, col["phase"]], g.state[:, col["taker"]], g.state[:, col["dealer"]]
-    void, redealt = CUTTHROAT_OUTCOMES.index("void"), CUTTHROAT_OUTCOMES.index("redeal")
-    made = CUTTHROAT_OUTCOMES.index("made")
-
-    def deal(slots: list[int], decks: list[list[int]], dealers: list[int]) -> None:
-        if slots:
-            g.deal(np.array(slots, dtype=np.int64), np.array(decks, dtype=np.int64), np.array(dealers, dtype=np.int64))
-            hist_len[slots] = 0
-
-    def assign(slots, decks, dealers) -> list[int]:
-        nonlocal next_job
-        used = []
-        for t in slots:
-            if next_job < len(jobs):
-                i, j = jobs[next_job]
-                slot_job[t], redeal[t] = next_job, 0
-                seat_tier[t] = seatings[j]
-                next_job += 1
-                decks.append(set_deck(seed, i, 0, 0))
-                dealers.append(i % n_seats)
-                used.append(t)
-            else:
-                slot_job[t] = -1
-        return used
-
-    starts: list[list[int]] = []
-    first_dealers: list[int] = []
-    deal(assign(range(n), starts, first_dealers), starts, first_dealers)
-    actions = np.zeros(n, dtype=np.int64)
-    while True:
-        live = np.flatnonzero((slot_job >= 0) & (phase <= PHASE_PLAY))
-        if not len(live):
-            break
-        is_a = seat_tier[live, g.current[live]] == 0
-        _batched_step(g, live, is_a, sides, tally, hist, hist_len, actions)
-        ended = np.flatnonzero(g.done)
-        if not len(ended):
-            continue
-        slots, decks, dealers, freed = [], [], [], []
-        for t in ended.tolist():
-            i, j = jobs[int(slot_job[t])]
-            outcome = int(g.result[t, n_seats])
-            if outcome in (void, redealt):  # redeal this seating from the set's next deck
-                redeal[t] += 1
-                tally.voids += 1
-                if redeal[t] >= MAX_VOID_DEALS:
-                    raise PolicyError(f"{MAX_VOID_DEALS} deals in a row were passed out by {names}")
-                slots.append(t)
-                decks.append(set_deck(seed, i, 0, int(redeal[t])))
-                d = int(dealer_col[t])
-                dealers.append(d if outcome == redealt and same_dealer else (d + 1) % n_seats)
-                continue
-            fig = figures.setdefault(i, _SetFigures(n_seats, i % n_seats))
-            points = [int(x) for x in g.result[t, :n_seats]]
-            fig.add(tally, seatings[j], points, int(maker_col[t]), outcome == made)
-            fig.seatings += 1
-            left[i] -= 1
-            if not left[i]:
-                results[i] = fig.row("deal")
-                tally.deals += fig.deals
-                if on_set is not None:
-                    on_set(1)
-            freed.append(t)
-        used = assign(freed, decks, dealers)
-        deal(slots + used, decks, dealers)
-    for i in set_ids:
-        tally.rows.append(results[i])
-        tally.ids.append(i)
-    return tally
+        tally.rows.append(row)
+        tally.ids.append(set_id)
+        tally.deals += self.deals
 
 
 @dataclass(frozen=True)
@@ -1427,49 +1314,11 @@ class SetMatchResult:
         return "\n".join(lines)
 
 
-def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str, workers: int, progress: bool,
-                 chunk: int, batch_tables: int | None = None, pairs_log=None, games_dir=None) -> SetMatchResult:
-    """``duplicate_match`` at two and three seats (``SET_SEATINGS``); batched on
-    ``batch_tables`` tables of the batched engine when given; ``pairs_log`` and
-    ``games_dir`` as ``duplicate_match``'s (its chunks are sets)."""
-    from policies import make_policy
-
-    a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
-    b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
-    parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, sets)
-    todo = [i for i in range(sets) if i not in done]
-    chunks = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
-    tally = _SetTally()
-    for _, part in parts:
-        tally.merge(part)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=sets, initial=sets - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit="set")
-
-    def keep(ids: list[int], part: _SetTally) -> None:
-        tally.merge(part)
-        _log_chunk(log, ids, part)
-        if bar:
-            bar.update(len(ids))
-
-    try:
-        if batch_tables is not None:
-            tally.merge(_play_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
-                                                 on_set=None if bar is None else bar.update))
-        elif workers == 1:
-            for ids in chunks:
-                keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode, games_dir))
-        else:
-            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep, games_dir)
-    finally:
-        if log is not None:
-            log.close()
-        if bar:
-            bar.close()
-    order = sorted(range(len(tally.ids)), key=lambda k: tally.ids[k])
-    rows = [tally.rows[k] for k in order]
+def _set_match_result(tally: _SetTally, a: str, b: str, mode: str, sets: int, seed: int,
+                      rules: Rules) -> SetMatchResult:
+    """A two- or three-seat match's ``SetMatchResult`` from its merged tally (its sets in
+    any order)."""
+    rows = [tally.rows[k] for k in sorted(range(len(tally.ids)), key=tally.ids.__getitem__)]
 
     def stat(key: str) -> tuple[float, float, float]:
         return mean_ci([r[key] for r in rows])
@@ -1481,15 +1330,14 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
     g = glo = ghi = None
     if mode == "game":
         g, glo, ghi = stat("game_wins")
-    clip = lambda lo, hi: (max(0.0, lo), min(1.0, hi))  # noqa: E731
     n = rules.players
     by_role = {r: stat(r) for r in _ROLES} if n == 3 else {}
     by_position = {f"{x}_{p}": stat(f"{x}_{p}") for x in "ab" for p in SET_POSITIONS[n]}
     return SetMatchResult(
-        a=a_obj.name, b=b_obj.name, mode=mode, players=n, sets=sets, deals=tally.deals,
+        a=a, b=b, mode=mode, players=n, sets=sets, deals=tally.deals,
         seatings=tuple("".join("AB"[t] for t in s) for s in SET_SEATINGS[n]),
-        game_win_rate=g, game_win_rate_ci=None if g is None else clip(glo, ghi),
-        deal_win_rate=w, deal_win_rate_ci=clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
+        game_win_rate=g, game_win_rate_ci=None if g is None else _clip(glo, ghi),
+        deal_win_rate=w, deal_win_rate_ci=_clip(wlo, whi), mean_diff=d, mean_diff_ci=(dlo, dhi),
         a_points=ap, a_points_ci=(aplo, aphi), b_points=bp, b_points_ci=(bplo, bphi),
         by_role=by_role, by_position=by_position,
         a_taken=tally.taken[0], a_made=tally.made[0], b_taken=tally.taken[1], b_made=tally.made[1],
@@ -1497,6 +1345,47 @@ def _set_match(policy_a, policy_b, sets: int, seed: int, rules: Rules, mode: str
         b_ms_per_move=1000 * tally.time_s[1] / max(1, tally.moves[1]), seed=seed, rules=rules.to_dict(),
         pair_scores=tuple(r["game_wins" if mode == "game" else "deal_wins"] for r in rows),
         set_diffs=tuple(r["diff"] for r in rows))
+
+
+#: What a match's table chooses (``_kind_of``): ``unit`` names a set ("pair" at four seats),
+#: its tally and figures, the result it makes, how a pairs-log chunk line is read
+#: (``read_chunk(row, path, lineno, mode, players)``) and how the batched engine's ended
+#: table is read (``batched_deal(g, t)``: ``(points, taker, made, coinched, capot)`` in the
+#: figures' units, or ``"void"`` / ``"redeal"``).
+_MatchKind = namedtuple("_MatchKind", "unit tally figures result read_chunk batched_deal")
+
+
+def _team_batched_deal(g, t: int):
+    """An ended four-seat table of ``BatchedGame`` ``g`` (``_MatchKind.batched_deal``)."""
+    from belote_env.table import TEAM_OF
+
+    p0, p1, outcome = (int(x) for x in g.result[t, :3])
+    if outcome == 3:  # void (RULES.md §3.4)
+        return "void"
+    row, col = g.state[t], g.columns
+    capot = 0 if row[col["won0"]] == 8 else 1 if row[col["won1"]] == 8 else None
+    return ((p0, p1), TEAM_OF[int(row[col["taker"]])], outcome == 0, COINCHE_LEVEL[int(row[col["multiplier"]])],
+            capot)
+
+
+def _seat_batched_deal(g, t: int):
+    """An ended two- or three-seat table (``_MatchKind.batched_deal``)."""
+    from belote_env.vector.cutthroat import CUTTHROAT_OUTCOMES
+
+    n = g.rules.players
+    outcome = CUTTHROAT_OUTCOMES[int(g.result[t, n])]
+    if outcome in ("void", "redeal"):
+        return outcome
+    return [int(x) for x in g.result[t, :n]], int(g.state[t, g.columns["taker"]]), outcome == "made"
+
+
+_KINDS = (_MatchKind("pair", _Tally, _PairFigures, _match_result, _chunk_of, _team_batched_deal),
+          _MatchKind("set", _SetTally, _SetFigures, _set_match_result, _set_chunk_of, _seat_batched_deal))
+
+
+def _kind_of(game) -> _MatchKind:
+    """The match kind of a ``Game``: pairs of team games, or per-seat sets."""
+    return _KINDS[0] if game.has_partners else _KINDS[1]
 
 
 __getattr__ = deprecated_names(__name__, {
