@@ -309,7 +309,7 @@ def test_replay_of_a_small_table_record_checks_seats_by_the_table(tmp_path):
         replay(rec)
 
 
-def test_small_match_pairs_log_resumes_after_a_kill(tmp_path):
+def test_three_seat_pairs_log_resumes_after_a_kill(tmp_path):
     """A two- or three-seat match keeps its finished chunks of sets in a pairs log: cut by a
     kill (a torn last line), the same command resumes and gives the uncut match's result;
     a corrupt chunk is named by line and field."""
@@ -330,6 +330,14 @@ def test_small_match_pairs_log_resumes_after_a_kill(tmp_path):
     log.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n")
     with pytest.raises(ValueError, match=r"line 2 is corrupt \(tally rows\[0\]\.deal_wins is 2\.0, allowed"):
         duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
+    for key, value, match in (("deals", 13, r"deals is 13, allowed: exactly 12 \(6 deals for each of the 2 sets"),
+                              ("made", [99, 0], r"made\[0\] is 99, allowed: 0\.\.\d+ \(at most the contracts"),
+                              ("time_s", [1e300, 0.0], r"time_s\[0\] is 1e\+300, allowed: 0\.\.1e\+07 seconds")):
+        row = json.loads(lines[1])
+        row["tally"][key] = value
+        log.write_text("\n".join([lines[0], json.dumps(row), lines[2]]) + "\n")
+        with pytest.raises(ValueError, match=rf"line 2 is corrupt \(tally {match}"):
+            duplicate_match("normal", "easy", 9, seed=2, rules=rules, chunk=2, pairs_log=log)
     with pytest.raises(ValueError, match="written for another match"):
         duplicate_match("normal", "easy", 9, seed=2, rules=Rules(players=2), chunk=2, pairs_log=log)
 

@@ -127,7 +127,7 @@ def _set_fields(t):
 
 @pytest.mark.parametrize("preset", ["seed001_2p", "seed001_3p"])
 @pytest.mark.parametrize("a,b", [("normal", "easy"), ("hard", "normal")])
-def test_small_batched_tally_equals_unbatched(preset, a, b):
+def test_two_and_three_seat_batched_tally_equals_unbatched(preset, a, b):
     """Every seating of every duplicate set as a table of the batched small-table engine:
     the same decks, dealers, redeals and so the same per-set figures as the unbatched sets
     (TWO_THREE.md; ``hard`` is hard_2p / hard_3p, its policy network batched)."""
@@ -146,7 +146,7 @@ def test_small_batched_tally_equals_unbatched(preset, a, b):
         assert want["voids"] > 10  # redeals (passed out or agreed) are redealt from the set's next deck
 
 
-def test_small_duplicate_match_batched_result():
+def test_three_seat_duplicate_match_batched_result():
     u = duplicate_match("normal", "easy", 8, seed=2, rules=Rules(players=3))
     v = duplicate_match("normal", "easy", 8, seed=2, rules=Rules(players=3), batched=True, batch_tables=9)
     du, dv = u.to_dict(), v.to_dict()
@@ -157,7 +157,7 @@ def test_small_duplicate_match_batched_result():
         duplicate_match("normal", "easy", 2, rules=Rules(players=2), batched=True, pairs_log="x.jsonl")
 
 
-def test_small_batched_failures():
+def test_two_seat_batched_failure_names_the_policy_and_its_record():
     class _Bad:
         name = "bad"
 
@@ -170,7 +170,7 @@ def test_small_batched_failures():
     assert e.value.policy == "bad" and rec["rules"]["players"] == 2 and len(rec["deals"][-1]["actions"]) > 4
 
 
-def test_small_seat_batch_holds_the_seats_information_sets():
+def test_two_and_three_seat_batch_holds_the_seats_information_sets():
     """RULES.md §11 at two and three seats: a batch row is the acting seat's own
     information set and its observation that set's encoding."""
     from belote_env.games import game_of

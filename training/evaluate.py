@@ -662,42 +662,75 @@ def _chunk_head(row, path, lineno: int, unit: str):
     return ids, t, bad
 
 
-def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int], _Tally]:
-    """The pair ids and tally of a pairs-log chunk line of a ``mode`` match; raises
-    ``ValueError`` naming the line, the field, its value and the allowed range.
+def _is_count(v) -> bool:
+    """An int (not a bool) >= 0."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
-    Counts are ints (not bools or floats) in their range: ``deals`` exactly 2 per pair in
-    deal mode (at least 2 in game mode), ``taken`` summing to ``deals``, ``made`` at most
-    ``taken`` per side, ``capots`` summing to at most ``deals``, ``voids`` at most
-    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
-    played or void; per-pair rates (``deal_wins``, ``game_wins``) are numbers in 0..1
-    (``game_wins`` 0 in deal mode), ``diffs`` numbers in -``MAX_DEAL_POINTS``..
-    ``MAX_DEAL_POINTS``, ``time_s`` numbers in 0..``MAX_CHUNK_SECONDS``."""
-    ids, t, bad = _chunk_head(row, path, lineno, "pairs")
-    fields = set(_Tally.__dataclass_fields__) - {"ids"}
-    if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
-        raise bad(f"the tally must have exactly the fields {sorted(fields)}")
-    t = {**{k: [0, 0] for k in _TALLY_LATER}, **t}
-    num = _finite_number
-    count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
-    for key in ("diffs", "deal_wins", "game_wins"):
-        if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(num(v) for v in t[key]):
-            raise bad(f"tally {key} must be {len(ids)} numbers, one per pair")
-    for key in _TALLY_COUNTS:
-        ok = count if key != "time_s" else (lambda v: num(v) and v >= 0)
+
+def _check_counts(t: dict, bad, n_ids: int, mode: str, players: int, keys) -> None:
+    """Check the counts every pairs-log tally keeps (``keys``: its two-side counts, one per
+    side), raising ``bad(why)``: ints (not bools or floats) in their range, ``deals``
+    exactly one per seating of each of the chunk's ``n_ids`` sets in deal mode (at least
+    that in game mode), ``taken`` summing to ``deals``, ``made`` at most ``taken`` per side,
+    ``voids`` at most ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most
+    ``MAX_DEAL_DECISIONS`` per deal played or void, ``time_s`` numbers in
+    0..``MAX_CHUNK_SECONDS``."""
+    for key in keys:
+        ok = _is_count if key != "time_s" else (lambda v: _finite_number(v) and v >= 0)
         if not isinstance(t[key], list) or len(t[key]) != 2 or not all(ok(v) for v in t[key]):
             raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
-    if not count(t["deals"]) or not count(t["voids"]):
+    if not _is_count(t["deals"]) or not _is_count(t["voids"]):
         raise bad("tally deals and voids must be counts")
 
     def out_of(key: str, value, allowed: str) -> ValueError:
         return bad(f"tally {key} is {value!r}, allowed: {allowed}")
 
-    n, deals = len(ids), t["deals"]
-    if mode == "deal" and deals != 2 * n:
-        raise out_of("deals", deals, f"exactly {2 * n} (2 deals for each of the {n} pairs of a deal-mode chunk)")
-    if mode == "game" and deals < 2 * n:
-        raise out_of("deals", deals, f"at least {2 * n} (a game of each copy of the {n} pairs has 1 deal or more)")
+    per, unit = len(SET_SEATINGS[players]), "pairs" if players == 4 else "sets"
+    deals, least = t["deals"], per * n_ids
+    if mode == "deal" and deals != least:
+        raise out_of("deals", deals, f"exactly {least} ({per} deals for each of the {n_ids} {unit} of a deal-mode "
+                                     f"chunk)")
+    if mode == "game" and deals < least:
+        raise out_of("deals", deals, f"at least {least} (a game of each of the {per} seatings of the {n_ids} {unit} "
+                                     f"has 1 deal or more)")
+    if sum(t["taken"]) != deals:
+        raise out_of("taken", t["taken"], f"2 counts summing to deals = {deals} (each deal has one taker)")
+    for k in (0, 1):
+        if t["made"][k] > t["taken"][k]:
+            raise out_of(f"made[{k}]", t["made"][k], f"0..{t['taken'][k]} (at most the contracts taken[{k}])")
+    if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
+        raise out_of("voids", t["voids"], f"0..{(MAX_VOID_DEALS - 1) * deals} (at most {MAX_VOID_DEALS - 1} "
+                                          f"void deals before each of the {deals} deals played)")
+    most_moves = MAX_DEAL_DECISIONS * (deals + t["voids"])
+    for k in (0, 1):
+        if t["time_s"][k] > MAX_CHUNK_SECONDS:
+            raise out_of(f"time_s[{k}]", t["time_s"][k], f"0..{MAX_CHUNK_SECONDS:.0e} seconds of decision time "
+                                                         f"in a chunk")
+        if t["moves"][k] > most_moves:
+            raise out_of(f"moves[{k}]", t["moves"][k], f"0..{most_moves} (at most {MAX_DEAL_DECISIONS} decisions "
+                                                       f"in each of the {deals + t['voids']} deals played or void)")
+
+
+def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int], _Tally]:
+    """The pair ids and tally of a four-seat pairs-log chunk line of a ``mode`` match;
+    raises ``ValueError`` naming the line, the field, its value and the allowed range:
+    the counts of ``_check_counts``, ``capots`` summing to at most ``deals``, coinched and
+    surcoinched contracts within those taken and made; per-pair rates (``deal_wins``,
+    ``game_wins``) numbers in 0..1 (``game_wins`` 0 in deal mode), ``diffs`` numbers in
+    -``MAX_DEAL_POINTS``..``MAX_DEAL_POINTS``."""
+    ids, t, bad = _chunk_head(row, path, lineno, "pairs")
+    fields = set(_Tally.__dataclass_fields__) - {"ids"}
+    if not isinstance(t, dict) or not fields - set(_TALLY_LATER) <= set(t) <= fields:
+        raise bad(f"the tally must have exactly the fields {sorted(fields)}")
+    t = {**{k: [0, 0] for k in _TALLY_LATER}, **t}
+    for key in ("diffs", "deal_wins", "game_wins"):
+        if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(_finite_number(v) for v in t[key]):
+            raise bad(f"tally {key} must be {len(ids)} numbers, one per pair")
+    _check_counts(t, bad, len(ids), mode, n, _TALLY_COUNTS)
+
+    def out_of(key: str, value, allowed: str) -> ValueError:
+        return bad(f"tally {key} is {value!r}, allowed: {allowed}")
+
     for key, hi, what in (("deal_wins", 1, "the fraction of the pair's deals A won, ties 1/2"),
                           ("game_wins", 1 if mode == "game" else 0,
                            "the fraction of the pair's 2 games A won, ties 1/2" if mode == "game"
@@ -705,11 +738,7 @@ def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int],
         for k, v in enumerate(t[key]):
             if not 0 <= v <= hi:
                 raise out_of(f"{key}[{k}]", v, f"a number in 0..{hi} ({what})" if hi else what)
-    if sum(t["taken"]) != deals:
-        raise out_of("taken", t["taken"], f"2 counts summing to deals = {deals} (each deal has one taking team)")
     for k in (0, 1):
-        if t["made"][k] > t["taken"][k]:
-            raise out_of(f"made[{k}]", t["made"][k], f"0..{t['taken'][k]} (at most the contracts taken[{k}])")
         for key in ("coinched", "surcoinched"):
             if t[f"{key}_made"][k] > t[key][k]:
                 raise out_of(f"{key}_made[{k}]", t[f"{key}_made"][k], f"0..{t[key][k]} (at most {key}[{k}])")
@@ -719,72 +748,40 @@ def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int],
             raise out_of(f"coinched[{k}] / surcoinched[{k}]", (t["coinched"][k], t["surcoinched"][k]),
                          f"made under them at most made[{k}] = {t['made'][k]} and failed under them at most "
                          f"taken[{k}] - made[{k}] = {t['taken'][k] - t['made'][k]}")
-    if sum(t["capots"]) > deals:
-        raise out_of("capots", t["capots"], f"2 counts summing to at most deals = {deals} (one capot a deal)")
-    if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
-        raise out_of("voids", t["voids"], f"0..{(MAX_VOID_DEALS - 1) * deals} (at most {MAX_VOID_DEALS - 1} "
-                                          f"void deals before each of the {deals} deals played)")
+    if sum(t["capots"]) > t["deals"]:
+        raise out_of("capots", t["capots"], f"2 counts summing to at most deals = {t['deals']} (one capot a deal)")
     for k, v in enumerate(t["diffs"]):
         if not -MAX_DEAL_POINTS <= v <= MAX_DEAL_POINTS:
             raise out_of(f"diffs[{k}]", v, f"a number in -{MAX_DEAL_POINTS}..{MAX_DEAL_POINTS} (the pair's mean "
                                            f"point difference per deal; no deal scores more than {MAX_DEAL_POINTS} "
                                            f"points under any rules)")
-    most_moves = MAX_DEAL_DECISIONS * (deals + t["voids"])
-    for k in (0, 1):
-        if t["time_s"][k] > MAX_CHUNK_SECONDS:
-            raise out_of(f"time_s[{k}]", t["time_s"][k], f"0..{MAX_CHUNK_SECONDS:.0e} seconds of decision time "
-                                                         f"in a chunk")
-        if t["moves"][k] > most_moves:
-            raise out_of(f"moves[{k}]", t["moves"][k], f"0..{most_moves} (at most {MAX_DEAL_DECISIONS} decisions "
-                                                       f"in each of the {deals + t['voids']} deals played or void)")
     return ids, _Tally(**t, ids=list(ids))
 
 
 def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int], _SetTally]:
     """The set ids and tally of a pairs-log chunk line of a two- or three-seat ``mode``
     match (``n`` seats); raises ``ValueError`` naming the line, the field, its value and
-    the allowed range, as ``_chunk_of``: per set a row of finite figures (``_SetFigures``:
-    points within -``MAX_DEAL_POINTS``..``MAX_DEAL_POINTS``, the rates in 0..1, game wins 0
-    in deal mode), ``deals`` exactly one per seating in deal mode (at least that in game
-    mode), ``taken`` summing to ``deals``, ``made`` at most ``taken``, ``voids`` at most
-    ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most ``MAX_DEAL_DECISIONS`` per deal
-    played or void, ``time_s`` in 0..``MAX_CHUNK_SECONDS``."""
+    the allowed range, as ``_chunk_of``: the counts of ``_check_counts``, and per set a row
+    of finite figures (``_SetFigures``: points within -``MAX_DEAL_POINTS``..
+    ``MAX_DEAL_POINTS``, the rates in 0..1, game wins 0 in deal mode)."""
     ids, t, bad = _chunk_head(row, path, lineno, "sets")
     fields = set(_SetTally.__dataclass_fields__) - {"ids"}
     if not isinstance(t, dict) or set(t) != fields:
         raise bad(f"the tally must have exactly the fields {sorted(fields)}")
-    num = _finite_number
-    count = lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0  # noqa: E731
     keys = {"diff", "a_points", "b_points", "deal_wins", "game_wins", *(_ROLES if n == 3 else ()),
-            *(f"{x}_{pos}" for x in "ab" for pos in SET_POSITIONS[n])}  # _SetFigures.row's
+            *(f"{x}_{pos}" for x in "ab" for pos in SET_POSITIONS[n])}  # _SetFigures.finish's
     rows = t["rows"]
     if not isinstance(rows, list) or len(rows) != len(ids):
         raise bad(f"tally rows must be {len(ids)} objects, one per set")
     for k, r in enumerate(rows):
-        if not isinstance(r, dict) or set(r) != keys or not all(num(v) for v in r.values()):
+        if not isinstance(r, dict) or set(r) != keys or not all(_finite_number(v) for v in r.values()):
             raise bad(f"tally rows[{k}] must map exactly {sorted(keys)} to numbers")
         for key, v in r.items():
             lo, hi = ((0, 1 if mode == "game" else 0) if key == "game_wins" else (0, 1) if key == "deal_wins"
                       else (-MAX_DEAL_POINTS, MAX_DEAL_POINTS))
             if not lo <= v <= hi:
                 raise bad(f"tally rows[{k}].{key} is {v!r}, allowed: a number in {lo}..{hi}")
-    for key in ("taken", "made", "time_s", "moves"):
-        ok = count if key != "time_s" else (lambda v: num(v) and 0 <= v <= MAX_CHUNK_SECONDS)
-        if not isinstance(t[key], list) or len(t[key]) != 2 or not all(ok(v) for v in t[key]):
-            raise bad(f"tally {key} must be 2 {'counts' if key != 'time_s' else 'numbers of seconds'}")
-    if not count(t["deals"]) or not count(t["voids"]):
-        raise bad("tally deals and voids must be counts")
-    per_set = len(SET_SEATINGS[n])
-    deals, least = t["deals"], per_set * len(ids)
-    if deals < least or (mode == "deal" and deals != least):
-        raise bad(f"tally deals is {deals!r}, allowed: {'exactly' if mode == 'deal' else 'at least'} {least} "
-                  f"({per_set} seatings of each of the {len(ids)} sets)")
-    if sum(t["taken"]) != deals or any(t["made"][k] > t["taken"][k] for k in (0, 1)):
-        raise bad(f"tally taken {t['taken']!r} must sum to deals = {deals}, and made {t['made']!r} be at most taken")
-    if t["voids"] > (MAX_VOID_DEALS - 1) * deals:
-        raise bad(f"tally voids is {t['voids']!r}, allowed: 0..{(MAX_VOID_DEALS - 1) * deals}")
-    if any(v > MAX_DEAL_DECISIONS * (deals + t["voids"]) for v in t["moves"]):
-        raise bad(f"tally moves {t['moves']!r}, allowed: at most {MAX_DEAL_DECISIONS * (deals + t['voids'])} each")
+    _check_counts(t, bad, len(ids), mode, n, ("taken", "made", "time_s", "moves"))
     return ids, _SetTally(ids=list(ids), **t)
 
 
