@@ -534,14 +534,14 @@ class Rules:
         if without_partners(players) and mode != "classic":
             raise RuleOptionError(f"rule option 'contract_mode' got {mode!r} with players {players}: the two- and "
                                   "three-player games are take/pass games (TWO_THREE.md §2.3); allowed: 'classic'")
-        small = without_partners(players)
+        cutthroat = without_partners(players)
         for f in dataclasses.fields(self):  # resolve the mode-dependent defaults
             name, value = f.name, getattr(self, f.name)
             if not applies(name, mode, players):
                 if value is _UNSET:
                     object.__setattr__(self, name, None)
                 elif value is not None:
-                    if small or name in CUTTHROAT_ONLY:
+                    if cutthroat or name in CUTTHROAT_ONLY:
                         where = ("a three-player option, TWO_THREE.md §4" if name in THREE_ONLY else
                                  "a two- and three-player option, TWO_THREE.md §4" if name in CUTTHROAT_ONLY else
                                  "a four-player option; TWO_THREE.md §2-§3 fix that rule at two and three seats")
@@ -556,11 +556,11 @@ class Rules:
                            "belote by belote_prenable" if name in COMBINATION_OPTIONS else
                            "; coinche_denominations sets the coinche denominations, COINCHE.md §3.5")
                         + f"); got {_show(value)}")
-            elif value is _UNSET or (value is None and not small and name in COMBINATION_OPTIONS):
+            elif value is _UNSET or (value is None and not cutthroat and name in COMBINATION_OPTIONS):
                 # (None: a record of before COMBINATION_OPTIONS applied at four seats)
-                if small and name in CUTTHROAT_CHOICES:
+                if cutthroat and name in CUTTHROAT_CHOICES:
                     default = CUTTHROAT_CHOICES[name][0]
-                elif small and name in CUTTHROAT_DEFAULTS:
+                elif cutthroat and name in CUTTHROAT_DEFAULTS:
                     default = CUTTHROAT_DEFAULTS[name]
                 else:
                     default = (MODE_DEFAULTS[name][mode] if name in MODE_DEFAULTS
@@ -570,7 +570,7 @@ class Rules:
             value = getattr(self, name)
             if value is None and not applies(name, mode, players):
                 continue
-            if small and name in CUTTHROAT_CHOICES:
+            if cutthroat and name in CUTTHROAT_CHOICES:
                 allowed = CUTTHROAT_CHOICES[name]
             # bool options take exactly True/False (not 0/1, not "yes")
             if not any(type(value) is type(a) and value == a for a in allowed):
@@ -579,7 +579,7 @@ class Rules:
                     # YAML 1.1 (PyYAML) reads unquoted off / on / no / yes as booleans
                     hint = (" (a YAML file reads unquoted off, on, no and yes as booleans: quote the value, e.g. "
                             f"{name}: '{allowed[0]}')")
-                if small and name in CUTTHROAT_CHOICES:
+                if cutthroat and name in CUTTHROAT_CHOICES:
                     hint += f" (with players {players}, TWO_THREE.md §4)"
                 raise RuleOptionError(
                     f"rule option {name!r} got {_show(value)}; allowed values: "

@@ -237,7 +237,7 @@ def _validate(record: Any) -> None:
         raise RecordError(f"record 'rules': {e}") from None
     n_actions = num_actions(rules)
     seats = range(rules.players)
-    small = not game_of(rules).has_partners
+    cutthroat = not game_of(rules).has_partners
     _start_of(record)
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
@@ -248,10 +248,10 @@ def _validate(record: Any) -> None:
         if type(deal.get("dealer")) is not int or deal.get("dealer") not in seats:
             raise RecordError(f"deal {i}: 'dealer' must be a seat 0..{seats[-1]} (int), got "
                               f"{short_repr(deal.get('dealer'))}")
-        _no_unknown_keys(deal, f"deal {i}", ("dealer", "deck", "actions") if small else
+        _no_unknown_keys(deal, f"deal {i}", ("dealer", "deck", "actions") if cutthroat else
                          ("dealer", "deck", "hands", "turned", "stock", "actions"),
-                         f" (a {rules.players}-player deal is given by its 'deck', TWO_THREE.md §2.2)" if small else "")
-        if small and "deck" not in deal:
+                         f" (a {rules.players}-player deal is given by its 'deck', TWO_THREE.md §2.2)" if cutthroat else "")
+        if cutthroat and "deck" not in deal:
             raise RecordError(f"deal {i}: missing 'deck' (a {rules.players}-player deal is given by its 32-card deck)")
         _deck_of(deal, i, rules.contract_mode == "coinche")
         actions = deal.get("actions", [])
@@ -272,7 +272,7 @@ def _validate(record: Any) -> None:
         if sc is not None and (not isinstance(sc, list) or len(sc) != n
                                or any(isinstance(x, bool) or not isinstance(x, int) for x in sc)):
             raise RecordError(f"record 'result.scores' must be a list of {n} ints (one per "
-                              f"{'seat' if small else 'team'}), got {short_repr(sc)}")
+                              f"{'seat' if cutthroat else 'team'}), got {short_repr(sc)}")
         w = result.get("winner")
         if w is not None and (type(w) is not int or not 0 <= w < n):
             raise RecordError(f"record 'result.winner' must be {' or '.join(map(str, range(n)))} or null, got "

@@ -496,7 +496,7 @@ class NetworkPolicy:
         mask = np.asarray(batch.mask) != 0
         m = len(mask)
         if not self.game.has_partners and self.deterministic:
-            return self._act_batch_small(batch, mask)
+            return self._act_batch_cutthroat(batch, mask)
         if self.game.auction_kind == "coinche" and self.net is None and self.deterministic:
             return self._act_batch_coinche(batch, mask)
         if self.contract_mode != "classic" or self.net is None:
@@ -659,7 +659,7 @@ class NetworkPolicy:
         todo[rows] = False
         return [rows[close]]
 
-    def _act_batch_small(self, batch, mask: np.ndarray) -> np.ndarray:
+    def _act_batch_cutthroat(self, batch, mask: np.ndarray) -> np.ndarray:
         """``act_batch`` at two and three seats (``CUTTHROAT_MODES``; deterministic): the
         decisions ``act`` gives to a network, each network's rows in one batched pass (the
         24 suit renamings averaged as ``act`` averages them): the card decisions
