@@ -667,9 +667,9 @@ def _is_count(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
-def _check_counts(t: dict, bad, n_ids: int, mode: str, players: int, keys) -> None:
+def _check_counts(t: dict, bad, n_ids: int, mode: str, players: int, keys, unit: str) -> None:
     """Check the counts every pairs-log tally keeps (``keys``: its two-side counts, one per
-    side), raising ``bad(why)``: ints (not bools or floats) in their range, ``deals``
+    side; ``unit``: "pairs" or "sets"), raising ``bad(why)``: ints (not bools or floats) in their range, ``deals``
     exactly one per seating of each of the chunk's ``n_ids`` sets in deal mode (at least
     that in game mode), ``taken`` summing to ``deals``, ``made`` at most ``taken`` per side,
     ``voids`` at most ``MAX_VOID_DEALS - 1`` per deal, ``moves`` at most
@@ -685,7 +685,7 @@ def _check_counts(t: dict, bad, n_ids: int, mode: str, players: int, keys) -> No
     def out_of(key: str, value, allowed: str) -> ValueError:
         return bad(f"tally {key} is {value!r}, allowed: {allowed}")
 
-    per, unit = len(SET_SEATINGS[players]), "pairs" if players == 4 else "sets"
+    per = len(SET_SEATINGS[players])
     deals, least = t["deals"], per * n_ids
     if mode == "deal" and deals != least:
         raise out_of("deals", deals, f"exactly {least} ({per} deals for each of the {n_ids} {unit} of a deal-mode "
@@ -726,7 +726,7 @@ def _chunk_of(row, path, lineno: int, mode: str, n: int = 4) -> tuple[list[int],
     for key in ("diffs", "deal_wins", "game_wins"):
         if not isinstance(t[key], list) or len(t[key]) != len(ids) or not all(_finite_number(v) for v in t[key]):
             raise bad(f"tally {key} must be {len(ids)} numbers, one per pair")
-    _check_counts(t, bad, len(ids), mode, n, _TALLY_COUNTS)
+    _check_counts(t, bad, len(ids), mode, n, _TALLY_COUNTS, "pairs")
 
     def out_of(key: str, value, allowed: str) -> ValueError:
         return bad(f"tally {key} is {value!r}, allowed: {allowed}")
@@ -781,7 +781,7 @@ def _set_chunk_of(row, path, lineno: int, mode: str, n: int) -> tuple[list[int],
                       else (-MAX_DEAL_POINTS, MAX_DEAL_POINTS))
             if not lo <= v <= hi:
                 raise bad(f"tally rows[{k}].{key} is {v!r}, allowed: a number in {lo}..{hi}")
-    _check_counts(t, bad, len(ids), mode, n, ("taken", "made", "time_s", "moves"))
+    _check_counts(t, bad, len(ids), mode, n, ("taken", "made", "time_s", "moves"), "sets")
     return ids, _SetTally(ids=list(ids), **t)
 
 
