@@ -2,8 +2,11 @@
 (TWO_THREE.md; ``Rules(players=2|3)``, presets ``seed001_2p`` / ``seed001_3p``).
 
 Both read only the seat's ``InfoSet`` (TWO_THREE.md §5) and
-return one of its ``legal_actions``. ``easy_cutthroat_act`` / ``normal_cutthroat_act`` are called
-by ``EasyPolicy.act`` / ``NormalPolicy.act`` at a table without partners (``games.Game.has_partners``).
+return one of its ``legal_actions``. ``EasyPolicy`` / ``NormalPolicy`` bid with
+``easy_proposal_bid`` / ``normal_proposal_bid`` in the proposal auction
+(``games.Game.auction_kind``) and play with ``easy_cutthroat_play`` /
+``normal_cutthroat_play`` at a table without partners (``games.Game.play_protocol``);
+``easy_cutthroat_act`` / ``normal_cutthroat_act`` are the two together.
 
 Decisions shared by both tiers (TWO_THREE.md §2.5-§2.7):
 
@@ -60,7 +63,8 @@ from belote_env.rules import trick_winner
 
 from .base import with_belote
 
-__all__ = ["easy_cutthroat_act", "normal_cutthroat_act", "estimate", "easy_strong", "TAKE_THRESHOLD", "ROUND2_MARGIN",
+__all__ = ["easy_cutthroat_act", "normal_cutthroat_act", "easy_proposal_bid", "easy_cutthroat_play",
+           "normal_proposal_bid", "normal_cutthroat_play", "estimate", "easy_strong", "TAKE_THRESHOLD", "ROUND2_MARGIN",
            "AGREE_BELOW"]
 
 #: normal's accept threshold on ``estimate`` per table size (points of the 6 known cards)
@@ -197,33 +201,46 @@ def _lowest(info, cards: list[int]) -> int:
 
 
 # ---------------------------------------------------------------------------- easy
-def easy_cutthroat_act(info) -> int:
-    """Tier ``easy`` at two or three seats (module docstring)."""
+def easy_proposal_bid(info) -> int:
+    """Tier ``easy``'s bid in the proposal auction (TWO_THREE.md §2.3; module docstring)."""
     legal = info.legal_actions
-    a = _protocol(info, legal)
-    if a is not None:
-        return a
+    if len(legal) == 1:
+        return legal[0]
     hand = info.hand
     if AGREE_REDEAL in legal:
         has_jack = any(_has(hand, Rank.JACK, s) for s in range(NUM_SUITS))
         return REFUSE_REDEAL if has_jack else AGREE_REDEAL
-    if info.contract is None:  # bidding
-        if TAKE in legal:
-            return TAKE if easy_strong(hand, info.turned_card >> 3) else PASS
-        named = _named(legal)
-        best, best_n = (PASS if PASS in legal else None), 0
-        for a in named:
-            s = a - NAME_CONTRACT
-            n = (hand & SUIT_MASK[s]).bit_count()
-            if easy_strong(hand, s) and n > best_n:
-                best, best_n = a, n
-        if best is None:  # must name (a refused proposal): the longest suit
-            best = max(named, key=lambda a: ((hand & SUIT_MASK[a - NAME_CONTRACT]).bit_count(), -a))
-        return best
+    if TAKE in legal:
+        return TAKE if easy_strong(hand, info.turned_card >> 3) else PASS
+    named = _named(legal)
+    best, best_n = (PASS if PASS in legal else None), 0
+    for a in named:
+        s = a - NAME_CONTRACT
+        n = (hand & SUIT_MASK[s]).bit_count()
+        if easy_strong(hand, s) and n > best_n:
+            best, best_n = a, n
+    if best is None:  # must name (a refused proposal): the longest suit
+        best = max(named, key=lambda a: ((hand & SUIT_MASK[a - NAME_CONTRACT]).bit_count(), -a))
+    return best
+
+
+def easy_cutthroat_play(info) -> int:
+    """Tier ``easy``'s decisions after the auction at a table without partners: the seven,
+    declarations and answers, discards and cards (module docstring)."""
+    legal = info.legal_actions
+    a = _protocol(info, legal)
+    if a is not None:
+        return a
     cards = [a for a in legal if a < NUM_CARDS]
     if info.step == _STEP_DISCARD:
         return _discard(info, cards)
     return with_belote(info, _lowest(info, cards))
+
+
+def easy_cutthroat_act(info) -> int:
+    """Tier ``easy`` at two or three seats: ``easy_proposal_bid`` in the auction, else
+    ``easy_cutthroat_play``."""
+    return easy_proposal_bid(info) if info.contract is None else easy_cutthroat_play(info)
 
 
 # ---------------------------------------------------------------------------- normal
@@ -491,18 +508,29 @@ def _follow(v: _View, cards: list[int]) -> int:
     return min(cards, key=v.low_key)
 
 
-def normal_cutthroat_act(info) -> int:
-    """Tier ``normal`` at two or three seats (module docstring)."""
+def normal_proposal_bid(info) -> int:
+    """Tier ``normal``'s bid in the proposal auction (TWO_THREE.md §2.3; module docstring)."""
+    legal = info.legal_actions
+    return legal[0] if len(legal) == 1 else _normal_bid(info, legal)
+
+
+def normal_cutthroat_play(info) -> int:
+    """Tier ``normal``'s decisions after the auction at a table without partners (module
+    docstring)."""
     legal = info.legal_actions
     a = _protocol(info, legal)
     if a is not None:
         return a
-    if info.contract is None:
-        return _normal_bid(info, legal)
     cards = [a for a in legal if a < NUM_CARDS]
     if info.step == _STEP_DISCARD:
         return _discard(info, cards)
     return with_belote(info, _normal_play(info, cards))
+
+
+def normal_cutthroat_act(info) -> int:
+    """Tier ``normal`` at two or three seats: ``normal_proposal_bid`` in the auction, else
+    ``normal_cutthroat_play``."""
+    return normal_proposal_bid(info) if info.contract is None else normal_cutthroat_play(info)
 
 
 def _seats_for_themselves(info) -> bool:

@@ -154,7 +154,7 @@ class HardPolicy(NetworkPolicy):
 
     @staticmethod
     def _classic(info) -> bool:
-        return info.rules.contract_mode == "classic" and game_of(info.rules).has_partners
+        return game_of(info.rules).variant == "classic"
 
     def act(self, info) -> int:
         if not self._classic(info):

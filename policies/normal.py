@@ -24,7 +24,8 @@ when an opponent is winning it takes the trick with its cheapest winning card if
 last to play or the trick is worth it, ruffing with its lowest sufficient trump (saving the
 top trumps), else it plays its lowest card. Announcements and declarations are made.
 
-Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): ``policies.cutthroat_play.normal_cutthroat_act``.
+Two and three players (TWO_THREE.md, ``rules.players`` 2 or 3): the proposal auction's bids and the
+play without partners of ``policies.cutthroat_play`` (``normal_proposal_bid``, ``normal_cutthroat_play``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from belote_env.table import NUM_SEATS, SEATS, TEAM_OF, partner_of, seats_from
 
 from .base import with_belote
 from .coinche_bidding import normal_coinche_bid
-from .cutthroat_play import normal_cutthroat_act
+from .cutthroat_play import normal_cutthroat_play, normal_proposal_bid
 
 __all__ = ["NormalPolicy", "hand_value"]
 
@@ -94,6 +95,28 @@ def hand_value(hand: int, contract: int) -> float:
     return v
 
 
+def _classic_bid(info: InfoSet) -> int:
+    """Normal's bid in the classic auction (the module docstring's values and thresholds)."""
+    legal = info.legal_actions
+    hand = info.hand | (1 << info.turned_card)
+    if TAKE in legal:
+        k = info.turned_card >> 3
+        return TAKE if hand_value(hand, k) >= TAKE_THRESHOLD[0] else PASS
+    best, best_v = PASS, TAKE_THRESHOLD[1]
+    for a in legal:
+        if a == PASS:
+            continue
+        k = bid_denomination(a, info.turned_card >> 3)
+        v = hand_value(hand, k) - (1.0 if k >= NUM_SUITS else 0.0)
+        if v >= best_v:
+            best, best_v = a, v
+    return best
+
+
+#: normal's bid by the game's auction (``games.Game.auction_kind``)
+_BIDS = {"classic": _classic_bid, "coinche": normal_coinche_bid, "proposal": normal_proposal_bid}
+
+
 class NormalPolicy:
     """Deterministic rule-based tier ``normal`` (see the module docstring)."""
 
@@ -102,32 +125,16 @@ class NormalPolicy:
     def __init__(self, seed: int | None = None):
         del seed  # deterministic
 
-    # ------------------------------------------------------------------ bidding
-    def _bid(self, info: InfoSet) -> int:
-        if info.rules.contract_mode == "coinche":
-            return normal_coinche_bid(info)
-        legal = info.legal_actions
-        hand = info.hand | (1 << info.turned_card)
-        if TAKE in legal:
-            k = info.turned_card >> 3
-            return TAKE if hand_value(hand, k) >= TAKE_THRESHOLD[0] else PASS
-        best, best_v = PASS, TAKE_THRESHOLD[1]
-        for a in legal:
-            if a == PASS:
-                continue
-            k = bid_denomination(a, info.turned_card >> 3)
-            v = hand_value(hand, k) - (1.0 if k >= NUM_SUITS else 0.0)
-            if v >= best_v:
-                best, best_v = a, v
-        return best
-
-    # ------------------------------------------------------------------ play
     def act(self, info: InfoSet) -> int:
-        if not game_of(info.rules).has_partners:  # two or three seats (TWO_THREE.md): policies.cutthroat_play
-            return normal_cutthroat_act(info)
-        legal = info.legal_actions
+        """The bid of the game's auction (``games.Game.auction_kind``), else the decision of
+        its play protocol (``games.Game.play_protocol``): at four seats declarations are
+        made and cards chosen by ``_play``."""
+        game = game_of(info.rules)
         if info.contract is None:
-            return self._bid(info)
+            return _BIDS[game.auction_kind](info)
+        if game.play_protocol == "cutthroat":  # two or three seats (TWO_THREE.md): policies.cutthroat_play
+            return normal_cutthroat_play(info)
+        legal = info.legal_actions
         if DECLARE in legal:
             return DECLARE
         cards = [a for a in legal if a < NUM_CARDS]
