@@ -8,7 +8,7 @@ import pytest
 
 
 from belote_env import GameState, InfoSet, Rules, load_rules, preset_names
-from belote_env.actions import NAME_CONTRACT, PASS, TAKE
+from belote_env.actions import DECLARE, NAME_CONTRACT, PASS, TAKE
 from belote_env.cards import parse_card, parse_cards
 from belote_env.sampling import sample_hidden_hands
 from policies import make_policy
@@ -418,3 +418,41 @@ def test_workers_with_a_network_policy_do_not_hang(tmp_path):
     a = duplicate_match(spec, "easy", 6, seed=2)
     b = duplicate_match(spec, "easy", 6, seed=2, workers=2, chunk=2)
     assert a.mean_diff == b.mean_diff and a.deal_win_rate == b.deal_win_rate
+
+
+@pytest.mark.parametrize("tier", ["easy", "normal"])
+def test_rule_tiers_bid_by_the_games_auction_and_play_by_its_protocol(tier, monkeypatch):
+    """easy and normal choose their bidder by ``Game.auction_kind`` and their play by
+    ``Game.play_protocol`` (a variant is its parts): every bid of a classic, coinche, two-
+    and three-seat deal goes to that auction's bidder, every decision after it to that
+    protocol's player (four seats: the tier's own card play)."""
+    import importlib
+
+    from belote_env.games import game_of
+
+    module = importlib.import_module(f"policies.{tier}")
+    calls = []
+    for kind, fn in list(module._BIDS.items()):
+        monkeypatch.setitem(module._BIDS, kind, lambda info, fn=fn, kind=kind: calls.append(kind) or fn(info))
+    if tier == "easy":
+        for kind, fn in list(module._PLAYS.items()):
+            monkeypatch.setitem(module._PLAYS, kind, lambda info, fn=fn, kind=kind: calls.append(kind) or fn(info))
+    else:
+        cut = module.normal_cutthroat_play
+        monkeypatch.setattr(module, "normal_cutthroat_play", lambda info: calls.append("cutthroat") or cut(info))
+        team = module.NormalPolicy._play
+        monkeypatch.setattr(module.NormalPolicy, "_play", lambda self, info, cards: calls.append("team")
+                            or team(self, info, cards))
+    pol = make_policy(tier)
+    for rules in (Rules(), load_rules("coinche"), Rules(players=2), Rules(players=3)):
+        game = game_of(rules)
+        for seed in range(6):
+            st = game.new_state(seed=seed, dealer=seed % rules.players, single_deal=True)
+            while not st.is_deal_over:
+                info = st.information_set(st.current)
+                calls.clear()
+                st.apply(pol.act(info))
+                want = game.auction_kind if info.contract is None else game.play_protocol
+                if tier == "normal" and DECLARE in info.legal_actions:
+                    continue  # a declaration made without the card player (normal declares first)
+                assert calls == [want], (rules.players, rules.contract_mode, info.legal_actions)
