@@ -242,8 +242,8 @@ def _edit(lines, index, key, value):
 
 
 @pytest.mark.parametrize("key,value,match", [
-    ("diffs", [1e308], r"diffs\[0\] is 1e\+308, allowed: a number in -2000..2000 .*no deal scores more than 2000"),
-    ("diffs", [-2000.5], r"diffs\[0\] is -2000.5, allowed: a number in -2000..2000"),
+    ("diffs", [1e308], r"diffs\[0\] is 1e\+308, allowed: a number in -10000..10000 .*no deal scores more than 10000"),
+    ("diffs", [-10000.5], r"diffs\[0\] is -10000.5, allowed: a number in -10000..10000"),
     ("time_s", [1e300, 0.0], r"time_s\[0\] is 1e\+300, allowed: 0..1e\+07 seconds"),
     ("moves", [10 ** 400, 0], r"moves\[0\] is 1000+, allowed: 0..2000 \(at most 1000 decisions"),
 ])
@@ -252,6 +252,15 @@ def test_pairs_log_numbers_beyond_any_real_match_are_refused(tmp_path, key, valu
     log.write_text("\n".join(_edit(lines, 1, key, value)) + "\n")
     with pytest.raises(ValueError, match=rf"pairs.jsonl: line 2 is corrupt \(tally {match}"):
         duplicate_match("random", "easy", 4, seed=5, chunk=1, pairs_log=log)
+
+
+def test_pairs_log_keeps_a_surcoinched_generale_sized_difference(tmp_path):
+    """A coinche pair can differ by more than 2,000 points a deal (a généralé of 500
+    surcoinched four times, COINCHE.md §6): a log holding one is read back, not refused."""
+    log, _, lines = _log(tmp_path)
+    log.write_text("\n".join(_edit(lines, 1, "diffs", [2162.0])) + "\n")
+    m = duplicate_match("random", "easy", 4, seed=5, chunk=1, pairs_log=log)
+    assert m.mean_diff > 2162.0 / 4 - 300
 
 
 def test_two_huge_diffs_no_longer_make_an_infinite_mean(tmp_path):

@@ -56,9 +56,10 @@ MAX_PAIRS = 10_000_000
 #: The most worker processes of a match (``workers``).
 MAX_WORKERS = 256
 #: Bound on a pair's mean point difference per deal read from a pairs log: more than any
-#: deal's score under any rules here (at most 252 trick points, declarations, belote and
-#: a litige reserve, which only moves points between deals).
-MAX_DEAL_POINTS = 2000
+#: deal's score under any rules here (the largest, a coinche généralé of up to 1000
+#: surcoinched four times, its card points, declarations and belote multiplied too, stays
+#: well below it; a litige reserve only moves points between deals).
+MAX_DEAL_POINTS = 10_000
 #: Bound on each side's decision time in a pairs-log chunk (seconds, about 116 days).
 MAX_CHUNK_SECONDS = 1e7
 #: Bound on the decisions of a deal (played or void) counted in a pairs log: more than the
@@ -1002,12 +1003,12 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     tally = kind.tally()
     for _, part in parts:
         tally.merge(part)
-    todo = [i for i in range(pairs) if i not in done]  # done holds set ids of this match only
+    n_todo = pairs - len(done)  # done holds set ids of this match only
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=pairs, initial=pairs - len(todo), desc=f"{a_obj.name} vs {b_obj.name}", unit=kind.unit)
+        bar = tqdm(total=pairs, initial=pairs - n_todo, desc=f"{a_obj.name} vs {b_obj.name}", unit=kind.unit)
 
     def keep(ids: list[int], part) -> None:
         tally.merge(part)
@@ -1015,16 +1016,26 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
         if bar:
             bar.update(len(ids))
 
-    chunks = (todo[k:k + chunk] for k in range(0, len(todo), chunk))
+    def chunks():  # the sets to play, in order, cut in chunks (built as they are sent: no list of them all)
+        ids = []
+        for i in range(pairs):
+            if i not in done:
+                ids.append(i)
+                if len(ids) == chunk:
+                    yield ids
+                    ids = []
+        if ids:
+            yield ids
+
     try:
-        if batched:
-            tally.merge(_play_sets_batched(a_obj, b_obj, todo, seed, rules, batch_tables,
+        if batched:  # no pairs log: every set
+            tally.merge(_play_sets_batched(a_obj, b_obj, list(range(pairs)), seed, rules, batch_tables,
                                            on_set=None if bar is None else bar.update))
-        elif workers == 1:
-            for ids in chunks:
+        elif workers == 1 or n_todo == 0:
+            for ids in chunks():
                 keep(ids, _play_sets(a_obj, b_obj, ids, seed, rules, mode, games_dir))
         else:
-            _run_in_pool(policy_a, policy_b, chunks, seed, rules, mode, workers, keep, games_dir)
+            _run_in_pool(policy_a, policy_b, chunks(), seed, rules, mode, workers, keep, games_dir)
     finally:
         if log is not None:
             log.close()
