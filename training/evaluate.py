@@ -42,6 +42,7 @@ from belote_env.driver import MAX_VOID_DEALS, VoidDealsError
 from belote_env.game import dealer_after
 from belote_env.jsonfile import DataFileError, parse_json
 from belote_env.records import game_record, write_record
+from belote_env.table import other_team
 from policies.base import Policy, PolicyError, reseed
 
 __all__ = ["MatchResult", "duplicate_match", "mean_ci", "play_deal", "play_game", "checked_action", "match_deck", "MAX_VOID_DEALS",
@@ -1145,7 +1146,7 @@ class _PairFigures(_Figures):
     def add(self, tally: _Tally, seating, points, taker: int, made: bool, coinched: int = 0,
             capot: int | None = None) -> None:
         a_team = seating[0]  # the team whose side is A
-        d = points[a_team] - points[1 - a_team]
+        d = points[a_team] - points[other_team(a_team)]
         self.diff += d
         self.deal_win += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
         self.deals += 1
