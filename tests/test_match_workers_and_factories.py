@@ -1,6 +1,7 @@
 """Match workers and policy factories: worker processes that end with their
-parent, range-checked pairs logs, policy factories in matches and ladders, and the export
-of an SB3 / sb3-contrib ``.zip`` (the README's Gymnasium + MaskablePPO snippet)."""
+parent, range-checked pairs logs and their one writer, policy factories in matches and
+ladders, and the export of an SB3 / sb3-contrib ``.zip`` (the README's Gymnasium +
+MaskablePPO snippet)."""
 
 from __future__ import annotations
 
@@ -549,3 +550,27 @@ def test_ctrl_c_ends_a_command_with_one_line_and_a_resume_hint(monkeypatch, caps
         assert cli.main(argv) == 130
         err = capsys.readouterr().err
         assert err.startswith(f"belote {command}: interrupted; ") and hint in err and "Traceback" not in err
+
+
+# --- 5. a pairs log has one writer: a second match is refused, a read is not ---------
+
+def test_a_pairs_log_being_written_is_refused_to_a_second_match_and_read_beside_it(tmp_path):
+    """Two matches appending to one log would each rewrite it and orphan the other's chunks
+    (the rewrite replaces the file): a match that has pairs to play takes the log's lock,
+    and a read of a log whose pairs are all played neither locks nor rewrites it."""
+    import fcntl
+
+    log = tmp_path / "pairs.jsonl"
+    first = duplicate_match("random", "random", 3, seed=5, pairs_log=log, chunk=1)
+    written, inode = log.read_bytes(), log.stat().st_ino
+    with open(f"{log}.lock", "a") as held:  # another match holding the log
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        again = duplicate_match("random", "random", 3, seed=5, pairs_log=log, chunk=1)  # all played: read only
+        assert (again.mean_diff, again.pairs) == (first.mean_diff, 3)
+        assert log.read_bytes() == written and log.stat().st_ino == inode  # not rewritten
+        with pytest.raises(RuntimeError, match=r"pairs log .*pairs\.jsonl is being written by another match"):
+            duplicate_match("random", "random", 4, seed=5, pairs_log=log, chunk=1)
+        assert log.read_bytes() == written
+    more = duplicate_match("random", "random", 4, seed=5, pairs_log=log, chunk=1)  # the lock released: resumes
+    assert more.pairs == 4 and len(log.read_text().splitlines()) == 1 + 4
+    assert log.read_text().startswith(written.decode())

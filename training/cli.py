@@ -519,7 +519,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", help="also write the result as JSON to this file")
     e.add_argument("--chunk", type=int, default=25, help="pairs per task sent to a worker (default 25)")
     e.add_argument("--pairs-log", help="JSON-lines file keeping each finished chunk: run the same command "
-                                       "again to resume after a kill (the pairs in it are not replayed)")
+                                       "again to resume after a kill (the pairs in it are not replayed); one "
+                                       "match writes it at a time (FILE.lock), and --games at most the pairs it "
+                                       "holds prints their figures, also while a match fills it")
     e.add_argument("--batched", action="store_true",
                    help="deal mode on the batched engine: every pair's copies (two and three seats: every seating of "
                         "each set) as tables of one batch, each side's "

@@ -843,40 +843,77 @@ def _read_pairs_log(path: str | os.PathLike, header: dict, game) -> list[tuple[l
 
 
 def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: Rules, total: int):
-    """``(parts, done, log)`` of a match's pairs log (``pairs_log`` a path, or None: nothing
-    kept): the chunks already played that count in this match (all their pair / set ids
-    below ``total``, none counted before), their ids, and the log open for appending, after
-    it is rewritten whole and atomically (header, the chunks read). Raises ``ValueError``
-    for a log of another match or a corrupt line (``_read_pairs_log``)."""
-    parts: list = []  # (ids, tally) of each chunk in this match
-    done: set[int] = set()
+    """``(parts, done, log, lock)`` of a match's pairs log (``pairs_log`` a path, or None:
+    nothing kept): the chunks already played that count in this match (all their pair / set
+    ids below ``total``, none counted before), their ids, the log open for appending and the
+    match's lock on it (``_lock_pairs_log``; the caller closes both when the match ends).
+
+    Where the log already holds every pair of the match (its figures read back, nothing to
+    play) it is only read: no lock, no rewrite, ``log`` and ``lock`` None, so the figures of a
+    log another match is still filling can be printed beside it. Otherwise the lock is taken
+    first, the log read under it and rewritten whole and atomically (header, the chunks read)
+    before the appends. Raises ``ValueError`` for a log of another match or a corrupt line
+    (``_read_pairs_log``) and ``RuntimeError`` when another match holds the log."""
     if pairs_log is None:
-        return parts, done, None
+        return [], set(), None, None
     header = {"belote_pairs_log": 1, "a": str(policy_a), "b": str(policy_b), "seed": seed, "mode": mode,
               "rules": rules.to_dict()}
-    chunks_in = _read_pairs_log(pairs_log, header, game_of(rules)) if os.path.exists(pairs_log) else []
-    # A chunk counts when all its ids are in this match and none is counted already; the
-    # largest chunks first (then in log order), so that a chunk of a smaller rerun (pairs 4, 5
-    # of a log of pairs 4..7 cut by the match's end) is counted on the next rerun, and a
-    # larger match reuses the chunk of more pairs. A chunk's tally is not split by pair, so a
-    # chunk crossing the match's end does not count (its pairs in the match are played once,
-    # logged as their own chunk, then reused).
-    order = sorted(range(len(chunks_in)), key=lambda k: (-len(chunks_in[k][0]), k))
-    counted = []
-    for k in order:
-        ids, part = chunks_in[k]
-        if all(i < total and i not in done for i in ids):
-            counted.append(k)
-            done.update(ids)
-    parts.extend(chunks_in[k] for k in sorted(counted))
-    tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(header) + "\n")
-        f.write("".join(_chunk_line(ids, part) for ids, part in chunks_in))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, pairs_log)
-    return parts, done, open(pairs_log, "a", encoding="utf-8")
+
+    def read() -> tuple[list, list, set[int]]:
+        chunks_in = _read_pairs_log(pairs_log, header, game_of(rules)) if os.path.exists(pairs_log) else []
+        # A chunk counts when all its ids are in this match and none is counted already; the
+        # largest chunks first (then in log order), so that a chunk of a smaller rerun (pairs 4, 5
+        # of a log of pairs 4..7 cut by the match's end) is counted on the next rerun, and a
+        # larger match reuses the chunk of more pairs. A chunk's tally is not split by pair, so a
+        # chunk crossing the match's end does not count (its pairs in the match are played once,
+        # logged as their own chunk, then reused).
+        order = sorted(range(len(chunks_in)), key=lambda k: (-len(chunks_in[k][0]), k))
+        counted, done = [], set()
+        for k in order:
+            ids, part = chunks_in[k]
+            if all(i < total and i not in done for i in ids):
+                counted.append(k)
+                done.update(ids)
+        return chunks_in, [chunks_in[k] for k in sorted(counted)], done
+
+    chunks_in, parts, done = read()
+    if len(done) == total:  # nothing to play: read only
+        return parts, done, None, None
+    lock = _lock_pairs_log(pairs_log)
+    try:
+        chunks_in, parts, done = read()  # again under the lock: what a match that just ended added
+        tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+            f.write("".join(_chunk_line(ids, part) for ids, part in chunks_in))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, pairs_log)
+        return parts, done, open(pairs_log, "a", encoding="utf-8"), lock
+    except BaseException:
+        lock.close()
+        raise
+
+
+def _lock_pairs_log(pairs_log):
+    """An exclusive lock on ``pairs_log`` for one match's life: ``fcntl.flock`` on the file
+    ``<pairs_log>.lock`` beside it (kept: the lock is the open file's, released when the match
+    closes it or its process ends, a kill included; no lock where ``fcntl`` is missing). Two
+    matches appending to one log would each rewrite it and lose the other's chunks. Raises
+    ``RuntimeError`` naming the log when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return open(os.devnull, "w")
+    f = open(f"{pairs_log}.lock", "a")
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise RuntimeError(f"pairs log {pairs_log} is being written by another match (it holds {pairs_log}.lock): "
+                           f"wait for that match to end, or give another file; a log whose pairs are all played "
+                           f"can be read beside it (--games at most the pairs it holds)") from None
+    return f
 
 
 def _log_chunk(log, ids: list[int], part) -> None:
@@ -1000,7 +1037,7 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     kind = _kind_of(game_of(rules))
     a_obj = make_policy(policy_a, seed=seed, rules=rules) if isinstance(policy_a, (str, os.PathLike)) else policy_a
     b_obj = make_policy(policy_b, seed=seed + 1, rules=rules) if isinstance(policy_b, (str, os.PathLike)) else policy_b
-    parts, done, log = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
+    parts, done, log, lock = _open_pairs_log(pairs_log, policy_a, policy_b, seed, mode, rules, pairs)
     tally = kind.tally()
     for _, part in parts:
         tally.merge(part)
@@ -1040,6 +1077,8 @@ def duplicate_match(policy_a: Policy | str, policy_b: Policy | str, pairs: int, 
     finally:
         if log is not None:
             log.close()
+        if lock is not None:
+            lock.close()
         if bar:
             bar.close()
     return kind.result(tally, a_obj.name, b_obj.name, mode, pairs, seed, rules)
