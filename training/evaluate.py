@@ -879,7 +879,7 @@ def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: 
     chunks_in, parts, done = read()
     if len(done) == total:  # nothing to play: read only
         return parts, done, None, None
-    lock = _lock_pairs_log(pairs_log)
+    lock = _lock_pairs_log(pairs_log)  # None where there is no fcntl
     try:
         chunks_in, parts, done = read()  # again under the lock: what a match that just ended added
         tmp = f"{pairs_log}.tmp"  # rewritten whole (atomically): header, the chunks read, then appends
@@ -891,20 +891,21 @@ def _open_pairs_log(pairs_log, policy_a, policy_b, seed: int, mode: str, rules: 
         os.replace(tmp, pairs_log)
         return parts, done, open(pairs_log, "a", encoding="utf-8"), lock
     except BaseException:
-        lock.close()
+        if lock is not None:
+            lock.close()
         raise
 
 
 def _lock_pairs_log(pairs_log):
     """An exclusive lock on ``pairs_log`` for one match's life: ``fcntl.flock`` on the file
     ``<pairs_log>.lock`` beside it (kept: the lock is the open file's, released when the match
-    closes it or its process ends, a kill included; no lock where ``fcntl`` is missing). Two
-    matches appending to one log would each rewrite it and lose the other's chunks. Raises
-    ``RuntimeError`` naming the log when another process holds it."""
+    closes it or its process ends, a kill included; ``None``, no lock, where ``fcntl`` is
+    missing). Two matches appending to one log would each rewrite it and lose the other's
+    chunks. Raises ``RuntimeError`` naming the log when another process holds it."""
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock
-        return open(os.devnull, "w")
+        return None
     f = open(f"{pairs_log}.lock", "a")
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
